@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { isValidBearerToken } from './auth.js';
+import { loadSeedFile } from './seed-file.js';
+import { createServer, type ServerOptions } from './server.js';
+
+const usage = `Usage: petstore-mock [options]
+
+Serves a stateful mock of the pet store order interface at http://HOST:PORT/v1.
+
+Options:
+  --port N                 port to listen on; 0 picks a free one (default 4010, or $PORT)
+  --host HOST              address to bind (default 127.0.0.1)
+  --api-key KEY            accept this bearer key; repeat for more
+                           (default $PETSTORE_API_KEYS, comma-separated, else the development key)
+  --seed FILE              start with the orders in this YAML or JSON file (default: the built-in seed)
+  --no-control             do not serve the control plane under /__mock
+  --pet-deprecation DATE   deprecation date announced by GET /pets/{petId} (default 2026-01-01T00:00:00Z)
+  --pet-sunset DATE        sunset date announced by GET /pets/{petId} (default 2027-06-30T23:59:59Z)
+  --body-limit BYTES       largest request body accepted (default 33554432)
+  --verbose                print one line per request (never a header or a key)
+  --help                   print this help
+  --version                print the version
+`;
+
+class UsageError extends Error {}
+
+function version(): string {
+  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return packageJson.version;
+}
+
+function integer(value: string, name: string, minimum: number, maximum: number): number {
+  const number = Number(value);
+  if (!/^[0-9]+$/.test(value) || number < minimum || number > maximum) {
+    throw new UsageError(`--${name} must be an integer from ${minimum} to ${maximum}, got ${JSON.stringify(value)}`);
+  }
+  return number;
+}
+
+function date(value: string, name: string): Date {
+  const parsed = new Date(value);
+  if (Number.isNaN(parsed.getTime())) throw new UsageError(`--${name} must be a date such as 2027-06-30T23:59:59Z, got ${JSON.stringify(value)}`);
+  return parsed;
+}
+
+async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Promise<(ServerOptions & { port: number; host: string }) | 'help' | 'version'> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'api-key': { type: 'string', multiple: true },
+        seed: { type: 'string' },
+        'no-control': { type: 'boolean' },
+        'pet-deprecation': { type: 'string' },
+        'pet-sunset': { type: 'string' },
+        'body-limit': { type: 'string' },
+        verbose: { type: 'boolean' },
+        help: { type: 'boolean' },
+        version: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!);
+  }
+  const { values } = parsed;
+  if (values.help) return 'help';
+  if (values.version) return 'version';
+
+  const apiKeys = values['api-key'] ?? environment.PETSTORE_API_KEYS?.split(',').map((key) => key.trim()).filter((key) => key !== '');
+  for (const key of apiKeys ?? []) {
+    if (!isValidBearerToken(key)) throw new UsageError('an API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding)');
+  }
+  const options: ServerOptions & { port: number; host: string } = {
+    port: integer(values.port ?? environment.PORT ?? '4010', 'port', 0, 65535),
+    host: values.host ?? '127.0.0.1',
+    control: !values['no-control'],
+  };
+  if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
+  if (values.seed !== undefined) {
+    try {
+      options.seed = await loadSeedFile(values.seed);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  if (values['pet-deprecation'] !== undefined) options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
+  if (values['pet-sunset'] !== undefined) options.petSunset = date(values['pet-sunset'], 'pet-sunset');
+  if (values['body-limit'] !== undefined) options.bodyLimit = integer(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
+  if (values.verbose) options.log = (line) => console.log(line);
+  return options;
+}
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = await parseOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`petstore-mock: ${error.message} (see --help)`);
+    process.exit(2);
+  }
+  if (options === 'help') return void process.stdout.write(usage);
+  if (options === 'version') return void console.log(version());
+
+  let server;
+  try {
+    server = createServer(options);
+  } catch (error) {
+    // The options were each well formed but do not fit together (a sunset before the deprecation).
+    console.error(`petstore-mock: ${(error as Error).message} (see --help)`);
+    process.exit(2);
+  }
+  let origin: string;
+  try {
+    origin = await server.listen(options.port, options.host);
+  } catch (error) {
+    console.error(`petstore-mock: cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    process.exit(1);
+  }
+  console.log(`petstore-mock listening on ${origin}/v1`);
+  console.log(options.control ? `control plane at ${origin}/__mock` : 'control plane off');
+  console.log(options.apiKeys ? `accepting ${options.apiKeys.length} configured API key(s)` : 'accepting the development API key (see README)');
+
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+await main();

@@ -1,0 +1,83 @@
+import type { ErrorRecord } from './spec.js';
+import { stringifyJson } from './json.js';
+
+/**
+ * Every error code the mock answers with, and the HTTP status it maps to. This table is the one
+ * place where codes meet statuses; `docs/error-codes.md` documents each.
+ */
+export const errorStatuses = {
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  order_not_found: 404,
+  order_already_shipped: 409,
+  pet_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  invalid_request: 400,
+  invalid_json: 400,
+  invalid_orders: 400,
+  duplicate_order_id: 400,
+  unknown_provider_state: 400,
+  payload_too_large: 413,
+  internal_error: 500,
+} as const;
+
+/** A machine-readable error code of the mock. */
+export type ErrorCode = keyof typeof errorStatuses;
+
+/** One place where a request broke a rule: a JSON Pointer into the request body and what is wrong there. */
+export interface Violation {
+  path: string;
+  message: string;
+}
+
+/**
+ * An error with a code; `toResponse()` turns it into the Error record the interface documents.
+ * @example
+ * throw new MockError('order_not_found', 'Order 42 not found.');
+ */
+export class MockError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly violations: readonly Violation[];
+
+  constructor(code: ErrorCode, message: string, options: { headers?: Record<string, string>; violations?: readonly Violation[] } = {}) {
+    super(message);
+    this.name = 'MockError';
+    this.code = code;
+    this.status = errorStatuses[code];
+    this.headers = options.headers ?? {};
+    this.violations = options.violations ?? [];
+  }
+
+  /** The Error record `{ code, message, status }`, with the violations where there are any (control plane only). */
+  toRecord(): ErrorRecord & { violations?: Violation[] } {
+    const record: ErrorRecord & { violations?: Violation[] } = { code: this.code, message: this.message, status: this.status };
+    if (this.violations.length > 0) record.violations = [...this.violations];
+    return record;
+  }
+
+  /** The HTTP response: the status of the code, `application/json`, the Error record. */
+  toResponse(): Response {
+    return jsonResponse(this.toRecord(), this.status, this.headers);
+  }
+}
+
+/**
+ * A JSON response, serialised losslessly (a `bigint` is written as an exact JSON number).
+ * @example
+ * jsonResponse([{ id: 1n }]) // 200, body '[{"id":1}]'
+ */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(stringifyJson(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/**
+ * Turns anything thrown while answering into a response: a `MockError` keeps its code; anything
+ * else is a bug of the mock and becomes a 500 `internal_error` record rather than a dropped request.
+ */
+export function errorToResponse(error: unknown): Response {
+  if (error instanceof MockError) return error.toResponse();
+  return new MockError('internal_error', 'The mock failed to answer this request; this is a bug in petstore-contract-kit.').toResponse();
+}

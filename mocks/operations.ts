@@ -1,0 +1,70 @@
+import { MockError, jsonResponse } from './errors.js';
+import { parseInt64 } from './int64.js';
+import type { OrderStore } from './order-store.js';
+
+/** What the operations of the order interface need: the store, the bearer check and the pet's deprecation dates. */
+export interface OrderInterface {
+  store: OrderStore;
+  authenticate: (request: Request) => MockError | undefined;
+  petDeprecation: Date;
+  petSunset: Date;
+}
+
+function authenticated(context: OrderInterface, request: Request): void {
+  const failure = context.authenticate(request);
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * `GET /store/orders` (listOrders): 200 with every order that is not cancelled, documented fields only.
+ * @example
+ * listOrders(context, new Request(url, { headers: { authorization: 'Bearer petstore-dev-key' } }))
+ */
+export async function listOrders(context: OrderInterface, request: Request): Promise<Response> {
+  authenticated(context, request);
+  await context.store.settled();
+  return new Response(context.store.listBody(), { status: 200, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * `DELETE /store/orders/{orderId}` (cancelOrder): 204 when the order was pending; 409 when it has
+ * shipped; 404 when it is unknown, already cancelled, or `orderId` is not an int64.
+ * @example
+ * cancelOrder(context, request, '9007199254740993')
+ */
+export async function cancelOrder(context: OrderInterface, request: Request, orderId: string): Promise<Response> {
+  authenticated(context, request);
+  const id = parseInt64(orderId);
+  if (id === undefined) {
+    throw new MockError(
+      'order_not_found',
+      `Order ${JSON.stringify(orderId)} not found: an order id is an integer from -9223372036854775808 to 9223372036854775807.`,
+    );
+  }
+  await context.store.settled();
+  context.store.cancel(id);
+  return new Response(null, { status: 204 });
+}
+
+/**
+ * `GET /pets/{petId}` (deprecated): 200 with a minimal pet `{ id }` for any int64 `petId`, with
+ * the `Deprecation` (RFC 9745) and `Sunset` (RFC 8594) headers; 404 when `petId` is not an int64.
+ * @example
+ * readPet(context, request, '7') // 200 {"id":7}, Deprecation: @1767225600, Sunset: Wed, 30 Jun 2027 23:59:59 GMT
+ */
+export async function readPet(context: OrderInterface, request: Request, petId: string): Promise<Response> {
+  authenticated(context, request);
+  const headers = {
+    deprecation: `@${Math.floor(context.petDeprecation.getTime() / 1000)}`,
+    sunset: context.petSunset.toUTCString(),
+  };
+  const id = parseInt64(petId);
+  if (id === undefined) {
+    throw new MockError(
+      'pet_not_found',
+      `Pet ${JSON.stringify(petId)} not found: a pet id is an integer from -9223372036854775808 to 9223372036854775807.`,
+      { headers },
+    );
+  }
+  return jsonResponse({ id }, 200, headers);
+}

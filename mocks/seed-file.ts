@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { MockError } from './errors.js';
+import { toStoredOrders } from './order-store.js';
+
+function withSafeIntegersAsNumbers(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value;
+  if (Array.isArray(value)) return value.map(withSafeIntegersAsNumbers);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withSafeIntegersAsNumbers(item)]));
+  }
+  return value;
+}
+
+/**
+ * Reads a seed file: YAML or JSON (JSON is YAML), either a list of orders or `{ orders: [...] }`,
+ * each order with an optional `status`. Integers are read exactly, whatever their size.
+ * @throws Error with a one-line message naming the file and what is wrong in it.
+ * @example
+ * // orders.yaml:
+ * // - { id: 9007199254740993, petId: 7, status: shipped }
+ * const seed = await loadSeedFile('orders.yaml');
+ */
+export async function loadSeedFile(path: string): Promise<unknown[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read seed file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  let document: unknown;
+  try {
+    document = withSafeIntegersAsNumbers(parse(text, { intAsBigInt: true }));
+  } catch (error) {
+    throw new Error(`seed file ${path} is not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const orders =
+    document !== null && typeof document === 'object' && !Array.isArray(document) && 'orders' in document
+      ? (document as { orders: unknown }).orders
+      : document;
+  try {
+    toStoredOrders(orders);
+  } catch (error) {
+    if (error instanceof MockError) throw new Error(`seed file ${path}: ${error.message}`);
+    throw error;
+  }
+  return orders as unknown[];
+}

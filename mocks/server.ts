@@ -1,0 +1,189 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getResponse } from 'msw';
+import { MockError, errorToResponse } from './errors.js';
+import { createOrderMock, type OrderMock, type OrderMockOptions } from './handlers.js';
+
+/** The largest request body the server reads, in bytes, unless told otherwise: 32 MiB (about 250,000 orders on `PUT /__mock/orders`). */
+export const defaultBodyLimit = 32 * 1024 * 1024;
+
+/** How to build the standalone server: the mock's options, plus the transport's own. */
+export interface ServerOptions extends Omit<OrderMockOptions, 'baseUrl'> {
+  /** The largest request body to read, in bytes; a larger one gets 413. Default: 32 MiB. */
+  bodyLimit?: number;
+  /** Called with one line a request (method, path, status, milliseconds; never a header). Default: silent. */
+  log?: (line: string) => void;
+}
+
+/** A standalone HTTP server over the mock's handlers. */
+export interface MockServer {
+  /** The mock behind the server: its handlers and store controls. */
+  mock: OrderMock;
+  /** Starts listening; resolves with the origin, for example `http://127.0.0.1:4010` (the API is under `/v1`). */
+  listen(port?: number, host?: string): Promise<string>;
+  /** Stops listening and closes every open connection. */
+  close(): Promise<void>;
+}
+
+const exposedHeaders = 'Allow, Deprecation, Sunset, WWW-Authenticate';
+const methodsWithoutBody = new Set(['GET', 'HEAD']);
+
+class BodyTooLarge extends Error {}
+
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length']);
+    if (declared > limit) return reject(new BodyTooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.removeAllListeners('data');
+        request.pause();
+        reject(new BodyTooLarge());
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function toFetchRequest(incoming: IncomingMessage, origin: string, body: Buffer): Request {
+  const headers = new Headers();
+  for (let index = 0; index < incoming.rawHeaders.length; index += 2) {
+    headers.append(incoming.rawHeaders[index]!, incoming.rawHeaders[index + 1]!);
+  }
+  const method = incoming.method ?? 'GET';
+  const hasBody = !methodsWithoutBody.has(method) && body.length > 0;
+  return new Request(new URL(incoming.url ?? '/', origin), { method, headers, body: hasBody ? new Uint8Array(body) : null });
+}
+
+async function writeResponse(outgoing: ServerResponse, response: Response, cors: Record<string, string>): Promise<void> {
+  const headers: Record<string, string> = { ...cors };
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  if (response.status !== 204 && response.status !== 304) headers['content-length'] = String(body.length);
+  outgoing.writeHead(response.status, headers);
+  outgoing.end(body);
+}
+
+function corsHeaders(request: IncomingMessage, response: Response): Record<string, string> {
+  const headers: Record<string, string> = {
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': exposedHeaders,
+  };
+  const allow = response.headers.get('allow');
+  if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined && allow !== null) {
+    headers['access-control-allow-methods'] = allow;
+    headers['access-control-allow-headers'] = request.headers['access-control-request-headers'] ?? 'Authorization, Content-Type';
+    headers['access-control-max-age'] = '600';
+  }
+  return headers;
+}
+
+/**
+ * Creates the standalone HTTP server: a thin adapter that turns each Node request into a Fetch
+ * `Request`, answers it with the mock's MSW handlers, and writes the `Response` back. It adds CORS
+ * headers so a web app on another origin can call it, and answers what no handler matches with a
+ * 404 Error record.
+ * @example
+ * import { createServer } from 'petstore-contract-kit/server';
+ *
+ * const server = createServer({ seed: [{ id: 1 }] });
+ * const origin = await server.listen(0, '127.0.0.1');
+ * await fetch(`${origin}/v1/store/orders`, { headers: { authorization: 'Bearer petstore-dev-key' } });
+ * await server.close();
+ */
+export function createServer(options: ServerOptions = {}): MockServer {
+  const mock = createOrderMock(options);
+  const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
+  let origin = 'http://127.0.0.1';
+
+  async function answer(incoming: IncomingMessage): Promise<Response> {
+    let body: Buffer;
+    try {
+      body = await readBody(incoming, bodyLimit);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        return new MockError('payload_too_large', `Request body too large: the limit is ${bodyLimit} bytes.`, {
+          headers: { connection: 'close' },
+        }).toResponse();
+      }
+      throw error;
+    }
+    let request: Request;
+    try {
+      request = toFetchRequest(incoming, origin, body);
+    } catch {
+      return unroutable(incoming);
+    }
+    return (await getResponse(mock.handlers, request)) ?? notFound(request.method, new URL(request.url).pathname);
+  }
+
+  // What Fetch cannot represent (TRACE, TRACK, a target that is not a path): the handlers are asked
+  // which methods the path allows, so that a 405 names them, or a 404 when the path is unknown.
+  async function unroutable(incoming: IncomingMessage): Promise<Response> {
+    let url: URL;
+    try {
+      url = new URL(incoming.url ?? '/', origin);
+    } catch {
+      return new MockError('invalid_request', 'The request target is not a valid path.').toResponse();
+    }
+    const headers = new Headers();
+    if (incoming.headers.authorization !== undefined) headers.set('authorization', incoming.headers.authorization);
+    const probe = await getResponse(mock.handlers, new Request(url, { method: 'OPTIONS', headers }));
+    const allow = probe?.headers.get('allow');
+    if (probe === undefined || allow === null || allow === undefined) return probe ?? notFound(incoming.method ?? '', url.pathname);
+    return new MockError('method_not_allowed', `Method ${incoming.method} is not allowed on ${url.pathname}.`, { headers: { allow } }).toResponse();
+  }
+
+  const server = createHttpServer(async (incoming, outgoing) => {
+    const started = performance.now();
+    incoming.on('error', () => {});
+    outgoing.on('error', () => {});
+    let response: Response;
+    try {
+      response = await answer(incoming);
+    } catch (error) {
+      response = errorToResponse(error);
+    }
+    try {
+      await writeResponse(outgoing, response, corsHeaders(incoming, response));
+    } catch {
+      outgoing.destroy();
+    }
+    if (response.headers.get('connection') === 'close') incoming.resume();
+    options.log?.(`${incoming.method} ${incoming.url?.split('?')[0]} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
+  });
+
+  return {
+    mock,
+    listen(port = 4010, host = '127.0.0.1') {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address() as AddressInfo;
+          const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          origin = `http://${hostname}:${address.port}`;
+          resolve(origin);
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function notFound(method: string, pathname: string): Response {
+  return new MockError('not_found', `No operation at ${method} ${pathname}.`).toResponse();
+}

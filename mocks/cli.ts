@@ -117,6 +117,13 @@ async function main(): Promise<void> {
     console.error(`petstore-mock: ${(error as Error).message} (see --help)`);
     process.exit(2);
   }
+  // Installed before listening, so that a signal at any moment after start-up closes cleanly.
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+
   let origin: string;
   try {
     origin = await server.listen(options.port, options.host);
@@ -124,15 +131,13 @@ async function main(): Promise<void> {
     console.error(`petstore-mock: cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     process.exit(1);
   }
-  console.log(`petstore-mock listening on ${origin}/v1`);
-  console.log(options.control ? `control plane at ${origin}/__mock` : 'control plane off');
-  console.log(options.apiKeys ? `accepting ${options.apiKeys.length} configured API key(s)` : 'accepting the development API key (see README)');
-
-  const stop = () => {
-    void server.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.stdout.write(
+    [
+      `petstore-mock listening on ${origin}/v1`,
+      options.control ? `control plane at ${origin}/__mock` : 'control plane off',
+      options.apiKeys ? `accepting ${options.apiKeys.length} configured API key(s)` : 'accepting the development API key (see README)',
+    ].join('\n') + '\n',
+  );
 }
 
 await main();

@@ -93,8 +93,14 @@ export function toStoredOrders(input: unknown, at = ''): StoredOrder[] {
   });
 }
 
-// @msw/data validates records through a Standard Schema: this one is the spec's Order plus the status.
-const storedOrderSchema: StandardSchemaV1<StoredOrder, StoredOrder> = {
+/**
+ * The Standard Schema `@msw/data` validates every stored order with: the spec's Order (from
+ * `spec/openapi.yaml`, through Ajv) plus a required `id` and `status`, and int64 ids checked exactly.
+ * @example
+ * const orders = new Collection({ schema: storedOrderSchema });
+ * await orders.create({ id: 1n, status: 'pending' });
+ */
+export const storedOrderSchema: StandardSchemaV1<StoredOrder, StoredOrder> = {
   '~standard': {
     version: 1,
     vendor: 'petstore-contract-kit',

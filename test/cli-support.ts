@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+export const cliPath = fileURLToPath(new URL('../dist/bin/petstore-mock.js', import.meta.url));
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (killed after `timeout` ms) and collects what it printed. */
+export function runToExit(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {}): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd ?? projectRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** A running mock started from a command line; resolves once it prints the URL it listens on. */
+export interface RunningMock {
+  child: ChildProcess;
+  baseUrl: string;
+  origin: string;
+  output: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<Exit>;
+}
+
+export function startCommand(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<RunningMock> {
+  return new Promise((resolve, reject) => {
+    // Its own process group, so that a signal reaches the server behind a wrapper such as npm or npx.
+    const child = spawn(command, args, { cwd: options.cwd ?? projectRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const signalGroup = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal);
+      } catch {
+        // already gone
+      }
+    };
+    let stdout = '';
+    let stderr = '';
+    const exited = new Promise<Exit>((done) => child.on('close', (code, signal) => done({ code, signal, stdout, stderr })));
+    const timer = setTimeout(() => {
+      signalGroup('SIGKILL');
+      reject(new Error(`no "listening on" line within 30 s; output: ${stdout}${stderr}`));
+    }, 30_000);
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+      const match = /listening on (http:\/\/\S+)\/v1/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          origin: match[1]!,
+          baseUrl: `${match[1]}/v1`,
+          output: () => stdout + stderr,
+          stop: (signal = 'SIGTERM') => {
+            signalGroup(signal);
+            return exited;
+          },
+        });
+      }
+    });
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    void exited.then((exit) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${exit.code} before listening: ${exit.stdout}${exit.stderr}`));
+    });
+  });
+}

@@ -1,0 +1,190 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliPath, runToExit, startCommand, type RunningMock } from './cli-support.js';
+import { authorized, expectError } from './support.js';
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-cli-'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runToExit(process.execPath, [cliPath, ...args], { env });
+const start = (args: string[], env: NodeJS.ProcessEnv = {}) => startCommand(process.execPath, [cliPath, '--port', '0', ...args], { env });
+
+async function withMock(args: string[], test: (mock: RunningMock) => Promise<void>, env: NodeJS.ProcessEnv = {}): Promise<void> {
+  const mock = await start(args, env);
+  try {
+    await test(mock);
+  } finally {
+    await mock.stop();
+  }
+}
+
+describe('petstore-mock', () => {
+  it('prints where it listens and serves the default orders there', async () => {
+    await withMock([], async (mock) => {
+      expect(mock.output()).toMatch(/^petstore-mock listening on http:\/\/127\.0\.0\.1:\d+\/v1\ncontrol plane at http:\/\/127\.0\.0\.1:\d+\/__mock\n/);
+      const response = await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized });
+      expect(((await response.json()) as unknown[]).length).toBe(5);
+    });
+  });
+
+  it('exits 0 on SIGTERM and on SIGINT', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const mock = await start([]);
+      const exit = await mock.stop(signal);
+      expect(exit.code, signal).toBe(0);
+    }
+  });
+
+  it('prints its help and its version', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: petstore-mock \[options\]/);
+    for (const flag of ['--port', '--host', '--api-key', '--seed', '--no-control', '--pet-sunset', '--pet-deprecation', '--body-limit', '--verbose', '--version']) {
+      expect(help.stdout).toContain(flag);
+    }
+    const version = await cli(['--version']);
+    const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(version).toMatchObject({ code: 0, stdout: `${packageJson.version}\n` });
+  });
+
+  it.each([
+    [['--nope'], /^petstore-mock: Unknown option '--nope'.* \(see --help\)\n$/],
+    [['--port', 'abc'], /^petstore-mock: --port must be an integer from 0 to 65535, got "abc" \(see --help\)\n$/],
+    [['--port', '70000'], /^petstore-mock: --port must be an integer from 0 to 65535, got "70000" \(see --help\)\n$/],
+    [['--api-key', 'two words'], /^petstore-mock: an API key must be a bearer token/],
+    [['--pet-sunset', 'soon'], /^petstore-mock: --pet-sunset must be a date such as 2027-06-30T23:59:59Z, got "soon"/],
+    [['--pet-sunset', '2025-01-01T00:00:00Z'], /^petstore-mock: the pet sunset date must not be earlier than its deprecation date \(see --help\)\n$/],
+    [['--body-limit', '0'], /^petstore-mock: --body-limit must be an integer from 1 to/],
+    [['extra'], /^petstore-mock: Unexpected argument 'extra'/],
+  ])('refuses %j with one line and exit code 2', async (args, message) => {
+    const exit = await cli(args);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toMatch(message);
+    expect(exit.stderr.trim().split('\n')).toHaveLength(1);
+    expect(exit.stdout).toBe('');
+  });
+
+  it('refuses a missing, a malformed and an invalid seed file with one line naming the file, exit code 2', async () => {
+    const malformed = join(directory, 'malformed.yaml');
+    const invalid = join(directory, 'invalid.json');
+    await writeFile(malformed, '- id: 1\n  id: 2\n');
+    await writeFile(invalid, '[{"id": 1, "status": "lost"}]');
+    const cases: [string, RegExp][] = [
+      [join(directory, 'absent.yaml'), /^petstore-mock: cannot read seed file .*absent\.yaml: ENOENT \(see --help\)\n$/],
+      [malformed, /^petstore-mock: seed file .*malformed\.yaml is not valid YAML or JSON: Map keys must be unique/],
+      [invalid, /^petstore-mock: seed file .*invalid\.json: Invalid orders: \/0\/status must be one of "pending", "shipped", "cancelled"\. \(see --help\)\n$/],
+    ];
+    for (const [file, message] of cases) {
+      const exit = await cli(['--seed', file]);
+      expect(exit.code).toBe(2);
+      expect(exit.stderr).toMatch(message);
+    }
+  });
+
+  it('seeds from a YAML file, keeping ids beyond 2^53 exact', async () => {
+    const seed = join(directory, 'orders.yaml');
+    await writeFile(seed, '- id: 9007199254740993\n  petId: 9223372036854775807\n  shipDate: "2026-12-24T18:00:00Z"\n- id: 2\n  status: shipped\n');
+    await withMock(['--seed', seed], async (mock) => {
+      const response = await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized });
+      expect(await response.text()).toBe('[{"id":9007199254740993,"petId":9223372036854775807,"shipDate":"2026-12-24T18:00:00Z"},{"id":2}]');
+      await expectError(await fetch(`${mock.baseUrl}/store/orders/2`, { method: 'DELETE', headers: authorized }), 409, 'order_already_shipped');
+      expect((await fetch(`${mock.baseUrl}/store/orders/9007199254740993`, { method: 'DELETE', headers: authorized })).status).toBe(204);
+      expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(204);
+      expect(await (await fetch(`${mock.origin}/__mock/orders`)).text()).toContain('{"id":9007199254740993,');
+    });
+  });
+
+  it('seeds from a JSON file holding { "orders": [...] }', async () => {
+    const seed = join(directory, 'orders.json');
+    await writeFile(seed, JSON.stringify({ orders: [{ id: 70, status: 'shipped' }] }));
+    await withMock(['--seed', seed], async (mock) => {
+      expect(await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).text()).toBe('[{"id":70}]');
+    });
+  });
+
+  it('accepts every --api-key given, and only those', async () => {
+    await withMock(['--api-key', 'first-key', '--api-key', 'second-key'], async (mock) => {
+      for (const key of ['first-key', 'second-key']) {
+        expect((await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+      }
+      await expectError(await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized }), 401, 'invalid_api_key');
+      expect(mock.output()).toContain('accepting 2 configured API key(s)');
+    });
+  });
+
+  it('reads keys from PETSTORE_API_KEYS and the port from PORT', async () => {
+    const port = await freePort();
+    const mock = await startCommand(process.execPath, [cliPath], { env: { PETSTORE_API_KEYS: 'env-one, env-two', PORT: String(port) } });
+    try {
+      expect(mock.origin).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: 'Bearer env-two' } })).status).toBe(200);
+      await expectError(await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized }), 401, 'invalid_api_key');
+    } finally {
+      await mock.stop();
+    }
+  });
+
+  it('turns the control plane off with --no-control', async () => {
+    await withMock(['--no-control'], async (mock) => {
+      expect(mock.output()).toContain('control plane off');
+      await expectError(await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' }), 404, 'not_found');
+    });
+  });
+
+  it('logs one line per request with --verbose, and never the key', async () => {
+    await withMock(['--verbose', '--api-key', 'very-secret-key'], async (mock) => {
+      await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: 'Bearer very-secret-key' } });
+      await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: { authorization: 'Bearer wrong-secret' } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(mock.output()).toMatch(/GET \/v1\/store\/orders 200 [\d.]+ms\n/);
+      expect(mock.output()).toMatch(/DELETE \/v1\/store\/orders\/1 401 [\d.]+ms\n/);
+      expect(mock.output()).not.toContain('very-secret-key');
+      expect(mock.output()).not.toContain('wrong-secret');
+    });
+  });
+
+  it('announces configured pet dates', async () => {
+    await withMock(['--pet-deprecation', '2026-03-01T00:00:00Z', '--pet-sunset', '2026-09-01T00:00:00Z'], async (mock) => {
+      const response = await fetch(`${mock.baseUrl}/pets/1`, { headers: authorized });
+      expect(response.headers.get('deprecation')).toBe('@1772323200');
+      expect(response.headers.get('sunset')).toBe('Tue, 01 Sep 2026 00:00:00 GMT');
+    });
+  });
+
+  it('says in one line, exit code 1, when the port is taken', async () => {
+    await withMock([], async (mock) => {
+      const port = new URL(mock.origin).port;
+      const exit = await cli(['--port', port]);
+      expect(exit.code).toBe(1);
+      expect(exit.stderr).toBe(`petstore-mock: cannot listen on 127.0.0.1:${port}: EADDRINUSE\n`);
+    });
+  });
+
+  it('runs through npm start, passing flags after -- through', async () => {
+    const port = await freePort();
+    const mock = await startCommand('npm', ['start', '--silent', '--', '--port', String(port), '--api-key', 'npm-key']);
+    try {
+      expect(mock.origin).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: 'Bearer npm-key' } })).status).toBe(200);
+    } finally {
+      await mock.stop();
+    }
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,165 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expectError, jsonOf, startServer } from './support.js';
+
+let mock: Awaited<ReturnType<typeof startServer>>;
+beforeEach(async () => {
+  mock = await startServer();
+});
+afterEach(async () => {
+  await mock.close();
+});
+
+const put = (body: string) => mock.control('/orders', { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
+const stateChange = (body: unknown) =>
+  mock.control('/provider-state', { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+describe('GET /__mock/orders', () => {
+  it('lists every order with its status and needs no key', async () => {
+    const response = await mock.control('/orders');
+    expect(response.status).toBe(200);
+    const orders = (await jsonOf(response)) as { id: number; status: string }[];
+    expect(orders.map(({ id, status }) => [id, status])).toEqual([
+      [1, 'pending'],
+      [2, 'pending'],
+      [3, 'shipped'],
+      [4, 'shipped'],
+      [5, 'pending'],
+    ]);
+  });
+});
+
+describe('PUT /__mock/orders', () => {
+  it('replaces the store (status defaulting to pending) and answers 204', async () => {
+    const response = await put('[{"id": 7, "petId": 70}, {"id": 8, "status": "shipped"}, {"id": 9, "status": "cancelled"}]');
+    expect(response.status).toBe(204);
+    expect(await mock.storedOrders()).toEqual([
+      { id: 7, petId: 70, status: 'pending' },
+      { id: 8, status: 'shipped' },
+      { id: 9, status: 'cancelled' },
+    ]);
+    expect(await (await mock.withKey('/store/orders')).text()).toBe('[{"id":7,"petId":70},{"id":8}]');
+  });
+
+  it('accepts a JSON body sent as curl -d sends it (form content type)', async () => {
+    const response = await mock.control('/orders', { method: 'PUT', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '[{"id": 1}]' });
+    expect(response.status).toBe(204);
+  });
+
+  it.each([
+    ['invalid JSON', '[{"id": 1', 'invalid_json', /^Invalid JSON body: /],
+    ['an empty body', '', 'invalid_json', /^Invalid JSON body: /],
+    ['a duplicate key', '[{"id": 1, "id": 2}]', 'invalid_json', /Duplicate key 'id'/],
+    ['an object instead of an array', '{"id": 1}', 'invalid_orders', 'Invalid orders: the body must be array.'],
+    ['an order without an id', '[{"petId": 1}]', 'invalid_orders', 'Invalid orders: /0/id is required.'],
+    ['an id as a string', '[{"id": "1"}]', 'invalid_orders', 'Invalid orders: /0/id must be integer.'],
+    ['a fractional quantity', '[{"id": 1, "quantity": 1.5}]', 'invalid_orders', 'Invalid orders: /0/quantity must be integer.'],
+    ['a shipDate that is not a date-time', '[{"id": 1, "shipDate": "tomorrow"}]', 'invalid_orders', 'Invalid orders: /0/shipDate must match format "date-time".'],
+    ['complete as a string', '[{"id": 1, "complete": "yes"}]', 'invalid_orders', 'Invalid orders: /0/complete must be boolean.'],
+    ['an unknown status', '[{"id": 1, "status": "lost"}]', 'invalid_orders', 'Invalid orders: /0/status must be one of "pending", "shipped", "cancelled".'],
+    ['an unknown field', '[{"id": 1, "shipdate": "2026-01-01T00:00:00Z"}]', 'invalid_orders', 'Invalid orders: /0/shipdate is not a field of this record.'],
+    ['a __proto__ field', '[{"id": 1, "__proto__": {"status": "shipped"}}]', 'invalid_orders', 'Invalid orders: /0/__proto__ is not a field of this record.'],
+    ['an id beyond int64', '[{"id": 9223372036854775808}]', 'invalid_orders', 'Invalid orders: /0/id must be an integer from -9223372036854775808 to 9223372036854775807, written exactly.'],
+    ['a petId below int64', '[{"id": 1, "petId": -9223372036854775809}]', 'invalid_orders', 'Invalid orders: /0/petId must be an integer from -9223372036854775808 to 9223372036854775807, written exactly.'],
+    ['an id written with an exponent beyond 2^53', '[{"id": 1e19}]', 'invalid_orders', 'Invalid orders: /0/id must be an integer from -9223372036854775808 to 9223372036854775807, written exactly.'],
+    ['a duplicate id', '[{"id": 9007199254740993}, {"id": 9007199254740993}]', 'duplicate_order_id', 'Invalid orders: id 9007199254740993 appears more than once.'],
+  ])('refuses %s with 400 and leaves the store unchanged', async (_, body, code, message) => {
+    const before = await mock.storedOrders();
+    await expectError(await put(body), 400, code, message);
+    expect(await mock.storedOrders()).toEqual(before);
+  });
+
+  it('reports every violation with its JSON path', async () => {
+    const body = await expectError(await put('[{"id": "x", "quantity": 1.5}, {"id": 2, "status": "gone"}]'), 400, 'invalid_orders', 'Invalid orders: /0/id must be integer (and 2 more).');
+    expect(body.violations).toEqual([
+      { path: '/0/id', message: 'must be integer' },
+      { path: '/0/quantity', message: 'must be integer' },
+      { path: '/1/status', message: 'must be one of "pending", "shipped", "cancelled"' },
+    ]);
+  });
+
+  it('refuses a body over the limit with 413 and leaves the store unchanged', async () => {
+    const small = await startServer({ bodyLimit: 64 });
+    try {
+      const orders = JSON.stringify(Array.from({ length: 20 }, (_, index) => ({ id: index })));
+      await expectError(await small.control('/orders', { method: 'PUT', body: orders }), 413, 'payload_too_large', 'Request body too large: the limit is 64 bytes.');
+      expect(await small.storedOrders()).toHaveLength(5);
+      expect((await small.control('/orders', { method: 'PUT', body: '[{"id": 1}]' })).status).toBe(204);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('POST /__mock/reset', () => {
+  it('returns the store to the seed the server started with, cancelled orders included', async () => {
+    await mock.withKey('/store/orders/1', { method: 'DELETE' });
+    await put('[{"id": 42}]');
+    expect((await mock.control('/reset', { method: 'POST' })).status).toBe(204);
+    expect(((await mock.storedOrders()) as { status: string }[]).map((order) => order.status)).toEqual(['pending', 'pending', 'shipped', 'shipped', 'pending']);
+  });
+});
+
+describe('POST /__mock/provider-state', () => {
+  const orders = [{ id: 7, status: 'shipped' }, { id: 8 }];
+
+  it('seeds the store for "the store holds orders" and answers 200 with a JSON object', async () => {
+    const response = await stateChange({ state: 'the store holds orders', params: { orders }, action: 'setup' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await jsonOf(response)).toEqual({ state: 'the store holds orders', action: 'setup', orders: 2 });
+    expect(await mock.storedOrders()).toEqual([{ id: 7, status: 'shipped' }, { id: 8, status: 'pending' }]);
+  });
+
+  it('treats a change without an action as setup', async () => {
+    expect((await stateChange({ state: 'the store holds orders', params: { orders } })).status).toBe(200);
+    expect(await mock.storedOrders()).toHaveLength(2);
+  });
+
+  it('returns the store to its seed on teardown', async () => {
+    await stateChange({ state: 'the store holds orders', params: { orders } });
+    const response = await stateChange({ state: 'the store holds orders', action: 'teardown' });
+    expect(await jsonOf(response)).toEqual({ state: 'the store holds orders', action: 'teardown', orders: 5 });
+  });
+
+  it('keeps int64 ids exact in params', async () => {
+    await stateChange('{"state": "the store holds orders", "params": {"orders": [{"id": 9223372036854775807, "status": "shipped"}]}}');
+    await expectError(await mock.withKey('/store/orders/9223372036854775807', { method: 'DELETE' }), 409, 'order_already_shipped');
+  });
+
+  it.each([
+    ['an unknown state', { state: 'the store is empty' }, 'unknown_provider_state', 'Unknown provider state "the store is empty": the only state is "the store holds orders".'],
+    ['no state', { params: { orders } }, 'invalid_request', 'Invalid provider state change: /state is required.'],
+    ['an unknown action', { state: 'the store holds orders', action: 'destroy', params: { orders } }, 'invalid_request', 'Invalid provider state change: /action must be one of "setup", "teardown".'],
+    ['setup without orders', { state: 'the store holds orders', params: {} }, 'invalid_request', 'Invalid provider state change: /params/orders is required for setup.'],
+    ['an invalid order', { state: 'the store holds orders', params: { orders: [{ id: 'seven' }] } }, 'invalid_orders', 'Invalid orders: /params/orders/0/id must be integer.'],
+    ['a body that is not an object', ['the store holds orders'], 'invalid_request', 'Invalid provider state change: the body must be object.'],
+    ['invalid JSON', '{"state":', 'invalid_json', /^Invalid JSON body: /],
+  ])('refuses %s with 400 and leaves the store unchanged', async (_, body, code, message) => {
+    const before = await mock.storedOrders();
+    await expectError(await stateChange(body), 400, code, message);
+    expect(await mock.storedOrders()).toEqual(before);
+  });
+});
+
+describe('the control plane', () => {
+  it('answers an unknown control path with a 404 Error record', async () => {
+    await expectError(await mock.control('/sessions'), 404, 'not_found', 'No operation at GET /__mock/sessions.');
+  });
+
+  it('answers a wrong method with 405 and Allow', async () => {
+    const response = await mock.control('/reset', { method: 'GET' });
+    await expectError(response, 405, 'method_not_allowed', 'Method GET is not allowed on /__mock/reset: use POST.');
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+
+  it('is absent with control: false (--no-control): its paths are unknown and the store cannot be changed', async () => {
+    const closed = await startServer({ control: false });
+    try {
+      await expectError(await closed.control('/orders'), 404, 'not_found', 'No operation at GET /__mock/orders.');
+      await expectError(await closed.control('/orders', { method: 'PUT', body: '[]' }), 404, 'not_found');
+      expect(((await jsonOf(await closed.withKey('/store/orders'))) as unknown[]).length).toBe(5);
+    } finally {
+      await closed.close();
+    }
+  });
+});

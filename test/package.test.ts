@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot, runToExit, startCommand } from './cli-support.js';
+import { authorized } from './support.js';
+
+const run = promisify(execFile);
+let consumer: string;
+
+// What a user does: npm pack, then install the tarball beside msw in a project of their own.
+beforeAll(async () => {
+  consumer = await mkdtemp(join(tmpdir(), 'petstore-consumer-'));
+  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', consumer], { cwd: projectRoot });
+  const { filename } = (JSON.parse(stdout) as { filename: string }[])[0]!;
+  await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(consumer, filename), 'msw@2.15.0'], { cwd: consumer });
+}, 180_000);
+
+afterAll(async () => {
+  await rm(consumer, { recursive: true, force: true });
+});
+
+describe('the installed package', () => {
+  it('ships the built code, the declarations and the spec, and no tests or sources', async () => {
+    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: projectRoot });
+    const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
+    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'spec/openapi.yaml', 'README.md']) {
+      expect(files).toContain(file);
+    }
+    expect(files.filter((file) => file.startsWith('test/') || file.startsWith('mocks/'))).toEqual([]);
+  });
+
+  it('works in-process with setupServer from the consumer\'s own msw', async () => {
+    await writeFile(
+      join(consumer, 'in-process.mjs'),
+      `import { setupServer } from 'msw/node';
+import { createOrderMock } from 'petstore-contract-kit/msw';
+const mock = createOrderMock({ seed: [{ id: 1 }, { id: 2, status: 'shipped' }] });
+const server = setupServer(...mock.handlers);
+server.listen({ onUnhandledRequest: 'error' });
+const headers = { authorization: 'Bearer petstore-dev-key' };
+const statuses = [];
+for (const [method, path] of [['DELETE', '/store/orders/1'], ['DELETE', '/store/orders/2'], ['DELETE', '/store/orders/3'], ['GET', '/store/orders']]) {
+  statuses.push((await fetch('https://api.example.com/v1' + path, { method, headers })).status);
+}
+statuses.push((await fetch('https://api.example.com/v1/store/orders')).status);
+console.log(JSON.stringify({ statuses, orders: mock.orders().map((order) => [String(order.id), order.status]) }));
+server.close();
+`,
+    );
+    const exit = await runToExit(process.execPath, ['in-process.mjs'], { cwd: consumer });
+    expect(exit.stderr).toBe('');
+    expect(JSON.parse(exit.stdout)).toEqual({ statuses: [204, 409, 404, 200, 401], orders: [['1', 'cancelled'], ['2', 'shipped']] });
+  });
+
+  it('runs as npx petstore-mock', async () => {
+    const mock = await startCommand('npx', ['--no-install', 'petstore-mock', '--port', '0'], { cwd: consumer });
+    try {
+      const response = await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized });
+      expect(((await response.json()) as unknown[]).length).toBe(5);
+    } finally {
+      // npx is signalled with the server (one process group), so its own exit is by signal; the
+      // server's clean exit on SIGTERM is asserted in cli.test.ts.
+      await mock.stop();
+    }
+  });
+
+  it('exports the server and the package root too, with types a TypeScript consumer compiles against', async () => {
+    await writeFile(
+      join(consumer, 'typed.ts'),
+      `import { createServer, type MockServer } from 'petstore-contract-kit/server';
+import { createOrderMock, type OrderMock, type StoredOrder } from 'petstore-contract-kit/msw';
+import { openApiDocument, parseInt64 } from 'petstore-contract-kit';
+const server: MockServer = createServer({ seed: [{ id: 1 }] });
+const mock: OrderMock = createOrderMock();
+const first: StoredOrder | undefined = mock.orders()[0];
+const id: bigint | undefined = first?.id;
+const version: '1.0.0' = openApiDocument.info.version;
+export { server, id, version, parseInt64 };
+`,
+    );
+    const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');
+    await writeFile(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true, types: [] }, files: ['typed.ts'] }),
+    );
+    const exit = await runToExit(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer });
+    expect(exit.stdout + exit.stderr).toBe('');
+    expect(exit.code).toBe(0);
+  });
+});

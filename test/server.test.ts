@@ -97,6 +97,15 @@ describe('GET /v1/store/orders', () => {
     expect(await (await mock.withKey('/store/orders')).text()).toBe('[]');
   });
 
+  it('treats a trailing slash as the same path', async () => {
+    expect(((await jsonOf(await mock.withKey('/store/orders/'))) as unknown[]).length).toBe(5);
+  });
+
+  it('keeps a quantity beyond 2^53 exact (quantity has no format, so any integer)', async () => {
+    await mock.control('/orders', { method: 'PUT', body: '[{"id": 1, "quantity": 9007199254740993}]' });
+    expect(await (await mock.withKey('/store/orders')).text()).toBe('[{"id":1,"quantity":9007199254740993}]');
+  });
+
   it('omits fields an order does not have instead of inventing them', async () => {
     await mock.control('/orders', { method: 'PUT', body: '[{"id": 10}, {"id": 11, "complete": true}]' });
     expect(await (await mock.withKey('/store/orders')).text()).toBe('[{"id":10},{"id":11,"complete":true}]');
@@ -152,6 +161,11 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
     for (const path of ['/store/orders/%ZZ', '/store/orders/%C3%28', '/store/orders/%']) {
       await expectError(await mock.withKey(path, { method: 'DELETE' }), 404, 'not_found', /not valid percent-encoded UTF-8/);
     }
+  });
+
+  it('reads an id with leading zeros as the number it denotes', async () => {
+    expect((await mock.withKey('/store/orders/0002', { method: 'DELETE' })).status).toBe(204);
+    expect(await mock.storedOrders()).toContainEqual(expect.objectContaining({ id: 2, status: 'cancelled' }));
   });
 
   it('decodes a percent-encoded id', async () => {

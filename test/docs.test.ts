@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { errorStatuses } from '../mocks/errors.js';
+
+const read = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');
+
+describe('the documentation', () => {
+  it('lists every error code the mock uses, with its status', async () => {
+    const catalogue = await read('docs/error-codes.md');
+    for (const [code, status] of Object.entries(errorStatuses)) {
+      expect(catalogue, code).toMatch(new RegExp(`\\| \`${code}\` \\| ${status} \\|`));
+    }
+    const documented = [...catalogue.matchAll(/^\| `([a-z_]+)` \|/gm)].map((match) => match[1]);
+    expect(documented.sort()).toEqual(Object.keys(errorStatuses).sort());
+  });
+
+  it('names, for every spec gap, a test file that exists', async () => {
+    const gaps = await read('docs/spec-gaps.md');
+    const entries = gaps.split(/^## /m).slice(1);
+    expect(entries.length).toBeGreaterThanOrEqual(15);
+    for (const entry of entries) {
+      const tests = [...entry.matchAll(/`test\/([\w-]+\.test\.ts)`/g)].map((match) => match[1]!);
+      expect(tests.length, entry.split('\n')[0]).toBeGreaterThan(0);
+      for (const file of tests) await expect(read(`test/${file}`)).resolves.toBeTruthy();
+    }
+  });
+
+  it('documents every CLI flag in the README', async () => {
+    const readme = await read('README.md');
+    for (const flag of ['--port', '--host', '--api-key', '--seed', '--no-control', '--pet-deprecation', '--pet-sunset', '--body-limit', '--verbose', '--help', '--version']) {
+      expect(readme, flag).toContain(flag);
+    }
+  });
+});

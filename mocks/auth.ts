@@ -1,6 +1,10 @@
 import { MockError } from './errors.js';
 
-/** The key the mock accepts when none is configured. Documented in the README; never use it for anything real. */
+/**
+ * The key the mock accepts when none is configured. Documented in the README; never use it for anything real.
+ * @example
+ * fetch(url, { headers: { authorization: `Bearer ${developmentApiKey}` } })
+ */
 export const developmentApiKey = 'petstore-dev-key';
 
 // RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="

@@ -3,7 +3,11 @@ import { parseJson, type JsonValue } from './json.js';
 import type { OrderStore } from './order-store.js';
 import { schemaValidator } from './spec.js';
 
-/** The one provider state of the kit: the store holds exactly the orders in `params.orders`. */
+/**
+ * The one provider state of the kit: the store holds exactly the orders in `params.orders`.
+ * @example
+ * new PactV4(...).addInteraction().given(providerState, { orders: [{ id: 3, status: 'shipped' }] })
+ */
 export const providerState = 'the store holds orders';
 
 const validateStateChange = schemaValidator('provider-state-change', {

@@ -4,6 +4,8 @@ import { stringifyJson } from './json.js';
 /**
  * Every error code the mock answers with, and the HTTP status it maps to. This table is the one
  * place where codes meet statuses; `docs/error-codes.md` documents each.
+ * @example
+ * errorStatuses.order_already_shipped // 409
  */
 export const errorStatuses = {
   missing_api_key: 401,
@@ -18,7 +20,9 @@ export const errorStatuses = {
   invalid_orders: 400,
   duplicate_order_id: 400,
   unknown_provider_state: 400,
+  request_timeout: 408,
   payload_too_large: 413,
+  headers_too_large: 431,
   internal_error: 500,
 } as const;
 
@@ -65,6 +69,15 @@ export class MockError extends Error {
 }
 
 /**
+ * The 404 for a request no operation answers.
+ * @example
+ * noOperation('GET', '/v1/store/order') // MockError not_found: No operation at GET /v1/store/order.
+ */
+export function noOperation(method: string, pathname: string, reason?: string): MockError {
+  return new MockError('not_found', `No operation at ${method} ${pathname}${reason ? `: ${reason}` : ''}.`);
+}
+
+/**
  * A JSON response, serialised losslessly (a `bigint` is written as an exact JSON number).
  * @example
  * jsonResponse([{ id: 1n }]) // 200, body '[{"id":1}]'
@@ -76,6 +89,8 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
 /**
  * Turns anything thrown while answering into a response: a `MockError` keeps its code; anything
  * else is a bug of the mock and becomes a 500 `internal_error` record rather than a dropped request.
+ * @example
+ * errorToResponse(new MockError('order_not_found', 'Order 9 not found.')).status // 404
  */
 export function errorToResponse(error: unknown): Response {
   if (error instanceof MockError) return error.toResponse();

@@ -2,13 +2,21 @@ import { http, type RequestHandler } from 'msw';
 import { createAuthenticator, developmentApiKey } from './auth.js';
 import { changeProviderState, readOrders, replaceOrders, resetOrders } from './control.js';
 import { defaultSeed } from './default-seed.js';
-import { MockError, errorToResponse } from './errors.js';
+import { MockError, errorToResponse, noOperation } from './errors.js';
 import { cancelOrder, listOrders, readPet, type OrderInterface } from './operations.js';
 import { OrderStore, type StoredOrder } from './order-store.js';
 
-/** The deprecation date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification). */
+/**
+ * The deprecation date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification).
+ * @example
+ * createOrderMock({ petDeprecation: defaultPetDeprecation, petSunset: '2028-01-01T00:00:00Z' })
+ */
 export const defaultPetDeprecation = new Date('2026-01-01T00:00:00Z');
-/** The sunset date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification). */
+/**
+ * The sunset date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification).
+ * @example
+ * defaultPetSunset.toUTCString() // 'Wed, 30 Jun 2027 23:59:59 GMT'
+ */
 export const defaultPetSunset = new Date('2027-06-30T23:59:59Z');
 
 /** How to build an order mock. Every option has a default, so `createOrderMock()` is a working mock. */
@@ -96,7 +104,7 @@ function undecodablePathHandler(inNamespace: (url: string) => boolean, authentic
       const { pathname } = new URL(request.url);
       const failure = pathname.startsWith('/__mock/') ? undefined : authenticate(request);
       if (failure) return failure.toResponse();
-      return new MockError('not_found', `No operation at ${request.method} ${pathname}: the path is not valid percent-encoded UTF-8.`).toResponse();
+      return noOperation(request.method, pathname, 'the path is not valid percent-encoded UTF-8').toResponse();
     }
   });
 }
@@ -106,7 +114,7 @@ function notFoundHandler(pattern: string, authenticate?: (request: Request) => M
     const failure = authenticate?.(request);
     if (failure) return failure.toResponse();
     const { pathname } = new URL(request.url);
-    return new MockError('not_found', `No operation at ${request.method} ${pathname}.`).toResponse();
+    return noOperation(request.method, pathname).toResponse();
   });
 }
 

@@ -5,7 +5,11 @@ import { toInt64 } from './int64.js';
 import { stringifyJson } from './json.js';
 import { orderFields, orderInt64Fields, schemaReference, schemaValidator, type Order } from './spec.js';
 
-/** The lifecycle states of an order. The status is the mock's own: the public interface never sends it. */
+/**
+ * The lifecycle states of an order. The status is the mock's own: the public interface never sends it.
+ * @example
+ * mock.replaceOrders([{ id: 1, status: orderStatuses[1] }]) // a shipped order
+ */
 export const orderStatuses = ['pending', 'shipped', 'cancelled'] as const;
 /** A lifecycle state of an order. */
 export type OrderStatus = (typeof orderStatuses)[number];
@@ -116,7 +120,11 @@ export const storedOrderSchema: StandardSchemaV1<StoredOrder, StoredOrder> = {
 type OrderCollection = Collection<typeof storedOrderSchema>;
 type OrderRecord = ReturnType<OrderCollection['all']>[number];
 
-/** The public form of an order: the documented fields only, never the status. */
+/**
+ * The public form of an order: the documented fields only, never the status.
+ * @example
+ * toPublicOrder({ id: 1n, complete: true, status: 'shipped' }) // { id: 1n, complete: true }
+ */
 export function toPublicOrder(order: StoredOrder): Order {
   const result: Record<string, unknown> = {};
   for (const field of orderFields) if (order[field] !== undefined) result[field] = order[field];

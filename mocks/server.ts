@@ -1,10 +1,14 @@
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
-import { MockError, errorToResponse } from './errors.js';
+import { MockError, errorToResponse, noOperation } from './errors.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './handlers.js';
 
-/** The largest request body the server reads, in bytes, unless told otherwise: 32 MiB (about 250,000 orders on `PUT /__mock/orders`). */
+/**
+ * The largest request body the server reads, in bytes, unless told otherwise: 32 MiB (about 250,000 orders on `PUT /__mock/orders`).
+ * @example
+ * createServer({ bodyLimit: defaultBodyLimit * 2 })
+ */
 export const defaultBodyLimit = 32 * 1024 * 1024;
 
 /** How to build the standalone server: the mock's options, plus the transport's own. */
@@ -122,7 +126,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
     } catch {
       return unroutable(incoming);
     }
-    return (await getResponse(mock.handlers, request)) ?? notFound(request.method, new URL(request.url).pathname);
+    return (await getResponse(mock.handlers, request)) ?? noOperation(request.method, new URL(request.url).pathname).toResponse();
   }
 
   // What Fetch cannot represent (TRACE, TRACK, a target that is not a path): the handlers are asked
@@ -138,7 +142,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
     if (incoming.headers.authorization !== undefined) headers.set('authorization', incoming.headers.authorization);
     const probe = await getResponse(mock.handlers, new Request(url, { method: 'OPTIONS', headers }));
     const allow = probe?.headers.get('allow');
-    if (probe === undefined || allow === null || allow === undefined) return probe ?? notFound(incoming.method ?? '', url.pathname);
+    if (probe === undefined || allow === null || allow === undefined) return probe ?? noOperation(incoming.method ?? '', url.pathname).toResponse();
     return new MockError('method_not_allowed', `Method ${incoming.method} is not allowed on ${url.pathname}.`, { headers: { allow } }).toResponse();
   }
 
@@ -159,6 +163,22 @@ export function createServer(options: ServerOptions = {}): MockServer {
     }
     if (response.headers.get('connection') === 'close') incoming.resume();
     options.log?.(`${incoming.method} ${incoming.url?.split('?')[0]} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
+  });
+
+  // Requests Node's parser refuses never reach the handler; answer them with an Error record too.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+    const failure =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new MockError('headers_too_large', 'Request headers too large.')
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new MockError('request_timeout', 'The request was not received in time.')
+          : new MockError('invalid_request', 'Malformed HTTP request.');
+    const body = JSON.stringify(failure.toRecord());
+    socket.end(
+      `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\ncontent-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
 
   return {
@@ -184,6 +204,3 @@ export function createServer(options: ServerOptions = {}): MockServer {
   };
 }
 
-function notFound(method: string, pathname: string): Response {
-  return new MockError('not_found', `No operation at ${method} ${pathname}.`).toResponse();
-}

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authorized, expectError, jsonOf, startServer } from './support.js';
 
@@ -260,6 +261,19 @@ describe('other paths and methods', () => {
     expect(JSON.parse(body)).toMatchObject({ code: 'method_not_allowed', status: 405 });
   });
 
+  it('answers a request Node cannot parse (a control character in a header) with a 400 Error record', async () => {
+    const reply = await rawRequest(mock.origin, 'GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nX-Test: a\u0001b\r\n\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(reply).toContain('content-type: application/json');
+    expect(JSON.parse(reply.split('\r\n\r\n')[1]!)).toEqual({ code: 'invalid_request', message: 'Malformed HTTP request.', status: 400 });
+  });
+
+  it('answers headers over the limit with a 431 Error record', async () => {
+    const reply = await rawRequest(mock.origin, `GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(reply).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    expect(JSON.parse(reply.split('\r\n\r\n')[1]!)).toEqual({ code: 'headers_too_large', message: 'Request headers too large.', status: 431 });
+  });
+
   it('answers a CORS preflight without a key, allowing the route methods and the asked headers', async () => {
     const response = await mock.api('/store/orders/1', {
       method: 'OPTIONS',
@@ -277,3 +291,14 @@ describe('other paths and methods', () => {
     expect(response.headers.get('access-control-expose-headers')).toBe('Allow, Deprecation, Sunset, WWW-Authenticate');
   });
 });
+
+function rawRequest(origin: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(text, 'latin1'));
+    let reply = '';
+    socket.on('data', (chunk) => (reply += chunk));
+    socket.on('close', () => resolve(reply));
+    socket.on('error', reject);
+  });
+}

@@ -75,11 +75,14 @@ describe('petstore-mock', () => {
   it('refuses a missing, a malformed and an invalid seed file with one line naming the file, exit code 2', async () => {
     const malformed = join(directory, 'malformed.yaml');
     const invalid = join(directory, 'invalid.json');
+    const brokenJson = join(directory, 'broken.json');
     await writeFile(malformed, '- id: 1\n  id: 2\n');
+    await writeFile(brokenJson, '[{"id": 1,}]');
     await writeFile(invalid, '[{"id": 1, "status": "lost"}]');
     const cases: [string, RegExp][] = [
       [join(directory, 'absent.yaml'), /^petstore-mock: cannot read seed file .*absent\.yaml: ENOENT \(see --help\)\n$/],
       [malformed, /^petstore-mock: seed file .*malformed\.yaml is not valid YAML or JSON: Map keys must be unique/],
+      [brokenJson, /^petstore-mock: seed file .*broken\.json is not valid JSON: /],
       [invalid, /^petstore-mock: seed file .*invalid\.json: Invalid orders: \/0\/status must be one of "pending", "shipped", "cancelled"\. \(see --help\)\n$/],
     ];
     for (const [file, message] of cases) {
@@ -104,9 +107,9 @@ describe('petstore-mock', () => {
 
   it('seeds from a JSON file holding { "orders": [...] }', async () => {
     const seed = join(directory, 'orders.json');
-    await writeFile(seed, JSON.stringify({ orders: [{ id: 70, status: 'shipped' }] }));
+    await writeFile(seed, '{"orders": [{"id": 70, "status": "shipped"}, {"id": 9223372036854775807}]}');
     await withMock(['--seed', seed], async (mock) => {
-      expect(await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).text()).toBe('[{"id":70}]');
+      expect(await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).text()).toBe('[{"id":70},{"id":9223372036854775807}]');
     });
   });
 

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidBearerToken } from './auth.js';
+import { loadScenarios } from './scenarios.js';
 import { loadSeedFile } from './seed-file.js';
 import { createServer, type ServerOptions } from './server.js';
 
@@ -15,6 +16,7 @@ Options:
   --api-key KEY            accept this bearer key; repeat for more
                            (default $PETSTORE_API_KEYS, comma-separated, else the development key)
   --seed FILE              start with the orders in this YAML or JSON file (default: the built-in seed)
+  --scenario NAME          start with the provider state of this scenario (scenarios/NAME.yaml)
   --no-control             do not serve the control plane under /__mock
   --pet-deprecation DATE   deprecation date announced by GET /pets/{petId} (default 2026-01-01T00:00:00Z)
   --pet-sunset DATE        sunset date announced by GET /pets/{petId} (default 2027-06-30T23:59:59Z)
@@ -57,6 +59,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
         host: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
         seed: { type: 'string' },
+        scenario: { type: 'string' },
         'no-control': { type: 'boolean' },
         'pet-deprecation': { type: 'string' },
         'pet-sunset': { type: 'string' },
@@ -83,12 +86,24 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     control: !values['no-control'],
   };
   if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
+  if (values.scenario !== undefined && values.seed !== undefined) throw new UsageError('--seed and --scenario cannot be used together');
   if (values.seed !== undefined) {
     try {
       options.seed = await loadSeedFile(values.seed);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+  }
+  try {
+    options.scenarios = await loadScenarios();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.scenario !== undefined) {
+    const scenario = options.scenarios.find((candidate) => candidate.name === values.scenario);
+    if (scenario === undefined) throw new UsageError(`unknown scenario ${JSON.stringify(values.scenario)}; known: ${options.scenarios.map((known) => known.name).join(', ')}`);
+    if (scenario.state === undefined) throw new UsageError(`scenario ${values.scenario} sets no provider state; it runs against any store`);
+    options.seed = scenario.state.params.orders;
   }
   if (values['pet-deprecation'] !== undefined) options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
   if (values['pet-sunset'] !== undefined) options.petSunset = date(values['pet-sunset'], 'pet-sunset');

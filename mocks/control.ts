@@ -80,3 +80,26 @@ export async function changeProviderState(store: OrderStore, request: Request): 
   }
   return jsonResponse({ state: change.state, action, orders: store.all().length });
 }
+
+/** What the mock needs of a scenario to load it: its name and, when it has one, its provider state. */
+export interface LoadableScenario {
+  name: string;
+  state?: { params: { orders: readonly unknown[] } };
+}
+
+/**
+ * `POST /__mock/scenarios/{name}`: sets the scenario's provider state (its orders replace the store)
+ * and answers 200 `{ scenario, seeded, orders }`. A scenario without a state leaves the store as it is.
+ * @example
+ * // POST /__mock/scenarios/cancel-shipped-order → 200 {"scenario":"cancel-shipped-order","seeded":true,"orders":2}
+ */
+export async function loadScenario(store: OrderStore, scenarios: readonly LoadableScenario[], name: string): Promise<Response> {
+  const scenario = scenarios.find((candidate) => candidate.name === name);
+  if (scenario === undefined) {
+    const known = scenarios.map((candidate) => candidate.name).join(', ') || 'none';
+    throw new MockError('unknown_scenario', `Unknown scenario ${JSON.stringify(name)}; known: ${known}.`);
+  }
+  if (scenario.state !== undefined) await store.replace(scenario.state.params.orders);
+  await store.settled();
+  return jsonResponse({ scenario: name, seeded: scenario.state !== undefined, orders: store.all().length });
+}

@@ -20,6 +20,7 @@ export const errorStatuses = {
   invalid_orders: 400,
   duplicate_order_id: 400,
   unknown_provider_state: 400,
+  unknown_scenario: 404,
   request_timeout: 408,
   payload_too_large: 413,
   headers_too_large: 431,

@@ -1,6 +1,6 @@
 import { http, type RequestHandler } from 'msw';
 import { createAuthenticator, developmentApiKey } from './auth.js';
-import { changeProviderState, readOrders, replaceOrders, resetOrders } from './control.js';
+import { changeProviderState, loadScenario, readOrders, replaceOrders, resetOrders, type LoadableScenario } from './control.js';
 import { defaultSeed } from './default-seed.js';
 import { MockError, errorToResponse, noOperation } from './errors.js';
 import { cancelOrder, listOrders, readPet, type OrderInterface } from './operations.js';
@@ -30,6 +30,8 @@ export interface OrderMockOptions {
   apiKeys?: readonly string[];
   /** The orders to start with and to return to on reset, each with an optional `status`. Default: `defaultSeed`. */
   seed?: readonly unknown[];
+  /** The scenarios `POST /__mock/scenarios/{name}` can load (in Node, `loadScenarios()` reads the kit's). Default: none. */
+  scenarios?: readonly LoadableScenario[];
   /** Whether to answer the control plane under `/__mock`. Default: true. */
   control?: boolean;
   /** The deprecation date of `GET /pets/{petId}` (RFC 9745). Default: 2026-01-01T00:00:00Z. */
@@ -165,6 +167,7 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
       routeHandler(`${controlBase}/orders`, { GET: () => readOrders(store), PUT: (request) => replaceOrders(store, request) }),
       routeHandler(`${controlBase}/reset`, { POST: () => resetOrders(store) }),
       routeHandler(`${controlBase}/provider-state`, { POST: (request) => changeProviderState(store, request) }),
+      routeHandler(`${controlBase}/scenarios/:name`, { POST: (_, name) => loadScenario(store, options.scenarios ?? [], name) }),
       notFoundHandler(`${controlBase}/*`),
     );
   }

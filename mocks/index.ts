@@ -11,6 +11,7 @@
 export * from './msw.js';
 export { createServer, defaultBodyLimit, type MockServer, type ServerOptions } from './server.js';
 export { loadSeedFile } from './seed-file.js';
+export { loadScenarioFile, loadScenarios, scenarioDirectory, ScenarioError, type Scenario, type ScenarioStep, type StepExpectation } from './scenarios.js';
 export { openApiDocument, type ErrorRecord, type Order } from './spec.js';
 export { parseJson, stringifyJson, type JsonValue } from './json.js';
 export { int64Maximum, int64Minimum, parseInt64 } from './int64.js';

@@ -13,4 +13,4 @@ export { defaultSeed } from './default-seed.js';
 export { developmentApiKey } from './auth.js';
 export { MockError, errorStatuses, type ErrorCode, type Violation } from './errors.js';
 export { OrderStore, orderStatuses, type OrderInput, type OrderStatus, type StoredOrder } from './order-store.js';
-export { providerState } from './control.js';
+export { providerState, type LoadableScenario } from './control.js';

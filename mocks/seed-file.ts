@@ -1,17 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { MockError } from './errors.js';
-import { parseJson } from './json.js';
+import { parseJson, withSafeIntegers } from './json.js';
 import { toStoredOrders } from './order-store.js';
-
-function withSafeIntegersAsNumbers(value: unknown): unknown {
-  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : value;
-  if (Array.isArray(value)) return value.map(withSafeIntegersAsNumbers);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withSafeIntegersAsNumbers(item)]));
-  }
-  return value;
-}
 
 /**
  * Reads a seed file: JSON when its name ends in `.json`, else YAML (which also reads JSON); either a
@@ -35,7 +26,7 @@ export async function loadSeedFile(path: string): Promise<unknown[]> {
   const json = path.toLowerCase().endsWith('.json');
   let document: unknown;
   try {
-    document = json ? parseJson(text) : withSafeIntegersAsNumbers(parse(text, { intAsBigInt: true }));
+    document = json ? parseJson(text) : withSafeIntegers(parse(text, { intAsBigInt: true }));
   } catch (error) {
     throw new Error(`seed file ${path} is not valid ${json ? 'JSON' : 'YAML or JSON'}: ${(error as Error).message.split('\n')[0]}`);
   }

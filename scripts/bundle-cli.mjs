@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Bundles the CLI into one file, dist/bin/petstore-mock.js. Loading the unbundled dependency tree
+// Bundles each CLI into one file, dist/bin/petstore-mock.js and dist/bin/petstore-verify.js. Loading the unbundled dependency tree
 // (es-toolkit/compat alone is hundreds of modules, pulled in by @msw/data) took ~1 s before the first
 // answer; the bundle, tree-shaken, answers in ~0.5 s. The library entry points stay unbundled, so that
 // in-process users share their own msw.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['mocks/cli.ts'],
-  outfile: 'dist/bin/petstore-mock.js',
+  entryPoints: { 'petstore-mock': 'mocks/cli.ts', 'petstore-verify': 'verify/cli.ts' },
+  outdir: 'dist/bin',
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -20,4 +20,4 @@ await build({
 
 // npm marks bins executable on install; a checkout's `./dist/bin/petstore-mock.js` should run too.
 const { chmod } = await import('node:fs/promises');
-await chmod('dist/bin/petstore-mock.js', 0o755);
+for (const bin of ['petstore-mock', 'petstore-verify']) await chmod(`dist/bin/${bin}.js`, 0o755);

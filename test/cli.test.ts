@@ -64,6 +64,9 @@ describe('petstore-mock', () => {
     [['--pet-sunset', '2025-01-01T00:00:00Z'], /^petstore-mock: the pet sunset date must not be earlier than its deprecation date \(see --help\)\n$/],
     [['--body-limit', '0'], /^petstore-mock: --body-limit must be an integer from 1 to/],
     [['extra'], /^petstore-mock: Unexpected argument 'extra'/],
+    [['--scenario', 'nope'], /^petstore-mock: unknown scenario "nope"; known: cancel-cancelled-order, .*read-pet-without-key \(see --help\)\n$/],
+    [['--scenario', 'list-without-key'], /^petstore-mock: scenario list-without-key sets no provider state; it runs against any store \(see --help\)\n$/],
+    [['--scenario', 'cancel-shipped-order', '--seed', 'orders.yaml'], /^petstore-mock: --seed and --scenario cannot be used together \(see --help\)\n$/],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await cli(args);
     expect(exit.code).toBe(2);
@@ -102,6 +105,18 @@ describe('petstore-mock', () => {
       expect((await fetch(`${mock.baseUrl}/store/orders/9007199254740993`, { method: 'DELETE', headers: authorized })).status).toBe(204);
       expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(204);
       expect(await (await fetch(`${mock.origin}/__mock/orders`)).text()).toContain('{"id":9007199254740993,');
+    });
+  });
+
+  it('starts in a scenario\'s provider state with --scenario, returns to it on reset, and loads others by name', async () => {
+    await withMock(['--scenario', 'cancel-shipped-order'], async (mock) => {
+      expect(await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).text()).toBe('[{"id":1,"petId":101,"quantity":1},{"id":3,"petId":103,"quantity":1}]');
+      await expectError(await fetch(`${mock.baseUrl}/store/orders/3`, { method: 'DELETE', headers: authorized }), 409, 'order_already_shipped');
+      expect((await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: authorized })).status).toBe(204);
+      expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(204);
+      expect((await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: authorized })).status).toBe(204);
+      const loaded = await fetch(`${mock.origin}/__mock/scenarios/cancel-order-beyond-2-53`, { method: 'POST' });
+      expect(await loaded.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2}');
     });
   });
 

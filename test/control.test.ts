@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectError, jsonOf, startServer } from './support.js';
+import { loadScenarios } from '../mocks/scenarios.js';
 
 let mock: Awaited<ReturnType<typeof startServer>>;
 beforeEach(async () => {
@@ -161,5 +162,50 @@ describe('the control plane', () => {
     } finally {
       await closed.close();
     }
+  });
+});
+
+describe('POST /__mock/scenarios/{name}', () => {
+  let withScenarios: Awaited<ReturnType<typeof startServer>>;
+  beforeEach(async () => {
+    withScenarios = await startServer({ scenarios: await loadScenarios() });
+  });
+  afterEach(async () => {
+    await withScenarios.close();
+  });
+
+  it('sets the scenario\'s provider state, ids beyond 2^53 exact, and says so', async () => {
+    const response = await withScenarios.control('/scenarios/cancel-order-beyond-2-53', { method: 'POST' });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2}');
+    expect(await (await withScenarios.withKey('/store/orders')).text()).toBe(
+      '[{"id":9007199254740993,"petId":9223372036854775807,"quantity":1},{"id":9007199254740992,"petId":-9223372036854775808,"quantity":1}]',
+    );
+  });
+
+  it('then answers as the scenario expects: 409 for its shipped order', async () => {
+    await withScenarios.control('/scenarios/cancel-shipped-order', { method: 'POST' });
+    await expectError(await withScenarios.withKey('/store/orders/3', { method: 'DELETE' }), 409, 'order_already_shipped');
+  });
+
+  it('leaves the store as it is for a scenario without a provider state', async () => {
+    const response = await withScenarios.control('/scenarios/list-without-key', { method: 'POST' });
+    expect(await response.text()).toBe('{"scenario":"list-without-key","seeded":false,"orders":5}');
+  });
+
+  it('refuses an unknown scenario with 404 unknown_scenario, listing the known ones, store unchanged', async () => {
+    const before = await withScenarios.storedOrders();
+    await expectError(await withScenarios.control('/scenarios/no-such-thing', { method: 'POST' }), 404, 'unknown_scenario', /^Unknown scenario "no-such-thing"; known: cancel-cancelled-order, .*, read-pet-without-key\.$/);
+    expect(await withScenarios.storedOrders()).toEqual(before);
+  });
+
+  it('refuses a GET with 405 and Allow: POST, OPTIONS', async () => {
+    const response = await withScenarios.control('/scenarios/cancel-shipped-order');
+    expect(response.headers.get('allow')).toBe('POST, OPTIONS');
+    await expectError(response, 405, 'method_not_allowed');
+  });
+
+  it('knows no scenario when the server was given none', async () => {
+    await expectError(await mock.control('/scenarios/cancel-shipped-order', { method: 'POST' }), 404, 'unknown_scenario', 'Unknown scenario "cancel-shipped-order"; known: none.');
   });
 });

@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { MockError } from './errors.js';
+import { withSafeIntegers } from './json.js';
+import { toStoredOrders } from './order-store.js';
+import { schemaValidator } from './spec.js';
+
+/** Which key a step sends: an accepted one, none, or one that is not accepted. */
+export type KeyChoice = 'valid' | 'none' | 'wrong';
+/** A schema a body must match: a list of Orders, or a schema of the document. */
+export type BodySchemaName = 'Order[]' | 'Error' | 'Pet';
+/** An id as a scenario holds it: `bigint` beyond the safe range. */
+export type ScenarioId = number | bigint;
+
+/** What must hold of the response to one step. */
+export interface StepExpectation {
+  status: number | number[];
+  body?: 'none' | { schema: BodySchemaName; optional?: boolean };
+  listed?: ScenarioId[];
+  notListed?: ScenarioId[];
+  headers?: string[];
+  advisory?: { listed?: ScenarioId[]; notListed?: ScenarioId[] };
+}
+
+/** One request of a scenario and what must hold of its response. */
+export interface ScenarioStep {
+  name: string;
+  request: { method: 'GET' | 'DELETE'; path: string; key?: KeyChoice };
+  expect: StepExpectation;
+}
+
+/**
+ * A named scenario from `scenarios/NAME.yaml`: the provider state to set, then the steps.
+ * @example
+ * const [scenario] = await loadScenarios({ names: ['cancel-shipped-order'] });
+ * scenario.state?.params.orders // [{ id: 1, ... }, { id: 3, ..., status: 'shipped' }]
+ */
+export interface Scenario {
+  name: string;
+  file: string;
+  description: string;
+  state?: { name: string; params: { orders: unknown[] } };
+  steps: ScenarioStep[];
+}
+
+/** A scenario file that cannot be used: the message names the file and the field. */
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+}
+
+function findScenarioDirectory(): string {
+  // dist/mocks, dist/bin and mocks/ all sit below the package root, at different depths.
+  let directory = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 4; depth++) {
+    if (existsSync(join(directory, 'scenarios', 'scenario.schema.json'))) return join(directory, 'scenarios');
+    directory = dirname(directory);
+  }
+  throw new ScenarioError('cannot find the scenarios/ folder of petstore-contract-kit');
+}
+
+/** The folder of the scenarios the kit ships. */
+export const scenarioDirectory = findScenarioDirectory();
+
+let validateScenario: ((value: unknown) => { path: string; message: string }[]) | undefined;
+
+async function scenarioValidator() {
+  if (validateScenario === undefined) {
+    const schema = JSON.parse(await readFile(join(scenarioDirectory, 'scenario.schema.json'), 'utf8')) as object;
+    validateScenario = schemaValidator('scenario', schema);
+  }
+  return validateScenario;
+}
+
+/**
+ * Reads and checks one scenario file against `scenarios/scenario.schema.json`, and its orders
+ * against the spec's Order schema. Integers are read exactly.
+ * @throws ScenarioError naming the file and the field, for example
+ *   `scenarios/x.yaml: /steps/0/request/method must be one of "GET", "DELETE"`.
+ */
+export async function loadScenarioFile(file: string): Promise<Scenario> {
+  let document: unknown;
+  try {
+    document = withSafeIntegers(parse(await readFile(file, 'utf8'), { intAsBigInt: true }));
+  } catch (error) {
+    throw new ScenarioError(`${file}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const violations = (await scenarioValidator())(document);
+  if (violations.length > 0) {
+    throw new ScenarioError(`${file}: ${violations.map(({ path, message }) => `${path || 'the file'} ${message}`).join('; ')}`);
+  }
+  const scenario = document as Omit<Scenario, 'name' | 'file'>;
+  if (scenario.state !== undefined) {
+    try {
+      toStoredOrders(scenario.state.params.orders, '/state/params/orders');
+    } catch (error) {
+      if (error instanceof MockError) throw new ScenarioError(`${file}: ${error.message.replace(/^Invalid orders: /, '')}`);
+      throw error;
+    }
+  }
+  const name = file.split(/[\\/]/).pop()!.replace(/\.ya?ml$/, '');
+  return { name, file, ...scenario };
+}
+
+/**
+ * Loads scenarios by name (all of them when no names are given) from a folder, by default the
+ * kit's own `scenarios/`.
+ * @throws ScenarioError for an unknown name (listing the known ones) or a malformed file.
+ * @example
+ * const scenarios = await loadScenarios(); // every scenario the kit ships
+ */
+export async function loadScenarios(options: { names?: readonly string[]; directory?: string } = {}): Promise<Scenario[]> {
+  const directory = options.directory ?? scenarioDirectory;
+  const known = (await readdir(directory)).filter((file) => /\.ya?ml$/.test(file)).sort();
+  const knownNames = known.map((file) => file.replace(/\.ya?ml$/, ''));
+  const names = options.names ?? knownNames;
+  for (const name of names) {
+    if (!knownNames.includes(name)) throw new ScenarioError(`unknown scenario ${JSON.stringify(name)}; known: ${knownNames.join(', ')}`);
+  }
+  return Promise.all(names.map((name) => loadScenarioFile(join(directory, known[knownNames.indexOf(name)]!))));
+}

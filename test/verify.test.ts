@@ -1,0 +1,232 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getResponse } from 'msw';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrderMock } from '../mocks/handlers.js';
+import { parseJson } from '../mocks/json.js';
+import { loadScenarioFile, loadScenarios, ScenarioError } from '../mocks/scenarios.js';
+import { runToExit } from './cli-support.js';
+import { startServer } from './support.js';
+
+const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
+const petstoreVerify = (args: string[], env: NodeJS.ProcessEnv = {}) => runToExit(process.execPath, [verifyCli, ...args], { env });
+
+/** A fault answers a Response, or raw bytes to write on the socket (for what Fetch cannot build, such as a 204 with a body). */
+type Fault = (request: Request, response: Response, calls: Map<string, number>) => Response | { raw: string } | Promise<Response | { raw: string }>;
+
+/**
+ * A provider that is the kit's mock with one fault: every answer passes through `fault` first.
+ * Its control plane (and so its provider-state URL) is the mock's own.
+ */
+async function startBrokenProvider(fault: Fault) {
+  const mock = createOrderMock();
+  const calls = new Map<string, number>();
+  const server = createHttpServer(async (incoming, outgoing) => {
+    const request = new Request(`http://127.0.0.1${incoming.url}`, {
+      method: incoming.method,
+      headers: incoming.headers as Record<string, string>,
+      body: incoming.method === 'POST' ? await new Response(incoming as unknown as ReadableStream).text() : null,
+    });
+    const key = `${request.method} ${new URL(request.url).pathname}`;
+    calls.set(key, (calls.get(key) ?? 0) + 1);
+    let response: Response | { raw: string } = (await getResponse(mock.handlers, request.clone()))!;
+    if (!request.url.includes('/__mock/')) response = await fault(request, response, calls);
+    if ('raw' in response) {
+      outgoing.socket!.end(response.raw);
+      return;
+    }
+    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+    outgoing.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    args: ['--base-url', `${origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${origin}/__mock/provider-state`],
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
+  new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const isList = (request: Request) => request.method === 'GET' && new URL(request.url).pathname === '/v1/store/orders';
+const isCancel = (request: Request) => request.method === 'DELETE';
+
+describe('petstore-verify against the kit\'s own mock', () => {
+  let mock: Awaited<ReturnType<typeof startServer>>;
+  let directory: string;
+  beforeAll(async () => {
+    mock = await startServer();
+    directory = await mkdtemp(join(tmpdir(), 'petstore-verify-'));
+  });
+  afterAll(async () => {
+    await mock.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+  const target = () => ['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key'];
+
+  it('passes every scenario, strictly, and writes JUnit and JSON reports', async () => {
+    const junit = join(directory, 'report.xml');
+    const report = join(directory, 'report.json');
+    const exit = await petstoreVerify([...target(), '--state-url', `${mock.origin}/__mock/provider-state`, '--strict', '--junit', junit, '--json', report]);
+    const scenarios = await loadScenarios();
+    expect(exit.stderr).toBe('');
+    expect(exit.code).toBe(0);
+    expect(exit.stdout).toMatch(new RegExp(`\\n${scenarios.length} passed, 0 failed \\(scenarios; 0 violations, 0 warnings, `));
+    const steps = scenarios.reduce((sum, scenario) => sum + scenario.steps.length, 0);
+    expect(exit.stdout.split('\n').filter((line) => line.startsWith('✓ '))).toHaveLength(steps);
+    const xml = await readFile(junit, 'utf8');
+    expect(xml).toContain(`<testsuites name="petstore-verify" tests="${steps}" failures="0" errors="0" skipped="0"`);
+    expect(xml).toContain('<testcase classname="cancel-shipped-order" name="cancel the shipped order"');
+    const parsed = parseJson(await readFile(report, 'utf8')) as { violations: number; scenarios: { name: string; steps: { status: number }[] }[] };
+    expect(parsed.violations).toBe(0);
+    expect(parsed.scenarios.find((scenario) => scenario.name === 'cancel-shipped-order')!.steps[0]!.status).toBe(409);
+  });
+
+  it('without --state-url runs what needs no seeding and says what it skipped and why', async () => {
+    const exit = await petstoreVerify(target());
+    expect(exit.code).toBe(0);
+    expect(exit.stdout).toContain('- skipped cancel-shipped-order: it sets a provider state, and no --state-url was given\n');
+    expect(exit.stdout).toContain('✓ list-without-key › list the orders without a key (GET /store/orders → 401, ');
+    expect(exit.stdout).toContain('✓ cancel-far-out-of-range-order › ');
+    expect(exit.stdout).toMatch(/\n8 passed, 0 failed, 6 skipped \(scenarios;/);
+  });
+
+  it('runs only the scenarios named', async () => {
+    const exit = await petstoreVerify([...target(), '--scenario', 'list-without-key', '--scenario', 'read-deprecated-pet']);
+    expect(exit.code).toBe(0);
+    expect(exit.stdout).toMatch(/\n2 passed, 0 failed \(scenarios;/);
+  });
+
+  it('picks the base URL from PETSTORE_STAGING_BASE_URL with --target staging', async () => {
+    const exit = await petstoreVerify(['--target', 'staging', '--api-key', 'petstore-dev-key', '--scenario', 'list-shape'], { PETSTORE_STAGING_BASE_URL: `${mock.origin}/v1` });
+    expect(exit.code).toBe(0);
+    expect(exit.stdout).toContain(`${mock.origin}/v1)`);
+  });
+});
+
+describe('petstore-verify arguments and reachability', () => {
+  it.each([
+    [[], 'petstore-verify: --base-url (or --target) is required (see --help)\n'],
+    [['--base-url', 'http://127.0.0.1:9/v1'], 'petstore-verify: --api-key (or PETSTORE_API_KEY) is required (see --help)\n'],
+    [['--base-url', 'nowhere', '--api-key', 'k'], 'petstore-verify: --base-url is not a URL: "nowhere" (see --help)\n'],
+    [['--target', 'qa', '--api-key', 'k'], 'petstore-verify: --target must be production or staging, got "qa" (see --help)\n'],
+    [['--target', 'production', '--api-key', 'k'], 'petstore-verify: --target production reads PETSTORE_BASE_URL, which is not set (see --help)\n'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--scenario', 'nope'], /^petstore-verify: unknown scenario "nope"; known: cancel-cancelled-order, /],
+    [['--bogus'], /^petstore-verify: Unknown option '--bogus'/],
+  ])('refuses %j with one line and exit code 2', async (args, message) => {
+    const exit = await petstoreVerify(args as string[], { PETSTORE_API_KEY: '', PETSTORE_BASE_URL: '' });
+    expect(exit.code).toBe(2);
+    if (typeof message === 'string') expect(exit.stderr).toBe(message);
+    else expect(exit.stderr).toMatch(message);
+  });
+
+  it('exits 2 with one line when the target cannot be reached', async () => {
+    const closed = await startServer();
+    const origin = closed.origin;
+    await closed.close();
+    const exit = await petstoreVerify(['--base-url', `${origin}/v1`, '--api-key', 'k', '--scenario', 'list-shape']);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toBe(`petstore-verify: cannot reach ${origin}/v1/store/orders: ECONNREFUSED\n`);
+  });
+});
+
+describe('petstore-verify catches broken providers', () => {
+  const broken: [string, string[], Fault, RegExp][] = [
+    ['answers a shipped order with the wrong status', ['cancel-shipped-order'], (request, response) => (response.status === 409 ? json({ code: 'x', message: 'x', status: 400 }, 400) : response),
+      /^(?=[\s\S]*cancel-shipped-order › cancel the shipped order: expected status 409, got 400 \(at status\))(?=[\s\S]*cancel-shipped-order › cancel the shipped order: expected a status DELETE \/store\/orders\/\{orderId\} documents \(204, 401, 404, 409\), got 400 \(at status\))/],
+    ['omits a required Error field', ['cancel-unknown-order'], async (request, response) => (response.status === 404 ? json({ code: 'order_not_found', status: 404 }, 404) : response),
+      /cancel-unknown-order › cancel an unknown order: expected required, got nothing \(at \/message\)/],
+    ['puts another status in the Error record', ['list-without-key'], async (request, response) => (response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response),
+      /list-without-key › list the orders without a key: expected the Error record's status to be the HTTP status 401, got 403 \(at \/status\)/],
+    ['sends a quantity as a string', ['list-orders'], async (request, response) => (isList(request) && response.status === 200 ? json((await response.text()).replace(/"quantity":(\d+)/g, '"quantity":"$1"'), 200) : response),
+      /list-orders › list the orders: expected integer, got "1" \(at \/0\/quantity\)/],
+    ['sends ids as strings', ['list-orders'], async (request, response) => (isList(request) && response.status === 200 ? json((await response.text()).replace(/"id":(\d+)/g, '"id":"$1"'), 200) : response),
+      /list-orders › list the orders: expected integer, got "1" \(at \/0\/id\)/],
+    ['rounds ids beyond 2^53', ['cancel-order-beyond-2-53'], async (request, response) => (isList(request) && response.status === 200 ? json(JSON.stringify(JSON.parse(await response.text())), 200) : response),
+      /cancel-order-beyond-2-53 › list both orders with exact ids: expected order 9007199254740993 in the list, got ids \[9007199254740992, 9007199254740992\]/],
+    ['sends an id beyond int64', ['list-orders'], async (request, response) => (isList(request) && response.status === 200 ? json((await response.text()).replace('"id":1,', '"id":9223372036854775808,'), 200) : response),
+      /list-orders › list the orders: expected an int64, got 9223372036854775808 \(at \/0\/id\)/],
+    ['does not enforce auth', ['list-without-key', 'cancel-with-wrong-key'], async (request, response) => (response.status === 401 ? json([], 200) : response),
+      /list-without-key › list the orders without a key: expected status 401, got 200/],
+    ['cancels a shipped order', ['cancel-shipped-order'], (request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response),
+      /cancel-shipped-order › cancel the shipped order: expected status 409, got 204/],
+    ['cancels a cancelled order again', ['cancel-cancelled-order'], (request, response, calls) => (isCancel(request) && (calls.get(`DELETE ${new URL(request.url).pathname}`) ?? 0) > 1 ? new Response(null, { status: 204 }) : response),
+      /cancel-cancelled-order › cancel it again: expected status 404 or 409, got 204/],
+    ['sends a body with 204', ['cancel-pending-order'], (request, response) => (response.status === 204 ? { raw: 'HTTP/1.1 204 No Content\r\ncontent-type: application/json\r\ncontent-length: 11\r\n\r\n{"ok":true}' } : response),
+      /cancel-pending-order › cancel the pending order: expected no body with 204, got content-length 11 \(at content-length\)/],
+    ['wraps the list in an object', ['list-orders'], async (request, response) => (isList(request) && response.status === 200 ? json(`{"orders":${await response.text()}}`, 200) : response),
+      /list-orders › list the orders: expected array, got \{"orders":\[/],
+    ['answers the list as text/plain', ['list-orders'], async (request, response) => (isList(request) && response.status === 200 ? new Response(await response.text(), { status: 200, headers: { 'content-type': 'text/plain' } }) : response),
+      /list-orders › list the orders: expected content-type application\/json, got text\/plain \(at content-type\)/],
+    ['answers 409 with a body that is not an Error record', ['cancel-shipped-order'], (request, response) => (response.status === 409 ? json({ reason: 'shipped' }, 409) : response),
+      /cancel-shipped-order › cancel the shipped order: expected required, got nothing \(at \/code\)/],
+    ['drops the sunset header of the deprecated pet read', ['read-deprecated-pet'], (request, response) => {
+      const headers = new Headers(response.headers);
+      headers.delete('sunset');
+      return new Response(response.body, { status: response.status, headers });
+    }, /read-deprecated-pet › read pet 1: expected header Sunset, got none \(at Sunset\)/],
+  ];
+
+  it.each(broken)('catches a provider that %s', async (_, scenarios, fault, message) => {
+    const provider = await startBrokenProvider(fault);
+    try {
+      const exit = await petstoreVerify([...provider.args, ...scenarios.flatMap((name) => ['--scenario', name])]);
+      expect(exit.stdout).toMatch(message);
+      expect(exit.stdout).toMatch(/\n\d+ passed, [1-9]\d* failed \(scenarios; [1-9]\d* violations/);
+      expect(exit.code).toBe(1);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('warns, without failing, when a cancelled order stays listed; fails it under --strict', async () => {
+    const provider = await startBrokenProvider(async (request, response) =>
+      isList(request) && response.status === 200 ? json((await response.text()).replace('[', '[{"id":1,"petId":101,"quantity":1},'), 200) : response,
+    );
+    try {
+      const lenient = await petstoreVerify([...provider.args, '--scenario', 'cancel-pending-order']);
+      expect(lenient.code).toBe(0);
+      expect(lenient.stdout).toContain('warning (advisory; --strict makes it a violation): cancel-pending-order › list after the cancellation: expected order 1 not in the list, got ids [1, 2]');
+      const strict = await petstoreVerify([...provider.args, '--scenario', 'cancel-pending-order', '--strict']);
+      expect(strict.code).toBe(1);
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
+describe('scenario files', () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'petstore-scenarios-'));
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('the kit ships cover every documented outcome of every operation', async () => {
+    const scenarios = await loadScenarios();
+    const outcomes = new Set(scenarios.flatMap((scenario) => scenario.steps.map((step) => `${step.request.method} ${step.request.path.replace(/\/[^/]+$/, '/{id}').replace('/store/{id}', '/store/orders')} ${step.expect.status} ${step.request.key ?? 'valid'}`)));
+    for (const outcome of ['GET /store/orders 200 valid', 'GET /store/orders 401 none', 'GET /store/orders 401 wrong', 'DELETE /store/orders/{id} 204 valid', 'DELETE /store/orders/{id} 404 valid', 'DELETE /store/orders/{id} 409 valid', 'DELETE /store/orders/{id} 401 none', 'DELETE /store/orders/{id} 401 wrong', 'GET /pets/{id} 200 valid', 'GET /pets/{id} 401 none']) {
+      expect(outcomes, outcome).toContain(outcome);
+    }
+  });
+
+  it.each([
+    ['a step without a request', 'description: x\nsteps:\n  - name: s\n    expect: { status: 200 }\n', 'bad.yaml: /steps/0/request is required'],
+    ['an unknown method', 'description: x\nsteps:\n  - name: s\n    request: { method: PATCH, path: /store/orders }\n    expect: { status: 200 }\n', 'bad.yaml: /steps/0/request/method must be one of "GET", "DELETE"'],
+    ['an unknown field', 'description: x\nsteps: []\ncolour: red\n', /^.*bad\.yaml: (?=.*\/colour is not a field of this record)(?=.*\/steps must NOT have fewer than 1 items)/],
+    ['another provider state', 'description: x\nstate: { name: the store is empty, params: { orders: [] } }\nsteps:\n  - name: s\n    request: { method: GET, path: /store/orders }\n    expect: { status: 200 }\n', 'bad.yaml: /state/name must be equal to constant'],
+    ['an invalid order', 'description: x\nstate: { name: the store holds orders, params: { orders: [{ id: 1, status: lost }] } }\nsteps:\n  - name: s\n    request: { method: GET, path: /store/orders }\n    expect: { status: 200 }\n', 'bad.yaml: /state/params/orders/0/status must be one of "pending", "shipped", "cancelled".'],
+    ['YAML that does not parse', 'description: [x\n', 'bad.yaml: '],
+  ])('refuses %s with an error naming the file and the field', async (_, text, message) => {
+    const file = join(directory, 'bad.yaml');
+    await writeFile(file, text);
+    const loading = loadScenarioFile(file);
+    await expect(loading).rejects.toBeInstanceOf(ScenarioError);
+    await expect(loading).rejects.toThrow(message);
+  });
+});

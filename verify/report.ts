@@ -1,0 +1,79 @@
+import type { Finding } from './checks.js';
+import type { StepResult, VerifyReport } from './run.js';
+
+/**
+ * One violation as a line: `scenario › step: expected …, got … (at /0/id)`.
+ * @example
+ * findingLine(step, { path: '/0/id', message: 'expected integer, got "1"' })
+ * // 'list-orders › list the orders: expected integer, got "1" (at /0/id)'
+ */
+export function findingLine(step: Pick<StepResult, 'scenario' | 'step'>, finding: Finding): string {
+  const where = finding.path === '' ? '' : ` (at ${finding.path})`;
+  return `${step.scenario} › ${step.step}: ${finding.message}${where}`;
+}
+
+/** The progress line of a step, then one line per violation and per warning. */
+export function stepLines(step: StepResult): string[] {
+  const mark = step.violations.length > 0 ? '✗' : '✓';
+  return [
+    `${mark} ${step.scenario} › ${step.step} (${step.method} ${step.path} → ${step.status}, ${step.durationMs.toFixed(0)} ms)`,
+    ...step.violations.map((finding) => `    ${findingLine(step, finding)}`),
+    ...step.warnings.map((finding) => `    warning (advisory; --strict makes it a violation): ${findingLine(step, finding)}`),
+  ];
+}
+
+/** The closing summary: skipped and failed scenarios, then the counts. */
+export function summaryLines(report: VerifyReport): string[] {
+  const lines: string[] = [];
+  for (const scenario of report.scenarios) {
+    if (scenario.skipped !== undefined) lines.push(`- skipped ${scenario.name}: ${scenario.skipped}`);
+    if (scenario.error !== undefined) lines.push(`! error in ${scenario.name}: ${scenario.error}`);
+  }
+  const ran = report.scenarios.filter((scenario) => scenario.skipped === undefined && scenario.error === undefined);
+  const failed = ran.filter((scenario) => scenario.steps.some((step) => step.violations.length > 0));
+  lines.push(
+    `${ran.length - failed.length} passed, ${failed.length} failed` +
+      `${report.skipped ? `, ${report.skipped} skipped` : ''}${report.errors ? `, ${report.errors} errors` : ''}` +
+      ` (scenarios; ${report.violations} violations, ${report.warnings} warnings, ${(report.durationMs / 1000).toFixed(1)} s, ${report.baseUrl})`,
+  );
+  return lines;
+}
+
+function xml(text: string): string {
+  return text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+/**
+ * The report as JUnit XML: a testsuite per scenario, a testcase per step, a failure per violated
+ * step; skipped scenarios are skipped testcases, scenarios that could not run are errors.
+ */
+export function toJunit(report: VerifyReport): string {
+  const suites = report.scenarios.map((scenario) => {
+    const cases =
+      scenario.skipped !== undefined || scenario.error !== undefined
+        ? [`    <testcase classname="${xml(scenario.name)}" name="${xml(scenario.description)}">` +
+            (scenario.skipped !== undefined ? `<skipped message="${xml(scenario.skipped)}"/>` : `<error message="${xml(scenario.error!)}"/>`) +
+            '</testcase>']
+        : scenario.steps.map((step) => {
+            const failure = step.violations.length
+              ? `<failure message="${xml(findingLine(step, step.violations[0]!))}">${xml(step.violations.map((finding) => findingLine(step, finding)).join('\n'))}</failure>`
+              : '';
+            return `    <testcase classname="${xml(scenario.name)}" name="${xml(step.step)}" time="${(step.durationMs / 1000).toFixed(3)}">${failure}</testcase>`;
+          });
+    const failures = scenario.steps.filter((step) => step.violations.length > 0).length;
+    return [
+      `  <testsuite name="${xml(scenario.name)}" tests="${cases.length}" failures="${failures}" errors="${scenario.error ? 1 : 0}" skipped="${scenario.skipped ? 1 : 0}">`,
+      ...cases,
+      '  </testsuite>',
+    ].join('\n');
+  });
+  const tests = report.scenarios.reduce((sum, scenario) => sum + Math.max(scenario.steps.length, 1), 0);
+  const failures = report.scenarios.reduce((sum, scenario) => sum + scenario.steps.filter((step) => step.violations.length > 0).length, 0);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore-verify" tests="${tests}" failures="${failures}" errors="${report.errors}" skipped="${report.skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

@@ -27,10 +27,10 @@ describe('the installed package', () => {
   it('ships the built code, the declarations and the spec, and no tests or sources', async () => {
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: projectRoot });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
-    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'spec/openapi.yaml', 'README.md']) {
+    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'dist/bin/petstore-verify.js', 'dist/verify/index.js', 'dist/verify/index.d.ts', 'scenarios/scenario.schema.json', 'scenarios/cancel-shipped-order.yaml', 'spec/openapi.yaml', 'README.md']) {
       expect(files).toContain(file);
     }
-    expect(files.filter((file) => file.startsWith('test/') || file.startsWith('mocks/'))).toEqual([]);
+    expect(files.filter((file) => file.startsWith('test/') || file.startsWith('mocks/') || file.startsWith('verify/'))).toEqual([]);
   });
 
   it('works in-process with setupServer from the consumer\'s own msw', async () => {
@@ -68,18 +68,42 @@ server.close();
     }
   });
 
+  it('runs npx petstore-verify against npx petstore-mock --scenario, and the proxy in front of it', async () => {
+    const mock = await startCommand('npx', ['--no-install', 'petstore-mock', '--port', '0', '--scenario', 'cancel-shipped-order'], { cwd: consumer });
+    try {
+      const exit = await runToExit('npx', ['--no-install', 'petstore-verify', '--base-url', mock.baseUrl, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/provider-state`, '--strict'], { cwd: consumer });
+      // npm itself may warn about this machine's configuration; petstore-verify prints nothing on stderr.
+      expect(exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([]);
+      expect(exit.stdout).toMatch(/\n14 passed, 0 failed \(scenarios; 0 violations, 0 warnings, /);
+      expect(exit.code).toBe(0);
+      const proxy = await startCommand('npx', ['--no-install', 'petstore-verify', 'proxy', '--upstream', mock.baseUrl, '--port', '0'], { cwd: consumer });
+      try {
+        expect((await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized })).status).toBe(200);
+      } finally {
+        await proxy.stop();
+      }
+    } finally {
+      await mock.stop();
+    }
+  });
+
   it('exports the server and the package root too, with types a TypeScript consumer compiles against', async () => {
     await writeFile(
       join(consumer, 'typed.ts'),
       `import { createServer, type MockServer } from 'petstore-contract-kit/server';
 import { createOrderMock, type OrderMock, type StoredOrder } from 'petstore-contract-kit/msw';
-import { openApiDocument, parseInt64 } from 'petstore-contract-kit';
+import { openApiDocument, parseInt64, loadScenarios, type Scenario } from 'petstore-contract-kit';
+import { verify, checkAgainstSpec, createValidatingProxy, type VerifyReport } from 'petstore-contract-kit/verify';
+const scenarios: Promise<Scenario[]> = loadScenarios({ names: ['list-shape'] });
+const report: Promise<VerifyReport> = scenarios.then((loaded) => verify({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k', scenarios: loaded }));
+const findings = checkAgainstSpec('GET', '/store/orders', { status: 200, headers: new Headers(), text: '[]' });
+const proxy = createValidatingProxy({ upstream: 'http://127.0.0.1:1/v1' });
 const server: MockServer = createServer({ seed: [{ id: 1 }] });
 const mock: OrderMock = createOrderMock();
 const first: StoredOrder | undefined = mock.orders()[0];
 const id: bigint | undefined = first?.id;
 const version: '1.0.0' = openApiDocument.info.version;
-export { server, id, version, parseInt64 };
+export { server, id, version, parseInt64, report, findings, proxy };
 `,
     );
     const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');

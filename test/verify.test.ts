@@ -1,58 +1,16 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getResponse } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOrderMock } from '../mocks/handlers.js';
 import { parseJson } from '../mocks/json.js';
 import { loadScenarioFile, loadScenarios, ScenarioError } from '../mocks/scenarios.js';
+import { isCancel, isList, json, startBrokenProvider, type Fault } from './broken-provider.js';
 import { runToExit } from './cli-support.js';
 import { startServer } from './support.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const petstoreVerify = (args: string[], env: NodeJS.ProcessEnv = {}) => runToExit(process.execPath, [verifyCli, ...args], { env });
-
-/** A fault answers a Response, or raw bytes to write on the socket (for what Fetch cannot build, such as a 204 with a body). */
-type Fault = (request: Request, response: Response, calls: Map<string, number>) => Response | { raw: string } | Promise<Response | { raw: string }>;
-
-/**
- * A provider that is the kit's mock with one fault: every answer passes through `fault` first.
- * Its control plane (and so its provider-state URL) is the mock's own.
- */
-async function startBrokenProvider(fault: Fault) {
-  const mock = createOrderMock();
-  const calls = new Map<string, number>();
-  const server = createHttpServer(async (incoming, outgoing) => {
-    const request = new Request(`http://127.0.0.1${incoming.url}`, {
-      method: incoming.method,
-      headers: incoming.headers as Record<string, string>,
-      body: incoming.method === 'POST' ? await new Response(incoming as unknown as ReadableStream).text() : null,
-    });
-    const key = `${request.method} ${new URL(request.url).pathname}`;
-    calls.set(key, (calls.get(key) ?? 0) + 1);
-    let response: Response | { raw: string } = (await getResponse(mock.handlers, request.clone()))!;
-    if (!request.url.includes('/__mock/')) response = await fault(request, response, calls);
-    if ('raw' in response) {
-      outgoing.socket!.end(response.raw);
-      return;
-    }
-    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
-    outgoing.end(Buffer.from(await response.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return {
-    args: ['--base-url', `${origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${origin}/__mock/provider-state`],
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
-  new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-const isList = (request: Request) => request.method === 'GET' && new URL(request.url).pathname === '/v1/store/orders';
-const isCancel = (request: Request) => request.method === 'DELETE';
 
 describe('petstore-verify against the kit\'s own mock', () => {
   let mock: Awaited<ReturnType<typeof startServer>>;
@@ -77,6 +35,8 @@ describe('petstore-verify against the kit\'s own mock', () => {
     expect(exit.stdout).toMatch(new RegExp(`\\n${scenarios.length} passed, 0 failed \\(scenarios; 0 violations, 0 warnings, `));
     const steps = scenarios.reduce((sum, scenario) => sum + scenario.steps.length, 0);
     expect(exit.stdout.split('\n').filter((line) => line.startsWith('✓ '))).toHaveLength(steps);
+    expect(exit.stdout).toContain('    note: cancel-order-beyond-2-53 › list both orders with exact ids: Ajv and Prism disagree on the body: Ajv finds nothing; Prism: Response body property 0.id must be <= 9007199254740991;');
+    expect(exit.stdout).toMatch(/\nsecond oracle, Prism: 2 disagreements with Ajv, 2 of them known Prism limits \(docs\/harness\.md\)\n$/);
     const xml = await readFile(junit, 'utf8');
     expect(xml).toContain(`<testsuites name="petstore-verify" tests="${steps}" failures="0" errors="0" skipped="0"`);
     expect(xml).toContain('<testcase classname="cancel-shipped-order" name="cancel the shipped order"');
@@ -94,10 +54,10 @@ describe('petstore-verify against the kit\'s own mock', () => {
     expect(exit.stdout).toMatch(/\n8 passed, 0 failed, 6 skipped \(scenarios;/);
   });
 
-  it('runs only the scenarios named', async () => {
-    const exit = await petstoreVerify([...target(), '--scenario', 'list-without-key', '--scenario', 'read-deprecated-pet']);
+  it('runs only the scenarios named, without Prism when told', async () => {
+    const exit = await petstoreVerify([...target(), '--scenario', 'list-without-key', '--scenario', 'read-deprecated-pet', '--no-prism']);
     expect(exit.code).toBe(0);
-    expect(exit.stdout).toMatch(/\n2 passed, 0 failed \(scenarios;/);
+    expect(exit.stdout).toMatch(/\n2 passed, 0 failed \(scenarios;.*\nsecond oracle, Prism: off \(--no-prism\)\n$/);
   });
 
   it('picks the base URL from PETSTORE_STAGING_BASE_URL with --target staging', async () => {

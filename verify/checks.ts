@@ -3,14 +3,20 @@ import { parseJson, stringifyJson, type JsonValue } from '../mocks/json.js';
 import type { BodySchemaName, ScenarioId, ScenarioStep } from '../mocks/scenarios.js';
 import { openApiDocument, orderInt64Fields, schemaReference, schemaValidator } from '../mocks/spec.js';
 
+/** Which part of a response a spec-level finding is about: what both oracles, Ajv and Prism, judge. */
+export type SpecArea = 'status' | 'content-type' | 'body';
+
 /**
  * One way a response breaks the contract or a scenario: where (a JSON Pointer into the body, or a
- * header or `status`), and what was expected and what came. Advisory findings are the kit's own
- * decisions where the specification is open: warnings unless the run is strict.
+ * header or `status`), and what was expected and what came. `area` marks what the specification
+ * itself decides (a documented status, the media type, the body's schema), as opposed to the
+ * kit's rules and the scenario's expectations. Advisory findings are the kit's own decisions where
+ * the specification is open: warnings unless the run is strict.
  */
 export interface Finding {
   path: string;
   message: string;
+  area?: SpecArea;
   advisory?: boolean;
 }
 
@@ -117,94 +123,139 @@ function listFindings(body: JsonValue | undefined, ids: readonly ScenarioId[], m
     }));
 }
 
+/** A response's body, read once: parsed losslessly, with the findings that reading it gave. */
+class ResponseBody {
+  readonly present: boolean;
+  private parsed = false;
+  private value: JsonValue | undefined;
+
+  constructor(
+    private readonly response: ObservedResponse,
+    private readonly findings: Finding[],
+  ) {
+    this.present = response.text.length > 0;
+  }
+
+  /** The body as JSON; the first call checks the media type and the syntax, tagging findings with `area`. */
+  json(area?: SpecArea): JsonValue | undefined {
+    if (this.parsed) return this.value;
+    this.parsed = true;
+    const contentType = this.response.headers.get('content-type');
+    if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
+      this.findings.push({ path: 'content-type', message: `expected content-type application/json, got ${contentType ?? 'none'}`, ...(area && { area: 'content-type' as const }) });
+    }
+    try {
+      this.value = parseJson(this.response.text);
+    } catch {
+      this.findings.push({ path: '', message: `expected a JSON body, got ${JSON.stringify(this.response.text.slice(0, 40))}`, ...(area && { area }) });
+    }
+    return this.value;
+  }
+}
+
+/** What a check of one response leaves behind for the checks after it. */
+interface Checked {
+  findings: Finding[];
+  body: ResponseBody;
+  validated: Set<string>;
+}
+
+function validateBody(checked: Checked, name: string, schema: object, isOrderList: boolean, area?: SpecArea): void {
+  const value = checked.body.json(area);
+  if (value === undefined || checked.validated.has(name)) return;
+  checked.validated.add(name);
+  checked.findings.push(...schemaFindings(name, schema, value, isOrderList).map((finding) => (area ? { ...finding, area } : finding)));
+}
+
+function checkSpec(method: string, path: string, response: ObservedResponse): Checked {
+  const findings: Finding[] = [];
+  const checked: Checked = { findings, body: new ResponseBody(response, findings), validated: new Set() };
+  const match = findOperation(method, path);
+  if (match === undefined) return checked;
+  const specResponse = match.operation.responses[String(response.status)];
+  if (specResponse === undefined) {
+    const documented = Object.keys(match.operation.responses).join(', ');
+    findings.push({ path: 'status', message: `expected a status ${method} ${match.template} documents (${documented}), got ${response.status}`, area: 'status' });
+    return checked;
+  }
+  const content = resolveResponse(specResponse).content?.['application/json'];
+  if (content !== undefined) {
+    if (!checked.body.present) findings.push({ path: '', message: `expected a JSON body for ${response.status}, got none`, area: 'body' });
+    else validateBody(checked, `response ${method} ${match.template} ${response.status}`, intoDocument(content.schema) as object, response.status === 200 && match.template === '/store/orders', 'body');
+  } else if (response.status === 204) {
+    // A 204 cannot carry content (RFC 9110 §15.3.5): HTTP clients drop whatever bytes follow it, so
+    // what betrays a body is its framing, a Content-Length above zero or a Transfer-Encoding.
+    const length = response.headers.get('content-length');
+    const encoding = response.headers.get('transfer-encoding');
+    if (checked.body.present) findings.push({ path: '', message: `expected no body with 204, got ${response.text.length} bytes` });
+    else if (length !== null && length.trim() !== '0') findings.push({ path: 'content-length', message: `expected no body with 204, got content-length ${length}` });
+    if (encoding !== null) findings.push({ path: 'transfer-encoding', message: `expected no body with 204, got transfer-encoding ${encoding}` });
+  } else if (checked.body.present) {
+    // A body the specification does not show (the 409) may be absent; present, it is an Error record.
+    validateBody(checked, 'Error', bodySchemas.Error, false);
+  }
+  return checked;
+}
+
+function checkErrorStatus(checked: Checked, response: ObservedResponse): void {
+  if (response.status < 400 && !checked.validated.has('Error')) return;
+  const body = checked.body.json();
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const given = body.status;
+  if ((typeof given === 'number' || typeof given === 'bigint') && given !== response.status) {
+    checked.findings.push({ path: '/status', message: `expected the Error record's status to be the HTTP status ${response.status}, got ${given}` });
+  }
+}
+
 /**
- * Checks one response against the specification and against the step's expectations: the status
- * is documented and expected; a documented body is present, JSON, `application/json` and valid
- * against the spec's schema (int64 ids exact); a 204 has no body; an undocumented 409 body, if
- * any, is an Error record; an Error record's `status` is the HTTP status; listed ids, headers.
+ * Checks one response against the specification and the kit's rules where it is open, with no
+ * scenario: the status is one the operation documents; a documented body is present, JSON,
+ * `application/json` and valid against the spec's schema (int64 ids exact); a 204 has no body; an
+ * undocumented 409 body, if any, is an Error record; an Error record's `status` is the HTTP status.
+ * Requests for no operation of the document give no findings.
+ * @example
+ * checkAgainstSpec('DELETE', '/store/orders/1', { status: 204, headers: new Headers(), text: '' }) // []
+ */
+export function checkAgainstSpec(method: string, path: string, response: ObservedResponse): Finding[] {
+  const checked = checkSpec(method, path, response);
+  if (checked.body.present) checkErrorStatus(checked, response);
+  return checked.findings;
+}
+
+/**
+ * Checks one response against the specification (as `checkAgainstSpec`) and against the step's
+ * expectations: the expected status, the body's schema or its absence, listed and unlisted ids
+ * (compared exactly over the whole int64 range), headers.
  * @example
  * checkResponse(step, { status: 204, headers: new Headers(), text: '' }) // []
  */
 export function checkResponse(step: ScenarioStep, response: ObservedResponse): Finding[] {
-  const findings: Finding[] = [];
   const { method, path } = step.request;
-  const match = findOperation(method, path);
   const expected = Array.isArray(step.expect.status) ? step.expect.status : [step.expect.status];
-  if (!expected.includes(response.status)) {
-    findings.push({ path: 'status', message: `expected status ${expected.join(' or ')}, got ${response.status}` });
-  }
-  const documented = match ? Object.keys(match.operation.responses).map(Number) : [];
-  const specResponse = match?.operation.responses[String(response.status)];
-  if (match && specResponse === undefined) {
-    findings.push({ path: 'status', message: `expected a status ${method} ${match.template} documents (${documented.join(', ')}), got ${response.status}` });
-  }
-
-  const hasBody = response.text.length > 0;
-  const contentType = response.headers.get('content-type');
-  let body: JsonValue | undefined;
-  let parsed = false;
-  const parsedBody = (): JsonValue | undefined => {
-    if (parsed) return body;
-    parsed = true;
-    if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
-      findings.push({ path: 'content-type', message: `expected content-type application/json, got ${contentType ?? 'none'}` });
-    }
-    try {
-      body = parseJson(response.text);
-    } catch {
-      findings.push({ path: '', message: `expected a JSON body, got ${JSON.stringify(response.text.slice(0, 40))}` });
-    }
-    return body;
-  };
-
-  const validated = new Set<string>();
-  const validate = (name: string, schema: object, isOrderList: boolean) => {
-    const value = parsedBody();
-    if (value === undefined || validated.has(name)) return;
-    validated.add(name);
-    findings.push(...schemaFindings(name, schema, value, isOrderList));
-  };
-
-  if (specResponse !== undefined) {
-    const content = resolveResponse(specResponse).content?.['application/json'];
-    if (content !== undefined) {
-      if (!hasBody) findings.push({ path: '', message: `expected a JSON body for ${response.status}, got none` });
-      else validate(`response ${method} ${match!.template} ${response.status}`, intoDocument(content.schema) as object, response.status === 200 && match!.template === '/store/orders');
-    } else if (hasBody) {
-      if (response.status === 204) findings.push({ path: '', message: `expected no body with 204, got ${response.text.length} bytes` });
-      // A body the specification does not show (the 409) may be absent; present, it is an Error record.
-      else validate('Error', bodySchemas.Error, false);
-    }
-  }
-
-  // A 204 cannot carry content (RFC 9110 §15.3.5): HTTP clients drop whatever bytes follow it, so
-  // what betrays a body is its framing, a Content-Length above zero or a Transfer-Encoding.
-  if (response.status === 204 && !hasBody) {
-    const length = response.headers.get('content-length');
-    if (length !== null && length.trim() !== '0') findings.push({ path: 'content-length', message: `expected no body with 204, got content-length ${length}` });
-    const encoding = response.headers.get('transfer-encoding');
-    if (encoding !== null) findings.push({ path: 'transfer-encoding', message: `expected no body with 204, got transfer-encoding ${encoding}` });
-  }
+  const statusFinding: Finding[] = expected.includes(response.status) ? [] : [{ path: 'status', message: `expected status ${expected.join(' or ')}, got ${response.status}` }];
+  const checked = checkSpec(method, path, response);
+  const { findings, body } = checked;
+  findings.unshift(...statusFinding);
 
   const expectedBody = step.expect.body;
-  if (expectedBody === 'none' && hasBody && response.status !== 204) {
+  if (expectedBody === 'none' && body.present && response.status !== 204) {
     findings.push({ path: '', message: `expected no body, got ${response.text.length} bytes` });
   } else if (expectedBody !== undefined && expectedBody !== 'none') {
-    if (!hasBody && !expectedBody.optional) findings.push({ path: '', message: `expected a body matching ${expectedBody.schema}, got none` });
-    if (hasBody) validate(expectedBody.schema === 'Error' ? 'Error' : `scenario ${expectedBody.schema}`, bodySchemas[expectedBody.schema], expectedBody.schema === 'Order[]');
+    if (!body.present && !expectedBody.optional) findings.push({ path: '', message: `expected a body matching ${expectedBody.schema}, got none` });
+    if (body.present) validateBody(checked, expectedBody.schema === 'Error' ? 'Error' : `scenario ${expectedBody.schema}`, bodySchemas[expectedBody.schema], expectedBody.schema === 'Order[]');
   }
+  if (body.present) checkErrorStatus(checked, response);
 
-  if (body !== undefined && validated.has('Error') && typeof body === 'object' && body !== null && !Array.isArray(body) && body.status !== response.status) {
-    const given = body.status;
-    if (typeof given === 'number' || typeof given === 'bigint') {
-      findings.push({ path: '/status', message: `expected the Error record's status to be the HTTP status ${response.status}, got ${given}` });
-    }
+  const { listed = [], notListed = [], advisory = {} } = step.expect;
+  if (listed.length + notListed.length + (advisory.listed?.length ?? 0) + (advisory.notListed?.length ?? 0) > 0 && body.present) {
+    const value = body.json();
+    findings.push(...listFindings(value, listed, true, false));
+    findings.push(...listFindings(value, notListed, false, false));
+    findings.push(...listFindings(value, advisory.listed ?? [], true, true));
+    findings.push(...listFindings(value, advisory.notListed ?? [], false, true));
+  } else if (listed.length > 0) {
+    findings.push(...listFindings(undefined, listed, true, false));
   }
-  if ((step.expect.listed ?? step.expect.notListed ?? step.expect.advisory) && hasBody) parsedBody();
-  findings.push(...listFindings(body, step.expect.listed ?? [], true, false));
-  findings.push(...listFindings(body, step.expect.notListed ?? [], false, false));
-  findings.push(...listFindings(body, step.expect.advisory?.listed ?? [], true, true));
-  findings.push(...listFindings(body, step.expect.advisory?.notListed ?? [], false, true));
   for (const header of step.expect.headers ?? []) {
     if (!response.headers.has(header)) findings.push({ path: header, message: `expected header ${header}, got none` });
   }

@@ -3,10 +3,12 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { stringifyJson } from '../mocks/json.js';
 import { loadScenarios, type Scenario } from '../mocks/scenarios.js';
-import { stepLines, summaryLines, toJunit } from './report.js';
+import { createValidatingProxy, type ProxyExchange } from './proxy.js';
+import { disagreementLine, stepLines, summaryLines, toJunit } from './report.js';
 import { TargetUnreachable, verify } from './run.js';
 
 const usage = `Usage: petstore-verify [options]
+       petstore-verify proxy --upstream URL [--port N] [--host HOST] [--no-prism] [--json FILE] [--quiet]
 
 Checks an implementation of the pet store order interface against the specification, scenario by
 scenario. Exit 0 when it conforms, 1 on any violation, 2 when it cannot be reached or the arguments
@@ -21,9 +23,20 @@ Options:
                         without it, the scenarios that set a provider state are skipped
   --scenario NAME       run this scenario (repeatable; default: all of them)
   --strict              count the kit's own decisions (advisory expectations) as violations
+  --no-prism            do not check responses with Prism's validator too (saves ~0.5 s of start-up)
   --junit FILE          write a JUnit XML report
   --json FILE           write a JSON report
   --help                print this help
+
+Proxy: petstore-verify proxy forwards every request unchanged to --upstream (requests under /v1 to
+the upstream base URL, others to its origin), returns every response unaltered, and checks each
+response with the same Ajv checks and Prism. It prints a line per exchange (violations below it),
+serves what it saw as JSON at GET /__verify/report, and on SIGINT or SIGTERM prints a summary,
+writes --json, and exits 1 if it saw a violation, else 0.
+  --upstream URL        the implementation, ending with /v1
+  --port N              the port to listen on (default 4020, 0 for any free port)
+  --host HOST           the address to listen on (default 127.0.0.1)
+  --quiet               print only the exchanges with a violation
 `;
 
 class UsageError extends Error {}
@@ -42,6 +55,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
         'state-url': { type: 'string' },
         scenario: { type: 'string', multiple: true },
         strict: { type: 'boolean' },
+        'no-prism': { type: 'boolean' },
         junit: { type: 'string' },
         json: { type: 'string' },
         help: { type: 'boolean' },
@@ -68,7 +82,82 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
   return { ...values, baseUrl, apiKey };
 }
 
-async function main(): Promise<number> {
+function exchangeLines(exchange: ProxyExchange, quiet: boolean): string[] {
+  if (quiet && exchange.violations.length === 0) return [];
+  const mark = exchange.unchecked !== undefined ? '-' : exchange.violations.length > 0 ? '✗' : '✓';
+  const subject = `${exchange.method} ${exchange.operationPath ?? exchange.path} → ${exchange.status}`;
+  return [
+    `${mark} ${exchange.method} ${exchange.path} → ${exchange.status} (${exchange.durationMs.toFixed(0)} ms${exchange.unchecked !== undefined ? `; not checked: ${exchange.unchecked}` : ''})`,
+    ...exchange.violations.map((finding) => `    ${subject}: ${finding.message}${finding.path === '' ? '' : ` (at ${finding.path})`}`),
+    ...exchange.disagreements.map((disagreement) => `    note: ${subject}: ${disagreementLine(disagreement)}`),
+  ];
+}
+
+function parseProxy(argv: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        upstream: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'no-prism': { type: 'boolean' },
+        json: { type: 'string' },
+        quiet: { type: 'boolean' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!);
+  }
+  if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
+  if (!URL.canParse(values.upstream) || !/^https?:$/.test(new URL(values.upstream).protocol)) throw new UsageError(`--upstream is not an http(s) URL: ${JSON.stringify(values.upstream)}`);
+  const port = values.port === undefined ? 4020 : Number(values.port);
+  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
+  return { ...values, upstream: values.upstream, port, host: values.host ?? '127.0.0.1' };
+}
+
+async function proxy(argv: string[]): Promise<number | undefined> {
+  let options;
+  try {
+    options = parseProxy(argv);
+  } catch (error) {
+    console.error(`petstore-verify: ${(error as Error).message} (see --help)`);
+    return 2;
+  }
+  const quiet = options.quiet ?? false;
+  const server = createValidatingProxy({
+    upstream: options.upstream,
+    prism: !options['no-prism'],
+    onExchange: (exchange) => {
+      const lines = exchangeLines(exchange, quiet);
+      if (lines.length > 0) console.log(lines.join('\n'));
+    },
+  });
+  let origin: string;
+  try {
+    origin = await server.listen(options.port, options.host);
+  } catch (error) {
+    console.error(`petstore-verify: cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    return 1;
+  }
+  console.log(`petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${'/__verify/report'}`);
+  const stop = async () => {
+    await server.close();
+    const report = server.report();
+    console.log(`${report.exchanges} exchanges, ${report.checked} checked, ${report.violations} violations, ${report.disagreements} disagreements between Ajv and Prism`);
+    if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
+    process.exit(report.violations > 0 ? 1 : 0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  return undefined;
+}
+
+async function main(): Promise<number | undefined> {
+  if (process.argv[2] === 'proxy') return proxy(process.argv.slice(3));
   let options;
   let scenarios: Scenario[];
   try {
@@ -90,6 +179,7 @@ async function main(): Promise<number> {
       ...(options['state-url'] !== undefined ? { stateUrl: options['state-url'] } : {}),
       scenarios,
       strict: options.strict ?? false,
+      prism: !options['no-prism'],
       onStep: (step) => console.log(stepLines(step).join('\n')),
     });
   } catch (error) {
@@ -104,4 +194,5 @@ async function main(): Promise<number> {
   return report.errors > 0 ? 2 : 0;
 }
 
-process.exitCode = await main();
+const exitCode = await main();
+if (exitCode !== undefined) process.exitCode = exitCode;

@@ -1,4 +1,5 @@
 import type { Finding } from './checks.js';
+import type { Disagreement } from './prism.js';
 import type { StepResult, VerifyReport } from './run.js';
 
 /**
@@ -12,13 +13,26 @@ export function findingLine(step: Pick<StepResult, 'scenario' | 'step'>, finding
   return `${step.scenario} › ${step.step}: ${finding.message}${where}`;
 }
 
-/** The progress line of a step, then one line per violation and per warning. */
+/**
+ * A disagreement between the two oracles as a line.
+ * @example
+ * disagreementLine({ area: 'body', ajv: [], prism: ['Response body property 0.id must be <= 9007199254740991'], knownPrismLimit: 'Prism caps ...' })
+ * // 'Ajv and Prism disagree on the body: Ajv finds nothing; Prism: Response body property 0.id must be <= 9007199254740991 (known Prism limit: Prism caps ...)'
+ */
+export function disagreementLine(disagreement: Disagreement): string {
+  const side = (name: string, messages: string[]) => (messages.length > 0 ? `${name}: ${messages.join('; ')}` : `${name} finds nothing`);
+  const known = disagreement.knownPrismLimit !== undefined ? ` (known Prism limit: ${disagreement.knownPrismLimit})` : '';
+  return `Ajv and Prism disagree on the ${disagreement.area}: ${side('Ajv', disagreement.ajv)}; ${side('Prism', disagreement.prism)}${known}`;
+}
+
+/** The progress line of a step, then one line per violation, per warning and per disagreement. */
 export function stepLines(step: StepResult): string[] {
   const mark = step.violations.length > 0 ? '✗' : '✓';
   return [
     `${mark} ${step.scenario} › ${step.step} (${step.method} ${step.path} → ${step.status}, ${step.durationMs.toFixed(0)} ms)`,
     ...step.violations.map((finding) => `    ${findingLine(step, finding)}`),
     ...step.warnings.map((finding) => `    warning (advisory; --strict makes it a violation): ${findingLine(step, finding)}`),
+    ...step.disagreements.map((disagreement) => `    note: ${step.scenario} › ${step.step}: ${disagreementLine(disagreement)}`),
   ];
 }
 
@@ -35,6 +49,12 @@ export function summaryLines(report: VerifyReport): string[] {
     `${ran.length - failed.length} passed, ${failed.length} failed` +
       `${report.skipped ? `, ${report.skipped} skipped` : ''}${report.errors ? `, ${report.errors} errors` : ''}` +
       ` (scenarios; ${report.violations} violations, ${report.warnings} warnings, ${(report.durationMs / 1000).toFixed(1)} s, ${report.baseUrl})`,
+  );
+  lines.push(
+    report.prism
+      ? `second oracle, Prism: ${report.disagreements} disagreements with Ajv` +
+          (report.disagreements > 0 ? `, ${report.knownPrismLimits} of them known Prism limits (docs/harness.md)` : '')
+      : 'second oracle, Prism: off (--no-prism)',
   );
   return lines;
 }
@@ -58,7 +78,8 @@ export function toJunit(report: VerifyReport): string {
             const failure = step.violations.length
               ? `<failure message="${xml(findingLine(step, step.violations[0]!))}">${xml(step.violations.map((finding) => findingLine(step, finding)).join('\n'))}</failure>`
               : '';
-            return `    <testcase classname="${xml(scenario.name)}" name="${xml(step.step)}" time="${(step.durationMs / 1000).toFixed(3)}">${failure}</testcase>`;
+            const notes = step.disagreements.length ? `<system-out>${xml(step.disagreements.map(disagreementLine).join('\n'))}</system-out>` : '';
+            return `    <testcase classname="${xml(scenario.name)}" name="${xml(step.step)}" time="${(step.durationMs / 1000).toFixed(3)}">${failure}${notes}</testcase>`;
           });
     const failures = scenario.steps.filter((step) => step.violations.length > 0).length;
     return [

@@ -1,7 +1,8 @@
 import { stringifyJson } from '../mocks/json.js';
 import { providerState } from '../mocks/control.js';
 import type { KeyChoice, Scenario } from '../mocks/scenarios.js';
-import { checkResponse, type Finding } from './checks.js';
+import { checkResponse, type Finding, type ObservedResponse } from './checks.js';
+import { compareOracles, loadPrismOracle, type Disagreement } from './prism.js';
 
 /** How to verify a target. */
 export interface VerifyOptions {
@@ -14,6 +15,8 @@ export interface VerifyOptions {
   scenarios: readonly Scenario[];
   /** Count advisory findings (the kit's own decisions) as violations. */
   strict?: boolean;
+  /** Check every response with Prism's validator too, and report where it and Ajv disagree. Default: true. */
+  prism?: boolean;
   /** Called after every step, for progress output. */
   onStep?: (result: StepResult) => void;
 }
@@ -27,6 +30,8 @@ export interface StepResult {
   status?: number;
   violations: Finding[];
   warnings: Finding[];
+  /** Where Prism and Ajv judged this response differently. */
+  disagreements: Disagreement[];
   durationMs: number;
 }
 
@@ -46,6 +51,11 @@ export interface VerifyReport {
   scenarios: ScenarioResult[];
   violations: number;
   warnings: number;
+  /** Disagreements between Prism and Ajv, and how many of them are documented Prism limits. */
+  disagreements: number;
+  knownPrismLimits: number;
+  /** Whether Prism checked the responses too. */
+  prism: boolean;
   skipped: number;
   errors: number;
   durationMs: number;
@@ -96,6 +106,7 @@ async function setState(stateUrl: string, scenario: Scenario): Promise<void> {
  */
 export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const started = performance.now();
+  const prism = options.prism === false ? undefined : await loadPrismOracle();
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const results: ScenarioResult[] = [];
   for (const scenario of options.scenarios) {
@@ -118,7 +129,14 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         method: step.request.method,
         headers: { accept: 'application/json', ...authorization(step.request.key, options.apiKey) },
       });
-      const findings = checkResponse(step, { status: response.status, headers: response.headers, text: await response.text() });
+      const observed: ObservedResponse = { status: response.status, headers: response.headers, text: await response.text() };
+      const findings = checkResponse(step, observed);
+      let disagreements: Disagreement[] = [];
+      if (prism !== undefined) {
+        const compared = compareOracles(findings, prism.check(step.request.method, step.request.path, observed), observed);
+        findings.push(...compared.violations);
+        disagreements = compared.disagreements;
+      }
       const stepResult: StepResult = {
         scenario: scenario.name,
         step: step.name,
@@ -127,6 +145,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
         status: response.status,
         violations: findings.filter((finding) => options.strict || !finding.advisory),
         warnings: findings.filter((finding) => !options.strict && finding.advisory),
+        disagreements,
         durationMs: performance.now() - stepStarted,
       };
       result.steps.push(stepResult);
@@ -140,6 +159,9 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     scenarios: results,
     violations: steps.reduce((sum, step) => sum + step.violations.length, 0),
     warnings: steps.reduce((sum, step) => sum + step.warnings.length, 0),
+    disagreements: steps.reduce((sum, step) => sum + step.disagreements.length, 0),
+    knownPrismLimits: steps.reduce((sum, step) => sum + step.disagreements.filter((disagreement) => disagreement.knownPrismLimit !== undefined).length, 0),
+    prism: prism !== undefined,
     skipped: results.filter((result) => result.skipped !== undefined).length,
     errors: results.filter((result) => result.error !== undefined).length,
     durationMs: performance.now() - started,

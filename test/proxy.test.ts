@@ -1,0 +1,171 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../mocks/json.js';
+import { isList, startBrokenProvider } from './broken-provider.js';
+import { runToExit, startCommand, type RunningMock } from './cli-support.js';
+import { authorized, startServer } from './support.js';
+
+const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
+const startProxy = (upstream: string, args: string[] = []) => startCommand(process.execPath, [verifyCli, 'proxy', '--upstream', upstream, '--port', '0', ...args]);
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-proxy-'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+async function withProxy(upstream: string, args: string[], test: (proxy: RunningMock) => Promise<void>) {
+  const proxy = await startProxy(upstream, args);
+  try {
+    await test(proxy);
+  } finally {
+    await proxy.stop();
+  }
+}
+
+/** Waits (up to 5 s) until the proxy has printed `text`: it logs an exchange once the response has gone out. */
+async function printed(proxy: RunningMock, text: string): Promise<string> {
+  for (let waited = 0; waited < 5000 && !proxy.output().includes(text); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(proxy.output()).toContain(text);
+  return proxy.output();
+}
+
+/** Status, the headers a client reads, and the body bytes as text. */
+async function observed(response: Response) {
+  const headers = ['content-type', 'content-length', 'www-authenticate', 'allow', 'deprecation', 'sunset', 'access-control-allow-origin'];
+  return { status: response.status, headers: headers.map((name) => [name, response.headers.get(name)]), text: await response.text() };
+}
+
+describe('petstore-verify proxy', () => {
+  it('answers exactly what the upstream answers, for every outcome', async () => {
+    const mock = await startServer();
+    try {
+      await withProxy(`${mock.origin}/v1`, [], async (proxy) => {
+        expect(proxy.output()).toMatch(/^petstore-verify proxy listening on http:\/\/127\.0\.0\.1:\d+\/v1, forwarding to http:\/\/127\.0\.0\.1:\d+\/v1; report at http:\/\/127\.0\.0\.1:\d+\/__verify\/report\n/);
+        const requests: [string, RequestInit][] = [
+          ['/store/orders', { headers: authorized }],
+          ['/store/orders', {}],
+          ['/store/orders', { headers: { authorization: 'Bearer wrong' } }],
+          ['/pets/1', { headers: authorized }],
+          ['/store/orders/999', { method: 'DELETE', headers: authorized }],
+          ['/store/orders/3', { method: 'DELETE', headers: authorized }],
+          ['/store/orders', { method: 'POST', headers: authorized }],
+        ];
+        for (const [path, init] of requests) {
+          expect(await observed(await fetch(`${proxy.baseUrl}${path}`, init)), `${init.method ?? 'GET'} ${path}`).toEqual(await observed(await fetch(`${mock.origin}/v1${path}`, init)));
+        }
+      });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('forwards methods, bodies and paths outside /v1, so the upstream\'s state changes', async () => {
+    const mock = await startServer();
+    try {
+      await withProxy(`${mock.origin}/v1`, [], async (proxy) => {
+        const replaced = await fetch(`${proxy.origin}/__mock/orders`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '[{"id":9007199254740993}]' });
+        expect(replaced.status).toBe(204);
+        expect((await fetch(`${proxy.baseUrl}/store/orders/9007199254740993`, { method: 'DELETE', headers: authorized })).status).toBe(204);
+        expect(await mock.storedOrders()).toEqual([{ id: 9007199254740993n, status: 'cancelled' }]);
+        await printed(proxy, '✓ DELETE /v1/store/orders/9007199254740993 → 204 (');
+        expect(proxy.output()).toMatch(/\n- PUT \/__mock\/orders → 204 \(\d+ ms; not checked: no operation of the specification\)\n/);
+      });
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('reports a violation without altering the response, serves the report, and exits 1 with a summary', async () => {
+    const provider = await startBrokenProvider(async (request, response) =>
+      isList(request) && response.status === 200 ? new Response(await response.text(), { status: 200, headers: { 'content-type': 'text/plain' } }) : response,
+    );
+    const reportFile = join(directory, 'proxy-report.json');
+    const proxy = await startProxy(`${provider.origin}/v1`, ['--json', reportFile]);
+    try {
+      const response = await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
+      expect(response.headers.get('content-type')).toBe('text/plain');
+      expect(await response.text()).toMatch(/^\[\{"id":1,/);
+      const report = parseJson(await (await fetch(`${proxy.origin}/__verify/report`)).text()) as { exchanges: number; violations: number; violated: { path: string; violations: { message: string }[] }[] };
+      expect(report.exchanges).toBe(1);
+      expect(report.violations).toBeGreaterThan(0);
+      expect(report.violated[0]!.violations[0]!.message).toBe('expected content-type application/json, got text/plain');
+    } finally {
+      const exit = await proxy.stop('SIGTERM');
+      await provider.close();
+      expect(exit.stdout).toContain('✗ GET /v1/store/orders → 200 (');
+      expect(exit.stdout).toContain('    GET /store/orders → 200: expected content-type application/json, got text/plain (at content-type)\n');
+      expect(exit.stdout).toMatch(/\n1 exchanges, 1 checked, [1-9]\d* violations, 0 disagreements between Ajv and Prism\n$/);
+      expect(exit.code).toBe(1);
+      expect((parseJson(await readFile(reportFile, 'utf8')) as { checked: number }).checked).toBe(1);
+    }
+  });
+
+  it('exits 0 on SIGINT when nothing broke the contract', async () => {
+    const mock = await startServer();
+    const proxy = await startProxy(`${mock.origin}/v1`);
+    await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
+    const exit = await proxy.stop('SIGINT');
+    await mock.close();
+    expect(exit.stdout).toContain('\n1 exchanges, 1 checked, 0 violations, 0 disagreements between Ajv and Prism\n');
+    expect(exit.code).toBe(0);
+  });
+
+  it('forwards to an upstream base path, passes compressed bytes through and checks the decoded body', async () => {
+    const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
+    const compressed = gzipSync('[{"id":"7"}]');
+    const upstream = createHttpServer((request, response) => {
+      seen.push({ url: request.url!, headers: request.headers });
+      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': compressed.length });
+      response.end(compressed);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const upstreamOrigin = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    try {
+      await withProxy(`${upstreamOrigin}/petstore/v1`, [], async (proxy) => {
+        const response = await fetch(`${proxy.baseUrl}/store/orders?page=2`, { headers: { ...authorized, 'x-trace': 'abc' } });
+        expect(response.headers.get('content-encoding')).toBe('gzip');
+        expect(response.headers.get('content-length')).toBe(String(compressed.length));
+        expect(await response.text()).toBe('[{"id":"7"}]');
+        expect(seen[0]!.url).toBe('/petstore/v1/store/orders?page=2');
+        expect(seen[0]!.headers['x-trace']).toBe('abc');
+        expect(seen[0]!.headers.authorization).toBe(authorized.authorization);
+        expect(seen[0]!.headers.host).toBe(upstreamOrigin.slice('http://'.length));
+        await printed(proxy, '    GET /store/orders → 200: expected integer, got "7" (at /0/id)\n');
+      });
+    } finally {
+      upstream.close();
+      upstream.closeAllConnections();
+    }
+  });
+
+  it('answers 502 with an Error record when the upstream cannot be reached', async () => {
+    const closed = await startServer();
+    const origin = closed.origin;
+    await closed.close();
+    await withProxy(`${origin}/v1`, [], async (proxy) => {
+      const response = await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual({ code: 'upstream_unreachable', message: `The proxy cannot reach ${origin}: ECONNREFUSED.`, status: 502 });
+      await printed(proxy, '- GET /v1/store/orders → 502 (');
+      expect(proxy.output()).toContain('not checked: upstream unreachable: ECONNREFUSED)');
+    });
+  });
+
+  it.each([
+    [[], 'petstore-verify: proxy needs --upstream URL (see --help)\n'],
+    [['--upstream', 'ftp://example.invalid/v1'], 'petstore-verify: --upstream is not an http(s) URL: "ftp://example.invalid/v1" (see --help)\n'],
+    [['--upstream', 'http://127.0.0.1:9/v1', '--port', 'x'], 'petstore-verify: --port must be an integer from 0 to 65535, got "x" (see --help)\n'],
+  ])('refuses %j with one line and exit code 2', async (args, message) => {
+    const exit = await runToExit(process.execPath, [verifyCli, 'proxy', ...args]);
+    expect(exit.stderr).toBe(message);
+    expect(exit.code).toBe(2);
+  });
+});

@@ -88,18 +88,30 @@ export interface LoadableScenario {
 }
 
 /**
- * `POST /__mock/scenarios/{name}`: sets the scenario's provider state (its orders replace the store)
- * and answers 200 `{ scenario, seeded, orders }`. A scenario without a state leaves the store as it is.
+ * Sets the provider state of the scenario named `name` (its orders replace the store; a scenario
+ * without a state leaves the store as it is) and tells whether it seeded.
+ * @throws MockError `unknown_scenario` when no scenario has that name; the store is unchanged.
  * @example
- * // POST /__mock/scenarios/cancel-shipped-order → 200 {"scenario":"cancel-shipped-order","seeded":true,"orders":2}
+ * await applyScenario(store, await loadScenarios(), 'cancel-shipped-order') // true
  */
-export async function loadScenario(store: OrderStore, scenarios: readonly LoadableScenario[], name: string): Promise<Response> {
+export async function applyScenario(store: OrderStore, scenarios: readonly LoadableScenario[], name: string): Promise<boolean> {
   const scenario = scenarios.find((candidate) => candidate.name === name);
   if (scenario === undefined) {
     const known = scenarios.map((candidate) => candidate.name).join(', ') || 'none';
     throw new MockError('unknown_scenario', `Unknown scenario ${JSON.stringify(name)}; known: ${known}.`);
   }
   if (scenario.state !== undefined) await store.replace(scenario.state.params.orders);
+  return scenario.state !== undefined;
+}
+
+/**
+ * `POST /__mock/scenarios/{name}`: sets the scenario's provider state (see `applyScenario`) and
+ * answers 200 `{ scenario, seeded, orders }`.
+ * @example
+ * // POST /__mock/scenarios/cancel-shipped-order → 200 {"scenario":"cancel-shipped-order","seeded":true,"orders":2}
+ */
+export async function loadScenario(store: OrderStore, scenarios: readonly LoadableScenario[], name: string): Promise<Response> {
+  const seeded = await applyScenario(store, scenarios, name);
   await store.settled();
-  return jsonResponse({ scenario: name, seeded: scenario.state !== undefined, orders: store.all().length });
+  return jsonResponse({ scenario: name, seeded, orders: store.all().length });
 }

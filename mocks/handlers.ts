@@ -1,6 +1,6 @@
 import { http, type RequestHandler } from 'msw';
 import { createAuthenticator, developmentApiKey } from './auth.js';
-import { changeProviderState, loadScenario, readOrders, replaceOrders, resetOrders, type LoadableScenario } from './control.js';
+import { applyScenario, changeProviderState, loadScenario, readOrders, replaceOrders, resetOrders, type LoadableScenario } from './control.js';
 import { defaultSeed } from './default-seed.js';
 import { MockError, errorToResponse, noOperation } from './errors.js';
 import { cancelOrder, listOrders, readPet, type OrderInterface } from './operations.js';
@@ -52,6 +52,14 @@ export interface OrderMock {
   replaceOrders(orders: readonly unknown[]): Promise<void>;
   /** Returns the store to its seed, as `POST /__mock/reset` does. */
   reset(): Promise<void>;
+  /**
+   * Sets the provider state of one of `options.scenarios`, as `POST /__mock/scenarios/{name}` does;
+   * rejects with a `MockError` (`unknown_scenario`) for a name it was not given.
+   * @example
+   * const mock = createOrderMock({ scenarios: await loadScenarios() });
+   * await mock.loadScenario('cancel-shipped-order'); // DELETE /v1/store/orders/3 now answers 409
+   */
+  loadScenario(name: string): Promise<void>;
 }
 
 type Operation = (request: Request, parameter: string) => Promise<Response>;
@@ -178,5 +186,8 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     orders: () => store.all(),
     replaceOrders: (orders) => store.replace(orders),
     reset: () => store.reset(),
+    loadScenario: async (name) => {
+      await applyScenario(store, options.scenarios ?? [], name);
+    },
   };
 }

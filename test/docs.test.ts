@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { errorStatuses } from '../mocks/errors.js';
+import { loadScenarios } from '../mocks/scenarios.js';
 
 const read = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -27,8 +28,18 @@ describe('the documentation', () => {
 
   it('documents every CLI flag in the README', async () => {
     const readme = await read('README.md');
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--no-control', '--pet-deprecation', '--pet-sunset', '--body-limit', '--verbose', '--help', '--version']) {
+    for (const flag of ['--port', '--host', '--api-key', '--seed', '--scenario', '--no-control', '--pet-deprecation', '--pet-sunset', '--body-limit', '--verbose', '--help', '--version']) {
       expect(readme, flag).toContain(flag);
     }
+  });
+
+  it('documents every petstore-verify flag, and every scenario the kit ships', async () => {
+    const readme = await read('README.md');
+    const harness = await read('docs/harness.md');
+    const help = await read('verify/cli.ts');
+    const flags = [...new Set([...help.matchAll(/^ {2}(--[a-z-]+)/gm)].map((match) => match[1]!))];
+    expect(flags.length).toBeGreaterThan(10);
+    for (const flag of flags) expect(readme + harness, flag).toContain(flag);
+    for (const scenario of await loadScenarios()) expect(harness, scenario.name).toContain(`| \`${scenario.name}\` |`);
   });
 });

@@ -2,6 +2,7 @@ import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderMock, MockError, type OrderMock } from '../mocks/msw.js';
+import { loadScenarios } from '../mocks/scenarios.js';
 import { authorized, expectError, startServer } from './support.js';
 
 // What no mock handler answers reaches this one, so nothing leaves the machine and a test can see it.
@@ -67,6 +68,23 @@ describe('createOrderMock with setupServer', () => {
     await expect(rejection).rejects.toBeInstanceOf(MockError);
     await expect(rejection).rejects.toMatchObject({ code: 'invalid_orders', status: 400 });
     expect(mock.orders()).toHaveLength(5);
+  });
+
+  it('loads a scenario by name, as a method and through the control plane', async () => {
+    mock = createOrderMock({ scenarios: await loadScenarios() });
+    server.resetHandlers(...mock.handlers, fallthrough);
+    await mock.loadScenario('cancel-shipped-order');
+    expect(mock.orders().map((order) => [order.id, order.status])).toEqual([
+      [1n, 'pending'],
+      [3n, 'shipped'],
+    ]);
+    await expectError(await fetch(`${production}/store/orders/3`, { method: 'DELETE', headers: authorized }), 409, 'order_already_shipped');
+    const loaded = await fetch('https://production.invalid/__mock/scenarios/cancel-order-beyond-2-53', { method: 'POST' });
+    expect(await loaded.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2}');
+    const refusal = mock.loadScenario('nope');
+    await expect(refusal).rejects.toBeInstanceOf(MockError);
+    await expect(refusal).rejects.toMatchObject({ code: 'unknown_scenario', message: expect.stringMatching(/^Unknown scenario "nope"; known: cancel-cancelled-order, /) });
+    expect(mock.orders()).toHaveLength(2);
   });
 
   it('answers the control plane in-process too', async () => {

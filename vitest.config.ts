@@ -1,10 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+// Two projects, run in sequence by `npm test`: the Pact consumer tests write the pact, then the
+// suite (provider verification included) reads it.
+const shared = {
+  // The CLI and package tests start real processes (npm, node); the machines are shared and noisy.
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // The CLI and package tests start real processes (npm, node); the machines are shared and noisy.
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    projects: [
+      { test: { ...shared, name: 'consumer', include: ['contracts/**/*.test.ts'] } },
+      { test: { ...shared, name: 'suite', include: ['test/**/*.test.ts'] } },
+    ],
   },
 });

@@ -14,6 +14,9 @@ await build({
   target: 'node20',
   sourcemap: true,
   logLevel: 'warning',
+  // Pact ships a native core and Prism loads its parts by path: both are resolved from
+  // node_modules at run time (they are dependencies of the package), and loaded only when used.
+  external: ['@pact-foundation/pact', '@stoplight/prism-http'],
   // CommonJS dependencies (ajv) call require(); an ES module bundle has to provide it.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });

@@ -27,7 +27,7 @@ describe('the installed package', () => {
   it('ships the built code, the declarations and the spec, and no tests or sources', async () => {
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: projectRoot });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
-    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'dist/bin/petstore-verify.js', 'dist/verify/index.js', 'dist/verify/index.d.ts', 'scenarios/scenario.schema.json', 'scenarios/cancel-shipped-order.yaml', 'spec/openapi.yaml', 'README.md']) {
+    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'dist/bin/petstore-verify.js', 'dist/verify/index.js', 'dist/verify/index.d.ts', 'scenarios/scenario.schema.json', 'scenarios/cancel-shipped-order.yaml', 'contracts/pacts/petstore-order-client-petstore-order-interface.json', 'dist/contracts/client.js', 'spec/openapi.yaml', 'README.md']) {
       expect(files).toContain(file);
     }
     expect(files.filter((file) => file.startsWith('test/') || file.startsWith('mocks/') || file.startsWith('verify/'))).toEqual([]);
@@ -38,6 +38,7 @@ describe('the installed package', () => {
       join(consumer, 'in-process.mjs'),
       `import { setupServer } from 'msw/node';
 import { createOrderMock } from 'petstore-contract-kit/msw';
+import { createOrderClient, OrderApiError } from 'petstore-contract-kit/client';
 const mock = createOrderMock({ seed: [{ id: 1 }, { id: 2, status: 'shipped' }] });
 const server = setupServer(...mock.handlers);
 server.listen({ onUnhandledRequest: 'error' });
@@ -47,13 +48,17 @@ for (const [method, path] of [['DELETE', '/store/orders/1'], ['DELETE', '/store/
   statuses.push((await fetch('https://api.example.com/v1' + path, { method, headers })).status);
 }
 statuses.push((await fetch('https://api.example.com/v1/store/orders')).status);
+const client = createOrderClient({ baseUrl: 'https://api.example.com/v1', apiKey: 'petstore-dev-key' });
+await mock.reset();
+statuses.push((await client.cancelOrder(2n).catch((error) => error instanceof OrderApiError && error.code)));
+statuses.push((await client.listOrders()).map((order) => String(order.id)).join());
 console.log(JSON.stringify({ statuses, orders: mock.orders().map((order) => [String(order.id), order.status]) }));
 server.close();
 `,
     );
     const exit = await runToExit(process.execPath, ['in-process.mjs'], { cwd: consumer });
     expect(exit.stderr).toBe('');
-    expect(JSON.parse(exit.stdout)).toEqual({ statuses: [204, 409, 404, 200, 401], orders: [['1', 'cancelled'], ['2', 'shipped']] });
+    expect(JSON.parse(exit.stdout)).toEqual({ statuses: [204, 409, 404, 200, 401, 'order_already_shipped', '1,2'], orders: [['1', 'pending'], ['2', 'shipped']] });
   });
 
   it('runs as npx petstore-mock', async () => {
@@ -75,6 +80,7 @@ server.close();
       // npm itself may warn about this machine's configuration; petstore-verify prints nothing on stderr.
       expect(exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([]);
       expect(exit.stdout).toMatch(/\n14 passed, 0 failed \(scenarios; 0 violations, 0 warnings, /);
+      expect(exit.stdout).toContain('\npact: every interaction passed (');
       expect(exit.code).toBe(0);
       const proxy = await startCommand('npx', ['--no-install', 'petstore-verify', 'proxy', '--upstream', mock.baseUrl, '--port', '0'], { cwd: consumer });
       try {
@@ -98,12 +104,16 @@ const scenarios: Promise<Scenario[]> = loadScenarios({ names: ['list-shape'] });
 const report: Promise<VerifyReport> = scenarios.then((loaded) => verify({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k', scenarios: loaded }));
 const findings = checkAgainstSpec('GET', '/store/orders', { status: 200, headers: new Headers(), text: '[]' });
 const proxy = createValidatingProxy({ upstream: 'http://127.0.0.1:1/v1' });
+import { createOrderClient, OrderApiError, type ClientOrder } from 'petstore-contract-kit/client';
+const client = createOrderClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' });
+const orders: Promise<ClientOrder[]> = client.listOrders();
+const refused: number | undefined = new OrderApiError(409, undefined).record?.status;
 const server: MockServer = createServer({ seed: [{ id: 1 }] });
 const mock: OrderMock = createOrderMock();
 const first: StoredOrder | undefined = mock.orders()[0];
 const id: bigint | undefined = first?.id;
 const version: '1.0.0' = openApiDocument.info.version;
-export { server, id, version, parseInt64, report, findings, proxy };
+export { server, id, version, parseInt64, report, findings, proxy, orders, refused };
 `,
     );
     const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');

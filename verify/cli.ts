@@ -21,7 +21,12 @@ Options:
   --api-key KEY         an API key it accepts (default $PETSTORE_API_KEY)
   --state-url URL       where to POST Pact state-change requests (the kit's mock: /__mock/provider-state);
                         without it, the scenarios that set a provider state are skipped
-  --scenario NAME       run this scenario (repeatable; default: all of them)
+  --suite NAME          ajv (the scenarios, checked with Ajv and Prism), pact (the shipped pact,
+                        with Pact's Verifier; needs --state-url) or all (default: both; pact is
+                        skipped, with a line saying so, when there is no --state-url)
+  --scenario NAME       run this scenario (repeatable; default: all of them; ajv suite only)
+  --provider-version V  with $PACT_BROKER_BASE_URL: publish the pact verification results as version V
+  --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
   --strict              count the kit's own decisions (advisory expectations) as violations
   --no-prism            do not check responses with Prism's validator too (saves ~0.5 s of start-up)
   --junit FILE          write a JUnit XML report
@@ -54,6 +59,9 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
         'api-key': { type: 'string' },
         'state-url': { type: 'string' },
         scenario: { type: 'string', multiple: true },
+        suite: { type: 'string' },
+        'provider-version': { type: 'string' },
+        'provider-branch': { type: 'string' },
         strict: { type: 'boolean' },
         'no-prism': { type: 'boolean' },
         junit: { type: 'string' },
@@ -79,7 +87,44 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
   for (const [name, url] of [['base-url', baseUrl], ['state-url', values['state-url']]] as const) {
     if (url !== undefined && !URL.canParse(url)) throw new UsageError(`--${name} is not a URL: ${JSON.stringify(url)}`);
   }
-  return { ...values, baseUrl, apiKey };
+  const suite = values.suite ?? 'all';
+  if (!['ajv', 'pact', 'all'].includes(suite)) throw new UsageError(`--suite must be ajv, pact or all, got ${JSON.stringify(suite)}`);
+  if (suite === 'pact' && values['state-url'] === undefined) throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
+  if ((values['provider-version'] ?? values['provider-branch']) !== undefined && !environment.PACT_BROKER_BASE_URL) {
+    throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
+  }
+  return { ...values, baseUrl, apiKey, suite: suite as 'ajv' | 'pact' | 'all' };
+}
+
+/** Runs the pact suite; Pact prints its own report. Resolves with whether every interaction passed. */
+async function runPact(options: { baseUrl: string; apiKey: string; stateUrl: string; providerVersion?: string; providerBranch?: string }, environment: NodeJS.ProcessEnv): Promise<boolean> {
+  const { verifyPact, pactProviderBaseUrl } = await import('./pact.js');
+  pactProviderBaseUrl(options.baseUrl); // refuses a base URL without /v1 before Pact starts
+  const brokerUrl = environment.PACT_BROKER_BASE_URL;
+  const started = performance.now();
+  console.log(brokerUrl ? `pact: verifying the pacts of ${brokerUrl}` : 'pact: verifying the shipped pact (contracts/pacts/)');
+  try {
+    await verifyPact({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      stateUrl: options.stateUrl,
+      ...(brokerUrl && {
+        broker: {
+          url: brokerUrl,
+          ...(environment.PACT_BROKER_TOKEN && { token: environment.PACT_BROKER_TOKEN }),
+          ...(environment.PACT_BROKER_USERNAME && { username: environment.PACT_BROKER_USERNAME }),
+          ...(environment.PACT_BROKER_PASSWORD && { password: environment.PACT_BROKER_PASSWORD }),
+          ...(options.providerVersion !== undefined && { providerVersion: options.providerVersion }),
+          ...(options.providerBranch !== undefined && { providerBranch: options.providerBranch }),
+        },
+      }),
+    });
+    console.log(`pact: every interaction passed (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return true;
+  } catch (error) {
+    console.log(`pact: verification failed: ${(error as Error).message.split('\n')[0]} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return false;
+  }
 }
 
 function exchangeLines(exchange: ProxyExchange, quiet: boolean): string[] {
@@ -167,9 +212,27 @@ async function main(): Promise<number | undefined> {
       return 0;
     }
     scenarios = await loadScenarios(options.scenario ? { names: options.scenario } : {});
+    if (options.suite !== 'ajv') (await import('./pact.js')).pactProviderBaseUrl(options.baseUrl);
   } catch (error) {
     console.error(`petstore-verify: ${(error as Error).message} (see --help)`);
     return 2;
+  }
+  let pactPassed = true;
+  if (options.suite !== 'ajv') {
+    if (options['state-url'] === undefined) console.log('- skipped the pact suite: every interaction sets a provider state, and no --state-url was given');
+    else {
+      pactPassed = await runPact(
+        {
+          baseUrl: options.baseUrl,
+          apiKey: options.apiKey,
+          stateUrl: options['state-url'],
+          ...(options['provider-version'] !== undefined && { providerVersion: options['provider-version'] }),
+          ...(options['provider-branch'] !== undefined && { providerBranch: options['provider-branch'] }),
+        },
+        process.env,
+      );
+    }
+    if (options.suite === 'pact') return pactPassed ? 0 : 1;
   }
   let report;
   try {
@@ -190,7 +253,7 @@ async function main(): Promise<number | undefined> {
   console.log(summaryLines(report).join('\n'));
   if (options.junit !== undefined) await writeFile(options.junit, toJunit(report));
   if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
-  if (report.violations > 0) return 1;
+  if (report.violations > 0 || !pactPassed) return 1;
   return report.errors > 0 ? 2 : 0;
 }
 

@@ -1,0 +1,118 @@
+import { toInt64 } from '../mocks/int64.js';
+import { parseJson } from '../mocks/json.js';
+import { orderInt64Fields, schemaReference, schemaValidator, type ErrorRecord, type Order } from '../mocks/spec.js';
+
+/** An Order as the client returns it: the spec's Order, with its int64 fields as exact `bigint`s. */
+export type ClientOrder = Omit<Order, 'id' | 'petId'> & { id?: bigint; petId?: bigint };
+
+/** The deprecated pet read's answer: the pet (its fields are not shown in the specification) and the announced dates. */
+export interface PetReading {
+  pet: Record<string, unknown>;
+  /** The `Deprecation` header (RFC 9745), for example `@1767225600`, or null when absent. */
+  deprecation: string | null;
+  /** The `Sunset` header (RFC 8594), an HTTP date, or null when absent. */
+  sunset: string | null;
+}
+
+/** How to reach the order interface. */
+export interface OrderClientOptions {
+  /** The base URL, ending with /v1 (for example https://staging.example.com/v1). */
+  baseUrl: string;
+  /** The API key, sent as `Authorization: Bearer <key>`; without it, requests go unauthenticated. */
+  apiKey?: string;
+  /** The fetch to use. Default: the global one (so MSW intercepts it in tests). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * A response the interface answered with an error status. `record` is the Error record of the body
+ * when there is one (a 409 may come without a body: the specification does not show one).
+ */
+export class OrderApiError extends Error {
+  override name = 'OrderApiError';
+
+  constructor(
+    readonly status: number,
+    readonly record: ErrorRecord | undefined,
+  ) {
+    super(record?.message ?? `The order interface answered ${status}.`);
+  }
+
+  /** The Error record's code, when there is one (`order_not_found`, `missing_api_key`, ...). */
+  get code(): string | undefined {
+    return this.record?.code;
+  }
+}
+
+/** The three operations of the order interface. */
+export interface OrderClient {
+  /** `GET /store/orders`: every order. @throws OrderApiError (401) */
+  listOrders(): Promise<ClientOrder[]>;
+  /** `DELETE /store/orders/{orderId}`: cancels a pending order. @throws OrderApiError (401, 404, 409) */
+  cancelOrder(orderId: bigint | number | string): Promise<void>;
+  /** `GET /pets/{petId}`, deprecated: the pet and its deprecation and sunset dates. @throws OrderApiError (401) */
+  readPet(petId: bigint | number | string): Promise<PetReading>;
+}
+
+const isErrorRecord = schemaValidator('Error', { $ref: schemaReference('Error') });
+
+async function failure(response: Response): Promise<OrderApiError> {
+  const text = await response.text();
+  let record: ErrorRecord | undefined;
+  try {
+    const body = text === '' ? undefined : parseJson(text);
+    if (body !== undefined && isErrorRecord(body).length === 0) record = body as unknown as ErrorRecord;
+  } catch {
+    // not JSON: no record
+  }
+  return new OrderApiError(response.status, record);
+}
+
+function toClientOrder(value: unknown): ClientOrder {
+  const order = { ...(value as Record<string, unknown>) };
+  for (const field of orderInt64Fields) {
+    if (order[field] !== undefined) order[field] = toInt64(order[field]);
+  }
+  return order as ClientOrder;
+}
+
+/**
+ * A typed client of the order interface. Ids are read and written exactly over the whole int64
+ * range; error statuses reject with an `OrderApiError` carrying the Error record.
+ * @example
+ * const client = createOrderClient({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key' });
+ * const orders = await client.listOrders(); // [{ id: 1n, petId: 101n, quantity: 1, ... }]
+ * try {
+ *   await client.cancelOrder(3n);
+ * } catch (error) {
+ *   if (error instanceof OrderApiError && error.status === 409) console.log('already shipped');
+ * }
+ */
+export function createOrderClient(options: OrderClientOptions): OrderClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const send = (method: string, path: string) =>
+    (options.fetch ?? fetch)(`${baseUrl}${path}`, {
+      method,
+      headers: { accept: 'application/json', ...(options.apiKey !== undefined && { authorization: `Bearer ${options.apiKey}` }) },
+    });
+  return {
+    async listOrders() {
+      const response = await send('GET', '/store/orders');
+      if (!response.ok) throw await failure(response);
+      const body = parseJson(await response.text());
+      if (!Array.isArray(body)) throw new TypeError('The order list is not a JSON array.');
+      return body.map(toClientOrder);
+    },
+    async cancelOrder(orderId) {
+      const response = await send('DELETE', `/store/orders/${encodeURIComponent(String(orderId))}`);
+      if (!response.ok) throw await failure(response);
+      await response.body?.cancel();
+    },
+    async readPet(petId) {
+      const response = await send('GET', `/pets/${encodeURIComponent(String(petId))}`);
+      if (!response.ok) throw await failure(response);
+      const pet = parseJson(await response.text());
+      return { pet: pet as Record<string, unknown>, deprecation: response.headers.get('deprecation'), sunset: response.headers.get('sunset') };
+    },
+  };
+}

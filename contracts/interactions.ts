@@ -1,0 +1,114 @@
+import { getResponse } from 'msw';
+import { MatchersV3 } from '@pact-foundation/pact';
+import { providerState } from '../mocks/control.js';
+import { createOrderMock } from '../mocks/handlers.js';
+import { parseJson, type JsonValue } from '../mocks/json.js';
+import type { KeyChoice, Scenario, ScenarioStep } from '../mocks/scenarios.js';
+import { pactApiKey, pactWrongApiKey } from './participants.js';
+
+export { pactApiKey, pactParticipants, pactWrongApiKey } from './participants.js';
+
+
+/** One Pact interaction, derived from one scenario step. */
+export interface DerivedInteraction {
+  scenario: string;
+  step: ScenarioStep;
+  /** `scenario › step`: unique across the pact. */
+  description: string;
+  /** The provider state: the scenario's orders, with the effect of its earlier steps (a 204 cancels). */
+  state: { name: typeof providerState; params: { orders: unknown[] } };
+  request: { method: string; path: string; headers: Record<string, string> };
+  /** A status, or a matcher over the statuses the scenario accepts. */
+  status: number | ReturnType<typeof MatchersV3.matchStatus>;
+  headers: Record<string, unknown>;
+  /** The body with its matchers, or undefined when the consumer does not depend on one. */
+  body: unknown;
+}
+
+function keyHeader(choice: KeyChoice | undefined): Record<string, string> {
+  if (choice === 'none') return {};
+  return { Authorization: `Bearer ${choice === 'wrong' ? pactWrongApiKey : pactApiKey}` };
+}
+
+// MatchersV3.integer refuses a bigint (it checks Number.isInteger); the matcher's JSON is this, and
+// the pact is written with stringifyJson, so an int64 example stays exact.
+function integerMatcher(value: number | bigint): Record<string, unknown> {
+  return { 'pact:matcher:type': 'integer', value };
+}
+
+// The consumer depends on an order's types, and on the ids the scenario names.
+function orderMatcher(order: Record<string, JsonValue>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(order).map(([field, value]) => {
+      if (field === 'id') return [field, value];
+      if (field === 'shipDate' && typeof value === 'string') return [field, MatchersV3.datetime("yyyy-MM-dd'T'HH:mm:ssXXX", value)];
+      if (typeof value === 'boolean') return [field, MatchersV3.boolean(value)];
+      if (typeof value === 'number' || typeof value === 'bigint') return [field, integerMatcher(value)];
+      return [field, MatchersV3.like(value)];
+    }),
+  );
+}
+
+function bodyFor(step: ScenarioStep, example: JsonValue | undefined): unknown {
+  const expected = step.expect.body;
+  if (expected === undefined || expected === 'none' || expected.optional || example === undefined) return undefined;
+  if (expected.schema === 'Error') {
+    const record = example as Record<string, JsonValue>;
+    return { code: MatchersV3.string(String(record.code)), message: MatchersV3.string(String(record.message)), status: record.status };
+  }
+  if (expected.schema === 'Pet') return {};
+  const orders = example as Record<string, JsonValue>[];
+  const listed = step.expect.listed ?? [];
+  if (listed.length > 0) {
+    // arrayContaining: these orders must be there; others may be (a cancelled order may stay listed).
+    const named = orders.filter((order) => listed.some((id) => BigInt(id) === BigInt(order.id as number)));
+    return MatchersV3.arrayContaining(...named.map(orderMatcher));
+  }
+  return orders.length > 0 ? MatchersV3.eachLike(orderMatcher(orders[0]!)) : [];
+}
+
+/**
+ * Derives the Pact interactions from the scenarios: one per step, its provider state the
+ * scenario's orders as the earlier steps left them. Examples are the kit's mock's real answers,
+ * replayed in-process; matchers follow what a consumer depends on: types for order fields, exact
+ * values for the ids a scenario names, the status codes and an Error record's `status`.
+ * @example
+ * const interactions = await deriveInteractions(await loadScenarios());
+ * interactions[0].description // 'cancel-cancelled-order › cancel the pending order'
+ */
+export async function deriveInteractions(scenarios: readonly Scenario[]): Promise<DerivedInteraction[]> {
+  const interactions: DerivedInteraction[] = [];
+  for (const scenario of scenarios) {
+    const mock = createOrderMock({ seed: [] });
+    let orders: Record<string, unknown>[] = ((scenario.state?.params.orders ?? []) as Record<string, unknown>[]).map((order) => ({ ...order }));
+    await mock.replaceOrders(orders);
+    for (const step of scenario.steps) {
+      const request = new Request(`http://petstore.invalid/v1${step.request.path}`, { method: step.request.method, headers: keyHeader(step.request.key) });
+      const response = (await getResponse(mock.handlers, request))!;
+      const text = await response.text();
+      const statuses = Array.isArray(step.expect.status) ? step.expect.status : [step.expect.status];
+      const headers: Record<string, unknown> = {};
+      for (const name of step.expect.headers ?? []) {
+        if (name.toLowerCase() === 'sunset') headers.Sunset = MatchersV3.regex(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.source, response.headers.get('sunset')!);
+        else if (name.toLowerCase() === 'deprecation') headers.Deprecation = MatchersV3.regex(/^@-?\d+$/.source, response.headers.get('deprecation')!);
+        else headers[name] = MatchersV3.like(response.headers.get(name) ?? '');
+      }
+      interactions.push({
+        scenario: scenario.name,
+        step,
+        description: `${scenario.name} › ${step.name}`,
+        state: { name: providerState, params: { orders: orders.map((order) => ({ ...order })) } },
+        request: { method: step.request.method, path: `/v1${step.request.path}`, headers: keyHeader(step.request.key) },
+        status: statuses.length === 1 ? statuses[0]! : MatchersV3.matchStatus(response.status, statuses),
+        headers,
+        body: bodyFor(step, text === '' ? undefined : parseJson(text)),
+      });
+      // What this step did is the next step's provider state.
+      if (response.status === 204 && step.request.method === 'DELETE') {
+        const id = BigInt(step.request.path.split('/').pop()!);
+        orders = orders.map((order) => (BigInt(order.id as number) === id ? { ...order, status: 'cancelled' } : order));
+      }
+    }
+  }
+  return interactions;
+}

@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shippedPactFile } from '../contracts/pact-file.js';
+import { json, isList, startBrokenProvider, type Fault } from './broken-provider.js';
+import { runToExit } from './cli-support.js';
+import { startServer } from './support.js';
+
+const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
+const petstoreVerify = (args: string[]) => runToExit(process.execPath, [verifyCli, ...args], { env: { PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: '' }, timeout: 60_000 });
+const interactionCount = async () => ((JSON.parse(await readFile(shippedPactFile, 'utf8')) as { interactions: unknown[] }).interactions).length;
+
+describe('petstore-verify --suite pact against the kit\'s own mock', () => {
+  let mock: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    mock = await startServer();
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+  const target = () => ['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/provider-state`];
+
+  it('verifies every interaction of the shipped pact over HTTP, with provider states', async () => {
+    const exit = await petstoreVerify([...target(), '--suite', 'pact']);
+    expect(exit.stdout).toContain('pact: verifying the shipped pact (contracts/pacts/)\n');
+    expect(exit.stdout).toMatch(/\npact: every interaction passed \(\d+\.\d s\)\n$/);
+    const verified = exit.stdout.match(/^ {2}[a-z0-9-]+ › .+ \(\d+ms loading, \d+ms verification\)$/gm) ?? [];
+    expect(verified).toHaveLength(await interactionCount());
+    expect(exit.code).toBe(0);
+  });
+
+  it('runs both suites by default, Pact first', async () => {
+    const exit = await petstoreVerify(target());
+    expect(exit.stdout.indexOf('pact: every interaction passed')).toBeGreaterThan(-1);
+    expect(exit.stdout.indexOf('pact: every interaction passed')).toBeLessThan(exit.stdout.indexOf('✓ cancel-cancelled-order'));
+    expect(exit.stdout).toMatch(/\n14 passed, 0 failed \(scenarios;/);
+    expect(exit.code).toBe(0);
+  });
+
+  it('skips the pact suite, saying why, without --state-url', async () => {
+    const exit = await petstoreVerify(['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key']);
+    expect(exit.stdout).toContain('- skipped the pact suite: every interaction sets a provider state, and no --state-url was given\n');
+    expect(exit.code).toBe(0);
+  });
+
+  it.each([
+    [['--suite', 'pact'], 'petstore-verify: --suite pact needs --state-url: every interaction of the pact sets a provider state (see --help)\n'],
+    [['--suite', 'both', '--state-url', 'http://127.0.0.1:9/s'], 'petstore-verify: --suite must be ajv, pact or all, got "both" (see --help)\n'],
+    [['--provider-version', '1.2.3'], 'petstore-verify: --provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL (see --help)\n'],
+  ])('refuses %j with one line and exit code 2', async (args, message) => {
+    const exit = await petstoreVerify(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', ...args]);
+    expect(exit.stderr).toBe(message);
+    expect(exit.code).toBe(2);
+  });
+
+  it('refuses a base URL without /v1 for the pact suite', async () => {
+    const exit = await petstoreVerify(['--base-url', `${mock.origin}/api`, '--api-key', 'k', '--state-url', `${mock.origin}/__mock/provider-state`]);
+    expect(exit.stderr).toBe(`petstore-verify: the base URL must end with /v1 for Pact verification, got "${mock.origin}/api" (see --help)\n`);
+    expect(exit.code).toBe(2);
+  });
+});
+
+describe('petstore-verify --suite pact fails broken providers', () => {
+  const broken: [string, Fault, RegExp][] = [
+    ['cancels a shipped order', (request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response), /cancel-shipped-order › cancel the shipped order[\s\S]*has status code 409 \(FAILED\)/],
+    ['puts another status in the Error record', (request, response) => (response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response), /list-without-key › list the orders without a key[\s\S]*has a matching body \(FAILED\)/],
+    ['sends ids as strings', async (request, response) => (isList(request) && response.status === 200 ? json((await response.text()).replace(/"id":(\d+)/g, '"id":"$1"'), 200) : response), /list-orders › list the orders[\s\S]*has a matching body \(FAILED\)/],
+    ['rounds ids beyond 2^53', async (request, response) => (isList(request) && response.status === 200 ? json(JSON.stringify(JSON.parse(await response.text())), 200) : response), /cancel-order-beyond-2-53 › list both orders with exact ids[\s\S]*has a matching body \(FAILED\)/],
+  ];
+
+  it.each(broken)('fails a provider that %s', async (_, fault, message) => {
+    const provider = await startBrokenProvider(fault);
+    try {
+      const exit = await petstoreVerify([...provider.args, '--suite', 'pact']);
+      expect(exit.stdout.replace(/\u001b\[\d+m/g, '')).toMatch(message);
+      expect(exit.stdout).toMatch(/\npact: verification failed: /);
+      expect(exit.code).toBe(1);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('fails, loudly, when the provider state cannot be set', async () => {
+    const mock = await startServer();
+    try {
+      const exit = await petstoreVerify(['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/no-such-state-endpoint`, '--suite', 'pact']);
+      expect(exit.stdout).toMatch(/\npact: verification failed: /);
+      expect(exit.code).toBe(1);
+    } finally {
+      await mock.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../contracts/pact-file.js';
@@ -89,5 +90,55 @@ describe('petstore-verify --suite pact fails broken providers', () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe('petstore-verify publish-pact', () => {
+  it('publishes the shipped pact to a Pact Broker\'s /contracts/publish, with the token', async () => {
+    const received: { method: string; url: string; authorization?: string; body: string }[] = [];
+    const broker = createHttpServer(async (request, response) => {
+      received.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization, body: await new Response(request as unknown as ReadableStream).text() });
+      response.writeHead(200, { 'content-type': 'application/hal+json' });
+      response.end(JSON.stringify({ notices: [{ type: 'success', text: 'Created pact for version abc123' }] }));
+    });
+    await new Promise<void>((resolve) => broker.listen(0, '127.0.0.1', resolve));
+    const brokerUrl = `http://127.0.0.1:${(broker.address() as { port: number }).port}`;
+    try {
+      const exit = await runToExit(process.execPath, [verifyCli, 'publish-pact', '--consumer-version', 'abc123', '--branch', 'main'], { env: { PACT_BROKER_BASE_URL: brokerUrl, PACT_BROKER_TOKEN: 'secret' } });
+      expect(exit.stdout).toBe(`published the pact to ${brokerUrl} as version abc123\nCreated pact for version abc123\n`);
+      expect(exit.code).toBe(0);
+      expect(received).toHaveLength(1);
+      expect(received[0]).toMatchObject({ method: 'POST', url: '/contracts/publish', authorization: 'Bearer secret' });
+      const body = JSON.parse(received[0]!.body) as { pacticipantName: string; pacticipantVersionNumber: string; branch: string; contracts: { providerName: string; content: string }[] };
+      expect(body).toMatchObject({ pacticipantName: 'petstore-order-client', pacticipantVersionNumber: 'abc123', branch: 'main' });
+      expect(body.contracts[0]!.providerName).toBe('petstore-order-interface');
+      expect(Buffer.from(body.contracts[0]!.content, 'base64').toString('utf8')).toBe(await readFile(shippedPactFile, 'utf8'));
+    } finally {
+      broker.close();
+    }
+  });
+
+  it('says why, in one line, when the broker refuses, and exits 1', async () => {
+    const broker = createHttpServer((request, response) => {
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end('{"error":"unauthorised"}');
+    });
+    await new Promise<void>((resolve) => broker.listen(0, '127.0.0.1', resolve));
+    try {
+      const exit = await runToExit(process.execPath, [verifyCli, 'publish-pact', '--consumer-version', 'abc123'], { env: { PACT_BROKER_BASE_URL: `http://127.0.0.1:${(broker.address() as { port: number }).port}` } });
+      expect(exit.stderr).toBe('petstore-verify: the Pact Broker answered 401: {"error":"unauthorised"}\n');
+      expect(exit.code).toBe(1);
+    } finally {
+      broker.close();
+    }
+  });
+
+  it('needs PACT_BROKER_BASE_URL and a consumer version', async () => {
+    const withoutBroker = await runToExit(process.execPath, [verifyCli, 'publish-pact', '--consumer-version', 'abc123'], { env: { PACT_BROKER_BASE_URL: '' } });
+    expect(withoutBroker.stderr).toBe('petstore-verify: publish-pact needs PACT_BROKER_BASE_URL (see --help)\n');
+    expect(withoutBroker.code).toBe(2);
+    const withoutVersion = await runToExit(process.execPath, [verifyCli, 'publish-pact'], { env: { PACT_BROKER_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(withoutVersion.stderr).toBe('petstore-verify: publish-pact needs --consumer-version V (see --help)\n');
+    expect(withoutVersion.code).toBe(2);
   });
 });

@@ -9,6 +9,7 @@ import { TargetUnreachable, verify } from './run.js';
 
 const usage = `Usage: petstore-verify [options]
        petstore-verify proxy --upstream URL [--port N] [--host HOST] [--no-prism] [--json FILE] [--quiet]
+       petstore-verify publish-pact --consumer-version V [--branch B]
 
 Checks an implementation of the pet store order interface against the specification, scenario by
 scenario. Exit 0 when it conforms, 1 on any violation, 2 when it cannot be reached or the arguments
@@ -42,6 +43,11 @@ writes --json, and exits 1 if it saw a violation, else 0.
   --port N              the port to listen on (default 4020, 0 for any free port)
   --host HOST           the address to listen on (default 127.0.0.1)
   --quiet               print only the exchanges with a violation
+
+Publish: petstore-verify publish-pact publishes the shipped pact to $PACT_BROKER_BASE_URL
+($PACT_BROKER_TOKEN, or $PACT_BROKER_USERNAME and $PACT_BROKER_PASSWORD).
+  --consumer-version V  the consumer version to publish the pact as
+  --branch B            the consumer version's branch
 `;
 
 class UsageError extends Error {}
@@ -201,8 +207,39 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   return undefined;
 }
 
+async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { 'consumer-version': { type: 'string' }, branch: { type: 'string' } } }));
+    if (!environment.PACT_BROKER_BASE_URL) throw new UsageError('publish-pact needs PACT_BROKER_BASE_URL');
+    if (!values['consumer-version']) throw new UsageError('publish-pact needs --consumer-version V');
+  } catch (error) {
+    console.error(`petstore-verify: ${(error as Error).message.split('\n')[0]} (see --help)`);
+    return 2;
+  }
+  const { publishPact } = await import('./pact.js');
+  try {
+    const notices = await publishPact({
+      broker: {
+        url: environment.PACT_BROKER_BASE_URL,
+        ...(environment.PACT_BROKER_TOKEN && { token: environment.PACT_BROKER_TOKEN }),
+        ...(environment.PACT_BROKER_USERNAME && { username: environment.PACT_BROKER_USERNAME }),
+        ...(environment.PACT_BROKER_PASSWORD && { password: environment.PACT_BROKER_PASSWORD }),
+      },
+      consumerVersion: values['consumer-version'],
+      ...(values.branch !== undefined && { branch: values.branch }),
+    });
+    console.log([`published the pact to ${environment.PACT_BROKER_BASE_URL} as version ${values['consumer-version']}`, ...notices].join('\n'));
+    return 0;
+  } catch (error) {
+    console.error(`petstore-verify: ${(error as Error).message}`);
+    return (error as { cause?: unknown }).cause !== undefined ? 2 : 1;
+  }
+}
+
 async function main(): Promise<number | undefined> {
   if (process.argv[2] === 'proxy') return proxy(process.argv.slice(3));
+  if (process.argv[2] === 'publish-pact') return publish(process.argv.slice(3), process.env);
   let options;
   let scenarios: Scenario[];
   try {

@@ -10,7 +10,7 @@
  */
 export { checkAgainstSpec, checkResponse, findOperation, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
 export { compareOracles, loadPrismOracle, type Disagreement, type PrismDiagnostic, type PrismOracle } from './prism.js';
-export { pactProviderBaseUrl, verifyPact, type PactBroker, type PactVerifyOptions } from './pact.js';
+export { pactProviderBaseUrl, publishPact, verifyPact, type PactBroker, type PactPublication, type PactVerifyOptions } from './pact.js';
 export { createValidatingProxy, type ProxyExchange, type ProxyOptions, type ProxyReport, type ValidatingProxy } from './proxy.js';
 export { disagreementLine, findingLine, stepLines, summaryLines, toJunit } from './report.js';
 export { TargetUnreachable, verify, type ScenarioResult, type StepResult, type VerifyOptions, type VerifyReport } from './run.js';

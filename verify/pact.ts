@@ -76,3 +76,54 @@ export async function verifyPact(options: PactVerifyOptions): Promise<void> {
   });
   await verifier.verifyProvider();
 }
+
+/** What to publish the shipped pact as. */
+export interface PactPublication {
+  broker: Pick<PactBroker, 'url' | 'token' | 'username' | 'password'>;
+  /** The consumer's version (a commit SHA, say). */
+  consumerVersion: string;
+  branch?: string;
+  /** The pact file to publish. Default: the pact the package ships. */
+  pactFile?: string;
+}
+
+/**
+ * Publishes the consumer pact to a Pact Broker (or PactFlow) through its `POST /contracts/publish`
+ * API, as `pact-broker publish` does, and resolves with the broker's notices.
+ * @throws Error with the broker's status and answer when it refuses.
+ * @example
+ * await publishPact({ broker: { url: process.env.PACT_BROKER_BASE_URL!, token: process.env.PACT_BROKER_TOKEN }, consumerVersion: 'abc123', branch: 'main' });
+ */
+export async function publishPact(publication: PactPublication): Promise<string[]> {
+  const { readFile } = await import('node:fs/promises');
+  const { broker } = publication;
+  const content = await readFile(publication.pactFile ?? shippedPactFile);
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/hal+json, application/json' };
+  if (broker.token !== undefined) headers.authorization = `Bearer ${broker.token}`;
+  else if (broker.username !== undefined) headers.authorization = `Basic ${Buffer.from(`${broker.username}:${broker.password ?? ''}`).toString('base64')}`;
+  const response = await fetch(`${broker.url.replace(/\/+$/, '')}/contracts/publish`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      pacticipantName: pactParticipants.consumer,
+      pacticipantVersionNumber: publication.consumerVersion,
+      ...(publication.branch !== undefined && { branch: publication.branch }),
+      contracts: [
+        {
+          consumerName: pactParticipants.consumer,
+          providerName: pactParticipants.provider,
+          specification: 'pact',
+          contentType: 'application/json',
+          content: content.toString('base64'),
+        },
+      ],
+    }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`the Pact Broker answered ${response.status}: ${text.slice(0, 300)}`);
+  try {
+    return ((JSON.parse(text) as { notices?: { text: string }[] }).notices ?? []).map((notice) => notice.text);
+  } catch {
+    return [];
+  }
+}

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { stringifyJson } from '../mocks/json.js';
 import { loadScenarios, type Scenario } from '../mocks/scenarios.js';
 import { createValidatingProxy, type ProxyExchange } from './proxy.js';
-import { disagreementLine, stepLines, summaryLines, toJunit } from './report.js';
+import { disagreementLine, findingText, stepLines, summaryLines, toJunit } from './report.js';
 import { TargetUnreachable, verify } from './run.js';
 
 const usage = `Usage: petstore-verify [options]
@@ -52,32 +52,31 @@ Publish: petstore-verify publish-pact publishes the shipped pact to $PACT_BROKER
 
 class UsageError extends Error {}
 
-function parse(argv: string[], environment: NodeJS.ProcessEnv) {
-  let values;
+/** parseArgs, strict and without positionals, its errors as one-line UsageErrors. */
+function parseFlags<Options extends ParseArgsConfig['options']>(argv: string[], options: Options) {
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'base-url': { type: 'string' },
-        target: { type: 'string' },
-        'api-key': { type: 'string' },
-        'state-url': { type: 'string' },
-        scenario: { type: 'string', multiple: true },
-        suite: { type: 'string' },
-        'provider-version': { type: 'string' },
-        'provider-branch': { type: 'string' },
-        strict: { type: 'boolean' },
-        'no-prism': { type: 'boolean' },
-        junit: { type: 'string' },
-        json: { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    }));
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
   } catch (error) {
     throw new UsageError((error as Error).message.split('\n')[0]!);
   }
+}
+
+function parse(argv: string[], environment: NodeJS.ProcessEnv) {
+  const values = parseFlags(argv, {
+    'base-url': { type: 'string' },
+    target: { type: 'string' },
+    'api-key': { type: 'string' },
+    'state-url': { type: 'string' },
+    scenario: { type: 'string', multiple: true },
+    suite: { type: 'string' },
+    'provider-version': { type: 'string' },
+    'provider-branch': { type: 'string' },
+    strict: { type: 'boolean' },
+    'no-prism': { type: 'boolean' },
+    junit: { type: 'string' },
+    json: { type: 'string' },
+    help: { type: 'boolean' },
+  });
   if (values.help) return 'help' as const;
   let baseUrl = values['base-url'];
   if (values.target !== undefined) {
@@ -139,30 +138,20 @@ function exchangeLines(exchange: ProxyExchange, quiet: boolean): string[] {
   const subject = `${exchange.method} ${exchange.operationPath ?? exchange.path} → ${exchange.status}`;
   return [
     `${mark} ${exchange.method} ${exchange.path} → ${exchange.status} (${exchange.durationMs.toFixed(0)} ms${exchange.unchecked !== undefined ? `; not checked: ${exchange.unchecked}` : ''})`,
-    ...exchange.violations.map((finding) => `    ${subject}: ${finding.message}${finding.path === '' ? '' : ` (at ${finding.path})`}`),
+    ...exchange.violations.map((finding) => `    ${subject}: ${findingText(finding)}`),
     ...exchange.disagreements.map((disagreement) => `    note: ${subject}: ${disagreementLine(disagreement)}`),
   ];
 }
 
 function parseProxy(argv: string[]) {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        upstream: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'no-prism': { type: 'boolean' },
-        json: { type: 'string' },
-        quiet: { type: 'boolean' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!);
-  }
+  const values = parseFlags(argv, {
+    upstream: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'no-prism': { type: 'boolean' },
+    json: { type: 'string' },
+    quiet: { type: 'boolean' },
+  });
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
   if (!URL.canParse(values.upstream) || !/^https?:$/.test(new URL(values.upstream).protocol)) throw new UsageError(`--upstream is not an http(s) URL: ${JSON.stringify(values.upstream)}`);
   const port = values.port === undefined ? 4020 : Number(values.port);
@@ -210,7 +199,7 @@ async function proxy(argv: string[]): Promise<number | undefined> {
 async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { 'consumer-version': { type: 'string' }, branch: { type: 'string' } } }));
+    values = parseFlags(argv, { 'consumer-version': { type: 'string' }, branch: { type: 'string' } });
     if (!environment.PACT_BROKER_BASE_URL) throw new UsageError('publish-pact needs PACT_BROKER_BASE_URL');
     if (!values['consumer-version']) throw new UsageError('publish-pact needs --consumer-version V');
   } catch (error) {

@@ -9,8 +9,16 @@ import type { StepResult, VerifyReport } from './run.js';
  * // 'list-orders › list the orders: expected integer, got "1" (at /0/id)'
  */
 export function findingLine(step: Pick<StepResult, 'scenario' | 'step'>, finding: Finding): string {
-  const where = finding.path === '' ? '' : ` (at ${finding.path})`;
-  return `${step.scenario} › ${step.step}: ${finding.message}${where}`;
+  return `${step.scenario} › ${step.step}: ${findingText(finding)}`;
+}
+
+/**
+ * A finding's message with where it is: `expected integer, got "1" (at /0/id)`.
+ * @example
+ * findingText({ path: '', message: 'expected a JSON body, got "oops"' }) // 'expected a JSON body, got "oops"'
+ */
+export function findingText(finding: Finding): string {
+  return `${finding.message}${finding.path === '' ? '' : ` (at ${finding.path})`}`;
 }
 
 /**

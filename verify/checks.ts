@@ -80,7 +80,8 @@ function preview(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-function valueAt(body: unknown, pointer: string): unknown {
+/** The value at a JSON Pointer (RFC 6901) into a parsed body, or undefined. */
+export function valueAt(body: unknown, pointer: string): unknown {
   let value = body;
   for (const segment of pointer.split('/').slice(1)) {
     const key = segment.replaceAll('~1', '/').replaceAll('~0', '~');

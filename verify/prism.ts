@@ -3,7 +3,7 @@ import type { HttpMethod } from '@stoplight/types';
 import { toInt64 } from '../mocks/int64.js';
 import { parseJson } from '../mocks/json.js';
 import { openApiDocument } from '../mocks/spec.js';
-import type { Finding, ObservedResponse, SpecArea } from './checks.js';
+import { valueAt, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
 
 // Prism ships CommonJS, and its validators and router only under dist/ (not in its index, which
 // would also load the mocker and faker: 1.1 s against 0.4 s for these two).
@@ -87,19 +87,16 @@ async function createPrismOracle(): Promise<PrismOracle> {
 const int64CapLimit = 'Prism caps format int64 at ±(2^53 - 1), the range of a JavaScript number; the value is an exact int64, which Ajv checks losslessly';
 const statusWarningLimit = 'Prism only warns of an undocumented status outside 2xx; the specification documents every status an operation answers, so the kit fails it';
 
-function valueAt(text: string, pointer: string): unknown {
-  let value: unknown;
+function parsedOrUndefined(text: string): unknown {
   try {
-    value = parseJson(text);
+    return parseJson(text);
   } catch {
     return undefined;
   }
-  for (const segment of pointer.split('/').slice(1)) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined;
-  return value;
 }
 
-function isInt64Cap(diagnostic: PrismDiagnostic, response: ObservedResponse): boolean {
-  return /must be [<>]= -?9007199254740991$/.test(diagnostic.message) && toInt64(valueAt(response.text, diagnostic.path)) !== undefined;
+function isInt64Cap(diagnostic: PrismDiagnostic, body: unknown): boolean {
+  return /must be [<>]= -?9007199254740991$/.test(diagnostic.message) && toInt64(valueAt(body, diagnostic.path)) !== undefined;
 }
 
 /**
@@ -130,7 +127,8 @@ export function compareOracles(ajvFindings: readonly Finding[], prismDiagnostics
         ...(area === 'status' && prismWarnings.length > 0 && { knownPrismLimit: statusWarningLimit }),
       });
     } else if (ajv.length === 0 && prismErrors.length > 0) {
-      const unexplained = prismErrors.filter((diagnostic) => !isInt64Cap(diagnostic, response));
+      const body = parsedOrUndefined(response.text);
+      const unexplained = prismErrors.filter((diagnostic) => !isInt64Cap(diagnostic, body));
       disagreements.push({ area, ajv: [], prism: prismMessages(prismErrors), ...(unexplained.length === 0 && { knownPrismLimit: int64CapLimit }) });
       for (const diagnostic of unexplained) {
         violations.push({ path: diagnostic.path, message: `Prism: ${diagnostic.message} (Ajv finds nothing here)`, ...(area !== 'headers' && { area }) });

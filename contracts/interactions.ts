@@ -3,7 +3,7 @@ import { MatchersV3 } from '@pact-foundation/pact';
 import { providerState } from '../mocks/control.js';
 import { createOrderMock } from '../mocks/handlers.js';
 import { parseJson, type JsonValue } from '../mocks/json.js';
-import type { KeyChoice, Scenario, ScenarioStep } from '../mocks/scenarios.js';
+import { contractSteps, injectsFaults, type ContractStep, type KeyChoice, type Scenario } from '../mocks/scenarios.js';
 import { pactApiKey, pactWrongApiKey } from './participants.js';
 
 export { pactApiKey, pactParticipants, pactWrongApiKey } from './participants.js';
@@ -12,7 +12,7 @@ export { pactApiKey, pactParticipants, pactWrongApiKey } from './participants.js
 /** One Pact interaction, derived from one scenario step. */
 export interface DerivedInteraction {
   scenario: string;
-  step: ScenarioStep;
+  step: ContractStep;
   /** `scenario › step`: unique across the pact. */
   description: string;
   /** The provider state: the scenario's orders, with the effect of its earlier steps (a 204 cancels). */
@@ -49,7 +49,7 @@ function orderMatcher(order: Record<string, JsonValue>): Record<string, unknown>
   );
 }
 
-function bodyFor(step: ScenarioStep, example: JsonValue | undefined): unknown {
+function bodyFor(step: ContractStep, example: JsonValue | undefined): unknown {
   const expected = step.expect.body;
   if (expected === undefined || expected === 'none' || expected.optional || example === undefined) return undefined;
   if (expected.schema === 'Error') {
@@ -78,11 +78,11 @@ function bodyFor(step: ScenarioStep, example: JsonValue | undefined): unknown {
  */
 export async function deriveInteractions(scenarios: readonly Scenario[]): Promise<DerivedInteraction[]> {
   const interactions: DerivedInteraction[] = [];
-  for (const scenario of scenarios) {
+  for (const scenario of scenarios.filter((candidate) => !injectsFaults(candidate))) {
     const mock = createOrderMock({ seed: [] });
     let orders: Record<string, unknown>[] = ((scenario.state?.params.orders ?? []) as Record<string, unknown>[]).map((order) => ({ ...order }));
     await mock.replaceOrders(orders);
-    for (const step of scenario.steps) {
+    for (const step of contractSteps(scenario)) {
       const request = new Request(`http://petstore.invalid/v1${step.request.path}`, { method: step.request.method, headers: keyHeader(step.request.key) });
       const response = (await getResponse(mock.handlers, request))!;
       const text = await response.text();

@@ -2,6 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isValidBearerToken } from './auth.js';
+import { MockError } from './errors.js';
+import { toFaultInputs } from './faults.js';
+import { parseJson } from './json.js';
+import { scenarioFaults } from './mock-session.js';
 import { loadScenarios } from './scenarios.js';
 import { loadSeedFile } from './seed-file.js';
 import { createServer, type ServerOptions } from './server.js';
@@ -16,7 +20,11 @@ Options:
   --api-key KEY            accept this bearer key; repeat for more
                            (default $PETSTORE_API_KEYS, comma-separated, else the development key)
   --seed FILE              start with the orders in this YAML or JSON file (default: the built-in seed)
-  --scenario NAME          start with the provider state of this scenario (scenarios/NAME.yaml)
+  --scenario NAME          start with the provider state and the step faults of this scenario (scenarios/NAME.yaml)
+  --fault JSON             start with this fault, e.g. '{"operation":"listOrders","status":503,"times":1}';
+                           repeat for more (see README, Faults and latency)
+  --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
+  --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
   --no-control             do not serve the control plane under /__mock
   --pet-deprecation DATE   deprecation date announced by GET /pets/{petId} (default 2026-01-01T00:00:00Z)
   --pet-sunset DATE        sunset date announced by GET /pets/{petId} (default 2027-06-30T23:59:59Z)
@@ -60,6 +68,9 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
         'api-key': { type: 'string', multiple: true },
         seed: { type: 'string' },
         scenario: { type: 'string' },
+        fault: { type: 'string', multiple: true },
+        'max-sessions': { type: 'string' },
+        'session-idle-timeout': { type: 'string' },
         'no-control': { type: 'boolean' },
         'pet-deprecation': { type: 'string' },
         'pet-sunset': { type: 'string' },
@@ -102,8 +113,27 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   if (values.scenario !== undefined) {
     const scenario = options.scenarios.find((candidate) => candidate.name === values.scenario);
     if (scenario === undefined) throw new UsageError(`unknown scenario ${JSON.stringify(values.scenario)}; known: ${options.scenarios.map((known) => known.name).join(', ')}`);
-    if (scenario.state === undefined) throw new UsageError(`scenario ${values.scenario} sets no provider state; it runs against any store`);
-    options.seed = scenario.state.params.orders;
+    const faults = scenarioFaults(scenario);
+    if (scenario.state === undefined && faults.length === 0) {
+      throw new UsageError(`scenario ${values.scenario} sets no provider state and no fault; it runs against any store`);
+    }
+    if (scenario.state !== undefined) options.seed = scenario.state.params.orders;
+    options.faults = faults;
+  }
+  for (const text of values.fault ?? []) {
+    try {
+      options.faults = [...(options.faults ?? []), ...toFaultInputs(parseJson(text))];
+    } catch (error) {
+      const message = error instanceof MockError ? error.message.replace(/^Invalid fault: /, '') : (error as Error).message;
+      throw new UsageError(`--fault ${text}: ${message}`);
+    }
+  }
+  if (values['max-sessions'] !== undefined || values['session-idle-timeout'] !== undefined) {
+    options.sessions = {};
+    if (values['max-sessions'] !== undefined) options.sessions.limit = integer(values['max-sessions'], 'max-sessions', 0, 100_000);
+    if (values['session-idle-timeout'] !== undefined) {
+      options.sessions.idleTimeout = integer(values['session-idle-timeout'], 'session-idle-timeout', 1, 7 * 24 * 3600) * 1000;
+    }
   }
   if (values['pet-deprecation'] !== undefined) options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
   if (values['pet-sunset'] !== undefined) options.petSunset = date(values['pet-sunset'], 'pet-sunset');

@@ -1,6 +1,7 @@
 import { MockError, jsonResponse } from './errors.js';
 import { parseJson, type JsonValue } from './json.js';
-import type { OrderStore } from './order-store.js';
+import type { LoadableScenario, MockSession } from './mock-session.js';
+import type { SessionRegistry } from './sessions.js';
 import { schemaValidator } from './spec.js';
 
 /**
@@ -32,20 +33,20 @@ async function readJsonBody(request: Request): Promise<JsonValue> {
 }
 
 /** `GET /__mock/orders`: every order, with its status. */
-export async function readOrders(store: OrderStore): Promise<Response> {
-  await store.settled();
-  return jsonResponse(store.all());
+export async function readOrders(session: MockSession): Promise<Response> {
+  await session.store.settled();
+  return jsonResponse(session.orders());
 }
 
 /** `PUT /__mock/orders`: replaces the store with a JSON array of orders (each with an optional `status`); 204. */
-export async function replaceOrders(store: OrderStore, request: Request): Promise<Response> {
-  await store.replace(await readJsonBody(request));
+export async function replaceOrders(session: MockSession, request: Request): Promise<Response> {
+  await session.replaceOrders(await readJsonBody(request));
   return new Response(null, { status: 204 });
 }
 
-/** `POST /__mock/reset`: back to the seed the mock started with; 204. */
-export async function resetOrders(store: OrderStore): Promise<Response> {
-  await store.reset();
+/** `POST /__mock/reset`: back to the seed and the faults the mock started with; 204. */
+export async function resetOrders(session: MockSession): Promise<Response> {
+  await session.reset();
   return new Response(null, { status: 204 });
 }
 
@@ -56,7 +57,7 @@ export async function resetOrders(store: OrderStore): Promise<Response> {
  * @example
  * // body: {"state": "the store holds orders", "params": {"orders": [{"id": 1, "status": "shipped"}]}}
  */
-export async function changeProviderState(store: OrderStore, request: Request): Promise<Response> {
+export async function changeProviderState(session: MockSession, request: Request): Promise<Response> {
   const body = await readJsonBody(request);
   const violations = validateStateChange(body);
   if (violations.length > 0) {
@@ -68,6 +69,7 @@ export async function changeProviderState(store: OrderStore, request: Request): 
     throw new MockError('unknown_provider_state', `Unknown provider state ${JSON.stringify(change.state)}: the only state is ${JSON.stringify(providerState)}.`);
   }
   const action = change.action ?? 'setup';
+  const { store } = session;
   if (action === 'teardown') {
     await store.reset();
   } else {
@@ -81,37 +83,48 @@ export async function changeProviderState(store: OrderStore, request: Request): 
   return jsonResponse({ state: change.state, action, orders: store.all().length });
 }
 
-/** What the mock needs of a scenario to load it: its name and, when it has one, its provider state. */
-export interface LoadableScenario {
-  name: string;
-  state?: { params: { orders: readonly unknown[] } };
+/**
+ * `POST /__mock/scenarios/{name}`: loads the scenario (its orders and its steps' faults, see
+ * `MockSession#loadScenario`) and answers 200 `{ scenario, seeded, orders, faults }`.
+ * @example
+ * // POST /__mock/scenarios/cancel-shipped-order → 200 {"scenario":"cancel-shipped-order","seeded":true,"orders":2,"faults":0}
+ */
+export async function loadScenario(session: MockSession, scenarios: readonly LoadableScenario[], name: string): Promise<Response> {
+  const seeded = await session.loadScenario(scenarios, name);
+  await session.store.settled();
+  return jsonResponse({ scenario: name, seeded, orders: session.orders().length, faults: session.faults.list().length });
+}
+
+/** `GET /__mock/faults`: the faults in force, with what each has `seen` and `affected`. */
+export function readFaults(session: MockSession): Response {
+  return jsonResponse(session.faults.list());
 }
 
 /**
- * Sets the provider state of the scenario named `name` (its orders replace the store; a scenario
- * without a state leaves the store as it is) and tells whether it seeded.
- * @throws MockError `unknown_scenario` when no scenario has that name; the store is unchanged.
+ * `POST /__mock/faults`: adds a fault or a JSON array of faults (see `FaultInput`); 201 with those added, with their ids.
  * @example
- * await applyScenario(store, await loadScenarios(), 'cancel-shipped-order') // true
+ * // body: {"operation": "cancelOrder", "status": 503, "times": 2}
  */
-export async function applyScenario(store: OrderStore, scenarios: readonly LoadableScenario[], name: string): Promise<boolean> {
-  const scenario = scenarios.find((candidate) => candidate.name === name);
-  if (scenario === undefined) {
-    const known = scenarios.map((candidate) => candidate.name).join(', ') || 'none';
-    throw new MockError('unknown_scenario', `Unknown scenario ${JSON.stringify(name)}; known: ${known}.`);
-  }
-  if (scenario.state !== undefined) await store.replace(scenario.state.params.orders);
-  return scenario.state !== undefined;
+export async function addFaults(session: MockSession, request: Request): Promise<Response> {
+  return jsonResponse(session.addFaults(await readJsonBody(request)), 201);
+}
+
+/** `DELETE /__mock/faults`: removes every fault of the session; 204. */
+export function clearFaults(session: MockSession): Response {
+  session.faults.clear();
+  return new Response(null, { status: 204 });
+}
+
+/** `GET /__mock/sessions`: the named sessions in use, `{ name, idle }` (milliseconds since their last request). */
+export function readSessions(sessions: SessionRegistry<MockSession>): Response {
+  return jsonResponse(sessions.list());
 }
 
 /**
- * `POST /__mock/scenarios/{name}`: sets the scenario's provider state (see `applyScenario`) and
- * answers 200 `{ scenario, seeded, orders }`.
- * @example
- * // POST /__mock/scenarios/cancel-shipped-order → 200 {"scenario":"cancel-shipped-order","seeded":true,"orders":2}
+ * `DELETE /__mock/sessions/{name}`: ends a named session (its store and faults are dropped); 204.
+ * @throws MockError `unknown_session` when no session of that name is in use.
  */
-export async function loadScenario(store: OrderStore, scenarios: readonly LoadableScenario[], name: string): Promise<Response> {
-  const seeded = await applyScenario(store, scenarios, name);
-  await store.settled();
-  return jsonResponse({ scenario: name, seeded, orders: store.all().length });
+export function endSession(sessions: SessionRegistry<MockSession>, name: string): Response {
+  if (!sessions.drop(name)) throw new MockError('unknown_session', `No session ${JSON.stringify(name)} is in use.`);
+  return new Response(null, { status: 204 });
 }

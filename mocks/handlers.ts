@@ -1,10 +1,24 @@
 import { http, type RequestHandler } from 'msw';
 import { createAuthenticator, developmentApiKey } from './auth.js';
-import { applyScenario, changeProviderState, loadScenario, readOrders, replaceOrders, resetOrders, type LoadableScenario } from './control.js';
+import {
+  addFaults,
+  changeProviderState,
+  clearFaults,
+  endSession,
+  loadScenario,
+  readFaults,
+  readOrders,
+  readSessions,
+  replaceOrders,
+  resetOrders,
+} from './control.js';
 import { defaultSeed } from './default-seed.js';
 import { MockError, errorToResponse, noOperation } from './errors.js';
+import { toFaultInputs, type ActiveFault, type FaultInput, type FaultOperation } from './faults.js';
+import { MockSession, type LoadableScenario } from './mock-session.js';
 import { cancelOrder, listOrders, readPet, type OrderInterface } from './operations.js';
-import { OrderStore, type StoredOrder } from './order-store.js';
+import type { OrderStore, StoredOrder } from './order-store.js';
+import { SessionRegistry, type SessionOptions, type SessionSummary } from './sessions.js';
 
 /**
  * The deprecation date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification).
@@ -30,8 +44,12 @@ export interface OrderMockOptions {
   apiKeys?: readonly string[];
   /** The orders to start with and to return to on reset, each with an optional `status`. Default: `defaultSeed`. */
   seed?: readonly unknown[];
-  /** The scenarios `POST /__mock/scenarios/{name}` can load (in Node, `loadScenarios()` reads the kit's). Default: none. */
+  /** The scenarios `POST /__mock/scenarios/{name}` can load (in Node, `loadScenarios()` reads the kit's; `bundledScenarios` holds them everywhere). Default: none. */
   scenarios?: readonly LoadableScenario[];
+  /** The faults to start with and to return to on reset (see `FaultInput`). Default: none. */
+  faults?: readonly FaultInput[];
+  /** How many sessions named by `X-Mock-Session` may exist, and how long one may go unused. Default: 100, 30 minutes. */
+  sessions?: SessionOptions;
   /** Whether to answer the control plane under `/__mock`. Default: true. */
   control?: boolean;
   /** The deprecation date of `GET /pets/{petId}` (RFC 9745). Default: 2026-01-01T00:00:00Z. */
@@ -40,29 +58,59 @@ export interface OrderMockOptions {
   petSunset?: Date | string;
 }
 
-/** A stateful mock of the order interface: its MSW handlers and the controls of its store. */
-export interface OrderMock {
-  /** The MSW request handlers: give them to `setupServer`, `setupWorker` or the kit's HTTP server. */
-  handlers: RequestHandler[];
-  /** The store behind the handlers. */
+/** The controls of one session's store and faults: the same calls as the control plane under `/__mock`. */
+export interface MockControls {
+  /** The store behind the session. */
   store: OrderStore;
   /** Every order with its status (what `GET /__mock/orders` answers). */
   orders(): StoredOrder[];
   /** Replaces every order, as `PUT /__mock/orders` does; rejects with a `MockError` and changes nothing on bad input. */
   replaceOrders(orders: readonly unknown[]): Promise<void>;
-  /** Returns the store to its seed, as `POST /__mock/reset` does. */
+  /** Returns the store to its seed and the faults to the initial ones, as `POST /__mock/reset` does. */
   reset(): Promise<void>;
   /**
-   * Sets the provider state of one of `options.scenarios`, as `POST /__mock/scenarios/{name}` does;
-   * rejects with a `MockError` (`unknown_scenario`) for a name it was not given.
+   * Loads one of `options.scenarios`, as `POST /__mock/scenarios/{name}` does: its orders replace the
+   * store and its steps' faults replace the faults in force. Rejects with a `MockError`
+   * (`unknown_scenario`) for a name it was not given.
    * @example
-   * const mock = createOrderMock({ scenarios: await loadScenarios() });
+   * const mock = createOrderMock({ scenarios: bundledScenarios });
    * await mock.loadScenario('cancel-shipped-order'); // DELETE /v1/store/orders/3 now answers 409
    */
   loadScenario(name: string): Promise<void>;
+  /**
+   * Adds faults, as `POST /__mock/faults` does, and returns them with their ids.
+   * @throws MockError `invalid_fault`; nothing is added.
+   * @example
+   * mock.addFaults({ operation: 'listOrders', status: 503, times: 1 }); // the next list answers 503
+   * mock.addFaults({ operation: 'cancelOrder', delay: { min: 100, max: 400 }, seed: 7 });
+   * mock.addFaults({ operation: 'cancelOrder', network: true, after: 2, times: 1 }); // the third cancel fails to connect
+   */
+  addFaults(faults: FaultInput | readonly FaultInput[]): ActiveFault[];
+  /** Removes every fault, as `DELETE /__mock/faults` does. */
+  clearFaults(): void;
+  /** The faults in force, as `GET /__mock/faults` lists them. */
+  faults(): ActiveFault[];
 }
 
-type Operation = (request: Request, parameter: string) => Promise<Response>;
+/** A stateful mock of the order interface: its MSW handlers, and the controls of its default session and of named ones. */
+export interface OrderMock extends MockControls {
+  /** The MSW request handlers: give them to `setupServer`, `setupWorker` or the kit's HTTP server. */
+  handlers: RequestHandler[];
+  /**
+   * The controls of the session that requests with `X-Mock-Session: name` see, created from the seed on first use.
+   * @throws MockError `invalid_session` or `session_limit_reached`.
+   * @example
+   * await mock.session('test-file-a').loadScenario('cancel-shipped-order');
+   */
+  session(name: string): MockControls;
+  /** The named sessions in use, as `GET /__mock/sessions` lists them. */
+  sessions(): SessionSummary[];
+}
+
+type FaultOperationName = Exclude<FaultOperation, '*'>;
+
+// `session` resolves the request's session on first call (the sessions routes never create one).
+type Operation = (request: Request, parameter: string, session: () => MockSession) => Promise<Response> | Response;
 
 function toDate(value: Date | string, name: string): Date {
   const date = value instanceof Date ? value : new Date(value);
@@ -72,6 +120,7 @@ function toDate(value: Date | string, name: string): Date {
 
 function routeHandler(
   pattern: string,
+  sessions: SessionRegistry<MockSession>,
   operations: Partial<Record<string, Operation>>,
   authenticate?: (request: Request) => MockError | undefined,
 ): RequestHandler {
@@ -92,8 +141,9 @@ function routeHandler(
       }
       // The one named path parameter (`:orderId`, `:petId`); the `*` of the any-origin prefix is params[0].
       const parameter = Object.entries(params).find(([name]) => !/^[0-9]+$/.test(name))?.[1];
-      const response = await operation(request, typeof parameter === 'string' ? parameter : '');
-      return request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
+      const response = await operation(request, typeof parameter === 'string' ? parameter : '', () => sessions.forRequest(request));
+      if (request.method !== 'HEAD' || response.type === 'error') return response;
+      return new Response(null, { status: response.status, headers: response.headers });
     } catch (error) {
       return errorToResponse(error);
     }
@@ -147,12 +197,22 @@ function notFoundHandler(pattern: string, authenticate?: (request: Request) => M
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
-  const store = new OrderStore(options.seed ?? defaultSeed);
+  const seed = options.seed ?? defaultSeed;
+  const initialFaults = toFaultInputs(options.faults ?? []);
+  const sessions = new SessionRegistry(() => new MockSession(seed, initialFaults), options.sessions);
   const authenticate = createAuthenticator(options.apiKeys ?? [developmentApiKey]);
   const petDeprecation = toDate(options.petDeprecation ?? defaultPetDeprecation, 'petDeprecation');
   const petSunset = toDate(options.petSunset ?? defaultPetSunset, 'petSunset');
   if (petSunset < petDeprecation) throw new TypeError('the pet sunset date must not be earlier than its deprecation date');
-  const context: OrderInterface = { store, authenticate, petDeprecation, petSunset };
+  const scenarios = options.scenarios ?? [];
+  // An operation of the interface: the session's faults first (they stand for the network and the servers in front of
+  // the provider, so they come before the bearer check), then the operation on the session's store.
+  const operation =
+    (name: FaultOperationName, run: (context: OrderInterface, request: Request, parameter: string) => Promise<Response>): Operation =>
+    async (request, parameter, session) => {
+      const state = session();
+      return (await state.faults.apply(name)) ?? run({ store: state.store, authenticate, petDeprecation, petSunset }, request, parameter);
+    };
 
   const base = options.baseUrl === undefined ? '*/v1' : options.baseUrl.replace(/\/+$/, '');
   const controlBase = options.baseUrl === undefined ? '*/__mock' : `${new URL(base).origin}/__mock`;
@@ -165,29 +225,45 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
   };
   const handlers: RequestHandler[] = [
     undecodablePathHandler(inNamespace, authenticate),
-    routeHandler(`${base}/store/orders`, { GET: (request) => listOrders(context, request) }, authenticate),
-    routeHandler(`${base}/store/orders/:orderId`, { DELETE: (request, orderId) => cancelOrder(context, request, orderId) }, authenticate),
-    routeHandler(`${base}/pets/:petId`, { GET: (request, petId) => readPet(context, request, petId) }, authenticate),
+    routeHandler(`${base}/store/orders`, sessions, { GET: operation('listOrders', listOrders) }, authenticate),
+    routeHandler(`${base}/store/orders/:orderId`, sessions, { DELETE: operation('cancelOrder', cancelOrder) }, authenticate),
+    routeHandler(`${base}/pets/:petId`, sessions, { GET: operation('readPet', readPet) }, authenticate),
     notFoundHandler(`${base}/*`, authenticate),
   ];
   if (control) {
     handlers.push(
-      routeHandler(`${controlBase}/orders`, { GET: () => readOrders(store), PUT: (request) => replaceOrders(store, request) }),
-      routeHandler(`${controlBase}/reset`, { POST: () => resetOrders(store) }),
-      routeHandler(`${controlBase}/provider-state`, { POST: (request) => changeProviderState(store, request) }),
-      routeHandler(`${controlBase}/scenarios/:name`, { POST: (_, name) => loadScenario(store, options.scenarios ?? [], name) }),
+      routeHandler(`${controlBase}/orders`, sessions, { GET: (_, __, session) => readOrders(session()), PUT: (request, _, session) => replaceOrders(session(), request) }),
+      routeHandler(`${controlBase}/reset`, sessions, { POST: (_, __, session) => resetOrders(session()) }),
+      routeHandler(`${controlBase}/provider-state`, sessions, { POST: (request, _, session) => changeProviderState(session(), request) }),
+      routeHandler(`${controlBase}/scenarios/:name`, sessions, { POST: (_, name, session) => loadScenario(session(), scenarios, name) }),
+      routeHandler(`${controlBase}/faults`, sessions, {
+        GET: (_, __, session) => readFaults(session()),
+        POST: (request, _, session) => addFaults(session(), request),
+        DELETE: (_, __, session) => clearFaults(session()),
+      }),
+      routeHandler(`${controlBase}/sessions`, sessions, { GET: () => readSessions(sessions) }),
+      routeHandler(`${controlBase}/sessions/:name`, sessions, { DELETE: (_, name) => endSession(sessions, name) }),
       notFoundHandler(`${controlBase}/*`),
     );
   }
 
+  const controls = (session: MockSession): MockControls => ({
+    store: session.store,
+    orders: () => session.orders(),
+    replaceOrders: (orders) => session.replaceOrders(orders),
+    reset: () => session.reset(),
+    loadScenario: async (name) => {
+      await session.loadScenario(scenarios, name);
+    },
+    addFaults: (faults) => session.addFaults(faults),
+    clearFaults: () => session.faults.clear(),
+    faults: () => session.faults.list(),
+  });
+
   return {
     handlers,
-    store,
-    orders: () => store.all(),
-    replaceOrders: (orders) => store.replace(orders),
-    reset: () => store.reset(),
-    loadScenario: async (name) => {
-      await applyScenario(store, options.scenarios ?? [], name);
-    },
+    ...controls(sessions.default),
+    session: (name) => controls(sessions.resolve(name)),
+    sessions: () => sessions.list(),
   };
 }

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { MockError } from './errors.js';
+import { operationOf, stepFaultViolations, type FaultEffect } from './faults.js';
 import { withSafeIntegers } from './json.js';
 import { toStoredOrders } from './order-store.js';
 import { schemaValidator } from './spec.js';
@@ -26,11 +27,27 @@ export interface StepExpectation {
 }
 
 /** One request of a scenario and what must hold of its response. */
-export interface ScenarioStep {
+export interface ContractStep {
   name: string;
   request: { method: 'GET' | 'DELETE'; path: string; key?: KeyChoice };
+  fault?: undefined;
   expect: StepExpectation;
 }
+
+/**
+ * A step that tells the mock to inject a fault into its call: what a frontend sees when the network
+ * or the provider fails. Only a mock can replay it, so a scenario with one is never run against a provider.
+ */
+export interface FaultStep {
+  name: string;
+  request: { method: 'GET' | 'DELETE'; path: string; key?: KeyChoice };
+  fault: FaultEffect;
+  /** The response the fault makes (its status, its Error body), or `networkError` for a dropped connection. */
+  expect: StepExpectation | { networkError: true };
+}
+
+/** A step of a scenario: a call of the contract, or a call the mock makes fail. */
+export type ScenarioStep = ContractStep | FaultStep;
 
 /**
  * A named scenario from `scenarios/NAME.yaml`: the provider state to set, then the steps.
@@ -44,6 +61,25 @@ export interface Scenario {
   description: string;
   state?: { name: string; params: { orders: unknown[] } };
   steps: ScenarioStep[];
+}
+
+/**
+ * Whether a scenario injects faults: then it describes the mock for frontends, not the contract,
+ * and `petstore-verify` and the Pact interactions leave it out.
+ * @example
+ * injectsFaults(scenario) ? 'mock only' : 'contract'
+ */
+export function injectsFaults(scenario: Pick<Scenario, 'steps'>): boolean {
+  return scenario.steps.some((step) => step.fault !== undefined);
+}
+
+/**
+ * The steps of a scenario that injects no faults, typed as contract steps.
+ * @throws ScenarioError when the scenario injects faults.
+ */
+export function contractSteps(scenario: Scenario): ContractStep[] {
+  if (injectsFaults(scenario)) throw new ScenarioError(`scenario ${scenario.name} injects faults: only the mock can replay it`);
+  return scenario.steps as ContractStep[];
 }
 
 /** A scenario file that cannot be used: the message names the file and the field. */
@@ -92,6 +128,14 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
     throw new ScenarioError(`${file}: ${violations.map(({ path, message }) => `${path || 'the file'} ${message}`).join('; ')}`);
   }
   const scenario = document as Omit<Scenario, 'name' | 'file'>;
+  const faultViolations = scenario.steps.flatMap((step, index) => {
+    if (step.fault === undefined) return [];
+    const at = `/steps/${index}`;
+    const found = stepFaultViolations(step.fault).map(({ path, message }) => `${at}/fault${path} ${message}`);
+    if (operationOf(step.request.method, step.request.path) === undefined) found.push(`${at}/request is not a call of an operation, so it cannot carry a fault`);
+    return found;
+  });
+  if (faultViolations.length > 0) throw new ScenarioError(`${file}: ${faultViolations.join('; ')}`);
   if (scenario.state !== undefined) {
     try {
       toStoredOrders(scenario.state.params.orders, '/state/params/orders');

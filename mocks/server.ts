@@ -66,6 +66,8 @@ function toFetchRequest(incoming: IncomingMessage, origin: string, body: Buffer)
 }
 
 async function writeResponse(outgoing: ServerResponse, response: Response, cors: Record<string, string>): Promise<void> {
+  // A network error (a fault with `network: true`): drop the connection without an answer.
+  if (response.type === 'error') return void outgoing.destroy();
   const headers: Record<string, string> = { ...cors };
   response.headers.forEach((value, name) => {
     headers[name] = value;

@@ -3,7 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadScenarios } from '../mocks/scenarios.js';
 import { projectRoot, runToExit, startCommand } from './cli-support.js';
 import { authorized } from './support.js';
 
@@ -27,7 +29,7 @@ describe('the installed package', () => {
   it('ships the built code, the declarations and the spec, and no tests or sources', async () => {
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: projectRoot });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
-    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'dist/bin/petstore-verify.js', 'dist/verify/index.js', 'dist/verify/index.d.ts', 'scenarios/scenario.schema.json', 'scenarios/cancel-shipped-order.yaml', 'contracts/pacts/petstore-order-client-petstore-order-interface.json', 'dist/contracts/client.js', 'spec/openapi.yaml', 'README.md']) {
+    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'dist/bin/petstore-verify.js', 'dist/verify/index.js', 'dist/verify/index.d.ts', 'scenarios/scenario.schema.json', 'scenarios/cancel-shipped-order.yaml', 'contracts/pacts/petstore-order-client-petstore-order-interface.json', 'dist/contracts/client.js', 'dist/mocks/browser.js', 'dist/mocks/browser.d.ts', 'spec/openapi.yaml', 'README.md']) {
       expect(files).toContain(file);
     }
     expect(files.filter((file) => file.startsWith('test/') || file.startsWith('mocks/') || file.startsWith('verify/'))).toEqual([]);
@@ -93,6 +95,22 @@ server.close();
     }
   });
 
+  it('bundles petstore-contract-kit/browser for the browser: no Node built-in, every scenario inside', async () => {
+    await writeFile(
+      join(consumer, 'app.js'),
+      `import { startBrowserMock, bundledScenarios } from 'petstore-contract-kit/browser';
+export const names = bundledScenarios.map((scenario) => scenario.name);
+export const start = () => startBrowserMock({ scenario: 'cancel-shipped-order' });
+`,
+    );
+    // esbuild fails to resolve node:fs and the like for the browser platform: the bundle proves there are none.
+    const result = await build({ entryPoints: [join(consumer, 'app.js')], bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', absWorkingDir: consumer });
+    const text = result.outputFiles[0]!.text;
+    for (const name of (await loadScenarios()).map((scenario) => scenario.name)) expect(text).toContain(`"${name}"`);
+    expect(text).toContain('9007199254740993n');
+    expect(text).toContain('mockServiceWorker.js');
+  });
+
   it('exports the server and the package root too, with types a TypeScript consumer compiles against', async () => {
     await writeFile(
       join(consumer, 'typed.ts'),
@@ -105,6 +123,9 @@ const report: Promise<VerifyReport> = scenarios.then((loaded) => verify({ baseUr
 const findings = checkAgainstSpec('GET', '/store/orders', { status: 200, headers: new Headers(), text: '[]' });
 const proxy = createValidatingProxy({ upstream: 'http://127.0.0.1:1/v1' });
 import { createOrderClient, OrderApiError, type ClientOrder } from 'petstore-contract-kit/client';
+import { startBrowserMock, bundledScenarios, type BrowserMock, type FaultInput } from 'petstore-contract-kit/browser';
+const outage: FaultInput = { operation: 'listOrders', status: 503, times: 1 };
+const started: () => Promise<BrowserMock> = () => startBrowserMock({ scenario: bundledScenarios[0]?.name, faults: [outage] });
 const client = createOrderClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' });
 const orders: Promise<ClientOrder[]> = client.listOrders();
 const refused: number | undefined = new OrderApiError(409, undefined).record?.status;
@@ -113,7 +134,7 @@ const mock: OrderMock = createOrderMock();
 const first: StoredOrder | undefined = mock.orders()[0];
 const id: bigint | undefined = first?.id;
 const version: '1.0.0' = openApiDocument.info.version;
-export { server, id, version, parseInt64, report, findings, proxy, orders, refused };
+export { server, id, version, parseInt64, report, findings, proxy, orders, refused, started };
 `,
     );
     const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');

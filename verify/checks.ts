@@ -1,6 +1,6 @@
 import { toInt64 } from '../mocks/int64.js';
 import { parseJson, stringifyJson, type JsonValue } from '../mocks/json.js';
-import type { BodySchemaName, ScenarioId, ScenarioStep } from '../mocks/scenarios.js';
+import type { BodySchemaName, ContractStep, ScenarioId } from '../mocks/scenarios.js';
 import { openApiDocument, orderInt64Fields, schemaReference, schemaValidator } from '../mocks/spec.js';
 
 /** Which part of a response a spec-level finding is about: what both oracles, Ajv and Prism, judge. */
@@ -230,7 +230,7 @@ export function checkAgainstSpec(method: string, path: string, response: Observe
  * @example
  * checkResponse(step, { status: 204, headers: new Headers(), text: '' }) // []
  */
-export function checkResponse(step: ScenarioStep, response: ObservedResponse): Finding[] {
+export function checkResponse(step: ContractStep, response: ObservedResponse): Finding[] {
   const { method, path } = step.request;
   const expected = Array.isArray(step.expect.status) ? step.expect.status : [step.expect.status];
   const statusFinding: Finding[] = expected.includes(response.status) ? [] : [{ path: 'status', message: `expected status ${expected.join(' or ')}, got ${response.status}` }];

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { stringifyJson } from '../mocks/json.js';
-import { loadScenarios, type Scenario } from '../mocks/scenarios.js';
+import { injectsFaults, loadScenarios, type Scenario } from '../mocks/scenarios.js';
 import { createValidatingProxy, type ProxyExchange } from './proxy.js';
 import { disagreementLine, findingText, stepLines, summaryLines, toJunit } from './report.js';
 import { TargetUnreachable, verify } from './run.js';
@@ -237,7 +237,9 @@ async function main(): Promise<number | undefined> {
       process.stdout.write(usage);
       return 0;
     }
-    scenarios = await loadScenarios(options.scenario ? { names: options.scenario } : {});
+    // Every contract scenario by default; scenarios that inject faults describe the mock, not the contract
+    // (named with --scenario, they are reported as skipped).
+    scenarios = options.scenario ? await loadScenarios({ names: options.scenario }) : (await loadScenarios()).filter((scenario) => !injectsFaults(scenario));
     if (options.suite !== 'ajv') (await import('./pact.js')).pactProviderBaseUrl(options.baseUrl);
   } catch (error) {
     console.error(`petstore-verify: ${(error as Error).message} (see --help)`);

@@ -1,6 +1,6 @@
 import { stringifyJson } from '../mocks/json.js';
 import { providerState } from '../mocks/control.js';
-import type { KeyChoice, Scenario } from '../mocks/scenarios.js';
+import { contractSteps, injectsFaults, type KeyChoice, type Scenario } from '../mocks/scenarios.js';
 import { checkResponse, type Finding, type ObservedResponse } from './checks.js';
 import { compareOracles, loadPrismOracle, type Disagreement } from './prism.js';
 
@@ -112,6 +112,10 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   for (const scenario of options.scenarios) {
     const result: ScenarioResult = { name: scenario.name, description: scenario.description, steps: [] };
     results.push(result);
+    if (injectsFaults(scenario)) {
+      result.skipped = 'it injects faults, which only the mock can replay';
+      continue;
+    }
     if (scenario.state !== undefined && options.stateUrl === undefined) {
       result.skipped = 'it sets a provider state, and no --state-url was given';
       continue;
@@ -123,7 +127,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       result.error = (error as Error).message;
       continue;
     }
-    for (const step of scenario.steps) {
+    for (const step of contractSteps(scenario)) {
       const stepStarted = performance.now();
       const response = await send(`${baseUrl}${step.request.path}`, {
         method: step.request.method,

@@ -65,7 +65,7 @@ describe('petstore-mock', () => {
     [['--body-limit', '0'], /^petstore-mock: --body-limit must be an integer from 1 to/],
     [['extra'], /^petstore-mock: Unexpected argument 'extra'/],
     [['--scenario', 'nope'], /^petstore-mock: unknown scenario "nope"; known: cancel-cancelled-order, .*read-pet-without-key \(see --help\)\n$/],
-    [['--scenario', 'list-without-key'], /^petstore-mock: scenario list-without-key sets no provider state; it runs against any store \(see --help\)\n$/],
+    [['--scenario', 'list-without-key'], /^petstore-mock: scenario list-without-key sets no provider state and no fault; it runs against any store \(see --help\)\n$/],
     [['--scenario', 'cancel-shipped-order', '--seed', 'orders.yaml'], /^petstore-mock: --seed and --scenario cannot be used together \(see --help\)\n$/],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await cli(args);
@@ -116,7 +116,7 @@ describe('petstore-mock', () => {
       expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(204);
       expect((await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: authorized })).status).toBe(204);
       const loaded = await fetch(`${mock.origin}/__mock/scenarios/cancel-order-beyond-2-53`, { method: 'POST' });
-      expect(await loaded.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2}');
+      expect(await loaded.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2,"faults":0}');
     });
   });
 

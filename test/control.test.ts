@@ -144,7 +144,7 @@ describe('POST /__mock/provider-state', () => {
 
 describe('the control plane', () => {
   it('answers an unknown control path with a 404 Error record', async () => {
-    await expectError(await mock.control('/sessions'), 404, 'not_found', 'No operation at GET /__mock/sessions.');
+    await expectError(await mock.control('/sessionz'), 404, 'not_found', 'No operation at GET /__mock/sessionz.');
   });
 
   it('answers a wrong method with 405 and Allow', async () => {
@@ -177,7 +177,7 @@ describe('POST /__mock/scenarios/{name}', () => {
   it('sets the scenario\'s provider state, ids beyond 2^53 exact, and says so', async () => {
     const response = await withScenarios.control('/scenarios/cancel-order-beyond-2-53', { method: 'POST' });
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2}');
+    expect(await response.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2,"faults":0}');
     expect(await (await withScenarios.withKey('/store/orders')).text()).toBe(
       '[{"id":9007199254740993,"petId":9223372036854775807,"quantity":1},{"id":9007199254740992,"petId":-9223372036854775808,"quantity":1}]',
     );
@@ -190,7 +190,7 @@ describe('POST /__mock/scenarios/{name}', () => {
 
   it('leaves the store as it is for a scenario without a provider state', async () => {
     const response = await withScenarios.control('/scenarios/list-without-key', { method: 'POST' });
-    expect(await response.text()).toBe('{"scenario":"list-without-key","seeded":false,"orders":5}');
+    expect(await response.text()).toBe('{"scenario":"list-without-key","seeded":false,"orders":5,"faults":0}');
   });
 
   it('refuses an unknown scenario with 404 unknown_scenario, listing the known ones, store unchanged', async () => {

@@ -80,7 +80,7 @@ describe('createOrderMock with setupServer', () => {
     ]);
     await expectError(await fetch(`${production}/store/orders/3`, { method: 'DELETE', headers: authorized }), 409, 'order_already_shipped');
     const loaded = await fetch('https://production.invalid/__mock/scenarios/cancel-order-beyond-2-53', { method: 'POST' });
-    expect(await loaded.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2}');
+    expect(await loaded.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2,"faults":0}');
     const refusal = mock.loadScenario('nope');
     await expect(refusal).rejects.toBeInstanceOf(MockError);
     await expect(refusal).rejects.toMatchObject({ code: 'unknown_scenario', message: expect.stringMatching(/^Unknown scenario "nope"; known: cancel-cancelled-order, /) });

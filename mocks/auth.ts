@@ -1,3 +1,4 @@
+import type { RequestHead } from './reply.js';
 import { MockError } from './errors.js';
 
 /**
@@ -42,7 +43,7 @@ function constantTimeEqual(candidate: Uint8Array, key: Uint8Array): boolean {
  * const authenticate = createAuthenticator(['secret']);
  * authenticate(new Request('http://x/v1/store/orders', { headers: { authorization: 'bearer secret' } })) // undefined
  */
-export function createAuthenticator(apiKeys: readonly string[]): (request: Request) => MockError | undefined {
+export function createAuthenticator(apiKeys: readonly string[]): (request: RequestHead) => MockError | undefined {
   if (apiKeys.length === 0) throw new TypeError('At least one API key is required.');
   for (const key of apiKeys) {
     if (!isValidBearerToken(key)) throw new TypeError('An API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding).');

@@ -6,7 +6,7 @@ import { MockError } from './errors.js';
 import { toFaultInputs } from './faults.js';
 import { parseJson } from './json.js';
 import { scenarioFaults } from './mock-session.js';
-import { loadScenarios } from './scenarios.js';
+import { bundledScenarios } from './generated/scenarios.js';
 import { loadSeedFile } from './seed-file.js';
 import { createServer, type ServerOptions } from './server.js';
 
@@ -105,11 +105,9 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
       throw new UsageError((error as Error).message);
     }
   }
-  try {
-    options.scenarios = await loadScenarios();
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  // The kit's scenarios as bundled at build time: the same as scenarios/*.yaml (a test compares them),
+  // without reading and checking 18 files at every start.
+  options.scenarios = bundledScenarios;
   if (values.scenario !== undefined) {
     const scenario = options.scenarios.find((candidate) => candidate.name === values.scenario);
     if (scenario === undefined) throw new UsageError(`unknown scenario ${JSON.stringify(values.scenario)}; known: ${options.scenarios.map((known) => known.name).join(', ')}`);

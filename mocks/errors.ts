@@ -1,5 +1,5 @@
 import type { ErrorRecord } from './spec.js';
-import { stringifyJson } from './json.js';
+import { jsonReply, replyToResponse, type Reply } from './reply.js';
 
 /**
  * Every error code the mock answers with, and the HTTP status it maps to. This table is the one
@@ -67,9 +67,14 @@ export class MockError extends Error {
     return record;
   }
 
+  /** The reply: the status of the code, `application/json`, the Error record. */
+  toReply(): Reply {
+    return jsonReply(this.toRecord(), this.status, this.headers);
+  }
+
   /** The HTTP response: the status of the code, `application/json`, the Error record. */
   toResponse(): Response {
-    return jsonResponse(this.toRecord(), this.status, this.headers);
+    return replyToResponse(this.toReply());
   }
 }
 
@@ -88,7 +93,7 @@ export function noOperation(method: string, pathname: string, reason?: string): 
  * jsonResponse([{ id: 1n }]) // 200, body '[{"id":1}]'
  */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(stringifyJson(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  return replyToResponse(jsonReply(body, status, headers));
 }
 
 /**
@@ -98,6 +103,15 @@ export function jsonResponse(body: unknown, status = 200, headers: Record<string
  * errorToResponse(new MockError('order_not_found', 'Order 9 not found.')).status // 404
  */
 export function errorToResponse(error: unknown): Response {
-  if (error instanceof MockError) return error.toResponse();
-  return new MockError('internal_error', 'The mock failed to answer this request; this is a bug in petstore-contract-kit.').toResponse();
+  return replyToResponse(errorToReply(error));
+}
+
+/**
+ * As `errorToResponse`, before any transport.
+ * @example
+ * errorToReply(new Error('boom')).status // 500
+ */
+export function errorToReply(error: unknown): Reply {
+  if (error instanceof MockError) return error.toReply();
+  return new MockError('internal_error', 'The mock failed to answer this request; this is a bug in petstore-contract-kit.').toReply();
 }

@@ -1,5 +1,14 @@
 import { MockError } from './errors.js';
+import { jsonReply, type Reply } from './reply.js';
 import { schemaValidator } from './spec.js';
+
+/**
+ * What a fault with `network: true` answers instead of a reply: the adapters drop the connection
+ * (MSW's `Response.error()`, a destroyed socket on the standalone server).
+ */
+export const networkError = 'network-error';
+/** The answer of a dropped connection. */
+export type NetworkError = typeof networkError;
 
 /**
  * The operations a fault can target: the spec's operation ids, `readPet` for the deprecated pet
@@ -171,10 +180,10 @@ interface FaultInForce {
   random: () => number;
 }
 
-/** What the plan decided for one call: wait this long, then answer `response` (an error, or a network error), or go on. */
+/** What the plan decided for one call: wait this long, then answer `reply` (an error, or a dropped connection), or go on. */
 export interface FaultDecision {
   delay: number;
-  response?: Response;
+  reply?: Reply | NetworkError;
 }
 
 const sleep = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
@@ -186,7 +195,7 @@ const sleep = (milliseconds: number) => new Promise<void>((resolve) => setTimeou
  * @example
  * const plan = new FaultPlan();
  * plan.add([{ operation: 'listOrders', status: 503, times: 1 }]);
- * (await plan.apply('listOrders'))?.status // 503; the next call goes through
+ * await plan.apply('listOrders') // a 503 reply with an Error record; the next call goes through
  */
 export class FaultPlan {
   #faults: FaultInForce[] = [];
@@ -233,27 +242,26 @@ export class FaultPlan {
     fault.affected++;
     if (fault.times !== undefined && fault.affected >= fault.times) this.#faults = this.#faults.filter((entry) => entry !== chosen);
     const delay = typeof fault.delay === 'object' ? fault.delay.min + Math.floor(random() * (fault.delay.max - fault.delay.min + 1)) : (fault.delay ?? 0);
-    if (fault.network) return { delay, response: Response.error() };
+    if (fault.network) return { delay, reply: networkError };
     if (fault.status === undefined) return { delay };
     const record = {
       code: fault.code ?? 'injected_fault',
       message: fault.message ?? `The mock was told to fail this ${operation} call with ${fault.status} (fault ${fault.id}).`,
       status: fault.status,
     };
-    return { delay, response: new Response(JSON.stringify(record), { status: fault.status, headers: { 'content-type': 'application/json' } }) };
+    return { delay, reply: jsonReply(record, fault.status) };
   }
 
   /**
-   * Counts a call, waits for its delay, and returns the response that replaces it, or undefined to answer as usual.
+   * Counts a call, waits for its delay, and returns the reply that replaces it, or undefined to answer as usual.
    * @example
    * const replaced = await plan.apply('cancelOrder'); if (replaced) return replaced;
    */
-  async apply(operation: Exclude<FaultOperation, '*'>): Promise<Response | undefined> {
-    if (this.#faults.length === 0) return undefined;
+  async apply(operation: Exclude<FaultOperation, '*'>): Promise<Reply | NetworkError | undefined> {
     const decision = this.decide(operation);
     if (decision === undefined) return undefined;
     if (decision.delay > 0) await sleep(decision.delay);
-    return decision.response;
+    return decision.reply;
   }
 }
 

@@ -13,11 +13,12 @@ import {
   resetOrders,
 } from './control.js';
 import { defaultSeed } from './default-seed.js';
-import { MockError, errorToResponse, noOperation } from './errors.js';
-import { toFaultInputs, type ActiveFault, type FaultInput, type FaultOperation } from './faults.js';
+import { MockError, errorToReply, errorToResponse, noOperation } from './errors.js';
+import { networkError, toFaultInputs, type ActiveFault, type FaultInput, type FaultOperation, type NetworkError } from './faults.js';
 import { MockSession, type LoadableScenario } from './mock-session.js';
 import { cancelOrder, listOrders, readPet, type OrderInterface } from './operations.js';
 import type { OrderStore, StoredOrder } from './order-store.js';
+import { replyToResponse, type Reply, type RequestHead } from './reply.js';
 import { SessionRegistry, type SessionOptions, type SessionSummary } from './sessions.js';
 
 /**
@@ -105,9 +106,18 @@ export interface OrderMock extends MockControls {
   session(name: string): MockControls;
   /** The named sessions in use, as `GET /__mock/sessions` lists them. */
   sessions(): SessionSummary[];
+  /**
+   * Answers one call of the interface without MSW, exactly as the handlers would: the session of the
+   * request's header, its faults, the bearer check, the operation. For transports that need speed
+   * (the standalone server's fast path); anything else goes through `handlers`.
+   * @example
+   * await mock.answer('cancelOrder', '3', new Request(url, { headers })) // { status: 409, headers: {...}, body: '{"code":...}' }
+   */
+  answer(operation: InterfaceOperation, parameter: string, request: RequestHead): Promise<Reply | NetworkError>;
 }
 
-type FaultOperationName = Exclude<FaultOperation, '*'>;
+/** An operation of the interface, by the name faults use. */
+export type InterfaceOperation = Exclude<FaultOperation, '*'>;
 
 // `session` resolves the request's session on first call (the sessions routes never create one).
 type Operation = (request: Request, parameter: string, session: () => MockSession) => Promise<Response> | Response;
@@ -205,13 +215,26 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
   const petSunset = toDate(options.petSunset ?? defaultPetSunset, 'petSunset');
   if (petSunset < petDeprecation) throw new TypeError('the pet sunset date must not be earlier than its deprecation date');
   const scenarios = options.scenarios ?? [];
+  const operations = { listOrders, cancelOrder, readPet };
   // An operation of the interface: the session's faults first (they stand for the network and the servers in front of
   // the provider, so they come before the bearer check), then the operation on the session's store.
+  const answer = async (name: InterfaceOperation, parameter: string, request: RequestHead): Promise<Reply | NetworkError> => {
+    try {
+      const session = sessions.forRequest(request);
+      if (!session.faults.empty) {
+        const injected = await session.faults.apply(name);
+        if (injected !== undefined) return injected;
+      }
+      return await operations[name]({ store: session.store, authenticate, petDeprecation, petSunset }, request, parameter);
+    } catch (error) {
+      return errorToReply(error);
+    }
+  };
   const operation =
-    (name: FaultOperationName, run: (context: OrderInterface, request: Request, parameter: string) => Promise<Response>): Operation =>
-    async (request, parameter, session) => {
-      const state = session();
-      return (await state.faults.apply(name)) ?? run({ store: state.store, authenticate, petDeprecation, petSunset }, request, parameter);
+    (name: InterfaceOperation): Operation =>
+    async (request, parameter) => {
+      const reply = await answer(name, parameter, request);
+      return reply === networkError ? Response.error() : replyToResponse(reply);
     };
 
   const base = options.baseUrl === undefined ? '*/v1' : options.baseUrl.replace(/\/+$/, '');
@@ -225,9 +248,9 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
   };
   const handlers: RequestHandler[] = [
     undecodablePathHandler(inNamespace, authenticate),
-    routeHandler(`${base}/store/orders`, sessions, { GET: operation('listOrders', listOrders) }, authenticate),
-    routeHandler(`${base}/store/orders/:orderId`, sessions, { DELETE: operation('cancelOrder', cancelOrder) }, authenticate),
-    routeHandler(`${base}/pets/:petId`, sessions, { GET: operation('readPet', readPet) }, authenticate),
+    routeHandler(`${base}/store/orders`, sessions, { GET: operation('listOrders') }, authenticate),
+    routeHandler(`${base}/store/orders/:orderId`, sessions, { DELETE: operation('cancelOrder') }, authenticate),
+    routeHandler(`${base}/pets/:petId`, sessions, { GET: operation('readPet') }, authenticate),
     notFoundHandler(`${base}/*`, authenticate),
   ];
   if (control) {
@@ -265,5 +288,6 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     ...controls(sessions.default),
     session: (name) => controls(sessions.resolve(name)),
     sessions: () => sessions.list(),
+    answer,
   };
 }

@@ -1,16 +1,17 @@
-import { MockError, jsonResponse } from './errors.js';
+import { MockError } from './errors.js';
 import { parseInt64 } from './int64.js';
 import type { OrderStore } from './order-store.js';
+import { jsonReply, type Reply, type RequestHead } from './reply.js';
 
 /** What the operations of the order interface need: the store, the bearer check and the pet's deprecation dates. */
 export interface OrderInterface {
   store: OrderStore;
-  authenticate: (request: Request) => MockError | undefined;
+  authenticate: (request: RequestHead) => MockError | undefined;
   petDeprecation: Date;
   petSunset: Date;
 }
 
-function authenticated(context: OrderInterface, request: Request): void {
+function authenticated(context: OrderInterface, request: RequestHead): void {
   const failure = context.authenticate(request);
   if (failure !== undefined) throw failure;
 }
@@ -20,10 +21,10 @@ function authenticated(context: OrderInterface, request: Request): void {
  * @example
  * listOrders(context, new Request(url, { headers: { authorization: 'Bearer petstore-dev-key' } }))
  */
-export async function listOrders(context: OrderInterface, request: Request): Promise<Response> {
+export async function listOrders(context: OrderInterface, request: RequestHead): Promise<Reply> {
   authenticated(context, request);
   await context.store.settled();
-  return new Response(context.store.listBody(), { status: 200, headers: { 'content-type': 'application/json' } });
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: context.store.listBody() };
 }
 
 /**
@@ -32,7 +33,7 @@ export async function listOrders(context: OrderInterface, request: Request): Pro
  * @example
  * cancelOrder(context, request, '9007199254740993')
  */
-export async function cancelOrder(context: OrderInterface, request: Request, orderId: string): Promise<Response> {
+export async function cancelOrder(context: OrderInterface, request: RequestHead, orderId: string): Promise<Reply> {
   authenticated(context, request);
   const id = parseInt64(orderId);
   if (id === undefined) {
@@ -43,7 +44,7 @@ export async function cancelOrder(context: OrderInterface, request: Request, ord
   }
   await context.store.settled();
   context.store.cancel(id);
-  return new Response(null, { status: 204 });
+  return { status: 204, headers: {}, body: null };
 }
 
 /**
@@ -52,7 +53,7 @@ export async function cancelOrder(context: OrderInterface, request: Request, ord
  * @example
  * readPet(context, request, '7') // 200 {"id":7}, Deprecation: @1767225600, Sunset: Wed, 30 Jun 2027 23:59:59 GMT
  */
-export async function readPet(context: OrderInterface, request: Request, petId: string): Promise<Response> {
+export async function readPet(context: OrderInterface, request: RequestHead, petId: string): Promise<Reply> {
   authenticated(context, request);
   const headers = {
     deprecation: `@${Math.floor(context.petDeprecation.getTime() / 1000)}`,
@@ -66,5 +67,5 @@ export async function readPet(context: OrderInterface, request: Request, petId: 
       { headers },
     );
   }
-  return jsonResponse({ id }, 200, headers);
+  return jsonReply({ id }, 200, headers);
 }

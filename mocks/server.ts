@@ -2,7 +2,9 @@ import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, t
 import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
 import { MockError, errorToResponse, noOperation } from './errors.js';
-import { createOrderMock, type OrderMock, type OrderMockOptions } from './handlers.js';
+import { networkError, type NetworkError } from './faults.js';
+import { createOrderMock, type InterfaceOperation, type OrderMock, type OrderMockOptions } from './handlers.js';
+import type { Reply, RequestHead } from './reply.js';
 
 /**
  * The largest request body the server reads, in bytes, unless told otherwise: 32 MiB (about 250,000 orders on `PUT /__mock/orders`).
@@ -17,6 +19,11 @@ export interface ServerOptions extends Omit<OrderMockOptions, 'baseUrl'> {
   bodyLimit?: number;
   /** Called with one line a request (method, path, status, milliseconds; never a header). Default: silent. */
   log?: (line: string) => void;
+  /**
+   * Whether plain calls of the interface skip MSW's request matching and go straight to the mock's
+   * operations (`mock.answer`), which answer them identically and several times faster. Default: true.
+   */
+  fastPath?: boolean;
 }
 
 /** A standalone HTTP server over the mock's handlers. */
@@ -30,6 +37,66 @@ export interface MockServer {
 }
 
 const exposedHeaders = 'Allow, Deprecation, Sunset, WWW-Authenticate';
+const simpleCors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': exposedHeaders };
+
+// A path segment the fast path takes as it is: no percent-encoding to decode, nothing MSW would read differently.
+const plainSegment = /^[A-Za-z0-9\-._~+]+$/;
+
+/**
+ * The interface call a Node request is, when it is a plain one the fast path can answer exactly as
+ * the MSW handlers do: GET /v1/store/orders, DELETE /v1/store/orders/{id}, GET /v1/pets/{id}, in origin
+ * form, without a body. Anything else (HEAD, OPTIONS, a body, percent-encoding, the control plane)
+ * goes through the handlers.
+ */
+function plainCall(incoming: IncomingMessage): { operation: InterfaceOperation; parameter: string } | undefined {
+  const target = incoming.url;
+  if (target === undefined || !target.startsWith('/v1/') || target.includes('#')) return undefined;
+  const headers = incoming.headers;
+  if ((headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined) return undefined;
+  const query = target.indexOf('?');
+  const path = query === -1 ? target : target.slice(0, query);
+  const method = incoming.method;
+  if (method === 'GET') {
+    if (path === '/v1/store/orders') return { operation: 'listOrders', parameter: '' };
+    if (path.startsWith('/v1/pets/')) {
+      const parameter = path.slice('/v1/pets/'.length);
+      return plainSegment.test(parameter) ? { operation: 'readPet', parameter } : undefined;
+    }
+  } else if (method === 'DELETE' && path.startsWith('/v1/store/orders/')) {
+    const parameter = path.slice('/v1/store/orders/'.length);
+    return plainSegment.test(parameter) ? { operation: 'cancelOrder', parameter } : undefined;
+  }
+  return undefined;
+}
+
+/** The headers of a Node request as Fetch's `Headers#get` reads them: repeated headers joined with ", ". */
+function requestHead(incoming: IncomingMessage): RequestHead {
+  const raw = incoming.rawHeaders;
+  return {
+    headers: {
+      get(name: string): string | null {
+        const lower = name.toLowerCase();
+        let value: string | null = null;
+        for (let index = 0; index < raw.length; index += 2) {
+          if (raw[index]!.length === lower.length && raw[index]!.toLowerCase() === lower) value = value === null ? raw[index + 1]! : `${value}, ${raw[index + 1]}`;
+        }
+        return value;
+      },
+    },
+  };
+}
+
+function writeReply(outgoing: ServerResponse, reply: Reply | NetworkError): number {
+  if (reply === networkError) {
+    outgoing.destroy();
+    return 0;
+  }
+  const headers: Record<string, string | number> = { ...simpleCors, ...reply.headers };
+  if (reply.status !== 204 && reply.status !== 304) headers['content-length'] = reply.body === null ? 0 : Buffer.byteLength(reply.body);
+  outgoing.writeHead(reply.status, headers);
+  outgoing.end(reply.body ?? undefined);
+  return reply.status;
+}
 const methodsWithoutBody = new Set(['GET', 'HEAD']);
 
 class BodyTooLarge extends Error {}
@@ -148,10 +215,22 @@ export function createServer(options: ServerOptions = {}): MockServer {
     return new MockError('method_not_allowed', `Method ${incoming.method} is not allowed on ${url.pathname}.`, { headers: { allow } }).toResponse();
   }
 
+  const fastPath = options.fastPath ?? true;
   const server = createHttpServer(async (incoming, outgoing) => {
     const started = performance.now();
     incoming.on('error', () => {});
     outgoing.on('error', () => {});
+    const call = fastPath ? plainCall(incoming) : undefined;
+    if (call !== undefined) {
+      let status = 0;
+      try {
+        status = writeReply(outgoing, await mock.answer(call.operation, call.parameter, requestHead(incoming)));
+      } catch {
+        outgoing.destroy();
+      }
+      options.log?.(`${incoming.method} ${incoming.url?.split('?')[0]} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+      return;
+    }
     let response: Response;
     try {
       response = await answer(incoming);

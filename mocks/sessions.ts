@@ -1,3 +1,4 @@
+import type { RequestHead } from './reply.js';
 import { MockError } from './errors.js';
 
 /**
@@ -63,7 +64,7 @@ export class SessionRegistry<State> {
    * The state of the session named by a request's `X-Mock-Session` header, or the default one without it.
    * @throws MockError `invalid_session` for a malformed name, `session_limit_reached` when a new session would exceed the limit.
    */
-  forRequest(request: Request): State {
+  forRequest(request: RequestHead): State {
     const name = request.headers.get(sessionHeader);
     return name === null ? this.default : this.resolve(name);
   }

@@ -1,3 +1,4 @@
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { expect } from 'vitest';
 import { parseJson, type JsonValue } from '../mocks/json.js';
 import { createServer, type ServerOptions } from '../mocks/server.js';
@@ -39,4 +40,40 @@ export async function expectError(response: Response, status: number, code: stri
   if (typeof message === 'string') expect(body.message).toBe(message);
   else if (message) expect(body.message).toMatch(message);
   return body;
+}
+
+/** One request as `sendRaw` sends it: any method, any request target, repeated headers, a body. */
+export interface Exchange {
+  method: string;
+  path: string;
+  headers?: OutgoingHttpHeaders;
+  body?: string;
+}
+
+/** What came back: status, headers (without the per-connection ones) and body, or a dropped connection. */
+export type Observed = { status: number; headers: Record<string, string | string[] | undefined>; body: string } | 'connection dropped';
+
+/**
+ * Sends a request with node:http, which (unlike fetch) sends any method, any target and repeated
+ * headers as given. A body goes with an exact Content-Length. Fails after `timeout` ms without an answer.
+ */
+export function sendRaw(origin: string, exchange: Exchange, timeout = 10_000): Promise<Observed> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(origin);
+    const headers = { ...exchange.headers };
+    if (exchange.body !== undefined && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+      headers['content-length'] = String(Buffer.byteLength(exchange.body));
+    }
+    const outgoing = httpRequest({ host: url.hostname, port: url.port, method: exchange.method, path: exchange.path, headers, agent: false, timeout }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => {
+        const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = incoming.headers;
+        resolve({ status: incoming.statusCode!, headers: rest, body: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer to ${exchange.method} ${exchange.path} within ${timeout} ms`)));
+    outgoing.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve('connection dropped') : reject(error)));
+    outgoing.end(exchange.body);
+  });
 }

@@ -1,0 +1,36 @@
+import { stringifyJson } from './json.js';
+
+/**
+ * An answer of the mock before any transport: a status, headers and a body. The MSW handlers turn it
+ * into a Fetch `Response`; the standalone server writes it to the socket directly.
+ * @example
+ * const reply: Reply = { status: 204, headers: {}, body: null };
+ */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** What an operation reads of a request: its headers (a Fetch `Request` is one). */
+export interface RequestHead {
+  headers: { get(name: string): string | null };
+}
+
+/**
+ * A JSON reply, serialised losslessly (a `bigint` is written as an exact JSON number).
+ * @example
+ * jsonReply([{ id: 1n }]) // { status: 200, headers: { 'content-type': 'application/json' }, body: '[{"id":1}]' }
+ */
+export function jsonReply(body: unknown, status = 200, headers: Record<string, string> = {}): Reply {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: stringifyJson(body) };
+}
+
+/**
+ * The Fetch `Response` of a reply.
+ * @example
+ * replyToResponse({ status: 204, headers: {}, body: null }).status // 204
+ */
+export function replyToResponse(reply: Reply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}

@@ -1,0 +1,113 @@
+// The standalone server answers plain interface calls without MSW (its fast path). The MSW handlers
+// stay the one behaviour in-process and in the browser, so the two must answer identically: this
+// file sends the same requests, in the same order, to a server with the fast path and one without.
+import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { loadScenarios, type Scenario } from '../mocks/scenarios.js';
+import { createServer, type MockServer } from '../mocks/server.js';
+import { sendRaw as send, type Exchange } from './support.js';
+
+const key = { authorization: 'Bearer petstore-dev-key' };
+const keyFor = (choice: 'valid' | 'none' | 'wrong' | undefined) => (choice === 'none' ? {} : choice === 'wrong' ? { authorization: 'Bearer not-the-key' } : key);
+
+// Requests at the edges of the fast path: what it takes, what it must hand to the handlers, and what both must refuse alike.
+const edges: Exchange[] = [
+  { method: 'GET', path: '/v1/store/orders', headers: key },
+  { method: 'GET', path: '/v1/store/orders?page=2', headers: key },
+  { method: 'GET', path: '/v1/store/orders/', headers: key },
+  { method: 'GET', path: '/v1/store/orders//', headers: key },
+  { method: 'HEAD', path: '/v1/store/orders', headers: key },
+  { method: 'OPTIONS', path: '/v1/store/orders', headers: { origin: 'http://app.test', 'access-control-request-method': 'DELETE' } },
+  { method: 'POST', path: '/v1/store/orders', headers: key, body: '{}' },
+  { method: 'GET', path: '/v1/store/orders', headers: { authorization: 'bearer petstore-dev-key' } },
+  { method: 'GET', path: '/v1/store/orders', headers: { authorization: 'Bearer  petstore-dev-key' } },
+  { method: 'GET', path: '/v1/store/orders', headers: { authorization: ['Bearer petstore-dev-key', 'Bearer other'] as unknown as string } },
+  { method: 'GET', path: '/v1/store/orders', headers: { authorization: 'Basic cGV0OnN0b3Jl' } },
+  { method: 'GET', path: '/v1/store/orders', headers: { ...key, 'x-mock-session': 'edge' } },
+  { method: 'GET', path: '/v1/store/orders', headers: { ...key, 'x-mock-session': 'two words' } },
+  { method: 'GET', path: '/v1/store/orders', headers: { ...key, 'x-mock-session': ['a', 'b'] } },
+  { method: 'DELETE', path: '/v1/store/orders/2', headers: { ...key, 'x-mock-session': 'edge' } },
+  { method: 'DELETE', path: '/v1/store/orders/%32', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/%ZZ', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/+1', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/-0', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/0001', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/1.0', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/9223372036854775808', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/-9223372036854775808', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/1/', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/1', headers: { ...key, 'content-type': 'application/json', 'content-length': '14' }, body: '{"why":"test"}' },
+  { method: 'DELETE', path: '/v1/store/orders/1', headers: { ...key, 'transfer-encoding': 'chunked' }, body: '{}' },
+  { method: 'DELETE', path: '/v1/store/orders/1', headers: {} },
+  { method: 'DELETE', path: '/v1/store/orders/1', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/1', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/3', headers: key },
+  { method: 'GET', path: '/v1/pets/7', headers: key },
+  { method: 'GET', path: '/v1/pets/x', headers: key },
+  { method: 'GET', path: '/v1/pets/7', headers: {} },
+  { method: 'GET', path: '/v1/pets/', headers: key },
+  { method: 'GET', path: '/v1/nothing', headers: key },
+  { method: 'GET', path: '/v1/nothing', headers: {} },
+  { method: 'GET', path: 'http://petstore.test/v1/store/orders', headers: key },
+  { method: 'GET', path: '/v1/store/orders#fragment', headers: key },
+  { method: 'GET', path: '/__mock/orders' },
+];
+
+describe('the fast path and the MSW handlers', () => {
+  let fast: MockServer;
+  let handlers: MockServer;
+  let origins: [string, string];
+  let scenarios: Scenario[];
+  let fastCalls: MockInstance;
+
+  beforeAll(async () => {
+    scenarios = await loadScenarios();
+    fast = createServer({ scenarios });
+    handlers = createServer({ scenarios, fastPath: false });
+    origins = [await fast.listen(0, '127.0.0.1'), await handlers.listen(0, '127.0.0.1')];
+    fastCalls = vi.spyOn(fast.mock, 'answer');
+  });
+  afterAll(async () => {
+    await fast.close();
+    await handlers.close();
+  });
+
+  async function both(exchange: Exchange): Promise<void> {
+    const [viaFastPath, viaHandlers] = await Promise.all(origins.map((origin) => send(origin, exchange)));
+    expect(viaFastPath, `${exchange.method} ${exchange.path} ${JSON.stringify(exchange.headers)}`).toEqual(viaHandlers);
+  }
+
+  it('answer every step of every scenario identically, faults included', async () => {
+    for (const scenario of scenarios) {
+      await both({ method: 'POST', path: `/__mock/scenarios/${scenario.name}` });
+      for (const step of scenario.steps) {
+        await both({ method: step.request.method, path: `/v1${step.request.path}`, headers: keyFor(step.request.key) });
+      }
+      await both({ method: 'GET', path: '/__mock/orders' });
+    }
+  });
+
+  it('answer the edge cases identically, from the default seed', async () => {
+    await both({ method: 'POST', path: '/__mock/reset' });
+    fastCalls.mockClear();
+    for (const exchange of edges) await both(exchange);
+    // The plain calls went the fast way (the rest went through the handlers): the comparison compared something.
+    expect(fastCalls.mock.calls.map(([operation, parameter]) => `${operation} ${parameter}`)).toEqual([
+      'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ',
+      'cancelOrder 2', 'cancelOrder +1', 'cancelOrder -0', 'cancelOrder 0001', 'cancelOrder 1.0', 'cancelOrder 9223372036854775808',
+      'cancelOrder -9223372036854775808', 'cancelOrder 1', 'cancelOrder 1', 'cancelOrder 1', 'cancelOrder 3', 'readPet 7', 'readPet x', 'readPet 7',
+    ]);
+  });
+
+  it('answer identically under injected faults of every kind', async () => {
+    await both({ method: 'POST', path: '/__mock/reset' });
+    const faults = [
+      { operation: 'listOrders', status: 503, times: 1, code: 'down', message: 'Down.' },
+      { operation: 'cancelOrder', after: 1, times: 1, network: true },
+      { operation: 'readPet', probability: 0.5, seed: 9, status: 500 },
+      { operation: '*', delay: { min: 1, max: 5 }, times: 3 },
+    ];
+    await both({ method: 'POST', path: '/__mock/faults', body: JSON.stringify(faults) });
+    for (const exchange of [...edges, ...edges]) await both(exchange);
+    await both({ method: 'GET', path: '/__mock/faults' });
+  });
+});

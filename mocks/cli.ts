@@ -29,6 +29,8 @@ Options:
   --pet-deprecation DATE   deprecation date announced by GET /pets/{petId} (default 2026-01-01T00:00:00Z)
   --pet-sunset DATE        sunset date announced by GET /pets/{petId} (default 2027-06-30T23:59:59Z)
   --body-limit BYTES       largest request body accepted (default 33554432)
+  --headers-timeout MS     time a client may take to send its headers, then 408 (default 10000)
+  --request-timeout MS     time a client may take to send its whole request, then 408 (default 30000)
   --verbose                print one line per request (never a header or a key)
   --help                   print this help
   --version                print the version
@@ -75,6 +77,8 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
         'pet-deprecation': { type: 'string' },
         'pet-sunset': { type: 'string' },
         'body-limit': { type: 'string' },
+        'headers-timeout': { type: 'string' },
+        'request-timeout': { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean' },
         version: { type: 'boolean' },
@@ -136,6 +140,8 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   if (values['pet-deprecation'] !== undefined) options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
   if (values['pet-sunset'] !== undefined) options.petSunset = date(values['pet-sunset'], 'pet-sunset');
   if (values['body-limit'] !== undefined) options.bodyLimit = integer(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
+  if (values['headers-timeout'] !== undefined) options.headersTimeout = integer(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
+  if (values['request-timeout'] !== undefined) options.requestTimeout = integer(values['request-timeout'], 'request-timeout', 100, 3_600_000);
   if (values.verbose) options.log = (line) => console.log(line);
   return options;
 }

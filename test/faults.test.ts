@@ -1,11 +1,9 @@
-import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FaultPlan } from '../mocks/faults.js';
-import { createOrderMock, type OrderMock } from '../mocks/msw.js';
 import { injectsFaults, loadScenarioFile, loadScenarios, ScenarioError, type ScenarioStep } from '../mocks/scenarios.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { cliPath, runToExit, startCommand } from './cli-support.js';
-import { authorized, expectError, jsonOf, startServer } from './support.js';
+import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from './support.js';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -201,19 +199,11 @@ describe('scenarios that inject faults', () => {
 });
 
 describe('faults in-process (createOrderMock with setupServer)', () => {
-  const server = setupServer();
-  let inProcess: OrderMock;
-  const base = 'https://api.example.com/v1';
-
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-  afterAll(() => server.close());
-  beforeEach(() => {
-    inProcess = createOrderMock({ seed, scenarios: bundledScenarios });
-    server.resetHandlers(...inProcess.handlers);
-  });
+  const current = useInProcessMock({ seed, scenarios: bundledScenarios });
+  const base = inProcessBase;
 
   it('fails the next two cancels with 503, then cancels', async () => {
-    expect(inProcess.addFaults({ operation: 'cancelOrder', status: 503, times: 2 })).toMatchObject([{ id: 1, affected: 0 }]);
+    expect(current().addFaults({ operation: 'cancelOrder', status: 503, times: 2 })).toMatchObject([{ id: 1, affected: 0 }]);
     const cancel = () => fetch(`${base}/store/orders/1`, { method: 'DELETE', headers: authorized });
     await expectError(await cancel(), 503, 'injected_fault');
     await expectError(await cancel(), 503, 'injected_fault');
@@ -221,16 +211,16 @@ describe('faults in-process (createOrderMock with setupServer)', () => {
   });
 
   it('rejects the fetch for a dropped connection', async () => {
-    inProcess.addFaults([{ operation: 'listOrders', network: true }]);
+    current().addFaults([{ operation: 'listOrders', network: true }]);
     await expect(fetch(`${base}/store/orders`, { headers: authorized })).rejects.toThrow(TypeError);
   });
 
   it('lists, clears and loads faults like the control plane', async () => {
-    await inProcess.loadScenario('cancel-order-server-error');
-    expect(inProcess.faults()).toMatchObject([{ operation: 'cancelOrder', after: 0, times: 1, status: 500 }]);
-    inProcess.clearFaults();
-    expect(inProcess.faults()).toEqual([]);
-    expect(() => inProcess.addFaults({ status: 42 } as never)).toThrow('Invalid fault: /status must be >= 400.');
+    await current().loadScenario('cancel-order-server-error');
+    expect(current().faults()).toMatchObject([{ operation: 'cancelOrder', after: 0, times: 1, status: 500 }]);
+    current().clearFaults();
+    expect(current().faults()).toEqual([]);
+    expect(() => current().addFaults({ status: 42 } as never)).toThrow('Invalid fault: /status must be >= 400.');
   });
 });
 

@@ -1,10 +1,8 @@
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOrderMock, type OrderMock } from '../mocks/msw.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { SessionRegistry } from '../mocks/sessions.js';
 import { cliPath, runToExit, startCommand } from './cli-support.js';
-import { authorized, expectError, jsonOf, startServer } from './support.js';
+import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from './support.js';
 
 type Started = Awaited<ReturnType<typeof startServer>>;
 let mock: Started;
@@ -128,26 +126,18 @@ describe('session bounds', () => {
 });
 
 describe('sessions in-process', () => {
-  const server = setupServer();
-  let inProcess: OrderMock;
-  const base = 'https://api.example.com/v1';
-
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-  afterAll(() => server.close());
-  beforeEach(() => {
-    inProcess = createOrderMock({ seed, scenarios: bundledScenarios });
-    server.resetHandlers(...inProcess.handlers);
-  });
+  const current = useInProcessMock({ seed, scenarios: bundledScenarios });
+  const base = inProcessBase;
 
   it('controls a named session with mock.session(name), which requests with the header see', async () => {
-    await inProcess.session('test-a').loadScenario('cancel-shipped-order');
+    await current().session('test-a').loadScenario('cancel-shipped-order');
     const response = await fetch(`${base}/store/orders/3`, { method: 'DELETE', headers: as('test-a') });
     expect(response.status).toBe(409);
     expect((await fetch(`${base}/store/orders/3`, { method: 'DELETE', headers: authorized })).status).toBe(409);
     expect((await fetch(`${base}/store/orders/1`, { method: 'DELETE', headers: as('test-a') })).status).toBe(204);
-    expect(inProcess.session('test-a').orders().map((order) => [Number(order.id), order.status])).toEqual([[1, 'cancelled'], [3, 'shipped']]);
-    expect(inProcess.orders().map((order) => order.status)).toEqual(['pending', 'pending', 'shipped']);
-    expect(inProcess.sessions().map((session) => session.name)).toEqual(['test-a']);
+    expect(current().session('test-a').orders().map((order) => [Number(order.id), order.status])).toEqual([[1, 'cancelled'], [3, 'shipped']]);
+    expect(current().orders().map((order) => order.status)).toEqual(['pending', 'pending', 'shipped']);
+    expect(current().sessions().map((session) => session.name)).toEqual(['test-a']);
   });
 });
 

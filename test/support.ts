@@ -1,5 +1,7 @@
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
-import { expect } from 'vitest';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { createOrderMock, type OrderMock, type OrderMockOptions } from '../mocks/msw.js';
 import { parseJson, type JsonValue } from '../mocks/json.js';
 import { createServer, type ServerOptions } from '../mocks/server.js';
 
@@ -76,4 +78,23 @@ export function sendRaw(origin: string, exchange: Exchange, timeout = 10_000): P
     outgoing.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve('connection dropped') : reject(error)));
     outgoing.end(exchange.body);
   });
+}
+
+/** The base URL the in-process mock answers in tests: an address that never leaves the process. */
+export const inProcessBase = 'https://api.example.com/v1';
+
+/**
+ * Registers, for the surrounding describe block, an in-process mock under MSW's setupServer: a fresh
+ * mock with these options before each test, every unhandled request an error. Returns a getter for it.
+ */
+export function useInProcessMock(options: OrderMockOptions): () => OrderMock {
+  const server = setupServer();
+  let mock: OrderMock;
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterAll(() => server.close());
+  beforeEach(() => {
+    mock = createOrderMock(options);
+    server.resetHandlers(...mock.handlers);
+  });
+  return () => mock;
 }

@@ -1,4 +1,4 @@
-import { MockError } from './errors.js';
+import { MockError, type Violation } from './errors.js';
 import { jsonReply, type Reply } from './reply.js';
 import { schemaValidator } from './spec.js';
 
@@ -118,7 +118,7 @@ const effectRequirement =
   'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection';
 
 // Ajv reports an unmet anyOf or not as a message about schemas; say what the rule means instead.
-function effectViolations(validate: (value: unknown) => { path: string; message: string }[], value: unknown, at: string) {
+function effectViolations(validate: (value: unknown) => Violation[], value: unknown, at: string): Violation[] {
   const violations = validate(value).map(({ path, message }) => {
     if (/^must (match a schema in anyOf|NOT be valid)/.test(message)) return { path: at + path, message: effectRequirement };
     const dependency = /^must have property (\w+) when property (\w+) is present$/.exec(message);
@@ -159,7 +159,7 @@ export function toFaultInputs(value: unknown): FaultInput[] {
  * @example
  * stepFaultViolations({ status: 99 }) // [{ path: '/status', message: 'must be >= 400' }]
  */
-export function stepFaultViolations(value: unknown): { path: string; message: string }[] {
+export function stepFaultViolations(value: unknown): Violation[] {
   return effectViolations(validateStepFault, value, '');
 }
 

@@ -63,7 +63,7 @@ export class MockSession {
   }
 
   /** Replaces every order; rejects with a `MockError` and changes nothing on bad input. */
-  replaceOrders(orders: readonly unknown[] | unknown, at = ''): Promise<void> {
+  replaceOrders(orders: unknown, at = ''): Promise<void> {
     return this.store.replace(orders, at);
   }
 
@@ -93,10 +93,10 @@ export class MockSession {
   }
 
   /**
-   * Adds a fault or a list of faults; returns those added, with their ids.
+   * Adds a fault or a list of faults (checked first: any value may come from a request body); returns those added, with their ids.
    * @throws MockError `invalid_fault`; nothing is added.
    */
-  addFaults(faults: FaultInput | readonly FaultInput[] | unknown): ActiveFault[] {
+  addFaults(faults: unknown): ActiveFault[] {
     return this.faults.add(faults);
   }
 }

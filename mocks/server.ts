@@ -98,12 +98,14 @@ function requestHead(incoming: IncomingMessage): RequestHead {
   };
 }
 
-function writeReply(outgoing: ServerResponse, reply: Reply | NetworkError): number {
+// The one place a reply meets the socket, for the fast path and the handlers alike. A network error
+// (a fault with `network: true`) drops the connection without an answer.
+function writeReply(outgoing: ServerResponse, reply: Reply | NetworkError, cors: Record<string, string> = simpleCors): number {
   if (reply === networkError) {
     outgoing.destroy();
     return 0;
   }
-  const headers: Record<string, string | number> = { ...simpleCors, ...reply.headers };
+  const headers: Record<string, string | number> = { ...cors, ...reply.headers };
   if (reply.status !== 204 && reply.status !== 304) headers['content-length'] = reply.body === null ? 0 : Buffer.byteLength(reply.body);
   outgoing.writeHead(reply.status, headers);
   outgoing.end(reply.body ?? undefined);
@@ -145,23 +147,16 @@ function toFetchRequest(incoming: IncomingMessage, origin: string, body: Buffer)
 }
 
 async function writeResponse(outgoing: ServerResponse, response: Response, cors: Record<string, string>): Promise<void> {
-  // A network error (a fault with `network: true`): drop the connection without an answer.
-  if (response.type === 'error') return void outgoing.destroy();
-  const headers: Record<string, string> = { ...cors };
+  if (response.type === 'error') return void writeReply(outgoing, networkError);
+  const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  const body = Buffer.from(await response.arrayBuffer());
-  if (response.status !== 204 && response.status !== 304) headers['content-length'] = String(body.length);
-  outgoing.writeHead(response.status, headers);
-  outgoing.end(body);
+  writeReply(outgoing, { status: response.status, headers, body: await response.text() }, cors);
 }
 
 function corsHeaders(request: IncomingMessage, response: Response): Record<string, string> {
-  const headers: Record<string, string> = {
-    'access-control-allow-origin': '*',
-    'access-control-expose-headers': exposedHeaders,
-  };
+  const headers: Record<string, string> = { ...simpleCors };
   const allow = response.headers.get('allow');
   if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined && allow !== null) {
     headers['access-control-allow-methods'] = allow;

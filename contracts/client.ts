@@ -1,6 +1,7 @@
-import { toInt64 } from '../mocks/int64.js';
-import { parseJson } from '../mocks/json.js';
-import { orderInt64Fields, schemaReference, schemaValidator, type ErrorRecord, type Order } from '../mocks/spec.js';
+import { toInt64 } from '../spec/int64.js';
+import { parseJson } from '../spec/json.js';
+import { isErrorRecord, orderInt64Fields, type ErrorRecord, type Order } from '../spec/records.js';
+import { pathOf, routeOf, type OperationName } from '../spec/routes.js';
 
 /** An Order as the client returns it: the spec's Order, with its int64 fields as exact `bigint`s. */
 export type ClientOrder = Omit<Order, 'id' | 'petId'> & { id?: bigint; petId?: bigint };
@@ -44,8 +45,8 @@ export class OrderApiError extends Error {
   }
 }
 
-/** The three operations of the order interface. */
-export interface OrderClient {
+/** The operations of the order interface, one method per operation of the route table, named after it. */
+export interface OrderClient extends Record<OperationName, (...parameters: never[]) => Promise<unknown>> {
   /** `GET /store/orders`: every order. @throws OrderApiError (401) */
   listOrders(): Promise<ClientOrder[]>;
   /** `DELETE /store/orders/{orderId}`: cancels a pending order. @throws OrderApiError (401, 404, 409) */
@@ -54,14 +55,12 @@ export interface OrderClient {
   readPet(petId: bigint | number | string): Promise<PetReading>;
 }
 
-const isErrorRecord = schemaValidator('Error', { $ref: schemaReference('Error') });
-
 async function failure(response: Response): Promise<OrderApiError> {
   const text = await response.text();
   let record: ErrorRecord | undefined;
   try {
     const body = text === '' ? undefined : parseJson(text);
-    if (body !== undefined && isErrorRecord(body).length === 0) record = body as unknown as ErrorRecord;
+    if (isErrorRecord(body)) record = body;
   } catch {
     // not JSON: no record
   }
@@ -90,26 +89,28 @@ function toClientOrder(value: unknown): ClientOrder {
  */
 export function createOrderClient(options: OrderClientOptions): OrderClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const send = (method: string, path: string) =>
-    (options.fetch ?? fetch)(`${baseUrl}${path}`, {
-      method,
+  const send = (operation: OperationName, parameter?: bigint | number | string) => {
+    const route = routeOf(operation);
+    return (options.fetch ?? fetch)(`${baseUrl}${pathOf(route, parameter)}`, {
+      method: route.method,
       headers: { accept: 'application/json', ...(options.apiKey !== undefined && { authorization: `Bearer ${options.apiKey}` }) },
     });
+  };
   return {
     async listOrders() {
-      const response = await send('GET', '/store/orders');
+      const response = await send('listOrders');
       if (!response.ok) throw await failure(response);
       const body = parseJson(await response.text());
       if (!Array.isArray(body)) throw new TypeError('The order list is not a JSON array.');
       return body.map(toClientOrder);
     },
     async cancelOrder(orderId) {
-      const response = await send('DELETE', `/store/orders/${encodeURIComponent(String(orderId))}`);
+      const response = await send('cancelOrder', orderId);
       if (!response.ok) throw await failure(response);
       await response.body?.cancel();
     },
     async readPet(petId) {
-      const response = await send('GET', `/pets/${encodeURIComponent(String(petId))}`);
+      const response = await send('readPet', petId);
       if (!response.ok) throw await failure(response);
       const pet = parseJson(await response.text());
       return { pet: pet as Record<string, unknown>, deprecation: response.headers.get('deprecation'), sunset: response.headers.get('sunset') };

@@ -5,11 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson, stringifyJson } from '../mocks/json.js';
-import { loadScenarios } from '../mocks/scenarios.js';
+import { parseJson, stringifyJson } from '../spec/json.js';
+import { matchRoute } from '../spec/routes.js';
+import { loadScenarios } from '../spec/scenarios.js';
 import { createOrderClient, OrderApiError, type OrderClient } from './client.js';
-import { deriveInteractions, pactApiKey, pactParticipants, pactWrongApiKey, type DerivedInteraction } from './interactions.js';
+import { deriveInteractions, type DerivedInteraction } from './interactions.js';
 import { shippedPactFile } from './pact-file.js';
+import { pactApiKey, pactParticipants, pactWrongApiKey } from './participants.js';
 
 const interactions = await deriveInteractions(await loadScenarios());
 let directory: string;
@@ -30,14 +32,14 @@ function given(builder: ReturnType<PactV4['addInteraction']>, interaction: Deriv
   return builder;
 }
 
-/** Calls the client as the step's request does; what a consumer sees: the value, or the OrderApiError. */
+/** Calls the client's method for the step's operation (routed by the route table); what a consumer sees: the value, or the OrderApiError. */
 async function callClient(client: OrderClient, interaction: DerivedInteraction): Promise<unknown> {
   const { method, path } = interaction.step.request;
-  const id = path.split('/').pop()!;
+  const match = matchRoute(method, path);
+  if (match === undefined) throw new Error(`${method} ${path} is no operation of the route table`);
+  const call = client[match.route.operation] as (parameter?: bigint) => Promise<unknown>;
   try {
-    if (method === 'DELETE') return await client.cancelOrder(BigInt(id));
-    if (path.startsWith('/pets/')) return await client.readPet(BigInt(id));
-    return await client.listOrders();
+    return await call(match.parameter === undefined ? undefined : BigInt(match.parameter));
   } catch (error) {
     if (error instanceof OrderApiError) return error;
     throw error;
@@ -59,14 +61,15 @@ describe('the order client against Pact\'s mock server', () => {
       const key = interaction.step.request.key;
       const client = createOrderClient({ baseUrl: `${server.url}/v1`, ...(key !== 'none' && { apiKey: key === 'wrong' ? pactWrongApiKey : pactApiKey }) });
       const outcome = await callClient(client, interaction);
+      const operation = matchRoute(interaction.step.request.method, interaction.step.request.path)?.route.operation;
       const statuses = [interaction.step.expect.status].flat();
       if (statuses.every((status) => status >= 400)) {
         expect(outcome).toBeInstanceOf(OrderApiError);
         expect(statuses).toContain((outcome as OrderApiError).status);
         if (interaction.body !== undefined) expect((outcome as OrderApiError).record?.status).toBe((outcome as OrderApiError).status);
-      } else if (interaction.step.request.method === 'DELETE') {
+      } else if (operation === 'cancelOrder') {
         expect(outcome).toBeUndefined();
-      } else if (interaction.step.request.path.startsWith('/pets/')) {
+      } else if (operation === 'readPet') {
         expect(outcome).toMatchObject({ deprecation: expect.stringMatching(/^@\d+$/), sunset: expect.stringMatching(/GMT$/) });
       } else {
         const ids = (outcome as { id: bigint }[]).map((order) => order.id);

@@ -1,12 +1,11 @@
 import { getResponse } from 'msw';
 import { MatchersV3 } from '@pact-foundation/pact';
-import { providerState } from '../mocks/control.js';
 import { createOrderMock } from '../mocks/handlers.js';
-import { parseJson, type JsonValue } from '../mocks/json.js';
-import { contractSteps, injectsFaults, type ContractStep, type KeyChoice, type Scenario } from '../mocks/scenarios.js';
-import { pactApiKey, pactWrongApiKey } from './participants.js';
-
-export { pactApiKey, pactParticipants, pactWrongApiKey } from './participants.js';
+import { authorizationHeader, type KeyChoice } from '../spec/authorization.js';
+import { parseJson, type JsonValue } from '../spec/json.js';
+import { providerState } from '../spec/provider-state.js';
+import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../spec/scenarios.js';
+import { pactApiKey } from './participants.js';
 
 
 /** One Pact interaction, derived from one scenario step. */
@@ -25,9 +24,10 @@ export interface DerivedInteraction {
   body: unknown;
 }
 
+// The pact spells the header as clients usually do.
 function keyHeader(choice: KeyChoice | undefined): Record<string, string> {
-  if (choice === 'none') return {};
-  return { Authorization: `Bearer ${choice === 'wrong' ? pactWrongApiKey : pactApiKey}` };
+  const { authorization } = authorizationHeader(choice, pactApiKey);
+  return authorization === undefined ? {} : { Authorization: authorization };
 }
 
 // MatchersV3.integer refuses a bigint (it checks Number.isInteger); the matcher's JSON is this, and

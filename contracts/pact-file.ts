@@ -1,17 +1,6 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageFolder } from '../spec/package-folder.js';
 import { pactParticipants } from './participants.js';
-
-function findPactDirectory(): string {
-  // contracts/, dist/contracts and dist/bin all sit below the package root, at different depths.
-  let directory = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 4; depth++) {
-    if (existsSync(join(directory, 'contracts', 'pacts'))) return join(directory, 'contracts', 'pacts');
-    directory = dirname(directory);
-  }
-  throw new Error('cannot find the contracts/pacts/ folder of petstore-contract-kit');
-}
 
 /**
  * The pact the package ships: written by the consumer tests from the scenarios, verified against
@@ -19,4 +8,4 @@ function findPactDirectory(): string {
  * @example
  * new Verifier({ pactUrls: [shippedPactFile], ... })
  */
-export const shippedPactFile = join(findPactDirectory(), `${pactParticipants.consumer}-${pactParticipants.provider}.json`);
+export const shippedPactFile = join(packageFolder(import.meta.url, 'contracts', 'pacts'), 'pacts', `${pactParticipants.consumer}-${pactParticipants.provider}.json`);

@@ -1,4 +1,4 @@
-import { developmentApiKey } from '../mocks/auth.js';
+import { developmentApiKey, wrongApiKey } from '../spec/authorization.js';
 
 /** The consumer and provider names the pact is written under. */
 export const pactParticipants = { consumer: 'petstore-order-client', provider: 'petstore-order-interface' } as const;
@@ -7,4 +7,4 @@ export const pactParticipants = { consumer: 'petstore-order-client', provider: '
 export const pactApiKey = developmentApiKey;
 
 /** The key a `wrong` step sends. */
-export const pactWrongApiKey = 'petstore-verify-wrong-key';
+export const pactWrongApiKey = wrongApiKey;

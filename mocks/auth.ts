@@ -1,12 +1,5 @@
-import type { RequestHead } from './reply.js';
 import { MockError } from './errors.js';
-
-/**
- * The key the mock accepts when none is configured. Documented in the README; never use it for anything real.
- * @example
- * fetch(url, { headers: { authorization: `Bearer ${developmentApiKey}` } })
- */
-export const developmentApiKey = 'petstore-dev-key';
+import type { RequestHead } from './reply.js';
 
 // RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 const bearerToken = /^[A-Za-z0-9\-._~+/]+=*$/;

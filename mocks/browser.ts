@@ -1,5 +1,5 @@
 import { setupWorker, type SetupWorker } from 'msw/browser';
-import { bundledScenarios } from './generated/scenarios.js';
+import { bundledScenarios } from '../spec/generated/scenarios.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './handlers.js';
 
 /** How to start the mock in the browser: the mock's options, plus the worker's own. */
@@ -51,7 +51,7 @@ export async function startBrowserMock(options: BrowserMockOptions = {}): Promis
       throw error;
     }
   }
-  return { ...mock, worker, stop: () => worker.stop() };
+  return Object.assign(mock, { worker, stop: () => worker.stop() });
 }
 
 export { bundledScenarios };

@@ -1,25 +1,10 @@
-import { MockError, jsonResponse } from './errors.js';
-import { parseJson, type JsonValue } from './json.js';
-import type { LoadableScenario, MockSession } from './mock-session.js';
+import { parseJson, type JsonValue } from '../spec/json.js';
+import { providerState, stateChangeViolations, type StateChange } from '../spec/provider-state.js';
+import { violationSummary } from '../spec/schema-validator.js';
+import { MockError } from './errors.js';
+import type { MockSession } from './mock-session.js';
+import { jsonResponse } from './reply.js';
 import type { SessionRegistry } from './sessions.js';
-import { schemaValidator } from './spec.js';
-
-/**
- * The one provider state of the kit: the store holds exactly the orders in `params.orders`.
- * @example
- * new PactV4(...).addInteraction().given(providerState, { orders: [{ id: 3, status: 'shipped' }] })
- */
-export const providerState = 'the store holds orders';
-
-const validateStateChange = schemaValidator('provider-state-change', {
-  type: 'object',
-  required: ['state'],
-  properties: {
-    state: { type: 'string' },
-    action: { enum: ['setup', 'teardown'] },
-    params: { type: 'object' },
-  },
-});
 
 // The body is read as JSON whatever its Content-Type says: `curl -d` labels JSON as a form, a browser's
 // fetch with a string body as text/plain. The JSON parse is the check.
@@ -34,8 +19,7 @@ async function readJsonBody(request: Request): Promise<JsonValue> {
 
 /** `GET /__mock/orders`: every order, with its status. */
 export async function readOrders(session: MockSession): Promise<Response> {
-  await session.store.settled();
-  return jsonResponse(session.orders());
+  return jsonResponse(await session.orders());
 }
 
 /** `PUT /__mock/orders`: replaces the store with a JSON array of orders (each with an optional `status`); 204. */
@@ -59,28 +43,24 @@ export async function resetOrders(session: MockSession): Promise<Response> {
  */
 export async function changeProviderState(session: MockSession, request: Request): Promise<Response> {
   const body = await readJsonBody(request);
-  const violations = validateStateChange(body);
-  if (violations.length > 0) {
-    const first = violations[0]!;
-    throw new MockError('invalid_request', `Invalid provider state change: ${first.path || 'the body'} ${first.message}.`, { violations });
-  }
-  const change = body as { state: string; action?: 'setup' | 'teardown'; params?: Record<string, JsonValue> };
+  const violations = stateChangeViolations(body);
+  if (violations.length > 0) throw new MockError('invalid_request', `Invalid provider state change: ${violationSummary(violations)}.`, { violations });
+  const change = body as unknown as StateChange;
   if (change.state !== providerState) {
     throw new MockError('unknown_provider_state', `Unknown provider state ${JSON.stringify(change.state)}: the only state is ${JSON.stringify(providerState)}.`);
   }
   const action = change.action ?? 'setup';
-  const { store } = session;
   if (action === 'teardown') {
-    await store.reset();
+    await session.store.reset();
   } else {
     if (change.params?.orders === undefined) {
       throw new MockError('invalid_request', 'Invalid provider state change: /params/orders is required for setup.', {
         violations: [{ path: '/params/orders', message: 'is required' }],
       });
     }
-    await store.replace(change.params.orders, '/params/orders');
+    await session.replaceOrders(change.params.orders, '/params/orders');
   }
-  return jsonResponse({ state: change.state, action, orders: store.all().length });
+  return jsonResponse({ state: change.state, action, orders: (await session.orders()).length });
 }
 
 /**
@@ -89,15 +69,13 @@ export async function changeProviderState(session: MockSession, request: Request
  * @example
  * // POST /__mock/scenarios/cancel-shipped-order → 200 {"scenario":"cancel-shipped-order","seeded":true,"orders":2,"faults":0}
  */
-export async function loadScenario(session: MockSession, scenarios: readonly LoadableScenario[], name: string): Promise<Response> {
-  const seeded = await session.loadScenario(scenarios, name);
-  await session.store.settled();
-  return jsonResponse({ scenario: name, seeded, orders: session.orders().length, faults: session.faults.list().length });
+export async function loadScenario(session: MockSession, name: string): Promise<Response> {
+  return jsonResponse(await session.loadScenario(name));
 }
 
 /** `GET /__mock/faults`: the faults in force, with what each has `seen` and `affected`. */
 export function readFaults(session: MockSession): Response {
-  return jsonResponse(session.faults.list());
+  return jsonResponse(session.faults());
 }
 
 /**
@@ -111,7 +89,7 @@ export async function addFaults(session: MockSession, request: Request): Promise
 
 /** `DELETE /__mock/faults`: removes every fault of the session; 204. */
 export function clearFaults(session: MockSession): Response {
-  session.faults.clear();
+  session.clearFaults();
   return new Response(null, { status: 204 });
 }
 

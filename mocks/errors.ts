@@ -1,4 +1,5 @@
-import type { ErrorRecord } from './spec.js';
+import type { ErrorRecord } from '../spec/records.js';
+import type { Violation } from '../spec/schema-validator.js';
 import { jsonReply, replyToResponse, type Reply } from './reply.js';
 
 /**
@@ -33,12 +34,6 @@ export const errorStatuses = {
 
 /** A machine-readable error code of the mock. */
 export type ErrorCode = keyof typeof errorStatuses;
-
-/** One place where a request broke a rule: a JSON Pointer into the request body and what is wrong there. */
-export interface Violation {
-  path: string;
-  message: string;
-}
 
 /**
  * An error with a code; `toResponse()` turns it into the Error record the interface documents.
@@ -85,15 +80,6 @@ export class MockError extends Error {
  */
 export function noOperation(method: string, pathname: string, reason?: string): MockError {
   return new MockError('not_found', `No operation at ${method} ${pathname}${reason ? `: ${reason}` : ''}.`);
-}
-
-/**
- * A JSON response, serialised losslessly (a `bigint` is written as an exact JSON number).
- * @example
- * jsonResponse([{ id: 1n }]) // 200, body '[{"id":1}]'
- */
-export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return replyToResponse(jsonReply(body, status, headers));
 }
 
 /**

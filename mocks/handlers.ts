@@ -1,23 +1,14 @@
 import { http, type RequestHandler } from 'msw';
-import { createAuthenticator, developmentApiKey } from './auth.js';
-import {
-  addFaults,
-  changeProviderState,
-  clearFaults,
-  endSession,
-  loadScenario,
-  readFaults,
-  readOrders,
-  readSessions,
-  replaceOrders,
-  resetOrders,
-} from './control.js';
+import { developmentApiKey } from '../spec/authorization.js';
+import type { FaultInput } from '../spec/fault-format.js';
+import { routes, type OperationName } from '../spec/routes.js';
+import { createAuthenticator } from './auth.js';
+import { addFaults, changeProviderState, clearFaults, endSession, loadScenario, readFaults, readOrders, readSessions, replaceOrders, resetOrders } from './control.js';
 import { defaultSeed } from './default-seed.js';
 import { MockError, errorToReply, errorToResponse, noOperation } from './errors.js';
-import { networkError, toFaultInputs, type ActiveFault, type FaultInput, type FaultOperation, type NetworkError } from './faults.js';
-import { MockSession, type LoadableScenario } from './mock-session.js';
-import { cancelOrder, listOrders, readPet, type OrderInterface } from './operations.js';
-import type { OrderStore, StoredOrder } from './order-store.js';
+import { networkError, toFaultInputs, type NetworkError } from './faults.js';
+import { MockSession, type LoadableScenario, type MockControls } from './mock-session.js';
+import { operations } from './operations.js';
 import { replyToResponse, type Reply, type RequestHead } from './reply.js';
 import { SessionRegistry, type SessionOptions, type SessionSummary } from './sessions.js';
 
@@ -59,44 +50,13 @@ export interface OrderMockOptions {
   petSunset?: Date | string;
 }
 
-/** The controls of one session's store and faults: the same calls as the control plane under `/__mock`. */
-export interface MockControls {
-  /** The store behind the session. */
-  store: OrderStore;
-  /** Every order with its status (what `GET /__mock/orders` answers). */
-  orders(): StoredOrder[];
-  /** Replaces every order, as `PUT /__mock/orders` does; rejects with a `MockError` and changes nothing on bad input. */
-  replaceOrders(orders: readonly unknown[]): Promise<void>;
-  /** Returns the store to its seed and the faults to the initial ones, as `POST /__mock/reset` does. */
-  reset(): Promise<void>;
-  /**
-   * Loads one of `options.scenarios`, as `POST /__mock/scenarios/{name}` does: its orders replace the
-   * store and its steps' faults replace the faults in force. Rejects with a `MockError`
-   * (`unknown_scenario`) for a name it was not given.
-   * @example
-   * const mock = createOrderMock({ scenarios: bundledScenarios });
-   * await mock.loadScenario('cancel-shipped-order'); // DELETE /v1/store/orders/3 now answers 409
-   */
-  loadScenario(name: string): Promise<void>;
-  /**
-   * Adds faults, as `POST /__mock/faults` does, and returns them with their ids.
-   * @throws MockError `invalid_fault`; nothing is added.
-   * @example
-   * mock.addFaults({ operation: 'listOrders', status: 503, times: 1 }); // the next list answers 503
-   * mock.addFaults({ operation: 'cancelOrder', delay: { min: 100, max: 400 }, seed: 7 });
-   * mock.addFaults({ operation: 'cancelOrder', network: true, after: 2, times: 1 }); // the third cancel fails to connect
-   */
-  addFaults(faults: FaultInput | readonly FaultInput[]): ActiveFault[];
-  /** Removes every fault, as `DELETE /__mock/faults` does. */
-  clearFaults(): void;
-  /** The faults in force, as `GET /__mock/faults` lists them. */
-  faults(): ActiveFault[];
-}
-
-/** A stateful mock of the order interface: its MSW handlers, and the controls of its default session and of named ones. */
+/**
+ * A stateful mock of the order interface: its MSW handlers, and the controls of its default session
+ * (the mock itself) and of named ones.
+ */
 export interface OrderMock extends MockControls {
   /** The MSW request handlers: give them to `setupServer`, `setupWorker` or the kit's HTTP server. */
-  handlers: RequestHandler[];
+  readonly handlers: RequestHandler[];
   /**
    * The controls of the session that requests with `X-Mock-Session: name` see, created from the seed on first use.
    * @throws MockError `invalid_session` or `session_limit_reached`.
@@ -106,18 +66,30 @@ export interface OrderMock extends MockControls {
   session(name: string): MockControls;
   /** The named sessions in use, as `GET /__mock/sessions` lists them. */
   sessions(): SessionSummary[];
-  /**
-   * Answers one call of the interface without MSW, exactly as the handlers would: the session of the
-   * request's header, its faults, the bearer check, the operation. For transports that need speed
-   * (the standalone server's fast path); anything else goes through `handlers`.
-   * @example
-   * await mock.answer('cancelOrder', '3', new Request(url, { headers })) // { status: 409, headers: {...}, body: '{"code":...}' }
-   */
-  answer(operation: InterfaceOperation, parameter: string, request: RequestHead): Promise<Reply | NetworkError>;
 }
 
-/** An operation of the interface, by the name faults use. */
-export type InterfaceOperation = Exclude<FaultOperation, '*'>;
+/**
+ * Answers one call of the interface without MSW, exactly as the handlers would: the session of the
+ * request's header, its faults, the bearer check, the operation. Internal to the kit: the standalone
+ * server's fast path uses it; everything else goes through `handlers`.
+ */
+export interface InterfaceAnswerer {
+  answer(operation: OperationName, parameter: string, request: RequestHead): Promise<Reply | NetworkError>;
+}
+
+const answerers = new WeakMap<OrderMock, InterfaceAnswerer>();
+
+/**
+ * The answerer behind a mock made by `createOrderMock`: internal between the handlers and the
+ * standalone server (not exported by the package).
+ * @example
+ * const reply = await answererOf(mock).answer('cancelOrder', '3', request);
+ */
+export function answererOf(mock: OrderMock): InterfaceAnswerer {
+  const answerer = answerers.get(mock);
+  if (answerer === undefined) throw new TypeError('not a mock made by createOrderMock');
+  return answerer;
+}
 
 // `session` resolves the request's session on first call (the sessions routes never create one).
 type Operation = (request: Request, parameter: string, session: () => MockSession) => Promise<Response> | Response;
@@ -131,16 +103,16 @@ function toDate(value: Date | string, name: string): Date {
 function routeHandler(
   pattern: string,
   sessions: SessionRegistry<MockSession>,
-  operations: Partial<Record<string, Operation>>,
+  operationsByMethod: Partial<Record<string, Operation>>,
   authenticate?: (request: Request) => MockError | undefined,
 ): RequestHandler {
-  const methods = Object.keys(operations);
-  if (operations.GET) methods.push('HEAD');
+  const methods = Object.keys(operationsByMethod);
+  if (operationsByMethod.GET) methods.push('HEAD');
   const allow = [...methods, 'OPTIONS'].join(', ');
   return http.all(pattern, async ({ request, params }) => {
     try {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } });
-      const operation = operations[request.method === 'HEAD' ? 'GET' : request.method];
+      const operation = operationsByMethod[request.method === 'HEAD' ? 'GET' : request.method];
       if (operation === undefined) {
         const failure = authenticate?.(request);
         if (failure) throw failure;
@@ -189,10 +161,24 @@ function notFoundHandler(pattern: string, authenticate?: (request: Request) => M
 }
 
 /**
+ * The route table's path templates as MSW path patterns, each with the operations at that path by method.
+ * @example
+ * interfacePaths() // [['/store/orders', { GET: 'listOrders' }], ['/store/orders/:orderId', { DELETE: 'cancelOrder' }], ...]
+ */
+function interfacePaths(): [string, Record<string, OperationName>][] {
+  const byPath = new Map<string, Record<string, OperationName>>();
+  for (const route of routes) {
+    const pattern = route.path.replace(/\{([^}]+)\}/g, ':$1');
+    byPath.set(pattern, { ...byPath.get(pattern), [route.method]: route.operation });
+  }
+  return [...byPath];
+}
+
+/**
  * Creates a stateful mock of the order interface: pending orders cancel with 204, shipped ones
  * refuse with 409, unknown ones give 404, and every call needs a bearer key or gets 401.
  * The handlers are plain MSW handlers; the same array serves `setupServer`, `setupWorker` and the
- * kit's standalone HTTP server.
+ * kit's standalone HTTP server. The mock is also the controls of its default session.
  * @throws MockError when the seed is invalid; TypeError when a key or a date is.
  * @example
  * import { setupServer } from 'msw/node';
@@ -207,22 +193,19 @@ function notFoundHandler(pattern: string, authenticate?: (request: Request) => M
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
-  const seed = options.seed ?? defaultSeed;
-  const initialFaults = toFaultInputs(options.faults ?? []);
-  const sessions = new SessionRegistry(() => new MockSession(seed, initialFaults), options.sessions);
+  const start = { seed: options.seed ?? defaultSeed, faults: toFaultInputs(options.faults ?? []), scenarios: options.scenarios ?? [] };
+  const sessions = new SessionRegistry(() => new MockSession(start), options.sessions);
   const authenticate = createAuthenticator(options.apiKeys ?? [developmentApiKey]);
   const petDeprecation = toDate(options.petDeprecation ?? defaultPetDeprecation, 'petDeprecation');
   const petSunset = toDate(options.petSunset ?? defaultPetSunset, 'petSunset');
   if (petSunset < petDeprecation) throw new TypeError('the pet sunset date must not be earlier than its deprecation date');
-  const scenarios = options.scenarios ?? [];
-  const operations = { listOrders, cancelOrder, readPet };
   // An operation of the interface: the session's faults first (they stand for the network and the servers in front of
   // the provider, so they come before the bearer check), then the operation on the session's store.
-  const answer = async (name: InterfaceOperation, parameter: string, request: RequestHead): Promise<Reply | NetworkError> => {
+  const answer: InterfaceAnswerer['answer'] = async (name, parameter, request) => {
     try {
       const session = sessions.forRequest(request);
-      if (!session.faults.empty) {
-        const injected = await session.faults.apply(name);
+      if (!session.faultPlan.empty) {
+        const injected = await session.faultPlan.apply(name);
         if (injected !== undefined) return injected;
       }
       return await operations[name]({ store: session.store, authenticate, petDeprecation, petSunset }, request, parameter);
@@ -231,7 +214,7 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     }
   };
   const operation =
-    (name: InterfaceOperation): Operation =>
+    (name: OperationName): Operation =>
     async (request, parameter) => {
       const reply = await answer(name, parameter, request);
       return reply === networkError ? Response.error() : replyToResponse(reply);
@@ -248,9 +231,9 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
   };
   const handlers: RequestHandler[] = [
     undecodablePathHandler(inNamespace, authenticate),
-    routeHandler(`${base}/store/orders`, sessions, { GET: operation('listOrders') }, authenticate),
-    routeHandler(`${base}/store/orders/:orderId`, sessions, { DELETE: operation('cancelOrder') }, authenticate),
-    routeHandler(`${base}/pets/:petId`, sessions, { GET: operation('readPet') }, authenticate),
+    ...interfacePaths().map(([path, byMethod]) =>
+      routeHandler(`${base}${path}`, sessions, Object.fromEntries(Object.entries(byMethod).map(([method, name]) => [method, operation(name)])), authenticate),
+    ),
     notFoundHandler(`${base}/*`, authenticate),
   ];
   if (control) {
@@ -258,7 +241,7 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
       routeHandler(`${controlBase}/orders`, sessions, { GET: (_, __, session) => readOrders(session()), PUT: (request, _, session) => replaceOrders(session(), request) }),
       routeHandler(`${controlBase}/reset`, sessions, { POST: (_, __, session) => resetOrders(session()) }),
       routeHandler(`${controlBase}/provider-state`, sessions, { POST: (request, _, session) => changeProviderState(session(), request) }),
-      routeHandler(`${controlBase}/scenarios/:name`, sessions, { POST: (_, name, session) => loadScenario(session(), scenarios, name) }),
+      routeHandler(`${controlBase}/scenarios/:name`, sessions, { POST: (_, name, session) => loadScenario(session(), name) }),
       routeHandler(`${controlBase}/faults`, sessions, {
         GET: (_, __, session) => readFaults(session()),
         POST: (request, _, session) => addFaults(session(), request),
@@ -270,24 +253,12 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     );
   }
 
-  const controls = (session: MockSession): MockControls => ({
-    store: session.store,
-    orders: () => session.orders(),
-    replaceOrders: (orders) => session.replaceOrders(orders),
-    reset: () => session.reset(),
-    loadScenario: async (name) => {
-      await session.loadScenario(scenarios, name);
-    },
-    addFaults: (faults) => session.addFaults(faults),
-    clearFaults: () => session.faults.clear(),
-    faults: () => session.faults.list(),
-  });
-
-  return {
+  // The mock is its default session, with the handlers and the named sessions beside: one layer of controls.
+  const mock: OrderMock = Object.assign(sessions.default, {
     handlers,
-    ...controls(sessions.default),
-    session: (name) => controls(sessions.resolve(name)),
+    session: (name: string): MockControls => sessions.resolve(name),
     sessions: () => sessions.list(),
-    answer,
-  };
+  });
+  answerers.set(mock, { answer });
+  return mock;
 }

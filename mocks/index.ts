@@ -1,7 +1,8 @@
 /**
  * `petstore-contract-kit`: a stateful mock and contract kit for the pet store order interface.
  * The MSW handlers are also under `petstore-contract-kit/msw`, the HTTP server under
- * `petstore-contract-kit/server`.
+ * `petstore-contract-kit/server`. The contract itself (the route table, the lossless JSON, the
+ * scenarios) comes from the kit's core, compiled from `spec/openapi.yaml`.
  * @example
  * import { createServer } from 'petstore-contract-kit';
  *
@@ -9,9 +10,11 @@
  * console.log(await server.listen(4010)); // http://127.0.0.1:4010
  */
 export * from './msw.js';
-export { createServer, defaultBodyLimit, type MockServer, type ServerOptions } from './server.js';
+export { createServer, defaultBodyLimit, defaultTimeouts, type MockServer, type ServerOptions } from './server.js';
 export { loadSeedFile } from './seed-file.js';
-export { loadScenarioFile, loadScenarios, scenarioDirectory, ScenarioError, type Scenario, type ScenarioStep, type StepExpectation } from './scenarios.js';
-export { openApiDocument, type ErrorRecord, type Order } from './spec.js';
-export { parseJson, stringifyJson, type JsonValue } from './json.js';
-export { int64Maximum, int64Minimum, parseInt64 } from './int64.js';
+export { loadScenarioFile, loadScenarios, scenarioDirectory, ScenarioError, type Scenario, type ScenarioStep, type StepExpectation } from '../spec/scenarios.js';
+export { openApiDocument } from '../spec/schema-validator.js';
+export type { ErrorRecord, Order } from '../spec/records.js';
+export { matchRoute, operationNames, routeOf, routes, type OperationName, type Route } from '../spec/routes.js';
+export { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
+export { int64Maximum, int64Minimum, parseInt64 } from '../spec/int64.js';

@@ -1,12 +1,26 @@
+import type { FaultInput } from '../spec/fault-format.js';
+import type { ScenarioStep } from '../spec/scenarios.js';
+import { operationOf } from '../spec/routes.js';
 import { MockError } from './errors.js';
-import { FaultPlan, operationOf, type ActiveFault, type FaultEffect, type FaultInput } from './faults.js';
+import { FaultPlan, type ActiveFault } from './faults.js';
 import { OrderStore, type StoredOrder } from './order-store.js';
 
 /** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */
 export interface LoadableScenario {
   name: string;
   state?: { params: { orders: readonly unknown[] } };
-  steps?: readonly { request: { method: string; path: string }; fault?: FaultEffect }[];
+  steps?: readonly Pick<ScenarioStep, 'request' | 'fault'>[];
+}
+
+/** What loading a scenario did, as `POST /__mock/scenarios/{name}` answers it. */
+export interface ScenarioLoaded {
+  scenario: string;
+  /** Whether the scenario set a provider state (a scenario without one keeps the store). */
+  seeded: boolean;
+  /** How many orders the store holds now. */
+  orders: number;
+  /** How many faults are in force now (the scenario's step faults). */
+  faults: number;
 }
 
 /**
@@ -33,70 +47,113 @@ export function scenarioFaults(scenario: LoadableScenario): FaultInput[] {
   return faults;
 }
 
+/** The controls of one session's store and faults: the same calls as the control plane under `/__mock`. */
+export interface MockControls {
+  /** The store behind the session. */
+  readonly store: OrderStore;
+  /**
+   * Every order with its status, once every replacement asked for so far is in place (what `GET /__mock/orders` answers).
+   * @example
+   * (await mock.orders()).map((order) => order.status) // ['pending', 'pending', 'shipped', 'shipped', 'pending']
+   */
+  orders(): Promise<StoredOrder[]>;
+  /** Replaces every order, as `PUT /__mock/orders` does; rejects with a `MockError` and changes nothing on bad input. */
+  replaceOrders(orders: readonly unknown[]): Promise<void>;
+  /** Returns the store to its seed and the faults to the initial ones, as `POST /__mock/reset` does. */
+  reset(): Promise<void>;
+  /**
+   * Loads one of the mock's scenarios, as `POST /__mock/scenarios/{name}` does: its orders replace the
+   * store and its steps' faults replace the faults in force. Rejects with a `MockError`
+   * (`unknown_scenario`) for a name it was not given; then nothing changes.
+   * @example
+   * const mock = createOrderMock({ scenarios: bundledScenarios });
+   * await mock.loadScenario('cancel-shipped-order'); // DELETE /v1/store/orders/3 now answers 409
+   */
+  loadScenario(name: string): Promise<ScenarioLoaded>;
+  /**
+   * Adds faults, as `POST /__mock/faults` does, and returns them with their ids.
+   * @throws MockError `invalid_fault`; nothing is added.
+   * @example
+   * mock.addFaults({ operation: 'listOrders', status: 503, times: 1 }); // the next list answers 503
+   * mock.addFaults({ operation: 'cancelOrder', delay: { min: 100, max: 400 }, seed: 7 });
+   * mock.addFaults({ operation: 'cancelOrder', network: true, after: 2, times: 1 }); // the third cancel fails to connect
+   */
+  addFaults(faults: FaultInput | readonly FaultInput[]): ActiveFault[];
+  /** Removes every fault, as `DELETE /__mock/faults` does. */
+  clearFaults(): void;
+  /** The faults in force, as `GET /__mock/faults` lists them. */
+  faults(): ActiveFault[];
+}
+
+/** How a session starts, and what it returns to on reset. */
+export interface SessionStart {
+  /** The orders to start with and to return to on reset. */
+  seed: readonly unknown[];
+  /** The faults to start with and to return to on reset (already checked). */
+  faults: readonly FaultInput[];
+  /** The scenarios `loadScenario` knows. */
+  scenarios: readonly LoadableScenario[];
+}
+
 /**
- * One store and the faults in force on it: the default session of a mock, or a session named by the
- * `X-Mock-Session` header. Reset returns both to how the session started.
+ * One store and the faults in force on it, with their controls: the default session of a mock, or a
+ * session named by the `X-Mock-Session` header. Reset returns both to how the session started.
  * @example
- * const session = new MockSession([{ id: 1 }], []);
+ * const session = new MockSession({ seed: [{ id: 1 }], faults: [], scenarios: [] });
  * session.addFaults({ operation: 'listOrders', status: 503, times: 1 });
  */
-export class MockSession {
-  /** The orders of this session. */
+export class MockSession implements MockControls {
   readonly store: OrderStore;
-  /** The faults in force in this session. */
-  readonly faults = new FaultPlan();
-  readonly #initialFaults: readonly FaultInput[];
+  /** The faults in force, as the operations consult them. */
+  readonly faultPlan = new FaultPlan();
+  readonly #start: SessionStart;
 
-  /**
-   * @param seed the orders to start with and to return to on reset.
-   * @param initialFaults the faults to start with and to return to on reset (already checked).
-   */
-  constructor(seed: readonly unknown[], initialFaults: readonly FaultInput[]) {
-    this.store = new OrderStore(seed);
-    this.#initialFaults = initialFaults;
-    if (initialFaults.length > 0) this.faults.add(initialFaults);
+  /** @throws MockError when the seed is not a valid list of orders. */
+  constructor(start: SessionStart) {
+    this.store = new OrderStore(start.seed);
+    this.#start = start;
+    if (start.faults.length > 0) this.faultPlan.add(start.faults);
   }
 
-  /** Every order with its status. */
-  orders(): StoredOrder[] {
+  async orders(): Promise<StoredOrder[]> {
+    await this.store.settled();
     return this.store.all();
   }
 
-  /** Replaces every order; rejects with a `MockError` and changes nothing on bad input. */
+  /** As `MockControls#replaceOrders`; `at` is where the orders sit in a request body, for the violations' paths. */
   replaceOrders(orders: unknown, at = ''): Promise<void> {
     return this.store.replace(orders, at);
   }
 
-  /** Returns the store to its seed and the faults to those the session started with. */
   async reset(): Promise<void> {
-    this.faults.clear();
-    if (this.#initialFaults.length > 0) this.faults.add(this.#initialFaults);
+    this.faultPlan.clear();
+    if (this.#start.faults.length > 0) this.faultPlan.add(this.#start.faults);
     await this.store.reset();
   }
 
-  /**
-   * Loads the scenario named `name`: its orders replace the store (a scenario without a state keeps
-   * the store) and its steps' faults replace the faults in force. Tells whether it seeded.
-   * @throws MockError `unknown_scenario` when no scenario has that name; nothing changes.
-   */
-  async loadScenario(scenarios: readonly LoadableScenario[], name: string): Promise<boolean> {
-    const scenario = scenarios.find((candidate) => candidate.name === name);
+  async loadScenario(name: string): Promise<ScenarioLoaded> {
+    const scenario = this.#start.scenarios.find((candidate) => candidate.name === name);
     if (scenario === undefined) {
-      const known = scenarios.map((candidate) => candidate.name).join(', ') || 'none';
+      const known = this.#start.scenarios.map((candidate) => candidate.name).join(', ') || 'none';
       throw new MockError('unknown_scenario', `Unknown scenario ${JSON.stringify(name)}; known: ${known}.`);
     }
     const faults = scenarioFaults(scenario);
     if (scenario.state !== undefined) await this.store.replace(scenario.state.params.orders);
-    this.faults.clear();
-    if (faults.length > 0) this.faults.add(faults);
-    return scenario.state !== undefined;
+    this.faultPlan.clear();
+    if (faults.length > 0) this.faultPlan.add(faults);
+    return { scenario: name, seeded: scenario.state !== undefined, orders: (await this.orders()).length, faults: this.faultPlan.list().length };
   }
 
-  /**
-   * Adds a fault or a list of faults (checked first: any value may come from a request body); returns those added, with their ids.
-   * @throws MockError `invalid_fault`; nothing is added.
-   */
+  /** As `MockControls#addFaults`; any value may come from a request body, so it is checked first. */
   addFaults(faults: unknown): ActiveFault[] {
-    return this.faults.add(faults);
+    return this.faultPlan.add(faults);
+  }
+
+  clearFaults(): void {
+    this.faultPlan.clear();
+  }
+
+  faults(): ActiveFault[] {
+    return this.faultPlan.list();
   }
 }

@@ -1,5 +1,6 @@
+import { parseInt64 } from '../spec/int64.js';
+import type { OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
-import { parseInt64 } from './int64.js';
 import type { OrderStore } from './order-store.js';
 import { jsonReply, type Reply, type RequestHead } from './reply.js';
 
@@ -69,3 +70,14 @@ export async function readPet(context: OrderInterface, request: RequestHead, pet
   }
   return jsonReply({ id }, 200, headers);
 }
+
+/** An operation's implementation: the context, the request's head, and its path parameter (`''` for none). */
+export type OperationImplementation = (context: OrderInterface, request: RequestHead, parameter: string) => Promise<Reply>;
+
+/**
+ * The implementation of every operation of the route table, by name. Adding an operation to
+ * `spec/openapi.yaml` makes this object fail to type-check until the operation is implemented here.
+ * @example
+ * await operations.cancelOrder(context, request, '3') // { status: 409, ... } for a shipped order
+ */
+export const operations: Record<OperationName, OperationImplementation> = { listOrders, cancelOrder, readPet };

@@ -1,21 +1,11 @@
 import { Collection } from '@msw/data';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { MockError, type Violation } from './errors.js';
-import { toInt64 } from './int64.js';
-import { stringifyJson } from './json.js';
-import { orderFields, orderInt64Fields, schemaReference, schemaValidator, type Order } from './spec.js';
-
-/**
- * The lifecycle states of an order. The status is the mock's own: the public interface never sends it.
- * @example
- * mock.replaceOrders([{ id: 1, status: orderStatuses[1] }]) // a shipped order
- */
-export const orderStatuses = ['pending', 'shipped', 'cancelled'] as const;
-/** A lifecycle state of an order. */
-export type OrderStatus = (typeof orderStatuses)[number];
-
-/** An integer of a JSON value: `bigint` where it lies beyond the safe range of `number`. */
-export type JsonInteger = number | bigint;
+import { toInt64 } from '../spec/int64.js';
+import { stringifyJson } from '../spec/json.js';
+import { duplicateOrderId, orderInputViolations, orderRecordSchema, type JsonInteger, type OrderInput, type OrderStatus } from '../spec/provider-state.js';
+import { orderFields, orderInt64Fields, type Order } from '../spec/records.js';
+import { schemaValidator, violationSummary } from '../spec/schema-validator.js';
+import { MockError } from './errors.js';
 
 /** An order as the store holds it: the Order fields of the specification, int64 fields as `bigint`, and its status. */
 export type StoredOrder = Omit<Order, 'id' | 'petId' | 'quantity'> & {
@@ -25,41 +15,7 @@ export type StoredOrder = Omit<Order, 'id' | 'petId' | 'quantity'> & {
   status: OrderStatus;
 };
 
-/**
- * An order as callers give it to the store (the control plane, seed files, provider states):
- * the Order fields of the specification, an `id` (required here: the store finds orders by it),
- * and an optional `status` (`pending` when absent).
- * @example
- * const order: OrderInput = { id: 9007199254740993n, petId: 7, quantity: 1, status: 'shipped' };
- */
-export type OrderInput = Omit<Order, 'id' | 'petId' | 'quantity'> & {
-  id: JsonInteger;
-  petId?: JsonInteger;
-  quantity?: JsonInteger;
-  status?: OrderStatus;
-};
-
-function orderRecordSchema(statusRequired: boolean): object {
-  return {
-    type: 'object',
-    allOf: [{ $ref: schemaReference('Order') }],
-    required: statusRequired ? ['id', 'status'] : ['id'],
-    properties: { status: { enum: [...orderStatuses] } },
-    unevaluatedProperties: false,
-  };
-}
-
-const validateOrderInputs = schemaValidator('order-inputs', { type: 'array', items: orderRecordSchema(false) });
 const validateStoredOrder = schemaValidator('stored-order', orderRecordSchema(true));
-
-function int64Violations(order: Record<string, unknown>, path: string): Violation[] {
-  return orderInt64Fields
-    .filter((field) => order[field] !== undefined && toInt64(order[field]) === undefined)
-    .map((field) => ({
-      path: `${path}/${field}`,
-      message: 'must be an integer from -9223372036854775808 to 9223372036854775807, written exactly',
-    }));
-}
 
 /**
  * Checks a list of orders the way every writer of the store does (control plane, seed files,
@@ -71,28 +27,18 @@ function int64Violations(order: Record<string, unknown>, path: string): Violatio
  * toStoredOrders([{ id: 'x' }], '/params/orders') // throws: Invalid orders: /params/orders/0/id must be integer.
  */
 export function toStoredOrders(input: unknown, at = ''): StoredOrder[] {
-  const violations = validateOrderInputs(input).map(({ path, message }) => ({ path: at + path, message }));
-  if (violations.length === 0) {
-    (input as Record<string, unknown>[]).forEach((order, index) => violations.push(...int64Violations(order, `${at}/${index}`)));
+  const violations = orderInputViolations(input, at);
+  if (violations.length > 0) throw new MockError('invalid_orders', `Invalid orders: ${violationSummary(violations)}.`, { violations });
+  const orders = input as OrderInput[];
+  const duplicate = duplicateOrderId(orders, at);
+  if (duplicate !== undefined) {
+    throw new MockError('duplicate_order_id', `Invalid orders: id ${duplicate.id} appears more than once.`, { violations: [duplicate.violation] });
   }
-  if (violations.length > 0) {
-    const first = violations[0]!;
-    const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : '';
-    throw new MockError('invalid_orders', `Invalid orders: ${first.path || 'the body'} ${first.message}${more}.`, { violations });
-  }
-  const seen = new Set<bigint>();
-  return (input as OrderInput[]).map((order, index) => {
+  return orders.map((order) => {
     const stored: Record<string, unknown> = {};
     for (const field of orderFields) if (order[field] !== undefined) stored[field] = order[field];
     for (const field of orderInt64Fields) if (order[field] !== undefined) stored[field] = toInt64(order[field]);
     stored.status = order.status ?? 'pending';
-    const id = stored.id as bigint;
-    if (seen.has(id)) {
-      throw new MockError('duplicate_order_id', `Invalid orders: id ${id} appears more than once.`, {
-        violations: [{ path: `${at}/${index}/id`, message: `duplicates the id of an earlier order (${id})` }],
-      });
-    }
-    seen.add(id);
     return stored as StoredOrder;
   });
 }
@@ -110,7 +56,7 @@ export const storedOrderSchema: StandardSchemaV1<StoredOrder, StoredOrder> = {
     vendor: 'petstore-contract-kit',
     validate(value) {
       const record = value as Record<string, unknown>;
-      const violations = [...validateStoredOrder(record), ...int64Violations(record, '')];
+      const violations = validateStoredOrder(record);
       if (violations.length === 0) return { value: value as StoredOrder };
       return { issues: violations.map(({ path, message }) => ({ message, path: path.split('/').slice(1) })) };
     },
@@ -120,12 +66,8 @@ export const storedOrderSchema: StandardSchemaV1<StoredOrder, StoredOrder> = {
 type OrderCollection = Collection<typeof storedOrderSchema>;
 type OrderRecord = ReturnType<OrderCollection['all']>[number];
 
-/**
- * The public form of an order: the documented fields only, never the status.
- * @example
- * toPublicOrder({ id: 1n, complete: true, status: 'shipped' }) // { id: 1n, complete: true }
- */
-export function toPublicOrder(order: StoredOrder): Order {
+// The public form of an order: the documented fields only, never the status.
+function toPublicOrder(order: StoredOrder): Order {
   const result: Record<string, unknown> = {};
   for (const field of orderFields) if (order[field] !== undefined) result[field] = order[field];
   return result as Order;

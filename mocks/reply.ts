@@ -1,4 +1,4 @@
-import { stringifyJson } from './json.js';
+import { stringifyJson } from '../spec/json.js';
 
 /**
  * An answer of the mock before any transport: a status, headers and a body. The MSW handlers turn it
@@ -33,4 +33,13 @@ export function jsonReply(body: unknown, status = 200, headers: Record<string, s
  */
 export function replyToResponse(reply: Reply): Response {
   return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+/**
+ * A JSON response, serialised losslessly (a `bigint` is written as an exact JSON number).
+ * @example
+ * jsonResponse([{ id: 1n }]) // 200, body '[{"id":1}]'
+ */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return replyToResponse(jsonReply(body, status, headers));
 }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
+import { parseJson, withSafeIntegers } from '../spec/json.js';
 import { MockError } from './errors.js';
-import { parseJson, withSafeIntegers } from './json.js';
 import { toStoredOrders } from './order-store.js';
 
 /**

@@ -1,9 +1,10 @@
 import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getResponse } from 'msw';
+import { matchRoute, type OperationName } from '../spec/routes.js';
 import { MockError, errorToResponse, noOperation } from './errors.js';
 import { networkError, type NetworkError } from './faults.js';
-import { createOrderMock, type InterfaceOperation, type OrderMock, type OrderMockOptions } from './handlers.js';
+import { answererOf, createOrderMock, type OrderMock, type OrderMockOptions } from './handlers.js';
 import type { Reply, RequestHead } from './reply.js';
 
 /**
@@ -51,34 +52,25 @@ export interface MockServer {
 const exposedHeaders = 'Allow, Deprecation, Sunset, WWW-Authenticate';
 const simpleCors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': exposedHeaders };
 
-// A path segment the fast path takes as it is: no percent-encoding to decode, nothing MSW would read differently.
-const plainSegment = /^[A-Za-z0-9\-._~+]+$/;
+// A path parameter the fast path takes as it is: no percent-encoding to decode, nothing MSW would read
+// differently, and not a dot segment (`.`, `..`), which URL parsing removes before MSW sees the path.
+const plainParameter = /^(?!\.\.?$)[A-Za-z0-9\-._~+]+$/;
 
 /**
  * The interface call a Node request is, when it is a plain one the fast path can answer exactly as
- * the MSW handlers do: GET /v1/store/orders, DELETE /v1/store/orders/{id}, GET /v1/pets/{id}, in origin
- * form, without a body. Anything else (HEAD, OPTIONS, a body, percent-encoding, the control plane)
- * goes through the handlers.
+ * the MSW handlers do: a call of an operation of the route table under /v1, with its own method, in
+ * origin form, without a body. Anything else (HEAD, OPTIONS, a body, percent-encoding, the control
+ * plane) goes through the handlers.
  */
-function plainCall(incoming: IncomingMessage): { operation: InterfaceOperation; parameter: string } | undefined {
+function plainCall(incoming: IncomingMessage): { operation: OperationName; parameter: string } | undefined {
   const target = incoming.url;
   if (target === undefined || !target.startsWith('/v1/') || target.includes('#')) return undefined;
   const headers = incoming.headers;
   if ((headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined) return undefined;
-  const query = target.indexOf('?');
-  const path = query === -1 ? target : target.slice(0, query);
-  const method = incoming.method;
-  if (method === 'GET') {
-    if (path === '/v1/store/orders') return { operation: 'listOrders', parameter: '' };
-    if (path.startsWith('/v1/pets/')) {
-      const parameter = path.slice('/v1/pets/'.length);
-      return plainSegment.test(parameter) ? { operation: 'readPet', parameter } : undefined;
-    }
-  } else if (method === 'DELETE' && path.startsWith('/v1/store/orders/')) {
-    const parameter = path.slice('/v1/store/orders/'.length);
-    return plainSegment.test(parameter) ? { operation: 'cancelOrder', parameter } : undefined;
-  }
-  return undefined;
+  const match = matchRoute(incoming.method ?? '', target.slice('/v1'.length));
+  if (match === undefined) return undefined;
+  if (match.parameter === undefined) return match.route.parameter === null ? { operation: match.route.operation, parameter: '' } : undefined;
+  return plainParameter.test(match.parameter) ? { operation: match.route.operation, parameter: match.parameter } : undefined;
 }
 
 /** The headers of a Node request as Fetch's `Headers#get` reads them: repeated headers joined with ", ". */
@@ -181,6 +173,7 @@ function corsHeaders(request: IncomingMessage, response: Response): Record<strin
  */
 export function createServer(options: ServerOptions = {}): MockServer {
   const mock = createOrderMock(options);
+  const answerer = answererOf(mock);
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   let origin = 'http://127.0.0.1';
 
@@ -239,7 +232,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
     if (call !== undefined) {
       let status = 0;
       try {
-        status = writeReply(outgoing, await mock.answer(call.operation, call.parameter, requestHead(incoming)));
+        status = writeReply(outgoing, await answerer.answer(call.operation, call.parameter, requestHead(incoming)));
       } catch {
         outgoing.destroy();
       }

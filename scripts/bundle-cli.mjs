@@ -6,7 +6,7 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { 'petstore-mock': 'mocks/cli.ts', 'petstore-verify': 'verify/cli.ts' },
+  entryPoints: { 'petstore-mock': 'cli/petstore-mock.ts', 'petstore-verify': 'cli/petstore-verify.ts' },
   outdir: 'dist/bin',
   bundle: true,
   platform: 'node',

@@ -1,6 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { getResponse } from 'msw';
 import { createOrderMock } from '../mocks/handlers.js';
+import { operationOf } from '../spec/routes.js';
 
 /** A fault answers a Response, or raw bytes to write on the socket (for what Fetch cannot build, such as a 204 with a body). */
 export type Fault = (request: Request, response: Response, calls: Map<string, number>) => Response | { raw: string } | Promise<Response | { raw: string }>;
@@ -45,6 +46,10 @@ export async function startBrokenProvider(fault: Fault) {
 /** A JSON response (a string body is sent as it is). */
 export const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
   new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
-export const isList = (request: Request) => request.method === 'GET' && new URL(request.url).pathname === '/v1/store/orders';
-export const isCancel = (request: Request) => request.method === 'DELETE';
+const operation = (request: Request) => {
+  const { pathname } = new URL(request.url);
+  return pathname.startsWith('/v1/') ? operationOf(request.method, pathname.slice('/v1'.length)) : undefined;
+};
+export const isList = (request: Request) => operation(request) === 'listOrders';
+export const isCancel = (request: Request) => operation(request) === 'cancelOrder';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { errorStatuses } from '../mocks/errors.js';
-import { loadScenarios } from '../mocks/scenarios.js';
+import { loadScenarios } from '../spec/scenarios.js';
 
 const read = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -36,7 +36,7 @@ describe('the documentation', () => {
   it('documents every petstore-verify flag, and every scenario the kit ships', async () => {
     const readme = await read('README.md');
     const harness = await read('docs/harness.md');
-    const help = await read('verify/cli.ts');
+    const help = await read('cli/petstore-verify.ts');
     const flags = [...new Set([...help.matchAll(/^ {2}(--[a-z-]+)/gm)].map((match) => match[1]!))];
     expect(flags.length).toBeGreaterThan(10);
     for (const flag of flags) expect(readme + harness, flag).toContain(flag);

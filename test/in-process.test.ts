@@ -2,7 +2,7 @@ import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderMock, MockError, type OrderMock } from '../mocks/msw.js';
-import { loadScenarios } from '../mocks/scenarios.js';
+import { loadScenarios } from '../spec/scenarios.js';
 import { authorized, expectError, startServer } from './support.js';
 
 // What no mock handler answers reaches this one, so nothing leaves the machine and a test can see it.
@@ -57,24 +57,24 @@ describe('createOrderMock with setupServer', () => {
 
   it('exposes the store controls: replaceOrders, orders and reset', async () => {
     await mock.replaceOrders([{ id: 9007199254740993n, status: 'shipped' }, { id: 2 }]);
-    expect(mock.orders()).toEqual([{ id: 9007199254740993n, status: 'shipped' }, { id: 2n, status: 'pending' }]);
+    expect(await mock.orders()).toEqual([{ id: 9007199254740993n, status: 'shipped' }, { id: 2n, status: 'pending' }]);
     expect(await (await fetch(`${production}/store/orders`, { headers: authorized })).text()).toBe('[{"id":9007199254740993},{"id":2}]');
     await mock.reset();
-    expect(mock.orders()).toHaveLength(5);
+    expect(await mock.orders()).toHaveLength(5);
   });
 
   it('rejects bad orders from replaceOrders with a MockError and changes nothing', async () => {
     const rejection = mock.replaceOrders([{ id: 1, status: 'lost' }]);
     await expect(rejection).rejects.toBeInstanceOf(MockError);
     await expect(rejection).rejects.toMatchObject({ code: 'invalid_orders', status: 400 });
-    expect(mock.orders()).toHaveLength(5);
+    expect(await mock.orders()).toHaveLength(5);
   });
 
   it('loads a scenario by name, as a method and through the control plane', async () => {
     mock = createOrderMock({ scenarios: await loadScenarios() });
     server.resetHandlers(...mock.handlers, fallthrough);
     await mock.loadScenario('cancel-shipped-order');
-    expect(mock.orders().map((order) => [order.id, order.status])).toEqual([
+    expect((await mock.orders()).map((order) => [order.id, order.status])).toEqual([
       [1n, 'pending'],
       [3n, 'shipped'],
     ]);
@@ -84,13 +84,13 @@ describe('createOrderMock with setupServer', () => {
     const refusal = mock.loadScenario('nope');
     await expect(refusal).rejects.toBeInstanceOf(MockError);
     await expect(refusal).rejects.toMatchObject({ code: 'unknown_scenario', message: expect.stringMatching(/^Unknown scenario "nope"; known: cancel-cancelled-order, /) });
-    expect(mock.orders()).toHaveLength(2);
+    expect(await mock.orders()).toHaveLength(2);
   });
 
   it('answers the control plane in-process too', async () => {
     const response = await fetch('http://localhost/__mock/orders', { method: 'PUT', body: '[{"id": 1, "status": "shipped"}]' });
     expect(response.status).toBe(204);
-    expect(mock.orders()).toEqual([{ id: 1n, status: 'shipped' }]);
+    expect(await mock.orders()).toEqual([{ id: 1n, status: 'shipped' }]);
   });
 
   it('refuses an invalid seed, an invalid key and a sunset before the deprecation when created', () => {

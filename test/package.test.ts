@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenarios } from '../mocks/scenarios.js';
+import { loadScenarios } from '../spec/scenarios.js';
 import { projectRoot, runToExit, startCommand } from './cli-support.js';
 import { authorized } from './support.js';
 
@@ -29,10 +29,11 @@ describe('the installed package', () => {
   it('ships the built code, the declarations and the spec, and no tests or sources', async () => {
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: projectRoot });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
-    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'dist/bin/petstore-verify.js', 'dist/verify/index.js', 'dist/verify/index.d.ts', 'scenarios/scenario.schema.json', 'scenarios/cancel-shipped-order.yaml', 'contracts/pacts/petstore-order-client-petstore-order-interface.json', 'dist/contracts/client.js', 'dist/mocks/browser.js', 'dist/mocks/browser.d.ts', 'spec/openapi.yaml', 'README.md']) {
+    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'dist/bin/petstore-verify.js', 'dist/verify/index.js', 'dist/verify/index.d.ts', 'scenarios/scenario.schema.json', 'scenarios/cancel-shipped-order.yaml', 'contracts/pacts/petstore-order-client-petstore-order-interface.json', 'dist/contracts/client.js', 'dist/mocks/browser.js', 'dist/mocks/browser.d.ts', 'dist/spec/routes.js', 'dist/spec/generated/contract.js', 'spec/openapi.yaml', 'README.md']) {
       expect(files).toContain(file);
     }
-    expect(files.filter((file) => file.startsWith('test/') || file.startsWith('mocks/') || file.startsWith('verify/'))).toEqual([]);
+    const sources = ['test/', 'mocks/', 'verify/', 'cli/', 'spec/', 'contracts/'];
+    expect(files.filter((file) => sources.some((folder) => file.startsWith(folder)) && file !== 'spec/openapi.yaml' && !file.startsWith('contracts/pacts/'))).toEqual([]);
   });
 
   it('works in-process with setupServer from the consumer\'s own msw', async () => {
@@ -54,7 +55,7 @@ const client = createOrderClient({ baseUrl: 'https://api.example.com/v1', apiKey
 await mock.reset();
 statuses.push((await client.cancelOrder(2n).catch((error) => error instanceof OrderApiError && error.code)));
 statuses.push((await client.listOrders()).map((order) => String(order.id)).join());
-console.log(JSON.stringify({ statuses, orders: mock.orders().map((order) => [String(order.id), order.status]) }));
+console.log(JSON.stringify({ statuses, orders: (await mock.orders()).map((order) => [String(order.id), order.status]) }));
 server.close();
 `,
     );
@@ -111,6 +112,16 @@ export const start = () => startBrowserMock({ scenario: 'cancel-shipped-order' }
     expect(text).toContain('mockServiceWorker.js');
   });
 
+  it('bundles petstore-contract-kit/client for the browser small: no Ajv, not the whole OpenAPI document', async () => {
+    await writeFile(join(consumer, 'client-app.js'), "export { createOrderClient, OrderApiError } from 'petstore-contract-kit/client';\n");
+    const result = await build({ entryPoints: [join(consumer, 'client-app.js')], bundle: true, minify: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent', absWorkingDir: consumer });
+    const text = result.outputFiles[0]!.text;
+    expect(text).not.toMatch(/ajv|strictSchema/i);
+    expect(text).not.toContain('Pet Store Service - Order Interface');
+    // lossless-json is most of it; the route table and the client are a few kilobytes.
+    expect(text.length).toBeLessThan(40_000);
+  });
+
   it('exports the server and the package root too, with types a TypeScript consumer compiles against', async () => {
     await writeFile(
       join(consumer, 'typed.ts'),
@@ -131,8 +142,8 @@ const orders: Promise<ClientOrder[]> = client.listOrders();
 const refused: number | undefined = new OrderApiError(409, undefined).record?.status;
 const server: MockServer = createServer({ seed: [{ id: 1 }] });
 const mock: OrderMock = createOrderMock();
-const first: StoredOrder | undefined = mock.orders()[0];
-const id: bigint | undefined = first?.id;
+const first: Promise<StoredOrder | undefined> = mock.orders().then((stored) => stored[0]);
+const id: Promise<bigint | undefined> = first.then((order) => order?.id);
 const version: '1.0.0' = openApiDocument.info.version;
 export { server, id, version, parseInt64, report, findings, proxy, orders, refused, started };
 `,

@@ -63,8 +63,8 @@ describe('petstore-verify --suite pact against the kit\'s own mock', () => {
 
 describe('petstore-verify --suite pact fails broken providers', () => {
   const broken: [string, Fault, RegExp][] = [
-    ['cancels a shipped order', (request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response), /cancel-shipped-order › cancel the shipped order[\s\S]*has status code 409 \(FAILED\)/],
-    ['puts another status in the Error record', (request, response) => (response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response), /list-without-key › list the orders without a key[\s\S]*has a matching body \(FAILED\)/],
+    ['cancels a shipped order', (_request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response), /cancel-shipped-order › cancel the shipped order[\s\S]*has status code 409 \(FAILED\)/],
+    ['puts another status in the Error record', (_request, response) => (response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response), /list-without-key › list the orders without a key[\s\S]*has a matching body \(FAILED\)/],
     ['sends ids as strings', async (request, response) => (isList(request) && response.status === 200 ? json((await response.text()).replace(/"id":(\d+)/g, '"id":"$1"'), 200) : response), /list-orders › list the orders[\s\S]*has a matching body \(FAILED\)/],
     ['rounds ids beyond 2^53', async (request, response) => (isList(request) && response.status === 200 ? json(JSON.stringify(JSON.parse(await response.text())), 200) : response), /cancel-order-beyond-2-53 › list both orders with exact ids[\s\S]*has a matching body \(FAILED\)/],
   ];
@@ -119,7 +119,7 @@ describe('petstore-verify publish-pact', () => {
   });
 
   it('says why, in one line, when the broker refuses, and exits 1', async () => {
-    const broker = createHttpServer((request, response) => {
+    const broker = createHttpServer((_request, response) => {
       response.writeHead(401, { 'content-type': 'application/json' });
       response.end('{"error":"unauthorised"}');
     });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../mocks/json.js';
+import { parseJson } from '../spec/json.js';
 import { isList, startBrokenProvider } from './broken-provider.js';
 import { runToExit, startCommand, type RunningMock } from './cli-support.js';
 import { authorized, startServer } from './support.js';

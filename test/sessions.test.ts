@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundledScenarios } from '../mocks/generated/scenarios.js';
+import { bundledScenarios } from '../spec/generated/scenarios.js';
 import { SessionRegistry } from '../mocks/sessions.js';
 import { cliPath, runToExit, startCommand } from './cli-support.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from './support.js';
@@ -135,8 +135,8 @@ describe('sessions in-process', () => {
     expect(response.status).toBe(409);
     expect((await fetch(`${base}/store/orders/3`, { method: 'DELETE', headers: authorized })).status).toBe(409);
     expect((await fetch(`${base}/store/orders/1`, { method: 'DELETE', headers: as('test-a') })).status).toBe(204);
-    expect(current().session('test-a').orders().map((order) => [Number(order.id), order.status])).toEqual([[1, 'cancelled'], [3, 'shipped']]);
-    expect(current().orders().map((order) => order.status)).toEqual(['pending', 'pending', 'shipped']);
+    expect((await current().session('test-a').orders()).map((order) => [Number(order.id), order.status])).toEqual([[1, 'cancelled'], [3, 'shipped']]);
+    expect((await current().orders()).map((order) => order.status)).toEqual(['pending', 'pending', 'shipped']);
     expect(current().sessions().map((session) => session.name)).toEqual(['test-a']);
   });
 });

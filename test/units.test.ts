@@ -1,7 +1,7 @@
 import { Collection } from '@msw/data';
 import { describe, expect, it, vi } from 'vitest';
-import { parseInt64, toInt64 } from '../mocks/int64.js';
-import { parseJson, stringifyJson } from '../mocks/json.js';
+import { parseInt64, toInt64 } from '../spec/int64.js';
+import { parseJson, stringifyJson } from '../spec/json.js';
 import { OrderStore, storedOrderSchema } from '../mocks/order-store.js';
 
 describe('parseInt64', () => {

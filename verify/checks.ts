@@ -1,7 +1,7 @@
-import { toInt64 } from '../mocks/int64.js';
-import { parseJson, stringifyJson, type JsonValue } from '../mocks/json.js';
-import type { BodySchemaName, ContractStep, ScenarioId } from '../mocks/scenarios.js';
-import { openApiDocument, orderInt64Fields, schemaReference, schemaValidator } from '../mocks/spec.js';
+import { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
+import { documentedResponse, matchRoute } from '../spec/routes.js';
+import type { BodySchemaName, ContractStep, ScenarioId } from '../spec/scenarios.js';
+import { documentSchema, int64Message, schemaReference, schemaValidator } from '../spec/schema-validator.js';
 
 /** Which part of a response a spec-level finding is about: what both oracles, Ajv and Prism, judge. */
 export type SpecArea = 'status' | 'content-type' | 'body';
@@ -27,47 +27,6 @@ export interface ObservedResponse {
   text: string;
 }
 
-type ResponseObject = { $ref?: string; content?: Record<string, { schema: object }> };
-type OperationObject = { responses: Record<string, ResponseObject> };
-
-interface OperationMatch {
-  template: string;
-  operation: OperationObject;
-}
-
-const operations = Object.entries(openApiDocument.paths).flatMap(([template, item]) =>
-  Object.entries(item as Record<string, OperationObject>).map(([method, operation]) => ({
-    method: method.toUpperCase(),
-    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-    template,
-    operation,
-  })),
-);
-
-/** The operation of the document a request is for, if any. */
-export function findOperation(method: string, path: string): OperationMatch | undefined {
-  const pathname = path.split('?')[0]!;
-  const found = operations.find((candidate) => candidate.method === method && candidate.pattern.test(pathname));
-  return found && { template: found.template, operation: found.operation };
-}
-
-// Turns the document's local references (#/components/...) into references into the Ajv copy (oas#/...).
-function intoDocument(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(intoDocument);
-  if (schema !== null && typeof schema === 'object') {
-    return Object.fromEntries(
-      Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `oas${value}` : intoDocument(value)]),
-    );
-  }
-  return schema;
-}
-
-function resolveResponse(response: ResponseObject): ResponseObject {
-  if (response.$ref === undefined) return response;
-  const [, , name] = response.$ref.split('/').slice(1);
-  return (openApiDocument.components.responses as Record<string, ResponseObject>)[name!]!;
-}
-
 const bodySchemas: Record<BodySchemaName, object> = {
   'Order[]': { type: 'array', items: { $ref: schemaReference('Order') } },
   Error: { $ref: schemaReference('Error') },
@@ -90,22 +49,11 @@ export function valueAt(body: unknown, pointer: string): unknown {
   return value;
 }
 
-function schemaFindings(key: string, schema: object, body: JsonValue, isOrderList: boolean): Finding[] {
-  const findings = schemaValidator(key, schema)(body).map(({ path, message }) => ({
+function schemaFindings(key: string, schema: object, body: JsonValue): Finding[] {
+  return schemaValidator(key, schema)(body).map(({ path, message }) => ({
     path,
-    message: `expected ${message.replace(/^must (be )?/, '').replace(/^is /, '')}, got ${preview(valueAt(body, path))}`,
+    message: `expected ${message === int64Message ? 'an int64' : message.replace(/^must (be )?/, '').replace(/^is /, '')}, got ${preview(valueAt(body, path))}`,
   }));
-  if (findings.length === 0 && isOrderList && Array.isArray(body)) {
-    body.forEach((order, index) => {
-      for (const field of orderInt64Fields) {
-        const value = (order as Record<string, unknown>)[field];
-        if (value !== undefined && toInt64(value) === undefined) {
-          findings.push({ path: `/${index}/${field}`, message: `expected an int64, got ${preview(value)}` });
-        }
-      }
-    });
-  }
-  return findings;
 }
 
 function sameId(left: unknown, right: ScenarioId): boolean {
@@ -161,28 +109,27 @@ interface Checked {
   validated: Set<string>;
 }
 
-function validateBody(checked: Checked, name: string, schema: object, isOrderList: boolean, area?: SpecArea): void {
+function validateBody(checked: Checked, name: string, schema: object, area?: SpecArea): void {
   const value = checked.body.json(area);
   if (value === undefined || checked.validated.has(name)) return;
   checked.validated.add(name);
-  checked.findings.push(...schemaFindings(name, schema, value, isOrderList).map((finding) => (area ? { ...finding, area } : finding)));
+  checked.findings.push(...schemaFindings(name, schema, value).map((finding) => (area ? { ...finding, area } : finding)));
 }
 
 function checkSpec(method: string, path: string, response: ObservedResponse): Checked {
   const findings: Finding[] = [];
   const checked: Checked = { findings, body: new ResponseBody(response, findings), validated: new Set() };
-  const match = findOperation(method, path);
-  if (match === undefined) return checked;
-  const specResponse = match.operation.responses[String(response.status)];
-  if (specResponse === undefined) {
-    const documented = Object.keys(match.operation.responses).join(', ');
-    findings.push({ path: 'status', message: `expected a status ${method} ${match.template} documents (${documented}), got ${response.status}`, area: 'status' });
+  const route = matchRoute(method, path)?.route;
+  if (route === undefined) return checked;
+  const documented = documentedResponse(route, response.status);
+  if (documented === undefined) {
+    const statuses = route.responses.map((candidate) => candidate.status).join(', ');
+    findings.push({ path: 'status', message: `expected a status ${method} ${route.path} documents (${statuses}), got ${response.status}`, area: 'status' });
     return checked;
   }
-  const content = resolveResponse(specResponse).content?.['application/json'];
-  if (content !== undefined) {
+  if (documented.schema !== null) {
     if (!checked.body.present) findings.push({ path: '', message: `expected a JSON body for ${response.status}, got none`, area: 'body' });
-    else validateBody(checked, `response ${method} ${match.template} ${response.status}`, intoDocument(content.schema) as object, response.status === 200 && match.template === '/store/orders', 'body');
+    else validateBody(checked, `response ${route.operation} ${response.status}`, documentSchema(documented.schema), 'body');
   } else if (response.status === 204) {
     // A 204 cannot carry content (RFC 9110 §15.3.5): HTTP clients drop whatever bytes follow it, so
     // what betrays a body is its framing, a Content-Length above zero or a Transfer-Encoding.
@@ -193,7 +140,7 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
     if (encoding !== null) findings.push({ path: 'transfer-encoding', message: `expected no body with 204, got transfer-encoding ${encoding}` });
   } else if (checked.body.present) {
     // A body the specification does not show (the 409) may be absent; present, it is an Error record.
-    validateBody(checked, 'Error', bodySchemas.Error, false);
+    validateBody(checked, 'Error', bodySchemas.Error);
   }
   return checked;
 }
@@ -243,7 +190,7 @@ export function checkResponse(step: ContractStep, response: ObservedResponse): F
     findings.push({ path: '', message: `expected no body, got ${response.text.length} bytes` });
   } else if (expectedBody !== undefined && expectedBody !== 'none') {
     if (!body.present && !expectedBody.optional) findings.push({ path: '', message: `expected a body matching ${expectedBody.schema}, got none` });
-    if (body.present) validateBody(checked, expectedBody.schema === 'Error' ? 'Error' : `scenario ${expectedBody.schema}`, bodySchemas[expectedBody.schema], expectedBody.schema === 'Order[]');
+    if (body.present) validateBody(checked, expectedBody.schema === 'Error' ? 'Error' : `scenario ${expectedBody.schema}`, bodySchemas[expectedBody.schema]);
   }
   if (body.present) checkErrorStatus(checked, response);
 

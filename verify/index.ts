@@ -8,7 +8,7 @@
  * const report = await verify({ baseUrl: 'https://staging.example.com/v1', apiKey: process.env.PETSTORE_API_KEY!, scenarios: await loadScenarios() });
  * if (report.violations > 0) process.exitCode = 1;
  */
-export { checkAgainstSpec, checkResponse, findOperation, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
+export { checkAgainstSpec, checkResponse, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
 export { compareOracles, loadPrismOracle, type Disagreement, type PrismDiagnostic, type PrismOracle } from './prism.js';
 export { pactProviderBaseUrl, publishPact, verifyPact, type PactBroker, type PactPublication, type PactVerifyOptions } from './pact.js';
 export { createValidatingProxy, type ProxyExchange, type ProxyOptions, type ProxyReport, type ValidatingProxy } from './proxy.js';

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { HttpMethod } from '@stoplight/types';
-import { toInt64 } from '../mocks/int64.js';
-import { parseJson } from '../mocks/json.js';
-import { openApiDocument } from '../mocks/spec.js';
+import { toInt64 } from '../spec/int64.js';
+import { parseJson } from '../spec/json.js';
+import { openApiDocument } from '../spec/schema-validator.js';
 import { valueAt, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
 
 // Prism ships CommonJS, and its validators and router only under dist/ (not in its index, which

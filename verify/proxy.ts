@@ -2,8 +2,10 @@ import { createServer as createHttpServer, request as httpRequest, type Incoming
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { stringifyJson } from '../mocks/json.js';
-import { checkAgainstSpec, findOperation, type Finding, type ObservedResponse } from './checks.js';
+import { stringifyJson } from '../spec/json.js';
+import type { ErrorRecord } from '../spec/records.js';
+import { matchRoute } from '../spec/routes.js';
+import { checkAgainstSpec, type Finding, type ObservedResponse } from './checks.js';
 import { compareOracles, loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';
 
 /** How to build a validating proxy. */
@@ -88,7 +90,8 @@ function decoded(body: Buffer, encoding: string | null): Buffer {
 }
 
 function errorRecord(outgoing: ServerResponse, status: number, code: string, message: string): void {
-  const body = stringifyJson({ code, message, status });
+  const record: ErrorRecord = { code, message, status };
+  const body = stringifyJson(record);
   outgoing.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   outgoing.end(body);
 }
@@ -115,7 +118,7 @@ export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
   const report = (): ProxyReport => ({ upstream: upstream.href.replace(/\/+$/, ''), ...totals, violated: [...violated] });
 
   const check = (exchange: ProxyExchange, method: string, response: IncomingMessage, chunks: Buffer[] | undefined): void => {
-    if (exchange.operationPath === undefined || findOperation(method, exchange.operationPath) === undefined) {
+    if (exchange.operationPath === undefined || matchRoute(method, exchange.operationPath) === undefined) {
       exchange.unchecked = 'no operation of the specification';
       return;
     }

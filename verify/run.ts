@@ -1,6 +1,6 @@
-import { stringifyJson } from '../mocks/json.js';
-import { providerState } from '../mocks/control.js';
-import { contractSteps, injectsFaults, type KeyChoice, type Scenario } from '../mocks/scenarios.js';
+import { authorizationHeader } from '../spec/authorization.js';
+import { stateChangeBody } from '../spec/provider-state.js';
+import { contractSteps, injectsFaults, type Scenario } from '../spec/scenarios.js';
 import { checkResponse, type Finding, type ObservedResponse } from './checks.js';
 import { compareOracles, loadPrismOracle, type Disagreement } from './prism.js';
 
@@ -79,17 +79,11 @@ async function send(url: string, init: RequestInit): Promise<Response> {
   }
 }
 
-function authorization(choice: KeyChoice | undefined, apiKey: string): Record<string, string> {
-  if (choice === 'none') return {};
-  if (choice === 'wrong') return { authorization: `Bearer ${apiKey === 'petstore-verify-wrong-key' ? 'petstore-verify-other-key' : 'petstore-verify-wrong-key'}` };
-  return { authorization: `Bearer ${apiKey}` };
-}
-
 async function setState(stateUrl: string, scenario: Scenario): Promise<void> {
   const response = await send(stateUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: stringifyJson({ state: providerState, params: scenario.state!.params, action: 'setup' }),
+    body: stateChangeBody(scenario.state!.params.orders),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`provider state setup at ${stateUrl} answered ${response.status}: ${text.slice(0, 200)}`);
@@ -131,7 +125,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
       const stepStarted = performance.now();
       const response = await send(`${baseUrl}${step.request.path}`, {
         method: step.request.method,
-        headers: { accept: 'application/json', ...authorization(step.request.key, options.apiKey) },
+        headers: { accept: 'application/json', ...authorizationHeader(step.request.key, options.apiKey) },
       });
       const observed: ObservedResponse = { status: response.status, headers: response.headers, text: await response.text() };
       const findings = checkResponse(step, observed);

@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
-import { isValidBearerToken } from './auth.js';
-import { MockError } from './errors.js';
-import { toFaultInputs } from './faults.js';
-import { parseJson } from './json.js';
-import { scenarioFaults } from './mock-session.js';
-import { bundledScenarios } from './generated/scenarios.js';
-import { loadSeedFile } from './seed-file.js';
-import { createServer, type ServerOptions } from './server.js';
+import { isValidBearerToken } from '../mocks/auth.js';
+import { MockError } from '../mocks/errors.js';
+import { toFaultInputs } from '../mocks/faults.js';
+import { scenarioFaults } from '../mocks/mock-session.js';
+import { loadSeedFile } from '../mocks/seed-file.js';
+import { createServer, type ServerOptions } from '../mocks/server.js';
+import { bundledScenarios } from '../spec/generated/scenarios.js';
+import { parseJson } from '../spec/json.js';
+import { integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
 
 const usage = `Usage: petstore-mock [options]
 
@@ -36,21 +35,6 @@ Options:
   --version                print the version
 `;
 
-class UsageError extends Error {}
-
-function version(): string {
-  const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return packageJson.version;
-}
-
-function integer(value: string, name: string, minimum: number, maximum: number): number {
-  const number = Number(value);
-  if (!/^[0-9]+$/.test(value) || number < minimum || number > maximum) {
-    throw new UsageError(`--${name} must be an integer from ${minimum} to ${maximum}, got ${JSON.stringify(value)}`);
-  }
-  return number;
-}
-
 function date(value: string, name: string): Date {
   const parsed = new Date(value);
   if (Number.isNaN(parsed.getTime())) throw new UsageError(`--${name} must be a date such as 2027-06-30T23:59:59Z, got ${JSON.stringify(value)}`);
@@ -58,36 +42,25 @@ function date(value: string, name: string): Date {
 }
 
 async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Promise<(ServerOptions & { port: number; host: string }) | 'help' | 'version'> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'api-key': { type: 'string', multiple: true },
-        seed: { type: 'string' },
-        scenario: { type: 'string' },
-        fault: { type: 'string', multiple: true },
-        'max-sessions': { type: 'string' },
-        'session-idle-timeout': { type: 'string' },
-        'no-control': { type: 'boolean' },
-        'pet-deprecation': { type: 'string' },
-        'pet-sunset': { type: 'string' },
-        'body-limit': { type: 'string' },
-        'headers-timeout': { type: 'string' },
-        'request-timeout': { type: 'string' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean' },
-        version: { type: 'boolean' },
-      },
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!);
-  }
-  const { values } = parsed;
+  const values = parseFlags(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    'api-key': { type: 'string', multiple: true },
+    seed: { type: 'string' },
+    scenario: { type: 'string' },
+    fault: { type: 'string', multiple: true },
+    'max-sessions': { type: 'string' },
+    'session-idle-timeout': { type: 'string' },
+    'no-control': { type: 'boolean' },
+    'pet-deprecation': { type: 'string' },
+    'pet-sunset': { type: 'string' },
+    'body-limit': { type: 'string' },
+    'headers-timeout': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    verbose: { type: 'boolean' },
+    help: { type: 'boolean' },
+    version: { type: 'boolean' },
+  });
   if (values.help) return 'help';
   if (values.version) return 'version';
 
@@ -96,7 +69,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     if (!isValidBearerToken(key)) throw new UsageError('an API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding)');
   }
   const options: ServerOptions & { port: number; host: string } = {
-    port: integer(values.port ?? environment.PORT ?? '4010', 'port', 0, 65535),
+    port: portFlag(values.port ?? environment.PORT ?? '4010'),
     host: values.host ?? '127.0.0.1',
     control: !values['no-control'],
   };
@@ -132,16 +105,16 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   }
   if (values['max-sessions'] !== undefined || values['session-idle-timeout'] !== undefined) {
     options.sessions = {};
-    if (values['max-sessions'] !== undefined) options.sessions.limit = integer(values['max-sessions'], 'max-sessions', 0, 100_000);
+    if (values['max-sessions'] !== undefined) options.sessions.limit = integerFlag(values['max-sessions'], 'max-sessions', 0, 100_000);
     if (values['session-idle-timeout'] !== undefined) {
-      options.sessions.idleTimeout = integer(values['session-idle-timeout'], 'session-idle-timeout', 1, 7 * 24 * 3600) * 1000;
+      options.sessions.idleTimeout = integerFlag(values['session-idle-timeout'], 'session-idle-timeout', 1, 7 * 24 * 3600) * 1000;
     }
   }
   if (values['pet-deprecation'] !== undefined) options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
   if (values['pet-sunset'] !== undefined) options.petSunset = date(values['pet-sunset'], 'pet-sunset');
-  if (values['body-limit'] !== undefined) options.bodyLimit = integer(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
-  if (values['headers-timeout'] !== undefined) options.headersTimeout = integer(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
-  if (values['request-timeout'] !== undefined) options.requestTimeout = integer(values['request-timeout'], 'request-timeout', 100, 3_600_000);
+  if (values['body-limit'] !== undefined) options.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
+  if (values['headers-timeout'] !== undefined) options.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
+  if (values['request-timeout'] !== undefined) options.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);
   if (values.verbose) options.log = (line) => console.log(line);
   return options;
 }
@@ -152,34 +125,20 @@ async function main(): Promise<void> {
     options = await parseOptions(process.argv.slice(2), process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`petstore-mock: ${error.message} (see --help)`);
-    process.exit(2);
+    process.exit(usageFailure('petstore-mock', error));
   }
   if (options === 'help') return void process.stdout.write(usage);
-  if (options === 'version') return void console.log(version());
+  if (options === 'version') return void console.log(packageVersion());
 
   let server;
   try {
     server = createServer(options);
   } catch (error) {
     // The options were each well formed but do not fit together (a sunset before the deprecation).
-    console.error(`petstore-mock: ${(error as Error).message} (see --help)`);
-    process.exit(2);
+    process.exit(usageFailure('petstore-mock', error));
   }
-  // Installed before listening, so that a signal at any moment after start-up closes cleanly.
-  const stop = () => {
-    void server.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-
-  let origin: string;
-  try {
-    origin = await server.listen(options.port, options.host);
-  } catch (error) {
-    console.error(`petstore-mock: cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    process.exit(1);
-  }
+  stopOnSignals(() => server.close());
+  const origin = await listenOrExit('petstore-mock', server, options.port, options.host);
   process.stdout.write(
     [
       `petstore-mock listening on ${origin}/v1`,

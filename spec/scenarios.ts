@@ -1,16 +1,14 @@
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parse } from 'yaml';
-import { MockError } from './errors.js';
-import { operationOf, stepFaultViolations, type FaultEffect } from './faults.js';
+import type { KeyChoice } from './authorization.js';
+import { stepFaultViolations, type FaultEffect } from './fault-format.js';
 import { withSafeIntegers } from './json.js';
-import { toStoredOrders } from './order-store.js';
-import { schemaValidator } from './spec.js';
+import { packageFolder } from './package-folder.js';
+import { duplicateOrderId, orderInputViolations, type OrderInput } from './provider-state.js';
+import { operationOf } from './routes.js';
+import { schemaValidator, violationSummary, type Violation } from './schema-validator.js';
 
-/** Which key a step sends: an accepted one, none, or one that is not accepted. */
-export type KeyChoice = 'valid' | 'none' | 'wrong';
 /** A schema a body must match: a list of Orders, or a schema of the document. */
 export type BodySchemaName = 'Order[]' | 'Error' | 'Pet';
 /** An id as a scenario holds it: `bigint` beyond the safe range. */
@@ -87,20 +85,10 @@ export class ScenarioError extends Error {
   override name = 'ScenarioError';
 }
 
-function findScenarioDirectory(): string {
-  // dist/mocks, dist/bin and mocks/ all sit below the package root, at different depths.
-  let directory = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 4; depth++) {
-    if (existsSync(join(directory, 'scenarios', 'scenario.schema.json'))) return join(directory, 'scenarios');
-    directory = dirname(directory);
-  }
-  throw new ScenarioError('cannot find the scenarios/ folder of petstore-contract-kit');
-}
-
 /** The folder of the scenarios the kit ships. */
-export const scenarioDirectory = findScenarioDirectory();
+export const scenarioDirectory = packageFolder(import.meta.url, 'scenarios', 'scenario.schema.json');
 
-let validateScenario: ((value: unknown) => { path: string; message: string }[]) | undefined;
+let validateScenario: ((value: unknown) => Violation[]) | undefined;
 
 async function scenarioValidator() {
   if (validateScenario === undefined) {
@@ -137,12 +125,11 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
   });
   if (faultViolations.length > 0) throw new ScenarioError(`${file}: ${faultViolations.join('; ')}`);
   if (scenario.state !== undefined) {
-    try {
-      toStoredOrders(scenario.state.params.orders, '/state/params/orders');
-    } catch (error) {
-      if (error instanceof MockError) throw new ScenarioError(`${file}: ${error.message.replace(/^Invalid orders: /, '')}`);
-      throw error;
-    }
+    const orders = scenario.state.params.orders;
+    const invalid = orderInputViolations(orders, '/state/params/orders');
+    if (invalid.length > 0) throw new ScenarioError(`${file}: ${violationSummary(invalid)}.`);
+    const duplicate = duplicateOrderId(orders as OrderInput[], '/state/params/orders');
+    if (duplicate !== undefined) throw new ScenarioError(`${file}: ${duplicate.violation.path} ${duplicate.violation.message}.`);
   }
   const name = file.split(/[\\/]/).pop()!.replace(/\.ya?ml$/, '');
   return { name, file, ...scenario };

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { stringifyJson } from '../mocks/json.js';
-import { injectsFaults, loadScenarios, type Scenario } from '../mocks/scenarios.js';
-import { createValidatingProxy, type ProxyExchange } from './proxy.js';
-import { disagreementLine, findingText, stepLines, summaryLines, toJunit } from './report.js';
-import { TargetUnreachable, verify } from './run.js';
+import { stringifyJson } from '../spec/json.js';
+import { injectsFaults, loadScenarios, type Scenario } from '../spec/scenarios.js';
+import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
+import { disagreementLine, findingText, stepLines, summaryLines, toJunit } from '../verify/report.js';
+import { TargetUnreachable, verify } from '../verify/run.js';
+import { brokerFromEnvironment, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
 
 const usage = `Usage: petstore-verify [options]
        petstore-verify proxy --upstream URL [--port N] [--host HOST] [--no-prism] [--json FILE] [--quiet]
@@ -33,6 +33,7 @@ Options:
   --junit FILE          write a JUnit XML report
   --json FILE           write a JSON report
   --help                print this help
+  --version             print the version
 
 Proxy: petstore-verify proxy forwards every request unchanged to --upstream (requests under /v1 to
 the upstream base URL, others to its origin), returns every response unaltered, and checks each
@@ -50,17 +51,6 @@ Publish: petstore-verify publish-pact publishes the shipped pact to $PACT_BROKER
   --branch B            the consumer version's branch
 `;
 
-class UsageError extends Error {}
-
-/** parseArgs, strict and without positionals, its errors as one-line UsageErrors. */
-function parseFlags<Options extends ParseArgsConfig['options']>(argv: string[], options: Options) {
-  try {
-    return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!);
-  }
-}
-
 function parse(argv: string[], environment: NodeJS.ProcessEnv) {
   const values = parseFlags(argv, {
     'base-url': { type: 'string' },
@@ -76,8 +66,10 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
     junit: { type: 'string' },
     json: { type: 'string' },
     help: { type: 'boolean' },
+    version: { type: 'boolean' },
   });
   if (values.help) return 'help' as const;
+  if (values.version) return 'version' as const;
   let baseUrl = values['base-url'];
   if (values.target !== undefined) {
     if (baseUrl !== undefined) throw new UsageError('give --base-url or --target, not both');
@@ -95,7 +87,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
   const suite = values.suite ?? 'all';
   if (!['ajv', 'pact', 'all'].includes(suite)) throw new UsageError(`--suite must be ajv, pact or all, got ${JSON.stringify(suite)}`);
   if (suite === 'pact' && values['state-url'] === undefined) throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
-  if ((values['provider-version'] ?? values['provider-branch']) !== undefined && !environment.PACT_BROKER_BASE_URL) {
+  if ((values['provider-version'] ?? values['provider-branch']) !== undefined && brokerFromEnvironment(environment) === undefined) {
     throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
   }
   return { ...values, baseUrl, apiKey, suite: suite as 'ajv' | 'pact' | 'all' };
@@ -103,22 +95,19 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
 
 /** Runs the pact suite; Pact prints its own report. Resolves with whether every interaction passed. */
 async function runPact(options: { baseUrl: string; apiKey: string; stateUrl: string; providerVersion?: string; providerBranch?: string }, environment: NodeJS.ProcessEnv): Promise<boolean> {
-  const { verifyPact, pactProviderBaseUrl } = await import('./pact.js');
+  const { verifyPact, pactProviderBaseUrl } = await import('../verify/pact.js');
   pactProviderBaseUrl(options.baseUrl); // refuses a base URL without /v1 before Pact starts
-  const brokerUrl = environment.PACT_BROKER_BASE_URL;
+  const broker = brokerFromEnvironment(environment);
   const started = performance.now();
-  console.log(brokerUrl ? `pact: verifying the pacts of ${brokerUrl}` : 'pact: verifying the shipped pact (contracts/pacts/)');
+  console.log(broker ? `pact: verifying the pacts of ${broker.url}` : 'pact: verifying the shipped pact (contracts/pacts/)');
   try {
     await verifyPact({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       stateUrl: options.stateUrl,
-      ...(brokerUrl && {
+      ...(broker && {
         broker: {
-          url: brokerUrl,
-          ...(environment.PACT_BROKER_TOKEN && { token: environment.PACT_BROKER_TOKEN }),
-          ...(environment.PACT_BROKER_USERNAME && { username: environment.PACT_BROKER_USERNAME }),
-          ...(environment.PACT_BROKER_PASSWORD && { password: environment.PACT_BROKER_PASSWORD }),
+          ...broker,
           ...(options.providerVersion !== undefined && { providerVersion: options.providerVersion }),
           ...(options.providerBranch !== undefined && { providerBranch: options.providerBranch }),
         },
@@ -154,9 +143,7 @@ function parseProxy(argv: string[]) {
   });
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
   if (!URL.canParse(values.upstream) || !/^https?:$/.test(new URL(values.upstream).protocol)) throw new UsageError(`--upstream is not an http(s) URL: ${JSON.stringify(values.upstream)}`);
-  const port = values.port === undefined ? 4020 : Number(values.port);
-  if (!/^\d+$/.test(values.port ?? '0') || port > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
-  return { ...values, upstream: values.upstream, port, host: values.host ?? '127.0.0.1' };
+  return { ...values, upstream: values.upstream, port: portFlag(values.port ?? '4020'), host: values.host ?? '127.0.0.1' };
 }
 
 async function proxy(argv: string[]): Promise<number | undefined> {
@@ -164,8 +151,7 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   try {
     options = parseProxy(argv);
   } catch (error) {
-    console.error(`petstore-verify: ${(error as Error).message} (see --help)`);
-    return 2;
+    return usageFailure('petstore-verify', error);
   }
   const quiet = options.quiet ?? false;
   const server = createValidatingProxy({
@@ -176,49 +162,32 @@ async function proxy(argv: string[]): Promise<number | undefined> {
       if (lines.length > 0) console.log(lines.join('\n'));
     },
   });
-  let origin: string;
-  try {
-    origin = await server.listen(options.port, options.host);
-  } catch (error) {
-    console.error(`petstore-verify: cannot listen on ${options.host}:${options.port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    return 1;
-  }
-  console.log(`petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${'/__verify/report'}`);
-  const stop = async () => {
+  stopOnSignals(async () => {
     await server.close();
     const report = server.report();
     console.log(`${report.exchanges} exchanges, ${report.checked} checked, ${report.violations} violations, ${report.disagreements} disagreements between Ajv and Prism`);
     if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
-    process.exit(report.violations > 0 ? 1 : 0);
-  };
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
+    return report.violations > 0 ? 1 : 0;
+  });
+  const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
+  console.log(`petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${'/__verify/report'}`);
   return undefined;
 }
 
 async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
   let values;
+  const broker = brokerFromEnvironment(environment);
   try {
     values = parseFlags(argv, { 'consumer-version': { type: 'string' }, branch: { type: 'string' } });
-    if (!environment.PACT_BROKER_BASE_URL) throw new UsageError('publish-pact needs PACT_BROKER_BASE_URL');
+    if (broker === undefined) throw new UsageError('publish-pact needs PACT_BROKER_BASE_URL');
     if (!values['consumer-version']) throw new UsageError('publish-pact needs --consumer-version V');
   } catch (error) {
-    console.error(`petstore-verify: ${(error as Error).message.split('\n')[0]} (see --help)`);
-    return 2;
+    return usageFailure('petstore-verify', error);
   }
-  const { publishPact } = await import('./pact.js');
+  const { publishPact } = await import('../verify/pact.js');
   try {
-    const notices = await publishPact({
-      broker: {
-        url: environment.PACT_BROKER_BASE_URL,
-        ...(environment.PACT_BROKER_TOKEN && { token: environment.PACT_BROKER_TOKEN }),
-        ...(environment.PACT_BROKER_USERNAME && { username: environment.PACT_BROKER_USERNAME }),
-        ...(environment.PACT_BROKER_PASSWORD && { password: environment.PACT_BROKER_PASSWORD }),
-      },
-      consumerVersion: values['consumer-version'],
-      ...(values.branch !== undefined && { branch: values.branch }),
-    });
-    console.log([`published the pact to ${environment.PACT_BROKER_BASE_URL} as version ${values['consumer-version']}`, ...notices].join('\n'));
+    const notices = await publishPact({ broker, consumerVersion: values['consumer-version'], ...(values.branch !== undefined && { branch: values.branch }) });
+    console.log([`published the pact to ${broker.url} as version ${values['consumer-version']}`, ...notices].join('\n'));
     return 0;
   } catch (error) {
     console.error(`petstore-verify: ${(error as Error).message}`);
@@ -237,13 +206,16 @@ async function main(): Promise<number | undefined> {
       process.stdout.write(usage);
       return 0;
     }
+    if (options === 'version') {
+      console.log(packageVersion());
+      return 0;
+    }
     // Every contract scenario by default; scenarios that inject faults describe the mock, not the contract
     // (named with --scenario, they are reported as skipped).
     scenarios = options.scenario ? await loadScenarios({ names: options.scenario }) : (await loadScenarios()).filter((scenario) => !injectsFaults(scenario));
-    if (options.suite !== 'ajv') (await import('./pact.js')).pactProviderBaseUrl(options.baseUrl);
+    if (options.suite !== 'ajv') (await import('../verify/pact.js')).pactProviderBaseUrl(options.baseUrl);
   } catch (error) {
-    console.error(`petstore-verify: ${(error as Error).message} (see --help)`);
-    return 2;
+    return usageFailure('petstore-verify', error);
   }
   let pactPassed = true;
   if (options.suite !== 'ajv') {

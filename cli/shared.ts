@@ -1,0 +1,123 @@
+// What petstore-mock and petstore-verify share: how a usage error is told, how flags are read, how a
+// server is started and stopped, and where broker settings come from. Each CLI stays a thin parser.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { packageFolder } from '../spec/package-folder.js';
+
+/** A command line that cannot be run as given: told in one line, with exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/**
+ * `parseArgs`, strict and without positionals, its errors as one-line `UsageError`s.
+ * @example
+ * const values = parseFlags(process.argv.slice(2), { port: { type: 'string' } });
+ */
+export function parseFlags<Options extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: Options) {
+  try {
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!);
+  }
+}
+
+/**
+ * A whole number flag within bounds.
+ * @throws UsageError `--name must be an integer from minimum to maximum, got "value"`.
+ * @example
+ * integerFlag('30', 'timeout', 1, 600) // 30
+ */
+export function integerFlag(value: string, name: string, minimum: number, maximum: number): number {
+  const number = Number(value);
+  if (!/^[0-9]+$/.test(value) || number < minimum || number > maximum) {
+    throw new UsageError(`--${name} must be an integer from ${minimum} to ${maximum}, got ${JSON.stringify(value)}`);
+  }
+  return number;
+}
+
+/**
+ * A port flag: 0 (any free port) to 65535.
+ * @example
+ * portFlag('4010') // 4010
+ */
+export function portFlag(value: string, name = 'port'): number {
+  return integerFlag(value, name, 0, 65535);
+}
+
+/**
+ * The package's version, from its package.json.
+ * @example
+ * packageVersion() // '0.1.0'
+ */
+export function packageVersion(): string {
+  const packageJson = JSON.parse(readFileSync(join(packageFolder(import.meta.url, '', 'package.json'), 'package.json'), 'utf8')) as { version: string };
+  return packageJson.version;
+}
+
+/**
+ * Prints a usage error as one line, `command: message (see --help)`, and gives the exit code, 2.
+ * @example
+ * return usageFailure('petstore-verify', error);
+ */
+export function usageFailure(command: string, error: unknown): 2 {
+  console.error(`${command}: ${(error as Error).message.split('\n')[0]} (see --help)`);
+  return 2;
+}
+
+/**
+ * Starts listening, or prints why it cannot (`command: cannot listen on HOST:PORT: EADDRINUSE`) and exits with 1.
+ * @example
+ * const origin = await listenOrExit('petstore-mock', server, 4010, '127.0.0.1');
+ */
+export async function listenOrExit(command: string, server: { listen(port: number, host: string): Promise<string> }, port: number, host: string): Promise<string> {
+  try {
+    return await server.listen(port, host);
+  } catch (error) {
+    console.error(`${command}: cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+/**
+ * Runs `stop` once on SIGINT or SIGTERM, then exits with the code it resolves with (0 by default).
+ * Install it before listening, so that a signal at any moment after start-up closes cleanly.
+ * @example
+ * stopOnSignals(async () => { await server.close(); return 0; });
+ */
+export function stopOnSignals(stop: () => Promise<number | void>): void {
+  let stopping = false;
+  const handle = () => {
+    if (stopping) return;
+    stopping = true;
+    void stop().then((code) => process.exit(code ?? 0));
+  };
+  process.once('SIGINT', handle);
+  process.once('SIGTERM', handle);
+}
+
+/** A Pact Broker's address and credentials, as the environment gives them. */
+export interface BrokerSettings {
+  url: string;
+  token?: string;
+  username?: string;
+  password?: string;
+}
+
+/**
+ * The Pact Broker the environment names: `PACT_BROKER_BASE_URL`, with `PACT_BROKER_TOKEN` or
+ * `PACT_BROKER_USERNAME` and `PACT_BROKER_PASSWORD`; undefined without a base URL.
+ * @example
+ * brokerFromEnvironment(process.env) // { url: 'https://broker.example.com', token: '…' }
+ */
+export function brokerFromEnvironment(environment: NodeJS.ProcessEnv): BrokerSettings | undefined {
+  const url = environment.PACT_BROKER_BASE_URL;
+  if (!url) return undefined;
+  return {
+    url,
+    ...(environment.PACT_BROKER_TOKEN && { token: environment.PACT_BROKER_TOKEN }),
+    ...(environment.PACT_BROKER_USERNAME && { username: environment.PACT_BROKER_USERNAME }),
+    ...(environment.PACT_BROKER_PASSWORD && { password: environment.PACT_BROKER_PASSWORD }),
+  };
+}

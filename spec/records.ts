@@ -1,0 +1,47 @@
+import { schemas } from './generated/contract.js';
+import type { components } from './generated/openapi-types.js';
+
+/** An Order record as the specification defines it (generated from `spec/openapi.yaml`). */
+export type Order = components['schemas']['Order'];
+/** The Error record `{ code, message, status }` (generated from `spec/openapi.yaml`). */
+export type ErrorRecord = components['schemas']['Error'];
+
+/**
+ * The field names of an Order, in the document's order: the only fields the public interface sends.
+ * @example
+ * orderFields // ['id', 'petId', 'quantity', 'shipDate', 'complete']
+ */
+export const orderFields = Object.keys(schemas.Order.properties) as (keyof Order)[];
+
+/**
+ * The Order fields whose format is int64: held as `bigint` where they pass 2^53, and checked over the whole int64 range.
+ * @example
+ * orderInt64Fields // ['id', 'petId']
+ */
+export const orderInt64Fields = Object.entries(schemas.Order.properties)
+  .filter(([, schema]) => 'format' in schema && schema.format === 'int64')
+  .map(([name]) => name as keyof Order);
+
+const jsonTypes: Record<string, (value: unknown) => boolean> = {
+  string: (value) => typeof value === 'string',
+  integer: (value) => typeof value === 'bigint' || Number.isInteger(value),
+  number: (value) => typeof value === 'number' || typeof value === 'bigint',
+  boolean: (value) => typeof value === 'boolean',
+};
+
+/**
+ * Whether a parsed body is an Error record: an object with every required field of the spec's Error
+ * schema, each of its type. Read off the route table's schemas, without Ajv, so that a browser client
+ * can recognise an Error record cheaply.
+ * @example
+ * isErrorRecord({ code: 'order_not_found', message: 'Order 9 not found.', status: 404 }) // true
+ * isErrorRecord({ reason: 'shipped' }) // false
+ */
+export function isErrorRecord(value: unknown): value is ErrorRecord {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return schemas.Error.required.every((field) => {
+    const type = schemas.Error.properties[field].type;
+    return Object.hasOwn(record, field) && (jsonTypes[type]?.(record[field]) ?? true);
+  });
+}

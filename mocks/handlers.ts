@@ -204,8 +204,9 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
   const answer: InterfaceAnswerer['answer'] = async (name, parameter, request) => {
     try {
       const session = sessions.forRequest(request);
-      if (!session.faultPlan.empty) {
-        const injected = await session.faultPlan.apply(name);
+      const faulted = session.applyFaults(name);
+      if (faulted !== undefined) {
+        const injected = await faulted;
         if (injected !== undefined) return injected;
       }
       return await operations[name]({ store: session.store, authenticate, petDeprecation, petSunset }, request, parameter);

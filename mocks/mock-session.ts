@@ -1,9 +1,10 @@
 import type { FaultInput } from '../spec/fault-format.js';
 import type { ScenarioStep } from '../spec/scenarios.js';
-import { operationOf } from '../spec/routes.js';
+import { operationOf, type OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
-import { FaultPlan, type ActiveFault } from './faults.js';
+import { FaultPlan, type ActiveFault, type NetworkError } from './faults.js';
 import { OrderStore, type StoredOrder } from './order-store.js';
+import type { Reply } from './reply.js';
 
 /** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */
 export interface LoadableScenario {
@@ -104,15 +105,14 @@ export interface SessionStart {
  */
 export class MockSession implements MockControls {
   readonly store: OrderStore;
-  /** The faults in force, as the operations consult them. */
-  readonly faultPlan = new FaultPlan();
+  readonly #plan = new FaultPlan();
   readonly #start: SessionStart;
 
   /** @throws MockError when the seed is not a valid list of orders. */
   constructor(start: SessionStart) {
     this.store = new OrderStore(start.seed);
     this.#start = start;
-    if (start.faults.length > 0) this.faultPlan.add(start.faults);
+    if (start.faults.length > 0) this.#plan.add(start.faults);
   }
 
   async orders(): Promise<StoredOrder[]> {
@@ -126,8 +126,8 @@ export class MockSession implements MockControls {
   }
 
   async reset(): Promise<void> {
-    this.faultPlan.clear();
-    if (this.#start.faults.length > 0) this.faultPlan.add(this.#start.faults);
+    this.#plan.clear();
+    if (this.#start.faults.length > 0) this.#plan.add(this.#start.faults);
     await this.store.reset();
   }
 
@@ -139,21 +139,30 @@ export class MockSession implements MockControls {
     }
     const faults = scenarioFaults(scenario);
     if (scenario.state !== undefined) await this.store.replace(scenario.state.params.orders);
-    this.faultPlan.clear();
-    if (faults.length > 0) this.faultPlan.add(faults);
-    return { scenario: name, seeded: scenario.state !== undefined, orders: (await this.orders()).length, faults: this.faultPlan.list().length };
+    this.#plan.clear();
+    if (faults.length > 0) this.#plan.add(faults);
+    return { scenario: name, seeded: scenario.state !== undefined, orders: (await this.orders()).length, faults: this.#plan.list().length };
   }
 
   /** As `MockControls#addFaults`; any value may come from a request body, so it is checked first. */
   addFaults(faults: unknown): ActiveFault[] {
-    return this.faultPlan.add(faults);
+    return this.#plan.add(faults);
   }
 
   clearFaults(): void {
-    this.faultPlan.clear();
+    this.#plan.clear();
   }
 
   faults(): ActiveFault[] {
-    return this.faultPlan.list();
+    return this.#plan.list();
+  }
+
+  /**
+   * Counts a call of an operation against the faults in force: the reply that replaces it (after the
+   * fault's delay), undefined from the promise when it goes on, or undefined at once when no fault is
+   * in force (the usual call pays nothing). Used by the handlers, before the bearer check.
+   */
+  applyFaults(operation: OperationName): Promise<Reply | NetworkError | undefined> | undefined {
+    return this.#plan.empty ? undefined : this.#plan.apply(operation);
   }
 }

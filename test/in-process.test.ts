@@ -63,6 +63,22 @@ describe('createOrderMock with setupServer', () => {
     expect(await mock.orders()).toHaveLength(5);
   });
 
+  it('answers orders() once the seed and every replacement asked for have settled', async () => {
+    const fresh = createOrderMock({ seed: [{ id: 7, status: 'shipped' }] });
+    expect(await fresh.orders()).toEqual([{ id: 7n, status: 'shipped' }]);
+    void fresh.replaceOrders([{ id: 8 }]);
+    expect(await fresh.orders()).toEqual([{ id: 8n, status: 'pending' }]);
+  });
+
+  it('is the controls of its default session, with no answer() of its own', async () => {
+    expect(Object.keys(mock).sort()).toEqual(['handlers', 'session', 'sessions', 'store']);
+    expect('answer' in mock).toBe(false);
+    const named = mock.session('a');
+    await named.replaceOrders([{ id: 1 }]);
+    expect(await named.orders()).toHaveLength(1);
+    expect(await mock.orders()).toHaveLength(5);
+  });
+
   it('rejects bad orders from replaceOrders with a MockError and changes nothing', async () => {
     const rejection = mock.replaceOrders([{ id: 1, status: 'lost' }]);
     await expect(rejection).rejects.toBeInstanceOf(MockError);

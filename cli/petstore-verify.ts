@@ -1,19 +1,20 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
 import { stringifyJson } from '../spec/json.js';
-import { injectsFaults, loadScenarios, type Scenario } from '../spec/scenarios.js';
+import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../spec/scenarios.js';
 import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
-import { disagreementLine, findingText, stepLines, summaryLines, toJunit } from '../verify/report.js';
-import { TargetUnreachable, verify } from '../verify/run.js';
+import { disagreementLine, exchangeLines as suiteExchangeLines, findingText, summaryLines, toHtml, toJson, toJunit, type RunReport } from '../verify/report.js';
+import type { SuiteName } from '../verify/results.js';
+import { runVerification } from '../verify/verification.js';
 import { brokerFromEnvironment, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
 
 const usage = `Usage: petstore-verify [options]
        petstore-verify proxy --upstream URL [--port N] [--host HOST] [--no-prism] [--json FILE] [--quiet]
        petstore-verify publish-pact --consumer-version V [--branch B]
 
-Checks an implementation of the pet store order interface against the specification, scenario by
-scenario. Exit 0 when it conforms, 1 on any violation, 2 when it cannot be reached or the arguments
-are wrong.
+Checks an implementation of the pet store order interface against the specification: the shipped
+pact, then the scenarios. Exit 0 when it conforms, 1 on any violation, 2 when the arguments are
+wrong, the target cannot be reached, or nothing could be checked (the reason is printed).
 
 Options:
   --base-url URL        the implementation, ending with /v1
@@ -21,23 +22,28 @@ Options:
                         $PETSTORE_STAGING_BASE_URL (instead of --base-url)
   --api-key KEY         an API key it accepts (default $PETSTORE_API_KEY)
   --state-url URL       where to POST Pact state-change requests (the kit's mock: /__mock/provider-state);
-                        without it, the scenarios that set a provider state are skipped
-  --suite NAME          ajv (the scenarios, checked with Ajv and Prism), pact (the shipped pact,
-                        with Pact's Verifier; needs --state-url) or all (default: both; pact is
-                        skipped, with a line saying so, when there is no --state-url)
-  --scenario NAME       run this scenario (repeatable; default: all of them; ajv suite only)
+                        without it, what sets a provider state is skipped
+  --suite NAME          pact (the shipped pact, with Pact's verifier; needs --state-url), ajv (the
+                        scenarios, checked with Ajv, Prism and the kit's mock as model) or all
+                        (default: pact, then the scenarios; pact is skipped, saying why, without --state-url)
+  --scenario NAME       run this scenario (repeatable; default: all of them)
+  --scenarios DIR       run the scenarios of this folder instead of the kit's
+  --timeout S           seconds to wait for one whole answer, headers and body (default 10)
+  --deadline S          seconds the whole run may take; what is left then fails the run (default 600)
   --provider-version V  with $PACT_BROKER_BASE_URL: publish the pact verification results as version V
   --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
   --strict              count the kit's own decisions (advisory expectations) as violations
   --no-prism            do not check responses with Prism's validator too (saves ~0.5 s of start-up)
-  --junit FILE          write a JUnit XML report
-  --json FILE           write a JSON report
+  --require-coverage    fail the run when a documented response (operation and status) was not exercised
+  --junit FILE          write a JUnit XML report of every suite that ran
+  --json FILE           write the whole report as JSON
+  --html FILE           write a self-contained HTML page of the report, with the coverage matrix
   --help                print this help
   --version             print the version
 
 Proxy: petstore-verify proxy forwards every request unchanged to --upstream (requests under /v1 to
-the upstream base URL, others to its origin), returns every response unaltered, and checks each
-response with the same Ajv checks and Prism. It prints a line per exchange (violations below it),
+the upstream base URL, others to its origin), returns every response byte for byte, and checks each
+response with the same checks and Prism. It prints a line per exchange (violations below it),
 serves what it saw as JSON at GET /__verify/report, and on SIGINT or SIGTERM prints a summary,
 writes --json, and exits 1 if it saw a violation, else 0.
   --upstream URL        the implementation, ending with /v1
@@ -51,6 +57,18 @@ Publish: petstore-verify publish-pact publishes the shipped pact to $PACT_BROKER
   --branch B            the consumer version's branch
 `;
 
+/** The hint a base URL without the interface's version path gets. */
+function baseUrlHint(baseUrl: string): string | undefined {
+  if (/\/v1\/*$/.test(new URL(baseUrl).pathname)) return undefined;
+  return `the base URL ${baseUrl} does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1)`;
+}
+
+function secondsFlag(value: string, name: string, maximum: number): number {
+  const seconds = Number(value);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(seconds > 0) || seconds > maximum) throw new UsageError(`--${name} must be a number of seconds above 0 and at most ${maximum}, got ${JSON.stringify(value)}`);
+  return seconds * 1000;
+}
+
 function parse(argv: string[], environment: NodeJS.ProcessEnv) {
   const values = parseFlags(argv, {
     'base-url': { type: 'string' },
@@ -58,13 +76,18 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
     'api-key': { type: 'string' },
     'state-url': { type: 'string' },
     scenario: { type: 'string', multiple: true },
+    scenarios: { type: 'string' },
     suite: { type: 'string' },
+    timeout: { type: 'string' },
+    deadline: { type: 'string' },
     'provider-version': { type: 'string' },
     'provider-branch': { type: 'string' },
     strict: { type: 'boolean' },
     'no-prism': { type: 'boolean' },
+    'require-coverage': { type: 'boolean' },
     junit: { type: 'string' },
     json: { type: 'string' },
+    html: { type: 'string' },
     help: { type: 'boolean' },
     version: { type: 'boolean' },
   });
@@ -82,43 +105,38 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
   const apiKey = values['api-key'] ?? environment.PETSTORE_API_KEY;
   if (!apiKey) throw new UsageError('--api-key (or PETSTORE_API_KEY) is required');
   for (const [name, url] of [['base-url', baseUrl], ['state-url', values['state-url']]] as const) {
-    if (url !== undefined && !URL.canParse(url)) throw new UsageError(`--${name} is not a URL: ${JSON.stringify(url)}`);
+    if (url !== undefined && (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) throw new UsageError(`--${name} is not an http(s) URL: ${JSON.stringify(url)}`);
   }
   const suite = values.suite ?? 'all';
-  if (!['ajv', 'pact', 'all'].includes(suite)) throw new UsageError(`--suite must be ajv, pact or all, got ${JSON.stringify(suite)}`);
+  const suites = ({ pact: ['pact'], ajv: ['scenarios'], scenarios: ['scenarios'], all: ['pact', 'scenarios'] } as Record<string, SuiteName[]>)[suite];
+  if (suites === undefined) throw new UsageError(`--suite must be pact, ajv or all, got ${JSON.stringify(suite)}`);
   if (suite === 'pact' && values['state-url'] === undefined) throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
-  if ((values['provider-version'] ?? values['provider-branch']) !== undefined && brokerFromEnvironment(environment) === undefined) {
+  const broker = brokerFromEnvironment(environment);
+  if ((values['provider-version'] ?? values['provider-branch']) !== undefined && broker === undefined) {
     throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
   }
-  return { ...values, baseUrl, apiKey, suite: suite as 'ajv' | 'pact' | 'all' };
+  const hint = baseUrlHint(baseUrl);
+  if (hint !== undefined && suites.includes('pact') && values['state-url'] !== undefined) throw new UsageError(`${hint}; Pact verification needs it`);
+  return {
+    ...values,
+    baseUrl,
+    apiKey,
+    suites,
+    hint,
+    broker: broker && {
+      ...broker,
+      ...(values['provider-version'] !== undefined && { providerVersion: values['provider-version'] }),
+      ...(values['provider-branch'] !== undefined && { providerBranch: values['provider-branch'] }),
+    },
+    timeout: values.timeout === undefined ? 10_000 : secondsFlag(values.timeout, 'timeout', 600),
+    deadline: values.deadline === undefined ? 600_000 : secondsFlag(values.deadline, 'deadline', 86_400),
+  };
 }
 
-/** Runs the pact suite; Pact prints its own report. Resolves with whether every interaction passed. */
-async function runPact(options: { baseUrl: string; apiKey: string; stateUrl: string; providerVersion?: string; providerBranch?: string }, environment: NodeJS.ProcessEnv): Promise<boolean> {
-  const { verifyPact, pactProviderBaseUrl } = await import('../verify/pact.js');
-  pactProviderBaseUrl(options.baseUrl); // refuses a base URL without /v1 before Pact starts
-  const broker = brokerFromEnvironment(environment);
-  const started = performance.now();
-  console.log(broker ? `pact: verifying the pacts of ${broker.url}` : 'pact: verifying the shipped pact (contracts/pacts/)');
-  try {
-    await verifyPact({
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      stateUrl: options.stateUrl,
-      ...(broker && {
-        broker: {
-          ...broker,
-          ...(options.providerVersion !== undefined && { providerVersion: options.providerVersion }),
-          ...(options.providerBranch !== undefined && { providerBranch: options.providerBranch }),
-        },
-      }),
-    });
-    console.log(`pact: every interaction passed (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-    return true;
-  } catch (error) {
-    console.log(`pact: verification failed: ${(error as Error).message.split('\n')[0]} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-    return false;
-  }
+async function writeReports(report: RunReport, files: { junit?: string | undefined; json?: string | undefined; html?: string | undefined }): Promise<void> {
+  if (files.junit !== undefined) await writeFile(files.junit, toJunit(report));
+  if (files.json !== undefined) await writeFile(files.json, toJson(report));
+  if (files.html !== undefined) await writeFile(files.html, toHtml(report));
 }
 
 function exchangeLines(exchange: ProxyExchange, quiet: boolean): string[] {
@@ -170,6 +188,8 @@ async function proxy(argv: string[]): Promise<number | undefined> {
     return report.violations > 0 ? 1 : 0;
   });
   const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
+  const hint = baseUrlHint(options.upstream);
+  if (hint !== undefined) console.log(`hint: ${hint.replace('the base URL', 'the upstream')}`);
   console.log(`petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${'/__verify/report'}`);
   return undefined;
 }
@@ -212,50 +232,42 @@ async function main(): Promise<number | undefined> {
     }
     // Every contract scenario by default; scenarios that inject faults describe the mock, not the contract
     // (named with --scenario, they are reported as skipped).
-    scenarios = options.scenario ? await loadScenarios({ names: options.scenario }) : (await loadScenarios()).filter((scenario) => !injectsFaults(scenario));
-    if (options.suite !== 'ajv') (await import('../verify/pact.js')).pactProviderBaseUrl(options.baseUrl);
+    const directory = options.scenarios ?? scenarioDirectory;
+    scenarios = options.scenario ? await loadScenarios({ names: options.scenario, directory }) : (await loadScenarios({ directory })).filter((scenario) => !injectsFaults(scenario));
   } catch (error) {
     return usageFailure('petstore-verify', error);
   }
-  let pactPassed = true;
-  if (options.suite !== 'ajv') {
-    if (options['state-url'] === undefined) console.log('- skipped the pact suite: every interaction sets a provider state, and no --state-url was given');
-    else {
-      pactPassed = await runPact(
-        {
-          baseUrl: options.baseUrl,
-          apiKey: options.apiKey,
-          stateUrl: options['state-url'],
-          ...(options['provider-version'] !== undefined && { providerVersion: options['provider-version'] }),
-          ...(options['provider-branch'] !== undefined && { providerBranch: options['provider-branch'] }),
-        },
-        process.env,
-      );
-    }
-    if (options.suite === 'pact') return pactPassed ? 0 : 1;
-  }
-  let report;
-  try {
-    report = await verify({
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      ...(options['state-url'] !== undefined ? { stateUrl: options['state-url'] } : {}),
-      scenarios,
-      strict: options.strict ?? false,
-      prism: !options['no-prism'],
-      onStep: (step) => console.log(stepLines(step).join('\n')),
-    });
-  } catch (error) {
-    if (!(error instanceof TargetUnreachable)) throw error;
-    console.error(`petstore-verify: ${error.message}`);
-    return 2;
-  }
+  if (options.hint !== undefined) console.log(`hint: ${options.hint}`);
+  const report = await runVerification({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    ...(options['state-url'] !== undefined && { stateUrl: options['state-url'] }),
+    suites: options.suites,
+    scenarios,
+    ...(options.broker !== undefined && { broker: options.broker }),
+    strict: options.strict ?? false,
+    prism: !options['no-prism'],
+    timeout: options.timeout,
+    deadline: Date.now() + options.deadline,
+    requireCoverage: options['require-coverage'] ?? false,
+    version: packageVersion(),
+    onExchange: (suite, caseName, exchange) => console.log(suiteExchangeLines(suite, caseName, exchange).join('\n')),
+  });
+  const unreachable = report.reasons.find((reason) => reason.startsWith('cannot reach '));
+  if (unreachable !== undefined) console.error(`petstore-verify: ${unreachable}`);
   console.log(summaryLines(report).join('\n'));
-  if (options.junit !== undefined) await writeFile(options.junit, toJunit(report));
-  if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
-  if (report.violations > 0 || !pactPassed) return 1;
-  return report.errors > 0 ? 2 : 0;
+  if (options.hint !== undefined && report.exitCode !== 0) console.log(`hint: ${options.hint}`);
+  await writeReports(report, options);
+  return report.exitCode;
 }
 
-const exitCode = await main();
-if (exitCode !== undefined) process.exitCode = exitCode;
+// Whatever happens, one line and an exit code: never a stack trace (PETSTORE_VERIFY_DEBUG=1 prints it).
+process.env.PACT_DO_NOT_TRACK ??= 'true';
+try {
+  const exitCode = await main();
+  if (exitCode !== undefined) process.exitCode = exitCode;
+} catch (error) {
+  console.error(`petstore-verify: unexpected failure: ${(error as Error).message?.split('\n')[0] ?? String(error)}`);
+  if (process.env.PETSTORE_VERIFY_DEBUG === '1') console.error(error);
+  process.exitCode = 2;
+}

@@ -36,12 +36,30 @@ function integerMatcher(value: number | bigint): Record<string, unknown> {
   return { 'pact:matcher:type': 'integer', value };
 }
 
+/**
+ * An RFC 3339 date-time (section 5.6): fractional seconds and any offset, `Z` or `±hh:mm`. Pact's
+ * `datetime` matcher takes one pattern and refuses `2026-12-01T09:00:00.000Z`, which is what
+ * `toISOString()` writes; an honest provider must pass.
+ */
+export const rfc3339DateTime = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$';
+
+/**
+ * Whether a step belongs in the pact: a single request with a key the typed client sends (the
+ * accepted key, none, or a wrong one). Races (`parallel`) and other schemes are what the scenario
+ * suite and exploration check; a consumer contract holds what the consumer does.
+ * @example
+ * inPact({ request: { method: 'GET', path: '/store/orders', key: 'basic' } }) // false
+ */
+export function inPact(step: Pick<ContractStep, 'request' | 'parallel'>): boolean {
+  return step.parallel === undefined && (step.request.key === undefined || ['valid', 'none', 'wrong'].includes(step.request.key));
+}
+
 // The consumer depends on an order's types, and on the ids the scenario names.
 function orderMatcher(order: Record<string, JsonValue>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(order).map(([field, value]) => {
       if (field === 'id') return [field, value];
-      if (field === 'shipDate' && typeof value === 'string') return [field, MatchersV3.datetime("yyyy-MM-dd'T'HH:mm:ssXXX", value)];
+      if (field === 'shipDate' && typeof value === 'string') return [field, MatchersV3.regex(rfc3339DateTime, value)];
       if (typeof value === 'boolean') return [field, MatchersV3.boolean(value)];
       if (typeof value === 'number' || typeof value === 'bigint') return [field, integerMatcher(value)];
       return [field, MatchersV3.like(value)];
@@ -67,6 +85,15 @@ function bodyFor(step: ContractStep, example: JsonValue | undefined): unknown {
   return orders.length > 0 ? MatchersV3.eachLike(orderMatcher(orders[0]!)) : [];
 }
 
+// The orders as the mock now holds them, in the state's own shape: each given order, with its status where it changed.
+async function stateAfter(mock: ReturnType<typeof createOrderMock>, orders: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  const statuses = new Map((await mock.orders()).map((order) => [order.id, order.status]));
+  return orders.map((order) => {
+    const status = statuses.get(BigInt(order.id as number | bigint));
+    return status === undefined || status === (order.status ?? 'pending') ? order : { ...order, status };
+  });
+}
+
 /**
  * Derives the Pact interactions from the scenarios: one per step, its provider state the
  * scenario's orders as the earlier steps left them. Examples are the kit's mock's real answers,
@@ -83,6 +110,14 @@ export async function deriveInteractions(scenarios: readonly Scenario[]): Promis
     let orders: Record<string, unknown>[] = ((scenario.state?.params.orders ?? []) as Record<string, unknown>[]).map((order) => ({ ...order }));
     await mock.replaceOrders(orders);
     for (const step of contractSteps(scenario)) {
+      if (!inPact(step)) {
+        // Not in the pact, but what it does is the next step's provider state all the same.
+        for (let call = 0; call < (step.parallel ?? 1); call++) {
+          await getResponse(mock.handlers, new Request(`http://petstore.invalid/v1${step.request.path}`, { method: step.request.method, headers: keyHeader(step.request.key) }));
+        }
+        orders = await stateAfter(mock, orders);
+        continue;
+      }
       const request = new Request(`http://petstore.invalid/v1${step.request.path}`, { method: step.request.method, headers: keyHeader(step.request.key) });
       const response = (await getResponse(mock.handlers, request))!;
       const text = await response.text();
@@ -104,10 +139,7 @@ export async function deriveInteractions(scenarios: readonly Scenario[]): Promis
         body: bodyFor(step, text === '' ? undefined : parseJson(text)),
       });
       // What this step did is the next step's provider state.
-      if (response.status === 204 && step.request.method === 'DELETE') {
-        const id = BigInt(step.request.path.split('/').pop()!);
-        orders = orders.map((order) => (BigInt(order.id as number) === id ? { ...order, status: 'cancelled' } : order));
-      }
+      orders = await stateAfter(mock, orders);
     }
   }
   return interactions;

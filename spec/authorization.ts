@@ -13,18 +13,47 @@ export const developmentApiKey = 'petstore-dev-key';
  */
 export const wrongApiKey = 'petstore-verify-wrong-key';
 
-/** Which key a request of a scenario step sends: an accepted one, none, or one that is not accepted. */
-export type KeyChoice = 'valid' | 'none' | 'wrong';
+/**
+ * The key choices a request of a scenario step or an exploration can make:
+ * - `valid`: the accepted key, `Bearer <key>`;
+ * - `none`: no `Authorization` header;
+ * - `wrong`: a key no deployment accepts, `Bearer petstore-verify-wrong-key`;
+ * - `basic`: another scheme, `Basic` credentials made of the accepted key (a 401 all the same);
+ * - `lowercase-scheme`: the accepted key with the scheme written `bearer` (accepted: RFC 9110 §11.1
+ *   makes the scheme name case-insensitive).
+ */
+export const keyChoices = ['valid', 'none', 'wrong', 'basic', 'lowercase-scheme'] as const;
+/** Which key a request sends (see `keyChoices`). */
+export type KeyChoice = (typeof keyChoices)[number];
 
 /**
- * The `Authorization` header a step's key choice sends: the accepted key as a bearer token, nothing,
- * or a wrong key (never the accepted one, whatever it is).
+ * Whether a key choice is one the interface accepts (the accepted key, in any case of the scheme name).
+ * @example
+ * isAcceptedKey('lowercase-scheme') // true
+ * isAcceptedKey('basic') // false
+ */
+export function isAcceptedKey(choice: KeyChoice | undefined): boolean {
+  return choice === undefined || choice === 'valid' || choice === 'lowercase-scheme';
+}
+
+/**
+ * The `Authorization` header a key choice sends, for a deployment that accepts `apiKey`.
  * @example
  * authorizationHeader('valid', 'petstore-dev-key') // { authorization: 'Bearer petstore-dev-key' }
  * authorizationHeader('none', 'petstore-dev-key') // {}
+ * authorizationHeader('basic', 'petstore-dev-key') // { authorization: 'Basic cGV0c3RvcmUtZGV2LWtleTo=' }
  */
 export function authorizationHeader(choice: KeyChoice | undefined, apiKey: string = developmentApiKey): { authorization?: string } {
-  if (choice === 'none') return {};
-  if (choice === 'wrong') return { authorization: `Bearer ${apiKey === wrongApiKey ? 'petstore-verify-other-key' : wrongApiKey}` };
-  return { authorization: `Bearer ${apiKey}` };
+  switch (choice) {
+    case 'none':
+      return {};
+    case 'wrong':
+      return { authorization: `Bearer ${apiKey === wrongApiKey ? 'petstore-verify-other-key' : wrongApiKey}` };
+    case 'basic':
+      return { authorization: `Basic ${btoa(`${apiKey}:`)}` };
+    case 'lowercase-scheme':
+      return { authorization: `bearer ${apiKey}` };
+    default:
+      return { authorization: `Bearer ${apiKey}` };
+  }
 }

@@ -16,7 +16,10 @@ export type ScenarioId = number | bigint;
 
 /** What must hold of the response to one step. */
 export interface StepExpectation {
+  /** The status (or one of the statuses) the answer has; with `parallel`, the status exactly one answer has. */
   status: number | number[];
+  /** With `parallel`: the statuses every other answer may have (default: `status`). */
+  others?: number[];
   body?: 'none' | { schema: BodySchemaName; optional?: boolean };
   listed?: ScenarioId[];
   notListed?: ScenarioId[];
@@ -28,6 +31,8 @@ export interface StepExpectation {
 export interface ContractStep {
   name: string;
   request: { method: 'GET' | 'DELETE'; path: string; key?: KeyChoice };
+  /** Send the request this many times at once: a race, found by exploration or written by hand. */
+  parallel?: number;
   fault?: undefined;
   expect: StepExpectation;
 }

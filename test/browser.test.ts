@@ -1,21 +1,17 @@
 // The example app (examples/web) in real headless Chromium, on the browser-mode mock (MSW's service
-// worker). Debian's chromium is used as installed (`apt-get install -y chromium`); nothing is downloaded.
+// worker). The browser is the one @sparticuz/chromium ships (or CHROMIUM_PATH's); nothing is downloaded.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build, createServer as createViteServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { launchChromium } from './headless-browser.js';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const configFile = join(import.meta.dirname, '..', 'examples', 'web', 'vite.config.ts');
 /** Where the test keeps its screenshot: an artifact of the run, not in version control. */
 export const screenshotPath = join(import.meta.dirname, '..', 'artifacts', 'browser', 'orders-page.png');
-
-// The flags Chromium needs on these machines: run as root without a sandbox, no GPU, and none of
-// the background connections a closed network refuses.
-const chromiumFlags = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let browser: Browser;
 let site: PreviewServer;
@@ -24,12 +20,11 @@ let outDir: string;
 let page: Page;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: install it with apt-get install -y chromium (or set CHROMIUM_PATH)`);
   outDir = await mkdtemp(join(tmpdir(), 'petstore-web-'));
   await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
   site = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
   origin = site.resolvedUrls!.local[0]!.replace(/\/$/, '');
-  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumFlags });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -82,8 +82,9 @@ server.close();
       const exit = await runToExit('npx', ['--no-install', 'petstore-verify', '--base-url', mock.baseUrl, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/provider-state`, '--strict'], { cwd: consumer });
       // npm itself may warn about this machine's configuration; petstore-verify prints nothing on stderr.
       expect(exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([]);
-      expect(exit.stdout).toMatch(/\n14 passed, 0 failed \(scenarios; 0 violations, 0 warnings, /);
-      expect(exit.stdout).toContain('\npact: every interaction passed (');
+      expect(exit.stdout).toMatch(/\npact: \d+ passed, 0 failed \(interactions; \d+ checks, 0 violations, /);
+      expect(exit.stdout).toMatch(/\nscenarios: 21 passed, 0 failed \(scenarios; \d+ checks, 0 violations, 0 warnings, /);
+      expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);
       expect(exit.code).toBe(0);
       const proxy = await startCommand('npx', ['--no-install', 'petstore-verify', 'proxy', '--upstream', mock.baseUrl, '--port', '0'], { cwd: consumer });
       try {
@@ -128,9 +129,10 @@ export const start = () => startBrowserMock({ scenario: 'cancel-shipped-order' }
       `import { createServer, type MockServer } from 'petstore-contract-kit/server';
 import { createOrderMock, type OrderMock, type StoredOrder } from 'petstore-contract-kit/msw';
 import { openApiDocument, parseInt64, loadScenarios, type Scenario } from 'petstore-contract-kit';
-import { verify, checkAgainstSpec, createValidatingProxy, type VerifyReport } from 'petstore-contract-kit/verify';
+import { verify, runVerification, checkAgainstSpec, createValidatingProxy, type SuiteResult, type RunReport } from 'petstore-contract-kit/verify';
 const scenarios: Promise<Scenario[]> = loadScenarios({ names: ['list-shape'] });
-const report: Promise<VerifyReport> = scenarios.then((loaded) => verify({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k', scenarios: loaded }));
+const suite: Promise<SuiteResult> = scenarios.then((loaded) => verify({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k', scenarios: loaded }));
+const report: Promise<RunReport> = scenarios.then((loaded) => runVerification({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k', suites: ['scenarios'], scenarios: loaded, version: '0' }));
 const findings = checkAgainstSpec('GET', '/store/orders', { status: 200, headers: new Headers(), text: '[]' });
 const proxy = createValidatingProxy({ upstream: 'http://127.0.0.1:1/v1' });
 import { createOrderClient, OrderApiError, type ClientOrder } from 'petstore-contract-kit/client';
@@ -145,7 +147,7 @@ const mock: OrderMock = createOrderMock();
 const first: Promise<StoredOrder | undefined> = mock.orders().then((stored) => stored[0]);
 const id: Promise<bigint | undefined> = first.then((order) => order?.id);
 const version: '1.0.0' = openApiDocument.info.version;
-export { server, id, version, parseInt64, report, findings, proxy, orders, refused, started };
+export { server, id, version, parseInt64, suite, report, findings, proxy, orders, refused, started };
 `,
     );
     const tsc = join(projectRoot, 'node_modules/typescript/bin/tsc');

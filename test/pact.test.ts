@@ -23,30 +23,32 @@ describe('petstore-verify --suite pact against the kit\'s own mock', () => {
 
   it('verifies every interaction of the shipped pact over HTTP, with provider states', async () => {
     const exit = await petstoreVerify([...target(), '--suite', 'pact']);
-    expect(exit.stdout).toContain('pact: verifying the shipped pact (contracts/pacts/)\n');
-    expect(exit.stdout).toMatch(/\npact: every interaction passed \(\d+\.\d s\)\n$/);
-    const verified = exit.stdout.match(/^ {2}[a-z0-9-]+ › .+ \(\d+ms loading, \d+ms verification\)$/gm) ?? [];
-    expect(verified).toHaveLength(await interactionCount());
+    const count = await interactionCount();
+    expect(exit.stdout).toMatch(new RegExp(`\\npact: ${count} passed, 0 failed \\(interactions; ${count} checks, 0 violations, 0 warnings, `));
+    const verified = exit.stdout.match(/^✓ pact › [a-z0-9-]+ › .+ \((GET|DELETE) \/\S+ → \d{3}, \d+ ms\)$/gm) ?? [];
+    expect(verified).toHaveLength(count);
+    expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);
     expect(exit.code).toBe(0);
   });
 
   it('runs both suites by default, Pact first', async () => {
     const exit = await petstoreVerify(target());
-    expect(exit.stdout.indexOf('pact: every interaction passed')).toBeGreaterThan(-1);
-    expect(exit.stdout.indexOf('pact: every interaction passed')).toBeLessThan(exit.stdout.indexOf('✓ cancel-cancelled-order'));
-    expect(exit.stdout).toMatch(/\n14 passed, 0 failed \(scenarios;/);
+    expect(exit.stdout.indexOf('✓ pact › ')).toBeGreaterThan(-1);
+    expect(exit.stdout.lastIndexOf('✓ pact › ')).toBeLessThan(exit.stdout.indexOf('✓ cancel-cancelled-order'));
+    expect(exit.stdout).toMatch(new RegExp(`\\npact: ${await interactionCount()} passed, 0 failed \\(interactions;[^\\n]*\\nscenarios: 21 passed, 0 failed \\(scenarios;`));
     expect(exit.code).toBe(0);
   });
 
   it('skips the pact suite, saying why, without --state-url', async () => {
     const exit = await petstoreVerify(['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key']);
-    expect(exit.stdout).toContain('- skipped the pact suite: every interaction sets a provider state, and no --state-url was given\n');
+    expect(exit.stdout).toContain('\npact: skipped (every interaction sets a provider state, and no --state-url was given)\n');
+    expect(exit.stdout).toMatch(/\nscenarios: 8 passed, 0 failed, 13 skipped/);
     expect(exit.code).toBe(0);
   });
 
   it.each([
     [['--suite', 'pact'], 'petstore-verify: --suite pact needs --state-url: every interaction of the pact sets a provider state (see --help)\n'],
-    [['--suite', 'both', '--state-url', 'http://127.0.0.1:9/s'], 'petstore-verify: --suite must be ajv, pact or all, got "both" (see --help)\n'],
+    [['--suite', 'both', '--state-url', 'http://127.0.0.1:9/s'], 'petstore-verify: --suite must be pact, ajv or all, got "both" (see --help)\n'],
     [['--provider-version', '1.2.3'], 'petstore-verify: --provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL (see --help)\n'],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await petstoreVerify(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', ...args]);
@@ -56,25 +58,28 @@ describe('petstore-verify --suite pact against the kit\'s own mock', () => {
 
   it('refuses a base URL without /v1 for the pact suite', async () => {
     const exit = await petstoreVerify(['--base-url', `${mock.origin}/api`, '--api-key', 'k', '--state-url', `${mock.origin}/__mock/provider-state`]);
-    expect(exit.stderr).toBe(`petstore-verify: the base URL must end with /v1 for Pact verification, got "${mock.origin}/api" (see --help)\n`);
+    expect(exit.stderr).toBe(
+      `petstore-verify: the base URL ${mock.origin}/api does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1); Pact verification needs it (see --help)\n`,
+    );
     expect(exit.code).toBe(2);
   });
 });
 
 describe('petstore-verify --suite pact fails broken providers', () => {
   const broken: [string, Fault, RegExp][] = [
-    ['cancels a shipped order', (_request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response), /cancel-shipped-order › cancel the shipped order[\s\S]*has status code 409 \(FAILED\)/],
-    ['puts another status in the Error record', (_request, response) => (response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response), /list-without-key › list the orders without a key[\s\S]*has a matching body \(FAILED\)/],
-    ['sends ids as strings', async (request, response) => (isList(request) && response.status === 200 ? json((await response.text()).replace(/"id":(\d+)/g, '"id":"$1"'), 200) : response), /list-orders › list the orders[\s\S]*has a matching body \(FAILED\)/],
-    ['rounds ids beyond 2^53', async (request, response) => (isList(request) && response.status === 200 ? json(JSON.stringify(JSON.parse(await response.text())), 200) : response), /cancel-order-beyond-2-53 › list both orders with exact ids[\s\S]*has a matching body \(FAILED\)/],
+    ['cancels a shipped order', (_request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response), /\n {4}pact › cancel-shipped-order › cancel the shipped order: Pact: expected 409 but was 204 \(at status\)\n/],
+    ['puts another status in the Error record', (_request, response) => (response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response), /\n {4}pact › list-without-key › list the orders without a key: Pact: Expected 403 \(Integer\) to be equal to 401 \(Integer\) \(at \$\.status\)\n/],
+    ['sends ids as strings', async (request, response) => (isList(request) && response.status === 200 ? json((await response.text()).replace(/"id":(\d+)/g, '"id":"$1"'), 200) : response), /\n {4}pact › list-orders › list the orders: Pact: .*\n/],
+    ['rounds ids beyond 2^53', async (request, response) => (isList(request) && response.status === 200 ? json(JSON.stringify(JSON.parse(await response.text())), 200) : response), /\n {4}pact › cancel-order-beyond-2-53 › list both orders with exact ids: Pact: .*9007199254740993.*\n/],
   ];
 
   it.each(broken)('fails a provider that %s', async (_, fault, message) => {
     const provider = await startBrokenProvider(fault);
     try {
       const exit = await petstoreVerify([...provider.args, '--suite', 'pact']);
-      expect(exit.stdout.replace(/\u001b\[\d+m/g, '')).toMatch(message);
-      expect(exit.stdout).toMatch(/\npact: verification failed: /);
+      expect(exit.stdout).toMatch(message);
+      expect(exit.stdout).toMatch(/\npact: \d+ passed, [1-9]\d* failed \(interactions;/);
+      expect(exit.stderr).toBe('');
       expect(exit.code).toBe(1);
     } finally {
       await provider.close();
@@ -85,7 +90,8 @@ describe('petstore-verify --suite pact fails broken providers', () => {
     const mock = await startServer();
     try {
       const exit = await petstoreVerify(['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/no-such-state-endpoint`, '--suite', 'pact']);
-      expect(exit.stdout).toMatch(/\npact: verification failed: /);
+      expect(exit.stdout).toMatch(/\n {4}pact › cancel-shipped-order › cancel the shipped order: Pact: One or more of the setup state change handlers has failed\n/);
+      expect(exit.stdout).toMatch(/\npact: 0 passed, \d+ failed \(interactions;/);
       expect(exit.code).toBe(1);
     } finally {
       await mock.close();

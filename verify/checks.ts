@@ -1,5 +1,6 @@
+import { toInt64 } from '../spec/int64.js';
 import { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
-import { documentedResponse, matchRoute } from '../spec/routes.js';
+import { documentedResponse, matchRoute, type DocumentedResponse } from '../spec/routes.js';
 import type { BodySchemaName, ContractStep, ScenarioId } from '../spec/scenarios.js';
 import { documentSchema, int64Message, schemaReference, schemaValidator } from '../spec/schema-validator.js';
 
@@ -20,11 +21,15 @@ export interface Finding {
   advisory?: boolean;
 }
 
-/** A response as the harness saw it. */
+/** A response as the harness saw it: its body decoded as UTF-8, a byte order mark kept. */
 export interface ObservedResponse {
   status: number;
   headers: Headers;
   text: string;
+  /** Set when the body's bytes are not valid UTF-8 (`text` then holds U+FFFD where they were). */
+  invalidUtf8?: boolean;
+  /** Set when the connection carried bytes after the end of the response (a 204 followed by content). */
+  trailingBytes?: boolean;
 }
 
 const bodySchemas: Record<BodySchemaName, object> = {
@@ -57,7 +62,8 @@ function schemaFindings(key: string, schema: object, body: JsonValue): Finding[]
 }
 
 function sameId(left: unknown, right: ScenarioId): boolean {
-  return (typeof left === 'number' || typeof left === 'bigint') && BigInt(left) === BigInt(right);
+  const id = toInt64(left);
+  return id !== undefined && id === BigInt(right);
 }
 
 function listFindings(body: JsonValue | undefined, ids: readonly ScenarioId[], mustBeListed: boolean, advisory: boolean): Finding[] {
@@ -94,12 +100,84 @@ class ResponseBody {
       this.findings.push({ path: 'content-type', message: `expected content-type application/json, got ${contentType ?? 'none'}`, ...(area && { area: 'content-type' as const }) });
     }
     try {
-      this.value = parseJson(this.response.text);
+      // A byte order mark is reported on its own (encodingFindings); the JSON after it is still judged.
+      this.value = parseJson(this.response.text.replace(/^\uFEFF/, ''));
     } catch {
       this.findings.push({ path: '', message: `expected a JSON body, got ${JSON.stringify(this.response.text.slice(0, 40))}`, ...(area && { area }) });
     }
     return this.value;
   }
+}
+
+/**
+ * A JSON text is UTF-8 without a byte order mark (RFC 8259 §8.1): fetch would strip the mark and
+ * replace invalid bytes silently, so the harness reads the bytes itself and says what it found.
+ */
+function encodingFindings(response: ObservedResponse): Finding[] {
+  const findings: Finding[] = [];
+  if (response.text.startsWith('\uFEFF')) findings.push({ path: '', message: 'expected a JSON text without a byte order mark (RFC 8259 §8.1), got one before the JSON' });
+  if (response.invalidUtf8) findings.push({ path: '', message: 'expected a body in UTF-8 (RFC 8259 §8.1), got bytes that are not valid UTF-8' });
+  if (response.trailingBytes) {
+    const why = response.status === 204 ? 'a 204 cannot carry content, RFC 9110 §15.3.5' : 'its framing says where it ends, RFC 9112 §6';
+    findings.push({ path: '', message: `expected nothing after the end of the response (${why}), got more bytes on the connection` });
+  }
+  return findings;
+}
+
+// A challenge names its scheme first, at the start of the field or after a comma (RFC 9110 §11.6.1).
+const bearerChallenge = /(?:^|,)\s*Bearer(?:\s|,|$)/i;
+
+/** A 401 carries `WWW-Authenticate` with a Bearer challenge (RFC 9110 §11.6.1 and RFC 6750 §3: MUST). */
+function challengeFindings(response: ObservedResponse): Finding[] {
+  const challenge = response.headers.get('www-authenticate');
+  if (challenge === null) return [{ path: 'www-authenticate', message: 'expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got no WWW-Authenticate' }];
+  if (!bearerChallenge.test(challenge)) return [{ path: 'www-authenticate', message: `expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got ${JSON.stringify(challenge)}` }];
+  return [];
+}
+
+const weekday = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const month = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+// RFC 9110 §5.6.7: IMF-fixdate, and the two obsolete forms a recipient must accept.
+const httpDate = new RegExp(
+  `^(?:${weekday}, \\d{2} ${month} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT` +
+    `|(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${month}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT` +
+    `|${weekday} ${month} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4})$`,
+);
+// RFC 9745 §2.1: Deprecation is a Structured Field Date (RFC 9651 §3.3.7): "@" and an integer, parameters allowed.
+const structuredDate = /^@-?\d{1,15}(?:;.*)?$/;
+
+/**
+ * The headers a documented response names have their RFCs' syntax where they are sent: `Deprecation`
+ * a Structured Field Date (RFC 9745), `Sunset` an HTTP-date (RFC 8594).
+ */
+function headerFindings(documented: DocumentedResponse, response: ObservedResponse): Finding[] {
+  const findings: Finding[] = [];
+  for (const name of documented.headers) {
+    const value = response.headers.get(name);
+    if (value === null) continue;
+    if (name.toLowerCase() === 'deprecation' && !structuredDate.test(value.trim())) {
+      findings.push({ path: name, message: `expected Deprecation as a Structured Field Date such as @1767225600 (RFC 9745), got ${JSON.stringify(value)}` });
+    }
+    if (name.toLowerCase() === 'sunset' && (!httpDate.test(value.trim()) || Number.isNaN(Date.parse(value)))) {
+      findings.push({ path: name, message: `expected Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT (RFC 8594), got ${JSON.stringify(value)}` });
+    }
+  }
+  return findings;
+}
+
+/** Order ids are unique (the specification: "Unique order identifier"): a list holds each once. */
+function duplicateIdFindings(documented: DocumentedResponse, body: JsonValue | undefined): Finding[] {
+  if (!Array.isArray(body) || documented.schema === null || !('items' in documented.schema)) return [];
+  const seen = new Map<bigint, number>();
+  const findings: Finding[] = [];
+  body.forEach((order, index) => {
+    const id = order !== null && typeof order === 'object' && !Array.isArray(order) ? toInt64(order.id) : undefined;
+    if (id === undefined) return;
+    const first = seen.get(id);
+    if (first === undefined) seen.set(id, index);
+    else findings.push({ path: `/${index}/id`, message: `expected each order id once, got ${id} again (first at /${first})` });
+  });
+  return findings;
 }
 
 /** What a check of one response leaves behind for the checks after it. */
@@ -121,15 +199,23 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
   const checked: Checked = { findings, body: new ResponseBody(response, findings), validated: new Set() };
   const route = matchRoute(method, path)?.route;
   if (route === undefined) return checked;
+  findings.push(...encodingFindings(response));
+  if (response.status === 401) findings.push(...challengeFindings(response));
   const documented = documentedResponse(route, response.status);
   if (documented === undefined) {
     const statuses = route.responses.map((candidate) => candidate.status).join(', ');
-    findings.push({ path: 'status', message: `expected a status ${method} ${route.path} documents (${statuses}), got ${response.status}`, area: 'status' });
+    const location = response.headers.get('location');
+    const redirect = response.status >= 300 && response.status < 400 ? ` (a redirect${location === null ? '' : ` to ${location}`}; the specification documents none)` : '';
+    findings.push({ path: 'status', message: `expected a status ${method} ${route.path} documents (${statuses}), got ${response.status}${redirect}`, area: 'status' });
     return checked;
   }
+  findings.push(...headerFindings(documented, response));
   if (documented.schema !== null) {
     if (!checked.body.present) findings.push({ path: '', message: `expected a JSON body for ${response.status}, got none`, area: 'body' });
-    else validateBody(checked, `response ${route.operation} ${response.status}`, documentSchema(documented.schema), 'body');
+    else {
+      validateBody(checked, `response ${route.operation} ${response.status}`, documentSchema(documented.schema), 'body');
+      findings.push(...duplicateIdFindings(documented, checked.body.json()));
+    }
   } else if (response.status === 204) {
     // A 204 cannot carry content (RFC 9110 §15.3.5): HTTP clients drop whatever bytes follow it, so
     // what betrays a body is its framing, a Content-Length above zero or a Transfer-Encoding.

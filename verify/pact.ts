@@ -1,7 +1,15 @@
-import { Verifier } from '@pact-foundation/pact';
-import type { IncomingMessage } from 'node:http';
-import { pactApiKey, pactParticipants } from '../contracts/participants.js';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pactParticipants } from '../contracts/participants.js';
 import { shippedPactFile } from '../contracts/pact-file.js';
+import { parseJson, stringifyJson } from '../spec/json.js';
+import { packageFolder } from '../spec/package-folder.js';
+import type { Finding } from './checks.js';
+import { guardStatePath, startPactGuard, type GuardRecord } from './pact-guard.js';
+import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
+import type { TargetOptions } from './run.js';
 
 /** A Pact Broker to fetch pacts from and publish verification results to. */
 export interface PactBroker {
@@ -15,66 +23,219 @@ export interface PactBroker {
 }
 
 /** How to verify the pact against an implementation. */
-export interface PactVerifyOptions {
-  /** The implementation's base URL, ending with /v1 (the pact's paths start with /v1). */
-  baseUrl: string;
-  /** A key the implementation accepts: it replaces the pact's development key in every request that sends it. */
-  apiKey: string;
-  /** Where Pact POSTs its state changes `{ state, params, action }` (the kit's mock: /__mock/provider-state). */
+export interface PactVerifyOptions extends TargetOptions {
+  /** Where Pact's state changes `{ state, params, action }` go (the kit's mock: /__mock/provider-state). */
   stateUrl: string;
   /** Pact files to verify. Default: the pact the package ships (unless a broker is given). */
   pactUrls?: string[];
   /** Fetch the pacts from a broker instead, and publish the results there. */
   broker?: PactBroker;
-  logLevel?: 'error' | 'warn' | 'info' | 'debug' | 'trace';
+  /** Called after every interaction, for progress output. */
+  onExchange?: (exchange: CheckedExchange, interaction: string) => void;
 }
 
 /**
  * The base URL Pact sends its requests to: the pact's paths carry the /v1 prefix, so it is removed here.
+ * @throws Error when the base URL does not end with /v1, with a hint.
  * @example
  * pactProviderBaseUrl('https://api.example.com/petstore/v1') // 'https://api.example.com/petstore'
  */
 export function pactProviderBaseUrl(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, '');
-  if (!trimmed.endsWith('/v1')) throw new Error(`the base URL must end with /v1 for Pact verification, got ${JSON.stringify(baseUrl)}`);
+  if (!trimmed.endsWith('/v1')) throw new Error(`the base URL must end with /v1 for Pact verification (the interface's version path), got ${JSON.stringify(baseUrl)}`);
   return trimmed.slice(0, -'/v1'.length);
 }
 
-/**
- * Verifies the pact against any implementation with Pact's Verifier, sending provider states to
- * `stateUrl` in Pact's own state-change format (setup, then teardown). Pact prints its report;
- * the promise resolves when every interaction passed and rejects otherwise.
- * @example
- * await verifyPact({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key', stateUrl: 'http://127.0.0.1:4010/__mock/provider-state' });
- */
-export async function verifyPact(options: PactVerifyOptions): Promise<void> {
-  // Requests that carry the pact's development key carry the target's key instead; the wrong and
-  // missing keys of the 401 interactions stay as they are.
-  const swapKey = (request: IncomingMessage, _response: unknown, next: () => void) => {
-    if (request.headers.authorization === `Bearer ${pactApiKey}`) request.headers.authorization = `Bearer ${options.apiKey}`;
-    next();
+/** An interaction of a pact file, as far as the guard's records are matched to it. */
+interface PactInteraction {
+  description: string;
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  state: string | undefined;
+}
+
+type PactFile = { interactions?: { description: string; providerStates?: { params?: { orders?: unknown } }[]; request: { method: string; path: string; headers?: Record<string, string | string[]> } }[] };
+
+async function readInteractions(files: readonly string[]): Promise<PactInteraction[]> {
+  const interactions: PactInteraction[] = [];
+  for (const file of files) {
+    const pact = parseJson(await readFile(file, 'utf8')) as unknown as PactFile;
+    for (const interaction of pact.interactions ?? []) {
+      const header = Object.entries(interaction.request.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+      const orders = interaction.providerStates?.[0]?.params?.orders;
+      interactions.push({
+        description: interaction.description,
+        method: interaction.request.method,
+        path: interaction.request.path.replace(/^\/v1/, ''),
+        authorization: Array.isArray(header) ? header.join(', ') : header,
+        state: orders === undefined ? undefined : stringifyJson(orders),
+      });
+    }
+  }
+  return interactions;
+}
+
+/** What Pact's verifier reports, as `pactffi_verifier_json` writes it. */
+interface PactResults {
+  result?: boolean;
+  interactionResults?: { description: string; result: string; duration?: string }[];
+  errors?: { interaction: string; mismatch?: { type?: string; message?: string; mismatches?: { type?: string; mismatch?: string; path?: string; key?: string }[] } }[];
+}
+
+function mismatchFindings(error: NonNullable<PactResults['errors']>[number]): Finding[] {
+  const mismatches = error.mismatch?.mismatches ?? [];
+  if (mismatches.length === 0) return [{ path: '', message: `Pact: ${error.mismatch?.message ?? error.mismatch?.type ?? 'the interaction failed'}` }];
+  return mismatches.map((mismatch) => ({
+    path: mismatch.type === 'StatusMismatch' ? 'status' : mismatch.type === 'HeaderMismatch' ? (mismatch.key ?? 'header') : (mismatch.path ?? ''),
+    message: `Pact: ${(mismatch.mismatch ?? mismatch.type ?? 'mismatch').replace(/\s+/g, ' ')}`,
+  }));
+}
+
+interface ChildOutcome {
+  results?: PactResults;
+  crash?: string;
+}
+
+/** Pact's verifier in its own process; `stop` ends it early with a reason. */
+function runChild(options: object, deadline: number | undefined): { outcome: Promise<ChildOutcome>; stop(reason: string): void } {
+  let stopReason: string | undefined;
+  let stopChild: (() => void) | undefined;
+  const outcome = (async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-pact-'));
+    const optionsFile = join(directory, 'options.json');
+    const outcomeFile = join(directory, 'outcome.json');
+    await writeFile(optionsFile, JSON.stringify(options));
+    const child = spawn(process.execPath, [join(packageFolder(import.meta.url, 'dist', 'verify/pact-child.js'), 'verify', 'pact-child.js'), optionsFile, outcomeFile], {
+      env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+    stopChild = () => child.kill('SIGKILL');
+    if (stopReason !== undefined) stopChild();
+    const timer = deadline === undefined ? undefined : setTimeout(() => {
+      stopReason ??= `Pact's verifier did not finish before the run's deadline (it was stopped)`;
+      child.kill('SIGKILL');
+    }, Math.max(0, deadline - Date.now()));
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    clearTimeout(timer);
+    try {
+      if (exit.signal === 'SIGKILL') return { crash: stopReason ?? `Pact's verifier was killed` };
+      const outcome = JSON.parse(await readFile(outcomeFile, 'utf8')) as { results?: string; crash?: string };
+      if (outcome.crash !== undefined) return { crash: outcome.crash };
+      return { results: JSON.parse(outcome.results ?? '{}') as PactResults };
+    } catch {
+      const line = stderr.trim().split('\n').filter((text) => text.trim() !== '').pop();
+      return { crash: `Pact's verifier ended without a verdict (exit ${exit.code ?? exit.signal})${line === undefined ? '' : `: ${line.trim()}`}` };
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  })();
+  return {
+    outcome,
+    stop(reason) {
+      stopReason ??= `Pact's verifier was stopped: ${reason}`;
+      stopChild?.();
+    },
   };
+}
+
+/** The guard's records for an interaction: its request, with its key, in its provider state. */
+function recordsFor(interaction: PactInteraction, records: GuardRecord[], taken: Set<GuardRecord>): GuardRecord[] {
+  const found = records.find(
+    (record) =>
+      !taken.has(record) &&
+      record.method === interaction.method &&
+      record.path === interaction.path &&
+      record.authorization === interaction.authorization &&
+      (interaction.state === undefined || record.state === interaction.state),
+  );
+  if (found === undefined) return [];
+  taken.add(found);
+  return [found];
+}
+
+/**
+ * Verifies the pact against any implementation with Pact's native verifier, run in a process of its
+ * own under the run's deadline, behind the kit's guard (see `startPactGuard`): provider states go to
+ * `stateUrl` in Pact's own state-change format (setup, then teardown). Resolves with one case per
+ * interaction: Pact's mismatches, one line each, and what the guard found. A crash or a hang of the
+ * verifier is a violation with its reason, never an exception.
+ * @example
+ * const suite = await verifyPact({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key', stateUrl: 'http://127.0.0.1:4010/__mock/provider-state' });
+ * suite.verdict // 'passed'
+ */
+export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResult> {
+  const started = performance.now();
+  const prefix = pactProviderBaseUrl(options.baseUrl);
   const broker = options.broker;
-  const verifier = new Verifier({
-    provider: pactParticipants.provider,
-    providerBaseUrl: pactProviderBaseUrl(options.baseUrl),
-    providerStatesSetupUrl: options.stateUrl,
-    providerStatesSetupTeardown: true,
-    requestFilter: swapKey,
-    logLevel: options.logLevel ?? 'warn',
-    ...(broker === undefined
-      ? { pactUrls: options.pactUrls ?? [shippedPactFile] }
-      : {
-          pactBrokerUrl: broker.url,
-          ...(broker.token !== undefined && { pactBrokerToken: broker.token }),
-          ...(broker.username !== undefined && { pactBrokerUsername: broker.username }),
-          ...(broker.password !== undefined && { pactBrokerPassword: broker.password }),
-          consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }],
-          ...(broker.providerVersion !== undefined && { publishVerificationResult: true, providerVersion: broker.providerVersion }),
-          ...(broker.providerBranch !== undefined && { providerVersionBranch: broker.providerBranch }),
-        }),
-  });
-  await verifier.verifyProvider();
+  const pactUrls = broker === undefined ? (options.pactUrls ?? [shippedPactFile]) : [];
+  const interactions = await readInteractions(pactUrls);
+  let stopChild: (reason: string) => void = () => undefined;
+  const guard = await startPactGuard(options, (reason) => stopChild(reason));
+  let outcome: ChildOutcome;
+  try {
+    const child = runChild(
+      {
+        provider: pactParticipants.provider,
+        providerBaseUrl: `${guard.origin}${new URL(prefix).pathname.replace(/\/+$/, '')}`,
+        providerStatesSetupUrl: `${guard.origin}${guardStatePath}`,
+        providerStatesSetupTeardown: true,
+        providerStatesSetupBody: true,
+        logLevel: 'error',
+        timeout: options.timeout ?? 10_000,
+        ...(broker === undefined
+          ? { pactUrls }
+          : {
+              pactBrokerUrl: broker.url,
+              ...(broker.token !== undefined && { pactBrokerToken: broker.token }),
+              ...(broker.username !== undefined && { pactBrokerUsername: broker.username }),
+              ...(broker.password !== undefined && { pactBrokerPassword: broker.password }),
+              consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }],
+              ...(broker.providerVersion !== undefined && { publishVerificationResult: true, providerVersion: broker.providerVersion }),
+              ...(broker.providerBranch !== undefined && { providerVersionBranch: broker.providerBranch }),
+            }),
+      },
+      options.deadline,
+    );
+    stopChild = (reason) => {
+      child.stop(reason);
+    };
+    outcome = await child.outcome;
+  } finally {
+    await guard.close();
+  }
+  const cases: CaseResult[] = [];
+  const taken = new Set<GuardRecord>();
+  const results = outcome.results?.interactionResults ?? [];
+  for (const result of results) {
+    const error = outcome.results?.errors?.find((candidate) => candidate.interaction.endsWith(` - ${result.description}`) || candidate.interaction === result.description);
+    const interaction = interactions.find((candidate) => candidate.description === result.description);
+    const guarded = interaction === undefined ? [] : recordsFor(interaction, guard.records, taken);
+    const pactFindings = error === undefined ? (result.result === 'OK' ? [] : [{ path: '', message: `Pact: the interaction ended with ${result.result}` }]) : mismatchFindings(error);
+    const exchanges: CheckedExchange[] = guarded.map((record) => ({ ...record.exchange, name: result.description, violations: [...pactFindings, ...record.exchange.violations] }));
+    if (exchanges.length === 0) {
+      exchanges.push({ name: result.description, method: interaction?.method ?? '', path: interaction?.path ?? '', violations: pactFindings, warnings: [], disagreements: [], durationMs: 0 });
+    }
+    cases.push({ name: result.description, verdict: caseVerdict(exchanges), exchanges });
+    for (const exchange of exchanges) options.onExchange?.(exchange, result.description);
+  }
+  // What the guard saw that no interaction result names: the interactions of a verifier that was stopped,
+  // a broker's pacts, or a request Pact sent twice.
+  for (const record of guard.records.filter((candidate) => !taken.has(candidate) && candidate.exchange.violations.length > 0)) {
+    const interaction = interactions.find((candidate) => recordsFor(candidate, [record], taken).length > 0);
+    const name = interaction?.description ?? `${record.method} ${record.path}`;
+    cases.push({ name, verdict: 'failed', exchanges: [{ ...record.exchange, name }] });
+    options.onExchange?.({ ...record.exchange, name }, name);
+  }
+  if (outcome.crash !== undefined || (outcome.results !== undefined && results.length === 0 && interactions.length > 0)) {
+    const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
+    const exchange: CheckedExchange = { name: 'verifier', method: '', path: '', violations: [{ path: '', message: reason }], warnings: [], disagreements: [], durationMs: 0 };
+    cases.push({ name: 'verifier', verdict: 'failed', reason, exchanges: [exchange] });
+    options.onExchange?.(exchange, 'verifier');
+  }
+  return tallySuite('pact', cases, performance.now() - started);
 }
 
 /** What to publish the shipped pact as. */
@@ -95,7 +256,6 @@ export interface PactPublication {
  * await publishPact({ broker: { url: process.env.PACT_BROKER_BASE_URL!, token: process.env.PACT_BROKER_TOKEN }, consumerVersion: 'abc123', branch: 'main' });
  */
 export async function publishPact(publication: PactPublication): Promise<string[]> {
-  const { readFile } = await import('node:fs/promises');
   const { broker } = publication;
   const content = await readFile(publication.pactFile ?? shippedPactFile);
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/hal+json, application/json' };

@@ -1,12 +1,12 @@
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { connect as connectTcp, createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { stringifyJson } from '../spec/json.js';
 import type { ErrorRecord } from '../spec/records.js';
 import { matchRoute } from '../spec/routes.js';
 import { checkAgainstSpec, type Finding, type ObservedResponse } from './checks.js';
 import { compareOracles, loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';
+import { RawResponseReader, readRequestHead } from './raw-response.js';
 
 /** How to build a validating proxy. */
 export interface ProxyOptions {
@@ -16,7 +16,7 @@ export interface ProxyOptions {
   prism?: boolean;
   /** Called once a response has been forwarded and checked. */
   onExchange?: (exchange: ProxyExchange) => void;
-  /** The largest response body to buffer for checking, in bytes (it is forwarded whatever its size). Default: 32 MiB. */
+  /** The largest response body to keep for checking, in bytes (it is forwarded whatever its size). Default: 32 MiB. */
   checkLimit?: number;
 }
 
@@ -27,6 +27,7 @@ export interface ProxyExchange {
   path: string;
   /** The operation's path below the base URL (`/store/orders`), or undefined when the request is for no operation of the spec. */
   operationPath?: string;
+  /** The status, or 0 when no status line came. */
   status: number;
   violations: Finding[];
   disagreements: Disagreement[];
@@ -56,52 +57,36 @@ export interface ValidatingProxy {
   report(): ProxyReport;
 }
 
-// RFC 9110 §7.6.1: these describe one connection and are not forwarded.
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+// RFC 9110 §7.6.1: these describe one connection. Transfer-Encoding stays: the body's bytes are forwarded as they come.
+const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'host']);
 const reportPath = '/__verify/report';
 const violatedKept = 1000;
+// How long, after a response is complete, the proxy still listens for bytes after its end before closing.
+const trailingGrace = 30;
 
-function forwardedHeaders(rawHeaders: string[], extraHopByHop: string | undefined, alsoDropped: string[] = []): string[] {
-  const dropped = new Set([...hopByHop, ...alsoDropped]);
-  for (const name of (extraHopByHop ?? '').split(',')) if (name.trim()) dropped.add(name.trim().toLowerCase());
-  const kept: string[] = [];
-  for (let index = 0; index < rawHeaders.length; index += 2) {
-    if (!dropped.has(rawHeaders[index]!.toLowerCase())) kept.push(rawHeaders[index]!, rawHeaders[index + 1]!);
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  let decoded = body;
+  for (const coding of (encoding ?? '').split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '' && part !== 'identity').reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') decoded = gunzipSync(decoded);
+    else if (coding === 'deflate') decoded = inflateSync(decoded);
+    else if (coding === 'br') decoded = brotliDecompressSync(decoded);
+    else throw new Error(`content-encoding ${coding} is not one the proxy decodes`);
   }
-  return kept;
+  return decoded;
 }
 
-function decoded(body: Buffer, encoding: string | null): Buffer {
-  switch (encoding?.trim().toLowerCase()) {
-    case undefined:
-    case '':
-    case 'identity':
-      return body;
-    case 'gzip':
-    case 'x-gzip':
-      return gunzipSync(body);
-    case 'deflate':
-      return inflateSync(body);
-    case 'br':
-      return brotliDecompressSync(body);
-    default:
-      throw new Error(`content-encoding ${encoding} is not one the proxy decodes`);
-  }
-}
-
-function errorRecord(outgoing: ServerResponse, status: number, code: string, message: string): void {
-  const record: ErrorRecord = { code, message, status };
-  const body = stringifyJson(record);
-  outgoing.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  outgoing.end(body);
+function respond(socket: Socket, status: number, body: string, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
 /**
  * A proxy to put in front of any implementation of the order interface: it forwards every request
- * unchanged (requests under `/v1` to the upstream base URL, others to its origin), streams every
- * response back unaltered, and checks each response for an operation of the spec with the
- * harness's Ajv checks and Prism's validator, reporting violations through `onExchange` and
- * `report()`.
+ * unchanged (requests under `/v1` to the upstream base URL, others to its origin; only the request
+ * target, `Host` and the per-connection fields change), passes every response back byte for byte as
+ * the upstream sent it (a 204 followed by stray bytes included), and checks each response for an
+ * operation of the spec with the harness's checks and Prism's validator, reporting violations
+ * (truncated and undecodable responses included) through `onExchange` and `report()`. Each
+ * connection carries one exchange.
  * @example
  * const proxy = createValidatingProxy({ upstream: 'https://staging.example.com/v1', onExchange: console.log });
  * const origin = await proxy.listen(4020, '127.0.0.1'); // point the frontend at `${origin}/v1`
@@ -109,110 +94,162 @@ function errorRecord(outgoing: ServerResponse, status: number, code: string, mes
 export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
   const upstream = new URL(options.upstream);
   const basePath = upstream.pathname.replace(/\/+$/, '');
+  const secure = upstream.protocol === 'https:';
+  const port = Number(upstream.port || (secure ? 443 : 80));
   const checkLimit = options.checkLimit ?? 32 * 1024 * 1024;
-  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
   let prism: PrismOracle | undefined;
   const totals = { exchanges: 0, checked: 0, violations: 0, disagreements: 0 };
   const violated: ProxyExchange[] = [];
+  const sockets = new Set<Socket>();
 
   const report = (): ProxyReport => ({ upstream: upstream.href.replace(/\/+$/, ''), ...totals, violated: [...violated] });
 
-  const check = (exchange: ProxyExchange, method: string, response: IncomingMessage, chunks: Buffer[] | undefined): void => {
+  const record = (exchange: ProxyExchange) => {
+    totals.exchanges++;
+    if (exchange.unchecked === undefined) totals.checked++;
+    totals.violations += exchange.violations.length;
+    totals.disagreements += exchange.disagreements.length;
+    if (exchange.violations.length > 0) {
+      violated.push(exchange);
+      if (violated.length > violatedKept) violated.shift();
+    }
+    options.onExchange?.(exchange);
+  };
+
+  const check = (exchange: ProxyExchange, method: string, reader: RawResponseReader): void => {
+    const read = reader.result();
     if (exchange.operationPath === undefined || matchRoute(method, exchange.operationPath) === undefined) {
       exchange.unchecked = 'no operation of the specification';
       return;
     }
-    if (chunks === undefined) {
+    if (read.malformed !== undefined) {
+      exchange.violations.push({ path: '', message: `expected an HTTP/1.1 response, got one the proxy cannot read: ${read.malformed}` });
+      return;
+    }
+    if (read.status === undefined || !read.complete) {
+      exchange.violations.push({ path: '', message: `expected a whole response, got ${read.status === undefined ? 'the connection closed before the status line' : 'the connection closed before the whole body came'}` });
+      return;
+    }
+    if (read.overLimit) {
       exchange.unchecked = `the body is over the check limit of ${checkLimit} bytes`;
       return;
     }
     const headers = new Headers();
-    for (let index = 0; index < response.rawHeaders.length; index += 2) headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
-    let text: string;
+    for (const [name, value] of read.headers) headers.append(name, value);
+    let bytes: Buffer;
     try {
-      text = decoded(Buffer.concat(chunks), headers.get('content-encoding')).toString('utf8');
+      bytes = decode(read.body, headers.get('content-encoding') ?? undefined);
     } catch (error) {
-      exchange.unchecked = (error as Error).message;
+      exchange.violations.push({ path: 'content-encoding', message: `expected a body encoded as its Content-Encoding says, got one that cannot be decoded (${(error as Error).message})` });
       return;
     }
-    const observed: ObservedResponse = { status: exchange.status, headers, text };
+    let text: string;
+    let invalidUtf8 = false;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      invalidUtf8 = true;
+      text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    }
+    const observed: ObservedResponse = { status: read.status, headers, text, ...(invalidUtf8 && { invalidUtf8 }), ...(read.trailingBytes && { trailingBytes: true }) };
     const findings = checkAgainstSpec(method, exchange.operationPath, observed);
     if (prism !== undefined) {
       const compared = compareOracles(findings, prism.check(method, exchange.operationPath, observed), observed);
       findings.push(...compared.violations);
       exchange.disagreements = compared.disagreements;
     }
-    exchange.violations = findings;
-    totals.checked++;
+    exchange.violations.push(...findings);
   };
 
-  const handle = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+  function proxyConnection(client: Socket): void {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    let buffered = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const head = readRequestHead(buffered);
+      if (head === undefined) return;
+      client.off('data', onData);
+      client.pause();
+      forward(client, head, buffered.subarray(head.length));
+    };
+    client.on('data', onData);
+  }
+
+  function forward(client: Socket, head: NonNullable<ReturnType<typeof readRequestHead>>, bodyStart: Buffer): void {
     const started = performance.now();
-    const method = incoming.method ?? 'GET';
-    const path = incoming.url ?? '/';
+    const { method, target: path } = head;
     if (method === 'GET' && path.split('?')[0] === reportPath) {
-      const body = stringifyJson(report());
-      outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-      outgoing.end(body);
+      respond(client, 200, stringifyJson(report()), 'OK');
       return;
     }
     const [pathname = '/', search = ''] = path.split(/(?=\?)/);
     const underApi = pathname === '/v1' || pathname.startsWith('/v1/');
     const operationPath = underApi ? pathname.slice('/v1'.length) || '/' : undefined;
-    const target = new URL(upstream.origin);
-    target.pathname = underApi ? `${basePath}${operationPath}` : pathname;
-    target.search = search;
+    const targetPath = `${underApi ? `${basePath}${operationPath}` : pathname}${search}`;
+    const connectionFields = new Set(
+      head.headers
+        .filter(([name]) => name.toLowerCase() === 'connection')
+        .flatMap(([, value]) => value.split(','))
+        .map((name) => name.trim().toLowerCase()),
+    );
+    const fields = head.headers.filter(([name]) => !hopByHop.has(name.toLowerCase()) && !connectionFields.has(name.toLowerCase()));
+    const requestHead = [`${method} ${targetPath} HTTP/1.1`, `host: ${upstream.host}`, ...fields.map(([name, value]) => `${name}: ${value}`), 'connection: close', '', ''].join('\r\n');
+    const exchange: ProxyExchange = { method, path, status: 0, violations: [], disagreements: [], durationMs: 0, ...(operationPath !== undefined && { operationPath }) };
+    const reader = new RawResponseReader(method, checkLimit);
+    const server = secure ? connectTls({ host: upstream.hostname, port, servername: upstream.hostname }) : connectTcp({ host: upstream.hostname, port });
+    let answered = false;
+    let finished = false;
+    let grace: NodeJS.Timeout | undefined;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(grace);
+      reader.close();
+      exchange.status = reader.result().status ?? 0;
+      check(exchange, method, reader);
+      exchange.durationMs = performance.now() - started;
+      record(exchange);
+      client.end();
+      server.destroy();
+    };
+    server.on(secure ? 'secureConnect' : 'connect', () => {
+      server.write(requestHead);
+      if (bodyStart.length > 0) server.write(bodyStart);
+      client.pipe(server, { end: false });
+      client.resume();
+    });
+    server.on('data', (chunk: Buffer) => {
+      answered = true;
+      client.write(chunk);
+      reader.push(chunk);
+      // Once the response is whole, a moment more for bytes after its end, then the exchange is over.
+      if (reader.complete && grace === undefined) grace = setTimeout(finish, trailingGrace);
+    });
+    server.on('end', finish);
+    server.on('close', finish);
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered) return finish();
+      finished = true;
+      const reason = error.code ?? error.message;
+      const record502: ErrorRecord = { code: 'upstream_unreachable', message: `The proxy cannot reach ${upstream.origin}: ${reason}.`, status: 502 };
+      if (!client.destroyed) respond(client, 502, stringifyJson(record502), 'Bad Gateway');
+      record({ ...exchange, status: 502, unchecked: `upstream unreachable: ${reason}`, durationMs: performance.now() - started });
+    });
+    // A client that goes away takes its upstream connection with it.
+    client.on('close', () => {
+      if (!finished) server.destroy();
+    });
+  }
 
-    // Node takes request headers as a flat [name, value, ...] list, as rawHeaders are: order and repeats kept.
-    const headers = [...forwardedHeaders(incoming.rawHeaders, incoming.headers.connection, ['host']), 'host', target.host];
-    const upstreamRequest = send(target, { method, headers: headers as unknown as Record<string, string> });
-    upstreamRequest.on('response', (response) => {
-      const exchange: ProxyExchange = { method, path, status: response.statusCode ?? 0, violations: [], disagreements: [], durationMs: 0, ...(operationPath !== undefined && { operationPath }) };
-      outgoing.writeHead(exchange.status, response.statusMessage, forwardedHeaders(response.rawHeaders, response.headers.connection));
-      let chunks: Buffer[] | undefined = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > checkLimit) chunks = undefined;
-        else chunks?.push(chunk);
-      });
-      response.pipe(outgoing);
-      response.on('end', () => {
-        check(exchange, method, response, chunks);
-        exchange.durationMs = performance.now() - started;
-        totals.exchanges++;
-        totals.violations += exchange.violations.length;
-        totals.disagreements += exchange.disagreements.length;
-        if (exchange.violations.length > 0) {
-          violated.push(exchange);
-          if (violated.length > violatedKept) violated.shift();
-        }
-        options.onExchange?.(exchange);
-      });
-      response.on('error', () => outgoing.destroy());
-    });
-    upstreamRequest.on('error', (error) => {
-      if (outgoing.destroyed) return; // the client left first
-      const reason = (error as NodeJS.ErrnoException).code ?? error.message;
-      if (!outgoing.headersSent) errorRecord(outgoing, 502, 'upstream_unreachable', `The proxy cannot reach ${target.origin}: ${reason}.`);
-      else outgoing.destroy();
-      totals.exchanges++;
-      options.onExchange?.({ method, path, status: 502, violations: [], disagreements: [], unchecked: `upstream unreachable: ${reason}`, durationMs: performance.now() - started, ...(operationPath !== undefined && { operationPath }) });
-    });
-    // A client that goes away takes its upstream request with it.
-    outgoing.on('close', () => {
-      if (!outgoing.writableFinished) upstreamRequest.destroy();
-    });
-    incoming.pipe(upstreamRequest);
-  };
-
-  const server = createHttpServer(handle);
+  const server = createServer(proxyConnection);
   return {
-    async listen(port = 4020, host = '127.0.0.1') {
+    async listen(listenPort = 4020, host = '127.0.0.1') {
       if (options.prism !== false) prism = await loadPrismOracle();
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => {
+        server.listen(listenPort, host, () => {
           server.off('error', reject);
           resolve();
         });
@@ -222,8 +259,8 @@ export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
     },
     close() {
       return new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
-        server.closeAllConnections();
       });
     },
     report,

@@ -1,15 +1,137 @@
+import { stringifyJson } from '../spec/json.js';
+import { matchRoute, routes, type OperationName } from '../spec/routes.js';
 import type { Finding } from './checks.js';
 import type { Disagreement } from './prism.js';
-import type { StepResult, VerifyReport } from './run.js';
+import type { CheckedExchange, SuiteName, SuiteResult } from './results.js';
+
+/** One documented response of the route table, and how often this run exercised it. */
+export interface CoverageEntry {
+  operation: OperationName;
+  method: string;
+  path: string;
+  status: number;
+  /** How many judged responses of the target had this operation and status. */
+  exercised: number;
+}
+
+/** Which documented responses a run exercised: every operation × documented status of the route table. */
+export interface Coverage {
+  responses: CoverageEntry[];
+  covered: number;
+  total: number;
+}
+
+/** The whole run: every suite that ran, the coverage, and the verdict the exit code says. */
+export interface RunReport {
+  tool: 'petstore-verify';
+  version: string;
+  baseUrl: string;
+  strict: boolean;
+  prism: boolean;
+  startedAt: string;
+  suites: SuiteResult[];
+  checks: number;
+  violations: number;
+  warnings: number;
+  disagreements: number;
+  knownPrismLimits: number;
+  coverage: Coverage;
+  /** Whether an unexercised documented response fails the run (`--require-coverage`). */
+  requireCoverage: boolean;
+  verdict: 'passed' | 'failed' | 'not-run';
+  /** 0 passed, 1 failed, 2 nothing (or not everything) could be checked. */
+  exitCode: 0 | 1 | 2;
+  /** Why the run is not green, one line each. */
+  reasons: string[];
+  durationMs: number;
+}
 
 /**
- * One violation as a line: `scenario › step: expected …, got … (at /0/id)`.
+ * The coverage matrix of the exchanges judged: for each operation of the route table, each documented
+ * status, and how often a response of the target had it.
  * @example
- * findingLine(step, { path: '/0/id', message: 'expected integer, got "1"' })
- * // 'list-orders › list the orders: expected integer, got "1" (at /0/id)'
+ * coverageOf(suites).covered // 9 when every documented response was exercised
  */
-export function findingLine(step: Pick<StepResult, 'scenario' | 'step'>, finding: Finding): string {
-  return `${step.scenario} › ${step.step}: ${findingText(finding)}`;
+export function coverageOf(suites: readonly SuiteResult[]): Coverage {
+  const counts = new Map<string, number>();
+  for (const exchange of suites.flatMap((suite) => suite.cases.flatMap((result) => result.exchanges))) {
+    if (exchange.status === undefined) continue;
+    const route = matchRoute(exchange.method, exchange.path)?.route;
+    if (route === undefined) continue;
+    const key = `${route.operation} ${exchange.status}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const responses = routes.flatMap((route) =>
+    route.responses.map((response) => ({ operation: route.operation, method: route.method, path: route.path, status: response.status, exercised: counts.get(`${route.operation} ${response.status}`) ?? 0 })),
+  );
+  return { responses, covered: responses.filter((entry) => entry.exercised > 0).length, total: responses.length };
+}
+
+/**
+ * The run's report from its suites: totals, coverage, and one verdict that the exit code, the summary
+ * and every report file share. A violation fails the run (1); so does an unexercised documented
+ * response under `requireCoverage`. A run that checked nothing, or could not set a provider state, is
+ * not green (2), with the reason.
+ * @example
+ * const report = runReport({ baseUrl, suites, version: '0.1.0', strict: false, prism: true, requireCoverage: false, startedAt, durationMs });
+ * process.exitCode = report.exitCode;
+ */
+export function runReport(input: {
+  baseUrl: string;
+  suites: SuiteResult[];
+  version: string;
+  strict: boolean;
+  prism: boolean;
+  requireCoverage: boolean;
+  startedAt: Date;
+  durationMs: number;
+}): RunReport {
+  const { suites } = input;
+  const sum = (pick: (suite: SuiteResult) => number) => suites.reduce((total, suite) => total + pick(suite), 0);
+  const coverage = coverageOf(suites);
+  const checks = sum((suite) => suite.checks);
+  const violations = sum((suite) => suite.violations);
+  const reasons: string[] = [];
+  for (const suite of suites) {
+    if (suite.violations > 0) reasons.push(`${suite.suite}: ${plural(suite.violations, 'violation')}`);
+  }
+  const unexercised = coverage.responses.filter((entry) => entry.exercised === 0);
+  if (input.requireCoverage && unexercised.length > 0) {
+    reasons.push(`coverage: ${unexercised.length} documented response${unexercised.length === 1 ? '' : 's'} not exercised (${unexercised.map((entry) => `${entry.operation} ${entry.status}`).join(', ')})`);
+  }
+  const failed = reasons.length > 0;
+  const setupErrors = suites.flatMap((suite) => suite.cases.filter((result) => result.verdict === 'error').map((result) => `${suite.suite} › ${result.name}: ${result.reason}`));
+  if (!failed) {
+    if (checks === 0) {
+      const skipped = [...new Set(suites.flatMap((suite) => (suite.reason !== undefined ? [suite.reason] : suite.cases.flatMap((result) => (result.reason === undefined ? [] : [result.reason])))))];
+      const why = skipped.length > 0 && skipped.every((reason) => reason.includes('--state-url'))
+        ? 'everything asked for sets a provider state, and no --state-url was given'
+        : skipped.join('; ');
+      reasons.push(`no check ran${why === '' ? '' : `: ${why}`}`);
+    }
+    reasons.push(...setupErrors);
+  }
+  const exitCode = failed ? 1 : reasons.length > 0 ? 2 : 0;
+  return {
+    tool: 'petstore-verify',
+    version: input.version,
+    baseUrl: input.baseUrl,
+    strict: input.strict,
+    prism: input.prism,
+    startedAt: input.startedAt.toISOString(),
+    suites,
+    checks,
+    violations,
+    warnings: sum((suite) => suite.warnings),
+    disagreements: sum((suite) => suite.disagreements),
+    knownPrismLimits: sum((suite) => suite.knownPrismLimits),
+    coverage,
+    requireCoverage: input.requireCoverage,
+    verdict: exitCode === 0 ? 'passed' : exitCode === 1 ? 'failed' : 'not-run',
+    exitCode,
+    reasons,
+    durationMs: input.durationMs,
+  };
 }
 
 /**
@@ -19,6 +141,17 @@ export function findingLine(step: Pick<StepResult, 'scenario' | 'step'>, finding
  */
 export function findingText(finding: Finding): string {
   return `${finding.message}${finding.path === '' ? '' : ` (at ${finding.path})`}`;
+}
+
+/**
+ * One violation as a line: `case › exchange: expected …, got … (at /0/id)`.
+ * @example
+ * findingLine('list-orders', 'list the orders', { path: '/0/id', message: 'expected integer, got "1"' })
+ * // 'list-orders › list the orders: expected integer, got "1" (at /0/id)'
+ */
+export function findingLine(caseName: string, exchangeName: string, finding: Finding, suite?: SuiteName): string {
+  const subject = suite === undefined || suite === 'scenarios' ? caseName : `${suite} › ${caseName}`;
+  return `${subject}${exchangeName === caseName ? '' : ` › ${exchangeName}`}: ${findingText(finding)}`;
 }
 
 /**
@@ -33,37 +166,68 @@ export function disagreementLine(disagreement: Disagreement): string {
   return `Ajv and Prism disagree on the ${disagreement.area}: ${side('Ajv', disagreement.ajv)}; ${side('Prism', disagreement.prism)}${known}`;
 }
 
-/** The progress line of a step, then one line per violation, per warning and per disagreement. */
-export function stepLines(step: StepResult): string[] {
-  const mark = step.violations.length > 0 ? '✗' : '✓';
+/**
+ * The progress line of an exchange, then one line per violation, per warning and per disagreement.
+ * Scenario lines name the scenario; other suites' lines start with the suite.
+ * @example
+ * exchangeLines('scenarios', 'cancel-shipped-order', exchange)
+ * // ['✓ cancel-shipped-order › cancel the shipped order (DELETE /store/orders/3 → 409, 12 ms)']
+ */
+export function exchangeLines(suite: SuiteName, caseName: string, exchange: CheckedExchange): string[] {
+  const mark = exchange.violations.length > 0 ? '✗' : '✓';
+  const subject = suite === 'scenarios' ? caseName : `${suite} › ${caseName}`;
+  const call = exchange.method === '' ? '' : ` (${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}, ${exchange.durationMs.toFixed(0)} ms)`;
   return [
-    `${mark} ${step.scenario} › ${step.step} (${step.method} ${step.path} → ${step.status}, ${step.durationMs.toFixed(0)} ms)`,
-    ...step.violations.map((finding) => `    ${findingLine(step, finding)}`),
-    ...step.warnings.map((finding) => `    warning (advisory; --strict makes it a violation): ${findingLine(step, finding)}`),
-    ...step.disagreements.map((disagreement) => `    note: ${step.scenario} › ${step.step}: ${disagreementLine(disagreement)}`),
+    `${mark} ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}${call}`,
+    ...exchange.violations.map((finding) => `    ${findingLine(caseName, exchange.name, finding, suite)}`),
+    ...exchange.warnings.map((finding) => `    warning (advisory; --strict makes it a violation): ${findingLine(caseName, exchange.name, finding, suite)}`),
+    ...exchange.disagreements.map((disagreement) => `    note: ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}: ${disagreementLine(disagreement)}`),
   ];
 }
 
-/** The closing summary: skipped and failed scenarios, then the counts. */
-export function summaryLines(report: VerifyReport): string[] {
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function seconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(1)} s`;
+}
+
+/** The summary line of one suite. */
+export function suiteLine(suite: SuiteResult, baseUrl: string): string {
+  if (suite.verdict === 'skipped' && suite.reason !== undefined) return `${suite.suite}: skipped (${suite.reason})`;
+  const count = (verdict: string) => suite.cases.filter((result) => result.verdict === verdict).length;
+  const noun = { pact: 'interactions', scenarios: 'scenarios', explore: 'runs' }[suite.suite];
+  const extra = [count('skipped') > 0 ? `${count('skipped')} skipped` : '', count('error') > 0 ? `${count('error')} errors` : ''].filter((part) => part !== '');
+  return (
+    `${suite.suite}: ${count('passed')} passed, ${count('failed')} failed${extra.length > 0 ? `, ${extra.join(', ')}` : ''}` +
+    ` (${noun}; ${plural(suite.checks, 'check')}, ${plural(suite.violations, 'violation')}, ${plural(suite.warnings, 'warning')}, ${seconds(suite.durationMs)}` +
+    `${suite.seed === undefined ? '' : `, seed ${suite.seed}`}, ${baseUrl})`
+  );
+}
+
+/** The closing summary: what was skipped or could not run, a line per suite, the second oracle, coverage, the verdict. */
+export function summaryLines(report: RunReport): string[] {
   const lines: string[] = [];
-  for (const scenario of report.scenarios) {
-    if (scenario.skipped !== undefined) lines.push(`- skipped ${scenario.name}: ${scenario.skipped}`);
-    if (scenario.error !== undefined) lines.push(`! error in ${scenario.name}: ${scenario.error}`);
+  for (const suite of report.suites) {
+    for (const result of suite.cases) {
+      if (result.verdict === 'skipped' && result.reason !== undefined) lines.push(`- skipped ${suite.suite === 'scenarios' ? '' : `${suite.suite} › `}${result.name}: ${result.reason}`);
+      if (result.verdict === 'error') lines.push(`! error in ${suite.suite === 'scenarios' ? '' : `${suite.suite} › `}${result.name}: ${result.reason}`);
+    }
   }
-  const ran = report.scenarios.filter((scenario) => scenario.skipped === undefined && scenario.error === undefined);
-  const failed = ran.filter((scenario) => scenario.steps.some((step) => step.violations.length > 0));
-  lines.push(
-    `${ran.length - failed.length} passed, ${failed.length} failed` +
-      `${report.skipped ? `, ${report.skipped} skipped` : ''}${report.errors ? `, ${report.errors} errors` : ''}` +
-      ` (scenarios; ${report.violations} violations, ${report.warnings} warnings, ${(report.durationMs / 1000).toFixed(1)} s, ${report.baseUrl})`,
-  );
-  lines.push(
-    report.prism
-      ? `second oracle, Prism: ${report.disagreements} disagreements with Ajv` +
-          (report.disagreements > 0 ? `, ${report.knownPrismLimits} of them known Prism limits (docs/harness.md)` : '')
-      : 'second oracle, Prism: off (--no-prism)',
-  );
+  lines.push(...report.suites.map((suite) => suiteLine(suite, report.baseUrl)));
+  const judgedByPrism = report.suites.some((suite) => suite.suite !== 'pact' && suite.checks > 0);
+  if (judgedByPrism) {
+    lines.push(
+      report.prism
+        ? `second oracle, Prism: ${plural(report.disagreements, 'disagreement')} with Ajv` +
+            (report.disagreements > 0 ? `, ${report.knownPrismLimits} of them known Prism limits (docs/harness.md)` : '')
+        : 'second oracle, Prism: off (--no-prism)',
+    );
+  }
+  const missing = report.coverage.responses.filter((entry) => entry.exercised === 0).map((entry) => `${entry.operation} ${entry.status}`);
+  lines.push(`coverage: ${report.coverage.covered} of ${report.coverage.total} documented responses exercised${missing.length > 0 ? ` (not: ${missing.join(', ')})` : ''}`);
+  lines.push(`verdict: ${report.verdict} (exit ${report.exitCode}; ${plural(report.checks, 'check')}, ${plural(report.violations, 'violation')}, ${seconds(report.durationMs)})${report.reasons.length > 0 && report.exitCode !== 0 ? `: ${report.reasons.join('; ')}` : ''}`);
   return lines;
 }
 
@@ -72,37 +236,133 @@ function xml(text: string): string {
 }
 
 /**
- * The report as JUnit XML: a testsuite per scenario, a testcase per step, a failure per violated
- * step; skipped scenarios are skipped testcases, scenarios that could not run are errors.
+ * The report as JUnit XML: a testsuite per suite and case (`pact › interaction`, `scenarios › scenario`,
+ * `explore › run 3`), a testcase per exchange, a failure per violated exchange; skipped cases are
+ * skipped testcases, cases that could not run are errors.
  */
-export function toJunit(report: VerifyReport): string {
-  const suites = report.scenarios.map((scenario) => {
-    const cases =
-      scenario.skipped !== undefined || scenario.error !== undefined
-        ? [`    <testcase classname="${xml(scenario.name)}" name="${xml(scenario.description)}">` +
-            (scenario.skipped !== undefined ? `<skipped message="${xml(scenario.skipped)}"/>` : `<error message="${xml(scenario.error!)}"/>`) +
-            '</testcase>']
-        : scenario.steps.map((step) => {
-            const failure = step.violations.length
-              ? `<failure message="${xml(findingLine(step, step.violations[0]!))}">${xml(step.violations.map((finding) => findingLine(step, finding)).join('\n'))}</failure>`
-              : '';
-            const notes = step.disagreements.length ? `<system-out>${xml(step.disagreements.map(disagreementLine).join('\n'))}</system-out>` : '';
-            return `    <testcase classname="${xml(scenario.name)}" name="${xml(step.step)}" time="${(step.durationMs / 1000).toFixed(3)}">${failure}${notes}</testcase>`;
-          });
-    const failures = scenario.steps.filter((step) => step.violations.length > 0).length;
-    return [
-      `  <testsuite name="${xml(scenario.name)}" tests="${cases.length}" failures="${failures}" errors="${scenario.error ? 1 : 0}" skipped="${scenario.skipped ? 1 : 0}">`,
-      ...cases,
-      '  </testsuite>',
-    ].join('\n');
-  });
-  const tests = report.scenarios.reduce((sum, scenario) => sum + Math.max(scenario.steps.length, 1), 0);
-  const failures = report.scenarios.reduce((sum, scenario) => sum + scenario.steps.filter((step) => step.violations.length > 0).length, 0);
+export function toJunit(report: RunReport): string {
+  const suites: string[] = [];
+  let tests = 0;
+  let failures = 0;
+  let errors = 0;
+  let skipped = 0;
+  for (const suite of report.suites) {
+    const cases = suite.cases.length > 0 ? suite.cases : [{ name: suite.suite, verdict: suite.verdict, ...(suite.reason !== undefined && { reason: suite.reason }), exchanges: [] }];
+    for (const result of cases) {
+      const name = `${suite.suite} › ${result.name}`;
+      const testcases =
+        result.exchanges.length === 0
+          ? [
+              `    <testcase classname="${xml(name)}" name="${xml(result.name)}">` +
+                (result.verdict === 'error' ? `<error message="${xml(result.reason ?? 'could not run')}"/>` : `<skipped message="${xml(result.reason ?? 'not run')}"/>`) +
+                '</testcase>',
+            ]
+          : result.exchanges.map((exchange) => {
+              const failure = exchange.violations.length
+                ? `<failure message="${xml(findingLine(result.name, exchange.name, exchange.violations[0]!))}">${xml(exchange.violations.map((finding) => findingLine(result.name, exchange.name, finding)).join('\n'))}</failure>`
+                : '';
+              const notes = [...exchange.warnings.map((finding) => `warning: ${findingText(finding)}`), ...exchange.disagreements.map(disagreementLine)];
+              return `    <testcase classname="${xml(name)}" name="${xml(exchange.name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${notes.length > 0 ? `<system-out>${xml(notes.join('\n'))}</system-out>` : ''}</testcase>`;
+            });
+      const caseFailures = result.exchanges.filter((exchange) => exchange.violations.length > 0).length;
+      const caseErrors = result.exchanges.length === 0 && result.verdict === 'error' ? 1 : 0;
+      const caseSkipped = result.exchanges.length === 0 && result.verdict !== 'error' ? 1 : 0;
+      tests += testcases.length;
+      failures += caseFailures;
+      errors += caseErrors;
+      skipped += caseSkipped;
+      suites.push(
+        [`  <testsuite name="${xml(name)}" tests="${testcases.length}" failures="${caseFailures}" errors="${caseErrors}" skipped="${caseSkipped}">`, ...testcases, '  </testsuite>'].join('\n'),
+      );
+    }
+  }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-verify" tests="${tests}" failures="${failures}" errors="${report.errors}" skipped="${report.skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="petstore-verify" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
     ...suites,
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** The report as JSON text (ids exact), with the exit code it ends with. */
+export function toJson(report: RunReport): string {
+  return `${stringifyJson(report)}\n`;
+}
+
+function html(text: string): string {
+  return text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+/** A finding split for a table: where, what was expected, what came. */
+function findingCells(finding: Finding): [string, string, string] {
+  const match = /^(.*?)expected (.*), got (.*)$/s.exec(finding.message);
+  if (match === null) return [finding.path, finding.message, ''];
+  return [finding.path, `${match[1]}${match[2]}`, match[3]!];
+}
+
+/**
+ * The report as one self-contained HTML page (no external assets): the verdict, each suite with its
+ * cases and every violation (where, expected, actual), and the coverage matrix of the documented responses.
+ */
+export function toHtml(report: RunReport): string {
+  const badge = (verdict: string) => `<span class="verdict ${html(verdict)}">${html(verdict)}</span>`;
+  const statuses = [...new Set(report.coverage.responses.map((entry) => entry.status))].sort((left, right) => left - right);
+  const operations = routes.map((route) => route.operation);
+  const matrix = [
+    '<table class="coverage"><thead><tr><th>operation</th>',
+    ...statuses.map((status) => `<th>${status}</th>`),
+    '</tr></thead><tbody>',
+    ...operations.map((operation) => {
+      const route = routes.find((candidate) => candidate.operation === operation)!;
+      const cells = statuses.map((status) => {
+        const entry = report.coverage.responses.find((candidate) => candidate.operation === operation && candidate.status === status);
+        if (entry === undefined) return '<td class="undocumented">–</td>';
+        return entry.exercised > 0 ? `<td class="exercised" title="exercised ${entry.exercised} times">✓ ${entry.exercised}</td>` : '<td class="missing" title="documented, not exercised">✗ not exercised</td>';
+      });
+      return `<tr><th>${html(operation)}<br><code>${html(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
+    }),
+    '</tbody></table>',
+  ].join('');
+  // Failures first: what a person opens the page for.
+  const rank: Record<string, number> = { failed: 0, error: 1, skipped: 2, passed: 3 };
+  const suites = report.suites.map((suite) => {
+    const cases = [...suite.cases].sort((left, right) => (rank[left.verdict] ?? 3) - (rank[right.verdict] ?? 3)).map((result) => {
+      const rows = result.exchanges.flatMap((exchange) =>
+        [...exchange.violations.map((finding) => ['violation', finding] as const), ...exchange.warnings.map((finding) => ['warning', finding] as const)].map(([kind, finding]) => {
+          const [where, expected, actual] = findingCells(finding);
+          return `<tr class="${kind}"><td>${html(exchange.name)}</td><td><code>${html(where)}</code></td><td>${html(expected)}</td><td>${html(actual)}</td></tr>`;
+        }),
+      );
+      const exchanges = result.exchanges.map((exchange) => `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${html(exchange.name)}${exchange.method === '' ? '' : ` <code>${html(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>`}</li>`);
+      return (
+        `<details class="case ${html(result.verdict)}"${result.verdict === 'failed' || result.verdict === 'error' ? ' open' : ''}><summary>${badge(result.verdict)} ${html(result.name)}` +
+        `${result.reason === undefined ? '' : ` <em>${html(result.reason)}</em>`}</summary>` +
+        `${result.description === undefined ? '' : `<p>${html(result.description)}</p>`}` +
+        (rows.length > 0 ? `<table class="findings"><thead><tr><th>step</th><th>where</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '') +
+        `<ul>${exchanges.join('')}</ul></details>`
+      );
+    });
+    return `<section class="suite"><h2>${badge(suite.verdict)} ${html(suite.suite)}</h2><p>${html(suiteLine(suite, report.baseUrl))}</p>${cases.join('')}</section>`;
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>petstore-verify: ${html(report.verdict)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1c1c1c}
+h1{margin-bottom:.2rem}code{font:13px ui-monospace,monospace}
+.verdict{display:inline-block;padding:.05rem .5rem;border-radius:.3rem;color:#fff;font-weight:600;font-size:.85em}
+.verdict.passed{background:#1f7a3a}.verdict.failed{background:#b3261e}.verdict.not-run,.verdict.error{background:#8a5a00}.verdict.skipped{background:#666}
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
+.coverage td.exercised{background:#e3f4e8}.coverage td.missing{background:#fbe4e2;font-weight:600}.coverage td.undocumented{color:#999}
+tr.violation td{background:#fdf0ef}tr.warning td{background:#fff7e0}details.case{margin:.3rem 0}summary{cursor:pointer}
+</style></head><body>
+<h1>${badge(report.verdict)} petstore-verify</h1>
+<p>${html(report.baseUrl)} · ${html(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
+${report.reasons.length > 0 && report.exitCode !== 0 ? `<ul class="reasons">${report.reasons.map((reason) => `<li>${html(reason)}</li>`).join('')}</ul>` : ''}
+<h2>Coverage of the documented responses: ${report.coverage.covered} of ${report.coverage.total}</h2>
+${matrix}
+${suites.join('\n')}
+</body></html>
+`;
 }

@@ -1,167 +1,259 @@
-import { authorizationHeader } from '../spec/authorization.js';
+import { authorizationHeader, type KeyChoice } from '../spec/authorization.js';
 import { stateChangeBody } from '../spec/provider-state.js';
-import { contractSteps, injectsFaults, type Scenario } from '../spec/scenarios.js';
-import { checkResponse, type Finding, type ObservedResponse } from './checks.js';
-import { compareOracles, loadPrismOracle, type Disagreement } from './prism.js';
+import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../spec/scenarios.js';
+import { checkAgainstSpec, checkResponse, type Finding, type ObservedResponse } from './checks.js';
+import { compareWithModel, ProviderHistory } from './compare.js';
+import { InterfaceModel, type ModelAnswer } from './model.js';
+import { defaultRequestTimeout, isFailure, observe, TargetUnreachable, type Observation } from './observe.js';
+import { compareOracles, loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';
+import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
 
-/** How to verify a target. */
-export interface VerifyOptions {
+export { TargetUnreachable };
+
+/** Where and how to reach a target: what every suite shares. */
+export interface TargetOptions {
   /** The base URL of the implementation, ending with /v1. */
   baseUrl: string;
   /** An API key the target accepts. */
   apiKey: string;
-  /** Where to POST Pact state-change requests; without it, scenarios that set a state are skipped. */
+  /** Where to POST Pact state-change requests; without it, what sets a provider state is skipped. */
   stateUrl?: string;
-  scenarios: readonly Scenario[];
-  /** Count advisory findings (the kit's own decisions) as violations. */
-  strict?: boolean;
+  /** Milliseconds to wait for one whole answer, headers and body. Default: 10,000. */
+  timeout?: number;
+  /** When the run must end (a `Date.now()` time): what is left is not run, and the run fails. Default: none. */
+  deadline?: number;
+  /** Counts the requests that timed out in this run: after `stallLimit` of them the target has stopped answering, and the run stops. */
+  watch?: TargetWatch;
   /** Check every response with Prism's validator too, and report where it and Ajv disagree. Default: true. */
   prism?: boolean;
-  /** Called after every step, for progress output. */
-  onStep?: (result: StepResult) => void;
+  /** Count advisory findings (the kit's own decisions) as violations. */
+  strict?: boolean;
 }
 
-/** The outcome of one step. */
-export interface StepResult {
-  scenario: string;
-  step: string;
-  method: string;
-  path: string;
-  status?: number;
-  violations: Finding[];
-  warnings: Finding[];
-  /** Where Prism and Ajv judged this response differently. */
-  disagreements: Disagreement[];
-  durationMs: number;
+/** How to run scenarios against a target. */
+export interface VerifyOptions extends TargetOptions {
+  scenarios: readonly Scenario[];
+  /** Called after every judged exchange, for progress output. */
+  onExchange?: (exchange: CheckedExchange, scenario: string) => void;
 }
 
-/** The outcome of one scenario: its steps, or why it was skipped, or the error that stopped it. */
-export interface ScenarioResult {
-  name: string;
-  description: string;
-  steps: StepResult[];
-  skipped?: string;
-  error?: string;
+/** Sends a state change (setup or teardown) to the state URL; throws a one-line Error when it is refused or fails. */
+export async function changeProviderState(options: TargetOptions & { stateUrl: string }, orders: readonly unknown[], action: 'setup' | 'teardown'): Promise<void> {
+  const { stateUrl } = options;
+  const observed = await sendToTarget(options, stateUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stateChangeBody(orders, action) });
+  if (isFailure(observed)) throw new Error(`provider state ${action} at ${stateUrl} failed: ${observed.failure}`);
+  if (observed.status < 200 || observed.status > 299) throw new Error(`provider state ${action} at ${stateUrl} answered ${observed.status}: ${observed.text.slice(0, 200).replace(/\s+/g, ' ')}`);
 }
 
-/** The whole run. */
-export interface VerifyReport {
-  baseUrl: string;
-  strict: boolean;
-  scenarios: ScenarioResult[];
-  violations: number;
-  warnings: number;
-  /** Disagreements between Prism and Ajv, and how many of them are documented Prism limits. */
-  disagreements: number;
-  knownPrismLimits: number;
-  /** Whether Prism checked the responses too. */
-  prism: boolean;
-  skipped: number;
-  errors: number;
-  durationMs: number;
+/** How many requests may time out in one run before the target counts as no longer answering. */
+export const stallLimit = 3;
+
+/** The requests of a run that timed out, shared by its suites. */
+export interface TargetWatch {
+  timeouts: number;
 }
 
-/** The target did not answer at all (refused, unknown host, reset): the run cannot go on. */
-export class TargetUnreachable extends Error {
-  override name = 'TargetUnreachable';
-}
-
-function describeFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
-}
-
-async function send(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(30_000) });
-  } catch (error) {
-    throw new TargetUnreachable(`cannot reach ${url}: ${describeFailure(error)}`);
-  }
-}
-
-async function setState(stateUrl: string, scenario: Scenario): Promise<void> {
-  const response = await send(stateUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: stateChangeBody(scenario.state!.params.orders),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`provider state setup at ${stateUrl} answered ${response.status}: ${text.slice(0, 200)}`);
+/** The run stops sending: its deadline passed, or the target stopped answering. `message` says which. */
+export class RunStopped extends Error {
+  override name = 'RunStopped';
 }
 
 /**
- * Runs scenarios against a target: sets each scenario's provider state through `stateUrl`, sends its
- * steps, and checks every response with `checkResponse`.
- * @throws TargetUnreachable when the target or the state URL does not answer at all.
- * @example
- * const report = await verify({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key',
- *   stateUrl: 'http://127.0.0.1:4010/__mock/provider-state', scenarios: await loadScenarios() });
- * report.violations // 0
+ * The timeout for the next request: the per-request timeout, or what is left before the deadline.
+ * @throws RunStopped when the deadline has passed or `stallLimit` requests have timed out.
  */
-export async function verify(options: VerifyOptions): Promise<VerifyReport> {
-  const started = performance.now();
-  const prism = options.prism === false ? undefined : await loadPrismOracle();
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const results: ScenarioResult[] = [];
-  for (const scenario of options.scenarios) {
-    const result: ScenarioResult = { name: scenario.name, description: scenario.description, steps: [] };
-    results.push(result);
-    if (injectsFaults(scenario)) {
-      result.skipped = 'it injects faults, which only the mock can replay';
-      continue;
-    }
-    if (scenario.state !== undefined && options.stateUrl === undefined) {
-      result.skipped = 'it sets a provider state, and no --state-url was given';
-      continue;
-    }
-    try {
-      if (scenario.state !== undefined) await setState(options.stateUrl!, scenario);
-    } catch (error) {
-      if (error instanceof TargetUnreachable) throw error;
-      result.error = (error as Error).message;
-      continue;
-    }
-    for (const step of contractSteps(scenario)) {
-      const stepStarted = performance.now();
-      const response = await send(`${baseUrl}${step.request.path}`, {
-        method: step.request.method,
-        headers: { accept: 'application/json', ...authorizationHeader(step.request.key, options.apiKey) },
-      });
-      const observed: ObservedResponse = { status: response.status, headers: response.headers, text: await response.text() };
-      const findings = checkResponse(step, observed);
-      let disagreements: Disagreement[] = [];
-      if (prism !== undefined) {
-        const compared = compareOracles(findings, prism.check(step.request.method, step.request.path, observed), observed);
-        findings.push(...compared.violations);
-        disagreements = compared.disagreements;
-      }
-      const stepResult: StepResult = {
-        scenario: scenario.name,
-        step: step.name,
-        method: step.request.method,
-        path: step.request.path,
-        status: response.status,
-        violations: findings.filter((finding) => options.strict || !finding.advisory),
-        warnings: findings.filter((finding) => !options.strict && finding.advisory),
-        disagreements,
-        durationMs: performance.now() - stepStarted,
-      };
-      result.steps.push(stepResult);
-      options.onStep?.(stepResult);
-    }
-  }
-  const steps = results.flatMap((result) => result.steps);
+export function requestTimeout(options: TargetOptions): number {
+  const timeout = options.timeout ?? defaultRequestTimeout;
+  if (options.watch !== undefined && options.watch.timeouts >= stallLimit) throw new RunStopped(`the target stopped answering: ${options.watch.timeouts} requests got no complete answer in time`);
+  if (options.deadline === undefined) return timeout;
+  const left = options.deadline - Date.now();
+  if (left <= 0) throw new RunStopped('the run passed its deadline');
+  return Math.max(1, Math.min(timeout, left));
+}
+
+/**
+ * Sends one request to the target under the run's timeout, deadline and watch.
+ * @throws TargetUnreachable, RunStopped.
+ */
+export async function sendToTarget(options: TargetOptions, url: string, init: Parameters<typeof observe>[1]): Promise<Observation> {
+  const observation = await observe(url, init, requestTimeout(options));
+  if (isFailure(observation) && observation.timedOut && options.watch !== undefined) options.watch.timeouts++;
+  return observation;
+}
+
+/**
+ * Sends one call of a step or a command to the target, with the key choice's header.
+ * @throws TargetUnreachable, RunStopped.
+ */
+export function sendCall(options: TargetOptions, method: string, path: string, key: KeyChoice | undefined): Promise<Observation> {
+  return sendToTarget(options, `${options.baseUrl.replace(/\/+$/, '')}${path}`, { method, headers: { accept: 'application/json', ...authorizationHeader(key, options.apiKey) } });
+}
+
+/** Turns the findings of one response into an exchange: violations, or warnings when advisory and not strict. */
+export function judged(
+  name: string,
+  call: { method: string; path: string },
+  observed: Observation,
+  findings: Finding[],
+  disagreements: Disagreement[],
+  strict: boolean,
+  started: number,
+): CheckedExchange {
+  const unique = findings.filter((finding, index) => findings.findIndex((other) => other.path === finding.path && other.message === finding.message) === index);
   return {
-    baseUrl,
-    strict: options.strict ?? false,
-    scenarios: results,
-    violations: steps.reduce((sum, step) => sum + step.violations.length, 0),
-    warnings: steps.reduce((sum, step) => sum + step.warnings.length, 0),
-    disagreements: steps.reduce((sum, step) => sum + step.disagreements.length, 0),
-    knownPrismLimits: steps.reduce((sum, step) => sum + step.disagreements.filter((disagreement) => disagreement.knownPrismLimit !== undefined).length, 0),
-    prism: prism !== undefined,
-    skipped: results.filter((result) => result.skipped !== undefined).length,
-    errors: results.filter((result) => result.error !== undefined).length,
+    name,
+    method: call.method,
+    path: call.path,
+    ...(!isFailure(observed) && { status: observed.status }),
+    violations: unique.filter((finding) => strict || !finding.advisory),
+    warnings: unique.filter((finding) => !strict && finding.advisory === true),
+    disagreements,
     durationMs: performance.now() - started,
   };
+}
+
+/** Ajv's spec-level findings and Prism's, compared: the violations only Prism finds, and every disagreement. */
+export function withSecondOracle(prism: PrismOracle | undefined, method: string, path: string, observed: ObservedResponse, findings: Finding[]): Disagreement[] {
+  if (prism === undefined) return [];
+  const compared = compareOracles(findings, prism.check(method, path, observed), observed);
+  findings.push(...compared.violations);
+  return compared.disagreements;
+}
+
+interface ScenarioContext {
+  options: VerifyOptions;
+  prism: PrismOracle | undefined;
+  /** The model, for scenarios that set a provider state (a scenario without one runs against any store). */
+  model: InterfaceModel | undefined;
+  history: ProviderHistory;
+}
+
+async function runStep(context: ScenarioContext, step: ContractStep): Promise<{ exchange: CheckedExchange; failed: boolean }> {
+  const { options, model } = context;
+  const started = performance.now();
+  const { method, path, key } = step.request;
+  const before = model === undefined ? [] : await model.orders();
+  const count = step.parallel ?? 1;
+  const observations = await Promise.all(Array.from({ length: count }, () => sendCall(options, method, path, key)));
+  const answers: ModelAnswer[] = [];
+  for (let call = 0; call < count && model !== undefined; call++) {
+    const answer = await model.call(method, path, key);
+    if (answer !== undefined) answers.push(answer);
+  }
+  const after = model === undefined ? [] : await model.orders();
+  const failure = observations.find(isFailure);
+  if (failure !== undefined) {
+    return { exchange: judged(step.name, step.request, failure, [{ path: '', message: failure.failure }], [], true, started), failed: true };
+  }
+  const responses = observations as ObservedResponse[];
+  const findings: Finding[] = [];
+  let disagreements: Disagreement[] = [];
+  if (count === 1) {
+    const observed = responses[0]!;
+    findings.push(...checkResponse(step, observed));
+    if (model !== undefined && answers[0] !== undefined) findings.push(...compareWithModel({ path, answer: answers[0], before, after, observed }, context.history));
+    disagreements = withSecondOracle(context.prism, method, path, observed, findings);
+  } else {
+    findings.push(...raceFindings(step.expect, responses.map((response) => response.status)));
+    responses.forEach((observed, index) => {
+      const own = checkAgainstSpec(method, path, observed).map((finding) => ({ ...finding, path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}` }));
+      findings.push(...own);
+    });
+  }
+  return { exchange: judged(step.name, step.request, responses[0]!, findings, disagreements, options.strict ?? false, started), failed: false };
+}
+
+/** The exchange that records why the run stopped: a violation, so the run cannot end green. */
+export function stoppedExchange(error: RunStopped): CheckedExchange {
+  return { name: 'stopped', method: '', path: '', violations: [{ path: '', message: `expected the run to finish, got: ${error.message}` }], warnings: [], disagreements: [], durationMs: 0 };
+}
+
+/**
+ * The answers of N identical requests sent at once: with `others`, exactly one has the step's status
+ * and every other one of `others`; without, every one has the step's status.
+ * @example
+ * raceFindings({ status: 204, others: [404, 409] }, [204, 404, 409]) // []
+ */
+export function raceFindings(expect: ContractStep['expect'], statuses: readonly number[]): Finding[] {
+  const winner = [expect.status].flat();
+  if (expect.others === undefined) {
+    return statuses.every((status) => winner.includes(status)) ? [] : [{ path: 'status', message: `expected every one of ${statuses.length} answers at once to be ${winner.join(' or ')}, got ${statuses.join(', ')}` }];
+  }
+  const winners = statuses.filter((status) => winner.includes(status)).length;
+  const others = expect.others;
+  if (winners === 1 && statuses.every((status) => winner.includes(status) || others.includes(status))) return [];
+  return [{ path: 'status', message: `expected exactly one of ${statuses.length} answers at once to be ${winner.join(' or ')} and the others ${others.join(' or ')}, got ${statuses.join(', ')}` }];
+}
+
+async function runScenario(options: VerifyOptions, prism: PrismOracle | undefined, scenario: Scenario): Promise<CaseResult> {
+  const result: CaseResult = { name: scenario.name, description: scenario.description, verdict: 'passed', exchanges: [] };
+  if (injectsFaults(scenario)) return { ...result, verdict: 'skipped', reason: 'it injects faults, which only the mock can replay' };
+  if (scenario.state !== undefined && options.stateUrl === undefined) return { ...result, verdict: 'skipped', reason: 'it sets a provider state, and no --state-url was given' };
+  const orders = scenario.state?.params.orders;
+  try {
+    if (orders !== undefined) await changeProviderState({ ...options, stateUrl: options.stateUrl! }, orders, 'setup');
+  } catch (error) {
+    if (error instanceof TargetUnreachable || error instanceof RunStopped) throw error;
+    return { ...result, verdict: 'error', reason: (error as Error).message };
+  }
+  const context: ScenarioContext = { options, prism, model: orders === undefined ? undefined : await InterfaceModel.seeded(orders), history: new ProviderHistory() };
+  try {
+    for (const step of contractSteps(scenario)) {
+      const { exchange, failed } = await runStep(context, step);
+      result.exchanges.push(exchange);
+      options.onExchange?.(exchange, scenario.name);
+      if (failed) {
+        result.reason = 'the target failed to answer a step; the steps after it were not sent';
+        break;
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof RunStopped)) throw error;
+    const exchange = stoppedExchange(error);
+    result.exchanges.push(exchange);
+    options.onExchange?.(exchange, scenario.name);
+    result.reason = error.message;
+  } finally {
+    // Pact's teardown after each scenario that set a state; a failure to tear down is not the contract's.
+    if (orders !== undefined) await changeProviderState({ ...options, stateUrl: options.stateUrl! }, [], 'teardown').catch(() => undefined);
+  }
+  return { ...result, verdict: caseVerdict(result.exchanges) };
+}
+
+/**
+ * Runs scenarios against a target: sets each scenario's provider state through `stateUrl` (and the
+ * same state in the model, the kit's own mock), sends its steps, and checks every response against
+ * the specification, the step's expectations and the model's answer; tears the state down after.
+ * Every failure of the target (a reset, a truncation, a bad encoding, a timeout) is a violation.
+ * @throws TargetUnreachable when the target or the state URL does not answer at all.
+ * @example
+ * const suite = await verify({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key',
+ *   stateUrl: 'http://127.0.0.1:4010/__mock/provider-state', scenarios: await loadScenarios() });
+ * suite.violations // 0
+ */
+export async function verify(options: VerifyOptions): Promise<SuiteResult> {
+  const started = performance.now();
+  const prism = options.prism === false ? undefined : await loadPrismOracle();
+  const cases: CaseResult[] = [];
+  let stopped: string | undefined;
+  for (const scenario of options.scenarios) {
+    if (stopped === undefined) {
+      try {
+        requestTimeout(options);
+      } catch (error) {
+        if (!(error instanceof RunStopped)) throw error;
+        stopped = error.message;
+        const exchange = stoppedExchange(error);
+        cases.push({ name: scenario.name, description: scenario.description, verdict: 'failed', reason: stopped, exchanges: [exchange] });
+        options.onExchange?.(exchange, scenario.name);
+        continue;
+      }
+      const result = await runScenario(options, prism, scenario);
+      cases.push(result);
+      if (result.reason !== undefined && /^the (run passed|target stopped)/.test(result.reason)) stopped = result.reason;
+    } else {
+      cases.push({ name: scenario.name, description: scenario.description, verdict: 'skipped', reason: `not run: ${stopped}`, exchanges: [] });
+    }
+  }
+  return tallySuite('scenarios', cases, performance.now() - started);
 }

@@ -8,7 +8,7 @@ import type { Scenario } from '../scenarios.js';
 export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
   {
     "name": "cancel-cancelled-order",
-    "description": "A cancelled order can never be cancelled again with a 2xx.",
+    "description": "A cancelled order can never be cancelled again with a 2xx, and refusing does not bring it back: a third cancellation is refused too.",
     "state": {
       "name": "the store holds orders",
       "params": {
@@ -17,6 +17,12 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
             "id": 1,
             "petId": 101,
             "quantity": 1,
+            "status": "pending",
+          },
+          {
+            "id": 2,
+            "petId": 102,
+            "quantity": 2,
             "status": "pending",
           },
         ],
@@ -47,11 +53,58 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
           ],
         },
       },
+      {
+        "name": "the other order is still listed",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            2,
+          ],
+          "advisory": {
+            "notListed": [
+              1,
+            ],
+          },
+        },
+      },
+      {
+        "name": "cancel it a third time",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/1",
+        },
+        "expect": {
+          "status": [
+            404,
+            409,
+          ],
+        },
+      },
     ],
   },
   {
     "name": "cancel-far-out-of-range-order",
-    "description": "Cancelling the largest int64 id, far beyond any seeded order, is 404 with an Error record.",
+    "description": "Cancelling the largest int64 id is 404 with an Error record when the store holds only its neighbour 9223372036854775806 (the same number once read as a float), which stays pending and listed.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 9223372036854775806n,
+            "petId": 101,
+            "quantity": 1,
+            "status": "pending",
+          },
+        ],
+      },
+    },
     "steps": [
       {
         "name": "cancel order 9223372036854775807",
@@ -64,6 +117,22 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
           "body": {
             "schema": "Error",
           },
+        },
+      },
+      {
+        "name": "its neighbour is still listed",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            9223372036854775806n,
+          ],
         },
       },
     ],
@@ -151,6 +220,20 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
             "notListed": [
               9007199254740993n,
             ],
+          },
+        },
+      },
+      {
+        "name": "the shipped neighbour still refuses after the cancellation",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/9007199254740992",
+        },
+        "expect": {
+          "status": 409,
+          "body": {
+            "schema": "Error",
+            "optional": true,
           },
         },
       },
@@ -278,6 +361,67 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
           "notListed": [
             1,
           ],
+        },
+      },
+    ],
+  },
+  {
+    "name": "cancel-pending-order-concurrently",
+    "description": "Five cancellations of one pending order at once: exactly one succeeds with 204, the others are refused (404 or 409), and the order is cancelled once.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 7,
+            "petId": 107,
+            "quantity": 1,
+            "status": "pending",
+          },
+          {
+            "id": 8,
+            "petId": 108,
+            "quantity": 1,
+            "status": "pending",
+          },
+        ],
+      },
+    },
+    "steps": [
+      {
+        "name": "cancel order 7 five times at once",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/7",
+        },
+        "parallel": 5,
+        "expect": {
+          "status": 204,
+          "others": [
+            404,
+            409,
+          ],
+        },
+      },
+      {
+        "name": "the other order is still listed",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            8,
+          ],
+          "advisory": {
+            "notListed": [
+              7,
+            ],
+          },
         },
       },
     ],
@@ -444,11 +588,107 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
     ],
   },
   {
-    "name": "cancel-with-wrong-key",
-    "description": "Cancelling with a key that is not valid is refused with 401 and an Error record.",
+    "name": "cancel-with-another-scheme",
+    "description": "Cancelling with Basic credentials (another scheme, even around the accepted key) is refused with 401 and an Error record, and nothing is cancelled.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 1,
+            "petId": 101,
+            "quantity": 1,
+            "status": "pending",
+          },
+        ],
+      },
+    },
     "steps": [
       {
-        "name": "cancel with a wrong key",
+        "name": "cancel the pending order with Basic credentials",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/1",
+          "key": "basic",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "the order is still listed",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            1,
+          ],
+        },
+      },
+    ],
+  },
+  {
+    "name": "cancel-with-wrong-key",
+    "description": "Cancelling with a key that is not valid is refused with 401 and an Error record before any lookup: an unknown, a shipped and a pending order all answer 401, and nothing is cancelled.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 1,
+            "petId": 101,
+            "quantity": 1,
+            "status": "pending",
+          },
+          {
+            "id": 3,
+            "petId": 103,
+            "quantity": 1,
+            "status": "shipped",
+          },
+        ],
+      },
+    },
+    "steps": [
+      {
+        "name": "cancel an unknown order with a wrong key",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/42",
+          "key": "wrong",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "cancel the shipped order with a wrong key",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/3",
+          "key": "wrong",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "cancel the pending order with a wrong key",
         "request": {
           "method": "DELETE",
           "path": "/store/orders/1",
@@ -461,14 +701,78 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
           },
         },
       },
+      {
+        "name": "both orders are still listed",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            1,
+            3,
+          ],
+        },
+      },
     ],
   },
   {
     "name": "cancel-without-key",
-    "description": "Cancelling without an API key is refused with 401 and an Error record, before any lookup.",
+    "description": "Cancelling without an API key is refused with 401 and an Error record before any lookup: an unknown, a shipped and a pending order all answer 401, and nothing is cancelled.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 1,
+            "petId": 101,
+            "quantity": 1,
+            "status": "pending",
+          },
+          {
+            "id": 3,
+            "petId": 103,
+            "quantity": 1,
+            "status": "shipped",
+          },
+        ],
+      },
+    },
     "steps": [
       {
-        "name": "cancel without a key",
+        "name": "cancel an unknown order without a key",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/42",
+          "key": "none",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "cancel the shipped order without a key",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/3",
+          "key": "none",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "cancel the pending order without a key",
         "request": {
           "method": "DELETE",
           "path": "/store/orders/1",
@@ -479,6 +783,74 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
           "body": {
             "schema": "Error",
           },
+        },
+      },
+      {
+        "name": "both orders are still listed",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            1,
+            3,
+          ],
+        },
+      },
+    ],
+  },
+  {
+    "name": "list-orders-edge-values",
+    "description": "Every field comes back with the value the state gives it, edge values included: quantity 0 and complete false are sent, not dropped; petId at both int64 extremes is exact; ship dates with fractional seconds or an offset are the same instants in any RFC 3339 form.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 1,
+            "petId": 9223372036854775807n,
+            "quantity": 0,
+            "shipDate": "2026-12-01T09:00:00.000Z",
+            "complete": false,
+            "status": "pending",
+          },
+          {
+            "id": -1,
+            "petId": -9223372036854775808n,
+            "quantity": 3,
+            "shipDate": "2026-12-01T10:30:00+01:00",
+            "complete": true,
+            "status": "shipped",
+          },
+          {
+            "id": 0,
+            "status": "pending",
+          },
+        ],
+      },
+    },
+    "steps": [
+      {
+        "name": "list the orders",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            1,
+            -1,
+            0,
+          ],
         },
       },
     ],
@@ -657,6 +1029,62 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
     ],
   },
   {
+    "name": "list-with-another-scheme",
+    "description": "Listing with Basic credentials (another scheme, even around the accepted key) is refused with 401 and an Error record.",
+    "steps": [
+      {
+        "name": "list the orders with Basic credentials",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+          "key": "basic",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+    ],
+  },
+  {
+    "name": "list-with-lowercase-scheme",
+    "description": "The scheme name is case-insensitive (RFC 9110, section 11.1): the accepted key sent as \"bearer <key>\" lists the orders.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 1,
+            "petId": 101,
+            "quantity": 1,
+            "status": "pending",
+          },
+        ],
+      },
+    },
+    "steps": [
+      {
+        "name": "list the orders with the scheme written bearer",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+          "key": "lowercase-scheme",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            1,
+          ],
+        },
+      },
+    ],
+  },
+  {
     "name": "list-with-wrong-key",
     "description": "Listing with a key that is not valid is refused with 401 and an Error record.",
     "steps": [
@@ -715,6 +1143,46 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
             "Deprecation",
             "Sunset",
           ],
+        },
+      },
+    ],
+  },
+  {
+    "name": "read-pet-with-another-scheme",
+    "description": "The deprecated pet read refuses Basic credentials (another scheme) with 401 and an Error record.",
+    "steps": [
+      {
+        "name": "read pet 1 with Basic credentials",
+        "request": {
+          "method": "GET",
+          "path": "/pets/1",
+          "key": "basic",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+    ],
+  },
+  {
+    "name": "read-pet-with-wrong-key",
+    "description": "The deprecated pet read refuses a key that is not valid with 401 and an Error record.",
+    "steps": [
+      {
+        "name": "read pet 1 with a wrong key",
+        "request": {
+          "method": "GET",
+          "path": "/pets/1",
+          "key": "wrong",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
         },
       },
     ],

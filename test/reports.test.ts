@@ -1,0 +1,124 @@
+// The reports of petstore-verify: one verdict shared by the exit code, the summary, the JSON, the
+// JUnit XML and the HTML page, for every suite that ran; the coverage matrix of the documented
+// responses; and the HTML page as a person sees it, in headless Chromium.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../spec/json.js';
+import { routes } from '../spec/routes.js';
+import { runToExit } from './cli-support.js';
+import { launchChromium } from './headless-browser.js';
+import { startHostileProvider } from './hostile-provider.js';
+import { startServer } from './support.js';
+
+const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
+const documentedResponses = routes.reduce((sum, route) => sum + route.responses.length, 0);
+let directory: string;
+let browser: Browser;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-reports-'));
+  browser = await launchChromium();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** Opens a report page from its file; every request the page makes besides its own file is recorded. */
+async function openPage(file: string): Promise<{ page: Page; requests: string[] }> {
+  const page = await browser.newPage();
+  const requests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url() !== pathToFileURL(file).href) requests.push(request.url());
+  });
+  await page.goto(pathToFileURL(file).href);
+  return { page, requests };
+}
+
+describe('the reports of a failing default run', () => {
+  const files = { json: '', junit: '', html: '' };
+  let stdout = '';
+  let code: number | null = null;
+  beforeAll(async () => {
+    const provider = await startHostileProvider({ wrongField: 'complete' });
+    files.json = join(directory, 'failing.json');
+    files.junit = join(directory, 'failing.xml');
+    files.html = join(directory, 'failing.html');
+    try {
+      const exit = await runToExit(process.execPath, [verifyCli, ...provider.args, '--json', files.json, '--junit', files.junit, '--html', files.html]);
+      stdout = exit.stdout;
+      code = exit.code;
+    } finally {
+      await provider.close();
+    }
+  }, 60_000);
+
+  it('exit 1, and the JSON report holds every suite with the same verdict', async () => {
+    expect(code).toBe(1);
+    const report = parseJson(await readFile(files.json, 'utf8')) as { exitCode: number; verdict: string; reasons: string[]; suites: { suite: string; verdict: string; cases: { name: string; verdict: string }[] }[] };
+    expect(report.exitCode).toBe(1);
+    expect(report.verdict).toBe('failed');
+    expect(report.suites.map((suite) => [suite.suite, suite.verdict])).toEqual([['pact', 'passed'], ['scenarios', 'failed']]);
+    expect(report.suites[0]!.cases.length).toBeGreaterThan(30);
+    expect(report.suites[1]!.cases.find((scenario) => scenario.name === 'list-orders')!.verdict).toBe('failed');
+    expect(report.reasons).toEqual(['scenarios: 4 violations']);
+    expect(stdout).toMatch(/\nverdict: failed \(exit 1; \d+ checks, 4 violations, [\d.]+ s\): scenarios: 4 violations\n$/);
+  });
+
+  it('the JUnit report holds the pact interactions and the scenario steps, with each failure', async () => {
+    const xml = await readFile(files.junit, 'utf8');
+    expect(xml).toMatch(/<testsuites name="petstore-verify" tests="\d+" failures="2" errors="0" skipped="0"/);
+    expect(xml).toContain('<testsuite name="pact › cancel-shipped-order › cancel the shipped order" tests="1" failures="0"');
+    expect(xml).toContain('<testsuite name="scenarios › list-orders" tests="1" failures="1"');
+    expect(xml).toContain('<failure message="list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)">');
+  });
+
+  it('the HTML page shows the verdict, each failed case with where, expected and actual, and the coverage matrix, with no external asset', async () => {
+    const { page, requests } = await openPage(files.html);
+    try {
+      expect(await page.title()).toBe('petstore-verify: failed');
+      expect(await page.locator('h1 .verdict').textContent()).toBe('failed');
+      const failing = page.locator('details.case.failed', { hasText: 'list-orders' }).first();
+      expect(await failing.getAttribute('open')).not.toBeNull();
+      const row = failing.locator('table.findings tbody tr').first();
+      expect(await row.locator('td').allTextContents()).toEqual(['list the orders', '/0/complete', 'complete false as the provider state gives it', 'true']);
+      expect(await row.isVisible()).toBe(true);
+      expect(await page.locator('details.case.passed').first().getAttribute('open')).toBeNull();
+      expect(await page.locator('table.coverage tbody tr').count()).toBe(routes.length);
+      expect(await page.locator('table.coverage td.exercised').count()).toBe(documentedResponses);
+      expect(await page.locator('h2', { hasText: 'Coverage of the documented responses' }).textContent()).toBe(`Coverage of the documented responses: ${documentedResponses} of ${documentedResponses}`);
+      expect(requests).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('--require-coverage', () => {
+  let mock: Awaited<ReturnType<typeof startServer>>;
+  beforeAll(async () => {
+    mock = await startServer();
+  });
+  afterAll(() => mock.close());
+
+  it('fails a run that left a documented response unexercised, and the HTML page marks it', async () => {
+    const html = join(directory, 'coverage.html');
+    const args = [verifyCli, '--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/provider-state`, '--suite', 'ajv', '--scenario', 'cancel-shipped-order'];
+    const without = await runToExit(process.execPath, args);
+    expect(without.stdout).toContain('\ncoverage: 2 of 8 documented responses exercised (not: listOrders 401, cancelOrder 204, cancelOrder 401, cancelOrder 404, readPet 200, readPet 401)\n');
+    expect(without.code).toBe(0);
+    const required = await runToExit(process.execPath, [...args, '--require-coverage', '--html', html]);
+    expect(required.stdout).toMatch(/\nverdict: failed \(exit 1; 2 checks, 0 violations, [\d.]+ s\): coverage: 6 documented responses not exercised \(listOrders 401, cancelOrder 204, cancelOrder 401, cancelOrder 404, readPet 200, readPet 401\)\n$/);
+    expect(required.code).toBe(1);
+    const { page } = await openPage(html);
+    try {
+      expect(await page.locator('table.coverage td.missing').count()).toBe(6);
+      expect(await page.locator('table.coverage tr', { hasText: 'cancelOrder' }).locator('td.exercised').textContent()).toBe('✓ 1');
+    } finally {
+      await page.close();
+    }
+  });
+});

@@ -1,0 +1,228 @@
+import type { StoredOrder } from '../mocks/order-store.js';
+import { parseInt64, toInt64 } from '../spec/int64.js';
+import { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
+import { orderFields, orderInt64Fields } from '../spec/records.js';
+import { matchRoute } from '../spec/routes.js';
+import type { Finding, ObservedResponse } from './checks.js';
+import type { ModelAnswer } from './model.js';
+
+/** Where the specification is open, what the harness accepts besides what the model answers, and why. */
+export interface Tolerance {
+  id: string;
+  where: string;
+  accepts: string;
+  because: string;
+}
+
+/**
+ * Every tolerance of the harness, in one table: the fixed suite, the pact guard and exploration all
+ * compare with the model through it, and `docs/harness.md` lists it (a test keeps the two equal).
+ */
+export const tolerances: readonly Tolerance[] = [
+  {
+    id: 'cancelled-order-cancelled-again',
+    where: 'DELETE of an order already cancelled',
+    accepts: '404 or 409 (the mock answers 404), never a 2xx',
+    because: 'the state table has no row for a cancelled order (spec gap 22)',
+  },
+  {
+    id: 'race-losers',
+    where: 'cancels of one pending order sent at once',
+    accepts: 'exactly one 204; every other answer 404 or 409',
+    because: 'the losers cancel an order the winner cancelled: as above',
+  },
+  {
+    id: 'cancelled-order-listed',
+    where: 'a list after a cancellation',
+    accepts: 'the cancelled order listed with its fields unchanged, or absent; once absent, it stays absent',
+    because: 'the specification does not say whether a cancelled order stays listed (spec gap 21); scenarios mark it advisory',
+  },
+  {
+    id: 'list-order',
+    where: 'a list',
+    accepts: 'the orders in any order',
+    because: 'the specification sets no order',
+  },
+  {
+    id: 'unseeded-fields',
+    where: 'a listed order',
+    accepts: 'a field the provider state does not give: absent, or present with any value the schema allows',
+    because: 'no Order field is required, and a provider may store a default',
+  },
+  {
+    id: 'extra-fields',
+    where: 'an Order or an Error record',
+    accepts: 'fields beyond those the specification lists',
+    because: 'neither schema forbids additional properties',
+  },
+  {
+    id: 'date-time-forms',
+    where: 'shipDate',
+    accepts: 'any RFC 3339 form of the same instant (fractional seconds, an offset instead of Z)',
+    because: 'the format is date-time: what it says is an instant',
+  },
+  {
+    id: 'error-record-content',
+    where: 'an Error record',
+    accepts: 'any code and message; its status must equal the HTTP status',
+    because: 'the codes are not enumerated (section 7, rule 2)',
+  },
+  {
+    id: 'conflict-body',
+    where: 'the 409 of a cancellation',
+    accepts: 'no body, or an Error record',
+    because: 'the 409 has no body schema (spec gap 20)',
+  },
+  {
+    id: 'media-type-parameters',
+    where: 'Content-Type',
+    accepts: 'application/json with parameters, such as charset=utf-8',
+    because: 'RFC 9110 §8.3.1: parameters belong to the media type',
+  },
+  {
+    id: 'pet-record',
+    where: 'the pet read',
+    accepts: 'any JSON object, and any Deprecation and Sunset dates in their RFCs\' syntax',
+    because: 'the Pet fields and the dates are not shown',
+  },
+  {
+    id: 'bearer-challenge-parameters',
+    where: 'WWW-Authenticate on a 401',
+    accepts: 'a Bearer challenge with any parameters (realm, error), among other challenges',
+    because: 'RFC 6750 §3 requires the challenge, not its parameters',
+  },
+];
+
+/**
+ * What the harness remembers of a provider across the calls of one state: the cancelled orders it
+ * has shown leaving the list, which must not come back (tolerance `cancelled-order-listed`).
+ */
+export class ProviderHistory {
+  readonly left = new Set<bigint>();
+}
+
+function preview(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = stringifyJson(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function parsed(text: string): JsonValue | undefined {
+  try {
+    return parseJson(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
+}
+
+// Compared as the int64 it is (ids), the instant it says (date-times), or strictly.
+function sameValue(field: string, expected: unknown, actual: unknown): boolean {
+  if ((orderInt64Fields as string[]).includes(field) || field === 'quantity') {
+    const left = typeof expected === 'bigint' ? expected : Number.isInteger(expected) ? BigInt(expected as number) : undefined;
+    const right = typeof actual === 'bigint' ? actual : Number.isInteger(actual) ? BigInt(actual as number) : undefined;
+    return left !== undefined && left === right;
+  }
+  if (field === 'shipDate' && typeof expected === 'string' && typeof actual === 'string') {
+    const [left, right] = [instant(expected), instant(actual)];
+    return left !== undefined && left === right;
+  }
+  return expected === actual;
+}
+
+/** An RFC 3339 date-time as a comparable instant: milliseconds since the epoch, and the fraction beyond them. */
+function instant(text: string): string | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/.exec(text);
+  if (match === null) return undefined;
+  const milliseconds = Date.parse(`${match[1]}${match[3]!.toUpperCase()}`);
+  if (Number.isNaN(milliseconds)) return undefined;
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  return `${milliseconds}.${fraction}`;
+}
+
+function listFindings(model: StoredOrder[], body: JsonValue | undefined, history: ProviderHistory): Finding[] {
+  if (!Array.isArray(body)) return [];
+  const findings: Finding[] = [];
+  const byId = new Map(model.map((order) => [order.id, order]));
+  const seen = new Set<bigint>();
+  body.forEach((entry, index) => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) return;
+    const id = toInt64(entry.id);
+    if (id === undefined || seen.has(id)) return; // the schema check and the duplicate check say why
+    seen.add(id);
+    const order = byId.get(id);
+    if (order === undefined) {
+      findings.push({ path: `/${index}/id`, message: `expected only orders of the provider state, got order ${id}, which it does not hold` });
+      return;
+    }
+    if (order.status === 'cancelled' && history.left.has(id)) {
+      findings.push({ path: `/${index}/id`, message: `expected cancelled order ${id} to stay out of the list once it left, got it listed again` });
+    }
+    for (const field of orderFields) {
+      if (order[field] === undefined) continue; // tolerance unseeded-fields
+      if (!sameValue(field, order[field], entry[field])) {
+        findings.push({ path: `/${index}/${field}`, message: `expected ${field} ${preview(order[field])} as the provider state gives it, got ${preview(entry[field])}` });
+      }
+    }
+  });
+  const listedIds = body.map((entry) => preview(entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? entry.id : undefined));
+  for (const order of model) {
+    if (order.status === 'cancelled') {
+      if (!seen.has(order.id)) history.left.add(order.id);
+    } else if (!seen.has(order.id)) {
+      findings.push({ path: '', message: `expected order ${order.id} in the list, got ids [${listedIds.join(', ')}]` });
+    }
+  }
+  return findings;
+}
+
+/** Whether the call, as the model answered it, cancels an order that is already cancelled (tolerance `cancelled-order-cancelled-again`). */
+function cancelsCancelledOrder(answer: ModelAnswer, before: readonly StoredOrder[], path: string): boolean {
+  if (answer.operation !== 'cancelOrder' || answer.status !== 404) return false;
+  const parameter = matchRoute('DELETE', path)?.parameter;
+  const id = parameter === undefined ? undefined : parseInt64(decodeURIComponent(parameter));
+  return id !== undefined && before.some((order) => order.id === id && order.status === 'cancelled');
+}
+
+/**
+ * The statuses a provider may answer where the model answers `answer` (the model's status, and those
+ * the tolerance table adds).
+ * @example
+ * acceptedStatuses(modelAnswer404ForACancelledOrder, ordersBefore, '/store/orders/1') // [404, 409]
+ */
+export function acceptedStatuses(answer: ModelAnswer, before: readonly StoredOrder[], path: string): number[] {
+  return cancelsCancelledOrder(answer, before, path) ? [404, 409] : [answer.status];
+}
+
+/** One call as both sides saw it: the model's answer and its store before and after, and the provider's response. */
+export interface ComparedCall {
+  path: string;
+  answer: ModelAnswer;
+  before: readonly StoredOrder[];
+  after: StoredOrder[];
+  observed: ObservedResponse;
+}
+
+/**
+ * Compares a provider's response with the model's answer to the same call: the status (exactly, but
+ * where the tolerance table allows others), a list's orders as a multiset with every field's value
+ * (instants as instants), and the headers the model sends that the specification requires
+ * (`Deprecation` and `Sunset` on the pet read). The spec-level checks (schema, challenge, encoding)
+ * are `checkAgainstSpec`'s.
+ * @example
+ * compareWithModel({ path: '/store/orders', answer, before, after, observed }, history) // [] when they agree
+ */
+export function compareWithModel(call: ComparedCall, history: ProviderHistory): Finding[] {
+  const { answer, observed } = call;
+  const accepted = acceptedStatuses(answer, call.before, call.path);
+  if (!accepted.includes(observed.status)) {
+    return [{ path: 'status', message: `expected status ${accepted.join(' or ')}, got ${observed.status}` }];
+  }
+  const findings: Finding[] = [];
+  if (answer.operation === 'listOrders' && observed.status === 200) findings.push(...listFindings(call.after, parsed(observed.text), history));
+  if (answer.operation === 'readPet' && observed.status === 200) {
+    for (const name of ['Deprecation', 'Sunset']) {
+      if (!observed.headers.has(name)) findings.push({ path: name, message: `expected header ${name} on the deprecated pet read, got none` });
+    }
+  }
+  return findings;
+}

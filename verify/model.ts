@@ -1,0 +1,51 @@
+import { answererOf, createOrderMock, type OrderMock } from '../mocks/handlers.js';
+import { networkError } from '../mocks/faults.js';
+import type { StoredOrder } from '../mocks/order-store.js';
+import { authorizationHeader, developmentApiKey, type KeyChoice } from '../spec/authorization.js';
+import { matchRoute, type OperationName } from '../spec/routes.js';
+
+/** What the model answers one call: the status, the headers and the body, as the kit's mock does. */
+export interface ModelAnswer {
+  operation: OperationName;
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/**
+ * The model of the interface a provider is compared with: the kit's own mock, in-process, seeded with
+ * the same provider state. It answers the same calls with the same key choices, and shows its store
+ * (every order with its status) after each call.
+ * @example
+ * const model = await InterfaceModel.seeded([{ id: 1, status: 'shipped' }]);
+ * (await model.call('DELETE', '/store/orders/1', 'valid'))?.status // 409
+ */
+export class InterfaceModel {
+  readonly #mock: OrderMock;
+
+  private constructor(mock: OrderMock) {
+    this.#mock = mock;
+  }
+
+  /** A model whose store holds exactly these orders (the provider state's `params.orders`). */
+  static async seeded(orders: readonly unknown[]): Promise<InterfaceModel> {
+    const mock = createOrderMock({ seed: orders, apiKeys: [developmentApiKey], control: false });
+    await mock.orders();
+    return new InterfaceModel(mock);
+  }
+
+  /** The model's answer to a call of an operation (a path below the base URL), or undefined for a path that is none. */
+  async call(method: string, path: string, key: KeyChoice | undefined): Promise<ModelAnswer | undefined> {
+    const match = matchRoute(method, path);
+    if (match === undefined) return undefined;
+    const headers = new Headers(authorizationHeader(key, developmentApiKey) as Record<string, string>);
+    const reply = await answererOf(this.#mock).answer(match.route.operation, decodeURIComponent(match.parameter ?? ''), { headers });
+    if (reply === networkError) throw new Error('the model has no faults: it never drops a connection');
+    return { operation: match.route.operation, status: reply.status, headers: reply.headers, body: reply.body };
+  }
+
+  /** Every order of the model's store, with its status. */
+  orders(): Promise<StoredOrder[]> {
+    return this.#mock.orders();
+  }
+}

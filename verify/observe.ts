@@ -1,0 +1,135 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { ObservedResponse } from './checks.js';
+
+/** How long the harness waits for one whole answer (headers and body) unless told otherwise: 10 s. */
+export const defaultRequestTimeout = 10_000;
+
+/** The target did not answer at all (refused, unknown host, unroutable): the run cannot go on. */
+export class TargetUnreachable extends Error {
+  override name = 'TargetUnreachable';
+}
+
+/**
+ * A request the target did not answer completely: reset, truncated, undecodable, not HTTP, or too
+ * slow. The harness reports it as a violation with `failure`, one line.
+ */
+export interface TargetFailure {
+  failure: string;
+  /** Set when no whole answer came in time. */
+  timedOut?: boolean;
+}
+
+/** What one exchange with the target gave: a whole response, or a failure of the target. */
+export type Observation = ObservedResponse | TargetFailure;
+
+// Causes that mean nothing answered at all: the run cannot go on (exit 2), as opposed to a target
+// that answered badly (a violation).
+const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+/** The encodings the harness asks for, and so decodes (RFC 9110 §8.4.1). */
+const acceptedEncodings = 'gzip, deflate, br';
+
+function decode(body: Buffer, encoding: string | undefined): Buffer {
+  let decoded = body;
+  // Encodings are listed in the order they were applied (RFC 9110 §8.4): undo them last first.
+  for (const coding of (encoding ?? '').split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '' && part !== 'identity').reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') decoded = gunzipSync(decoded);
+    else if (coding === 'deflate') decoded = inflateSync(decoded);
+    else if (coding === 'br') decoded = brotliDecompressSync(decoded);
+    else throw new Error(`${coding} is not an encoding the harness asked for (${acceptedEncodings})`);
+  }
+  return decoded;
+}
+
+function parserFailure(error: NodeJS.ErrnoException): string {
+  return `the answer is not valid HTTP/1.1 (${error.message.replace(/^Parse Error: /, '')})`;
+}
+
+/**
+ * Sends one request and reads the whole response under one timeout, inside the same error handling:
+ * whether the headers or the body stall, the outcome is the same failure. Each exchange has its own
+ * connection (no keep-alive to race with), redirects are not followed, and the body is decoded as
+ * its Content-Encoding says. The text is strict UTF-8: a byte order mark stays in it (RFC 8259 §8.1
+ * forbids one) and invalid UTF-8 is noted, not replaced; bytes after the end of the response (a 204
+ * followed by content) are noted too.
+ * @throws TargetUnreachable when nothing answered at all (refused, unknown host).
+ * @example
+ * const observed = await observe('http://127.0.0.1:4010/v1/store/orders', { method: 'GET', headers }, 10_000);
+ * if ('failure' in observed) console.log(observed.failure);
+ */
+export function observe(url: string, init: { method: string; headers?: Record<string, string>; body?: Uint8Array | string }, timeout = defaultRequestTimeout): Promise<Observation> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+    let settled = false;
+    let responded = false;
+    let trailingBytes = false;
+    const settle = (outcome: Observation | TargetUnreachable) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (outcome instanceof TargetUnreachable) reject(outcome);
+      else resolve(outcome);
+    };
+    const request = send(target, {
+      method: init.method,
+      headers: { 'accept-encoding': acceptedEncodings, ...init.headers, ...(init.body !== undefined && { 'content-length': String(Buffer.byteLength(init.body)) }) },
+      agent: false,
+    });
+    const timer = setTimeout(() => {
+      settle({ failure: `no complete answer within ${timeout} ms (the headers or the body stalled)`, timedOut: true });
+      request.destroy();
+    }, timeout);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      // After a whole response, the parser's complaint is about what came after it.
+      if (error.code === 'HPE_CLOSED_CONNECTION' || (responded && error.code?.startsWith('HPE_'))) {
+        trailingBytes = true;
+        return;
+      }
+      if (unreachableCodes.has(error.code ?? '')) return settle(new TargetUnreachable(`cannot reach ${url}: ${error.code}`));
+      if (error.code?.startsWith('HPE_')) return settle({ failure: parserFailure(error) });
+      settle({ failure: `the connection failed before an answer came (${error.code ?? error.message})` });
+    });
+    request.on('response', (response: IncomingMessage) => {
+      responded = true;
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', () => undefined);
+      response.on('close', () => {
+        // Let an error the parser raises for bytes after the response land before judging.
+        setImmediate(() => {
+          if (!response.complete) return settle({ failure: 'the connection closed before the whole response came' });
+          let bytes: Buffer;
+          try {
+            bytes = decode(Buffer.concat(chunks), response.headers['content-encoding']);
+          } catch (error) {
+            return settle({ failure: `the body could not be decoded as its Content-Encoding (${response.headers['content-encoding']}) says: ${(error as Error).message}` });
+          }
+          const headers = new Headers();
+          for (let index = 0; index < response.rawHeaders.length; index += 2) headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
+          let text: string;
+          let invalidUtf8 = false;
+          try {
+            text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+          } catch {
+            invalidUtf8 = true;
+            text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+          }
+          settle({ status: response.statusCode ?? 0, headers, text, ...(invalidUtf8 && { invalidUtf8 }), ...(trailingBytes && { trailingBytes }) });
+        });
+      });
+    });
+    request.end(init.body);
+  });
+}
+
+/**
+ * Whether an observation is a failure of the target rather than a response.
+ * @example
+ * if (isFailure(observed)) findings.push({ path: '', message: observed.failure });
+ */
+export function isFailure(observation: Observation): observation is TargetFailure {
+  return 'failure' in observation;
+}

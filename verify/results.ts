@@ -1,0 +1,105 @@
+import type { Finding } from './checks.js';
+import type { Disagreement } from './prism.js';
+
+/** How a suite, a case or a run ended. */
+export type Verdict = 'passed' | 'failed' | 'skipped' | 'error';
+
+/** The suites of `petstore-verify`, in the order the default run runs them. */
+export const suiteNames = ['pact', 'scenarios', 'explore'] as const;
+/** A suite of `petstore-verify`. */
+export type SuiteName = (typeof suiteNames)[number];
+
+/**
+ * One response judged: a scenario step, a Pact interaction, a step of an exploration run. `status` is
+ * the HTTP status, or undefined when the target failed to answer (the failure is a violation).
+ */
+export interface CheckedExchange {
+  name: string;
+  method: string;
+  /** The path below the base URL. */
+  path: string;
+  status?: number;
+  violations: Finding[];
+  /** Advisory findings: the kit's own decisions where the specification is open (violations under --strict). */
+  warnings: Finding[];
+  /** Where Prism and Ajv judged this response differently. */
+  disagreements: Disagreement[];
+  durationMs: number;
+}
+
+/** A scenario, a Pact interaction or an exploration run: its exchanges, or why it did not run. */
+export interface CaseResult {
+  name: string;
+  description?: string;
+  verdict: Verdict;
+  /** Why the case was skipped or could not run, or what stopped it. */
+  reason?: string;
+  exchanges: CheckedExchange[];
+}
+
+/** One suite's results. */
+export interface SuiteResult {
+  suite: SuiteName;
+  verdict: Verdict;
+  /** Why the suite was skipped or could not run. */
+  reason?: string;
+  cases: CaseResult[];
+  /** How many responses were judged. */
+  checks: number;
+  violations: number;
+  warnings: number;
+  disagreements: number;
+  knownPrismLimits: number;
+  durationMs: number;
+  /** Exploration only: the seed that replays the run. */
+  seed?: number;
+}
+
+/**
+ * A case's verdict from its exchanges: failed with any violation, else passed (or the verdict it was given).
+ * @example
+ * caseVerdict({ exchanges: [{ violations: [] }] }) // 'passed'
+ */
+export function caseVerdict(exchanges: readonly CheckedExchange[], given?: Verdict): Verdict {
+  if (exchanges.some((exchange) => exchange.violations.length > 0)) return 'failed';
+  return given ?? 'passed';
+}
+
+/**
+ * Totals a suite from its cases: checks, violations, warnings and disagreements, and its verdict
+ * (failed with any violation; error when a case could not run and none failed; skipped when nothing ran).
+ * @example
+ * const suite = tallySuite('scenarios', cases, performance.now() - started);
+ */
+export function tallySuite(suite: SuiteName, cases: CaseResult[], durationMs: number, extra: Partial<SuiteResult> = {}): SuiteResult {
+  const exchanges = cases.flatMap((result) => result.exchanges);
+  const checks = exchanges.filter((exchange) => exchange.status !== undefined || exchange.violations.length > 0).length;
+  const verdict: Verdict = cases.some((result) => result.verdict === 'failed')
+    ? 'failed'
+    : cases.some((result) => result.verdict === 'error')
+      ? 'error'
+      : checks === 0
+        ? 'skipped'
+        : 'passed';
+  return {
+    suite,
+    verdict,
+    cases,
+    checks,
+    violations: exchanges.reduce((sum, exchange) => sum + exchange.violations.length, 0),
+    warnings: exchanges.reduce((sum, exchange) => sum + exchange.warnings.length, 0),
+    disagreements: exchanges.reduce((sum, exchange) => sum + exchange.disagreements.length, 0),
+    knownPrismLimits: exchanges.reduce((sum, exchange) => sum + exchange.disagreements.filter((disagreement) => disagreement.knownPrismLimit !== undefined).length, 0),
+    durationMs,
+    ...extra,
+  };
+}
+
+/**
+ * A suite that did not run, with why.
+ * @example
+ * skippedSuite('pact', 'every interaction sets a provider state, and no --state-url was given')
+ */
+export function skippedSuite(suite: SuiteName, reason: string): SuiteResult {
+  return { ...tallySuite(suite, [], 0), verdict: 'skipped', reason };
+}

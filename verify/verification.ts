@@ -1,0 +1,74 @@
+import type { Scenario } from '../spec/scenarios.js';
+import { TargetUnreachable } from './observe.js';
+import { verifyPact, type PactBroker } from './pact.js';
+import { runReport, type RunReport } from './report.js';
+import { skippedSuite, type CheckedExchange, type SuiteName, type SuiteResult } from './results.js';
+import { verify, type TargetOptions } from './run.js';
+
+/** A whole `petstore-verify` run: the target, the suites to run, and what each needs. */
+export interface VerificationOptions extends TargetOptions {
+  /** The suites to run, in this order: `pact`, `scenarios`. */
+  suites: readonly SuiteName[];
+  /** The scenarios of the `scenarios` suite. */
+  scenarios: readonly Scenario[];
+  /** The pact suite's broker, when the pacts come from one. */
+  broker?: PactBroker;
+  /** Whether a documented response the run did not exercise fails it. Default: false. */
+  requireCoverage?: boolean;
+  /** The kit's version, for the reports. */
+  version: string;
+  /** Called after every judged exchange of every suite, for progress output. */
+  onExchange?: (suite: SuiteName, caseName: string, exchange: CheckedExchange) => void;
+}
+
+/**
+ * Runs the suites against a target and gives the run's report, whose `exitCode` the command exits
+ * with: every suite that ran, the coverage of the documented responses, and the reasons when it is
+ * not green. A target that cannot be reached at all ends the run with exit 2 and the reason; nothing
+ * is thrown.
+ * @example
+ * const report = await runVerification({ baseUrl, apiKey, stateUrl, suites: ['pact', 'scenarios'], scenarios, version: '0.1.0' });
+ * process.exitCode = report.exitCode;
+ */
+export async function runVerification(options: VerificationOptions): Promise<RunReport> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const results: SuiteResult[] = [];
+  let unreachable: string | undefined;
+  // One watch for the whole run: once the target has stopped answering, every suite stops sending.
+  options = { ...options, watch: options.watch ?? { timeouts: 0 } };
+  try {
+    for (const suite of options.suites) {
+      if (suite === 'pact') {
+        if (options.stateUrl === undefined) results.push(skippedSuite('pact', 'every interaction sets a provider state, and no --state-url was given'));
+        else {
+          results.push(
+            await verifyPact({
+              ...options,
+              stateUrl: options.stateUrl,
+              ...(options.broker !== undefined && { broker: options.broker }),
+              onExchange: (exchange, interaction) => options.onExchange?.('pact', interaction, exchange),
+            }),
+          );
+        }
+      } else if (suite === 'scenarios') {
+        results.push(await verify({ ...options, onExchange: (exchange, scenario) => options.onExchange?.('scenarios', scenario, exchange) }));
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof TargetUnreachable)) throw error;
+    unreachable = error.message;
+  }
+  const report = runReport({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    suites: results,
+    version: options.version,
+    strict: options.strict ?? false,
+    prism: options.prism !== false,
+    requireCoverage: options.requireCoverage ?? false,
+    startedAt,
+    durationMs: performance.now() - started,
+  });
+  if (unreachable === undefined) return report;
+  return { ...report, reasons: [unreachable, ...report.reasons.filter((reason) => !reason.startsWith('no check ran'))], exitCode: report.violations > 0 ? 1 : 2, verdict: report.violations > 0 ? 'failed' : 'not-run' };
+}

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { errorStatuses } from '../mocks/errors.js';
+import { tolerances } from '../verify/compare.js';
 import { loadScenarios } from '../spec/scenarios.js';
 
 const read = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');
@@ -31,6 +32,12 @@ describe('the documentation', () => {
     for (const flag of ['--port', '--host', '--api-key', '--seed', '--scenario', '--no-control', '--pet-deprecation', '--pet-sunset', '--body-limit', '--verbose', '--help', '--version']) {
       expect(readme, flag).toContain(flag);
     }
+  });
+
+  it('lists the harness\'s tolerances in docs/harness.md exactly as the harness holds them', async () => {
+    const harness = await read('docs/harness.md');
+    const rows = [...harness.matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm)].map((match) => match.slice(1).map((cell) => cell.trim()));
+    expect(rows).toEqual(tolerances.map((tolerance) => [tolerance.id, tolerance.where, tolerance.accepts, tolerance.because]));
   });
 
   it('documents every petstore-verify flag, and every scenario the kit ships', async () => {

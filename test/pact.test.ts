@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyPact } from '../verify/pact.js';
 import { createServer as createHttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +98,25 @@ describe('petstore-verify --suite pact fails broken providers', () => {
       expect(exit.code).toBe(1);
     } finally {
       await mock.close();
+    }
+  });
+});
+
+describe('the pact suite ends with a verdict whatever the verifier does', () => {
+  it('fails, with the verifier\'s reason, when a pact cannot be loaded', async () => {
+    const mock = await startServer();
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-pact-bad-'));
+    try {
+      const file = join(directory, 'not-a-pact.json');
+      await writeFile(file, '{"interactions": [');
+      const suite = await verifyPact({ baseUrl: `${mock.origin}/v1`, apiKey: 'petstore-dev-key', stateUrl: `${mock.origin}/__mock/provider-state`, pactUrls: [file] });
+      expect(suite.verdict).toBe('failed');
+      expect(suite.cases.map((result) => [result.name, result.exchanges[0]!.violations[0]!.message])).toEqual([
+        ['Failed to load pact', `Pact: Failed to load pact '${file}' - Failed to parse Pact JSON`],
+      ]);
+    } finally {
+      await mock.close();
+      await rm(directory, { recursive: true, force: true });
     }
   });
 });

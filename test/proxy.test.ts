@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../spec/json.js';
+import { connect } from 'node:net';
 import { isList, startBrokenProvider } from './broken-provider.js';
+import { startHostileProvider, type Switches } from './hostile-provider.js';
 import { runToExit, startCommand, type RunningMock } from './cli-support.js';
 import { authorized, startServer } from './support.js';
 
@@ -35,6 +37,24 @@ async function printed(proxy: RunningMock, text: string): Promise<string> {
   for (let waited = 0; waited < 5000 && !proxy.output().includes(text); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(proxy.output()).toContain(text);
   return proxy.output();
+}
+
+/** Sends raw bytes and reads every byte the other side sends until it closes. */
+function rawExchange(origin: string, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(origin);
+    const socket = connect({ host: url.hostname, port: Number(url.port) }, () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', reject);
+  });
+}
+
+/** Sets the hostile provider's store through its state URL. */
+async function changeState(origin: string, orders: unknown[]): Promise<void> {
+  const response = await fetch(`${origin}/__state`, { method: 'POST', body: JSON.stringify({ state: 'the store holds orders', params: { orders } }) });
+  expect(response.status).toBe(200);
 }
 
 /** Status, the headers a client reads, and the body bytes as text. */
@@ -157,6 +177,50 @@ describe('petstore-verify proxy', () => {
       await printed(proxy, '- GET /v1/store/orders → 502 (');
       expect(proxy.output()).toContain('not checked: upstream unreachable: ECONNREFUSED)');
     });
+  });
+
+  it('passes a 204 followed by bytes to the client exactly as the upstream sent it, and reports it', async () => {
+    const provider = await startHostileProvider({ bytesAfter204: true });
+    try {
+      await changeState(provider.origin, [{ id: 1, status: 'pending' }]);
+      await withProxy(`${provider.origin}/v1`, [], async (proxy) => {
+        const raw = await rawExchange(proxy.origin, 'DELETE /v1/store/orders/1 HTTP/1.1\r\nhost: x\r\nauthorization: Bearer hostile-provider-key\r\nconnection: close\r\n\r\n');
+        expect(raw).toBe('HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n{"ok":true}');
+        await printed(proxy, '    DELETE /store/orders/1 → 204: expected nothing after the end of the response (a 204 cannot carry content, RFC 9110 §15.3.5), got more bytes on the connection\n');
+      });
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it.each<[string, Switches, string]>([
+    ['a body cut short', { closeMidBody: true }, '    GET /store/orders → 200: expected a whole response, got the connection closed before the whole body came\n'],
+    ['a gzip body that is not gzip', { badGzip: true }, '    GET /store/orders → 200: expected a body encoded as its Content-Encoding says, got one that cannot be decoded (incorrect header check) (at content-encoding)\n'],
+    ['an order listed twice', { duplicateIds: true }, '    GET /store/orders → 200: expected each order id once, got 1 again (first at /0) (at /1/id)\n'],
+    ['a 401 without a challenge', { noChallenge: true }, '    GET /store/orders → 401: expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got no WWW-Authenticate (at www-authenticate)\n'],
+    ['a body in invalid UTF-8', { invalidUtf8: true }, '    GET /store/orders → 200: expected a body in UTF-8 (RFC 8259 §8.1), got bytes that are not valid UTF-8\n'],
+  ])('reports %s instead of dropping it', async (_, switches, line) => {
+    const provider = await startHostileProvider(switches);
+    try {
+      await changeState(provider.origin, [{ id: 1, status: 'pending' }]);
+      await withProxy(`${provider.origin}/v1`, [], async (proxy) => {
+        await rawExchange(proxy.origin, `GET /v1/store/orders HTTP/1.1\r\nhost: x\r\n${switches.noChallenge ? '' : 'authorization: Bearer hostile-provider-key\r\n'}connection: close\r\n\r\n`);
+        await printed(proxy, line);
+      });
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('gives a hint when the upstream does not end with /v1', async () => {
+    const mock = await startServer();
+    try {
+      await withProxy(mock.origin, [], async (proxy) => {
+        expect(proxy.output()).toContain(`hint: the upstream ${mock.origin} does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1)\n`);
+      });
+    } finally {
+      await mock.close();
+    }
   });
 
   it.each([

@@ -81,11 +81,32 @@ describe('petstore-verify arguments and reachability', () => {
     [['--target', 'production', '--api-key', 'k'], 'petstore-verify: --target production reads PETSTORE_BASE_URL, which is not set (see --help)\n'],
     [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--scenario', 'nope'], /^petstore-verify: unknown scenario "nope"; known: cancel-cancelled-order, /],
     [['--bogus'], /^petstore-verify: Unknown option '--bogus'/],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--timeout', '0'], 'petstore-verify: --timeout must be a number of seconds above 0 and at most 600, got "0" (see --help)\n'],
+    [['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--deadline', 'soon'], 'petstore-verify: --deadline must be a number of seconds above 0 and at most 86400, got "soon" (see --help)\n'],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await petstoreVerify(args as string[], { PETSTORE_API_KEY: '', PETSTORE_BASE_URL: '' });
     expect(exit.code).toBe(2);
     if (typeof message === 'string') expect(exit.stderr).toBe(message);
     else expect(exit.stderr).toMatch(message);
+  });
+
+  it('prints its version', async () => {
+    const exit = await petstoreVerify(['--version']);
+    expect(exit.stdout).toBe(`${JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+    expect(exit.code).toBe(0);
+  });
+
+  it('gives a hint, at the start and after a failing verdict, when the base URL does not end with /v1', async () => {
+    const mock = await startServer();
+    try {
+      const exit = await petstoreVerify(['--base-url', mock.origin, '--api-key', 'petstore-dev-key', '--scenario', 'list-shape']);
+      const hint = `hint: the base URL ${mock.origin} does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1)\n`;
+      expect(exit.stdout.startsWith(hint)).toBe(true);
+      expect(exit.stdout.endsWith(hint)).toBe(true);
+      expect(exit.code).toBe(1);
+    } finally {
+      await mock.close();
+    }
   });
 
   it('exits 2 with one line when the target cannot be reached', async () => {

@@ -60,7 +60,12 @@ type PactFile = { interactions?: { description: string; providerStates?: { param
 async function readInteractions(files: readonly string[]): Promise<PactInteraction[]> {
   const interactions: PactInteraction[] = [];
   for (const file of files) {
-    const pact = parseJson(await readFile(file, 'utf8')) as unknown as PactFile;
+    let pact: PactFile;
+    try {
+      pact = parseJson(await readFile(file, 'utf8')) as unknown as PactFile;
+    } catch {
+      continue; // Pact's verifier says what is wrong with it
+    }
     for (const interaction of pact.interactions ?? []) {
       const header = Object.entries(interaction.request.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
       const orders = interaction.providerStates?.[0]?.params?.orders;
@@ -228,6 +233,13 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
     const name = interaction?.description ?? `${record.method} ${record.path}`;
     cases.push({ name, verdict: 'failed', exchanges: [{ ...record.exchange, name }] });
     options.onExchange?.({ ...record.exchange, name }, name);
+  }
+  // Errors that name no interaction that ran: a pact that could not be loaded, a broker that refused.
+  for (const error of outcome.results?.errors ?? []) {
+    if (results.some((result) => error.interaction.endsWith(` - ${result.description}`) || error.interaction === result.description)) continue;
+    const exchange: CheckedExchange = { name: error.interaction, method: '', path: '', violations: mismatchFindings(error), warnings: [], disagreements: [], durationMs: 0 };
+    cases.push({ name: error.interaction, verdict: 'failed', exchanges: [exchange] });
+    options.onExchange?.(exchange, error.interaction);
   }
   if (outcome.crash !== undefined || (outcome.results !== undefined && results.length === 0 && interactions.length > 0)) {
     const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;

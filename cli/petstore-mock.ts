@@ -7,6 +7,7 @@ import { loadSeedFile } from '../mocks/seed-file.js';
 import { createServer, type ServerOptions } from '../mocks/server.js';
 import { bundledScenarios } from '../spec/generated/scenarios.js';
 import { parseJson } from '../spec/json.js';
+import { loadScenarios } from '../spec/scenarios.js';
 import { integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
 
 const usage = `Usage: petstore-mock [options]
@@ -20,6 +21,8 @@ Options:
                            (default $PETSTORE_API_KEYS, comma-separated, else the development key)
   --seed FILE              start with the orders in this YAML or JSON file (default: the built-in seed)
   --scenario NAME          start with the provider state and the step faults of this scenario (scenarios/NAME.yaml)
+  --scenarios DIR          the scenarios of this folder instead of the kit's (for --scenario and POST /__mock/scenarios/NAME),
+                           such as those petstore-verify explore --save writes
   --fault JSON             start with this fault, e.g. '{"operation":"listOrders","status":503,"times":1}';
                            repeat for more (see README, Faults and latency)
   --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
@@ -48,6 +51,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     'api-key': { type: 'string', multiple: true },
     seed: { type: 'string' },
     scenario: { type: 'string' },
+    scenarios: { type: 'string' },
     fault: { type: 'string', multiple: true },
     'max-sessions': { type: 'string' },
     'session-idle-timeout': { type: 'string' },
@@ -84,7 +88,15 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   }
   // The kit's scenarios as bundled at build time: the same as scenarios/*.yaml (a test compares them),
   // without reading and checking 18 files at every start.
-  options.scenarios = bundledScenarios;
+  if (values.scenarios !== undefined) {
+    try {
+      options.scenarios = await loadScenarios({ directory: values.scenarios });
+    } catch (error) {
+      throw new UsageError(`--scenarios ${values.scenarios}: ${(error as Error).message.split('\n')[0]}`);
+    }
+  } else {
+    options.scenarios = bundledScenarios;
+  }
   if (values.scenario !== undefined) {
     const scenario = options.scenarios.find((candidate) => candidate.name === values.scenario);
     if (scenario === undefined) throw new UsageError(`unknown scenario ${JSON.stringify(values.scenario)}; known: ${options.scenarios.map((known) => known.name).join(', ')}`);

@@ -3,18 +3,21 @@ import { writeFile } from 'node:fs/promises';
 import { stringifyJson } from '../spec/json.js';
 import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../spec/scenarios.js';
 import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
-import { disagreementLine, exchangeLines as suiteExchangeLines, findingText, summaryLines, toHtml, toJson, toJunit, type RunReport } from '../verify/report.js';
+import { defaultExplorationSeed } from '../verify/explore.js';
+import { disagreementLine, exchangeLines as suiteExchangeLines, findingText, runLines, summaryLines, toHtml, toJson, toJunit, type RunReport } from '../verify/report.js';
 import type { SuiteName } from '../verify/results.js';
 import { runVerification } from '../verify/verification.js';
-import { brokerFromEnvironment, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
+import { brokerFromEnvironment, integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
 
 const usage = `Usage: petstore-verify [options]
+       petstore-verify explore [options] [--runs N] [--seed N|random] [--max-steps N] [--save DIR]
        petstore-verify proxy --upstream URL [--port N] [--host HOST] [--no-prism] [--json FILE] [--quiet]
        petstore-verify publish-pact --consumer-version V [--branch B]
 
 Checks an implementation of the pet store order interface against the specification: the shipped
-pact, then the scenarios. Exit 0 when it conforms, 1 on any violation, 2 when the arguments are
-wrong, the target cannot be reached, or nothing could be checked (the reason is printed).
+pact, then the scenarios, then a short exploration. Exit 0 when it conforms, 1 on any violation, 2
+when the arguments are wrong, the target cannot be reached, or nothing could be checked (the reason
+is printed).
 
 Options:
   --base-url URL        the implementation, ending with /v1
@@ -24,8 +27,10 @@ Options:
   --state-url URL       where to POST Pact state-change requests (the kit's mock: /__mock/provider-state);
                         without it, what sets a provider state is skipped
   --suite NAME          pact (the shipped pact, with Pact's verifier; needs --state-url), ajv (the
-                        scenarios, checked with Ajv, Prism and the kit's mock as model) or all
-                        (default: pact, then the scenarios; pact is skipped, saying why, without --state-url)
+                        scenarios, checked with Ajv, Prism and the kit's mock as model), explore
+                        (generated states and command sequences against the model; needs --state-url)
+                        or all (default: pact, the scenarios, then 25 exploration runs; what needs
+                        --state-url is skipped, saying why, without it)
   --scenario NAME       run this scenario (repeatable; default: all of them)
   --scenarios DIR       run the scenarios of this folder instead of the kit's
   --timeout S           seconds to wait for one whole answer, headers and body (default 10)
@@ -35,6 +40,10 @@ Options:
   --strict              count the kit's own decisions (advisory expectations) as violations
   --no-prism            do not check responses with Prism's validator too (saves ~0.5 s of start-up)
   --require-coverage    fail the run when a documented response (operation and status) was not exercised
+  --runs N              exploration: how many generated runs (default 100 for explore, 25 in the default run)
+  --seed N              exploration: the seed that replays a run exactly (default 20261123; random: a new one)
+  --max-steps N         exploration: the most commands in one run (default 12)
+  --save DIR            exploration: write the shrunk failure as a scenario file in DIR
   --junit FILE          write a JUnit XML report of every suite that ran
   --json FILE           write the whole report as JSON
   --html FILE           write a self-contained HTML page of the report, with the coverage matrix
@@ -69,8 +78,12 @@ function secondsFlag(value: string, name: string, maximum: number): number {
   return seconds * 1000;
 }
 
-function parse(argv: string[], environment: NodeJS.ProcessEnv) {
+function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) {
   const values = parseFlags(argv, {
+    runs: { type: 'string' },
+    seed: { type: 'string' },
+    'max-steps': { type: 'string' },
+    save: { type: 'string' },
     'base-url': { type: 'string' },
     target: { type: 'string' },
     'api-key': { type: 'string' },
@@ -107,10 +120,13 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
   for (const [name, url] of [['base-url', baseUrl], ['state-url', values['state-url']]] as const) {
     if (url !== undefined && (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) throw new UsageError(`--${name} is not an http(s) URL: ${JSON.stringify(url)}`);
   }
-  const suite = values.suite ?? 'all';
-  const suites = ({ pact: ['pact'], ajv: ['scenarios'], scenarios: ['scenarios'], all: ['pact', 'scenarios'] } as Record<string, SuiteName[]>)[suite];
-  if (suites === undefined) throw new UsageError(`--suite must be pact, ajv or all, got ${JSON.stringify(suite)}`);
+  if (explore && values.suite !== undefined) throw new UsageError('petstore-verify explore runs the exploration: give no --suite');
+  const suite = explore ? 'explore' : (values.suite ?? 'all');
+  const suites = ({ pact: ['pact'], ajv: ['scenarios'], scenarios: ['scenarios'], explore: ['explore'], all: ['pact', 'scenarios', 'explore'] } as Record<string, SuiteName[]>)[suite];
+  if (suites === undefined) throw new UsageError(`--suite must be pact, ajv, explore or all, got ${JSON.stringify(suite)}`);
   if (suite === 'pact' && values['state-url'] === undefined) throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
+  if (suite === 'explore' && values['state-url'] === undefined) throw new UsageError('exploration needs --state-url: every run sets a generated provider state');
+  const seed = values.seed === undefined ? undefined : values.seed === 'random' ? Math.floor(Math.random() * 2 ** 31) : integerFlag(values.seed, 'seed', 0, 2 ** 31 - 1);
   const broker = brokerFromEnvironment(environment);
   if ((values['provider-version'] ?? values['provider-branch']) !== undefined && broker === undefined) {
     throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
@@ -130,6 +146,12 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv) {
     },
     timeout: values.timeout === undefined ? 10_000 : secondsFlag(values.timeout, 'timeout', 600),
     deadline: values.deadline === undefined ? 600_000 : secondsFlag(values.deadline, 'deadline', 86_400),
+    exploration: {
+      runs: values.runs === undefined ? (suite === 'explore' ? 100 : 25) : integerFlag(values.runs, 'runs', 1, 100_000),
+      ...(seed !== undefined && { seed }),
+      ...(values['max-steps'] !== undefined && { maxSteps: integerFlag(values['max-steps'], 'max-steps', 1, 100) }),
+      ...(values.save !== undefined && { save: values.save }),
+    },
   };
 }
 
@@ -218,10 +240,11 @@ async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<
 async function main(): Promise<number | undefined> {
   if (process.argv[2] === 'proxy') return proxy(process.argv.slice(3));
   if (process.argv[2] === 'publish-pact') return publish(process.argv.slice(3), process.env);
+  const exploreCommand = process.argv[2] === 'explore';
   let options;
   let scenarios: Scenario[];
   try {
-    options = parse(process.argv.slice(2), process.env);
+    options = parse(process.argv.slice(exploreCommand ? 3 : 2), process.env, exploreCommand);
     if (options === 'help') {
       process.stdout.write(usage);
       return 0;
@@ -238,6 +261,10 @@ async function main(): Promise<number | undefined> {
     return usageFailure('petstore-verify', error);
   }
   if (options.hint !== undefined) console.log(`hint: ${options.hint}`);
+  if (options.suites.includes('explore') && options['state-url'] !== undefined) {
+    const seed = options.exploration.seed ?? defaultExplorationSeed;
+    console.log(`explore: ${options.exploration.runs} runs, seed ${seed} (the same seed replays them: --seed ${seed})`);
+  }
   const report = await runVerification({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -251,7 +278,12 @@ async function main(): Promise<number | undefined> {
     deadline: Date.now() + options.deadline,
     requireCoverage: options['require-coverage'] ?? false,
     version: packageVersion(),
+    exploration: options.exploration,
     onExchange: (suite, caseName, exchange) => console.log(suiteExchangeLines(suite, caseName, exchange).join('\n')),
+    onRun: (result) => {
+      const lines = runLines(result);
+      if (lines.length > 0) console.log(lines.join('\n'));
+    },
   });
   const unreachable = report.reasons.find((reason) => reason.startsWith('cannot reach '));
   if (unreachable !== undefined) console.error(`petstore-verify: ${unreachable}`);

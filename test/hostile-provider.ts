@@ -48,6 +48,19 @@ export interface Switches {
   lookupBeforeAuth?: boolean;
   redirectList?: boolean;
   cancelRemovesNeighbour?: boolean;
+  // Defects the fixed scenarios and the pact cannot reach: exploration must find them.
+  /** Lists at most this many orders: a list that silently pages. */
+  pageAfter?: number;
+  /** In a store of more than this many orders, a cancel cancels the order after the one asked for. */
+  wrongOrderAbove?: number;
+  /** Refuses to cancel an order with a negative id (404). */
+  refuseNegativeIds?: boolean;
+  /** After this many successful cancels in one state, a cancel answers 204 and changes nothing. */
+  leakAfterCancels?: number;
+  /** Answers 500 to the list of an empty store. */
+  emptyStoreErrors?: boolean;
+  /** Checks, waits, then cancels: concurrent cancels of one pending order all succeed. */
+  nonAtomicCancel?: boolean;
 }
 
 interface StoredOrder {
@@ -85,7 +98,7 @@ function parseRequest(buffer: Buffer): ParsedRequest | undefined {
   return { method, path: target.split('?')[0]!, headers, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') };
 }
 
-const reasons: Record<number, string> = { 200: 'OK', 204: 'No Content', 302: 'Found', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict' };
+const reasons: Record<number, string> = { 200: 'OK', 204: 'No Content', 302: 'Found', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 500: 'Internal Server Error' };
 
 /**
  * Starts a hostile provider on 127.0.0.1, port 0. Its state URL (`/__state`) takes Pact's state change.
@@ -94,8 +107,13 @@ const reasons: Record<number, string> = { 200: 'OK', 204: 'No Content', 302: 'Fo
  * // petstore-verify ...provider.args
  */
 export async function startHostileProvider(switches: Switches = {}) {
-  let store: StoredOrder[] = [];
+  const defaultStore = (): StoredOrder[] => [
+    { fields: { id: 1n, petId: 101n, quantity: 1 }, id: 1n, status: 'pending' },
+    { fields: { id: 2n, petId: 102n, quantity: 2 }, id: 2n, status: 'shipped' },
+  ];
+  let store: StoredOrder[] = defaultStore();
   const cancels = new Map<bigint, number>();
+  let successfulCancels = 0;
 
   const error = (status: number, code: string, message: string, headers: Record<string, string> = {}): Answer => ({
     status,
@@ -132,16 +150,18 @@ export async function startHostileProvider(switches: Switches = {}) {
     return switches.lossyIds ? store.find((order) => Number(order.id) === Number(id)) : store.find((order) => order.id === id);
   }
 
-  function handle(request: ParsedRequest): Answer {
+  async function handle(request: ParsedRequest): Promise<Answer> {
     if (request.method === 'POST' && request.path === '/__state') {
       const change = parseJson(request.body) as { action?: string; params?: { orders?: Record<string, unknown>[] } };
-      if (change.action === 'teardown') store = [];
+      // Teardown returns to the provider's own data, as a real provider (and the kit's mock) does.
+      if (change.action === 'teardown') store = defaultStore();
       else {
         store = (change.params?.orders ?? []).map((order) => {
           const { status, ...fields } = order;
           return { fields, id: toInt64(fields.id)!, status: (status ?? 'pending') as StoredOrder['status'] };
         });
         cancels.clear();
+        successfulCancels = 0;
       }
       return { status: 200, body: { orders: store.length } };
     }
@@ -160,6 +180,15 @@ export async function startHostileProvider(switches: Switches = {}) {
         return switches.secondCancelConflict ? error(409, 'conflict', 'Already cancelled.') : error(404, 'not_found', 'No such order.');
       }
       if (order.status === 'shipped') return switches.conflictWithoutBody ? { status: 409 } : error(409, 'conflict', 'Already shipped.');
+      if (switches.refuseNegativeIds && order.id < 0n) return error(404, 'not_found', 'No such order.');
+      successfulCancels++;
+      if (switches.leakAfterCancels !== undefined && successfulCancels > switches.leakAfterCancels) return { status: 204 };
+      if (switches.nonAtomicCancel) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (switches.wrongOrderAbove !== undefined && store.length > switches.wrongOrderAbove) {
+        const next = store[(store.indexOf(order) + 1) % store.length]!;
+        if (next.status !== 'shipped') next.status = 'cancelled';
+        return { status: 204 };
+      }
       order.status = 'cancelled';
       if (switches.cancelRemovesNeighbour) store = store.filter((other) => other === order || other.id !== order.id + 1n);
       return { status: 204 };
@@ -168,7 +197,9 @@ export async function startHostileProvider(switches: Switches = {}) {
       const refused = authenticated(request, false);
       if (refused !== undefined) return refused;
       if (switches.redirectList) return { status: 302, headers: { location: '/v1/store/orders-moved' } };
+      if (switches.emptyStoreErrors && store.length === 0) return error(500, 'internal', 'Nothing to list.');
       let orders = store.filter((order) => switches.keepCancelledListed || order.status !== 'cancelled').map(listed);
+      if (switches.pageAfter !== undefined) orders = orders.slice(0, switches.pageAfter);
       if (switches.reverseListOrder) orders = orders.reverse();
       if (switches.duplicateIds && orders.length > 0) orders.push(orders[0]!);
       if (switches.phantomOrder) orders.push({ id: 424242, petId: 1, quantity: 1 });
@@ -243,13 +274,9 @@ export async function startHostileProvider(switches: Switches = {}) {
       const request = parseRequest(buffer);
       if (request === undefined) return;
       socket.removeAllListeners('data');
-      let answer: Answer;
-      try {
-        answer = handle(request);
-      } catch {
-        answer = error(400, 'bad_request', 'Bad request.');
-      }
-      write(socket, request, answer);
+      handle(request)
+        .catch(() => error(400, 'bad_request', 'Bad request.'))
+        .then((answer) => write(socket, request, answer));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

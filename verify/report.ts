@@ -2,7 +2,7 @@ import { stringifyJson } from '../spec/json.js';
 import { matchRoute, routes, type OperationName } from '../spec/routes.js';
 import type { Finding } from './checks.js';
 import type { Disagreement } from './prism.js';
-import type { CheckedExchange, SuiteName, SuiteResult } from './results.js';
+import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from './results.js';
 
 /** One documented response of the route table, and how often this run exercised it. */
 export interface CoverageEntry {
@@ -182,6 +182,22 @@ export function exchangeLines(suite: SuiteName, caseName: string, exchange: Chec
     ...exchange.violations.map((finding) => `    ${findingLine(caseName, exchange.name, finding, suite)}`),
     ...exchange.warnings.map((finding) => `    warning (advisory; --strict makes it a violation): ${findingLine(caseName, exchange.name, finding, suite)}`),
     ...exchange.disagreements.map((disagreement) => `    note: ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}: ${disagreementLine(disagreement)}`),
+  ];
+}
+
+/**
+ * The progress lines of an exploration run: one line for a run that passed; for the shrunk failure,
+ * its state, then every numbered step with what differed below it.
+ * @example
+ * runLines({ name: 'run 3', description: '4 orders, 7 steps', verdict: 'passed', exchanges }) // ['✓ explore › run 3 (4 orders, 7 steps)']
+ */
+export function runLines(result: CaseResult): string[] {
+  if (result.verdict === 'passed') return [`✓ explore › ${result.name} (${result.description ?? ''})`];
+  if (result.exchanges.length === 0) return [];
+  return [
+    `✗ explore › ${result.name}${result.reason === undefined ? '' : ` (${result.reason})`}`,
+    ...(result.description === undefined ? [] : [`    state: ${result.description}`]),
+    ...result.exchanges.flatMap((exchange) => exchangeLines('explore', result.name, exchange).map((line) => `  ${line}`)),
   ];
 }
 

@@ -1,13 +1,14 @@
 import type { Scenario } from '../spec/scenarios.js';
+import { explore, type ExploreOptions } from './explore.js';
 import { TargetUnreachable } from './observe.js';
 import { verifyPact, type PactBroker } from './pact.js';
 import { runReport, type RunReport } from './report.js';
-import { skippedSuite, type CheckedExchange, type SuiteName, type SuiteResult } from './results.js';
+import { skippedSuite, type CaseResult, type CheckedExchange, type SuiteName, type SuiteResult } from './results.js';
 import { verify, type TargetOptions } from './run.js';
 
 /** A whole `petstore-verify` run: the target, the suites to run, and what each needs. */
 export interface VerificationOptions extends TargetOptions {
-  /** The suites to run, in this order: `pact`, `scenarios`. */
+  /** The suites to run, in this order: `pact`, `scenarios`, `explore`. */
   suites: readonly SuiteName[];
   /** The scenarios of the `scenarios` suite. */
   scenarios: readonly Scenario[];
@@ -17,8 +18,12 @@ export interface VerificationOptions extends TargetOptions {
   requireCoverage?: boolean;
   /** The kit's version, for the reports. */
   version: string;
-  /** Called after every judged exchange of every suite, for progress output. */
+  /** The exploration's runs, seed, steps and folder to save a failure in (see `ExploreOptions`). */
+  exploration?: Pick<ExploreOptions, 'runs' | 'seed' | 'maxSteps' | 'save'>;
+  /** Called after every judged exchange of the pact and the scenarios, for progress output. */
   onExchange?: (suite: SuiteName, caseName: string, exchange: CheckedExchange) => void;
+  /** Called after every exploration run, and with the shrunk failure. */
+  onRun?: (result: CaseResult) => void;
 }
 
 /**
@@ -53,6 +58,10 @@ export async function runVerification(options: VerificationOptions): Promise<Run
         }
       } else if (suite === 'scenarios') {
         results.push(await verify({ ...options, onExchange: (exchange, scenario) => options.onExchange?.('scenarios', scenario, exchange) }));
+      } else if (options.stateUrl === undefined) {
+        results.push(skippedSuite('explore', 'every run sets a generated provider state, and no --state-url was given'));
+      } else {
+        results.push(await explore({ ...options, ...options.exploration, stateUrl: options.stateUrl, ...(options.onRun !== undefined && { onRun: options.onRun }) }));
       }
     }
   } catch (error) {

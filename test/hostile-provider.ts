@@ -136,7 +136,7 @@ export async function startHostileProvider(switches: Switches = {}) {
     const fields: Record<string, unknown> = { ...order.fields, ...(switches.extraOrderFields && { currency: 'EUR', note: null }) };
     if (typeof fields.shipDate === 'string') {
       if (switches.fractionalShipDates) fields.shipDate = new Date(fields.shipDate as string).toISOString();
-      if (switches.offsetShipDates) fields.shipDate = new Date(fields.shipDate as string).toISOString().replace(/\.\d+Z$/, '+00:00');
+      if (switches.offsetShipDates) fields.shipDate = new Date(fields.shipDate as string).toISOString().replace(/Z$/, '+00:00');
     }
     if (switches.wrongField === 'petId' && fields.petId !== undefined) fields.petId = BigInt(fields.petId as number) + 1n;
     if (switches.wrongField === 'quantity' && fields.quantity !== undefined) fields.quantity = Number(fields.quantity) + 1;

@@ -72,7 +72,7 @@ describe.concurrent('the default run passes an honest provider', () => {
   ])('that %s', async (_, switches) => {
     const reports = await verifyAgainst(switches);
     expectConsistent(reports, 0);
-    expect(reports.json.suites.map((suite) => [suite.suite, suite.checks > 0])).toEqual([['pact', true], ['scenarios', true]]);
+    expect(reports.json.suites.map((suite) => [suite.suite, suite.checks > 0])).toEqual([['pact', true], ['scenarios', true], ['explore', true]]);
   });
 });
 

@@ -24,6 +24,8 @@ export interface TargetOptions {
   deadline?: number;
   /** Counts the requests that timed out in this run: after `stallLimit` of them the target has stopped answering, and the run stops. */
   watch?: TargetWatch;
+  /** Called with every request the harness sends to the target or its state URL, before it is sent (for logs, or to replay them). */
+  onRequest?: (url: string, init: Parameters<typeof observe>[1]) => void;
   /** Check every response with Prism's validator too, and report where it and Ajv disagree. Default: true. */
   prism?: boolean;
   /** Count advisory findings (the kit's own decisions) as violations. */
@@ -76,7 +78,9 @@ export function requestTimeout(options: TargetOptions): number {
  * @throws TargetUnreachable, RunStopped.
  */
 export async function sendToTarget(options: TargetOptions, url: string, init: Parameters<typeof observe>[1]): Promise<Observation> {
-  const observation = await observe(url, init, requestTimeout(options));
+  const timeout = requestTimeout(options);
+  options.onRequest?.(url, init);
+  const observation = await observe(url, init, timeout);
   if (isFailure(observation) && observation.timedOut && options.watch !== undefined) options.watch.timeouts++;
   return observation;
 }

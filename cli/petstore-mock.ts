@@ -8,7 +8,7 @@ import { createServer, type ServerOptions } from '../mocks/server.js';
 import { bundledScenarios } from '../spec/generated/scenarios.js';
 import { parseJson } from '../spec/json.js';
 import { loadScenarios } from '../spec/scenarios.js';
-import { integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
+import { hostFlag, integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
 
 const usage = `Usage: petstore-mock [options]
 
@@ -31,6 +31,8 @@ Options:
   --pet-deprecation DATE   deprecation date announced by GET /pets/{petId} (default 2026-01-01T00:00:00Z)
   --pet-sunset DATE        sunset date announced by GET /pets/{petId} (default 2027-06-30T23:59:59Z)
   --body-limit BYTES       largest request body accepted (default 33554432)
+  --journal-size N         calls each session's journal keeps (GET /__mock/requests), oldest dropped first;
+                           0 keeps none (default 1000)
   --headers-timeout MS     time a client may take to send its headers, then 408 (default 10000)
   --request-timeout MS     time a client may take to send its whole request, then 408 (default 30000)
   --verbose                print one line per request (never a header or a key)
@@ -59,6 +61,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     'pet-deprecation': { type: 'string' },
     'pet-sunset': { type: 'string' },
     'body-limit': { type: 'string' },
+    'journal-size': { type: 'string' },
     'headers-timeout': { type: 'string' },
     'request-timeout': { type: 'string' },
     verbose: { type: 'boolean' },
@@ -74,7 +77,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   }
   const options: ServerOptions & { port: number; host: string } = {
     port: portFlag(values.port ?? environment.PORT ?? '4010'),
-    host: values.host ?? '127.0.0.1',
+    host: hostFlag(values.host ?? '127.0.0.1'),
     control: !values['no-control'],
   };
   if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
@@ -124,6 +127,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   }
   if (values['pet-deprecation'] !== undefined) options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
   if (values['pet-sunset'] !== undefined) options.petSunset = date(values['pet-sunset'], 'pet-sunset');
+  if (values['journal-size'] !== undefined) options.journalSize = integerFlag(values['journal-size'], 'journal-size', 0, 1_000_000);
   if (values['body-limit'] !== undefined) options.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
   if (values['headers-timeout'] !== undefined) options.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
   if (values['request-timeout'] !== undefined) options.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);

@@ -5,9 +5,10 @@ import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '
 import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
 import { defaultExplorationSeed } from '../verify/explore.js';
 import { disagreementLine, exchangeLines as suiteExchangeLines, findingText, runLines, summaryLines, toHtml, toJson, toJunit, type RunReport } from '../verify/report.js';
+import { installHint, type OptionalDependency } from '../verify/optional-dependencies.js';
 import type { SuiteName } from '../verify/results.js';
 import { runVerification } from '../verify/verification.js';
-import { brokerFromEnvironment, integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
+import { brokerFromEnvironment, hostFlag, integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
 
 const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options] [--runs N] [--seed N|random] [--max-steps N] [--save DIR]
@@ -183,7 +184,7 @@ function parseProxy(argv: string[]) {
   });
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
   if (!URL.canParse(values.upstream) || !/^https?:$/.test(new URL(values.upstream).protocol)) throw new UsageError(`--upstream is not an http(s) URL: ${JSON.stringify(values.upstream)}`);
-  return { ...values, upstream: values.upstream, port: portFlag(values.port ?? '4020'), host: values.host ?? '127.0.0.1' };
+  return { ...values, upstream: values.upstream, port: portFlag(values.port ?? '4020'), host: hostFlag(values.host ?? '127.0.0.1') };
 }
 
 async function proxy(argv: string[]): Promise<number | undefined> {
@@ -193,6 +194,8 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   } catch (error) {
     return usageFailure('petstore-verify', error);
   }
+  const missing = options['no-prism'] ? undefined : installHint(['prism']);
+  if (missing !== undefined) return usageFailure('petstore-verify', new UsageError(`the proxy ${missing}`));
   const quiet = options.quiet ?? false;
   const server = createValidatingProxy({
     upstream: options.upstream,
@@ -255,6 +258,12 @@ async function main(): Promise<number | undefined> {
     }
     // Every contract scenario by default; scenarios that inject faults describe the mock, not the contract
     // (named with --scenario, they are reported as skipped).
+    // What the suites asked for need, installed: else one line saying what to install, before anything runs.
+    const needed: OptionalDependency[] = [];
+    if (options.suites.includes('pact') && options['state-url'] !== undefined) needed.push('pact');
+    if (!options['no-prism'] && options.suites.some((suite) => suite !== 'pact')) needed.push('prism');
+    const hint = installHint(needed);
+    if (hint !== undefined) throw new UsageError(`${options.suites.length > 1 ? 'this run' : `the ${options.suites[0]} suite`} ${hint}`);
     const directory = options.scenarios ?? scenarioDirectory;
     scenarios = options.scenario ? await loadScenarios({ names: options.scenario, directory }) : (await loadScenarios({ directory })).filter((scenario) => !injectsFaults(scenario));
   } catch (error) {

@@ -1,6 +1,7 @@
 // What petstore-mock and petstore-verify share: how a usage error is told, how flags are read, how a
 // server is started and stopped, and where broker settings come from. Each CLI stays a thin parser.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { packageFolder } from '../spec/package-folder.js';
@@ -46,6 +47,23 @@ export function portFlag(value: string, name = 'port'): number {
   return integerFlag(value, name, 0, 65535);
 }
 
+const hostname = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/**
+ * A host flag: an IPv4 or IPv6 address (brackets allowed), or a host name (RFC 1123). Digits and dots
+ * alone must make an IPv4 address: 999.1.1.1 is refused, not looked up.
+ * @throws UsageError `--name must be an IP address or a host name, got "value"`.
+ * @example
+ * hostFlag('127.0.0.1') // '127.0.0.1'
+ * hostFlag('[::1]') // '::1'
+ */
+export function hostFlag(value: string, name = 'host'): string {
+  const bare = value.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(bare) !== 0) return bare;
+  if (!/^[0-9.]+$/.test(value) && hostname.test(value)) return value;
+  throw new UsageError(`--${name} must be an IP address or a host name, got ${JSON.stringify(value)}`);
+}
+
 /**
  * The package's version, from its package.json.
  * @example
@@ -66,8 +84,12 @@ export function usageFailure(command: string, error: unknown): 2 {
   return 2;
 }
 
+// Listen errors that say the --host flag names no address of this machine: a bad flag value, exit 2.
+const badAddress = new Set(['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EINVAL']);
+
 /**
- * Starts listening, or prints why it cannot (`command: cannot listen on HOST:PORT: EADDRINUSE`) and exits with 1.
+ * Starts listening, or prints why it cannot and exits: 1 when the port is taken or not allowed
+ * (`command: cannot listen on HOST:PORT: EADDRINUSE`), 2 when the host is no address of this machine.
  * @example
  * const origin = await listenOrExit('petstore-mock', server, 4010, '127.0.0.1');
  */
@@ -75,7 +97,12 @@ export async function listenOrExit(command: string, server: { listen(port: numbe
   try {
     return await server.listen(port, host);
   } catch (error) {
-    console.error(`${command}: cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined && badAddress.has(code)) {
+      console.error(`${command}: --host ${host} is no address of this machine (${code}) (see --help)`);
+      process.exit(2);
+    }
+    console.error(`${command}: cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`);
     process.exit(1);
   }
 }

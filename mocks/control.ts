@@ -1,7 +1,9 @@
 import { parseJson, type JsonValue } from '../spec/json.js';
 import { providerState, stateChangeViolations, type StateChange } from '../spec/provider-state.js';
+import type { OperationName } from '../spec/routes.js';
 import { violationSummary } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
+import type { RequestFilter } from './journal.js';
 import type { MockSession } from './mock-session.js';
 import { jsonResponse } from './reply.js';
 import type { SessionRegistry } from './sessions.js';
@@ -105,4 +107,57 @@ export function readSessions(sessions: SessionRegistry<MockSession>): Response {
 export function endSession(sessions: SessionRegistry<MockSession>, name: string): Response {
   if (!sessions.drop(name)) throw new MockError('unknown_session', `No session ${JSON.stringify(name)} is in use.`);
   return new Response(null, { status: 204 });
+}
+
+/**
+ * `DELETE /__mock/faults/{id}`: removes one fault of the session, by the id `GET /__mock/faults` lists; 204.
+ * @throws MockError `unknown_fault` when no fault in force has that id.
+ */
+export function removeFault(session: MockSession, id: string): Response {
+  const number = /^[0-9]{1,15}$/.test(id) ? Number(id) : Number.NaN;
+  if (Number.isNaN(number)) throw new MockError('unknown_fault', `No fault ${JSON.stringify(id)} is in force; GET /__mock/faults lists them.`);
+  session.removeFault(number);
+  return new Response(null, { status: 204 });
+}
+
+const journalFilters = ['operation', 'status', 'method', 'path'] as const;
+
+/**
+ * `GET /__mock/requests`: the calls of the interface the session answered, oldest first; the query
+ * filters them (`?operation=cancelOrder&status=204`, `method`, `path`; `operation=null` for calls that are no operation).
+ * @throws MockError `invalid_request` for an unknown filter or a status that is neither a number nor `network`.
+ */
+export function readRequests(session: MockSession, request: Request): Response {
+  const query = new URL(request.url).searchParams;
+  const filter: RequestFilter = {};
+  for (const name of query.keys()) {
+    if (!(journalFilters as readonly string[]).includes(name)) {
+      throw new MockError('invalid_request', `Unknown filter ${JSON.stringify(name)}: filter by ${journalFilters.join(', ')}.`, { violations: [{ path: `/${name}`, message: 'is not a filter' }] });
+    }
+  }
+  const operation = query.get('operation');
+  if (operation !== null) filter.operation = operation === 'null' ? null : (operation as OperationName);
+  const status = query.get('status');
+  if (status !== null) {
+    if (status !== 'network' && !/^[1-5][0-9]{2}$/.test(status)) {
+      throw new MockError('invalid_request', `Invalid status filter ${JSON.stringify(status)}: a status from 100 to 599, or network.`, { violations: [{ path: '/status', message: 'must be a status or network' }] });
+    }
+    filter.status = status === 'network' ? 'network' : Number(status);
+  }
+  const method = query.get('method');
+  if (method !== null) filter.method = method;
+  const path = query.get('path');
+  if (path !== null) filter.path = path;
+  return jsonResponse(session.requests(filter));
+}
+
+/** `DELETE /__mock/requests`: forgets the session's calls and coverage counts; 204. */
+export function clearRequests(session: MockSession): Response {
+  session.clearRequests();
+  return new Response(null, { status: 204 });
+}
+
+/** `GET /__mock/coverage`: every documented response of every operation, with how often the session answered it. */
+export function readCoverage(session: MockSession): Response {
+  return jsonResponse(session.coverage());
 }

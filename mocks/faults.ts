@@ -86,6 +86,13 @@ export class FaultPlan {
     this.#faults = [];
   }
 
+  /** Removes the fault with this id; tells whether there was one. */
+  remove(id: number): boolean {
+    const before = this.#faults.length;
+    this.#faults = this.#faults.filter((entry) => entry.fault.id !== id);
+    return this.#faults.length < before;
+  }
+
   /** The faults in force, with their counts. Faults that have affected all their `times` calls are gone. */
   list(): ActiveFault[] {
     return this.#faults.map(({ fault }) => ({ ...fault }));

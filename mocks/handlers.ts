@@ -1,16 +1,32 @@
 import { http, type RequestHandler } from 'msw';
 import { developmentApiKey } from '../spec/authorization.js';
 import type { FaultInput } from '../spec/fault-format.js';
-import { routes, type OperationName } from '../spec/routes.js';
+import { matchRoute, routes, type OperationName } from '../spec/routes.js';
 import { createAuthenticator } from './auth.js';
-import { addFaults, changeProviderState, clearFaults, endSession, loadScenario, readFaults, readOrders, readSessions, replaceOrders, resetOrders } from './control.js';
+import {
+  addFaults,
+  changeProviderState,
+  clearFaults,
+  clearRequests,
+  endSession,
+  loadScenario,
+  readCoverage,
+  readFaults,
+  readOrders,
+  readRequests,
+  readSessions,
+  removeFault,
+  replaceOrders,
+  resetOrders,
+} from './control.js';
 import { defaultSeed } from './default-seed.js';
 import { MockError, errorToReply, errorToResponse, noOperation } from './errors.js';
 import { networkError, toFaultInputs, type NetworkError } from './faults.js';
 import { MockSession, type LoadableScenario, type MockControls } from './mock-session.js';
 import { operations } from './operations.js';
 import { replyToResponse, type Reply, type RequestHead } from './reply.js';
-import { SessionRegistry, type SessionOptions, type SessionSummary } from './sessions.js';
+import { defaultJournalSize } from './journal.js';
+import { SessionRegistry, sessionHeader, type SessionOptions, type SessionSummary } from './sessions.js';
 
 /**
  * The deprecation date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification).
@@ -42,6 +58,8 @@ export interface OrderMockOptions {
   faults?: readonly FaultInput[];
   /** How many sessions named by `X-Mock-Session` may exist, and how long one may go unused. Default: 100, 30 minutes. */
   sessions?: SessionOptions;
+  /** How many calls each session's journal keeps, oldest dropped first; 0 keeps none. Default: 1,000. */
+  journalSize?: number;
   /** Whether to answer the control plane under `/__mock`. Default: true. */
   control?: boolean;
   /** The deprecation date of `GET /pets/{petId}` (RFC 9745). Default: 2026-01-01T00:00:00Z. */
@@ -75,6 +93,8 @@ export interface OrderMock extends MockControls {
  */
 export interface InterfaceAnswerer {
   answer(operation: OperationName, parameter: string, request: RequestHead): Promise<Reply | NetworkError>;
+  /** Records a call under the base URL in the journal of its session, with the status the client got. */
+  record(request: RequestHead, method: string, pathname: string, status: number | 'network'): void;
 }
 
 const answerers = new WeakMap<OrderMock, InterfaceAnswerer>();
@@ -100,16 +120,26 @@ function toDate(value: Date | string, name: string): Date {
   return date;
 }
 
+/** Records what a handler under the base URL answered (the control plane records nothing). */
+type Journal = (request: Request, response: Response) => void;
+
+function journaled(journal: Journal | undefined, request: Request, response: Response): Response {
+  journal?.(request, response);
+  return response;
+}
+
 function routeHandler(
   pattern: string,
   sessions: SessionRegistry<MockSession>,
   operationsByMethod: Partial<Record<string, Operation>>,
   authenticate?: (request: Request) => MockError | undefined,
+  journal?: Journal,
 ): RequestHandler {
   const methods = Object.keys(operationsByMethod);
   if (operationsByMethod.GET) methods.push('HEAD');
   const allow = [...methods, 'OPTIONS'].join(', ');
-  return http.all(pattern, async ({ request, params }) => {
+  return http.all(pattern, async ({ request, params }) => journaled(journal, request, await answerRoute(request, params)));
+  async function answerRoute(request: Request, params: Record<string, string | readonly string[] | undefined>): Promise<Response> {
     try {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } });
       const operation = operationsByMethod[request.method === 'HEAD' ? 'GET' : request.method];
@@ -125,17 +155,20 @@ function routeHandler(
       const parameter = Object.entries(params).find(([name]) => !/^[0-9]+$/.test(name))?.[1];
       const response = await operation(request, typeof parameter === 'string' ? parameter : '', () => sessions.forRequest(request));
       if (request.method !== 'HEAD' || response.type === 'error') return response;
-      return new Response(null, { status: response.status, headers: response.headers });
+      // HEAD answers what GET would, without the content: the same Content-Length (RFC 9110 §9.3.2, §8.6).
+      const headers = new Headers(response.headers);
+      headers.set('content-length', String((await response.arrayBuffer()).byteLength));
+      return new Response(null, { status: response.status, headers });
     } catch (error) {
       return errorToResponse(error);
     }
-  });
+  }
 }
 
 // MSW decodes path parameters with decodeURIComponent, which throws on a path such as /v1/store/orders/%ZZ.
 // This handler comes first: for a path of the mock's own that cannot be decoded it answers a 404 Error
 // record (after the bearer check, under the API); for anything else it falls through.
-function undecodablePathHandler(inNamespace: (url: string) => boolean, authenticate: (request: Request) => MockError | undefined): RequestHandler {
+function undecodablePathHandler(inNamespace: (url: string) => boolean, authenticate: (request: Request) => MockError | undefined, journal: Journal): RequestHandler {
   return http.all(/%/, ({ request }) => {
     const url = request.url.split(/[?#]/)[0]!;
     if (!inNamespace(url)) return undefined;
@@ -144,19 +177,19 @@ function undecodablePathHandler(inNamespace: (url: string) => boolean, authentic
       return undefined;
     } catch {
       const { pathname } = new URL(request.url);
-      const failure = pathname.startsWith('/__mock/') ? undefined : authenticate(request);
-      if (failure) return failure.toResponse();
-      return noOperation(request.method, pathname, 'the path is not valid percent-encoded UTF-8').toResponse();
+      const control = pathname.startsWith('/__mock/');
+      const failure = control ? undefined : authenticate(request);
+      const response = (failure ?? noOperation(request.method, pathname, 'the path is not valid percent-encoded UTF-8')).toResponse();
+      return control ? response : journaled(journal, request, response);
     }
   });
 }
 
-function notFoundHandler(pattern: string, authenticate?: (request: Request) => MockError | undefined): RequestHandler {
+function notFoundHandler(pattern: string, authenticate?: (request: Request) => MockError | undefined, journal?: Journal): RequestHandler {
   return http.all(pattern, ({ request }) => {
     const failure = authenticate?.(request);
-    if (failure) return failure.toResponse();
     const { pathname } = new URL(request.url);
-    return noOperation(request.method, pathname).toResponse();
+    return journaled(journal, request, (failure ?? noOperation(request.method, pathname)).toResponse());
   });
 }
 
@@ -193,7 +226,7 @@ function interfacePaths(): [string, Record<string, OperationName>][] {
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
-  const start = { seed: options.seed ?? defaultSeed, faults: toFaultInputs(options.faults ?? []), scenarios: options.scenarios ?? [] };
+  const start = { seed: options.seed ?? defaultSeed, faults: toFaultInputs(options.faults ?? []), scenarios: options.scenarios ?? [], journalSize: options.journalSize ?? defaultJournalSize };
   const sessions = new SessionRegistry(() => new MockSession(start), options.sessions);
   const authenticate = createAuthenticator(options.apiKeys ?? [developmentApiKey]);
   const petDeprecation = toDate(options.petDeprecation ?? defaultPetDeprecation, 'petDeprecation');
@@ -214,6 +247,33 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
       return errorToReply(error);
     }
   };
+  const base = options.baseUrl === undefined ? '*/v1' : options.baseUrl.replace(/\/+$/, '');
+  const basePath = options.baseUrl === undefined ? '/v1' : new URL(base).pathname;
+  // The journal of the call's session (the default one when its header names no session that can be used).
+  const record: InterfaceAnswerer['record'] = (request, method, pathname, status) => {
+    if (start.journalSize === 0) return;
+    const name = request.headers.get(sessionHeader);
+    let session = sessions.default;
+    if (name !== null) {
+      try {
+        session = sessions.resolve(name);
+      } catch {
+        // an invalid name, or one past the session limit: the default session's journal
+      }
+    }
+    const header = request.headers.get('authorization');
+    const route = pathname.startsWith(basePath) ? matchRoute(method, pathname.slice(basePath.length)) : undefined;
+    session.recordCall({
+      method,
+      path: pathname,
+      operation: route?.route.operation ?? null,
+      status,
+      session: session === sessions.default ? null : name,
+      time: new Date().toISOString(),
+      authorization: header === null ? 'none' : authenticate(request) === undefined ? 'valid' : 'invalid',
+    });
+  };
+  const journal: Journal = (request, response) => record(request, request.method, new URL(request.url).pathname, response.type === 'error' ? 'network' : response.status);
   const operation =
     (name: OperationName): Operation =>
     async (request, parameter) => {
@@ -221,7 +281,6 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
       return reply === networkError ? Response.error() : replyToResponse(reply);
     };
 
-  const base = options.baseUrl === undefined ? '*/v1' : options.baseUrl.replace(/\/+$/, '');
   const controlBase = options.baseUrl === undefined ? '*/__mock' : `${new URL(base).origin}/__mock`;
 
   const control = options.control ?? true;
@@ -231,11 +290,11 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     return options.baseUrl === undefined ? pathname.startsWith('/v1/') : url.startsWith(`${base}/`);
   };
   const handlers: RequestHandler[] = [
-    undecodablePathHandler(inNamespace, authenticate),
+    undecodablePathHandler(inNamespace, authenticate, journal),
     ...interfacePaths().map(([path, byMethod]) =>
-      routeHandler(`${base}${path}`, sessions, Object.fromEntries(Object.entries(byMethod).map(([method, name]) => [method, operation(name)])), authenticate),
+      routeHandler(`${base}${path}`, sessions, Object.fromEntries(Object.entries(byMethod).map(([method, name]) => [method, operation(name)])), authenticate, journal),
     ),
-    notFoundHandler(`${base}/*`, authenticate),
+    notFoundHandler(`${base}/*`, authenticate, journal),
   ];
   if (control) {
     handlers.push(
@@ -248,6 +307,9 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
         POST: (request, _, session) => addFaults(session(), request),
         DELETE: (_, __, session) => clearFaults(session()),
       }),
+      routeHandler(`${controlBase}/faults/:id`, sessions, { DELETE: (_, id, session) => removeFault(session(), id) }),
+      routeHandler(`${controlBase}/requests`, sessions, { GET: (request, _, session) => readRequests(session(), request), DELETE: (_, __, session) => clearRequests(session()) }),
+      routeHandler(`${controlBase}/coverage`, sessions, { GET: (_, __, session) => readCoverage(session()) }),
       routeHandler(`${controlBase}/sessions`, sessions, { GET: () => readSessions(sessions) }),
       routeHandler(`${controlBase}/sessions/:name`, sessions, { DELETE: (_, name) => endSession(sessions, name) }),
       notFoundHandler(`${controlBase}/*`),
@@ -260,6 +322,6 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     session: (name: string): MockControls => sessions.resolve(name),
     sessions: () => sessions.list(),
   });
-  answerers.set(mock, { answer });
+  answerers.set(mock, { answer, record });
   return mock;
 }

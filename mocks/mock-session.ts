@@ -3,6 +3,7 @@ import type { ScenarioStep } from '../spec/scenarios.js';
 import { operationOf, type OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
 import { FaultPlan, type ActiveFault, type NetworkError } from './faults.js';
+import { RequestJournal, type JournalEntry, type RequestFilter, type ResponseCoverage } from './journal.js';
 import { OrderStore, type StoredOrder } from './order-store.js';
 import type { Reply } from './reply.js';
 
@@ -82,8 +83,30 @@ export interface MockControls {
   addFaults(faults: FaultInput | readonly FaultInput[]): ActiveFault[];
   /** Removes every fault, as `DELETE /__mock/faults` does. */
   clearFaults(): void;
+  /**
+   * Removes one fault by its id, as `DELETE /__mock/faults/{id}` does.
+   * @throws MockError `unknown_fault` when no fault in force has that id.
+   */
+  removeFault(id: number): void;
   /** The faults in force, as `GET /__mock/faults` lists them. */
   faults(): ActiveFault[];
+  /**
+   * The calls of the interface this session answered, oldest first (what `GET /__mock/requests` answers),
+   * those matching `filter` when one is given.
+   * @example
+   * expect(mock.requests({ operation: 'cancelOrder', status: 204 })).toHaveLength(1);
+   * expect(mock.requests({ method: 'DELETE', path: '/v1/store/orders/3' })).toHaveLength(1);
+   */
+  requests(filter?: RequestFilter): JournalEntry[];
+  /** Forgets the calls and the coverage counts, as `DELETE /__mock/requests` does. */
+  clearRequests(): void;
+  /**
+   * Every documented response of every operation, with how often this session answered it since the
+   * journal was last cleared (what `GET /__mock/coverage` answers).
+   * @example
+   * mock.coverage().operations.find((operation) => operation.operation === 'cancelOrder')!.responses // [{ status: 204, seen: 1 }, { status: 401, seen: 0 }, ...]
+   */
+  coverage(): ResponseCoverage;
 }
 
 /** How a session starts, and what it returns to on reset. */
@@ -94,6 +117,8 @@ export interface SessionStart {
   faults: readonly FaultInput[];
   /** The scenarios `loadScenario` knows. */
   scenarios: readonly LoadableScenario[];
+  /** How many calls the journal keeps (0: none). */
+  journalSize: number;
 }
 
 /**
@@ -106,11 +131,13 @@ export interface SessionStart {
 export class MockSession implements MockControls {
   readonly store: OrderStore;
   readonly #plan = new FaultPlan();
+  readonly #journal: RequestJournal;
   readonly #start: SessionStart;
 
   /** @throws MockError when the seed is not a valid list of orders. */
   constructor(start: SessionStart) {
     this.store = new OrderStore(start.seed);
+    this.#journal = new RequestJournal(start.journalSize);
     this.#start = start;
     if (start.faults.length > 0) this.#plan.add(start.faults);
   }
@@ -125,7 +152,9 @@ export class MockSession implements MockControls {
     return this.store.replace(orders, at);
   }
 
+  /** As `MockControls#reset`; the journal is cleared too, so each test starts from nothing. */
   async reset(): Promise<void> {
+    this.#journal.clear();
     this.#plan.clear();
     if (this.#start.faults.length > 0) this.#plan.add(this.#start.faults);
     await this.store.reset();
@@ -153,8 +182,29 @@ export class MockSession implements MockControls {
     this.#plan.clear();
   }
 
+  removeFault(id: number): void {
+    if (!this.#plan.remove(id)) throw new MockError('unknown_fault', `No fault ${id} is in force; GET /__mock/faults lists them.`);
+  }
+
   faults(): ActiveFault[] {
     return this.#plan.list();
+  }
+
+  requests(filter?: RequestFilter): JournalEntry[] {
+    return this.#journal.list(filter);
+  }
+
+  clearRequests(): void {
+    this.#journal.clear();
+  }
+
+  coverage(): ResponseCoverage {
+    return this.#journal.coverage();
+  }
+
+  /** Records a call this session answered (used by the handlers and the standalone server's fast path). */
+  recordCall(entry: JournalEntry): void {
+    this.#journal.record(entry);
   }
 
   /**

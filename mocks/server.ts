@@ -62,15 +62,16 @@ const plainParameter = /^(?!\.\.?$)[A-Za-z0-9\-._~+]+$/;
  * origin form, without a body. Anything else (HEAD, OPTIONS, a body, percent-encoding, the control
  * plane) goes through the handlers.
  */
-function plainCall(incoming: IncomingMessage): { operation: OperationName; parameter: string } | undefined {
+function plainCall(incoming: IncomingMessage): { operation: OperationName; parameter: string; pathname: string } | undefined {
   const target = incoming.url;
   if (target === undefined || !target.startsWith('/v1/') || target.includes('#')) return undefined;
   const headers = incoming.headers;
   if ((headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined) return undefined;
   const match = matchRoute(incoming.method ?? '', target.slice('/v1'.length));
   if (match === undefined) return undefined;
-  if (match.parameter === undefined) return match.route.parameter === null ? { operation: match.route.operation, parameter: '' } : undefined;
-  return plainParameter.test(match.parameter) ? { operation: match.route.operation, parameter: match.parameter } : undefined;
+  const pathname = target.split('?')[0]!;
+  if (match.parameter === undefined) return match.route.parameter === null ? { operation: match.route.operation, parameter: '', pathname } : undefined;
+  return plainParameter.test(match.parameter) ? { operation: match.route.operation, parameter: match.parameter, pathname } : undefined;
 }
 
 /** The headers of a Node request as Fetch's `Headers#get` reads them: repeated headers joined with ", ". */
@@ -98,7 +99,8 @@ function writeReply(outgoing: ServerResponse, reply: Reply | NetworkError, cors:
     return 0;
   }
   const headers: Record<string, string | number> = { ...cors, ...reply.headers };
-  if (reply.status !== 204 && reply.status !== 304) headers['content-length'] = reply.body === null ? 0 : Buffer.byteLength(reply.body);
+  // A reply that gives its own length (the answer to HEAD: the length GET would send) keeps it.
+  if (reply.status !== 204 && reply.status !== 304 && headers['content-length'] === undefined) headers['content-length'] = reply.body === null ? 0 : Buffer.byteLength(reply.body);
   outgoing.writeHead(reply.status, headers);
   outgoing.end(reply.body ?? undefined);
   return reply.status;
@@ -232,7 +234,10 @@ export function createServer(options: ServerOptions = {}): MockServer {
     if (call !== undefined) {
       let status = 0;
       try {
-        status = writeReply(outgoing, await answerer.answer(call.operation, call.parameter, requestHead(incoming)));
+        const head = requestHead(incoming);
+        const reply = await answerer.answer(call.operation, call.parameter, head);
+        status = writeReply(outgoing, reply);
+        answerer.record(head, incoming.method!, call.pathname, reply === networkError ? 'network' : status);
       } catch {
         outgoing.destroy();
       }

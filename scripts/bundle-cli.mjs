@@ -17,9 +17,9 @@ await build({
   minify: true,
   keepNames: true,
   logLevel: 'warning',
-  // Pact ships a native core and Prism loads its parts by path: both are resolved from
-  // node_modules at run time (they are dependencies of the package), and loaded only when used.
-  external: ['@pact-foundation/pact', '@stoplight/prism-http'],
+  // Pact's native core and Prism are optional peer dependencies: resolved from node_modules at run
+  // time, by the suites that use them (Pact's core only in its child process, dist/verify/pact-child.js).
+  external: ['@pact-foundation/pact-core', '@stoplight/prism-http'],
   // CommonJS dependencies (ajv) call require(); an ES module bundle has to provide it.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });

@@ -98,12 +98,19 @@ const effectRequirement =
 
 // Ajv reports an unmet anyOf or not as a message about schemas; say what the rule means instead.
 function effectViolations(validate: (value: unknown) => Violation[], value: unknown, at: string): Violation[] {
-  const violations = validate(value).map(({ path, message }) => {
-    if (/^must (match a schema in anyOf|NOT be valid)/.test(message)) return { path: at + path, message: effectRequirement };
-    const dependency = /^must have property (\w+) when property (\w+) is present$/.exec(message);
-    if (dependency) return { path: `${at}${path}/${dependency[2]}`, message: `requires ${dependency[1]}` };
-    return { path: at + path, message };
-  });
+  const found = validate(value);
+  // When no effect is asked for, Ajv also reports why each alternative failed (`/delay is required`, ...):
+  // those name no rule of their own, only the one the effect requirement states.
+  const noEffect = found.some(({ message }) => /^must match a schema in anyOf/.test(message));
+  const alternatives = new Set(['/delay', '/status', '/network']);
+  const violations = found
+    .filter(({ path, message }) => !(noEffect && alternatives.has(path) && (message === 'is required' || message === 'must be equal to constant')))
+    .map(({ path, message }) => {
+      if (/^must (match a schema in anyOf|NOT be valid)/.test(message)) return { path: at + path, message: effectRequirement };
+      const dependency = /^must have property (\w+) when property (\w+) is present$/.exec(message);
+      if (dependency) return { path: `${at}${path}/${dependency[2]}`, message: `requires ${dependency[1]}` };
+      return { path: at + path, message };
+    });
   const delay = (value as FaultEffect | null)?.delay;
   if (typeof delay === 'object' && delay !== null && typeof delay.min === 'number' && delay.min > delay.max) {
     violations.push({ path: `${at}/delay`, message: 'min must not be greater than max' });

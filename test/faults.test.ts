@@ -68,6 +68,22 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(240);
   });
 
+  it('removes one fault by its id with DELETE /__mock/faults/{id}, and says when there is none', async () => {
+    await post([{ operation: 'listOrders', status: 503 }, { operation: 'cancelOrder', status: 500 }]);
+    expect((await mock.control('/faults/1', { method: 'DELETE' })).status).toBe(204);
+    expect(await jsonOf(await mock.control('/faults'))).toMatchObject([{ id: 2, operation: 'cancelOrder' }]);
+    expect((await list()).status).toBe(200);
+    await expectError(await mock.control('/faults/1', { method: 'DELETE' }), 404, 'unknown_fault', 'No fault 1 is in force; GET /__mock/faults lists them.');
+    await expectError(await mock.control('/faults/x', { method: 'DELETE' }), 404, 'unknown_fault', 'No fault "x" is in force; GET /__mock/faults lists them.');
+    expect(await jsonOf(await mock.control('/faults'))).toHaveLength(1);
+  });
+
+  it('names the rule a fault without an effect breaks, not one of its alternatives', async () => {
+    const failure = await expectError(await post({ operation: 'listOrders', times: 2 }), 400, 'invalid_fault',
+      'Invalid fault: the body must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection.');
+    expect(failure.violations).toEqual([{ path: '', message: 'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection' }]);
+  });
+
   it('clears every fault with DELETE', async () => {
     await post([{ operation: 'listOrders', status: 503 }, { operation: 'cancelOrder', delay: 100 }]);
     expect(await jsonOf(await mock.control('/faults'))).toHaveLength(2);

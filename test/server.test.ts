@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { checkAgainstSpec } from '../verify/checks.js';
 import { authorized, expectError, jsonOf, startServer } from './support.js';
 
 let mock: Awaited<ReturnType<typeof startServer>>;
@@ -86,11 +87,17 @@ describe('GET /v1/store/orders', () => {
     expect(orders).toHaveLength(5);
   });
 
-  it('answers HEAD with the headers of GET and no body', async () => {
+  it('answers HEAD with the headers of GET, its Content-Length included, and no body', async () => {
+    const get = await mock.withKey('/store/orders');
+    const length = Buffer.byteLength(await get.text());
+    expect(get.headers.get('content-length')).toBe(String(length));
     const response = await mock.withKey('/store/orders', { method: 'HEAD' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
+    expect(response.headers.get('content-length')).toBe(String(length));
     expect(await response.text()).toBe('');
+    const pet = await mock.withKey('/pets/7', { method: 'HEAD' });
+    expect(pet.headers.get('content-length')).toBe('8');
   });
 
   it('returns an empty array when the store is empty', async () => {
@@ -217,10 +224,12 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     }
   });
 
-  it('answers a pet id that is not an int64 with 404, still announcing the deprecation', async () => {
+  it('answers a pet id that is not an int64 with 200 and the id as a string (only 200 and 401 are documented), announcing the deprecation', async () => {
     const response = await mock.withKey('/pets/rex');
-    await expectError(response, 404, 'pet_not_found', 'Pet "rex" not found: a pet id is an integer from -9223372036854775808 to 9223372036854775807.');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('{"id":"rex"}');
     expect(response.headers.get('sunset')).toBe('Wed, 30 Jun 2027 23:59:59 GMT');
+    expect(checkAgainstSpec('GET', '/pets/rex', { status: response.status, headers: response.headers, text: '{"id":"rex"}' })).toEqual([]);
   });
 });
 

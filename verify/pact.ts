@@ -7,6 +7,7 @@ import { shippedPactFile } from '../contracts/pact-file.js';
 import { parseJson, stringifyJson } from '../spec/json.js';
 import { packageFolder } from '../spec/package-folder.js';
 import type { Finding } from './checks.js';
+import { requireInstalled } from './optional-dependencies.js';
 import { guardStatePath, startPactGuard, type GuardRecord } from './pact-guard.js';
 import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
 import type { TargetOptions } from './run.js';
@@ -172,6 +173,7 @@ function recordsFor(interaction: PactInteraction, records: GuardRecord[], taken:
  * suite.verdict // 'passed'
  */
 export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResult> {
+  requireInstalled('pact');
   const started = performance.now();
   const prefix = pactProviderBaseUrl(options.baseUrl);
   const broker = options.broker;

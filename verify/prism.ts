@@ -4,6 +4,7 @@ import { toInt64 } from '../spec/int64.js';
 import { parseJson } from '../spec/json.js';
 import { openApiDocument } from '../spec/schema-validator.js';
 import { valueAt, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
+import { requireInstalled } from './optional-dependencies.js';
 
 // Prism ships CommonJS, and its validators and router only under dist/ (not in its index, which
 // would also load the mocker and faker: 1.1 s against 0.4 s for these two).
@@ -48,10 +49,15 @@ let loading: Promise<PrismOracle> | undefined;
  */
 export function loadPrismOracle(): Promise<PrismOracle> {
   loading ??= createPrismOracle();
+  // A failed load (Prism not installed) is not kept: installing it fixes the next call.
+  loading.catch(() => {
+    loading = undefined;
+  });
   return loading;
 }
 
 async function createPrismOracle(): Promise<PrismOracle> {
+  requireInstalled('prism');
   const { getHttpOperationsFromSpec } = require('@stoplight/prism-http/dist/utils/operations') as OperationsModule;
   const { validateOutput } = require('@stoplight/prism-http/dist/validator') as ValidatorModule;
   const route = (require('@stoplight/prism-http/dist/router') as RouterModule).default;

@@ -1,35 +1,188 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../spec/scenarios.js';
+import { optionalDependencies } from '../verify/optional-dependencies.js';
 import { projectRoot, runToExit, startCommand } from './cli-support.js';
+import { launchChromium } from './headless-browser.js';
 import { authorized } from './support.js';
 
 const run = promisify(execFile);
+const install = (directory: string, packages: string[]) => run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', ...packages], { cwd: directory });
+const mebibytes = async (directory: string) => Number((await run('du', ['-sk', join(directory, 'node_modules')])).stdout.split('\t')[0]) / 1024;
 let consumer: string;
+let mswAlone: string;
+const weight = { kitAndMsw: 0, msw: 0 };
 
-// What a user does: npm pack, then install the tarball beside msw in a project of their own.
+// What a frontend team does: npm pack, then install the tarball beside msw in a project of its own.
+// Beside it, a project with msw alone, to weigh what the kit adds.
 beforeAll(async () => {
   consumer = await mkdtemp(join(tmpdir(), 'petstore-consumer-'));
+  mswAlone = await mkdtemp(join(tmpdir(), 'petstore-msw-alone-'));
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', consumer], { cwd: projectRoot });
   const { filename } = (JSON.parse(stdout) as { filename: string }[])[0]!;
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(consumer, filename), 'msw@2.15.0'], { cwd: consumer });
-}, 180_000);
+  await writeFile(join(mswAlone, 'package.json'), JSON.stringify({ name: 'msw-alone', private: true, type: 'module' }));
+  await Promise.all([install(consumer, [join(consumer, filename), 'msw@2.15.0']), install(mswAlone, ['msw@2.15.0'])]);
+  weight.kitAndMsw = await mebibytes(consumer);
+  weight.msw = await mebibytes(mswAlone);
+}, 240_000);
 
 afterAll(async () => {
   await rm(consumer, { recursive: true, force: true });
+  await rm(mswAlone, { recursive: true, force: true });
+});
+
+describe('a frontend team\'s install', () => {
+  it('adds at most 30 MiB to node_modules over msw alone: no Pact, no Prism', async () => {
+    console.log(`install weight: kit + msw ${weight.kitAndMsw.toFixed(1)} MiB, msw alone ${weight.msw.toFixed(1)} MiB, the kit adds ${(weight.kitAndMsw - weight.msw).toFixed(1)} MiB`);
+    expect(weight.kitAndMsw - weight.msw).toBeLessThanOrEqual(30);
+    // npm ls names the absent optional peers too (as empty entries): ask the folder instead.
+    for (const { name } of Object.values(optionalDependencies)) expect(existsSync(join(consumer, 'node_modules', name)), name).toBe(false);
+  });
+
+  it('declares the harness\'s heavy dependencies as optional peers, as the kit loads them', async () => {
+    const packageJson = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional: boolean }> };
+    for (const { name, range } of Object.values(optionalDependencies)) {
+      expect(packageJson.peerDependencies[name]).toBe(range);
+      expect(packageJson.peerDependenciesMeta[name]).toEqual({ optional: true });
+    }
+  });
+
+  it('runs the README\'s vitest file as it stands, the journal included', async () => {
+    const readme = await readFile(join(projectRoot, 'README.md'), 'utf8');
+    const example = /```ts\n(\/\/ orders\.test\.ts\n[\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const project = join(consumer, 'vitest-project');
+    await mkdir(project);
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'frontend-tests', private: true, type: 'module' }));
+    await writeFile(join(project, 'orders.test.ts'), example!);
+    await install(project, ['vitest@4.1.12']);
+    const exit = await runToExit(process.execPath, [join(project, 'node_modules/vitest/vitest.mjs'), 'run', '--root', project], { cwd: project, timeout: 90_000 });
+    // vitest colours its summary even into a pipe: compare the text without the colour codes.
+    expect((exit.stdout + exit.stderr).replace(/\u001b\[\d+m/g, '')).toMatch(/Tests\s+3 passed \(3\)/);
+    expect(exit.code).toBe(0);
+  }, 180_000);
+
+  it('types the README example in a CommonJS TypeScript project too (one copy of msw\'s types)', async () => {
+    const project = join(consumer, 'commonjs');
+    await mkdir(project);
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'commonjs', private: true, type: 'commonjs' }));
+    await writeFile(
+      join(project, 'example.ts'),
+      `import { setupServer } from 'msw/node';
+import { createOrderMock, type OrderMock } from 'petstore-contract-kit/msw';
+import { createServer } from 'petstore-contract-kit/server';
+import type { RunReport } from 'petstore-contract-kit/verify';
+const mock: OrderMock = createOrderMock({ seed: [{ id: 1, petId: 7 }, { id: 2, status: 'shipped' }] });
+const server = setupServer(...mock.handlers);
+const entries: number = mock.requests({ operation: 'cancelOrder', status: 204 }).length;
+export { server, entries, createServer, type RunReport };
+`,
+    );
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { noEmit: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: true, types: [] }, files: ['example.ts'] }));
+    const tsc = await runToExit(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: project });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.code).toBe(0);
+    // And it runs: Node 20.19 and later require() the kit's ES modules.
+    await writeFile(
+      join(project, 'run.cjs'),
+      `const { setupServer } = require('msw/node');
+const { createOrderMock } = require('petstore-contract-kit/msw');
+const mock = createOrderMock({ seed: [{ id: 2, status: 'shipped' }] });
+const server = setupServer(...mock.handlers);
+server.listen();
+fetch('https://api.example.com/v1/store/orders/2', { method: 'DELETE', headers: { authorization: 'Bearer petstore-dev-key' } })
+  .then((response) => { console.log(response.status, mock.requests().length); server.close(); });
+`,
+    );
+    const ran = await runToExit(process.execPath, ['run.cjs'], { cwd: project });
+    expect(ran.stdout).toBe('409 1\n');
+  });
+
+  it('runs the mock in a page, the journal and the coverage included (MSW\'s worker, headless Chromium)', async () => {
+    const site = join(consumer, 'site');
+    await mkdir(site);
+    await copyFile(join(consumer, 'node_modules/msw/lib/mockServiceWorker.js'), join(site, 'mockServiceWorker.js'));
+    await writeFile(
+      join(consumer, 'page.js'),
+      `import { startBrowserMock } from 'petstore-contract-kit/browser';
+const mock = await startBrowserMock({ scenario: 'cancel-shipped-order' });
+const headers = { authorization: 'Bearer petstore-dev-key' };
+const statuses = [];
+for (const id of [3, 1, 1]) statuses.push((await fetch('/v1/store/orders/' + id, { method: 'DELETE', headers })).status);
+const cancels = mock.requests({ operation: 'cancelOrder' }).map((entry) => [entry.path, entry.status]);
+const covered = mock.coverage().operations.find((operation) => operation.operation === 'cancelOrder').responses.filter((response) => response.seen > 0).map((response) => response.status);
+document.body.dataset.result = JSON.stringify({ statuses, cancels, covered });
+`,
+    );
+    await build({ entryPoints: [join(consumer, 'page.js')], bundle: true, format: 'esm', platform: 'browser', outfile: join(site, 'page.js'), logLevel: 'silent', absWorkingDir: consumer });
+    await writeFile(join(site, 'index.html'), '<!doctype html><html><body><script type="module" src="/page.js"></script></body></html>');
+    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' };
+    const server = createHttpServer(async (request, response) => {
+      const file = join(site, request.url === '/' ? 'index.html' : request.url!.split('?')[0]!);
+      try {
+        const body = await readFile(file);
+        response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
+        response.end(body);
+      } catch {
+        response.writeHead(404);
+        response.end();
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+      await page.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 });
+      const result = JSON.parse((await page.evaluate(() => document.body.dataset.result))!) as unknown;
+      expect(result).toEqual({
+        statuses: [409, 204, 404],
+        cancels: [['/v1/store/orders/3', 409], ['/v1/store/orders/1', 204], ['/v1/store/orders/1', 404]],
+        covered: [204, 404, 409],
+      });
+    } finally {
+      await browser.close();
+      server.close();
+    }
+  }, 60_000);
 });
 
 describe('the installed package', () => {
+  it('runs petstore-verify without the harness\'s dependencies only to say, in one line, what to install (exit 2)', async () => {
+    const exit = await runToExit('npx', ['--no-install', 'petstore-verify', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--state-url', 'http://127.0.0.1:9/s'], { cwd: consumer });
+    expect(exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([
+      'petstore-verify: this run needs @pact-foundation/pact-core (the pact suite) and @stoplight/prism-http (Prism, the second oracle; --no-prism does without it), which are not installed: npm install --save-dev @pact-foundation/pact-core@^19.2.0 @stoplight/prism-http@5.12.0 (see --help)',
+    ]);
+    expect(exit.code).toBe(2);
+    const proxy = await runToExit('npx', ['--no-install', 'petstore-verify', 'proxy', '--upstream', 'http://127.0.0.1:9/v1'], { cwd: consumer });
+    expect(proxy.stderr).toMatch(/petstore-verify: the proxy needs @stoplight\/prism-http .*which is not installed: npm install --save-dev @stoplight\/prism-http@5\.12\.0 \(see --help\)\n$/);
+    expect(proxy.code).toBe(2);
+  });
+
+  it('says in one line that exploring from the library needs fast-check, when it is not installed', async () => {
+    await writeFile(
+      join(consumer, 'explore.mjs'),
+      `import { explore } from 'petstore-contract-kit/verify';
+await explore({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', stateUrl: 'http://127.0.0.1:9/s', prism: false })
+  .then(() => console.log('explored'), (error) => console.log(error.message));
+`,
+    );
+    const ran = await runToExit(process.execPath, ['explore.mjs'], { cwd: consumer });
+    expect(ran.stdout).toBe('petstore-contract-kit needs fast-check (exploration from the library; the petstore-verify command carries it inside), which is not installed: npm install --save-dev fast-check@^4.10.2\n');
+  });
+
   it('ships the built code, the declarations and the spec, and no tests or sources', async () => {
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: projectRoot });
     const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
-    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'dist/bin/petstore-verify.js', 'dist/verify/index.js', 'dist/verify/index.d.ts', 'scenarios/scenario.schema.json', 'scenarios/cancel-shipped-order.yaml', 'contracts/pacts/petstore-order-client-petstore-order-interface.json', 'dist/contracts/client.js', 'dist/mocks/browser.js', 'dist/mocks/browser.d.ts', 'dist/spec/routes.js', 'dist/spec/generated/contract.js', 'spec/openapi.yaml', 'README.md']) {
+    for (const file of ['dist/mocks/msw.js', 'dist/mocks/msw.d.ts', 'dist/mocks/index.d.ts', 'dist/mocks/server.js', 'dist/bin/petstore-mock.js', 'dist/bin/petstore-verify.js', 'dist/verify/index.js', 'dist/verify/index.d.ts', 'scenarios/scenario.schema.json', 'scenarios/cancel-shipped-order.yaml', 'contracts/pacts/petstore-order-client-petstore-order-interface.json', 'dist/contracts/client.js', 'dist/mocks/browser.js', 'dist/mocks/browser.d.ts', 'dist/spec/routes.js', 'dist/spec/generated/contract.js', 'dist/mocks/msw.d.cts', 'dist/verify/pact-child.js', 'spec/openapi.yaml', 'README.md', 'LICENSE']) {
       expect(files).toContain(file);
     }
     const sources = ['test/', 'mocks/', 'verify/', 'cli/', 'spec/', 'contracts/'];
@@ -76,7 +229,8 @@ server.close();
     }
   });
 
-  it('runs npx petstore-verify against npx petstore-mock --scenario, and the proxy in front of it', async () => {
+  it('runs npx petstore-verify against npx petstore-mock --scenario, and the proxy in front of it, once the provider\'s install line is run', async () => {
+    await install(consumer, Object.values(optionalDependencies).map(({ name, range }) => `${name}@${range}`));
     const mock = await startCommand('npx', ['--no-install', 'petstore-mock', '--port', '0', '--scenario', 'cancel-shipped-order'], { cwd: consumer });
     try {
       const exit = await runToExit('npx', ['--no-install', 'petstore-verify', '--base-url', mock.baseUrl, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/provider-state`, '--strict'], { cwd: consumer });
@@ -95,7 +249,8 @@ server.close();
     } finally {
       await mock.stop();
     }
-  });
+  }, 180_000);
+
 
   it('bundles petstore-contract-kit/browser for the browser: no Node built-in, every scenario inside', async () => {
     await writeFile(

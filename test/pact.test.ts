@@ -51,7 +51,7 @@ describe('petstore-verify --suite pact against the kit\'s own mock', () => {
 
   it.each([
     [['--suite', 'pact'], 'petstore-verify: --suite pact needs --state-url: every interaction of the pact sets a provider state (see --help)\n'],
-    [['--suite', 'both', '--state-url', 'http://127.0.0.1:9/s'], 'petstore-verify: --suite must be pact, ajv or all, got "both" (see --help)\n'],
+    [['--suite', 'both', '--state-url', 'http://127.0.0.1:9/s'], 'petstore-verify: --suite must be pact, ajv, explore or all, got "both" (see --help)\n'],
     [['--provider-version', '1.2.3'], 'petstore-verify: --provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL (see --help)\n'],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await petstoreVerify(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', ...args]);

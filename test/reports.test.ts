@@ -61,19 +61,21 @@ describe('the reports of a failing default run', () => {
     const report = parseJson(await readFile(files.json, 'utf8')) as { exitCode: number; verdict: string; reasons: string[]; suites: { suite: string; verdict: string; cases: { name: string; verdict: string }[] }[] };
     expect(report.exitCode).toBe(1);
     expect(report.verdict).toBe('failed');
-    expect(report.suites.map((suite) => [suite.suite, suite.verdict])).toEqual([['pact', 'passed'], ['scenarios', 'failed']]);
+    expect(report.suites.map((suite) => [suite.suite, suite.verdict])).toEqual([['pact', 'passed'], ['scenarios', 'failed'], ['explore', 'failed']]);
     expect(report.suites[0]!.cases.length).toBeGreaterThan(30);
     expect(report.suites[1]!.cases.find((scenario) => scenario.name === 'list-orders')!.verdict).toBe('failed');
-    expect(report.reasons).toEqual(['scenarios: 4 violations']);
-    expect(stdout).toMatch(/\nverdict: failed \(exit 1; \d+ checks, 4 violations, [\d.]+ s\): scenarios: 4 violations\n$/);
+    expect(report.suites[2]!.cases.map((run) => [run.name, run.verdict])).toEqual([['run 1, shrunk', 'failed']]);
+    expect(report.reasons).toEqual(['scenarios: 4 violations', 'explore: 1 violation']);
+    expect(stdout).toMatch(/\nverdict: failed \(exit 1; \d+ checks, 5 violations, [\d.]+ s\): scenarios: 4 violations; explore: 1 violation\n$/);
   });
 
-  it('the JUnit report holds the pact interactions and the scenario steps, with each failure', async () => {
+  it('the JUnit report holds the pact interactions, the scenario steps and the explored runs, with each failure', async () => {
     const xml = await readFile(files.junit, 'utf8');
-    expect(xml).toMatch(/<testsuites name="petstore-verify" tests="\d+" failures="2" errors="0" skipped="0"/);
+    expect(xml).toMatch(/<testsuites name="petstore-verify" tests="\d+" failures="3" errors="0" skipped="0"/);
     expect(xml).toContain('<testsuite name="pact › cancel-shipped-order › cancel the shipped order" tests="1" failures="0"');
     expect(xml).toContain('<testsuite name="scenarios › list-orders" tests="1" failures="1"');
     expect(xml).toContain('<failure message="list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)">');
+    expect(xml).toContain('<failure message="run 1, shrunk › 1. list the orders: expected complete false as the provider state gives it, got true (at /0/complete)">');
   });
 
   it('the HTML page shows the verdict, each failed case with where, expected and actual, and the coverage matrix, with no external asset', async () => {

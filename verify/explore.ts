@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import fc from 'fast-check';
+import type { Arbitrary, AsyncCommand } from 'fast-check';
 import { stringify } from 'yaml';
 import type { StoredOrder } from '../mocks/order-store.js';
 import type { KeyChoice } from '../spec/authorization.js';
@@ -13,6 +13,7 @@ import { checkAgainstSpec, type Finding, type ObservedResponse } from './checks.
 import { acceptedStatuses, compareWithModel, ProviderHistory } from './compare.js';
 import { InterfaceModel, type ModelAnswer } from './model.js';
 import { isFailure, TargetUnreachable, type Observation } from './observe.js';
+import { installHint } from './optional-dependencies.js';
 import { loadPrismOracle, type PrismOracle } from './prism.js';
 import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
 import { changeProviderState, RunStopped, sendCall, withSecondOracle, type TargetOptions } from './run.js';
@@ -50,62 +51,7 @@ export interface SavedScenario {
   steps: ContractStep[];
 }
 
-// ---------------------------------------------------------------------------------------------
-// Generated states: 0 to 20 orders, sometimes more; ids over the whole int64 range; every field
-// present or absent, with edge values; statuses mixed.
-
 const two53 = 2n ** 53n;
-const specialIds = [0n, 1n, -1n, 7n, 42n, two53 - 1n, two53, two53 + 1n, -two53, -two53 - 1n, -(two53 - 1n), int64Maximum, int64Maximum - 1n, int64Minimum, int64Minimum + 1n];
-const idArbitrary = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom(...specialIds) },
-  { weight: 3, arbitrary: fc.bigInt({ min: -1000n, max: 1000n }) },
-  { weight: 2, arbitrary: fc.bigInt({ min: int64Minimum, max: int64Maximum }) },
-);
-const petIdArbitrary = fc.oneof(fc.constantFrom(0n, 1n, int64Minimum, int64Maximum, two53 + 1n), fc.bigInt({ min: int64Minimum, max: int64Maximum }));
-const quantityArbitrary = fc.oneof(fc.constant(0), fc.integer({ min: -3, max: 1000 }));
-
-function pad(value: number, length = 2): string {
-  return String(value).padStart(length, '0');
-}
-
-/** A ship date in one of the RFC 3339 forms a provider may write: Z, fractional seconds, +00:00, another offset. */
-const shipDateArbitrary = fc
-  .record({ at: fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 11, 31) / 1000 }), form: fc.constantFrom('Z', 'fraction', 'zero-offset', 'offset') })
-  .map(({ at, form }) => {
-    const date = new Date(at * 1000);
-    if (form === 'fraction') return new Date(at * 1000 + 250).toISOString();
-    const shift = form === 'offset' ? 5 * 60 + 30 : 0;
-    const local = new Date(date.getTime() + shift * 60_000);
-    const text = `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
-    return form === 'Z' ? `${text}Z` : `${text}${form === 'offset' ? '+05:30' : '+00:00'}`;
-  });
-
-const orderArbitrary = fc.record(
-  {
-    id: idArbitrary,
-    petId: petIdArbitrary,
-    quantity: quantityArbitrary,
-    shipDate: shipDateArbitrary,
-    complete: fc.boolean(),
-    status: fc.constantFrom<OrderStatus>('pending', 'pending', 'shipped', 'cancelled'),
-  },
-  { requiredKeys: ['id', 'status'] },
-);
-
-/** The orders of a generated provider state: unique ids, 0 to 20 mostly, and now and then 2^53 beside 2^53 + 1. */
-export const stateArbitrary: fc.Arbitrary<OrderInput[]> = fc
-  .tuple(
-    fc.oneof(
-      { weight: 9, arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, maxLength: 20 }) },
-      { weight: 1, arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, minLength: 21, maxLength: 60 }) },
-    ),
-    fc.constantFrom('none', 'none', 'none', 'above', 'below'),
-  )
-  .map(([orders, neighbours]) => {
-    const pair = neighbours === 'above' ? [two53, two53 + 1n] : neighbours === 'below' ? [-two53, -two53 - 1n] : [];
-    const extra = pair.filter((id) => !orders.some((order) => order.id === id)).map((id): OrderInput => ({ id, status: 'pending' }));
-    return [...orders, ...extra] as OrderInput[];
-  });
 
 // ---------------------------------------------------------------------------------------------
 // The model and the target, as fast-check's model-based testing sees them.
@@ -190,7 +136,7 @@ function stepOf(call: { method: string; path: string; key: KeyChoice }, answer: 
   return { name: '', request: { method: call.method as 'GET' | 'DELETE', path: call.path, ...(call.key !== 'valid' && { key: call.key }) }, expect };
 }
 
-type ExplorationCommand = fc.AsyncCommand<ExplorationModel, ExplorationTarget>;
+type ExplorationCommand = AsyncCommand<ExplorationModel, ExplorationTarget>;
 
 class ListOrders implements ExplorationCommand {
   constructor(readonly key: KeyChoice) {}
@@ -339,22 +285,98 @@ class ListDuringCancels implements ExplorationCommand {
   }
 }
 
-const acceptedKey = fc.oneof({ weight: 5, arbitrary: fc.constant<KeyChoice>('valid') }, { weight: 1, arbitrary: fc.constant<KeyChoice>('lowercase-scheme') });
-const refusedKey = fc.constantFrom<KeyChoice>('none', 'wrong', 'basic');
-
-/** Every command exploration generates, weighted towards what changes the store. */
-const commandArbitraries: fc.Arbitrary<ExplorationCommand>[] = [
-  acceptedKey.map((key) => new ListOrders(key)),
-  fc.tuple(fc.constantFrom<CancelTarget>('pending', 'pending', 'pending', 'shipped', 'cancelled', 'unknown', 'neighbour'), fc.nat(20), idArbitrary).map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
-  fc.tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'cancelled', 'pending'), fc.nat(20), idArbitrary).map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
-  refusedKey.map((key) => new ListOrders(key)),
-  fc.tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'unknown'), fc.nat(20), idArbitrary, refusedKey).map(([kind, pick, unknown, key]) => new CancelOrder(kind, pick, unknown, key)),
-  fc.tuple(petIdArbitrary, fc.oneof(acceptedKey, refusedKey)).map(([petId, key]) => new ReadPet(petId, key)),
-  fc.tuple(fc.nat(20), fc.integer({ min: 2, max: 6 })).map(([pick, count]) => new CancelBurst(pick, count)),
-  fc.array(fc.nat(20), { minLength: 1, maxLength: 3 }).map((picks) => new ListDuringCancels(picks)),
-];
-
 // ---------------------------------------------------------------------------------------------
+
+/** fast-check, as the exploration loads it: only when it runs. */
+type FastCheck = typeof import('fast-check');
+
+/**
+ * fast-check, loaded when an exploration runs: an optional peer of the package, which the
+ * petstore-verify command carries inside its bundle.
+ * @throws Error with the install line when it is not installed.
+ */
+async function loadFastCheck(): Promise<FastCheck> {
+  try {
+    return await import('fast-check');
+  } catch {
+    throw new Error(`petstore-contract-kit ${installHint(['fastCheck']) ?? 'needs fast-check'}`);
+  }
+}
+
+/**
+ * What exploration generates. States: 0 to 20 orders, sometimes more; ids over the whole int64 range;
+ * every field present or absent, with edge values; statuses mixed. Commands: every kind of call,
+ * weighted towards what changes the store.
+ */
+function arbitraries(fc: FastCheck): { stateArbitrary: Arbitrary<OrderInput[]>; commandArbitraries: Arbitrary<ExplorationCommand>[] } {
+  const specialIds = [0n, 1n, -1n, 7n, 42n, two53 - 1n, two53, two53 + 1n, -two53, -two53 - 1n, -(two53 - 1n), int64Maximum, int64Maximum - 1n, int64Minimum, int64Minimum + 1n];
+  const idArbitrary = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...specialIds) },
+    { weight: 3, arbitrary: fc.bigInt({ min: -1000n, max: 1000n }) },
+    { weight: 2, arbitrary: fc.bigInt({ min: int64Minimum, max: int64Maximum }) },
+  );
+  const petIdArbitrary = fc.oneof(fc.constantFrom(0n, 1n, int64Minimum, int64Maximum, two53 + 1n), fc.bigInt({ min: int64Minimum, max: int64Maximum }));
+  const quantityArbitrary = fc.oneof(fc.constant(0), fc.integer({ min: -3, max: 1000 }));
+
+  function pad(value: number, length = 2): string {
+    return String(value).padStart(length, '0');
+  }
+
+  /** A ship date in one of the RFC 3339 forms a provider may write: Z, fractional seconds, +00:00, another offset. */
+  const shipDateArbitrary = fc
+    .record({ at: fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 11, 31) / 1000 }), form: fc.constantFrom('Z', 'fraction', 'zero-offset', 'offset') })
+    .map(({ at, form }) => {
+      const date = new Date(at * 1000);
+      if (form === 'fraction') return new Date(at * 1000 + 250).toISOString();
+      const shift = form === 'offset' ? 5 * 60 + 30 : 0;
+      const local = new Date(date.getTime() + shift * 60_000);
+      const text = `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+      return form === 'Z' ? `${text}Z` : `${text}${form === 'offset' ? '+05:30' : '+00:00'}`;
+    });
+
+  const orderArbitrary = fc.record(
+    {
+      id: idArbitrary,
+      petId: petIdArbitrary,
+      quantity: quantityArbitrary,
+      shipDate: shipDateArbitrary,
+      complete: fc.boolean(),
+      status: fc.constantFrom<OrderStatus>('pending', 'pending', 'shipped', 'cancelled'),
+    },
+    { requiredKeys: ['id', 'status'] },
+  );
+
+  /** The orders of a generated provider state: unique ids, 0 to 20 mostly, and now and then 2^53 beside 2^53 + 1. */
+  const stateArbitrary: Arbitrary<OrderInput[]> = fc
+    .tuple(
+      fc.oneof(
+        { weight: 9, arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, maxLength: 20 }) },
+        { weight: 1, arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, minLength: 21, maxLength: 60 }) },
+      ),
+      fc.constantFrom('none', 'none', 'none', 'above', 'below'),
+    )
+    .map(([orders, neighbours]) => {
+      const pair = neighbours === 'above' ? [two53, two53 + 1n] : neighbours === 'below' ? [-two53, -two53 - 1n] : [];
+      const extra = pair.filter((id) => !orders.some((order) => order.id === id)).map((id): OrderInput => ({ id, status: 'pending' }));
+      return [...orders, ...extra] as OrderInput[];
+    });
+
+  const acceptedKey = fc.oneof({ weight: 5, arbitrary: fc.constant<KeyChoice>('valid') }, { weight: 1, arbitrary: fc.constant<KeyChoice>('lowercase-scheme') });
+  const refusedKey = fc.constantFrom<KeyChoice>('none', 'wrong', 'basic');
+
+  /** Every command exploration generates, weighted towards what changes the store. */
+  const commandArbitraries: Arbitrary<ExplorationCommand>[] = [
+    acceptedKey.map((key) => new ListOrders(key)),
+    fc.tuple(fc.constantFrom<CancelTarget>('pending', 'pending', 'pending', 'shipped', 'cancelled', 'unknown', 'neighbour'), fc.nat(20), idArbitrary).map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
+    fc.tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'cancelled', 'pending'), fc.nat(20), idArbitrary).map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
+    refusedKey.map((key) => new ListOrders(key)),
+    fc.tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'unknown'), fc.nat(20), idArbitrary, refusedKey).map(([kind, pick, unknown, key]) => new CancelOrder(kind, pick, unknown, key)),
+    fc.tuple(petIdArbitrary, fc.oneof(acceptedKey, refusedKey)).map(([petId, key]) => new ReadPet(petId, key)),
+    fc.tuple(fc.nat(20), fc.integer({ min: 2, max: 6 })).map(([pick, count]) => new CancelBurst(pick, count)),
+    fc.array(fc.nat(20), { minLength: 1, maxLength: 3 }).map((picks) => new ListDuringCancels(picks)),
+  ];
+  return { stateArbitrary, commandArbitraries };
+}
 
 function savedScenario(run: number, seed: number, state: OrderInput[], steps: ContractStep[], explored: number, failed: string): SavedScenario {
   return {
@@ -384,6 +406,8 @@ function toYaml(scenario: SavedScenario): string {
 export async function explore(options: ExploreOptions): Promise<ExplorationResult> {
   const started = performance.now();
   const seed = options.seed ?? defaultExplorationSeed;
+  const fc = await loadFastCheck();
+  const { stateArbitrary, commandArbitraries } = arbitraries(fc);
   const prism = options.prism === false ? undefined : await loadPrismOracle();
   const runs: CaseResult[] = [];
   let firstFailureSeen = false;

@@ -11,6 +11,7 @@
  */
 export { checkAgainstSpec, checkResponse, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
 export { compareWithModel, ProviderHistory, tolerances, type ComparedCall, type Tolerance } from './compare.js';
+export { defaultExplorationSeed, explore, type ExplorationResult, type ExploreOptions, type SavedScenario } from './explore.js';
 export { InterfaceModel, type ModelAnswer } from './model.js';
 export { observe, TargetUnreachable, type Observation, type TargetFailure } from './observe.js';
 export { compareOracles, loadPrismOracle, type Disagreement, type PrismDiagnostic, type PrismOracle } from './prism.js';

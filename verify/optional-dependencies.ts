@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
  */
 export const optionalDependencies = {
   pact: { name: '@pact-foundation/pact-core', range: '^19.2.0', usedBy: 'the pact suite' },
-  prism: { name: '@stoplight/prism-http', range: '5.12.0', usedBy: 'Prism, the second oracle (--no-prism does without it)' },
+  prism: { name: '@stoplight/prism-http', range: '5.12.0', usedBy: 'Prism, the second oracle; --no-prism does without it' },
+  fastCheck: { name: 'fast-check', range: '^4.10.2', usedBy: 'exploration from the library; the petstore-verify command carries it inside' },
 } as const;
 
 /** One of the optional dependencies. */

@@ -1,25 +1,10 @@
 // The exploration's speed against the kit's own mock: explored steps a second, beside the raw rate of
 // the very same requests (state changes included) sent one after another with the same HTTP client
 // and no checks, no model, no Prism. Used by bench/run.mjs; `node bench/explore.mjs` runs it alone.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { explore } from '../dist/verify/explore.js';
 import { observe } from '../dist/verify/observe.js';
 import { loadPrismOracle } from '../dist/verify/prism.js';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function startMock() {
-  const child = spawn(process.execPath, ['dist/bin/petstore-mock.js', '--port', '0'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  for (;;) {
-    const origin = /listening on (http:\/\/\S+)\/v1/.exec(output)?.[1];
-    if (origin) return { origin, stop: () => new Promise((done) => (child.on('close', done), child.kill('SIGTERM'))) };
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+import { median, startMock } from './support.mjs';
 
 /**
  * Runs `rounds` explorations of `runs` runs against a fresh mock, each followed by the replay of its

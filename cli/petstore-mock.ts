@@ -3,11 +3,12 @@ import { isValidBearerToken } from '../mocks/auth.js';
 import { MockError } from '../mocks/errors.js';
 import { toFaultInputs } from '../mocks/faults.js';
 import { scenarioFaults } from '../mocks/mock-session.js';
-import { loadSeedFile } from '../mocks/seed-file.js';
+import { readSeedFile } from '../mocks/seed-file.js';
 import { createServer, type ServerOptions } from '../mocks/server.js';
 import { bundledScenarios } from '../spec/generated/scenarios.js';
 import { parseJson } from '../spec/json.js';
 import { loadScenarios } from '../spec/scenarios.js';
+import { tuneMemory } from './memory.js';
 import { hostFlag, integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
 
 const usage = `Usage: petstore-mock [options]
@@ -45,6 +46,9 @@ function date(value: string, name: string): Date {
   if (Number.isNaN(parsed.getTime())) throw new UsageError(`--${name} must be a date such as 2027-06-30T23:59:59Z, got ${JSON.stringify(value)}`);
   return parsed;
 }
+
+// Before any seed is read: the young generation must not grow while a big one loads.
+const collectGarbage = tuneMemory();
 
 async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Promise<(ServerOptions & { port: number; host: string }) | 'help' | 'version'> {
   const values = parseFlags(argv, {
@@ -84,10 +88,11 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   if (values.scenario !== undefined && values.seed !== undefined) throw new UsageError('--seed and --scenario cannot be used together');
   if (values.seed !== undefined) {
     try {
-      options.seed = await loadSeedFile(values.seed);
+      options.seed = await readSeedFile(values.seed);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
+    collectGarbage();
   }
   // The kit's scenarios as bundled at build time: the same as scenarios/*.yaml (a test compares them),
   // without reading and checking 18 files at every start.
@@ -132,6 +137,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   if (values['headers-timeout'] !== undefined) options.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
   if (values['request-timeout'] !== undefined) options.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);
   if (values.verbose) options.log = (line) => console.log(line);
+  options.collectGarbage = collectGarbage;
   return options;
 }
 

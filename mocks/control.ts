@@ -62,7 +62,8 @@ export async function changeProviderState(session: MockSession, request: Request
     }
     await session.replaceOrders(change.params.orders, '/params/orders');
   }
-  return jsonResponse({ state: change.state, action, orders: (await session.orders()).length });
+  await session.store.settled();
+  return jsonResponse({ state: change.state, action, orders: session.store.size });
 }
 
 /**

@@ -24,6 +24,7 @@ import { MockError, errorToReply, errorToResponse, noOperation } from './errors.
 import { networkError, toFaultInputs, type NetworkError } from './faults.js';
 import { MockSession, type LoadableScenario, type MockControls } from './mock-session.js';
 import { operations } from './operations.js';
+import { OrderSeed } from './order-seed.js';
 import { replyToResponse, type Reply, type RequestHead } from './reply.js';
 import { defaultJournalSize } from './journal.js';
 import { SessionRegistry, sessionHeader, type SessionOptions, type SessionSummary } from './sessions.js';
@@ -50,8 +51,11 @@ export interface OrderMockOptions {
   baseUrl?: string;
   /** The accepted bearer keys. Default: the development key `petstore-dev-key`. */
   apiKeys?: readonly string[];
-  /** The orders to start with and to return to on reset, each with an optional `status`. Default: `defaultSeed`. */
-  seed?: readonly unknown[];
+  /**
+   * The orders to start with and to return to on reset, each with an optional `status`: checked
+   * once, then shared by every session and reset (an `OrderSeed` is taken as already checked). Default: `defaultSeed`.
+   */
+  seed?: readonly unknown[] | OrderSeed;
   /** The scenarios `POST /__mock/scenarios/{name}` can load (in Node, `loadScenarios()` reads the kit's; `bundledScenarios` holds them everywhere). Default: none. */
   scenarios?: readonly LoadableScenario[];
   /** The faults to start with and to return to on reset (see `FaultInput`). Default: none. */
@@ -95,6 +99,8 @@ export interface InterfaceAnswerer {
   answer(operation: OperationName, parameter: string, request: RequestHead): Promise<Reply | NetworkError>;
   /** Records a call under the base URL in the journal of its session, with the status the client got. */
   record(request: RequestHead, method: string, pathname: string, status: number | 'network'): void;
+  /** Creates the default session's records now rather than at its first change (see `OrderStore#materialize`); resolves with how many. */
+  materialize(): Promise<number>;
 }
 
 const answerers = new WeakMap<OrderMock, InterfaceAnswerer>();
@@ -226,7 +232,7 @@ function interfacePaths(): [string, Record<string, OperationName>][] {
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
-  const start = { seed: options.seed ?? defaultSeed, faults: toFaultInputs(options.faults ?? []), scenarios: options.scenarios ?? [], journalSize: options.journalSize ?? defaultJournalSize };
+  const start = { seed: OrderSeed.from(options.seed ?? defaultSeed), faults: toFaultInputs(options.faults ?? []), scenarios: options.scenarios ?? [], journalSize: options.journalSize ?? defaultJournalSize };
   const sessions = new SessionRegistry(() => new MockSession(start), options.sessions);
   const authenticate = createAuthenticator(options.apiKeys ?? [developmentApiKey]);
   const petDeprecation = toDate(options.petDeprecation ?? defaultPetDeprecation, 'petDeprecation');
@@ -322,6 +328,10 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     session: (name: string): MockControls => sessions.resolve(name),
     sessions: () => sessions.list(),
   });
-  answerers.set(mock, { answer, record });
+  const materialize = async () => {
+    await sessions.default.store.materialize();
+    return sessions.default.store.size;
+  };
+  answerers.set(mock, { answer, record, materialize });
   return mock;
 }

@@ -4,7 +4,7 @@ import { operationOf, type OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
 import { FaultPlan, type ActiveFault, type NetworkError } from './faults.js';
 import { RequestJournal, type JournalEntry, type RequestFilter, type ResponseCoverage } from './journal.js';
-import { OrderStore, type StoredOrder } from './order-store.js';
+import { OrderSeed, OrderStore, type StoredOrder } from './order-store.js';
 import type { Reply } from './reply.js';
 
 /** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */
@@ -111,8 +111,8 @@ export interface MockControls {
 
 /** How a session starts, and what it returns to on reset. */
 export interface SessionStart {
-  /** The orders to start with and to return to on reset. */
-  seed: readonly unknown[];
+  /** The orders to start with and to return to on reset, checked once and shared by every session. */
+  seed: OrderSeed;
   /** The faults to start with and to return to on reset (already checked). */
   faults: readonly FaultInput[];
   /** The scenarios `loadScenario` knows. */
@@ -125,7 +125,7 @@ export interface SessionStart {
  * One store and the faults in force on it, with their controls: the default session of a mock, or a
  * session named by the `X-Mock-Session` header. Reset returns both to how the session started.
  * @example
- * const session = new MockSession({ seed: [{ id: 1 }], faults: [], scenarios: [] });
+ * const session = new MockSession({ seed: OrderSeed.from([{ id: 1 }]), faults: [], scenarios: [], journalSize: 1000 });
  * session.addFaults({ operation: 'listOrders', status: 503, times: 1 });
  */
 export class MockSession implements MockControls {
@@ -134,7 +134,6 @@ export class MockSession implements MockControls {
   readonly #journal: RequestJournal;
   readonly #start: SessionStart;
 
-  /** @throws MockError when the seed is not a valid list of orders. */
   constructor(start: SessionStart) {
     this.store = new OrderStore(start.seed);
     this.#journal = new RequestJournal(start.journalSize);
@@ -170,7 +169,7 @@ export class MockSession implements MockControls {
     if (scenario.state !== undefined) await this.store.replace(scenario.state.params.orders);
     this.#plan.clear();
     if (faults.length > 0) this.#plan.add(faults);
-    return { scenario: name, seeded: scenario.state !== undefined, orders: (await this.orders()).length, faults: this.#plan.list().length };
+    return { scenario: name, seeded: scenario.state !== undefined, orders: this.store.size, faults: this.#plan.list().length };
   }
 
   /** As `MockControls#addFaults`; any value may come from a request body, so it is checked first. */

@@ -44,7 +44,7 @@ export async function cancelOrder(context: OrderInterface, request: RequestHead,
     );
   }
   await context.store.settled();
-  context.store.cancel(id);
+  await context.store.cancel(id);
   return { status: 204, headers: {}, body: null };
 }
 

@@ -9,7 +9,11 @@ import { stringifyJson } from '../spec/json.js';
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  /**
+   * The content: text, or bytes already encoded, in parts sent one after the other (the list of a
+   * big store: views of the bytes its seed is held in, written once and sent many times).
+   */
+  body: string | readonly Uint8Array[] | null;
 }
 
 /** What an operation reads of a request: its headers (a Fetch `Request` is one). */
@@ -32,7 +36,8 @@ export function jsonReply(body: unknown, status = 200, headers: Record<string, s
  * replyToResponse({ status: 204, headers: {}, body: null }).status // 204
  */
 export function replyToResponse(reply: Reply): Response {
-  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  const body = typeof reply.body === 'string' || reply.body === null ? reply.body : new Blob(reply.body as Uint8Array<ArrayBuffer>[]);
+  return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
 /**

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { parseJson, withSafeIntegers } from '../spec/json.js';
 import { MockError } from './errors.js';
-import { toStoredOrders } from './order-store.js';
+import { OrderSeed } from './order-seed.js';
 
 /**
  * Reads a seed file: JSON when its name ends in `.json`, else YAML (which also reads JSON); either a
@@ -15,6 +15,23 @@ import { toStoredOrders } from './order-store.js';
  * const seed = await loadSeedFile('orders.yaml');
  */
 export async function loadSeedFile(path: string): Promise<unknown[]> {
+  const orders = await readOrders(path);
+  checkedSeed(path, orders);
+  return orders as unknown[];
+}
+
+/**
+ * Reads and checks a seed file as `loadSeedFile` does, into a checked seed that `createServer` and
+ * `createOrderMock` take as it is: the orders are checked once, and held only in the seed's compact form.
+ * @throws Error with a one-line message naming the file and what is wrong in it.
+ * @example
+ * createServer({ seed: await readSeedFile('orders-100000.json') })
+ */
+export async function readSeedFile(path: string): Promise<OrderSeed> {
+  return checkedSeed(path, await readOrders(path));
+}
+
+async function readOrders(path: string): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -30,15 +47,14 @@ export async function loadSeedFile(path: string): Promise<unknown[]> {
   } catch (error) {
     throw new Error(`seed file ${path} is not valid ${json ? 'JSON' : 'YAML or JSON'}: ${(error as Error).message.split('\n')[0]}`);
   }
-  const orders =
-    document !== null && typeof document === 'object' && !Array.isArray(document) && 'orders' in document
-      ? (document as { orders: unknown }).orders
-      : document;
+  return document !== null && typeof document === 'object' && !Array.isArray(document) && 'orders' in document ? (document as { orders: unknown }).orders : document;
+}
+
+function checkedSeed(path: string, orders: unknown): OrderSeed {
   try {
-    toStoredOrders(orders);
+    return OrderSeed.from(orders);
   } catch (error) {
     if (error instanceof MockError) throw new Error(`seed file ${path}: ${error.message}`);
     throw error;
   }
-  return orders as unknown[];
 }

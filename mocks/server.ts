@@ -33,6 +33,15 @@ export interface ServerOptions extends Omit<OrderMockOptions, 'baseUrl'> {
   /** Called with one line a request (method, path, status, milliseconds; never a header). Default: silent. */
   log?: (line: string) => void;
   /**
+   * Called when the server has just let go of much memory: after answering a request with a body of
+   * 1 MiB or more (a `PUT /__mock/orders` of 100,000 orders leaves about 40 MB of garbage: the body,
+   * its text, its parse), after sending a list body of 1 MiB or more for the first time (the one it
+   * replaced is garbage), and once the default session's records are created, for 10,000 orders or
+   * more. The petstore-mock command passes a full garbage collection, so that the garbage does not
+   * stay resident until V8 gets to it. Default: nothing.
+   */
+  collectGarbage?: () => void;
+  /**
    * Whether plain calls of the interface skip MSW's request matching and go straight to the mock's
    * operations (`mock.answer`), which answer them identically and several times faster. Default: true.
    */
@@ -100,12 +109,24 @@ function writeReply(outgoing: ServerResponse, reply: Reply | NetworkError, cors:
   }
   const headers: Record<string, string | number> = { ...cors, ...reply.headers };
   // A reply that gives its own length (the answer to HEAD: the length GET would send) keeps it.
-  if (reply.status !== 204 && reply.status !== 304 && headers['content-length'] === undefined) headers['content-length'] = reply.body === null ? 0 : Buffer.byteLength(reply.body);
+  const body = reply.body;
+  if (reply.status !== 204 && reply.status !== 304 && headers['content-length'] === undefined) {
+    headers['content-length'] = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.reduce((total, part) => total + part.byteLength, 0);
+  }
   outgoing.writeHead(reply.status, headers);
-  outgoing.end(reply.body ?? undefined);
+  if (body === null || typeof body === 'string') {
+    outgoing.end(body ?? undefined);
+  } else {
+    // Parts in one write: corked, they leave in as few packets as one buffer would.
+    outgoing.cork();
+    for (const part of body) outgoing.write(part);
+    outgoing.end();
+    outgoing.uncork();
+  }
   return reply.status;
 }
 const methodsWithoutBody = new Set(['GET', 'HEAD']);
+const largeBody = 1024 * 1024;
 
 class BodyTooLarge extends Error {}
 
@@ -137,7 +158,8 @@ function toFetchRequest(incoming: IncomingMessage, origin: string, body: Buffer)
   }
   const method = incoming.method ?? 'GET';
   const hasBody = !methodsWithoutBody.has(method) && body.length > 0;
-  return new Request(new URL(incoming.url ?? '/', origin), { method, headers, body: hasBody ? new Uint8Array(body) : null });
+  // The Buffer as it is: Request copies its body anyway (a second copy of a 9 MB PUT would be garbage).
+  return new Request(new URL(incoming.url ?? '/', origin), { method, headers, body: hasBody ? (body as Uint8Array<ArrayBuffer>) : null });
 }
 
 async function writeResponse(outgoing: ServerResponse, response: Response, cors: Record<string, string>): Promise<void> {
@@ -179,10 +201,12 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   let origin = 'http://127.0.0.1';
 
-  async function answer(incoming: IncomingMessage): Promise<Response> {
+  // `read.bytes` is set to the size of the body once read.
+  async function answer(incoming: IncomingMessage, read: { bytes: number }): Promise<Response> {
     let body: Buffer;
     try {
       body = await readBody(incoming, bodyLimit);
+      read.bytes = body.length;
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         return new MockError('payload_too_large', `Request body too large: the limit is ${bodyLimit} bytes.`, {
@@ -217,6 +241,31 @@ export function createServer(options: ServerOptions = {}): MockServer {
     return new MockError('method_not_allowed', `Method ${incoming.method} is not allowed on ${url.pathname}.`, { headers: { allow } }).toResponse();
   }
 
+  // The default session's records are created in the background (reads come from its seed
+  // meanwhile; a cancel waits for them), so that its first change does not wait for 100,000 records:
+  // once the first request has been answered, or after 250 ms without one, whichever comes first.
+  let warmUpTimer: NodeJS.Timeout | undefined;
+  let warmingUp = false;
+  function warmUp(): void {
+    if (warmingUp) return;
+    warmingUp = true;
+    clearTimeout(warmUpTimer);
+    void answerer.materialize().then(
+      (size) => size >= 10_000 && options.collectGarbage?.(),
+      () => {},
+    );
+  }
+
+  // A list body of 1 MiB or more sent for the first time was just written: the one it replaces (9 MB
+  // for 100,000 orders, at each change) is garbage, which V8 frees late. Collected once it is sent.
+  const sentLargeBodies = new WeakSet<Uint8Array>();
+  function afterLargeReply(reply: Reply): void {
+    const part = Array.isArray(reply.body) ? (reply.body as Uint8Array[])[0] : undefined;
+    if (options.collectGarbage === undefined || part === undefined || part.byteLength < largeBody || sentLargeBodies.has(part)) return;
+    sentLargeBodies.add(part);
+    setImmediate(options.collectGarbage);
+  }
+
   const fastPath = options.fastPath ?? true;
   const headersTimeout = options.headersTimeout ?? defaultTimeouts.headers;
   const requestTimeout = Math.max(options.requestTimeout ?? defaultTimeouts.request, headersTimeout);
@@ -237,16 +286,19 @@ export function createServer(options: ServerOptions = {}): MockServer {
         const head = requestHead(incoming);
         const reply = await answerer.answer(call.operation, call.parameter, head);
         status = writeReply(outgoing, reply);
+        if (reply !== networkError) afterLargeReply(reply);
         answerer.record(head, incoming.method!, call.pathname, reply === networkError ? 'network' : status);
       } catch {
         outgoing.destroy();
       }
       options.log?.(`${incoming.method} ${incoming.url?.split('?')[0]} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+      if (!warmingUp) setImmediate(warmUp);
       return;
     }
     let response: Response;
+    const read = { bytes: 0 };
     try {
-      response = await answer(incoming);
+      response = await answer(incoming, read);
     } catch (error) {
       response = errorToResponse(error);
     }
@@ -255,6 +307,8 @@ export function createServer(options: ServerOptions = {}): MockServer {
     } catch {
       outgoing.destroy();
     }
+    if (read.bytes >= largeBody) options.collectGarbage?.();
+    if (!warmingUp) setImmediate(warmUp);
     if (response.headers.get('connection') === 'close') incoming.resume();
     options.log?.(`${incoming.method} ${incoming.url?.split('?')[0]} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
   });
@@ -286,10 +340,12 @@ export function createServer(options: ServerOptions = {}): MockServer {
           const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           origin = `http://${hostname}:${address.port}`;
           resolve(origin);
+          warmUpTimer = setTimeout(warmUp, 250).unref();
         });
       });
     },
     close() {
+      clearTimeout(warmUpTimer);
       return new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

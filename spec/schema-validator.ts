@@ -1,5 +1,6 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
+import { isDateTime } from './date-time.js';
 import { int64Maximum, int64Minimum, toInt64 } from './int64.js';
 import { openApiDocument } from './generated/openapi-document.js';
 
@@ -27,6 +28,8 @@ const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: false }
 ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'security', 'tags']);
 // ajv-formats is CommonJS: under NodeNext its default import is the module object, the plugin is its `default`.
 formatsPlugin.default(ajv);
+// The same date-time check, faster (spec/date-time.ts).
+ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
 // Not checked against the meta-schema here (that costs about 90 ms at every start): test/spec.test.ts
 // validates the document as OpenAPI 3.1, and the generated module is checked to match it.
 const documentKey = 'oas';
@@ -81,7 +84,9 @@ export function schemaValidator(key: string, schema: object): (value: unknown) =
       compiled.set(key, run);
       checkInt64s = int64Check(schema, new Set());
     }
-    if (!run(withoutBigInts(value))) return toViolations(run.errors ?? []);
+    // Most values hold no bigint and pass as they are; a bigint fails Ajv's integer check, so a value
+    // that fails is checked again with its bigints as the numbers they denote.
+    if (!run(value) && !run(withoutBigInts(value))) return toViolations(run.errors ?? []);
     const violations: Violation[] = [];
     checkInt64s?.(value, '', violations);
     return violations;
@@ -145,18 +150,24 @@ function int64Check(schema: unknown, visiting: Set<unknown>): Int64Check | undef
   };
 }
 
+// Ajv checks numbers: the value with every bigint as the number it denotes (the exact check comes
+// after). Only the parts that hold a bigint are copied; most values are returned as they are.
 function withoutBigInts(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
-  if (Array.isArray(value)) return value.some(needsConversion) ? value.map(withoutBigInts) : value;
-  if (value !== null && typeof value === 'object') {
-    if (!Object.values(value).some(needsConversion)) return value;
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutBigInts(item)]));
-  }
-  return value;
+  if (value === null || typeof value !== 'object' || !holdsBigInt(value)) return value;
+  if (Array.isArray(value)) return value.map(withoutBigInts);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withoutBigInts(item)]));
 }
 
-function needsConversion(value: unknown): boolean {
-  return typeof value === 'bigint' || (value !== null && typeof value === 'object');
+function holdsBigInt(value: unknown): boolean {
+  if (typeof value === 'bigint') return true;
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsBigInt(item)) return true;
+    return false;
+  }
+  for (const key in value) if (Object.hasOwn(value, key) && holdsBigInt((value as Record<string, unknown>)[key])) return true;
+  return false;
 }
 
 function toViolations(errors: ErrorObject[]): Violation[] {

@@ -14,6 +14,20 @@ export const seedOrders = parseJson(
   '[{"id":1,"petId":101,"quantity":1},{"id":2,"status":"shipped"},{"id":9007199254740993},{"id":9223372036854775807},{"id":-9223372036854775808,"status":"cancelled"}]',
 ) as unknown[];
 
+const int64s = fc.oneof(fc.constantFrom(0n, -1n, 2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 63n)), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }));
+/** Orders as the store holds them: any int64 ids, each documented field present or not, quantities beyond 2^53 too, every status. */
+export const storedOrders = fc.record(
+  {
+    id: int64s,
+    petId: int64s,
+    quantity: fc.oneof(fc.integer(), fc.constant(2n ** 60n), fc.constant(-0)),
+    shipDate: fc.constantFrom('2026-12-01T09:00:00Z', '2026-12-01T09:00:00.123+05:30', '1985-04-12T23:20:50.52Z'),
+    complete: fc.boolean(),
+    status: fc.constantFrom('pending' as const, 'shipped' as const, 'cancelled' as const),
+  },
+  { requiredKeys: ['id', 'status'] },
+);
+
 const ids = fc.oneof(
   fc.constantFrom('1', '2', '3', '9007199254740993', '9007199254740992', '9223372036854775807', '9223372036854775808', '-9223372036854775808',
     '-9223372036854775809', '18446744073709551616', '0', '-0', '+1', '01', '1e3', '1.0', '0x1', '%201', '%31', '%2D1', '%ZZ', '%00', '%E2%82%AC', '', 'null', '1;2', '..', '.', '%2e', '~', '_', '-'),

@@ -138,7 +138,7 @@ describe('the run has a deadline', () => {
   it('stops Pact\'s verifier and the scenarios at the deadline, and fails with the reason', async () => {
     const reports = await verifyAgainst({}, ['--deadline', '0.8']);
     expectConsistent(reports, 1);
-    expect(reports.exit.stdout).toMatch(/pact › verifier: Pact's verifier did not finish before the run's deadline \(it was stopped\)\n/);
+    expect(reports.exit.stdout).toMatch(/pact › verifier: Pact's verifier was stopped: the run passed its deadline\n/);
     expect(reports.exit.stdout).toMatch(/: expected the run to finish, got: the run passed its deadline\n/);
   });
 });

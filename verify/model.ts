@@ -4,6 +4,8 @@ import type { StoredOrder } from '../mocks/order-store.js';
 import { authorizationHeader, developmentApiKey, type KeyChoice } from '../spec/authorization.js';
 import { matchRoute, type OperationName } from '../spec/routes.js';
 
+const utf8 = new TextDecoder();
+
 /** What the model answers one call: the status, the headers and the body, as the kit's mock does. */
 export interface ModelAnswer {
   operation: OperationName;
@@ -41,7 +43,8 @@ export class InterfaceModel {
     const headers = new Headers(authorizationHeader(key, developmentApiKey) as Record<string, string>);
     const reply = await answererOf(this.#mock).answer(match.route.operation, decodeURIComponent(match.parameter ?? ''), { headers });
     if (reply === networkError) throw new Error('the model has no faults: it never drops a connection');
-    return { operation: match.route.operation, status: reply.status, headers: reply.headers, body: reply.body };
+    const body = typeof reply.body === 'string' || reply.body === null ? reply.body : reply.body.map((part) => utf8.decode(part, { stream: true })).join('') + utf8.decode();
+    return { operation: match.route.operation, status: reply.status, headers: reply.headers, body };
   }
 
   /** Every order of the model's store, with its status. */

@@ -121,7 +121,8 @@ function runChild(options: object, deadline: number | undefined): { outcome: Pro
     stopChild = () => child.kill('SIGKILL');
     if (stopReason !== undefined) stopChild();
     const timer = deadline === undefined ? undefined : setTimeout(() => {
-      stopReason ??= `Pact's verifier did not finish before the run's deadline (it was stopped)`;
+      // Worded as when the run's watch stops it for the deadline: whichever comes first, one message.
+      stopReason ??= `Pact's verifier was stopped: the run passed its deadline`;
       child.kill('SIGKILL');
     }, Math.max(0, deadline - Date.now()));
     const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));

@@ -5,11 +5,12 @@
 // - `PUT /__mock/orders` of the 100,000 orders into a default mock, and a new session of a mock
 //   started with them: their time against the default's first answer, their memory against the default's;
 // - the list and cancel times at 100,000 orders.
-// Used by bench/run.mjs; `node bench/scale.mjs [rounds]` runs it alone. Needs `npm run build`.
+// Used by bench/run.mjs; `node bench/scale.mjs [rounds] [cli]` runs it alone (cli: another build's
+// dist/bin/petstore-mock.js, to compare with). Needs `npm run build`.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { key, median, orders, startMock } from './support.mjs';
+import { key, median, mockCli, orders, startMock } from './support.mjs';
 
 const time = async (action) => {
   const began = performance.now();
@@ -26,7 +27,7 @@ async function answered(response) {
  * Measures `rounds` rounds, each: a default mock; a mock started with `count` orders (its first
  * answer, a new session, lists, cancels); a default mock given the same orders by PUT. Medians.
  */
-export async function measureBigStores({ count = 100_000, rounds = 5 } = {}) {
+export async function measureBigStores({ count = 100_000, rounds = 5, cli = mockCli } = {}) {
   const directory = await mkdtemp(join(tmpdir(), 'petstore-scale-'));
   try {
     const seedOrders = orders(count, 3);
@@ -36,12 +37,12 @@ export async function measureBigStores({ count = 100_000, rounds = 5 } = {}) {
     const samples = [];
     for (let round = 0; round < rounds; round++) {
       const sample = {};
-      const plain = await startMock();
+      const plain = await startMock([], cli);
       sample.defaultFirstAnswer = plain.firstAnswerMs;
       sample.defaultRss = await plain.rss();
       await plain.stop();
 
-      const big = await startMock(['--seed', seedFile]);
+      const big = await startMock(['--seed', seedFile], cli);
       sample.firstAnswer = big.firstAnswerMs;
       sample.rss = await big.rss();
       const session = await time(async () => answered(await fetch(`${big.api}/store/orders`, { headers: { ...key, 'x-mock-session': `fresh-${round}` } })));
@@ -70,7 +71,7 @@ export async function measureBigStores({ count = 100_000, rounds = 5 } = {}) {
       sample.rssAfterChanges = await big.rss();
       await big.stop();
 
-      const target = await startMock();
+      const target = await startMock([], cli);
       const put = await time(async () => answered(await fetch(`${target.origin}/__mock/orders`, { method: 'PUT', body })));
       if (put.result.status !== 204) throw new Error(`PUT answered ${put.result.status}`);
       sample.put = put.ms;
@@ -107,7 +108,7 @@ export function bigStoreGoals(big) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const big = await measureBigStores({ rounds: Number(process.argv[2] ?? 5) });
+  const big = await measureBigStores({ rounds: Number(process.argv[2] ?? 5), cli: process.argv[3] });
   console.log(JSON.stringify(big, (_, value) => (typeof value === 'number' ? Number(value.toFixed(2)) : value), 2));
   for (const [goal, measured, met] of bigStoreGoals(big)) console.log(`${met.padEnd(8)} ${goal}: ${measured}`);
 }

@@ -65,7 +65,7 @@ export async function start(command, args, env = {}, origin, prefix = '/v1') {
   }
 }
 
-/** Starts the kit's standalone mock (`dist/bin/petstore-mock.js`) with these arguments, on a free port. */
-export function startMock(args = []) {
-  return start(process.execPath, [mockCli, '--port', '0', ...args]);
+/** Starts the kit's standalone mock (`dist/bin/petstore-mock.js`, or another build of it) with these arguments, on a free port. */
+export function startMock(args = [], cli = mockCli) {
+  return start(process.execPath, [cli, '--port', '0', ...args]);
 }

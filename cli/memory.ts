@@ -17,7 +17,7 @@ import { runInNewContext } from 'node:vm';
  * collectGarbage();
  */
 export function tuneMemory(): () => void {
-  if (!process.env.NOFLAG) setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--semi-space-growth-factor=1');
   // A context created once --expose-gc is set has the gc() function; the flag changes nothing else.
   setFlagsFromString('--expose-gc');
   const collect = runInNewContext('gc') as () => void;

@@ -16,14 +16,14 @@ export function isValidBearerToken(token: string): boolean {
   return bearerToken.test(token);
 }
 
-const encoder = new TextEncoder();
-
-// Compares every byte of the candidate whatever the contents, so the time taken says nothing of
-// how much of a key was right. Pure JavaScript, so the same code runs in the browser.
-function constantTimeEqual(candidate: Uint8Array, key: Uint8Array): boolean {
+// Compares every character of the candidate whatever the contents, so the time taken says nothing
+// of how much of a key was right. Keys are ASCII (RFC 6750 b64token, never empty), so comparing UTF-16
+// code units is comparing bytes; it spares encoding the header on every call. Pure JavaScript, so the
+// same code runs in the browser.
+function constantTimeEqual(candidate: string, key: string): boolean {
   let difference = candidate.length ^ key.length;
   for (let index = 0; index < candidate.length; index++) {
-    difference |= candidate[index]! ^ (key[index % Math.max(key.length, 1)] ?? 0);
+    difference |= candidate.charCodeAt(index) ^ key.charCodeAt(index % key.length);
   }
   return difference === 0;
 }
@@ -41,7 +41,7 @@ export function createAuthenticator(apiKeys: readonly string[]): (request: Reque
   for (const key of apiKeys) {
     if (!isValidBearerToken(key)) throw new TypeError('An API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding).');
   }
-  const keys = apiKeys.map((key) => encoder.encode(key));
+  const keys = [...apiKeys];
   return (request) => {
     const header = request.headers.get('authorization');
     if (header === null || !bearerScheme.test(header)) {
@@ -50,7 +50,7 @@ export function createAuthenticator(apiKeys: readonly string[]): (request: Reque
         headers: { 'www-authenticate': realm },
       });
     }
-    const candidate = encoder.encode(header.slice('Bearer'.length).trim());
+    const candidate = header.slice('Bearer'.length).trim();
     let accepted = false;
     for (const key of keys) accepted = constantTimeEqual(candidate, key) || accepted;
     if (accepted) return undefined;

@@ -62,7 +62,6 @@ export async function changeProviderState(session: MockSession, request: Request
     }
     await session.replaceOrders(change.params.orders, '/params/orders');
   }
-  await session.store.settled();
   return jsonResponse({ state: change.state, action, orders: session.store.size });
 }
 

@@ -97,8 +97,8 @@ export interface OrderMock extends MockControls {
  */
 export interface InterfaceAnswerer {
   answer(operation: OperationName, parameter: string, request: RequestHead): Promise<Reply | NetworkError>;
-  /** Records a call under the base URL in the journal of its session, with the status the client got. */
-  record(request: RequestHead, method: string, pathname: string, status: number | 'network'): void;
+  /** Records a call under the base URL in the journal of its session, with the status the client got; `operation` when the caller has matched the route already. */
+  record(request: RequestHead, method: string, pathname: string, status: number | 'network', operation?: OperationName | null): void;
   /** Creates the default session's records now rather than at its first change (see `OrderStore#materialize`); resolves with how many. */
   materialize(): Promise<number>;
 }
@@ -256,7 +256,7 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
   const base = options.baseUrl === undefined ? '*/v1' : options.baseUrl.replace(/\/+$/, '');
   const basePath = options.baseUrl === undefined ? '/v1' : new URL(base).pathname;
   // The journal of the call's session (the default one when its header names no session that can be used).
-  const record: InterfaceAnswerer['record'] = (request, method, pathname, status) => {
+  const record: InterfaceAnswerer['record'] = (request, method, pathname, status, operation) => {
     if (start.journalSize === 0) return;
     const name = request.headers.get(sessionHeader);
     let session = sessions.default;
@@ -268,14 +268,13 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
       }
     }
     const header = request.headers.get('authorization');
-    const route = pathname.startsWith(basePath) ? matchRoute(method, pathname.slice(basePath.length)) : undefined;
     session.recordCall({
       method,
       path: pathname,
-      operation: route?.route.operation ?? null,
+      operation: operation !== undefined ? operation : pathname.startsWith(basePath) ? (matchRoute(method, pathname.slice(basePath.length))?.route.operation ?? null) : null,
       status,
       session: session === sessions.default ? null : name,
-      time: new Date().toISOString(),
+      time: Date.now(),
       authorization: header === null ? 'none' : authenticate(request) === undefined ? 'valid' : 'invalid',
     });
   };

@@ -27,6 +27,9 @@ export interface JournalEntry {
   authorization: AuthorizationSeen;
 }
 
+/** A call as a session records it: its time in milliseconds since the epoch, made ISO 8601 when listed. */
+export type RecordedCall = Omit<JournalEntry, 'time'> & { time: number };
+
 /**
  * Which calls to pick out of a journal: every field given must match. `path` is the exact path, or a
  * regular expression it must match.
@@ -60,9 +63,10 @@ export interface ResponseCoverage {
  */
 export class RequestJournal {
   readonly size: number;
-  #entries: JournalEntry[] = [];
+  #entries: RecordedCall[] = [];
   #start = 0;
-  readonly #seen = new Map<string, number>();
+  // operation → status → how often; no string is built per call.
+  readonly #seen = new Map<OperationName, Map<number, number>>();
 
   /** @param size how many calls to keep; 0 keeps none and counts nothing. */
   constructor(size: number = defaultJournalSize) {
@@ -71,11 +75,12 @@ export class RequestJournal {
   }
 
   /** Records a call; past `size`, the oldest is dropped. */
-  record(entry: JournalEntry): void {
+  record(entry: RecordedCall): void {
     if (this.size === 0) return;
     if (entry.operation !== null && typeof entry.status === 'number') {
-      const key = `${entry.operation} ${entry.status}`;
-      this.#seen.set(key, (this.#seen.get(key) ?? 0) + 1);
+      let statuses = this.#seen.get(entry.operation);
+      if (statuses === undefined) this.#seen.set(entry.operation, (statuses = new Map()));
+      statuses.set(entry.status, (statuses.get(entry.status) ?? 0) + 1);
     }
     if (this.#entries.length < this.size) this.#entries.push(entry);
     else {
@@ -88,13 +93,15 @@ export class RequestJournal {
   /** The calls kept, oldest first, those matching `filter` when one is given. */
   list(filter: RequestFilter = {}): JournalEntry[] {
     const ordered = [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)];
-    return ordered.filter(
-      (entry) =>
-        (filter.operation === undefined || entry.operation === filter.operation) &&
-        (filter.status === undefined || entry.status === filter.status) &&
-        (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
-        (filter.path === undefined || (typeof filter.path === 'string' ? entry.path === filter.path : filter.path.test(entry.path))),
-    );
+    return ordered
+      .filter(
+        (entry) =>
+          (filter.operation === undefined || entry.operation === filter.operation) &&
+          (filter.status === undefined || entry.status === filter.status) &&
+          (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
+          (filter.path === undefined || (typeof filter.path === 'string' ? entry.path === filter.path : filter.path.test(entry.path))),
+      )
+      .map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() }));
   }
 
   /** Forgets every call, and every count. */
@@ -110,7 +117,7 @@ export class RequestJournal {
       operation: route.operation,
       method: route.method,
       path: route.path,
-      responses: route.responses.map((response) => ({ status: response.status, seen: this.#seen.get(`${route.operation} ${response.status}`) ?? 0 })),
+      responses: route.responses.map((response) => ({ status: response.status, seen: this.#seen.get(route.operation)?.get(response.status) ?? 0 })),
     }));
     const all = operations.flatMap((operation) => operation.responses);
     return { operations, covered: all.filter((response) => response.seen > 0).length, total: all.length };

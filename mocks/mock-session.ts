@@ -3,7 +3,7 @@ import type { ScenarioStep } from '../spec/scenarios.js';
 import { operationOf, type OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
 import { FaultPlan, type ActiveFault, type NetworkError } from './faults.js';
-import { RequestJournal, type JournalEntry, type RequestFilter, type ResponseCoverage } from './journal.js';
+import { RequestJournal, type JournalEntry, type RecordedCall, type RequestFilter, type ResponseCoverage } from './journal.js';
 import { OrderSeed, OrderStore, type StoredOrder } from './order-store.js';
 import type { Reply } from './reply.js';
 
@@ -54,7 +54,7 @@ export interface MockControls {
   /** The store behind the session. */
   readonly store: OrderStore;
   /**
-   * Every order with its status, once every replacement asked for so far is in place (what `GET /__mock/orders` answers).
+   * Every order with its status (what `GET /__mock/orders` answers); a replacement is in place as soon as it is asked.
    * @example
    * (await mock.orders()).map((order) => order.status) // ['pending', 'pending', 'shipped', 'shipped', 'pending']
    */
@@ -142,7 +142,6 @@ export class MockSession implements MockControls {
   }
 
   async orders(): Promise<StoredOrder[]> {
-    await this.store.settled();
     return this.store.all();
   }
 
@@ -202,7 +201,7 @@ export class MockSession implements MockControls {
   }
 
   /** Records a call this session answered (used by the handlers and the standalone server's fast path). */
-  recordCall(entry: JournalEntry): void {
+  recordCall(entry: RecordedCall): void {
     this.#journal.record(entry);
   }
 

@@ -24,7 +24,6 @@ function authenticated(context: OrderInterface, request: RequestHead): void {
  */
 export async function listOrders(context: OrderInterface, request: RequestHead): Promise<Reply> {
   authenticated(context, request);
-  await context.store.settled();
   return { status: 200, headers: { 'content-type': 'application/json' }, body: context.store.listBody() };
 }
 
@@ -43,7 +42,6 @@ export async function cancelOrder(context: OrderInterface, request: RequestHead,
       `Order ${JSON.stringify(orderId)} not found: an order id is an integer from -9223372036854775808 to 9223372036854775807.`,
     );
   }
-  await context.store.settled();
   await context.store.cancel(id);
   return { status: 204, headers: {}, body: null };
 }

@@ -41,12 +41,12 @@ const [opening, comma, closing] = ['[', ',', ']'].map((text) => utf8.encode(text
  * The body of `listOrders` for these orders, as UTF-8 bytes: every order that is not cancelled,
  * documented fields only. Written field by field, about four times faster than a general serialiser
  * on 100,000 orders, and encoded once: a big list is sent many times (9 MB for 100,000 orders).
- * Orders are encoded 256 at a time, so no text of the whole list is ever held. With `starts`, where
- * each listed order's bytes start is written into it (one entry for each order listed).
+ * Orders are encoded 256 at a time, so no text of the whole list is ever held. Where each listed
+ * order's bytes start is written into `starts` (one entry for each order listed).
  * @example
- * new TextDecoder().decode(listBody([{ id: 1n, status: 'pending' }, { id: 2n, status: 'cancelled' }])) // '[{"id":1}]'
+ * new TextDecoder().decode(listBody([{ id: 1n, status: 'pending' }, { id: 2n, status: 'cancelled' }], new Int32Array(1))) // '[{"id":1}]'
  */
-export function listBody(orders: readonly (OrderFields & { status?: unknown })[], starts?: Int32Array): Uint8Array {
+function listBody(orders: readonly (OrderFields & { status?: unknown })[], starts: Int32Array): Uint8Array {
   // Sized from the first orders, so that the bytes are written once, in place: no buffer to grow and copy.
   const sampled = Math.min(orders.length, 64);
   let sample = 0;
@@ -64,14 +64,12 @@ export function listBody(orders: readonly (OrderFields & { status?: unknown })[]
       bytes = larger;
     }
     const written = utf8.encodeInto(text, bytes.subarray(length)).written;
-    if (starts !== undefined) {
-      // Each piece is '[' or ',' and an order; ASCII text has as many bytes as characters.
-      const ascii = written === text.length;
-      let at = length;
-      for (const piece of batch) {
-        if (piece.length > 1 && listed < starts.length) starts[listed++] = at + 1;
-        at += ascii ? piece.length : utf8.encode(piece).length;
-      }
+    // Each piece is '[' or ',' and an order; ASCII text has as many bytes as characters.
+    const ascii = written === text.length;
+    let at = length;
+    for (const piece of batch) {
+      if (piece.length > 1 && listed < starts.length) starts[listed++] = at + 1;
+      at += ascii ? piece.length : utf8.encode(piece).length;
     }
     length += written;
     batch = [];
@@ -97,7 +95,7 @@ export function listBody(orders: readonly (OrderFields & { status?: unknown })[]
  * @example
  * checkOrders([{ id: 'x' }], '/params/orders') // throws: Invalid orders: /params/orders/0/id must be integer.
  */
-export function checkOrders(input: unknown, at = ''): asserts input is OrderInput[] {
+function checkOrders(input: unknown, at = ''): asserts input is OrderInput[] {
   const violations = orderInputViolations(input, at);
   if (violations.length > 0) throw new MockError('invalid_orders', `Invalid orders: ${violationSummary(violations)}.`, { violations });
   const orders = input as OrderInput[];

@@ -39,9 +39,9 @@ type OrderCollection = Collection<typeof storedOrderSchema>;
 type OrderRecord = ReturnType<OrderCollection['all']>[number];
 
 /**
- * The records of a collection by id, for a lookup that costs the same whatever the store's size:
- * the ids sorted in a typed array, and where each record sits. 12 bytes an order, where a
- * `Map<bigint, record>` took about 50.
+ * The records of a collection by id: the ids sorted in a typed array, and where each record sits;
+ * a lookup is a binary search (17 steps at 100,000 orders). 12 bytes an order, where a
+ * `Map<bigint, record>` took about 50 and hashed a bigint at every lookup.
  */
 class RecordIndex {
   readonly #ids: BigInt64Array;
@@ -91,7 +91,7 @@ const nextTurn = (): Promise<void> =>
 
 /**
  * The mock's orders: an `@msw/data` collection validated by the spec's Order schema, with an index
- * by id so that a lookup or a cancellation costs the same whatever the store's size.
+ * by id, so that a cancellation takes well under a millisecond whatever the store's size.
  *
  * A store starts from a checked seed (`OrderSeed`), which stores and resets share, and answers from
  * it until its first change: only then, or when `materialize()` asks, are its records created in the
@@ -126,11 +126,6 @@ export class OrderStore {
   constructor(seed: OrderSeed | readonly unknown[]) {
     this.#initial = OrderSeed.from(seed);
     this.#seed = this.#initial;
-  }
-
-  /** Resolves once every replacement asked for so far is in place (a replacement takes effect when asked: this is already resolved). */
-  settled(): Promise<void> {
-    return Promise.resolve();
   }
 
   /**

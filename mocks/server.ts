@@ -258,11 +258,12 @@ export function createServer(options: ServerOptions = {}): MockServer {
 
   // A list body of 1 MiB or more sent for the first time was just written: the one it replaces (9 MB
   // for 100,000 orders, at each change) is garbage, which V8 frees late. Collected once it is sent.
-  const sentLargeBodies = new WeakSet<Uint8Array>();
+  const sentLargeBodies = new WeakSet<readonly Uint8Array[]>();
   function afterLargeReply(reply: Reply): void {
-    const part = Array.isArray(reply.body) ? (reply.body as Uint8Array[])[0] : undefined;
-    if (options.collectGarbage === undefined || part === undefined || part.byteLength < largeBody || sentLargeBodies.has(part)) return;
-    sentLargeBodies.add(part);
+    const body = reply.body;
+    if (options.collectGarbage === undefined || body === null || typeof body === 'string' || sentLargeBodies.has(body)) return;
+    if (body.reduce((total, part) => total + part.byteLength, 0) < largeBody) return;
+    sentLargeBodies.add(body);
     setImmediate(options.collectGarbage);
   }
 
@@ -287,7 +288,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
         const reply = await answerer.answer(call.operation, call.parameter, head);
         status = writeReply(outgoing, reply);
         if (reply !== networkError) afterLargeReply(reply);
-        answerer.record(head, incoming.method!, call.pathname, reply === networkError ? 'network' : status);
+        answerer.record(head, incoming.method!, call.pathname, reply === networkError ? 'network' : status, call.operation);
       } catch {
         outgoing.destroy();
       }

@@ -53,17 +53,22 @@ const templates = routes.map((route) => ({ route, segments: route.path.split('/'
  * matchRoute('POST', '/store/orders') // undefined
  */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
-  const segments = path.split(/[?#]/)[0]!.split('/').slice(1);
+  const query = path.search(/[?#]/);
+  const segments = (query === -1 ? path : path.slice(0, query)).split('/');
+  // segments[0] is the empty string before the leading slash.
   for (const { route, segments: template } of templates) {
-    if (route.method !== method || template.length !== segments.length) continue;
+    if (route.method !== method || template.length !== segments.length - 1) continue;
     let parameter: string | undefined;
-    const matches = template.every((part, index) => {
-      const segment = segments[index]!;
-      if (!part.startsWith('{')) return part === segment;
-      parameter = segment;
-      return segment !== '';
-    });
-    if (matches) return parameter === undefined ? { route } : { route, parameter };
+    let index = 0;
+    for (; index < template.length; index++) {
+      const part = template[index]!;
+      const segment = segments[index + 1]!;
+      if (part.startsWith('{')) {
+        if (segment === '') break;
+        parameter = segment;
+      } else if (part !== segment) break;
+    }
+    if (index === template.length) return parameter === undefined ? { route } : { route, parameter };
   }
   return undefined;
 }

@@ -63,7 +63,7 @@ describe('createOrderMock with setupServer', () => {
     expect(await mock.orders()).toHaveLength(5);
   });
 
-  it('answers orders() once the seed and every replacement asked for have settled', async () => {
+  it('answers orders() with the seed, and with a replacement as soon as it is asked', async () => {
     const fresh = createOrderMock({ seed: [{ id: 7, status: 'shipped' }] });
     expect(await fresh.orders()).toEqual([{ id: 7n, status: 'shipped' }]);
     void fresh.replaceOrders([{ id: 8 }]);

@@ -40,9 +40,9 @@ afterAll(async () => {
 });
 
 describe('a frontend team\'s install', () => {
-  it('adds at most 30 MiB to node_modules over msw alone: no Pact, no Prism', async () => {
+  it('adds at most 15 MiB to node_modules over msw alone: no Pact, no Prism, no fast-check', async () => {
     console.log(`install weight: kit + msw ${weight.kitAndMsw.toFixed(1)} MiB, msw alone ${weight.msw.toFixed(1)} MiB, the kit adds ${(weight.kitAndMsw - weight.msw).toFixed(1)} MiB`);
-    expect(weight.kitAndMsw - weight.msw).toBeLessThanOrEqual(30);
+    expect(weight.kitAndMsw - weight.msw).toBeLessThanOrEqual(15);
     // npm ls names the absent optional peers too (as empty entries): ask the folder instead.
     for (const { name } of Object.values(optionalDependencies)) expect(existsSync(join(consumer, 'node_modules', name)), name).toBe(false);
   });

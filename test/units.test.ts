@@ -118,8 +118,7 @@ describe('OrderStore', () => {
   it('applies replacements in the order they were asked for', async () => {
     const store = new OrderStore([]);
     void store.replace([{ id: 1 }]);
-    void store.replace([{ id: 2 }]);
-    await store.settled();
+    await store.replace([{ id: 2 }]);
     expect(store.all().map((order) => order.id)).toEqual([2n]);
   });
 

@@ -100,6 +100,18 @@ function requestHead(incoming: IncomingMessage): RequestHead {
   };
 }
 
+// A body of bytes up to 64 KiB is sent as Latin-1 text, made once for each body: Node writes a string
+// body and the head in one write, where bytes take a second, gathered write (a list of 100 orders
+// answered 0.42× the bare server's rate as bytes). Latin-1 maps each byte to one character, so the
+// bytes sent are the same.
+const smallBody = 64 * 1024;
+const latin1Texts = new WeakMap<readonly Uint8Array[], string>();
+function latin1Text(body: readonly Uint8Array[]): string {
+  let text = latin1Texts.get(body);
+  if (text === undefined) latin1Texts.set(body, (text = Buffer.concat(body).toString('latin1')));
+  return text;
+}
+
 // The one place a reply meets the socket, for the fast path and the handlers alike. A network error
 // (a fault with `network: true`) drops the connection without an answer.
 function writeReply(outgoing: ServerResponse, reply: Reply | NetworkError, cors: Record<string, string> = simpleCors): number {
@@ -110,12 +122,13 @@ function writeReply(outgoing: ServerResponse, reply: Reply | NetworkError, cors:
   const headers: Record<string, string | number> = { ...cors, ...reply.headers };
   // A reply that gives its own length (the answer to HEAD: the length GET would send) keeps it.
   const body = reply.body;
-  if (reply.status !== 204 && reply.status !== 304 && headers['content-length'] === undefined) {
-    headers['content-length'] = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.reduce((total, part) => total + part.byteLength, 0);
-  }
+  const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.reduce((total, part) => total + part.byteLength, 0);
+  if (reply.status !== 204 && reply.status !== 304 && headers['content-length'] === undefined) headers['content-length'] = length;
   outgoing.writeHead(reply.status, headers);
   if (body === null || typeof body === 'string') {
     outgoing.end(body ?? undefined);
+  } else if (length <= smallBody) {
+    outgoing.end(latin1Text(body), 'latin1');
   } else {
     // Parts in one write: corked, they leave in as few packets as one buffer would.
     outgoing.cork();

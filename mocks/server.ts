@@ -270,14 +270,16 @@ export function createServer(options: ServerOptions = {}): MockServer {
   }
 
   // A list body of 1 MiB or more sent for the first time was just written: the one it replaces (9 MB
-  // for 100,000 orders, at each change) is garbage, which V8 frees late. Collected once it is sent.
+  // for 100,000 orders, at each change) is garbage, which V8 frees late. Collected once the body has
+  // been handed to the system, so that the collection does not hold up the end of the answer.
   const sentLargeBodies = new WeakSet<readonly Uint8Array[]>();
-  function afterLargeReply(reply: Reply): void {
+  function afterLargeReply(reply: Reply, outgoing: ServerResponse): void {
+    const { collectGarbage } = options;
     const body = reply.body;
-    if (options.collectGarbage === undefined || body === null || typeof body === 'string' || sentLargeBodies.has(body)) return;
+    if (collectGarbage === undefined || body === null || typeof body === 'string' || sentLargeBodies.has(body)) return;
     if (body.reduce((total, part) => total + part.byteLength, 0) < largeBody) return;
     sentLargeBodies.add(body);
-    setImmediate(options.collectGarbage);
+    outgoing.once('close', () => setImmediate(collectGarbage));
   }
 
   const fastPath = options.fastPath ?? true;
@@ -300,7 +302,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
         const head = requestHead(incoming);
         const reply = await answerer.answer(call.operation, call.parameter, head);
         status = writeReply(outgoing, reply);
-        if (reply !== networkError) afterLargeReply(reply);
+        if (reply !== networkError) afterLargeReply(reply, outgoing);
         answerer.record(head, incoming.method!, call.pathname, reply === networkError ? 'network' : status, call.operation);
       } catch {
         outgoing.destroy();

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { ObservedResponse } from './checks.js';
+import { acceptedEncodings, responseText } from './response-text.js';
 
 /** How long the harness waits for one whole answer (headers and body) unless told otherwise: 10 s. */
 export const defaultRequestTimeout = 10_000;
@@ -27,21 +27,6 @@ export type Observation = ObservedResponse | TargetFailure;
 // Causes that mean nothing answered at all: the run cannot go on (exit 2), as opposed to a target
 // that answered badly (a violation).
 const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
-
-/** The encodings the harness asks for, and so decodes (RFC 9110 §8.4.1). */
-const acceptedEncodings = 'gzip, deflate, br';
-
-function decode(body: Buffer, encoding: string | undefined): Buffer {
-  let decoded = body;
-  // Encodings are listed in the order they were applied (RFC 9110 §8.4): undo them last first.
-  for (const coding of (encoding ?? '').split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '' && part !== 'identity').reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') decoded = gunzipSync(decoded);
-    else if (coding === 'deflate') decoded = inflateSync(decoded);
-    else if (coding === 'br') decoded = brotliDecompressSync(decoded);
-    else throw new Error(`${coding} is not an encoding the harness asked for (${acceptedEncodings})`);
-  }
-  return decoded;
-}
 
 function parserFailure(error: NodeJS.ErrnoException): string {
   return `the answer is not valid HTTP/1.1 (${error.message.replace(/^Parse Error: /, '')})`;
@@ -101,22 +86,15 @@ export function observe(url: string, init: { method: string; headers?: Record<st
         // Let an error the parser raises for bytes after the response land before judging.
         setImmediate(() => {
           if (!response.complete) return settle({ failure: 'the connection closed before the whole response came' });
-          let bytes: Buffer;
+          let text: string;
+          let invalidUtf8: boolean;
           try {
-            bytes = decode(Buffer.concat(chunks), response.headers['content-encoding']);
+            ({ text, invalidUtf8 } = responseText(Buffer.concat(chunks), response.headers['content-encoding']));
           } catch (error) {
             return settle({ failure: `the body could not be decoded as its Content-Encoding (${response.headers['content-encoding']}) says: ${(error as Error).message}` });
           }
           const headers = new Headers();
           for (let index = 0; index < response.rawHeaders.length; index += 2) headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
-          let text: string;
-          let invalidUtf8 = false;
-          try {
-            text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-          } catch {
-            invalidUtf8 = true;
-            text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-          }
           settle({ status: response.statusCode ?? 0, headers, text, ...(invalidUtf8 && { invalidUtf8 }), ...(trailingBytes && { trailingBytes }) });
         });
       });

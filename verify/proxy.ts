@@ -1,12 +1,12 @@
 import { connect as connectTcp, createServer, type AddressInfo, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { stringifyJson } from '../spec/json.js';
 import type { ErrorRecord } from '../spec/records.js';
 import { matchRoute } from '../spec/routes.js';
 import { checkAgainstSpec, type Finding, type ObservedResponse } from './checks.js';
 import { compareOracles, loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';
 import { RawResponseReader, readRequestHead } from './raw-response.js';
+import { responseText } from './response-text.js';
 
 /** How to build a validating proxy. */
 export interface ProxyOptions {
@@ -63,17 +63,6 @@ const reportPath = '/__verify/report';
 const violatedKept = 1000;
 // How long, after a response is complete, the proxy still listens for bytes after its end before closing.
 const trailingGrace = 30;
-
-function decode(body: Buffer, encoding: string | undefined): Buffer {
-  let decoded = body;
-  for (const coding of (encoding ?? '').split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '' && part !== 'identity').reverse()) {
-    if (coding === 'gzip' || coding === 'x-gzip') decoded = gunzipSync(decoded);
-    else if (coding === 'deflate') decoded = inflateSync(decoded);
-    else if (coding === 'br') decoded = brotliDecompressSync(decoded);
-    else throw new Error(`content-encoding ${coding} is not one the proxy decodes`);
-  }
-  return decoded;
-}
 
 function respond(socket: Socket, status: number, body: string, reason: string): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
@@ -136,20 +125,13 @@ export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
     }
     const headers = new Headers();
     for (const [name, value] of read.headers) headers.append(name, value);
-    let bytes: Buffer;
+    let text: string;
+    let invalidUtf8: boolean;
     try {
-      bytes = decode(read.body, headers.get('content-encoding') ?? undefined);
+      ({ text, invalidUtf8 } = responseText(read.body, headers.get('content-encoding') ?? undefined));
     } catch (error) {
       exchange.violations.push({ path: 'content-encoding', message: `expected a body encoded as its Content-Encoding says, got one that cannot be decoded (${(error as Error).message})` });
       return;
-    }
-    let text: string;
-    let invalidUtf8 = false;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-    } catch {
-      invalidUtf8 = true;
-      text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     }
     const observed: ObservedResponse = { status: read.status, headers, text, ...(invalidUtf8 && { invalidUtf8 }), ...(read.trailingBytes && { trailingBytes: true }) };
     const findings = checkAgainstSpec(method, exchange.operationPath, observed);

@@ -188,7 +188,8 @@ export class OrderSeed {
    * counted among those the seed lists, ascending). No byte is copied: each part is a view of the
    * seed's bytes, or a separator. Past 1,024 runs, the parts are joined into one copy.
    * @example
-   * new TextDecoder().decode(OrderSeed.from([{ id: 1 }, { id: 2 }, { id: 3 }]).listBody([1])[...]) // '[{"id":1},{"id":3}]', in three parts
+   * const parts = OrderSeed.from([{ id: 1 }, { id: 2 }, { id: 3 }]).listBody([1]); // '[', '{"id":1}', ',', '{"id":3}', ']'
+   * Buffer.concat(parts).toString() // '[{"id":1},{"id":3}]'
    */
   listBody(without: readonly number[] = []): Uint8Array[] {
     if (without.length === 0) return [this.#body];

@@ -152,7 +152,7 @@ export class OrderStore {
     return this.#records === undefined ? this.#seed.orders() : this.#records.collection.all().map((order) => ({ ...order }));
   }
 
-  /** The order with this id, whatever its status. */
+  /** The order with this id, whatever its status (before the store's first change, read back from its seed: a scan). */
   find(id: bigint): StoredOrder | undefined {
     if (this.#records === undefined) return this.#seed.orders().find((order) => order.id === id);
     const position = this.#records.index.position(id);

@@ -84,9 +84,8 @@ export function schemaValidator(key: string, schema: object): (value: unknown) =
       compiled.set(key, run);
       checkInt64s = int64Check(schema, new Set());
     }
-    // Most values hold no bigint and pass as they are; a bigint fails Ajv's integer check, so a value
-    // that fails is checked again with its bigints as the numbers they denote.
-    if (!run(value) && !run(withoutBigInts(value))) return toViolations(run.errors ?? []);
+    // A value that holds no bigint is checked as it is, not copied (withoutBigInts returns it).
+    if (!run(withoutBigInts(value))) return toViolations(run.errors ?? []);
     const violations: Violation[] = [];
     checkInt64s?.(value, '', violations);
     return violations;

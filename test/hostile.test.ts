@@ -95,6 +95,7 @@ describe.concurrent('the default run fails a provider that breaks the contract, 
     ['sends a 401 with a Basic challenge', { basicChallenge: true }, /list-without-key › list the orders without a key: expected a Bearer challenge in WWW-Authenticate with 401 \(RFC 6750 §3\), got "Basic realm=\\"hostile\\"" \(at www-authenticate\)\n/],
     ['accepts any Basic credentials', { acceptBasic: true }, /list-with-another-scheme › list the orders with Basic credentials: expected status 401, got 200 \(at status\)\n/],
     ['accepts a wrong key on the pet read', { petAcceptsAnyKey: true }, /read-pet-with-wrong-key › read pet 1 with a wrong key: expected status 401, got 200 \(at status\)\n/],
+    ['errors on a list of no orders', { emptyStoreErrors: true }, /pact › list-shape › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 500 \(at status\)\n/],
   ])('that %s', async (_, switches, reason) => {
     const reports = await verifyAgainst(switches);
     expectConsistent(reports, 1);

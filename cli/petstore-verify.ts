@@ -2,8 +2,9 @@
 import { writeFile } from 'node:fs/promises';
 import { stringifyJson } from '../spec/json.js';
 import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../spec/scenarios.js';
-import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
+import { createValidatingProxy, reportPath, type ProxyExchange } from '../verify/proxy.js';
 import { defaultExplorationSeed } from '../verify/explore.js';
+import { defaultRequestTimeout } from '../verify/observe.js';
 import { disagreementLine, exchangeLines as suiteExchangeLines, findingText, runLines, summaryLines, toHtml, toJson, toJunit, type RunReport } from '../verify/report.js';
 import { installHint, type OptionalDependency } from '../verify/optional-dependencies.js';
 import type { SuiteName } from '../verify/results.js';
@@ -73,6 +74,11 @@ function baseUrlHint(baseUrl: string): string | undefined {
   return `the base URL ${baseUrl} does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1)`;
 }
 
+function httpUrlFlag(value: string, name: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw new UsageError(`--${name} is not an http(s) URL: ${JSON.stringify(value)}`);
+  return value;
+}
+
 function secondsFlag(value: string, name: string, maximum: number): number {
   const seconds = Number(value);
   if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(seconds > 0) || seconds > maximum) throw new UsageError(`--${name} must be a number of seconds above 0 and at most ${maximum}, got ${JSON.stringify(value)}`);
@@ -118,9 +124,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) 
   if (baseUrl === undefined) throw new UsageError('--base-url (or --target) is required');
   const apiKey = values['api-key'] ?? environment.PETSTORE_API_KEY;
   if (!apiKey) throw new UsageError('--api-key (or PETSTORE_API_KEY) is required');
-  for (const [name, url] of [['base-url', baseUrl], ['state-url', values['state-url']]] as const) {
-    if (url !== undefined && (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))) throw new UsageError(`--${name} is not an http(s) URL: ${JSON.stringify(url)}`);
-  }
+  for (const [name, url] of [['base-url', baseUrl], ['state-url', values['state-url']]] as const) if (url !== undefined) httpUrlFlag(url, name);
   if (explore && values.suite !== undefined) throw new UsageError('petstore-verify explore runs the exploration: give no --suite');
   const suite = explore ? 'explore' : (values.suite ?? 'all');
   const suites = ({ pact: ['pact'], ajv: ['scenarios'], scenarios: ['scenarios'], explore: ['explore'], all: ['pact', 'scenarios', 'explore'] } as Record<string, SuiteName[]>)[suite];
@@ -145,7 +149,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) 
       ...(values['provider-version'] !== undefined && { providerVersion: values['provider-version'] }),
       ...(values['provider-branch'] !== undefined && { providerBranch: values['provider-branch'] }),
     },
-    timeout: values.timeout === undefined ? 10_000 : secondsFlag(values.timeout, 'timeout', 600),
+    timeout: values.timeout === undefined ? defaultRequestTimeout : secondsFlag(values.timeout, 'timeout', 600),
     deadline: values.deadline === undefined ? 600_000 : secondsFlag(values.deadline, 'deadline', 86_400),
     exploration: {
       runs: values.runs === undefined ? (suite === 'explore' ? 100 : 25) : integerFlag(values.runs, 'runs', 1, 100_000),
@@ -183,8 +187,7 @@ function parseProxy(argv: string[]) {
     quiet: { type: 'boolean' },
   });
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
-  if (!URL.canParse(values.upstream) || !/^https?:$/.test(new URL(values.upstream).protocol)) throw new UsageError(`--upstream is not an http(s) URL: ${JSON.stringify(values.upstream)}`);
-  return { ...values, upstream: values.upstream, port: portFlag(values.port ?? '4020'), host: hostFlag(values.host ?? '127.0.0.1') };
+  return { ...values, upstream: httpUrlFlag(values.upstream, 'upstream'), port: portFlag(values.port ?? '4020'), host: hostFlag(values.host ?? '127.0.0.1') };
 }
 
 async function proxy(argv: string[]): Promise<number | undefined> {
@@ -215,7 +218,7 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
   const hint = baseUrlHint(options.upstream);
   if (hint !== undefined) console.log(`hint: ${hint.replace('the base URL', 'the upstream')}`);
-  console.log(`petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${'/__verify/report'}`);
+  console.log(`petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${reportPath}`);
   return undefined;
 }
 
@@ -256,14 +259,14 @@ async function main(): Promise<number | undefined> {
       console.log(packageVersion());
       return 0;
     }
-    // Every contract scenario by default; scenarios that inject faults describe the mock, not the contract
-    // (named with --scenario, they are reported as skipped).
     // What the suites asked for need, installed: else one line saying what to install, before anything runs.
     const needed: OptionalDependency[] = [];
     if (options.suites.includes('pact') && options['state-url'] !== undefined) needed.push('pact');
     if (!options['no-prism'] && options.suites.some((suite) => suite !== 'pact')) needed.push('prism');
     const hint = installHint(needed);
     if (hint !== undefined) throw new UsageError(`${options.suites.length > 1 ? 'this run' : `the ${options.suites[0]} suite`} ${hint}`);
+    // Every contract scenario by default; scenarios that inject faults describe the mock, not the contract
+    // (named with --scenario, they are reported as skipped).
     const directory = options.scenarios ?? scenarioDirectory;
     scenarios = options.scenario ? await loadScenarios({ names: options.scenario, directory }) : (await loadScenarios({ directory })).filter((scenario) => !injectsFaults(scenario));
   } catch (error) {

@@ -78,6 +78,27 @@ function listFindings(body: JsonValue | undefined, ids: readonly ScenarioId[], m
     }));
 }
 
+const jsonBodies = new WeakMap<ObservedResponse, JsonValue | undefined>();
+
+/**
+ * A response's body as JSON, parsed losslessly once for every check that reads it (the spec checks,
+ * the model comparison, Prism's): undefined when it is not JSON. A byte order mark is skipped here
+ * and reported on its own (`encodingFindings`), so the JSON after it is still judged.
+ * @example
+ * jsonBody({ status: 200, headers: new Headers(), text: '[{"id":9223372036854775807}]' }) // [{ id: 9223372036854775807n }]
+ */
+export function jsonBody(response: ObservedResponse): JsonValue | undefined {
+  if (jsonBodies.has(response)) return jsonBodies.get(response);
+  let value: JsonValue | undefined;
+  try {
+    value = parseJson(response.text.replace(/^\uFEFF/, ''));
+  } catch {
+    value = undefined;
+  }
+  jsonBodies.set(response, value);
+  return value;
+}
+
 /** A response's body, read once: parsed losslessly, with the findings that reading it gave. */
 class ResponseBody {
   readonly present: boolean;
@@ -99,12 +120,8 @@ class ResponseBody {
     if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
       this.findings.push({ path: 'content-type', message: `expected content-type application/json, got ${contentType ?? 'none'}`, ...(area && { area: 'content-type' as const }) });
     }
-    try {
-      // A byte order mark is reported on its own (encodingFindings); the JSON after it is still judged.
-      this.value = parseJson(this.response.text.replace(/^\uFEFF/, ''));
-    } catch {
-      this.findings.push({ path: '', message: `expected a JSON body, got ${JSON.stringify(this.response.text.slice(0, 40))}`, ...(area && { area }) });
-    }
+    this.value = jsonBody(this.response);
+    if (this.value === undefined) this.findings.push({ path: '', message: `expected a JSON body, got ${JSON.stringify(this.response.text.slice(0, 40))}`, ...(area && { area }) });
     return this.value;
   }
 }

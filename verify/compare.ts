@@ -1,9 +1,9 @@
 import type { StoredOrder } from '../mocks/order-store.js';
 import { parseInt64, toInt64 } from '../spec/int64.js';
-import { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
+import { stringifyJson, type JsonValue } from '../spec/json.js';
 import { orderFields, orderInt64Fields } from '../spec/records.js';
 import { matchRoute } from '../spec/routes.js';
-import type { Finding, ObservedResponse } from './checks.js';
+import { jsonBody, type Finding, type ObservedResponse } from './checks.js';
 import type { ModelAnswer } from './model.js';
 
 /** Where the specification is open, what the harness accepts besides what the model answers, and why. */
@@ -105,14 +105,6 @@ function preview(value: unknown): string {
   if (value === undefined) return 'nothing';
   const text = stringifyJson(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-function parsed(text: string): JsonValue | undefined {
-  try {
-    return parseJson(text.replace(/^\uFEFF/, ''));
-  } catch {
-    return undefined;
-  }
 }
 
 // Compared as the int64 it is (ids), the instant it says (date-times), or strictly.
@@ -218,7 +210,7 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
     return [{ path: 'status', message: `expected status ${accepted.join(' or ')}, got ${observed.status}` }];
   }
   const findings: Finding[] = [];
-  if (answer.operation === 'listOrders' && observed.status === 200) findings.push(...listFindings(call.after, parsed(observed.text), history));
+  if (answer.operation === 'listOrders' && observed.status === 200) findings.push(...listFindings(call.after, jsonBody(observed), history));
   if (answer.operation === 'readPet' && observed.status === 200) {
     for (const name of ['Deprecation', 'Sunset']) {
       if (!observed.headers.has(name)) findings.push({ path: name, message: `expected header ${name} on the deprecated pet read, got none` });

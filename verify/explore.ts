@@ -14,9 +14,9 @@ import { acceptedStatuses, compareWithModel, ProviderHistory } from './compare.j
 import { InterfaceModel, type ModelAnswer } from './model.js';
 import { isFailure, TargetUnreachable, type Observation } from './observe.js';
 import { installHint } from './optional-dependencies.js';
-import { loadPrismOracle, type PrismOracle } from './prism.js';
-import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
-import { changeProviderState, RunStopped, sendCall, withSecondOracle, type TargetOptions } from './run.js';
+import { loadPrismOracle, withSecondOracle, type PrismOracle } from './prism.js';
+import { caseVerdict, findingsOnlyExchange, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
+import { changeProviderState, eachAnswerAgainstSpec, judged, raceFindings, RunStopped, sendCall, stoppedExchange, type TargetOptions } from './run.js';
 
 /** The seed an exploration uses unless told otherwise: the same sequences in every CI run. */
 export const defaultExplorationSeed = 20261123;
@@ -98,7 +98,8 @@ async function judgedCall(
   const [observed, answer] = await Promise.all([sendCall(target.options, call.method, call.path, call.key), model.mock.call(call.method, call.path, call.key)]);
   model.orders = await model.mock.orders();
   const findings = judge(target, call, observed, answer!, before, model.orders);
-  const exchange = exchangeOf(name, call, observed, findings.findings, findings.disagreements, started);
+  // Exploration compares with the model strictly: an advisory finding stops a run too.
+  const exchange = judged(name, call, observed, findings.findings, findings.disagreements, true, started);
   return { exchange, answer: answer!, before };
 }
 
@@ -106,12 +107,7 @@ function judge(target: ExplorationTarget, call: { method: string; path: string }
   if (isFailure(observed)) return { findings: [{ path: '', message: observed.failure }], disagreements: [] };
   const findings: Finding[] = checkAgainstSpec(call.method, call.path, observed);
   findings.push(...compareWithModel({ path: call.path, answer, before, after, observed }, target.history));
-  const disagreements = withSecondOracle(target.prism, call.method, call.path, observed, findings);
-  return { findings: findings.filter((finding, index) => findings.findIndex((other) => other.path === finding.path && other.message === finding.message) === index), disagreements };
-}
-
-function exchangeOf(name: string, call: { method: string; path: string }, observed: Observation, violations: Finding[], disagreements: CheckedExchange['disagreements'], started: number): CheckedExchange {
-  return { name, method: call.method, path: call.path, ...(!isFailure(observed) && { status: observed.status }), violations, warnings: [], disagreements, durationMs: performance.now() - started };
+  return { findings, disagreements: withSecondOracle(target.prism, call.method, call.path, observed, findings) };
 }
 
 /** Records a judged call in the run's log and as a step of the scenario it would save, and stops the run on a violation. */
@@ -208,6 +204,9 @@ class ReadPet implements ExplorationCommand {
   }
 }
 
+// What a burst of cancels of one pending order must give (tolerance `race-losers`), as a step expects it.
+const burstExpect: ContractStep['expect'] = { status: 204, others: [404, 409] };
+
 /** Several cancels of one pending order at once: exactly one 204 (tolerance `race-losers`). */
 class CancelBurst implements ExplorationCommand {
   constructor(
@@ -228,17 +227,12 @@ class CancelBurst implements ExplorationCommand {
     const findings: Finding[] = [];
     if (failure !== undefined) findings.push({ path: '', message: failure.failure });
     else {
-      const statuses = (observations as ObservedResponse[]).map((observed) => observed.status);
-      (observations as ObservedResponse[]).forEach((observed, index) => {
-        findings.push(...checkAgainstSpec(call.method, call.path, observed).map((finding) => ({ ...finding, path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}` })));
-      });
-      const winners = statuses.filter((status) => status === 204).length;
-      if (winners !== 1 || statuses.some((status) => status !== 204 && status !== 404 && status !== 409)) {
-        findings.push({ path: 'status', message: `expected exactly one of ${this.count} cancels at once to be 204 and the others 404 or 409, as the model answers one after another, got ${statuses.join(', ')}` });
-      }
+      const responses = observations as ObservedResponse[];
+      findings.push(...eachAnswerAgainstSpec(call.method, call.path, responses));
+      findings.push(...raceFindings(burstExpect, responses.map((observed) => observed.status), 'cancels', 'as the model answers one after another'));
     }
-    const exchange = exchangeOf(`${this.toString()}: ${id}`, call, observations[0]!, findings, [], started);
-    record(target, exchange, { name: '', request: { method: 'DELETE', path: call.path }, parallel: this.count, expect: { status: 204, others: [404, 409] } });
+    const exchange = judged(`${this.toString()}: ${id}`, call, observations[0]!, findings, [], true, started);
+    record(target, exchange, { name: '', request: { method: 'DELETE', path: call.path }, parallel: this.count, expect: burstExpect });
   }
   toString(): string {
     return `cancel the ${ordinal(this.pick)} pending order ${this.count} times at once`;
@@ -271,9 +265,9 @@ class ListDuringCancels implements ExplorationCommand {
     model.orders = await model.mock.orders();
     // After the cancels, the orders being cancelled count as cancelled: listed or not (tolerance cancelled-order-listed).
     const listAnswer = (await model.mock.call(list.method, list.path, list.key))!;
-    const judged = judge(target, list, listed!, listAnswer, before, model.orders);
-    findings.push(...judged.findings);
-    const exchange = exchangeOf(`${this.toString()}: ${ids.join(', ')}`, list, listed!, findings, judged.disagreements, started);
+    const listJudged = judge(target, list, listed!, listAnswer, before, model.orders);
+    findings.push(...listJudged.findings);
+    const exchange = judged(`${this.toString()}: ${ids.join(', ')}`, list, listed!, findings, listJudged.disagreements, true, started);
     // A scenario cannot send different requests at once: it replays the cancels, then the list.
     const listStep = stepOf(list, listAnswer, before, model.orders);
     target.steps.push({ ...exchange, name: `${target.steps.length + 1}. ${exchange.name}` });
@@ -434,7 +428,7 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
       }
       if (!(error instanceof Mismatch)) {
         // The state could not be set, or something else went wrong: a failure like any other, with its reason.
-        target.steps.push({ name: `${target.steps.length + 1}. ${(error as Error).message}`, method: '', path: '', violations: [{ path: '', message: (error as Error).message }], warnings: [], disagreements: [], durationMs: 0 });
+        target.steps.push(findingsOnlyExchange(`${target.steps.length + 1}. ${(error as Error).message}`, [{ path: '', message: (error as Error).message }]));
       }
       if (!firstFailureSeen) {
         firstFailureSeen = true;
@@ -454,8 +448,7 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
   const result: ExplorationResult = { ...tallySuite('explore', cases, 0), seed };
   if (aborted !== undefined || (details.interrupted && !details.failed)) {
     const reason = aborted?.message ?? 'the run passed its deadline';
-    const exchange: CheckedExchange = { name: 'stopped', method: '', path: '', violations: [{ path: '', message: `expected the run to finish, got: ${reason}` }], warnings: [], disagreements: [], durationMs: 0 };
-    cases.push({ name: 'stopped', verdict: 'failed', reason, exchanges: [exchange] });
+    cases.push({ name: 'stopped', verdict: 'failed', reason, exchanges: [stoppedExchange(reason)] });
     options.onRun?.(cases.at(-1)!);
   } else if (details.failed && lastFailure !== undefined) {
     const failing = lastFailure.steps.at(-1)?.name ?? 'a step';

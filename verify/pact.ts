@@ -9,7 +9,7 @@ import { packageFolder } from '../spec/package-folder.js';
 import type { Finding } from './checks.js';
 import { requireInstalled } from './optional-dependencies.js';
 import { guardStatePath, startPactGuard, type GuardRecord } from './pact-guard.js';
-import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
+import { caseVerdict, findingsOnlyExchange, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
 import type { TargetOptions } from './run.js';
 
 /** A Pact Broker to fetch pacts from and publish verification results to. */
@@ -96,6 +96,12 @@ function mismatchFindings(error: NonNullable<PactResults['errors']>[number]): Fi
     path: mismatch.type === 'StatusMismatch' ? 'status' : mismatch.type === 'HeaderMismatch' ? (mismatch.key ?? 'header') : (mismatch.path ?? ''),
     message: `Pact: ${(mismatch.mismatch ?? mismatch.type ?? 'mismatch').replace(/\s+/g, ' ')}`,
   }));
+}
+
+// Whether an error of Pact's verifier is about this interaction: it names it by its description,
+// after the consumer's and provider's names when the pact came from a broker.
+function isAbout(error: NonNullable<PactResults['errors']>[number], description: string): boolean {
+  return error.interaction === description || error.interaction.endsWith(` - ${description}`);
 }
 
 interface ChildOutcome {
@@ -218,13 +224,13 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
   const taken = new Set<GuardRecord>();
   const results = outcome.results?.interactionResults ?? [];
   for (const result of results) {
-    const error = outcome.results?.errors?.find((candidate) => candidate.interaction.endsWith(` - ${result.description}`) || candidate.interaction === result.description);
+    const error = outcome.results?.errors?.find((candidate) => isAbout(candidate, result.description));
     const interaction = interactions.find((candidate) => candidate.description === result.description);
     const guarded = interaction === undefined ? [] : recordsFor(interaction, guard.records, taken);
     const pactFindings = error === undefined ? (result.result === 'OK' ? [] : [{ path: '', message: `Pact: the interaction ended with ${result.result}` }]) : mismatchFindings(error);
     const exchanges: CheckedExchange[] = guarded.map((record) => ({ ...record.exchange, name: result.description, violations: [...pactFindings, ...record.exchange.violations] }));
     if (exchanges.length === 0) {
-      exchanges.push({ name: result.description, method: interaction?.method ?? '', path: interaction?.path ?? '', violations: pactFindings, warnings: [], disagreements: [], durationMs: 0 });
+      exchanges.push(findingsOnlyExchange(result.description, pactFindings, { method: interaction?.method ?? '', path: interaction?.path ?? '' }));
     }
     cases.push({ name: result.description, verdict: caseVerdict(exchanges), exchanges });
     for (const exchange of exchanges) options.onExchange?.(exchange, result.description);
@@ -239,14 +245,14 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
   }
   // Errors that name no interaction that ran: a pact that could not be loaded, a broker that refused.
   for (const error of outcome.results?.errors ?? []) {
-    if (results.some((result) => error.interaction.endsWith(` - ${result.description}`) || error.interaction === result.description)) continue;
-    const exchange: CheckedExchange = { name: error.interaction, method: '', path: '', violations: mismatchFindings(error), warnings: [], disagreements: [], durationMs: 0 };
+    if (results.some((result) => isAbout(error, result.description))) continue;
+    const exchange = findingsOnlyExchange(error.interaction, mismatchFindings(error));
     cases.push({ name: error.interaction, verdict: 'failed', exchanges: [exchange] });
     options.onExchange?.(exchange, error.interaction);
   }
   if (outcome.crash !== undefined || (outcome.results !== undefined && results.length === 0 && interactions.length > 0)) {
     const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
-    const exchange: CheckedExchange = { name: 'verifier', method: '', path: '', violations: [{ path: '', message: reason }], warnings: [], disagreements: [], durationMs: 0 };
+    const exchange = findingsOnlyExchange('verifier', [{ path: '', message: reason }]);
     cases.push({ name: 'verifier', verdict: 'failed', reason, exchanges: [exchange] });
     options.onExchange?.(exchange, 'verifier');
   }

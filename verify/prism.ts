@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
 import type { HttpMethod } from '@stoplight/types';
 import { toInt64 } from '../spec/int64.js';
-import { parseJson } from '../spec/json.js';
 import { openApiDocument } from '../spec/schema-validator.js';
-import { valueAt, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
+import { jsonBody, valueAt, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
 import { requireInstalled } from './optional-dependencies.js';
 
 // Prism ships CommonJS, and its validators and router only under dist/ (not in its index, which
@@ -93,13 +92,6 @@ async function createPrismOracle(): Promise<PrismOracle> {
 const int64CapLimit = 'Prism caps format int64 at ±(2^53 - 1), the range of a JavaScript number; the value is an exact int64, which Ajv checks losslessly';
 const statusWarningLimit = 'Prism only warns of an undocumented status outside 2xx; the specification documents every status an operation answers, so the kit fails it';
 
-function parsedOrUndefined(text: string): unknown {
-  try {
-    return parseJson(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function isInt64Cap(diagnostic: PrismDiagnostic, body: unknown): boolean {
   return /must be [<>]= -?9007199254740991$/.test(diagnostic.message) && toInt64(valueAt(body, diagnostic.path)) !== undefined;
@@ -133,7 +125,7 @@ export function compareOracles(ajvFindings: readonly Finding[], prismDiagnostics
         ...(area === 'status' && prismWarnings.length > 0 && { knownPrismLimit: statusWarningLimit }),
       });
     } else if (ajv.length === 0 && prismErrors.length > 0) {
-      const body = parsedOrUndefined(response.text);
+      const body = jsonBody(response);
       const unexplained = prismErrors.filter((diagnostic) => !isInt64Cap(diagnostic, body));
       disagreements.push({ area, ajv: [], prism: prismMessages(prismErrors), ...(unexplained.length === 0 && { knownPrismLimit: int64CapLimit }) });
       for (const diagnostic of unexplained) {
@@ -142,4 +134,17 @@ export function compareOracles(ajvFindings: readonly Finding[], prismDiagnostics
     }
   }
   return { violations, disagreements };
+}
+
+/**
+ * Judges a response with Prism too, when a Prism oracle is given: the violations only Prism finds are
+ * added to `findings` (Ajv's, for the same response), and every disagreement is returned.
+ * @example
+ * const disagreements = withSecondOracle(prism, 'GET', '/store/orders', observed, findings);
+ */
+export function withSecondOracle(prism: PrismOracle | undefined, method: string, path: string, observed: ObservedResponse, findings: Finding[]): Disagreement[] {
+  if (prism === undefined) return [];
+  const compared = compareOracles(findings, prism.check(method, path, observed), observed);
+  findings.push(...compared.violations);
+  return compared.disagreements;
 }

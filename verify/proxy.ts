@@ -4,7 +4,7 @@ import { stringifyJson } from '../spec/json.js';
 import type { ErrorRecord } from '../spec/records.js';
 import { matchRoute } from '../spec/routes.js';
 import { checkAgainstSpec, type Finding, type ObservedResponse } from './checks.js';
-import { compareOracles, loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';
+import { loadPrismOracle, withSecondOracle, type Disagreement, type PrismOracle } from './prism.js';
 import { RawResponseReader, readRequestHead } from './raw-response.js';
 import { responseText } from './response-text.js';
 
@@ -59,7 +59,8 @@ export interface ValidatingProxy {
 
 // RFC 9110 §7.6.1: these describe one connection. Transfer-Encoding stays: the body's bytes are forwarded as they come.
 const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'host']);
-const reportPath = '/__verify/report';
+/** Where the proxy serves its report (`GET`), beside the API it forwards. */
+export const reportPath = '/__verify/report';
 const violatedKept = 1000;
 // How long, after a response is complete, the proxy still listens for bytes after its end before closing.
 const trailingGrace = 30;
@@ -135,11 +136,7 @@ export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
     }
     const observed: ObservedResponse = { status: read.status, headers, text, ...(invalidUtf8 && { invalidUtf8 }), ...(read.trailingBytes && { trailingBytes: true }) };
     const findings = checkAgainstSpec(method, exchange.operationPath, observed);
-    if (prism !== undefined) {
-      const compared = compareOracles(findings, prism.check(method, exchange.operationPath, observed), observed);
-      findings.push(...compared.violations);
-      exchange.disagreements = compared.disagreements;
-    }
+    exchange.disagreements = withSecondOracle(prism, method, exchange.operationPath, observed, findings);
     exchange.violations.push(...findings);
   };
 

@@ -93,10 +93,7 @@ export class RawResponseReader {
         return;
       }
       const status = Number(match[1]);
-      const headers = lines.map((line) => {
-        const colon = line.indexOf(':');
-        return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()] as [string, string];
-      });
+      const headers = headerFields(lines);
       // Interim responses (100 Continue, 103 Early Hints) come before the final one.
       if (status >= 100 && status < 200 && status !== 101) continue;
       this.#status = status;
@@ -177,9 +174,13 @@ export function readRequestHead(bytes: Buffer): RawRequestHead | undefined {
   if (end === -1) return undefined;
   const [requestLine = '', ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
   const [method = '', target = '', version = 'HTTP/1.1'] = requestLine.split(' ');
-  const headers = lines.map((line) => {
+  return { method, target, version, headers: headerFields(lines), length: end + 4 };
+}
+
+// The field lines of a head, as name and value, in order (RFC 9112 §5: name ":" OWS value OWS).
+function headerFields(lines: readonly string[]): [string, string][] {
+  return lines.map((line) => {
     const colon = line.indexOf(':');
-    return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()] as [string, string];
+    return [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
   });
-  return { method, target, version, headers, length: end + 4 };
 }

@@ -27,6 +27,17 @@ export interface CheckedExchange {
   durationMs: number;
 }
 
+/**
+ * An exchange with no response the harness judged itself: what went wrong outside any one response
+ * (a run that stopped, a verifier that crashed, a pact that could not be loaded), or what Pact alone
+ * said of an interaction. Its violations, and nothing else.
+ * @example
+ * findingsOnlyExchange('verifier', [{ path: '', message: "Pact's verifier was killed" }])
+ */
+export function findingsOnlyExchange(name: string, violations: Finding[], call: { method: string; path: string } = { method: '', path: '' }): CheckedExchange {
+  return { name, method: call.method, path: call.path, violations, warnings: [], disagreements: [], durationMs: 0 };
+}
+
 /** A scenario, a Pact interaction or an exploration run: its exchanges, or why it did not run. */
 export interface CaseResult {
   name: string;

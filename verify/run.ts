@@ -5,8 +5,8 @@ import { checkAgainstSpec, checkResponse, type Finding, type ObservedResponse } 
 import { compareWithModel, ProviderHistory } from './compare.js';
 import { InterfaceModel, type ModelAnswer } from './model.js';
 import { defaultRequestTimeout, isFailure, observe, TargetUnreachable, type Observation } from './observe.js';
-import { compareOracles, loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';
-import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
+import { loadPrismOracle, withSecondOracle, type Disagreement, type PrismOracle } from './prism.js';
+import { caseVerdict, findingsOnlyExchange, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
 
 export { TargetUnreachable };
 
@@ -116,14 +116,6 @@ export function judged(
   };
 }
 
-/** Ajv's spec-level findings and Prism's, compared: the violations only Prism finds, and every disagreement. */
-export function withSecondOracle(prism: PrismOracle | undefined, method: string, path: string, observed: ObservedResponse, findings: Finding[]): Disagreement[] {
-  if (prism === undefined) return [];
-  const compared = compareOracles(findings, prism.check(method, path, observed), observed);
-  findings.push(...compared.violations);
-  return compared.disagreements;
-}
-
 interface ScenarioContext {
   options: VerifyOptions;
   prism: PrismOracle | undefined;
@@ -159,47 +151,58 @@ async function runStep(context: ScenarioContext, step: ContractStep): Promise<{ 
     disagreements = withSecondOracle(context.prism, method, path, observed, findings);
   } else {
     findings.push(...raceFindings(step.expect, responses.map((response) => response.status)));
-    responses.forEach((observed, index) => {
-      const own = checkAgainstSpec(method, path, observed).map((finding) => ({ ...finding, path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}` }));
-      findings.push(...own);
-    });
+    findings.push(...eachAnswerAgainstSpec(method, path, responses));
   }
   return { exchange: judged(step.name, step.request, responses[0]!, findings, disagreements, options.strict ?? false, started), failed: false };
 }
 
 /** The exchange that records why the run stopped: a violation, so the run cannot end green. */
-export function stoppedExchange(error: RunStopped): CheckedExchange {
-  return { name: 'stopped', method: '', path: '', violations: [{ path: '', message: `expected the run to finish, got: ${error.message}` }], warnings: [], disagreements: [], durationMs: 0 };
+export function stoppedExchange(reason: string): CheckedExchange {
+  return findingsOnlyExchange('stopped', [{ path: '', message: `expected the run to finish, got: ${reason}` }]);
 }
 
 /**
  * The answers of N identical requests sent at once: with `others`, exactly one has the step's status
- * and every other one of `others`; without, every one has the step's status.
+ * and every other one of `others`; without, every one has the step's status. `calls` names the
+ * requests in the message, and `because` says why, when there is more to say.
  * @example
  * raceFindings({ status: 204, others: [404, 409] }, [204, 404, 409]) // []
  */
-export function raceFindings(expect: ContractStep['expect'], statuses: readonly number[]): Finding[] {
+export function raceFindings(expect: ContractStep['expect'], statuses: readonly number[], calls = 'answers', because?: string): Finding[] {
   const winner = [expect.status].flat();
+  const got = `${because === undefined ? '' : `${because}, `}got ${statuses.join(', ')}`;
   if (expect.others === undefined) {
-    return statuses.every((status) => winner.includes(status)) ? [] : [{ path: 'status', message: `expected every one of ${statuses.length} answers at once to be ${winner.join(' or ')}, got ${statuses.join(', ')}` }];
+    return statuses.every((status) => winner.includes(status)) ? [] : [{ path: 'status', message: `expected every one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')}, ${got}` }];
   }
   const winners = statuses.filter((status) => winner.includes(status)).length;
   const others = expect.others;
   if (winners === 1 && statuses.every((status) => winner.includes(status) || others.includes(status))) return [];
-  return [{ path: 'status', message: `expected exactly one of ${statuses.length} answers at once to be ${winner.join(' or ')} and the others ${others.join(' or ')}, got ${statuses.join(', ')}` }];
+  return [{ path: 'status', message: `expected exactly one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')} and the others ${others.join(' or ')}, ${got}` }];
 }
 
-async function runScenario(options: VerifyOptions, prism: PrismOracle | undefined, scenario: Scenario): Promise<CaseResult> {
+/**
+ * The answers of N identical requests sent at once, each against the specification, each finding
+ * named by its answer (`answer 2 /0/id`).
+ * @example
+ * eachAnswerAgainstSpec('DELETE', '/store/orders/7', responses) // [] when every answer conforms
+ */
+export function eachAnswerAgainstSpec(method: string, path: string, responses: readonly ObservedResponse[]): Finding[] {
+  return responses.flatMap((observed, index) => checkAgainstSpec(method, path, observed).map((finding) => ({ ...finding, path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}` })));
+}
+
+// A scenario's result, and why the run stopped when it stopped during this scenario.
+async function runScenario(options: VerifyOptions, prism: PrismOracle | undefined, scenario: Scenario): Promise<{ result: CaseResult; stopped?: string }> {
   const result: CaseResult = { name: scenario.name, description: scenario.description, verdict: 'passed', exchanges: [] };
-  if (injectsFaults(scenario)) return { ...result, verdict: 'skipped', reason: 'it injects faults, which only the mock can replay' };
-  if (scenario.state !== undefined && options.stateUrl === undefined) return { ...result, verdict: 'skipped', reason: 'it sets a provider state, and no --state-url was given' };
+  if (injectsFaults(scenario)) return { result: { ...result, verdict: 'skipped', reason: 'it injects faults, which only the mock can replay' } };
+  if (scenario.state !== undefined && options.stateUrl === undefined) return { result: { ...result, verdict: 'skipped', reason: 'it sets a provider state, and no --state-url was given' } };
   const orders = scenario.state?.params.orders;
   try {
     if (orders !== undefined) await changeProviderState({ ...options, stateUrl: options.stateUrl! }, orders, 'setup');
   } catch (error) {
     if (error instanceof TargetUnreachable || error instanceof RunStopped) throw error;
-    return { ...result, verdict: 'error', reason: (error as Error).message };
+    return { result: { ...result, verdict: 'error', reason: (error as Error).message } };
   }
+  let stopped: string | undefined;
   const context: ScenarioContext = { options, prism, model: orders === undefined ? undefined : await InterfaceModel.seeded(orders), history: new ProviderHistory() };
   try {
     for (const step of contractSteps(scenario)) {
@@ -213,15 +216,15 @@ async function runScenario(options: VerifyOptions, prism: PrismOracle | undefine
     }
   } catch (error) {
     if (!(error instanceof RunStopped)) throw error;
-    const exchange = stoppedExchange(error);
+    const exchange = stoppedExchange(error.message);
     result.exchanges.push(exchange);
     options.onExchange?.(exchange, scenario.name);
-    result.reason = error.message;
+    result.reason = stopped = error.message;
   } finally {
     // Pact's teardown after each scenario that set a state; a failure to tear down is not the contract's.
     if (orders !== undefined) await changeProviderState({ ...options, stateUrl: options.stateUrl! }, [], 'teardown').catch(() => undefined);
   }
-  return { ...result, verdict: caseVerdict(result.exchanges) };
+  return { result: { ...result, verdict: caseVerdict(result.exchanges) }, ...(stopped !== undefined && { stopped }) };
 }
 
 /**
@@ -247,14 +250,14 @@ export async function verify(options: VerifyOptions): Promise<SuiteResult> {
       } catch (error) {
         if (!(error instanceof RunStopped)) throw error;
         stopped = error.message;
-        const exchange = stoppedExchange(error);
+        const exchange = stoppedExchange(error.message);
         cases.push({ name: scenario.name, description: scenario.description, verdict: 'failed', reason: stopped, exchanges: [exchange] });
         options.onExchange?.(exchange, scenario.name);
         continue;
       }
-      const result = await runScenario(options, prism, scenario);
-      cases.push(result);
-      if (result.reason !== undefined && /^the (run passed|target stopped)/.test(result.reason)) stopped = result.reason;
+      const outcome = await runScenario(options, prism, scenario);
+      cases.push(outcome.result);
+      stopped = outcome.stopped;
     } else {
       cases.push({ name: scenario.name, description: scenario.description, verdict: 'skipped', reason: `not run: ${stopped}`, exchanges: [] });
     }

@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSeedFile } from '../mocks/index.js';
 import { stringifyJson } from '../spec/json.js';
 import { cliPath, startCommand } from './cli-support.js';
 import { authorized, jsonOf, startServer } from './support.js';
@@ -127,5 +128,22 @@ describe('a big store in the standalone server', () => {
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe('readSeedFile', () => {
+  it('reads a JSON seed file into a seed the server takes as it is', async () => {
+    const mock = await startServer({ seed: await readSeedFile(seedFile) });
+    try {
+      expect(await (await mock.withKey('/store/orders')).text()).toBe(listed(orders));
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('names the file and the first problem of a bad seed', async () => {
+    const bad = join(directory, 'bad.json');
+    await writeFile(bad, stringifyJson([{ id: 1 }, { id: 1 }]));
+    await expect(readSeedFile(bad)).rejects.toThrow(`seed file ${bad}: Invalid orders: id 1 appears more than once.`);
   });
 });

@@ -8,6 +8,7 @@ import { createServer, type ServerOptions } from '../mocks/server.js';
 import { bundledScenarios } from '../spec/generated/scenarios.js';
 import { parseJson } from '../spec/json.js';
 import { loadScenarios } from '../spec/scenarios.js';
+import { loadHandlersFile } from './handlers-file.js';
 import { tuneMemory } from './memory.js';
 import { hostFlag, integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
 
@@ -29,6 +30,8 @@ Options:
   --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
   --no-control             do not serve the control plane under /__mock
+  --handlers FILE          serve your own MSW handlers first: an ES module or CommonJS file whose default
+                           export is an array of handlers, or a function (mock) => handlers
   --pet-deprecation DATE   deprecation date announced by GET /pets/{petId} (default 2026-01-01T00:00:00Z)
   --pet-sunset DATE        sunset date announced by GET /pets/{petId} (default 2027-06-30T23:59:59Z)
   --body-limit BYTES       largest request body accepted (default 33554432)
@@ -62,6 +65,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     'max-sessions': { type: 'string' },
     'session-idle-timeout': { type: 'string' },
     'no-control': { type: 'boolean' },
+    handlers: { type: 'string' },
     'pet-deprecation': { type: 'string' },
     'pet-sunset': { type: 'string' },
     'body-limit': { type: 'string' },
@@ -136,6 +140,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   if (values['body-limit'] !== undefined) options.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
   if (values['headers-timeout'] !== undefined) options.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
   if (values['request-timeout'] !== undefined) options.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);
+  if (values.handlers !== undefined) options.handlers = await loadHandlersFile(values.handlers);
   if (values.verbose) options.log = (line) => console.log(line);
   options.collectGarbage = collectGarbage;
   return options;
@@ -156,7 +161,8 @@ async function main(): Promise<void> {
   try {
     server = createServer(options);
   } catch (error) {
-    // The options were each well formed but do not fit together (a sunset before the deprecation).
+    // The options were each well formed but do not fit together (a sunset before the deprecation), or
+    // the handlers file's function did not return handlers.
     process.exit(usageFailure('petstore-mock', error));
   }
   stopOnSignals(() => server.close());

@@ -1,6 +1,6 @@
 import { getResponse } from 'msw';
 import { MatchersV3 } from '@pact-foundation/pact';
-import { createOrderMock } from '../mocks/handlers.js';
+import { createOrderMock } from '../mocks/order-mock.js';
 import { authorizationHeader, type KeyChoice } from '../spec/authorization.js';
 import { parseJson, type JsonValue } from '../spec/json.js';
 import { providerState } from '../spec/provider-state.js';

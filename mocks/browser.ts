@@ -1,9 +1,9 @@
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { bundledScenarios } from '../spec/generated/scenarios.js';
-import { createOrderMock, type OrderMock, type OrderMockOptions } from './handlers.js';
+import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 
 /** How to start the mock in the browser: the mock's options, plus the worker's own. */
-export interface BrowserMockOptions extends OrderMockOptions {
+export interface BrowserMockOptions extends Omit<OrderMockOptions, 'log'> {
   /**
    * A scenario to load once the worker runs (its orders and its steps' faults), for example the
    * page's `?scenario=` parameter. An unknown name rejects, listing the known ones.

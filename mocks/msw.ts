@@ -8,7 +8,7 @@
  * const mock = createOrderMock();
  * const server = setupServer(...mock.handlers);
  */
-export { createOrderMock, defaultPetDeprecation, defaultPetSunset, type OrderMock, type OrderMockOptions } from './handlers.js';
+export { createOrderMock, defaultPetDeprecation, defaultPetSunset, type OrderMock, type OrderMockOptions } from './order-mock.js';
 export { scenarioFaults, type LoadableScenario, type MockControls, type ScenarioLoaded } from './mock-session.js';
 export { defaultSeed } from './default-seed.js';
 export { MockError, errorStatuses, type ErrorCode } from './errors.js';

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer } from 'node:http';
 import { getResponse } from 'msw';
-import { createOrderMock } from '../mocks/handlers.js';
+import { createOrderMock } from '../mocks/order-mock.js';
 import { operationOf } from '../spec/routes.js';
 
 /** A fault answers a Response, or raw bytes to write on the socket (for what Fetch cannot build, such as a 204 with a body). */

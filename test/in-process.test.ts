@@ -70,8 +70,8 @@ describe('createOrderMock with setupServer', () => {
     expect(await fresh.orders()).toEqual([{ id: 8n, status: 'pending' }]);
   });
 
-  it('is the controls of its default session, with no answer() of its own', async () => {
-    expect(Object.keys(mock).sort()).toEqual(['handlers', 'session', 'sessions', 'store']);
+  it('is the controls of its default session, with its pipeline and handlers beside', async () => {
+    expect(Object.keys(mock).sort()).toEqual(['handle', 'handlers', 'session', 'sessions', 'store']);
     expect('answer' in mock).toBe(false);
     const named = mock.session('a');
     await named.replaceOrders([{ id: 1 }]);

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkAgainstSpec } from '../verify/checks.js';
-import { authorized, expectError, jsonOf, startServer } from './support.js';
+import { authorized, expectError, jsonOf, sendRaw, startServer } from './support.js';
 
 let mock: Awaited<ReturnType<typeof startServer>>;
 beforeEach(async () => {
@@ -236,6 +236,18 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
 describe('other paths and methods', () => {
   it('answers an unknown path under /v1 with a 404 Error record', async () => {
     await expectError(await mock.withKey('/store/order'), 404, 'not_found', 'No operation at GET /v1/store/order.');
+  });
+
+  it('matches paths case-sensitively: DELETE /v1/STORE/ORDERS/1 is 404 and cancels nothing', async () => {
+    await expectError(await mock.withKey('/STORE/ORDERS/1', { method: 'DELETE' }), 404, 'not_found', 'No operation at DELETE /v1/STORE/ORDERS/1.');
+    expect(((await jsonOf(await mock.withKey('/store/orders'))) as { id: number }[]).map((order) => order.id)).toEqual(seedIds);
+    expect(await jsonOf(await mock.control('/requests?method=DELETE'))).toMatchObject([{ path: '/v1/STORE/ORDERS/1', operation: null, status: 404 }]);
+  });
+
+  it('takes a target that begins with two slashes as a path outside /v1: 404, and no cancel', async () => {
+    const observed = await sendRaw(mock.origin, { method: 'DELETE', path: '//v1/store/orders/1', headers: authorized });
+    expect(observed).toMatchObject({ status: 404 });
+    expect(((await jsonOf(await mock.withKey('/store/orders'))) as { id: number }[]).map((order) => order.id)).toEqual(seedIds);
   });
 
   it('answers a path outside /v1 and /__mock with a 404 Error record', async () => {

@@ -2,15 +2,8 @@ import { faultViolations, type FaultInput, type FaultOperation } from '../spec/f
 import type { ErrorRecord } from '../spec/records.js';
 import type { OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
-import { jsonReply, type Reply } from './reply.js';
+import { jsonReply, networkError, type NetworkError, type Reply } from './reply.js';
 
-/**
- * What a fault with `network: true` answers instead of a reply: the adapters drop the connection
- * (MSW's `Response.error()`, a destroyed socket on the standalone server).
- */
-export const networkError = 'network-error';
-/** The answer of a dropped connection. */
-export type NetworkError = typeof networkError;
 
 /** A fault in force, as `GET /__mock/faults` lists it: its input, with `id`, the calls it has `seen` and how many it has `affected`. */
 export interface ActiveFault extends FaultInput {

@@ -2,10 +2,10 @@ import type { FaultInput } from '../spec/fault-format.js';
 import type { ScenarioStep } from '../spec/scenarios.js';
 import { operationOf, type OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
-import { FaultPlan, type ActiveFault, type NetworkError } from './faults.js';
+import { FaultPlan, type ActiveFault } from './faults.js';
 import { RequestJournal, type JournalEntry, type RecordedCall, type RequestFilter, type ResponseCoverage } from './journal.js';
 import { OrderSeed, OrderStore, type StoredOrder } from './order-store.js';
-import type { Reply } from './reply.js';
+import type { NetworkError, Reply } from './reply.js';
 
 /** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */
 export interface LoadableScenario {

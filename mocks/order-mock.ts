@@ -3,11 +3,11 @@ import { developmentApiKey } from '../spec/authorization.js';
 import type { FaultInput } from '../spec/fault-format.js';
 import { createAuthenticator } from './auth.js';
 import { defaultSeed } from './default-seed.js';
-import { networkError, toFaultInputs } from './faults.js';
+import { toFaultInputs } from './faults.js';
 import { MockSession, type LoadableScenario, type MockControls } from './mock-session.js';
 import { OrderSeed } from './order-seed.js';
 import { createPipeline, type HandleRequest } from './pipeline.js';
-import { replyToResponse } from './reply.js';
+import { networkError, replyToResponse } from './reply.js';
 import { defaultJournalSize } from './journal.js';
 import { SessionRegistry, type SessionOptions, type SessionSummary } from './sessions.js';
 

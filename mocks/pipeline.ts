@@ -2,10 +2,9 @@ import { getResponse, type RequestHandler } from 'msw';
 import { matchSegments, pathSegments, routesAtPath, templateSegments, type OperationName, type Route } from '../spec/routes.js';
 import { controlRoutes, type ControlRoute } from './control.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
-import { networkError, type NetworkError } from './faults.js';
 import type { MockSession } from './mock-session.js';
 import { operations } from './operations.js';
-import type { Reply, RequestHead } from './reply.js';
+import { networkError, replyOfResponse, type NetworkError, type Reply, type RequestHead } from './reply.js';
 import { sessionHeader, type SessionRegistry } from './sessions.js';
 
 /**
@@ -93,16 +92,6 @@ function withoutContent(reply: Reply): Reply {
 
 function options204(allow: string): Reply {
   return { status: 204, headers: { allow }, body: null };
-}
-
-async function replyOf(response: Response): Promise<Answer> {
-  if (response.type === 'error') return networkError;
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const body = response.body === null ? null : [new Uint8Array(await response.arrayBuffer())];
-  return { status: response.status, headers, body };
 }
 
 /**
@@ -213,7 +202,7 @@ export function createPipeline(parts: PipelineParts): HandleRequest {
     const fetchRequest = request instanceof Request ? request.clone() : await request.toRequest?.();
     if (fetchRequest === undefined) return undefined;
     const response = await getResponse([...handlers], fetchRequest);
-    return response === undefined ? undefined : replyOf(response);
+    return response === undefined ? undefined : replyOfResponse(response);
   }
 
   function routeOfCall(method: string, path: string): OperationName | null {

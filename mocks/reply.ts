@@ -16,6 +16,14 @@ export interface Reply {
   body: string | readonly Uint8Array[] | null;
 }
 
+/**
+ * What a fault with `network: true` answers instead of a reply: the adapters drop the connection
+ * (MSW's `Response.error()`, a destroyed socket on the standalone server).
+ */
+export const networkError = 'network-error';
+/** The answer of a dropped connection. */
+export type NetworkError = typeof networkError;
+
 /** What an operation reads of a request: its headers (a Fetch `Request` is one). */
 export interface RequestHead {
   headers: { get(name: string): string | null };
@@ -47,4 +55,19 @@ export function replyToResponse(reply: Reply): Response {
  */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return replyToResponse(jsonReply(body, status, headers));
+}
+
+/**
+ * The reply of a Fetch `Response` (what MSW's handlers answer), its body read as bytes; a
+ * `Response.error()` is a dropped connection.
+ * @example
+ * await replyOfResponse(new Response('ok')) // { status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: [<ok>] }
+ */
+export async function replyOfResponse(response: Response): Promise<Reply | NetworkError> {
+  if (response.type === 'error') return networkError;
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return { status: response.status, headers, body: response.body === null ? null : [new Uint8Array(await response.arrayBuffer())] };
 }

@@ -3,10 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getResponse } from 'msw';
 import { MockError, noOperation } from './errors.js';
-import { networkError } from './faults.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 import type { Answer, MockRequest } from './pipeline.js';
-import type { Reply } from './reply.js';
+import { networkError, replyOfResponse, type Reply } from './reply.js';
 
 /**
  * The largest request body the server reads, in bytes, unless told otherwise: 32 MiB (about 250,000 orders on `PUT /__mock/orders`).
@@ -224,16 +223,6 @@ function corsHeaders(incoming: IncomingMessage, reply: Answer): Record<string, s
     'access-control-allow-headers': incoming.headers['access-control-request-headers'] ?? 'Authorization, Content-Type',
     'access-control-max-age': '600',
   };
-}
-
-/** A Fetch `Response` as a reply (MSW's way through the handlers). */
-async function replyOfResponse(response: Response): Promise<Answer> {
-  if (response.type === 'error') return networkError;
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return { status: response.status, headers, body: response.body === null ? null : [new Uint8Array(await response.arrayBuffer())] };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createOrderMock, type OrderMock } from '../mocks/order-mock.js';
-import { networkError } from '../mocks/faults.js';
+import { networkError } from '../mocks/reply.js';
 import type { StoredOrder } from '../mocks/order-store.js';
 import { authorizationHeader, developmentApiKey, type KeyChoice } from '../spec/authorization.js';
 import { matchRoute, type OperationName } from '../spec/routes.js';

@@ -54,7 +54,10 @@ export async function start(command, args, env = {}, origin, prefix = '/v1') {
             api: `${url}${prefix}`,
             firstAnswerMs: performance.now() - started,
             rss: () => rssMiB(child.pid),
-            stop: () => new Promise((done) => (child.exitCode !== null ? done() : (child.on('close', done), child.kill('SIGTERM')))),
+            stop: () =>
+              new Promise((done) =>
+                child.exitCode !== null ? done() : (child.on('close', done), child.kill('SIGTERM')),
+              ),
           };
         }
       } catch {

@@ -121,6 +121,7 @@ export async function listenOrExit(
  * @example
  * stopOnSignals(async () => { await server.close(); return 0; });
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a stop callback may be `() => server.close()`, a Promise<void>
 export function stopOnSignals(stop: () => Promise<number | void>): void {
   let stopping = false;
   const handle = () => {

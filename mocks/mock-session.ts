@@ -10,7 +10,7 @@ import {
   type RequestFilter,
   type ResponseCoverage,
 } from './journal.js';
-import { OrderSeed, OrderStore, type StoredOrder } from './order-store.js';
+import { type OrderSeed, OrderStore, type StoredOrder } from './order-store.js';
 import type { Reply } from './reply.js';
 
 /** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */

@@ -150,7 +150,11 @@ function int64Check(schema: unknown, visiting: Set<unknown>): Int64Check | undef
   const items = int64Check(node.items, visiting);
   if (items) {
     checks.push((value, path, violations) => {
-      if (Array.isArray(value)) value.forEach((item, index) => items(item, `${path}/${index}`, violations));
+      if (Array.isArray(value)) {
+        value.forEach((item, index) => {
+          items(item, `${path}/${index}`, violations);
+        });
+      }
     });
   }
   visiting.delete(schema);

@@ -11,7 +11,7 @@ import { launchChromium } from './headless-browser.js';
 
 const configFile = join(import.meta.dirname, '..', 'examples', 'web', 'vite.config.ts');
 /** Where the test keeps its screenshot: an artifact of the run, not in version control. */
-export const screenshotPath = join(import.meta.dirname, '..', 'artifacts', 'browser', 'orders-page.png');
+const screenshotPath = join(import.meta.dirname, '..', 'artifacts', 'browser', 'orders-page.png');
 
 let browser: Browser;
 let site: PreviewServer;

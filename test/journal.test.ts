@@ -22,7 +22,12 @@ describe('the request journal over HTTP (GET and DELETE /__mock/requests)', () =
     await mock.api('/store/orders', { method: 'HEAD', headers: authorized });
     await mock.control('/orders');
     const entries = (await jsonOf(await mock.control('/requests'))) as Record<string, unknown>[];
-    expect(entries.map(({ time, ...entry }) => (expect(time).toMatch(iso), entry))).toEqual([
+    expect(
+      entries.map(({ time, ...entry }) => {
+        expect(time).toMatch(iso);
+        return entry;
+      }),
+    ).toEqual([
       {
         method: 'GET',
         path: '/v1/store/orders',

@@ -83,6 +83,7 @@ describe("a frontend team's install", () => {
       { cwd: project, timeout: 90_000 },
     );
     // vitest colours its summary even into a pipe: compare the text without the colour codes.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC of an ANSI colour code, on purpose
     expect((exit.stdout + exit.stderr).replace(/\u001b\[\d+m/g, '')).toMatch(/Tests\s+3 passed \(3\)/);
     expect(exit.code).toBe(0);
   }, 180_000);

@@ -32,13 +32,20 @@ export function measureRecordCreation({ count = 100_000, rounds = 3 } = {}) {
   const samples = { published: [], patched: [] };
   for (let round = 0; round < rounds; round++) {
     for (const which of Object.keys(modules)) {
-      const output = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', which, String(count)], { encoding: 'utf8' });
+      const output = execFileSync(
+        process.execPath,
+        ['--expose-gc', fileURLToPath(import.meta.url), '--child', which, String(count)],
+        { encoding: 'utf8' },
+      );
       samples[which].push(JSON.parse(output));
     }
   }
   const summary = { count, rounds };
   for (const [which, list] of Object.entries(samples)) {
-    summary[which] = { ms: median(list.map((sample) => sample.ms)), bytesPerRecord: median(list.map((sample) => sample.bytes)) };
+    summary[which] = {
+      ms: median(list.map((sample) => sample.ms)),
+      bytesPerRecord: median(list.map((sample) => sample.bytes)),
+    };
     summary[which].microsecondsPerRecord = (summary[which].ms * 1000) / count;
   }
   return summary;

@@ -14,9 +14,13 @@ function isHandler(value: unknown): boolean {
 }
 
 function checkedHandlers(value: unknown, file: string, what: string): readonly RequestHandler[] {
-  if (!Array.isArray(value)) throw new UsageError(`--handlers ${file}: ${what} must be an array of MSW handlers, got ${describe(value)}`);
+  if (!Array.isArray(value))
+    throw new UsageError(`--handlers ${file}: ${what} must be an array of MSW handlers, got ${describe(value)}`);
   const index = value.findIndex((handler) => !isHandler(handler));
-  if (index !== -1) throw new UsageError(`--handlers ${file}: ${what}[${index}] is not an MSW handler (made with msw's http or graphql), got ${describe(value[index])}`);
+  if (index !== -1)
+    throw new UsageError(
+      `--handlers ${file}: ${what}[${index}] is not an MSW handler (made with msw's http or graphql), got ${describe(value[index])}`,
+    );
   return value as RequestHandler[];
 }
 
@@ -47,7 +51,9 @@ export async function loadHandlersFile(file: string): Promise<HandlersExport> {
   try {
     loaded = (await import(pathToFileURL(path).href)) as { default?: unknown };
   } catch (error) {
-    throw new UsageError(`--handlers ${file}: cannot load it: ${String((error as Error).message ?? error).split('\n')[0]}`);
+    throw new UsageError(
+      `--handlers ${file}: cannot load it: ${String((error as Error).message ?? error).split('\n')[0]}`,
+    );
   }
   const exported = loaded.default;
   if (typeof exported === 'function') {
@@ -56,11 +62,16 @@ export async function loadHandlersFile(file: string): Promise<HandlersExport> {
       try {
         returned = (exported as (mock: OrderMock) => unknown)(mock);
       } catch (error) {
-        throw new UsageError(`--handlers ${file}: its default export threw: ${String((error as Error).message ?? error).split('\n')[0]}`);
+        throw new UsageError(
+          `--handlers ${file}: its default export threw: ${String((error as Error).message ?? error).split('\n')[0]}`,
+        );
       }
       return checkedHandlers(returned, file, 'what its default export returns');
     };
   }
-  if (exported === undefined) throw new UsageError(`--handlers ${file}: it has no default export (export default [handlers], or module.exports = [handlers])`);
+  if (exported === undefined)
+    throw new UsageError(
+      `--handlers ${file}: it has no default export (export default [handlers], or module.exports = [handlers])`,
+    );
   return checkedHandlers(exported, file, 'its default export');
 }

@@ -111,7 +111,8 @@ function toDate(value: Date | string, name: string): Date {
 function checkedDates(options: OrderMockOptions): { petDeprecation: Date; petSunset: Date } {
   const petDeprecation = toDate(options.petDeprecation ?? defaultPetDeprecation, 'petDeprecation');
   const petSunset = toDate(options.petSunset ?? defaultPetSunset, 'petSunset');
-  if (petSunset < petDeprecation) throw new TypeError('the pet sunset date must not be earlier than its deprecation date');
+  if (petSunset < petDeprecation)
+    throw new TypeError('the pet sunset date must not be earlier than its deprecation date');
   return { petDeprecation, petSunset };
 }
 
@@ -134,7 +135,12 @@ function checkedDates(options: OrderMockOptions): { petDeprecation: Date; petSun
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
-  const start = { seed: OrderSeed.from(options.seed ?? defaultSeed), faults: toFaultInputs(options.faults ?? []), scenarios: options.scenarios ?? [], journalSize: options.journalSize ?? defaultJournalSize };
+  const start = {
+    seed: OrderSeed.from(options.seed ?? defaultSeed),
+    faults: toFaultInputs(options.faults ?? []),
+    scenarios: options.scenarios ?? [],
+    journalSize: options.journalSize ?? defaultJournalSize,
+  };
   const sessions = new SessionRegistry(() => new MockSession(start), options.sessions);
   let userHandlers: readonly RequestHandler[] = [];
   const handle = createPipeline({

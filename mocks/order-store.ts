@@ -149,7 +149,9 @@ export class OrderStore {
 
   /** Every order, with its status, in the order they were stored (copies: the caller's to keep). */
   all(): StoredOrder[] {
-    return this.#records === undefined ? this.#seed.orders() : this.#records.collection.all().map((order) => ({ ...order }));
+    return this.#records === undefined
+      ? this.#seed.orders()
+      : this.#records.collection.all().map((order) => ({ ...order }));
   }
 
   /** The order with this id, whatever its status (before the store's first change, read back from its seed: a scan). */
@@ -213,7 +215,8 @@ export class OrderStore {
 
   #materialized(): Promise<Records> {
     if (this.#records !== undefined) return Promise.resolve(this.#records);
-    if (this.#creating?.generation !== this.#generation) this.#creating = { generation: this.#generation, records: this.#createRecords(this.#seed, this.#generation) };
+    if (this.#creating?.generation !== this.#generation)
+      this.#creating = { generation: this.#generation, records: this.#createRecords(this.#seed, this.#generation) };
     return this.#creating.records;
   }
 

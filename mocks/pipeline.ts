@@ -1,5 +1,12 @@
 import { getResponse, type RequestHandler } from 'msw';
-import { matchSegments, pathSegments, routesAtPath, templateSegments, type OperationName, type Route } from '../spec/routes.js';
+import {
+  matchSegments,
+  pathSegments,
+  routesAtPath,
+  templateSegments,
+  type OperationName,
+  type Route,
+} from '../spec/routes.js';
 import { controlRoutes, type ControlRoute } from './control.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
 import type { MockSession } from './mock-session.js';
@@ -36,7 +43,10 @@ export type Answer = Reply | NetworkError;
  * const answer = await mock.handle(new Request('http://localhost/v1/store/orders/3', { method: 'DELETE', headers }));
  * // { status: 409, headers: { 'content-type': 'application/json' }, body: '{"code":"order_already_shipped",...}' }
  */
-export type HandleRequest = (request: MockRequest, options?: { answerEverything?: boolean }) => Promise<Answer | undefined>;
+export type HandleRequest = (
+  request: MockRequest,
+  options?: { answerEverything?: boolean },
+) => Promise<Answer | undefined>;
 
 /** What the pipeline is built from: the mock's parts, made once by `createOrderMock`. */
 export interface PipelineParts {
@@ -87,7 +97,11 @@ function bodyLength(body: Reply['body']): number {
 
 // HEAD answers what GET would, without the content: the same Content-Length (RFC 9110 §9.3.2, §8.6).
 function withoutContent(reply: Reply): Reply {
-  return { status: reply.status, headers: { ...reply.headers, 'content-length': String(bodyLength(reply.body)) }, body: null };
+  return {
+    status: reply.status,
+    headers: { ...reply.headers, 'content-length': String(bodyLength(reply.body)) },
+    body: null,
+  };
 }
 
 function options204(allow: string): Reply {
@@ -107,8 +121,10 @@ export function createPipeline(parts: PipelineParts): HandleRequest {
 
   function namespaceOf(url: URL): Namespace | undefined {
     const sameOrigin = base === undefined || url.origin === base.origin;
-    if (sameOrigin && url.pathname.startsWith(`${basePath}/`)) return { kind: 'api', path: url.pathname.slice(basePath.length) };
-    if (parts.control && sameOrigin && url.pathname.startsWith('/__mock/')) return { kind: 'control', path: url.pathname.slice('/__mock'.length) };
+    if (sameOrigin && url.pathname.startsWith(`${basePath}/`))
+      return { kind: 'api', path: url.pathname.slice(basePath.length) };
+    if (parts.control && sameOrigin && url.pathname.startsWith('/__mock/'))
+      return { kind: 'control', path: url.pathname.slice('/__mock'.length) };
     return undefined;
   }
 
@@ -125,14 +141,25 @@ export function createPipeline(parts: PipelineParts): HandleRequest {
       const injected = await faulted;
       if (injected !== undefined) return injected;
     }
-    const context = { store: session.store, authenticate: parts.authenticate, petDeprecation: parts.petDeprecation, petSunset: parts.petSunset };
+    const context = {
+      store: session.store,
+      authenticate: parts.authenticate,
+      petDeprecation: parts.petDeprecation,
+      petSunset: parts.petSunset,
+    };
     return operations[route.operation](context, request, parameter);
   }
 
   // `call.operation` is set as soon as the route is known, so that a call that fails is journaled with it.
-  async function answerApi(request: MockRequest, url: URL, path: string, call: { operation: OperationName | null }): Promise<Answer> {
+  async function answerApi(
+    request: MockRequest,
+    url: URL,
+    path: string,
+    call: { operation: OperationName | null },
+  ): Promise<Answer> {
     const method = request.method;
-    if (!decodable(path)) authenticatedFailure(request, noOperation(method, url.pathname, 'the path is not valid percent-encoded UTF-8'));
+    if (!decodable(path))
+      authenticatedFailure(request, noOperation(method, url.pathname, 'the path is not valid percent-encoded UTF-8'));
     const segments = segmentsOf(path);
     const candidates = routesAtPath(segments);
     if (candidates.length === 0) authenticatedFailure(request, noOperation(method, url.pathname));
@@ -141,7 +168,14 @@ export function createPipeline(parts: PipelineParts): HandleRequest {
     if (method === 'OPTIONS') return options204(allow);
     const route = candidates.find((candidate) => candidate.method === (method === 'HEAD' ? 'GET' : method));
     if (route === undefined) {
-      authenticatedFailure(request, new MockError('method_not_allowed', `Method ${method} is not allowed on ${url.pathname}: use ${methods.join(' or ')}.`, { headers: { allow } }));
+      authenticatedFailure(
+        request,
+        new MockError(
+          'method_not_allowed',
+          `Method ${method} is not allowed on ${url.pathname}: use ${methods.join(' or ')}.`,
+          { headers: { allow } },
+        ),
+      );
     }
     if (route.method === method) call.operation = route.operation;
     const parameter = decodeURIComponent(matchSegments(templateSegments(route.path), segments) ?? '');
@@ -167,9 +201,19 @@ export function createPipeline(parts: PipelineParts): HandleRequest {
     if (method === 'OPTIONS') return options204(allow);
     const answer = route.methods[method === 'HEAD' ? 'GET' : method];
     if (answer === undefined) {
-      throw new MockError('method_not_allowed', `Method ${method} is not allowed on ${url.pathname}: use ${methods.join(' or ')}.`, { headers: { allow } });
+      throw new MockError(
+        'method_not_allowed',
+        `Method ${method} is not allowed on ${url.pathname}: use ${methods.join(' or ')}.`,
+        { headers: { allow } },
+      );
     }
-    return answer({ request, parameter: decodeURIComponent(parameter), url, sessions: parts.sessions, session: () => parts.sessions.forRequest(request) });
+    return answer({
+      request,
+      parameter: decodeURIComponent(parameter),
+      url,
+      sessions: parts.sessions,
+      session: () => parts.sessions.forRequest(request),
+    });
   }
 
   // The journal of the call's session (the default one when its header names no session that can be used).

@@ -44,7 +44,10 @@ export function jsonReply(body: unknown, status = 200, headers: Record<string, s
  * replyToResponse({ status: 204, headers: {}, body: null }).status // 204
  */
 export function replyToResponse(reply: Reply): Response {
-  const body = typeof reply.body === 'string' || reply.body === null ? reply.body : new Blob(reply.body as Uint8Array<ArrayBuffer>[]);
+  const body =
+    typeof reply.body === 'string' || reply.body === null
+      ? reply.body
+      : new Blob(reply.body as Uint8Array<ArrayBuffer>[]);
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
@@ -69,5 +72,9 @@ export async function replyOfResponse(response: Response): Promise<Reply | Netwo
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  return { status: response.status, headers, body: response.body === null ? null : [new Uint8Array(await response.arrayBuffer())] };
+  return {
+    status: response.status,
+    headers,
+    body: response.body === null ? null : [new Uint8Array(await response.arrayBuffer())],
+  };
 }

@@ -68,7 +68,8 @@ function headersOf(incoming: IncomingMessage): MockRequest['headers'] {
       const lower = name.toLowerCase();
       let value: string | null = null;
       for (let index = 0; index < raw.length; index += 2) {
-        if (raw[index]!.length === lower.length && raw[index]!.toLowerCase() === lower) value = value === null ? raw[index + 1]! : `${value}, ${raw[index + 1]}`;
+        if (raw[index]!.length === lower.length && raw[index]!.toLowerCase() === lower)
+          value = value === null ? raw[index + 1]! : `${value}, ${raw[index + 1]}`;
       }
       return value;
     },
@@ -111,7 +112,8 @@ function createReplyWriter(): (outgoing: ServerResponse, reply: Answer, cors: Re
     const body = reply.body;
     const length = bodyLength(body);
     // A reply that gives its own length (the answer to HEAD: the length GET would send) keeps it.
-    if (reply.status !== 204 && reply.status !== 304 && headers['content-length'] === undefined) headers['content-length'] = length;
+    if (reply.status !== 204 && reply.status !== 304 && headers['content-length'] === undefined)
+      headers['content-length'] = length;
     outgoing.writeHead(reply.status, headers);
     if (body === null || typeof body === 'string') {
       outgoing.end(body ?? undefined);
@@ -136,7 +138,9 @@ function hasBody(incoming: IncomingMessage): boolean {
 }
 
 function tooLarge(limit: number): MockError {
-  return new MockError('payload_too_large', `Request body too large: the limit is ${limit} bytes.`, { headers: { connection: 'close' } });
+  return new MockError('payload_too_large', `Request body too large: the limit is ${limit} bytes.`, {
+    headers: { connection: 'close' },
+  });
 }
 
 /** Reads a request's body once, up to `limit` bytes; a larger one rejects with 413 `payload_too_large`. */
@@ -211,12 +215,21 @@ function toFetchRequest(request: NodeRequest, body: Buffer): Request {
   for (let index = 0; index < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
   const hasContent = !methodsWithoutBody.has(request.method) && body.length > 0;
   // The Buffer as it is: Request copies its body anyway (a second copy of a 9 MB PUT would be garbage).
-  return new Request(request.url, { method: request.method, headers, body: hasContent ? (body as Uint8Array<ArrayBuffer>) : null });
+  return new Request(request.url, {
+    method: request.method,
+    headers,
+    body: hasContent ? (body as Uint8Array<ArrayBuffer>) : null,
+  });
 }
 
 function corsHeaders(incoming: IncomingMessage, reply: Answer): Record<string, string> {
   const allow = reply === networkError ? undefined : reply.headers.allow;
-  if (incoming.method !== 'OPTIONS' || incoming.headers['access-control-request-method'] === undefined || allow === undefined) return simpleCors;
+  if (
+    incoming.method !== 'OPTIONS' ||
+    incoming.headers['access-control-request-method'] === undefined ||
+    allow === undefined
+  )
+    return simpleCors;
   return {
     ...simpleCors,
     'access-control-allow-methods': allow,
@@ -239,7 +252,9 @@ async function answerThroughMsw(mock: OrderMock, request: NodeRequest): Promise<
     return (await mock.handle(request, { answerEverything: true }))!;
   }
   const response = await getResponse(mock.handlers, fetchRequest);
-  return response === undefined ? noOperation(request.method, new URL(request.url).pathname).toReply() : replyOfResponse(response);
+  return response === undefined
+    ? noOperation(request.method, new URL(request.url).pathname).toReply()
+    : replyOfResponse(response);
 }
 
 /**
@@ -269,7 +284,9 @@ export function createServer(options: ServerOptions = {}): MockServer {
     outgoing.on('error', () => {});
     const request = new NodeRequest(incoming, origin, bodyLimit);
     try {
-      const answer = throughMsw ? await answerThroughMsw(mock, request) : (await mock.handle(request, { answerEverything: true }))!;
+      const answer = throughMsw
+        ? await answerThroughMsw(mock, request)
+        : (await mock.handle(request, { answerEverything: true }))!;
       writeReply(outgoing, answer, corsHeaders(incoming, answer));
       if (answer !== networkError) afterLargeReply(answer, outgoing);
       if (answer !== networkError && answer.headers.connection === 'close') incoming.resume();
@@ -309,11 +326,19 @@ export function createServer(options: ServerOptions = {}): MockServer {
 }
 
 /** Node's timeouts for slow clients, from the options. */
-function httpLimits(options: ServerOptions): { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } {
+function httpLimits(options: ServerOptions): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+} {
   const headersTimeout = options.headersTimeout ?? defaultTimeouts.headers;
   const requestTimeout = Math.max(options.requestTimeout ?? defaultTimeouts.request, headersTimeout);
   // Node checks both timeouts on this interval (30 s by default, longer than the timeouts themselves).
-  return { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))) };
+  return {
+    headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
 }
 
 /**
@@ -345,7 +370,9 @@ function createWarmUp(mock: OrderMock, collectGarbage: (() => void) | undefined)
  * for 100,000 orders, at each change) is garbage, which V8 frees late. Collected once the body has
  * been handed to the system, so that the collection does not hold up the end of the answer.
  */
-function createLargeReplyCollector(collectGarbage: (() => void) | undefined): (reply: Reply, outgoing: ServerResponse) => void {
+function createLargeReplyCollector(
+  collectGarbage: (() => void) | undefined,
+): (reply: Reply, outgoing: ServerResponse) => void {
   const sent = new WeakSet<readonly Uint8Array[]>();
   return (reply, outgoing) => {
     const body = reply.body;

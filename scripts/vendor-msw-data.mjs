@@ -19,24 +19,39 @@ const vendor = join(root, 'vendor/msw-data');
 const installed = join(root, 'node_modules/@msw/data');
 const pinned = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).devDependencies['@msw/data'];
 const { version } = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8'));
-if (version !== pinned) throw new Error(`node_modules holds @msw/data ${version}, package.json pins ${pinned}: run npm ci`);
+if (version !== pinned)
+  throw new Error(`node_modules holds @msw/data ${version}, package.json pins ${pinned}: run npm ci`);
 
 const work = await mkdtemp(join(tmpdir(), 'msw-data-'));
 try {
-  for (const part of ['package.json', 'src', 'tests', 'LICENSE.md']) await cp(join(installed, part), join(work, part), { recursive: true });
-  execFileSync('git', ['apply', '--whitespace=nowarn', join(vendor, 'lazy-records.patch')], { cwd: work, stdio: 'inherit' });
+  for (const part of ['package.json', 'src', 'tests', 'LICENSE.md'])
+    await cp(join(installed, part), join(work, part), { recursive: true });
+  execFileSync('git', ['apply', '--whitespace=nowarn', join(vendor, 'lazy-records.patch')], {
+    cwd: work,
+    stdio: 'inherit',
+  });
 
   if (process.argv.includes('--test')) {
     // The node tests; the *.browser.test.ts ones need @msw/data's Playwright set-up.
-    await writeFile(join(work, 'vitest.config.mjs'), "export default { test: { include: ['tests/**/*.test.ts'], exclude: ['**/*.browser.test.ts'], globals: true } };\n");
-    execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', 'zod@4.3.6', 'vitest@4.1.12'], { cwd: work, stdio: 'inherit' });
+    await writeFile(
+      join(work, 'vitest.config.mjs'),
+      "export default { test: { include: ['tests/**/*.test.ts'], exclude: ['**/*.browser.test.ts'], globals: true } };\n",
+    );
+    execFileSync(
+      'npm',
+      ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', 'zod@4.3.6', 'vitest@4.1.12'],
+      { cwd: work, stdio: 'inherit' },
+    );
     execFileSync('npx', ['vitest', 'run'], { cwd: work, stdio: 'inherit' });
     process.exit(0);
   }
 
   // The MIT notices of @msw/data and of every package bundled with it.
   const notices = [];
-  for (const [name, folder] of [['@msw/data', installed], ...['es-toolkit', 'mutative', 'outvariant', 'rettime'].map((name) => [name, join(root, 'node_modules', name)])]) {
+  for (const [name, folder] of [
+    ['@msw/data', installed],
+    ...['es-toolkit', 'mutative', 'outvariant', 'rettime'].map((name) => [name, join(root, 'node_modules', name)]),
+  ]) {
     const file = (await readdir(folder)).find((entry) => /^licen[cs]e/i.test(entry));
     const { version: bundled } = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8'));
     notices.push('', `${name} ${bundled}:`, ...(await readFile(join(folder, file), 'utf8')).trim().split('\n'));
@@ -68,7 +83,9 @@ try {
   if (process.argv.includes('--check')) {
     const committed = await readFile(target, 'utf8').catch(() => '');
     if (committed !== output) {
-      console.error('vendor/msw-data/index.js is not what scripts/vendor-msw-data.mjs writes: run it and commit the result');
+      console.error(
+        'vendor/msw-data/index.js is not what scripts/vendor-msw-data.mjs writes: run it and commit the result',
+      );
       process.exit(1);
     }
   } else {

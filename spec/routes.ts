@@ -92,7 +92,9 @@ const templates = routes.map((route) => ({ route, segments: templateSegments(rou
  * routesAtPath(pathSegments('/store/orders/3')).map((route) => route.method) // ['DELETE']
  */
 export function routesAtPath(segments: readonly string[]): Route[] {
-  return templates.filter((template) => matchSegments(template.segments, segments) !== undefined).map(({ route }) => route);
+  return templates
+    .filter((template) => matchSegments(template.segments, segments) !== undefined)
+    .map(({ route }) => route);
 }
 
 /**

@@ -27,11 +27,17 @@ async function sourceFiles(folder: string): Promise<string[]> {
  */
 async function importsOf(file: string, runtime = false): Promise<{ modules: string[]; packages: string[] }> {
   const text = await readFile(join(projectRoot, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b(\s+type\b)?[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)]
+  const specifiers = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b(\s+type\b)?[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g),
+  ]
     .filter((match) => !runtime || match[1] === undefined)
     .map((match) => match[2] ?? match[3]!);
   return {
-    modules: specifiers.filter((specifier) => specifier.startsWith('.')).map((specifier) => relative(projectRoot, join(dirname(join(projectRoot, file)), specifier)).replace(/\.js$/, '.ts')),
+    modules: specifiers
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) =>
+        relative(projectRoot, join(dirname(join(projectRoot, file)), specifier)).replace(/\.js$/, '.ts'),
+      ),
     packages: specifiers.filter((specifier) => !specifier.startsWith('.')),
   };
 }
@@ -41,7 +47,9 @@ const layerOf = (file: string) => file.split('/')[0]!;
 /** The imports, of files of one layer, that go to a layer it may not import. */
 function wrongWayImports(layer: string, imports: readonly { file: string; modules: readonly string[] }[]): string[] {
   return imports.flatMap(({ file, modules }) =>
-    modules.filter((imported) => layerOf(imported) !== layer && !allowed[layer]!.includes(layerOf(imported))).map((imported) => `${file} imports ${imported}`),
+    modules
+      .filter((imported) => layerOf(imported) !== layer && !allowed[layer]!.includes(layerOf(imported)))
+      .map((imported) => `${file} imports ${imported}`),
   );
 }
 
@@ -59,7 +67,7 @@ async function closure(entry: string): Promise<{ modules: Set<string>; packages:
     if (modules.has(file)) continue;
     modules.add(file);
     const found = await importsOf(file, true);
-    found.packages.forEach((name) => packages.add(name));
+    for (const name of found.packages) packages.add(name);
     pending.push(...found.modules);
   }
   return { modules, packages };
@@ -74,28 +82,47 @@ describe('the layers', () => {
   });
 
   it('catches an import the wrong way: the core importing the mock, the mock the harness', () => {
-    expect(wrongWayImports('spec', [{ file: 'spec/routes.ts', modules: ['spec/generated/contract.ts', 'mocks/handlers.ts'] }])).toEqual(['spec/routes.ts imports mocks/handlers.ts']);
-    expect(wrongWayImports('mocks', [{ file: 'mocks/server.ts', modules: ['spec/routes.ts', 'verify/checks.ts', 'contracts/client.ts'] }])).toEqual([
-      'mocks/server.ts imports verify/checks.ts',
-      'mocks/server.ts imports contracts/client.ts',
-    ]);
+    expect(
+      wrongWayImports('spec', [
+        { file: 'spec/routes.ts', modules: ['spec/generated/contract.ts', 'mocks/handlers.ts'] },
+      ]),
+    ).toEqual(['spec/routes.ts imports mocks/handlers.ts']);
+    expect(
+      wrongWayImports('mocks', [
+        { file: 'mocks/server.ts', modules: ['spec/routes.ts', 'verify/checks.ts', 'contracts/client.ts'] },
+      ]),
+    ).toEqual(['mocks/server.ts imports verify/checks.ts', 'mocks/server.ts imports contracts/client.ts']);
   });
 
   it('reads type imports and dynamic imports as imports', async () => {
-    expect((await importsOf('spec/records.ts')).modules).toEqual(['spec/generated/contract.ts', 'spec/generated/openapi-types.ts']);
+    expect((await importsOf('spec/records.ts')).modules).toEqual([
+      'spec/generated/contract.ts',
+      'spec/generated/openapi-types.ts',
+    ]);
     expect((await importsOf('spec/records.ts', true)).modules).toEqual(['spec/generated/contract.ts']);
     expect((await importsOf('cli/petstore-verify.ts')).modules).toContain('verify/pact.ts');
   });
 
   it('keeps the browser client light: no Ajv, no whole OpenAPI document', async () => {
     const { modules, packages } = await closure('contracts/client.ts');
-    expect([...modules].sort()).toEqual(['contracts/client.ts', 'spec/generated/contract.ts', 'spec/int64.ts', 'spec/json.ts', 'spec/records.ts', 'spec/routes.ts']);
+    expect([...modules].sort()).toEqual([
+      'contracts/client.ts',
+      'spec/generated/contract.ts',
+      'spec/int64.ts',
+      'spec/json.ts',
+      'spec/records.ts',
+      'spec/routes.ts',
+    ]);
     expect([...packages].sort()).toEqual(['lossless-json']);
   });
 
   it('keeps the browser mock free of Node built-ins', async () => {
     const { modules, packages } = await closure('mocks/browser.ts');
     expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
-    expect([...modules].filter((file) => ['spec/scenarios.ts', 'spec/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file))).toEqual([]);
+    expect(
+      [...modules].filter((file) =>
+        ['spec/scenarios.ts', 'spec/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
+      ),
+    ).toEqual([]);
   });
 });

@@ -5,7 +5,10 @@ import { projectRoot, runToExit } from './cli-support.js';
 
 describe('vendor/msw-data', () => {
   it('is what the script builds from @msw/data and the patch', async () => {
-    const check = await runToExit(process.execPath, ['scripts/vendor-msw-data.mjs', '--check'], { cwd: projectRoot, timeout: 60_000 });
+    const check = await runToExit(process.execPath, ['scripts/vendor-msw-data.mjs', '--check'], {
+      cwd: projectRoot,
+      timeout: 60_000,
+    });
     expect(check.stderr).toBe('');
     expect(check.code).toBe(0);
   }, 60_000);

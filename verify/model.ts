@@ -42,8 +42,12 @@ export class InterfaceModel {
     if (match === undefined) return undefined;
     const headers = authorizationHeader(key, developmentApiKey) as Record<string, string>;
     const reply = await this.#mock.handle(new Request(`http://model.invalid/v1${path}`, { method, headers }));
-    if (reply === undefined || reply === networkError) throw new Error('the model answers every call of an operation, and has no faults to drop a connection');
-    const body = typeof reply.body === 'string' || reply.body === null ? reply.body : reply.body.map((part) => utf8.decode(part, { stream: true })).join('') + utf8.decode();
+    if (reply === undefined || reply === networkError)
+      throw new Error('the model answers every call of an operation, and has no faults to drop a connection');
+    const body =
+      typeof reply.body === 'string' || reply.body === null
+        ? reply.body
+        : reply.body.map((part) => utf8.decode(part, { stream: true })).join('') + utf8.decode();
     return { operation: match.route.operation, status: reply.status, headers: reply.headers, body };
   }
 

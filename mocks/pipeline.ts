@@ -108,122 +108,178 @@ function options204(allow: string): Reply {
   return { status: 204, headers: { allow }, body: null };
 }
 
-/**
- * Builds the mock's one request pipeline (see `HandleRequest`). The MSW handlers, the standalone
- * server and the harness's model all answer through it.
- * @example
- * const handle = createPipeline(parts);
- * await handle(new Request('http://localhost/v1/store/orders')) // 401 missing_api_key
- */
-export function createPipeline(parts: PipelineParts): HandleRequest {
-  const base = parts.baseUrl === undefined ? undefined : new URL(parts.baseUrl);
-  const basePath = base === undefined ? '/v1' : base.pathname.replace(/\/+$/, '');
+/** The journal entry's operation, set as soon as the route is known: a call that fails is journaled with it. */
+interface CallNote {
+  operation: OperationName | null;
+}
 
-  function namespaceOf(url: URL): Namespace | undefined {
-    const sameOrigin = base === undefined || url.origin === base.origin;
-    if (sameOrigin && url.pathname.startsWith(`${basePath}/`))
-      return { kind: 'api', path: url.pathname.slice(basePath.length) };
-    if (parts.control && sameOrigin && url.pathname.startsWith('/__mock/'))
+const notDecodable = 'the path is not valid percent-encoded UTF-8';
+
+function methodNotAllowed(method: string, pathname: string, methods: readonly string[], allow: string): MockError {
+  return new MockError(
+    'method_not_allowed',
+    `Method ${method} is not allowed on ${pathname}: use ${methods.join(' or ')}.`,
+    {
+      headers: { allow },
+    },
+  );
+}
+
+/** The methods a path allows, GET's HEAD included, and the `Allow` header that lists them with OPTIONS. */
+function allowedMethods(methods: readonly string[]): { methods: string[]; allow: string } {
+  const allowed = methodsWithGet(methods);
+  return { methods: allowed, allow: [...allowed, 'OPTIONS'].join(', ') };
+}
+
+/** The control route a path below `/__mock` fits, with its parameter's text, or undefined. */
+function matchControlRoute(segments: readonly string[]): { route: ControlRoute; parameter: string } | undefined {
+  for (const route of controlRoutes) {
+    const parameter = matchSegments(route.segments, segments);
+    if (parameter !== undefined) return { route, parameter };
+  }
+  return undefined;
+}
+
+/** The mock's one request pipeline; see `HandleRequest`. Each step is one method. */
+class RequestPipeline {
+  readonly #parts: PipelineParts;
+  readonly #base: URL | undefined;
+  readonly #basePath: string;
+
+  constructor(parts: PipelineParts) {
+    this.#parts = parts;
+    this.#base = parts.baseUrl === undefined ? undefined : new URL(parts.baseUrl);
+    this.#basePath = this.#base === undefined ? '/v1' : this.#base.pathname.replace(/\/+$/, '');
+  }
+
+  async handle(request: MockRequest, options: { answerEverything?: boolean } = {}): Promise<Answer | undefined> {
+    const started = performance.now();
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return new MockError('invalid_request', 'The request target is not a valid path.').toReply();
+    }
+    const namespace = this.#namespaceOf(url);
+    const call: CallNote = { operation: null };
+    let answer: Answer | undefined;
+    try {
+      answer = await this.#answer(request, url, namespace, call, options.answerEverything === true);
+    } catch (error) {
+      answer = errorToReply(error);
+    }
+    if (answer === undefined) return undefined;
+    if (request.method === 'HEAD' && answer !== networkError) answer = withoutContent(answer);
+    const status = answer === networkError ? 'network' : answer.status;
+    if (namespace?.kind === 'api') this.#record(request, url, status, call.operation);
+    this.#parts.log?.(`${request.method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+    return answer;
+  }
+
+  // The user's handlers first, then the kit's own routes.
+  async #answer(
+    request: MockRequest,
+    url: URL,
+    namespace: Namespace | undefined,
+    call: CallNote,
+    answerEverything: boolean,
+  ): Promise<Answer | undefined> {
+    const users = await this.#userAnswer(request);
+    if (users !== undefined) {
+      if (namespace?.kind === 'api')
+        call.operation =
+          routesAtPath(segmentsOf(namespace.path)).find((route) => route.method === request.method)?.operation ?? null;
+      return users;
+    }
+    if (namespace?.kind === 'api') return this.#answerApi(request, url, namespace.path, call);
+    if (namespace?.kind === 'control') return this.#answerControl(request, url, namespace.path);
+    return answerEverything ? noOperation(request.method, url.pathname).toReply() : undefined;
+  }
+
+  #namespaceOf(url: URL): Namespace | undefined {
+    const sameOrigin = this.#base === undefined || url.origin === this.#base.origin;
+    if (!sameOrigin) return undefined;
+    if (url.pathname.startsWith(`${this.#basePath}/`))
+      return { kind: 'api', path: url.pathname.slice(this.#basePath.length) };
+    if (this.#parts.control && url.pathname.startsWith('/__mock/'))
       return { kind: 'control', path: url.pathname.slice('/__mock'.length) };
     return undefined;
   }
 
   // The bearer check first, then the error: a caller without a key learns nothing of the paths.
-  function authenticatedFailure(request: MockRequest, failure: MockError): never {
-    throw parts.authenticate(request) ?? failure;
+  #refuseAfterBearerCheck(request: MockRequest, failure: MockError): never {
+    throw this.#parts.authenticate(request) ?? failure;
   }
 
-  async function answerOperation(request: MockRequest, route: Route, parameter: string): Promise<Answer> {
-    const session = parts.sessions.forRequest(request);
+  async #answerApi(request: MockRequest, url: URL, path: string, call: CallNote): Promise<Answer> {
+    const method = request.method;
+    if (!decodable(path)) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname, notDecodable));
+    const segments = segmentsOf(path);
+    const candidates = routesAtPath(segments);
+    if (candidates.length === 0) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname));
+    const { methods, allow } = allowedMethods(candidates.map((candidate) => candidate.method));
+    if (method === 'OPTIONS') return options204(allow);
+    const route = candidates.find((candidate) => candidate.method === (method === 'HEAD' ? 'GET' : method));
+    if (route === undefined)
+      this.#refuseAfterBearerCheck(request, methodNotAllowed(method, url.pathname, methods, allow));
+    if (route.method === method) call.operation = route.operation;
+    const parameter = decodeURIComponent(matchSegments(templateSegments(route.path), segments) ?? '');
+    return this.#answerOperation(request, route, parameter);
+  }
+
+  async #answerOperation(request: MockRequest, route: Route, parameter: string): Promise<Answer> {
+    const session = this.#parts.sessions.forRequest(request);
     // The session's faults first: they stand for the network and the servers in front of the provider.
     const faulted = session.applyFaults(route.operation);
     if (faulted !== undefined) {
       const injected = await faulted;
       if (injected !== undefined) return injected;
     }
-    const context = {
-      store: session.store,
-      authenticate: parts.authenticate,
-      petDeprecation: parts.petDeprecation,
-      petSunset: parts.petSunset,
-    };
-    return operations[route.operation](context, request, parameter);
+    const { authenticate, petDeprecation, petSunset } = this.#parts;
+    return operations[route.operation](
+      { store: session.store, authenticate, petDeprecation, petSunset },
+      request,
+      parameter,
+    );
   }
 
-  // `call.operation` is set as soon as the route is known, so that a call that fails is journaled with it.
-  async function answerApi(
-    request: MockRequest,
-    url: URL,
-    path: string,
-    call: { operation: OperationName | null },
-  ): Promise<Answer> {
+  async #answerControl(request: MockRequest, url: URL, path: string): Promise<Answer> {
     const method = request.method;
-    if (!decodable(path))
-      authenticatedFailure(request, noOperation(method, url.pathname, 'the path is not valid percent-encoded UTF-8'));
-    const segments = segmentsOf(path);
-    const candidates = routesAtPath(segments);
-    if (candidates.length === 0) authenticatedFailure(request, noOperation(method, url.pathname));
-    const methods = methodsWithGet(candidates.map((candidate) => candidate.method));
-    const allow = [...methods, 'OPTIONS'].join(', ');
-    if (method === 'OPTIONS') return options204(allow);
-    const route = candidates.find((candidate) => candidate.method === (method === 'HEAD' ? 'GET' : method));
-    if (route === undefined) {
-      authenticatedFailure(
-        request,
-        new MockError(
-          'method_not_allowed',
-          `Method ${method} is not allowed on ${url.pathname}: use ${methods.join(' or ')}.`,
-          { headers: { allow } },
-        ),
-      );
-    }
-    if (route.method === method) call.operation = route.operation;
-    const parameter = decodeURIComponent(matchSegments(templateSegments(route.path), segments) ?? '');
-    return answerOperation(request, route, parameter);
-  }
-
-  async function answerControl(request: MockRequest, url: URL, path: string): Promise<Answer> {
-    const method = request.method;
-    if (!decodable(path)) throw noOperation(method, url.pathname, 'the path is not valid percent-encoded UTF-8');
-    const segments = segmentsOf(path);
-    let matched: { route: ControlRoute; parameter: string } | undefined;
-    for (const route of controlRoutes) {
-      const parameter = matchSegments(route.segments, segments);
-      if (parameter !== undefined) {
-        matched = { route, parameter };
-        break;
-      }
-    }
+    if (!decodable(path)) throw noOperation(method, url.pathname, notDecodable);
+    const matched = matchControlRoute(segmentsOf(path));
     if (matched === undefined) throw noOperation(method, url.pathname);
-    const { route, parameter } = matched;
-    const methods = methodsWithGet(Object.keys(route.methods));
-    const allow = [...methods, 'OPTIONS'].join(', ');
+    const { methods, allow } = allowedMethods(Object.keys(matched.route.methods));
     if (method === 'OPTIONS') return options204(allow);
-    const answer = route.methods[method === 'HEAD' ? 'GET' : method];
-    if (answer === undefined) {
-      throw new MockError(
-        'method_not_allowed',
-        `Method ${method} is not allowed on ${url.pathname}: use ${methods.join(' or ')}.`,
-        { headers: { allow } },
-      );
-    }
+    const answer = matched.route.methods[method === 'HEAD' ? 'GET' : method];
+    if (answer === undefined) throw methodNotAllowed(method, url.pathname, methods, allow);
+    const sessions = this.#parts.sessions;
     return answer({
       request,
-      parameter: decodeURIComponent(parameter),
       url,
-      sessions: parts.sessions,
-      session: () => parts.sessions.forRequest(request),
+      parameter: decodeURIComponent(matched.parameter),
+      sessions,
+      session: () => sessions.forRequest(request),
     });
   }
 
+  async #userAnswer(request: MockRequest): Promise<Answer | undefined> {
+    const handlers = this.#parts.userHandlers();
+    if (handlers.length === 0) return undefined;
+    const fetchRequest = request instanceof Request ? request.clone() : await request.toRequest?.();
+    if (fetchRequest === undefined) return undefined;
+    const response = await getResponse([...handlers], fetchRequest);
+    return response === undefined ? undefined : replyOfResponse(response);
+  }
+
   // The journal of the call's session (the default one when its header names no session that can be used).
-  function record(request: MockRequest, url: URL, status: number | 'network', operation: OperationName | null): void {
-    if (!parts.journal) return;
+  #record(request: MockRequest, url: URL, status: number | 'network', operation: OperationName | null): void {
+    const { sessions, journal, authenticate, now } = this.#parts;
+    if (!journal) return;
     const name = request.headers.get(sessionHeader);
-    let session = parts.sessions.default;
+    let session = sessions.default;
     if (name !== null) {
       try {
-        session = parts.sessions.resolve(name);
+        session = sessions.resolve(name);
       } catch {
         // an invalid name, or one past the session limit: the default session's journal
       }
@@ -234,55 +290,21 @@ export function createPipeline(parts: PipelineParts): HandleRequest {
       path: url.pathname,
       operation,
       status,
-      session: session === parts.sessions.default ? null : name,
-      time: parts.now(),
-      authorization: header === null ? 'none' : parts.authenticate(request) === undefined ? 'valid' : 'invalid',
+      session: session === sessions.default ? null : name,
+      time: now(),
+      authorization: header === null ? 'none' : authenticate(request) === undefined ? 'valid' : 'invalid',
     });
   }
+}
 
-  async function userAnswer(request: MockRequest): Promise<Answer | undefined> {
-    const handlers = parts.userHandlers();
-    if (handlers.length === 0) return undefined;
-    const fetchRequest = request instanceof Request ? request.clone() : await request.toRequest?.();
-    if (fetchRequest === undefined) return undefined;
-    const response = await getResponse([...handlers], fetchRequest);
-    return response === undefined ? undefined : replyOfResponse(response);
-  }
-
-  function routeOfCall(method: string, path: string): OperationName | null {
-    return routesAtPath(segmentsOf(path)).find((route) => route.method === method)?.operation ?? null;
-  }
-
-  return async (request, options = {}) => {
-    const started = performance.now();
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return new MockError('invalid_request', 'The request target is not a valid path.').toReply();
-    }
-    const namespace = namespaceOf(url);
-    let answer: Answer | undefined;
-    const call: { operation: OperationName | null } = { operation: null };
-    try {
-      answer = await userAnswer(request);
-      if (answer !== undefined) {
-        if (namespace?.kind === 'api') call.operation = routeOfCall(request.method, namespace.path);
-      } else if (namespace?.kind === 'api') {
-        answer = await answerApi(request, url, namespace.path, call);
-      } else if (namespace?.kind === 'control') {
-        answer = await answerControl(request, url, namespace.path);
-      } else if (options.answerEverything) {
-        answer = noOperation(request.method, url.pathname).toReply();
-      }
-    } catch (error) {
-      answer = errorToReply(error);
-    }
-    if (answer === undefined) return undefined;
-    if (request.method === 'HEAD' && answer !== networkError) answer = withoutContent(answer);
-    const status = answer === networkError ? 'network' : answer.status;
-    if (namespace?.kind === 'api') record(request, url, status, call.operation);
-    parts.log?.(`${request.method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
-    return answer;
-  };
+/**
+ * Builds the mock's one request pipeline (see `HandleRequest`). The MSW handlers, the standalone
+ * server and the harness's model all answer through it.
+ * @example
+ * const handle = createPipeline(parts);
+ * await handle(new Request('http://localhost/v1/store/orders')) // 401 missing_api_key
+ */
+export function createPipeline(parts: PipelineParts): HandleRequest {
+  const pipeline = new RequestPipeline(parts);
+  return (request, options) => pipeline.handle(request, options);
 }

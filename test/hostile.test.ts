@@ -27,14 +27,24 @@ interface Reports {
   junit: string;
 }
 
+// A run takes about 4 s on a quiet machine; this file starts several at once (describe.concurrent) beside
+// other test files. The limits are generous so that a loaded machine makes a run slower, never red.
+const slow = { timeout: 180_000 };
+
 let runs = 0;
-/** Runs petstore-verify against a hostile provider with these switches, with JSON and JUnit reports. */
+/**
+ * Runs petstore-verify against a hostile provider with these switches, with JSON and JUnit reports.
+ * A provider that stalls gets a per-request timeout of 0.5 s: the stalled answers never come, so the
+ * timeout decides nothing by speed. Every other run keeps the default (10 s): there an honest answer
+ * that a loaded machine delays is slow, not missing.
+ */
 async function verifyAgainst(switches: Switches, args: string[] = []): Promise<Reports> {
   const provider = await startHostileProvider(switches);
   const json = join(directory, `report-${++runs}.json`);
   const junit = join(directory, `report-${runs}.xml`);
+  const timeout = switches.stallBody === true || switches.stallHeaders === true ? ['--timeout', '0.5'] : [];
   try {
-    const exit = await runToExit(process.execPath, [verifyCli, ...provider.args, '--timeout', '0.5', '--json', json, '--junit', junit, ...args], { timeout: 60_000 });
+    const exit = await runToExit(process.execPath, [verifyCli, ...provider.args, ...timeout, '--json', json, '--junit', junit, ...args], { timeout: 170_000 });
     return { exit, json: parseJson(await readFile(json, 'utf8')) as unknown as Reports['json'], junit: await readFile(junit, 'utf8') };
   } finally {
     await provider.close();
@@ -54,7 +64,7 @@ function expectConsistent({ exit, json, junit }: Reports, code: 0 | 1 | 2): void
   if (code === 0) expect(json.violations).toBe(0);
 }
 
-describe.concurrent('the default run passes an honest provider', () => {
+describe.concurrent('the default run passes an honest provider', slow, () => {
   it.each<[string, Switches]>([
     ['written from scratch, with nothing switched on', {}],
     ['sends charset parameters with application/json', { charset: true }],
@@ -76,7 +86,7 @@ describe.concurrent('the default run passes an honest provider', () => {
   });
 });
 
-describe.concurrent('the default run fails a provider that breaks the contract, with a one-line reason', () => {
+describe.concurrent('the default run fails a provider that breaks the contract, with a one-line reason', slow, () => {
   it.each<[string, Switches, RegExp]>([
     ['sends bytes after a 204', { bytesAfter204: true }, /cancel-pending-order › cancel the pending order: expected nothing after the end of the response \(a 204 cannot carry content, RFC 9110 §15\.3\.5\), got more bytes on the connection\n/],
     ['lists an id of 2.5', { fractionalId: true }, /list-orders › list the orders: expected integer, got 2\.5 \(at \/0\/id\)\n/],
@@ -103,7 +113,7 @@ describe.concurrent('the default run fails a provider that breaks the contract, 
   });
 });
 
-describe.concurrent('the scenario suite alone (--suite ajv) fails what only it used to pass', () => {
+describe.concurrent('the scenario suite alone (--suite ajv) fails what only it used to pass', slow, () => {
   it.each<[string, Switches, RegExp]>([
     ['lists an order the state does not hold', { phantomOrder: true }, /list-orders › list the orders: expected only orders of the provider state, got order 424242, which it does not hold \(at \/2\/id\)\n/],
     ['sends invalid UTF-8', { invalidUtf8: true }, /list-orders › list the orders: expected a body in UTF-8 \(RFC 8259 §8\.1\), got bytes that are not valid UTF-8\n/],
@@ -118,7 +128,7 @@ describe.concurrent('the scenario suite alone (--suite ajv) fails what only it u
   });
 });
 
-describe.concurrent('the pact suite alone fails what only it used to pass', () => {
+describe.concurrent('the pact suite alone fails what only it used to pass', slow, () => {
   it.each<[string, Switches, RegExp]>([
     ['redirects the list to another path', { redirectList: true }, /pact › list-orders › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 302 \(a redirect to \/v1\/store\/orders-moved; the specification documents none\) \(at status\)\n/],
     ['removes another order on a cancel', { cancelRemovesNeighbour: true }, /pact › cancel-pending-order › cancel the pending order: after this call, GET \/store\/orders: expected order 2 in the list, got ids \[\]\n/],
@@ -135,7 +145,7 @@ describe.concurrent('the pact suite alone fails what only it used to pass', () =
   });
 });
 
-describe('the run has a deadline', () => {
+describe('the run has a deadline', slow, () => {
   it('stops Pact\'s verifier and the scenarios at the deadline, and fails with the reason', async () => {
     const reports = await verifyAgainst({}, ['--deadline', '0.8']);
     expectConsistent(reports, 1);
@@ -144,7 +154,7 @@ describe('the run has a deadline', () => {
   });
 });
 
-describe('a run that checks nothing is not green', () => {
+describe('a run that checks nothing is not green', slow, () => {
   it('exits 2, naming what was missing, when every scenario asked for needs --state-url', async () => {
     const provider = await startHostileProvider();
     const json = join(directory, 'nothing.json');

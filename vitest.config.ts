@@ -6,6 +6,9 @@ const shared = {
   // The CLI and package tests start real processes (npm, node); the machines are shared and noisy.
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // expect.poll waits for a condition (a page's text, a callback's call): 1 s by default, which a loaded
+  // machine can spend before a headless browser paints. The test's own timeout still bounds the wait.
+  expect: { poll: { timeout: 20_000 } },
 };
 
 export default defineConfig({

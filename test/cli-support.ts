@@ -42,6 +42,11 @@ export interface RunningMock {
   baseUrl: string;
   origin: string;
   output: () => string;
+  /**
+   * Resolves with the output once it contains `pattern` (a string) or matches it (a RegExp), which it may
+   * already; rejects if the process ends first. No clock: the test's own timeout bounds the wait.
+   */
+  outputMatching: (pattern: string | RegExp) => Promise<string>;
   stop: (signal?: NodeJS.Signals) => Promise<Exit>;
 }
 
@@ -70,12 +75,32 @@ export function startCommand(
     const exited = new Promise<Exit>((done) =>
       child.on('close', (code, signal) => done({ code, signal, stdout, stderr })),
     );
+    const waiters = new Set<() => void>();
+    const printed = () => {
+      for (const check of waiters) check();
+    };
+    const outputMatching = (pattern: string | RegExp) =>
+      new Promise<string>((found, ended) => {
+        const check = () => {
+          const output = stdout + stderr;
+          if (typeof pattern === 'string' ? !output.includes(pattern) : !pattern.test(output)) return;
+          waiters.delete(check);
+          found(output);
+        };
+        waiters.add(check);
+        check();
+        void exited.then(() => {
+          if (waiters.delete(check))
+            ended(new Error(`exited before printing ${String(pattern)}; output: ${stdout}${stderr}`));
+        });
+      });
     const timer = setTimeout(() => {
       signalGroup('SIGKILL');
       reject(new Error(`no "listening on" line within 30 s; output: ${stdout}${stderr}`));
     }, 30_000);
     child.stdout!.on('data', (chunk) => {
       stdout += chunk;
+      printed();
       const match = /listening on (http:\/\/\S+)\/v1/.exec(stdout);
       if (match) {
         clearTimeout(timer);
@@ -84,6 +109,7 @@ export function startCommand(
           origin: match[1]!,
           baseUrl: `${match[1]}/v1`,
           output: () => stdout + stderr,
+          outputMatching,
           stop: (signal = 'SIGTERM') => {
             signalGroup(signal);
             return exited;
@@ -91,7 +117,10 @@ export function startCommand(
         });
       }
     });
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+      printed();
+    });
     void exited.then((exit) => {
       clearTimeout(timer);
       reject(new Error(`exited with ${exit.code} before listening: ${exit.stdout}${exit.stderr}`));

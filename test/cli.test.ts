@@ -248,9 +248,9 @@ describe('petstore-mock', () => {
         method: 'DELETE',
         headers: { authorization: 'Bearer wrong-secret' },
       });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(mock.output()).toMatch(/GET \/v1\/store\/orders 200 [\d.]+ms\n/);
-      expect(mock.output()).toMatch(/DELETE \/v1\/store\/orders\/1 401 [\d.]+ms\n/);
+      // The lines are written as each answer ends, and reach this process when they do: wait for them.
+      await mock.outputMatching(/GET \/v1\/store\/orders 200 [\d.]+ms\n/);
+      await mock.outputMatching(/DELETE \/v1\/store\/orders\/1 401 [\d.]+ms\n/);
       expect(mock.output()).not.toContain('very-secret-key');
       expect(mock.output()).not.toContain('wrong-secret');
     });

@@ -33,13 +33,8 @@ async function withProxy(upstream: string, args: string[], test: (proxy: Running
   }
 }
 
-/** Waits (up to 5 s) until the proxy has printed `text`: it logs an exchange once the response has gone out. */
-async function printed(proxy: RunningMock, text: string): Promise<string> {
-  for (let waited = 0; waited < 5000 && !proxy.output().includes(text); waited += 20)
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(proxy.output()).toContain(text);
-  return proxy.output();
-}
+/** Waits until the proxy has printed `text` (it logs an exchange once the response has gone out), and returns its output. */
+const printed = (proxy: RunningMock, text: string): Promise<string> => proxy.outputMatching(text);
 
 /** Sends raw bytes and reads every byte the other side sends until it closes. */
 function rawExchange(origin: string, request: string): Promise<string> {

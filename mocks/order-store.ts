@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { orderRecordSchema } from '../spec/provider-state.js';
 import { schemaValidator } from '../spec/schema-validator.js';
-import { Collection } from '../vendor/msw-data/index.js';
+import { Collection } from '@msw/data';
 import { MockError } from './errors.js';
 import { OrderSeed, type StoredOrder } from './order-seed.js';
 

@@ -30,16 +30,30 @@ async function measureHere(count) {
   if (collection.count() !== count) throw new Error('records missing');
   const records = collection.all();
   // The store's cancel at the end of the collection: a search by id, then `update` of that very record.
-  const findById = await time(10, (round) => collection.findFirst(new Query((order) => order.id === records[count - 1 - round].id)));
-  const findByWhere = await time(10, (round) => collection.findFirst((q) => q.where({ id: records[count - 1 - round].id })));
-  const findByReference = await time(10, (round) => collection.findFirst(new Query((order) => order === records[count - 1 - round])));
+  const findById = await time(10, (round) =>
+    collection.findFirst(new Query((order) => order.id === records[count - 1 - round].id)),
+  );
+  const findByWhere = await time(10, (round) =>
+    collection.findFirst((q) => q.where({ id: records[count - 1 - round].id })),
+  );
+  const findByReference = await time(10, (round) =>
+    collection.findFirst(new Query((order) => order === records[count - 1 - round])),
+  );
   const updateLast = await time(10, async (round) => {
     const record = collection.all()[count - 1 - round];
-    await collection.update(new Query((order) => order === record), { data: (draft) => void (draft.status = 'cancelled') });
+    await collection.update(new Query((order) => order === record), {
+      data(draft) {
+        draft.status = 'cancelled';
+      },
+    });
   });
   const updateFirst = await time(10, async (round) => {
     const record = collection.all()[round];
-    await collection.update(new Query((order) => order === record), { data: (draft) => void (draft.status = 'cancelled') });
+    await collection.update(new Query((order) => order === record), {
+      data(draft) {
+        draft.status = 'cancelled';
+      },
+    });
   });
   return { ms, bytes, findById, findByWhere, findByReference, updateLast, updateFirst };
 }
@@ -48,10 +62,16 @@ async function measureHere(count) {
 export function measureRecordCreation({ count = 100_000, rounds = 3 } = {}) {
   const samples = [];
   for (let round = 0; round < rounds; round++) {
-    const output = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', String(count)], { encoding: 'utf8' });
+    const output = execFileSync(
+      process.execPath,
+      ['--expose-gc', fileURLToPath(import.meta.url), '--child', String(count)],
+      { encoding: 'utf8' },
+    );
     samples.push(JSON.parse(output));
   }
-  const { version } = JSON.parse(readFileSync(new URL('../node_modules/@msw/data/package.json', import.meta.url), 'utf8'));
+  const { version } = JSON.parse(
+    readFileSync(new URL('../node_modules/@msw/data/package.json', import.meta.url), 'utf8'),
+  );
   const summary = { version, count, rounds };
   for (const name of Object.keys(samples[0])) summary[name] = median(samples.map((sample) => sample[name]));
   summary.microsecondsPerRecord = (summary.ms * 1000) / count;

@@ -24,7 +24,8 @@ const validateOrder = schemaValidator('order-input', orderRecordSchema(false));
 
 function checkedOrder(value: unknown): StandardSchemaV1.Result<StoredOrder> {
   const violations = validateOrder(value);
-  if (violations.length > 0) return { issues: violations.map(({ path, message }) => ({ message, path: path.split('/').slice(1) })) };
+  if (violations.length > 0)
+    return { issues: violations.map(({ path, message }) => ({ message, path: path.split('/').slice(1) })) };
   const order = value as OrderInput;
   return { value: storedOrder(order, order.status ?? 'pending') };
 }
@@ -38,7 +39,9 @@ function checkedOrder(value: unknown): StandardSchemaV1.Result<StoredOrder> {
  * const orders = new Collection({ schema: storedOrderSchema });
  * await orders.create({ id: 9007199254740993n, petId: 7 }); // { id: 9007199254740993n, petId: 7n, status: 'pending' }
  */
-export const storedOrderSchema: OrderSchema = { '~standard': { version: 1, vendor: 'petstore-contract-kit', validate: checkedOrder } };
+export const storedOrderSchema: OrderSchema = {
+  '~standard': { version: 1, vendor: 'petstore-contract-kit', validate: checkedOrder },
+};
 
 /**
  * A collection for one store, and the call that hands it out: until then its schema takes every
@@ -49,10 +52,19 @@ export const storedOrderSchema: OrderSchema = { '~standard': { version: 1, vendo
 function seedingCollection(): { collection: OrderCollection; seeded(): void } {
   let checking = false;
   const schema: OrderSchema = {
-    '~standard': { version: 1, vendor: 'petstore-contract-kit', validate: (value) => (checking ? checkedOrder(value) : { value: value as StoredOrder }) },
+    '~standard': {
+      version: 1,
+      vendor: 'petstore-contract-kit',
+      validate: (value) => (checking ? checkedOrder(value) : { value: value as StoredOrder }),
+    },
   };
   const collection = new Collection({ schema });
-  return { collection, seeded: () => void (checking = true) };
+  return {
+    collection,
+    seeded: () => {
+      checking = true;
+    },
+  };
 }
 
 /** The order with this id in a collection: a scan (about 1 ms at 100,000 orders), by a predicate (a `where({ id })` object is ten times slower). */
@@ -92,7 +104,9 @@ const nextTurn = (): Promise<void> =>
 
 const notFound = (id: bigint) => new MockError('order_not_found', `Order ${id} not found.`);
 const duplicate = (id: bigint) =>
-  new MockError('duplicate_order_id', `Invalid order: id ${id} is already in the store.`, { violations: [{ path: '/id', message: `duplicates the id of an order in the store (${id})` }] });
+  new MockError('duplicate_order_id', `Invalid order: id ${id} is already in the store.`, {
+    violations: [{ path: '/id', message: `duplicates the id of an order in the store (${id})` }],
+  });
 
 /**
  * The mock's orders: an `@msw/data` collection validated by the spec's Order schema. It is the one
@@ -157,7 +171,9 @@ export class OrderStore {
 
   /** Every order, with its status, in the order they were stored (copies: the caller's to keep). */
   all(): StoredOrder[] {
-    return this.#records === undefined ? this.#seed.orders() : this.#records.collection.all().map((order) => ({ ...order }));
+    return this.#records === undefined
+      ? this.#seed.orders()
+      : this.#records.collection.all().map((order) => ({ ...order }));
   }
 
   /** The order with this id, whatever its status (a copy); a scan of the collection, or of the seed before the store's first change. */
@@ -176,7 +192,8 @@ export class OrderStore {
     const records = this.#records;
     if (records === undefined) return this.#seed.listBody();
     const current = records.collection.all();
-    if (records.list === undefined || !sameRecords(records.list.records, current)) records.list = { records: [...current], parts: [listBody(current)] };
+    if (records.list === undefined || !sameRecords(records.list.records, current))
+      records.list = { records: [...current], parts: [listBody(current)] };
     return records.list.parts;
   }
 
@@ -194,7 +211,8 @@ export class OrderStore {
       const { collection } = records;
       const order = findOrder(collection, id);
       if (order === undefined || order.status === 'cancelled') throw notFound(id);
-      if (order.status === 'shipped') throw new MockError('order_already_shipped', `Order ${id} has already shipped and cannot be cancelled.`);
+      if (order.status === 'shipped')
+        throw new MockError('order_already_shipped', `Order ${id} has already shipped and cannot be cancelled.`);
       // The very record just checked: found by reference, not by a second search by id.
       await collection.update(new Query<OrderRecord>((candidate) => candidate === order), {
         data: (draft) => {
@@ -211,7 +229,7 @@ export class OrderStore {
    * `replace()` or `reset()` gives the store a new collection: ask for it again after one.
    * @example
    * const orders = await store.collection();
-   * await orders.update((q) => q.where({ id: 3n }), { data: (order) => void (order.status = 'shipped') });
+   * await orders.update((q) => q.where({ id: 3n }), { data(order) { order.status = 'shipped'; } });
    * await orders.create({ id: 9007199254740993n, petId: 7n, status: 'pending' });
    */
   async collection(): Promise<OrderCollection> {
@@ -244,7 +262,8 @@ export class OrderStore {
 
   #materialized(): Promise<Records> {
     if (this.#records !== undefined) return Promise.resolve(this.#records);
-    if (this.#creating?.generation !== this.#generation) this.#creating = { generation: this.#generation, records: this.#createRecords(this.#seed, this.#generation) };
+    if (this.#creating?.generation !== this.#generation)
+      this.#creating = { generation: this.#generation, records: this.#createRecords(this.#seed, this.#generation) };
     return this.#creating.records;
   }
 
@@ -254,7 +273,8 @@ export class OrderStore {
       if (start > 0) await nextTurn();
       const created: Promise<OrderRecord>[] = [];
       // Each create resolves after the same turns of the microtask queue: the records keep the seed's order.
-      for (const order of seed.orders(start, Math.min(start + recordsPerSlice, seed.size))) created.push(collection.create(order));
+      for (const order of seed.orders(start, Math.min(start + recordsPerSlice, seed.size)))
+        created.push(collection.create(order));
       await Promise.all(created);
     }
     seeded();

@@ -41,18 +41,30 @@ const seed100 = await file('orders-100.json', JSON.stringify(orders(100)));
 const targets = {
   baseline: async (bodyFile) => start(process.execPath, ['bench/servers/baseline.mjs'], { BODY_FILE: bodyFile }),
   mock: async () => start(process.execPath, [mockCli, '--port', '0', '--seed', seed100]),
-  'mock, fast path off (MSW handlers)': async () => start(process.execPath, ['bench/servers/handlers-only.mjs'], { SEED_FILE: seed100 }),
-  '@mswjs/http-middleware': async () => start(process.execPath, ['bench/servers/http-middleware.mjs'], { SEED_FILE: seed100 }),
+  'mock, fast path off (MSW handlers)': async () =>
+    start(process.execPath, ['bench/servers/handlers-only.mjs'], { SEED_FILE: seed100 }),
+  '@mswjs/http-middleware': async () =>
+    start(process.execPath, ['bench/servers/http-middleware.mjs'], { SEED_FILE: seed100 }),
   'Prism mock': async () => {
     const port = await freePort();
     // Prism serves the paths of the document without the base path of its servers (a variable here).
-    return start(process.execPath, [prismCli, 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn', 'spec/openapi.yaml'], {}, `http://127.0.0.1:${port}`, '');
+    return start(
+      process.execPath,
+      [prismCli, 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'warn', 'spec/openapi.yaml'],
+      {},
+      `http://127.0.0.1:${port}`,
+      '',
+    );
   },
 };
 
 async function load(url, setup) {
   const result = await autocannon({ url, connections, duration: seconds, headers: key, ...setup });
-  return { rps: result.requests.average, p99: result.latency.p99, failures: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 // The list body the mock serves for 100 orders: the baseline answers the same bytes.
@@ -86,7 +98,9 @@ for (let run = 0; run < runs; run++) {
     results[name].delete.push(
       await load(`${server.api}/store/orders/1`, {
         method: 'DELETE',
-        requests: [{ method: 'DELETE', setupRequest: (request) => ({ ...request, path: `${prefix}/store/orders/${next++}` }) }],
+        requests: [
+          { method: 'DELETE', setupRequest: (request) => ({ ...request, path: `${prefix}/store/orders/${next++}` }) },
+        ],
       }),
     );
     if (stateful(name)) await fetch(`${server.origin}/__mock/orders`, { method: 'PUT', body: '[]' });
@@ -98,15 +112,26 @@ for (const server of Object.values(servers)) await server.stop();
 const summary = {};
 for (const [name, { list, delete: deletes }] of Object.entries(results)) {
   summary[name] = {
-    list: { rps: median(list.map((r) => r.rps)), p99: median(list.map((r) => r.p99)), failures: list.reduce((sum, r) => sum + r.failures, 0) },
-    delete: { rps: median(deletes.map((r) => r.rps)), p99: median(deletes.map((r) => r.p99)), failures: deletes.reduce((sum, r) => sum + r.failures, 0) },
+    list: {
+      rps: median(list.map((r) => r.rps)),
+      p99: median(list.map((r) => r.p99)),
+      failures: list.reduce((sum, r) => sum + r.failures, 0),
+    },
+    delete: {
+      rps: median(deletes.map((r) => r.rps)),
+      p99: median(deletes.map((r) => r.p99)),
+      failures: deletes.reduce((sum, r) => sum + r.failures, 0),
+    },
   };
 }
 
 // Start-up: from spawning the process to the first answered list, median of 7 (Prism: of 3), each
 // after the previous process has exited; the mock's first, so that no Prism process is still exiting.
 const startups = { mock: [], 'Prism mock': [] };
-for (const [name, runsOf] of [['mock', 7], ['Prism mock', 3]]) {
+for (const [name, runsOf] of [
+  ['mock', 7],
+  ['Prism mock', 3],
+]) {
   for (let run = 0; run < runsOf; run++) {
     const server = await targets[name]();
     startups[name].push(server.firstAnswerMs);
@@ -218,7 +243,7 @@ const lines = [
   '## Scale',
   '',
   'The mock started with a seed file of N orders (one in three shipped). List: median of 11 sequential requests; cancel: median of 200 sequential cancellations of different pending orders ' +
-    '(the first apart: it may wait for the store\'s records, created in the background once the first request is answered); list after a cancel: median of 10 lists, each after 20 more cancels. ' +
+    "(the first apart: it may wait for the store's records, created in the background once the first request is answered); list after a cancel: median of 10 lists, each after 20 more cancels. " +
     'All client-side round trips over loopback. RSS: the server process.',
   '',
   '| orders | start-up | RSS after start-up | list | list body | first cancel | cancel | list after a cancel | RSS after |',

@@ -9,7 +9,17 @@ import { bundledScenarios } from '../spec/generated/scenarios.js';
 import { parseJson } from '../spec/json.js';
 import { loadScenarios } from '../spec/scenarios.js';
 import { tuneMemory } from './memory.js';
-import { hostFlag, integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
+import {
+  hostFlag,
+  integerFlag,
+  listenOrExit,
+  packageVersion,
+  parseFlags,
+  portFlag,
+  stopOnSignals,
+  usageFailure,
+  UsageError,
+} from './shared.js';
 
 const usage = `Usage: petstore-mock [options]
 
@@ -43,14 +53,18 @@ Options:
 
 function date(value: string, name: string): Date {
   const parsed = new Date(value);
-  if (Number.isNaN(parsed.getTime())) throw new UsageError(`--${name} must be a date such as 2027-06-30T23:59:59Z, got ${JSON.stringify(value)}`);
+  if (Number.isNaN(parsed.getTime()))
+    throw new UsageError(`--${name} must be a date such as 2027-06-30T23:59:59Z, got ${JSON.stringify(value)}`);
   return parsed;
 }
 
 // Before any seed is read: the young generation must not grow while a big one loads.
 const collectGarbage = tuneMemory();
 
-async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Promise<(ServerOptions & { port: number; host: string }) | 'help' | 'version'> {
+async function parseOptions(
+  argv: string[],
+  environment: NodeJS.ProcessEnv,
+): Promise<(ServerOptions & { port: number; host: string }) | 'help' | 'version'> {
   const values = parseFlags(argv, {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -75,9 +89,14 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   if (values.help) return 'help';
   if (values.version) return 'version';
 
-  const apiKeys = values['api-key'] ?? environment.PETSTORE_API_KEYS?.split(',').map((key) => key.trim()).filter((key) => key !== '');
+  const apiKeys =
+    values['api-key'] ??
+    environment.PETSTORE_API_KEYS?.split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== '');
   for (const key of apiKeys ?? []) {
-    if (!isValidBearerToken(key)) throw new UsageError('an API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding)');
+    if (!isValidBearerToken(key))
+      throw new UsageError('an API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding)');
   }
   const options: ServerOptions & { port: number; host: string } = {
     port: portFlag(values.port ?? environment.PORT ?? '4010'),
@@ -85,7 +104,8 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     control: !values['no-control'],
   };
   if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
-  if (values.scenario !== undefined && values.seed !== undefined) throw new UsageError('--seed and --scenario cannot be used together');
+  if (values.scenario !== undefined && values.seed !== undefined)
+    throw new UsageError('--seed and --scenario cannot be used together');
   if (values.seed !== undefined) {
     try {
       options.seed = await readSeedFile(values.seed);
@@ -107,10 +127,15 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   }
   if (values.scenario !== undefined) {
     const scenario = options.scenarios.find((candidate) => candidate.name === values.scenario);
-    if (scenario === undefined) throw new UsageError(`unknown scenario ${JSON.stringify(values.scenario)}; known: ${options.scenarios.map((known) => known.name).join(', ')}`);
+    if (scenario === undefined)
+      throw new UsageError(
+        `unknown scenario ${JSON.stringify(values.scenario)}; known: ${options.scenarios.map((known) => known.name).join(', ')}`,
+      );
     const faults = scenarioFaults(scenario);
     if (scenario.state === undefined && faults.length === 0) {
-      throw new UsageError(`scenario ${values.scenario} sets no provider state and no fault; it runs against any store`);
+      throw new UsageError(
+        `scenario ${values.scenario} sets no provider state and no fault; it runs against any store`,
+      );
     }
     if (scenario.state !== undefined) options.seed = scenario.state.params.orders;
     options.faults = faults;
@@ -119,23 +144,31 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     try {
       options.faults = [...(options.faults ?? []), ...toFaultInputs(parseJson(text))];
     } catch (error) {
-      const message = error instanceof MockError ? error.message.replace(/^Invalid fault: /, '') : (error as Error).message;
+      const message =
+        error instanceof MockError ? error.message.replace(/^Invalid fault: /, '') : (error as Error).message;
       throw new UsageError(`--fault ${text}: ${message}`);
     }
   }
   if (values['max-sessions'] !== undefined || values['session-idle-timeout'] !== undefined) {
     options.sessions = {};
-    if (values['max-sessions'] !== undefined) options.sessions.limit = integerFlag(values['max-sessions'], 'max-sessions', 0, 100_000);
+    if (values['max-sessions'] !== undefined)
+      options.sessions.limit = integerFlag(values['max-sessions'], 'max-sessions', 0, 100_000);
     if (values['session-idle-timeout'] !== undefined) {
-      options.sessions.idleTimeout = integerFlag(values['session-idle-timeout'], 'session-idle-timeout', 1, 7 * 24 * 3600) * 1000;
+      options.sessions.idleTimeout =
+        integerFlag(values['session-idle-timeout'], 'session-idle-timeout', 1, 7 * 24 * 3600) * 1000;
     }
   }
-  if (values['pet-deprecation'] !== undefined) options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
+  if (values['pet-deprecation'] !== undefined)
+    options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
   if (values['pet-sunset'] !== undefined) options.petSunset = date(values['pet-sunset'], 'pet-sunset');
-  if (values['journal-size'] !== undefined) options.journalSize = integerFlag(values['journal-size'], 'journal-size', 0, 1_000_000);
-  if (values['body-limit'] !== undefined) options.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
-  if (values['headers-timeout'] !== undefined) options.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
-  if (values['request-timeout'] !== undefined) options.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);
+  if (values['journal-size'] !== undefined)
+    options.journalSize = integerFlag(values['journal-size'], 'journal-size', 0, 1_000_000);
+  if (values['body-limit'] !== undefined)
+    options.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
+  if (values['headers-timeout'] !== undefined)
+    options.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
+  if (values['request-timeout'] !== undefined)
+    options.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);
   if (values.verbose) options.log = (line) => console.log(line);
   options.collectGarbage = collectGarbage;
   return options;
@@ -165,7 +198,9 @@ async function main(): Promise<void> {
     [
       `petstore-mock listening on ${origin}/v1`,
       options.control ? `control plane at ${origin}/__mock` : 'control plane off',
-      options.apiKeys ? `accepting ${options.apiKeys.length} configured API key(s)` : 'accepting the development API key (see README)',
+      options.apiKeys
+        ? `accepting ${options.apiKeys.length} configured API key(s)`
+        : 'accepting the development API key (see README)',
     ].join('\n') + '\n',
   );
 }

@@ -46,10 +46,16 @@ export async function resetOrders(session: MockSession): Promise<Response> {
 export async function changeProviderState(session: MockSession, request: Request): Promise<Response> {
   const body = await readJsonBody(request);
   const violations = stateChangeViolations(body);
-  if (violations.length > 0) throw new MockError('invalid_request', `Invalid provider state change: ${violationSummary(violations)}.`, { violations });
+  if (violations.length > 0)
+    throw new MockError('invalid_request', `Invalid provider state change: ${violationSummary(violations)}.`, {
+      violations,
+    });
   const change = body as unknown as StateChange;
   if (change.state !== providerState) {
-    throw new MockError('unknown_provider_state', `Unknown provider state ${JSON.stringify(change.state)}: the only state is ${JSON.stringify(providerState)}.`);
+    throw new MockError(
+      'unknown_provider_state',
+      `Unknown provider state ${JSON.stringify(change.state)}: the only state is ${JSON.stringify(providerState)}.`,
+    );
   }
   const action = change.action ?? 'setup';
   if (action === 'teardown') {
@@ -115,7 +121,8 @@ export function endSession(sessions: SessionRegistry<MockSession>, name: string)
  */
 export function removeFault(session: MockSession, id: string): Response {
   const number = /^[0-9]{1,15}$/.test(id) ? Number(id) : Number.NaN;
-  if (Number.isNaN(number)) throw new MockError('unknown_fault', `No fault ${JSON.stringify(id)} is in force; GET /__mock/faults lists them.`);
+  if (Number.isNaN(number))
+    throw new MockError('unknown_fault', `No fault ${JSON.stringify(id)} is in force; GET /__mock/faults lists them.`);
   session.removeFault(number);
   return new Response(null, { status: 204 });
 }
@@ -132,7 +139,11 @@ export function readRequests(session: MockSession, request: Request): Response {
   const filter: RequestFilter = {};
   for (const name of query.keys()) {
     if (!(journalFilters as readonly string[]).includes(name)) {
-      throw new MockError('invalid_request', `Unknown filter ${JSON.stringify(name)}: filter by ${journalFilters.join(', ')}.`, { violations: [{ path: `/${name}`, message: 'is not a filter' }] });
+      throw new MockError(
+        'invalid_request',
+        `Unknown filter ${JSON.stringify(name)}: filter by ${journalFilters.join(', ')}.`,
+        { violations: [{ path: `/${name}`, message: 'is not a filter' }] },
+      );
     }
   }
   const operation = query.get('operation');
@@ -140,7 +151,11 @@ export function readRequests(session: MockSession, request: Request): Response {
   const status = query.get('status');
   if (status !== null) {
     if (status !== 'network' && !/^[1-5][0-9]{2}$/.test(status)) {
-      throw new MockError('invalid_request', `Invalid status filter ${JSON.stringify(status)}: a status from 100 to 599, or network.`, { violations: [{ path: '/status', message: 'must be a status or network' }] });
+      throw new MockError(
+        'invalid_request',
+        `Invalid status filter ${JSON.stringify(status)}: a status from 100 to 599, or network.`,
+        { violations: [{ path: '/status', message: 'must be a status or network' }] },
+      );
     }
     filter.status = status === 'network' ? 'network' : Number(status);
   }

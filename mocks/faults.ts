@@ -29,7 +29,10 @@ export interface ActiveFault extends FaultInput {
 export function toFaultInputs(value: unknown): FaultInput[] {
   const violations = faultViolations(value);
   const first = violations[0];
-  if (first !== undefined) throw new MockError('invalid_fault', `Invalid fault: ${first.path || 'the body'} ${first.message}.`, { violations });
+  if (first !== undefined)
+    throw new MockError('invalid_fault', `Invalid fault: ${first.path || 'the body'} ${first.message}.`, {
+      violations,
+    });
   return (Array.isArray(value) ? value : [value]) as FaultInput[];
 }
 
@@ -74,7 +77,13 @@ export class FaultPlan {
   /** Adds faults (checked first with `toFaultInputs`; on an error nothing is added) and returns them as they are now in force. */
   add(inputs: unknown): ActiveFault[] {
     const added = toFaultInputs(inputs).map((input) => {
-      const fault: ActiveFault = { id: this.#nextId++, ...input, operation: input.operation ?? '*', seen: 0, affected: 0 };
+      const fault: ActiveFault = {
+        id: this.#nextId++,
+        ...input,
+        operation: input.operation ?? '*',
+        seen: 0,
+        affected: 0,
+      };
       return { fault, random: randomStream(input.seed ?? 1) };
     });
     this.#faults.push(...added);
@@ -117,13 +126,18 @@ export class FaultPlan {
     if (chosen === undefined) return undefined;
     const { fault, random } = chosen;
     fault.affected++;
-    if (fault.times !== undefined && fault.affected >= fault.times) this.#faults = this.#faults.filter((entry) => entry !== chosen);
-    const delay = typeof fault.delay === 'object' ? fault.delay.min + Math.floor(random() * (fault.delay.max - fault.delay.min + 1)) : (fault.delay ?? 0);
+    if (fault.times !== undefined && fault.affected >= fault.times)
+      this.#faults = this.#faults.filter((entry) => entry !== chosen);
+    const delay =
+      typeof fault.delay === 'object'
+        ? fault.delay.min + Math.floor(random() * (fault.delay.max - fault.delay.min + 1))
+        : (fault.delay ?? 0);
     if (fault.network) return { delay, reply: networkError };
     if (fault.status === undefined) return { delay };
     const record: ErrorRecord = {
       code: fault.code ?? 'injected_fault',
-      message: fault.message ?? `The mock was told to fail this ${operation} call with ${fault.status} (fault ${fault.id}).`,
+      message:
+        fault.message ?? `The mock was told to fail this ${operation} call with ${fault.status} (fault ${fault.id}).`,
       status: fault.status,
     };
     return { delay, reply: jsonReply(record, fault.status) };

@@ -98,7 +98,13 @@ export interface OrderMock extends MockControls {
 export interface InterfaceAnswerer {
   answer(operation: OperationName, parameter: string, request: RequestHead): Promise<Reply | NetworkError>;
   /** Records a call under the base URL in the journal of its session, with the status the client got; `operation` when the caller has matched the route already. */
-  record(request: RequestHead, method: string, pathname: string, status: number | 'network', operation?: OperationName | null): void;
+  record(
+    request: RequestHead,
+    method: string,
+    pathname: string,
+    status: number | 'network',
+    operation?: OperationName | null,
+  ): void;
   /** Creates the default session's records now rather than at its first change (see `OrderStore#materialize`); resolves with how many. */
   materialize(): Promise<number>;
 }
@@ -144,8 +150,13 @@ function routeHandler(
   const methods = Object.keys(operationsByMethod);
   if (operationsByMethod.GET) methods.push('HEAD');
   const allow = [...methods, 'OPTIONS'].join(', ');
-  return http.all(pattern, async ({ request, params }) => journaled(journal, request, await answerRoute(request, params)));
-  async function answerRoute(request: Request, params: Record<string, string | readonly string[] | undefined>): Promise<Response> {
+  return http.all(pattern, async ({ request, params }) =>
+    journaled(journal, request, await answerRoute(request, params)),
+  );
+  async function answerRoute(
+    request: Request,
+    params: Record<string, string | readonly string[] | undefined>,
+  ): Promise<Response> {
     try {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { allow } });
       const operation = operationsByMethod[request.method === 'HEAD' ? 'GET' : request.method];
@@ -153,13 +164,19 @@ function routeHandler(
         const failure = authenticate?.(request);
         if (failure) throw failure;
         const { pathname } = new URL(request.url);
-        throw new MockError('method_not_allowed', `Method ${request.method} is not allowed on ${pathname}: use ${methods.join(' or ')}.`, {
-          headers: { allow },
-        });
+        throw new MockError(
+          'method_not_allowed',
+          `Method ${request.method} is not allowed on ${pathname}: use ${methods.join(' or ')}.`,
+          {
+            headers: { allow },
+          },
+        );
       }
       // The one named path parameter (`:orderId`, `:petId`); the `*` of the any-origin prefix is params[0].
       const parameter = Object.entries(params).find(([name]) => !/^[0-9]+$/.test(name))?.[1];
-      const response = await operation(request, typeof parameter === 'string' ? parameter : '', () => sessions.forRequest(request));
+      const response = await operation(request, typeof parameter === 'string' ? parameter : '', () =>
+        sessions.forRequest(request),
+      );
       if (request.method !== 'HEAD' || response.type === 'error') return response;
       // HEAD answers what GET would, without the content: the same Content-Length (RFC 9110 §9.3.2, §8.6).
       const headers = new Headers(response.headers);
@@ -174,7 +191,11 @@ function routeHandler(
 // MSW decodes path parameters with decodeURIComponent, which throws on a path such as /v1/store/orders/%ZZ.
 // This handler comes first: for a path of the mock's own that cannot be decoded it answers a 404 Error
 // record (after the bearer check, under the API); for anything else it falls through.
-function undecodablePathHandler(inNamespace: (url: string) => boolean, authenticate: (request: Request) => MockError | undefined, journal: Journal): RequestHandler {
+function undecodablePathHandler(
+  inNamespace: (url: string) => boolean,
+  authenticate: (request: Request) => MockError | undefined,
+  journal: Journal,
+): RequestHandler {
   return http.all(/%/, ({ request }) => {
     const url = request.url.split(/[?#]/)[0]!;
     if (!inNamespace(url)) return undefined;
@@ -185,13 +206,19 @@ function undecodablePathHandler(inNamespace: (url: string) => boolean, authentic
       const { pathname } = new URL(request.url);
       const control = pathname.startsWith('/__mock/');
       const failure = control ? undefined : authenticate(request);
-      const response = (failure ?? noOperation(request.method, pathname, 'the path is not valid percent-encoded UTF-8')).toResponse();
+      const response = (
+        failure ?? noOperation(request.method, pathname, 'the path is not valid percent-encoded UTF-8')
+      ).toResponse();
       return control ? response : journaled(journal, request, response);
     }
   });
 }
 
-function notFoundHandler(pattern: string, authenticate?: (request: Request) => MockError | undefined, journal?: Journal): RequestHandler {
+function notFoundHandler(
+  pattern: string,
+  authenticate?: (request: Request) => MockError | undefined,
+  journal?: Journal,
+): RequestHandler {
   return http.all(pattern, ({ request }) => {
     const failure = authenticate?.(request);
     const { pathname } = new URL(request.url);
@@ -232,12 +259,18 @@ function interfacePaths(): [string, Record<string, OperationName>][] {
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
-  const start = { seed: OrderSeed.from(options.seed ?? defaultSeed), faults: toFaultInputs(options.faults ?? []), scenarios: options.scenarios ?? [], journalSize: options.journalSize ?? defaultJournalSize };
+  const start = {
+    seed: OrderSeed.from(options.seed ?? defaultSeed),
+    faults: toFaultInputs(options.faults ?? []),
+    scenarios: options.scenarios ?? [],
+    journalSize: options.journalSize ?? defaultJournalSize,
+  };
   const sessions = new SessionRegistry(() => new MockSession(start), options.sessions);
   const authenticate = createAuthenticator(options.apiKeys ?? [developmentApiKey]);
   const petDeprecation = toDate(options.petDeprecation ?? defaultPetDeprecation, 'petDeprecation');
   const petSunset = toDate(options.petSunset ?? defaultPetSunset, 'petSunset');
-  if (petSunset < petDeprecation) throw new TypeError('the pet sunset date must not be earlier than its deprecation date');
+  if (petSunset < petDeprecation)
+    throw new TypeError('the pet sunset date must not be earlier than its deprecation date');
   // An operation of the interface: the session's faults first (they stand for the network and the servers in front of
   // the provider, so they come before the bearer check), then the operation on the session's store.
   const answer: InterfaceAnswerer['answer'] = async (name, parameter, request) => {
@@ -248,7 +281,11 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
         const injected = await faulted;
         if (injected !== undefined) return injected;
       }
-      return await operations[name]({ store: session.store, authenticate, petDeprecation, petSunset }, request, parameter);
+      return await operations[name](
+        { store: session.store, authenticate, petDeprecation, petSunset },
+        request,
+        parameter,
+      );
     } catch (error) {
       return errorToReply(error);
     }
@@ -271,14 +308,25 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     session.recordCall({
       method,
       path: pathname,
-      operation: operation !== undefined ? operation : pathname.startsWith(basePath) ? (matchRoute(method, pathname.slice(basePath.length))?.route.operation ?? null) : null,
+      operation:
+        operation !== undefined
+          ? operation
+          : pathname.startsWith(basePath)
+            ? (matchRoute(method, pathname.slice(basePath.length))?.route.operation ?? null)
+            : null,
       status,
       session: session === sessions.default ? null : name,
       time: Date.now(),
       authorization: header === null ? 'none' : authenticate(request) === undefined ? 'valid' : 'invalid',
     });
   };
-  const journal: Journal = (request, response) => record(request, request.method, new URL(request.url).pathname, response.type === 'error' ? 'network' : response.status);
+  const journal: Journal = (request, response) =>
+    record(
+      request,
+      request.method,
+      new URL(request.url).pathname,
+      response.type === 'error' ? 'network' : response.status,
+    );
   const operation =
     (name: OperationName): Operation =>
     async (request, parameter) => {
@@ -291,29 +339,50 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
   const control = options.control ?? true;
   const inNamespace = (url: string) => {
     const { origin, pathname } = new URL(url);
-    if (control && (options.baseUrl === undefined || origin === new URL(base).origin) && pathname.startsWith('/__mock/')) return true;
+    if (
+      control &&
+      (options.baseUrl === undefined || origin === new URL(base).origin) &&
+      pathname.startsWith('/__mock/')
+    )
+      return true;
     return options.baseUrl === undefined ? pathname.startsWith('/v1/') : url.startsWith(`${base}/`);
   };
   const handlers: RequestHandler[] = [
     undecodablePathHandler(inNamespace, authenticate, journal),
     ...interfacePaths().map(([path, byMethod]) =>
-      routeHandler(`${base}${path}`, sessions, Object.fromEntries(Object.entries(byMethod).map(([method, name]) => [method, operation(name)])), authenticate, journal),
+      routeHandler(
+        `${base}${path}`,
+        sessions,
+        Object.fromEntries(Object.entries(byMethod).map(([method, name]) => [method, operation(name)])),
+        authenticate,
+        journal,
+      ),
     ),
     notFoundHandler(`${base}/*`, authenticate, journal),
   ];
   if (control) {
     handlers.push(
-      routeHandler(`${controlBase}/orders`, sessions, { GET: (_, __, session) => readOrders(session()), PUT: (request, _, session) => replaceOrders(session(), request) }),
+      routeHandler(`${controlBase}/orders`, sessions, {
+        GET: (_, __, session) => readOrders(session()),
+        PUT: (request, _, session) => replaceOrders(session(), request),
+      }),
       routeHandler(`${controlBase}/reset`, sessions, { POST: (_, __, session) => resetOrders(session()) }),
-      routeHandler(`${controlBase}/provider-state`, sessions, { POST: (request, _, session) => changeProviderState(session(), request) }),
-      routeHandler(`${controlBase}/scenarios/:name`, sessions, { POST: (_, name, session) => loadScenario(session(), name) }),
+      routeHandler(`${controlBase}/provider-state`, sessions, {
+        POST: (request, _, session) => changeProviderState(session(), request),
+      }),
+      routeHandler(`${controlBase}/scenarios/:name`, sessions, {
+        POST: (_, name, session) => loadScenario(session(), name),
+      }),
       routeHandler(`${controlBase}/faults`, sessions, {
         GET: (_, __, session) => readFaults(session()),
         POST: (request, _, session) => addFaults(session(), request),
         DELETE: (_, __, session) => clearFaults(session()),
       }),
       routeHandler(`${controlBase}/faults/:id`, sessions, { DELETE: (_, id, session) => removeFault(session(), id) }),
-      routeHandler(`${controlBase}/requests`, sessions, { GET: (request, _, session) => readRequests(session(), request), DELETE: (_, __, session) => clearRequests(session()) }),
+      routeHandler(`${controlBase}/requests`, sessions, {
+        GET: (request, _, session) => readRequests(session(), request),
+        DELETE: (_, __, session) => clearRequests(session()),
+      }),
       routeHandler(`${controlBase}/coverage`, sessions, { GET: (_, __, session) => readCoverage(session()) }),
       routeHandler(`${controlBase}/sessions`, sessions, { GET: () => readSessions(sessions) }),
       routeHandler(`${controlBase}/sessions/:name`, sessions, { DELETE: (_, name) => endSession(sessions, name) }),

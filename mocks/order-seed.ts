@@ -1,6 +1,13 @@
 import { toInt64 } from '../spec/int64.js';
 import { parseJson } from '../spec/json.js';
-import { duplicateOrderId, orderInputViolations, orderStatuses, type JsonInteger, type OrderInput, type OrderStatus } from '../spec/provider-state.js';
+import {
+  duplicateOrderId,
+  orderInputViolations,
+  orderStatuses,
+  type JsonInteger,
+  type OrderInput,
+  type OrderStatus,
+} from '../spec/provider-state.js';
 import { orderFields, orderInt64Fields, type Order } from '../spec/records.js';
 import { violationSummary } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
@@ -28,7 +35,10 @@ function publicOrderJson(order: OrderFields): string {
   for (let index = 0; index < publicFields.length; index++) {
     const value = order[publicFields[index]!];
     if (value === undefined) continue;
-    text += (text === '' ? '{' : ',') + fieldKeys[index]! + (typeof value === 'string' ? JSON.stringify(value) : String(value));
+    text +=
+      (text === '' ? '{' : ',') +
+      fieldKeys[index]! +
+      (typeof value === 'string' ? JSON.stringify(value) : String(value));
   }
   return text === '' ? '{}' : `${text}}`;
 }
@@ -96,7 +106,8 @@ export function listBody(orders: readonly (OrderFields & { status?: unknown })[]
  */
 function checkOrders(input: unknown, at = ''): asserts input is OrderInput[] {
   const violations = orderInputViolations(input, at);
-  if (violations.length > 0) throw new MockError('invalid_orders', `Invalid orders: ${violationSummary(violations)}.`, { violations });
+  if (violations.length > 0)
+    throw new MockError('invalid_orders', `Invalid orders: ${violationSummary(violations)}.`, { violations });
   const orders = input as OrderInput[];
   // Sorted, equal ids sit side by side: a typed array sorts 100,000 of them in a few milliseconds.
   const ids = new BigInt64Array(orders.length);
@@ -108,7 +119,9 @@ function checkOrders(input: unknown, at = ''): asserts input is OrderInput[] {
 // The first order, by position, whose id an earlier order has.
 function duplicateOf(orders: readonly OrderInput[], at: string): MockError {
   const duplicate = duplicateOrderId(orders, at)!;
-  return new MockError('duplicate_order_id', `Invalid orders: id ${duplicate.id} appears more than once.`, { violations: [duplicate.violation] });
+  return new MockError('duplicate_order_id', `Invalid orders: id ${duplicate.id} appears more than once.`, {
+    violations: [duplicate.violation],
+  });
 }
 
 /**
@@ -216,7 +229,11 @@ export class OrderSeed {
     let next = 0;
     for (let position = from; position < to; position++) {
       const cancelled = this.#cancelled.get(position);
-      orders.push(cancelled !== undefined ? { ...cancelled } : storedOrder(listed[next++]!, orderStatuses[this.#statuses[position]!]!));
+      orders.push(
+        cancelled !== undefined
+          ? { ...cancelled }
+          : storedOrder(listed[next++]!, orderStatuses[this.#statuses[position]!]!),
+      );
     }
     return orders;
   }

@@ -36,7 +36,10 @@ export function jsonReply(body: unknown, status = 200, headers: Record<string, s
  * replyToResponse({ status: 204, headers: {}, body: null }).status // 204
  */
 export function replyToResponse(reply: Reply): Response {
-  const body = typeof reply.body === 'string' || reply.body === null ? reply.body : new Blob(reply.body as Uint8Array<ArrayBuffer>[]);
+  const body =
+    typeof reply.body === 'string' || reply.body === null
+      ? reply.body
+      : new Blob(reply.body as Uint8Array<ArrayBuffer>[]);
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 

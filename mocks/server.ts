@@ -71,16 +71,25 @@ const plainParameter = /^(?!\.\.?$)[A-Za-z0-9\-._~+]+$/;
  * origin form, without a body. Anything else (HEAD, OPTIONS, a body, percent-encoding, the control
  * plane) goes through the handlers.
  */
-function plainCall(incoming: IncomingMessage): { operation: OperationName; parameter: string; pathname: string } | undefined {
+function plainCall(
+  incoming: IncomingMessage,
+): { operation: OperationName; parameter: string; pathname: string } | undefined {
   const target = incoming.url;
   if (target === undefined || !target.startsWith('/v1/') || target.includes('#')) return undefined;
   const headers = incoming.headers;
-  if ((headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined) return undefined;
+  if (
+    (headers['content-length'] !== undefined && headers['content-length'] !== '0') ||
+    headers['transfer-encoding'] !== undefined
+  )
+    return undefined;
   const match = matchRoute(incoming.method ?? '', target.slice('/v1'.length));
   if (match === undefined) return undefined;
   const pathname = target.split('?')[0]!;
-  if (match.parameter === undefined) return match.route.parameter === null ? { operation: match.route.operation, parameter: '', pathname } : undefined;
-  return plainParameter.test(match.parameter) ? { operation: match.route.operation, parameter: match.parameter, pathname } : undefined;
+  if (match.parameter === undefined)
+    return match.route.parameter === null ? { operation: match.route.operation, parameter: '', pathname } : undefined;
+  return plainParameter.test(match.parameter)
+    ? { operation: match.route.operation, parameter: match.parameter, pathname }
+    : undefined;
 }
 
 /** The headers of a Node request as Fetch's `Headers#get` reads them: repeated headers joined with ", ". */
@@ -92,7 +101,8 @@ function requestHead(incoming: IncomingMessage): RequestHead {
         const lower = name.toLowerCase();
         let value: string | null = null;
         for (let index = 0; index < raw.length; index += 2) {
-          if (raw[index]!.length === lower.length && raw[index]!.toLowerCase() === lower) value = value === null ? raw[index + 1]! : `${value}, ${raw[index + 1]}`;
+          if (raw[index]!.length === lower.length && raw[index]!.toLowerCase() === lower)
+            value = value === null ? raw[index + 1]! : `${value}, ${raw[index + 1]}`;
         }
         return value;
       },
@@ -114,7 +124,11 @@ function latin1Text(body: readonly Uint8Array[]): string {
 
 // The one place a reply meets the socket, for the fast path and the handlers alike. A network error
 // (a fault with `network: true`) drops the connection without an answer.
-function writeReply(outgoing: ServerResponse, reply: Reply | NetworkError, cors: Record<string, string> = simpleCors): number {
+function writeReply(
+  outgoing: ServerResponse,
+  reply: Reply | NetworkError,
+  cors: Record<string, string> = simpleCors,
+): number {
   if (reply === networkError) {
     outgoing.destroy();
     return 0;
@@ -122,8 +136,14 @@ function writeReply(outgoing: ServerResponse, reply: Reply | NetworkError, cors:
   const headers: Record<string, string | number> = { ...cors, ...reply.headers };
   // A reply that gives its own length (the answer to HEAD: the length GET would send) keeps it.
   const body = reply.body;
-  const length = body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.reduce((total, part) => total + part.byteLength, 0);
-  if (reply.status !== 204 && reply.status !== 304 && headers['content-length'] === undefined) headers['content-length'] = length;
+  const length =
+    body === null
+      ? 0
+      : typeof body === 'string'
+        ? Buffer.byteLength(body)
+        : body.reduce((total, part) => total + part.byteLength, 0);
+  if (reply.status !== 204 && reply.status !== 304 && headers['content-length'] === undefined)
+    headers['content-length'] = length;
   outgoing.writeHead(reply.status, headers);
   if (body === null || typeof body === 'string') {
     outgoing.end(body ?? undefined);
@@ -172,10 +192,18 @@ function toFetchRequest(incoming: IncomingMessage, origin: string, body: Buffer)
   const method = incoming.method ?? 'GET';
   const hasBody = !methodsWithoutBody.has(method) && body.length > 0;
   // The Buffer as it is: Request copies its body anyway (a second copy of a 9 MB PUT would be garbage).
-  return new Request(new URL(incoming.url ?? '/', origin), { method, headers, body: hasBody ? (body as Uint8Array<ArrayBuffer>) : null });
+  return new Request(new URL(incoming.url ?? '/', origin), {
+    method,
+    headers,
+    body: hasBody ? (body as Uint8Array<ArrayBuffer>) : null,
+  });
 }
 
-async function writeResponse(outgoing: ServerResponse, response: Response, cors: Record<string, string>): Promise<void> {
+async function writeResponse(
+  outgoing: ServerResponse,
+  response: Response,
+  cors: Record<string, string>,
+): Promise<void> {
   if (response.type === 'error') return void writeReply(outgoing, networkError);
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -187,9 +215,14 @@ async function writeResponse(outgoing: ServerResponse, response: Response, cors:
 function corsHeaders(request: IncomingMessage, response: Response): Record<string, string> {
   const headers: Record<string, string> = { ...simpleCors };
   const allow = response.headers.get('allow');
-  if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined && allow !== null) {
+  if (
+    request.method === 'OPTIONS' &&
+    request.headers['access-control-request-method'] !== undefined &&
+    allow !== null
+  ) {
     headers['access-control-allow-methods'] = allow;
-    headers['access-control-allow-headers'] = request.headers['access-control-request-headers'] ?? 'Authorization, Content-Type';
+    headers['access-control-allow-headers'] =
+      request.headers['access-control-request-headers'] ?? 'Authorization, Content-Type';
     headers['access-control-max-age'] = '600';
   }
   return headers;
@@ -234,7 +267,10 @@ export function createServer(options: ServerOptions = {}): MockServer {
     } catch {
       return unroutable(incoming);
     }
-    return (await getResponse(mock.handlers, request)) ?? noOperation(request.method, new URL(request.url).pathname).toResponse();
+    return (
+      (await getResponse(mock.handlers, request)) ??
+      noOperation(request.method, new URL(request.url).pathname).toResponse()
+    );
   }
 
   // What Fetch cannot represent (TRACE, TRACK, a target that is not a path): the handlers are asked
@@ -250,8 +286,11 @@ export function createServer(options: ServerOptions = {}): MockServer {
     if (incoming.headers.authorization !== undefined) headers.set('authorization', incoming.headers.authorization);
     const probe = await getResponse(mock.handlers, new Request(url, { method: 'OPTIONS', headers }));
     const allow = probe?.headers.get('allow');
-    if (probe === undefined || allow === null || allow === undefined) return probe ?? noOperation(incoming.method ?? '', url.pathname).toResponse();
-    return new MockError('method_not_allowed', `Method ${incoming.method} is not allowed on ${url.pathname}.`, { headers: { allow } }).toResponse();
+    if (probe === undefined || allow === null || allow === undefined)
+      return probe ?? noOperation(incoming.method ?? '', url.pathname).toResponse();
+    return new MockError('method_not_allowed', `Method ${incoming.method} is not allowed on ${url.pathname}.`, {
+      headers: { allow },
+    }).toResponse();
   }
 
   // The default session's records are created in the background (reads come from its seed
@@ -303,11 +342,19 @@ export function createServer(options: ServerOptions = {}): MockServer {
         const reply = await answerer.answer(call.operation, call.parameter, head);
         status = writeReply(outgoing, reply);
         if (reply !== networkError) afterLargeReply(reply, outgoing);
-        answerer.record(head, incoming.method!, call.pathname, reply === networkError ? 'network' : status, call.operation);
+        answerer.record(
+          head,
+          incoming.method!,
+          call.pathname,
+          reply === networkError ? 'network' : status,
+          call.operation,
+        );
       } catch {
         outgoing.destroy();
       }
-      options.log?.(`${incoming.method} ${incoming.url?.split('?')[0]} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+      options.log?.(
+        `${incoming.method} ${incoming.url?.split('?')[0]} ${status} ${(performance.now() - started).toFixed(1)}ms`,
+      );
       if (!warmingUp) setImmediate(warmUp);
       return;
     }
@@ -326,7 +373,9 @@ export function createServer(options: ServerOptions = {}): MockServer {
     if (read.bytes >= largeBody) options.collectGarbage?.();
     if (!warmingUp) setImmediate(warmUp);
     if (response.headers.get('connection') === 'close') incoming.resume();
-    options.log?.(`${incoming.method} ${incoming.url?.split('?')[0]} ${response.status} ${(performance.now() - started).toFixed(1)}ms`);
+    options.log?.(
+      `${incoming.method} ${incoming.url?.split('?')[0]} ${response.status} ${(performance.now() - started).toFixed(1)}ms`,
+    );
   });
 
   // Requests Node's parser refuses never reach the handler; answer them with an Error record too.
@@ -369,4 +418,3 @@ export function createServer(options: ServerOptions = {}): MockServer {
     },
   };
 }
-

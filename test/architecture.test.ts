@@ -63,7 +63,7 @@ async function closure(entry: string): Promise<{ modules: Set<string>; packages:
     if (modules.has(file)) continue;
     modules.add(file);
     const found = await importsOf(file, true);
-    found.packages.forEach((name) => packages.add(name));
+    for (const name of found.packages) packages.add(name);
     pending.push(...found.modules);
   }
   return { modules, packages };

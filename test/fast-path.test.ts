@@ -24,11 +24,19 @@ const edges: Exchange[] = [
   { method: 'GET', path: '/v1/store/orders/', headers: key },
   { method: 'GET', path: '/v1/store/orders//', headers: key },
   { method: 'HEAD', path: '/v1/store/orders', headers: key },
-  { method: 'OPTIONS', path: '/v1/store/orders', headers: { origin: 'http://app.test', 'access-control-request-method': 'DELETE' } },
+  {
+    method: 'OPTIONS',
+    path: '/v1/store/orders',
+    headers: { origin: 'http://app.test', 'access-control-request-method': 'DELETE' },
+  },
   { method: 'POST', path: '/v1/store/orders', headers: key, body: '{}' },
   { method: 'GET', path: '/v1/store/orders', headers: { authorization: 'bearer petstore-dev-key' } },
   { method: 'GET', path: '/v1/store/orders', headers: { authorization: 'Bearer  petstore-dev-key' } },
-  { method: 'GET', path: '/v1/store/orders', headers: { authorization: ['Bearer petstore-dev-key', 'Bearer other'] as unknown as string } },
+  {
+    method: 'GET',
+    path: '/v1/store/orders',
+    headers: { authorization: ['Bearer petstore-dev-key', 'Bearer other'] as unknown as string },
+  },
   { method: 'GET', path: '/v1/store/orders', headers: { authorization: 'Basic cGV0OnN0b3Jl' } },
   { method: 'GET', path: '/v1/store/orders', headers: { ...key, 'x-mock-session': 'edge' } },
   { method: 'GET', path: '/v1/store/orders', headers: { ...key, 'x-mock-session': 'two words' } },
@@ -43,7 +51,12 @@ const edges: Exchange[] = [
   { method: 'DELETE', path: '/v1/store/orders/9223372036854775808', headers: key },
   { method: 'DELETE', path: '/v1/store/orders/-9223372036854775808', headers: key },
   { method: 'DELETE', path: '/v1/store/orders/1/', headers: key },
-  { method: 'DELETE', path: '/v1/store/orders/1', headers: { ...key, 'content-type': 'application/json', 'content-length': '14' }, body: '{"why":"test"}' },
+  {
+    method: 'DELETE',
+    path: '/v1/store/orders/1',
+    headers: { ...key, 'content-type': 'application/json', 'content-length': '14' },
+    body: '{"why":"test"}',
+  },
   { method: 'DELETE', path: '/v1/store/orders/1', headers: { ...key, 'transfer-encoding': 'chunked' }, body: '{}' },
   { method: 'DELETE', path: '/v1/store/orders/1', headers: {} },
   { method: 'DELETE', path: '/v1/store/orders/1', headers: key },
@@ -73,7 +86,13 @@ function comparable(observed: Observed): Observed {
   const body = observed.body.replace(/"idle":\d+/g, '"idle":0');
   return {
     ...observed,
-    headers: { ...headers, ...(retryAfter !== undefined && { 'retry-after': 'n' }), ...(length !== undefined && { 'content-length': String(body === observed.body ? length : Buffer.byteLength(body)) }) },
+    headers: {
+      ...headers,
+      ...(retryAfter !== undefined && { 'retry-after': 'n' }),
+      ...(length !== undefined && {
+        'content-length': String(body === observed.body ? length : Buffer.byteLength(body)),
+      }),
+    },
     body,
   };
 }
@@ -99,16 +118,24 @@ describe('the fast path and the MSW handlers', () => {
 
   async function both(exchange: Exchange): Promise<void> {
     const [viaFastPath, viaHandlers] = await Promise.all(origins.map((origin) => send(origin, exchange)));
-    expect(comparable(viaFastPath!), `${exchange.method} ${exchange.path} ${JSON.stringify(exchange.headers)}`).toEqual(comparable(viaHandlers!));
+    expect(comparable(viaFastPath!), `${exchange.method} ${exchange.path} ${JSON.stringify(exchange.headers)}`).toEqual(
+      comparable(viaHandlers!),
+    );
   }
 
   it(`answer ${numRuns} generated request sequences identically (seed ${seed})`, async () => {
-    const generated = [createServer({ seed: seedOrders, scenarios: bundledScenarios, sessions: { limit: 5 } }), createServer({ seed: seedOrders, scenarios: bundledScenarios, sessions: { limit: 5 }, fastPath: false })];
+    const generated = [
+      createServer({ seed: seedOrders, scenarios: bundledScenarios, sessions: { limit: 5 } }),
+      createServer({ seed: seedOrders, scenarios: bundledScenarios, sessions: { limit: 5 }, fastPath: false }),
+    ];
     const generatedOrigins = await Promise.all(generated.map((server) => server.listen(0, '127.0.0.1')));
     const spy = vi.spyOn(answererOf(generated[0]!.mock), 'answer');
     const compare = async (exchange: Exchange) => {
       const [viaFastPath, viaHandlers] = await Promise.all(generatedOrigins.map((origin) => send(origin, exchange)));
-      expect(comparable(viaFastPath!), `${exchange.method} ${exchange.path} ${JSON.stringify(exchange.headers)}`).toEqual(comparable(viaHandlers!));
+      expect(
+        comparable(viaFastPath!),
+        `${exchange.method} ${exchange.path} ${JSON.stringify(exchange.headers)}`,
+      ).toEqual(comparable(viaHandlers!));
     };
     let sent = 0;
     try {
@@ -120,7 +147,12 @@ describe('the fast path and the MSW handlers', () => {
             sent++;
             // A fault the sequence installed could wait up to a minute: clear faults after every control call.
             if (exchange.path.startsWith('/__mock/')) {
-              for (const origin of generatedOrigins) await send(origin, { method: 'DELETE', path: '/__mock/faults', headers: exchange.session === undefined ? {} : { 'x-mock-session': exchange.session } });
+              for (const origin of generatedOrigins)
+                await send(origin, {
+                  method: 'DELETE',
+                  path: '/__mock/faults',
+                  headers: exchange.session === undefined ? {} : { 'x-mock-session': exchange.session },
+                });
             }
           }
         }),
@@ -137,7 +169,11 @@ describe('the fast path and the MSW handlers', () => {
     for (const scenario of scenarios) {
       await both({ method: 'POST', path: `/__mock/scenarios/${scenario.name}` });
       for (const step of scenario.steps) {
-        await both({ method: step.request.method, path: `/v1${step.request.path}`, headers: authorizationHeader(step.request.key) });
+        await both({
+          method: step.request.method,
+          path: `/v1${step.request.path}`,
+          headers: authorizationHeader(step.request.key),
+        });
       }
       await both({ method: 'GET', path: '/__mock/orders' });
     }
@@ -149,9 +185,29 @@ describe('the fast path and the MSW handlers', () => {
     for (const exchange of edges) await both(exchange);
     // The plain calls went the fast way (the rest went through the handlers): the comparison compared something.
     expect(fastCalls.mock.calls.map(([operation, parameter]) => `${operation} ${parameter}`)).toEqual([
-      'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ', 'listOrders ',
-      'cancelOrder 2', 'cancelOrder +1', 'cancelOrder -0', 'cancelOrder 0001', 'cancelOrder 1.0', 'cancelOrder 9223372036854775808',
-      'cancelOrder -9223372036854775808', 'cancelOrder 1', 'cancelOrder 1', 'cancelOrder 1', 'cancelOrder 3', 'readPet 7', 'readPet x', 'readPet 7',
+      'listOrders ',
+      'listOrders ',
+      'listOrders ',
+      'listOrders ',
+      'listOrders ',
+      'listOrders ',
+      'listOrders ',
+      'listOrders ',
+      'listOrders ',
+      'cancelOrder 2',
+      'cancelOrder +1',
+      'cancelOrder -0',
+      'cancelOrder 0001',
+      'cancelOrder 1.0',
+      'cancelOrder 9223372036854775808',
+      'cancelOrder -9223372036854775808',
+      'cancelOrder 1',
+      'cancelOrder 1',
+      'cancelOrder 1',
+      'cancelOrder 3',
+      'readPet 7',
+      'readPet x',
+      'readPet 7',
     ]);
   });
 

@@ -41,9 +41,16 @@ export class InterfaceModel {
     const match = matchRoute(method, path);
     if (match === undefined) return undefined;
     const headers = new Headers(authorizationHeader(key, developmentApiKey) as Record<string, string>);
-    const reply = await answererOf(this.#mock).answer(match.route.operation, decodeURIComponent(match.parameter ?? ''), { headers });
+    const reply = await answererOf(this.#mock).answer(
+      match.route.operation,
+      decodeURIComponent(match.parameter ?? ''),
+      { headers },
+    );
     if (reply === networkError) throw new Error('the model has no faults: it never drops a connection');
-    const body = typeof reply.body === 'string' || reply.body === null ? reply.body : reply.body.map((part) => utf8.decode(part, { stream: true })).join('') + utf8.decode();
+    const body =
+      typeof reply.body === 'string' || reply.body === null
+        ? reply.body
+        : reply.body.map((part) => utf8.decode(part, { stream: true })).join('') + utf8.decode();
     return { operation: match.route.operation, status: reply.status, headers: reply.headers, body };
   }
 

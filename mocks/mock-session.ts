@@ -10,7 +10,7 @@ import {
   type RequestFilter,
   type ResponseCoverage,
 } from './journal.js';
-import { type OrderSeed, OrderStore, type StoredOrder } from './order-store.js';
+import { type OrderSeed, OrderStore, type OrderCollection, type StoredOrder } from './order-store.js';
 import type { NetworkError, Reply } from './reply.js';
 
 /** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */
@@ -68,6 +68,19 @@ export interface MockControls {
    * (await mock.orders()).map((order) => order.status) // ['pending', 'pending', 'shipped', 'shipped', 'pending']
    */
   orders(): Promise<StoredOrder[]>;
+  /**
+   * The session's orders as an `@msw/data` collection, to arrange data in a test: records as
+   * `orders()` returns them (`id` and `petId` as `bigint`, a `status`), checked against the spec's
+   * Order on every create and update. What you create, update or delete there is what the next
+   * `GET /v1/store/orders` lists and what decides the next cancel. `reset()`, `replaceOrders()` and
+   * `loadScenario()` give the session a new collection, from the seed or the new orders: ask for it again after one.
+   * @example
+   * const orders = await mock.collection();
+   * await orders.update((q) => q.where({ id: 1n }), { data(order) { order.status = 'shipped'; } });
+   * await orders.create({ id: 9007199254740993n, petId: 7n }); // pending, listed next
+   * // DELETE /v1/store/orders/1 now answers 409
+   */
+  collection(): Promise<OrderCollection>;
   /** Replaces every order, as `PUT /__mock/orders` does; rejects with a `MockError` and changes nothing on bad input. */
   replaceOrders(orders: readonly unknown[]): Promise<void>;
   /** Returns the store to its seed and the faults to the initial ones, as `POST /__mock/reset` does. */
@@ -152,6 +165,10 @@ export class MockSession implements MockControls {
 
   async orders(): Promise<StoredOrder[]> {
     return this.store.all();
+  }
+
+  collection(): Promise<OrderCollection> {
+    return this.store.collection();
   }
 
   /** As `MockControls#replaceOrders`; `at` is where the orders sit in a request body, for the violations' paths. */

@@ -18,7 +18,15 @@ export {
 export { scenarioFaults, type LoadableScenario, type MockControls, type ScenarioLoaded } from './mock-session.js';
 export { defaultSeed } from './default-seed.js';
 export { MockError, errorStatuses, type ErrorCode } from './errors.js';
-export { OrderSeed, OrderStore, type StoredOrder } from './order-store.js';
+export {
+  OrderSeed,
+  OrderStore,
+  storedOrderSchema,
+  type OrderCollection,
+  type OrderRecord,
+  type OrderSchema,
+  type StoredOrder,
+} from './order-store.js';
 export type { ActiveFault } from './faults.js';
 export {
   sessionHeader,

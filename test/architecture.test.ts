@@ -1,14 +1,15 @@
 // The layers of docs/architecture.md, enforced: which folder may import which. Read from the sources
 // as text, type imports included, so a dependency the wrong way fails here before it ships.
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from './cli-support.js';
 
-/** Each layer, and the layers it may import (besides itself). `vendor/` holds third-party code (vendor/msw-data: the store's @msw/data). */
+/** Each layer, and the layers it may import (besides itself). Third-party code comes from packages only. */
 const allowed: Record<string, string[]> = {
   spec: [],
-  mocks: ['spec', 'vendor'],
+  mocks: ['spec'],
   contracts: ['spec', 'mocks'],
   verify: ['spec', 'mocks', 'contracts'],
   cli: ['spec', 'mocks', 'contracts', 'verify'],
@@ -59,11 +60,6 @@ async function closure(entry: string): Promise<{ modules: Set<string>; packages:
   const pending = [entry];
   while (pending.length > 0) {
     const file = pending.pop()!;
-    // Vendored third-party code counts as a package, as it would from node_modules: not followed.
-    if (layerOf(file) === 'vendor') {
-      packages.add(file.replace(/\.ts$/, '.js'));
-      continue;
-    }
     if (modules.has(file)) continue;
     modules.add(file);
     const found = await importsOf(file, true);
@@ -114,6 +110,13 @@ describe('the layers', () => {
       'spec/routes.ts',
     ]);
     expect([...packages].sort()).toEqual(['lossless-json']);
+  });
+
+  it('runs the store on the published @msw/data, imported as a package: no vendored copy', async () => {
+    const { modules, packages } = await closure('mocks/order-store.ts');
+    expect(packages).toContain('@msw/data');
+    expect([...modules].filter((file) => !['spec', 'mocks'].includes(layerOf(file)))).toEqual([]);
+    expect(existsSync(join(projectRoot, 'vendor'))).toBe(false);
   });
 
   it('keeps the browser mock free of Node built-ins', async () => {

@@ -119,6 +119,16 @@ describe('concurrent clients', () => {
     expect((JSON.parse(final.body) as { id: number }[]).map((order) => order.id)).toEqual([...shipped]);
   }, 120_000); // 7,920 requests: several times the default 30 s on a loaded machine is still a pass, not a hang
 
+  it('answers exactly one of 200 concurrent cancels of one pending order with 204, the others with 404', async () => {
+    const pending = seed.find((order) => order.status === 'pending' && order.id > 1)!;
+    await fetch(`${origin.origin}/__mock/reset`, { method: 'POST' });
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, async () => (await call('DELETE', `/v1/store/orders/${pending.id}`)).status),
+    );
+    expect(statuses.filter((status) => status === 204)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(199);
+  });
+
   it('answers a list while its store is being replaced with either the old orders or the new, never a mix', async () => {
     const replacement = Array.from({ length: 50 }, (_, index) => ({ id: 10_000 + index }));
     const seen = new Set<string>();

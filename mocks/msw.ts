@@ -45,3 +45,12 @@ export {
 } from '../spec/fault-format.js';
 export { orderStatuses, providerState, type OrderInput, type OrderStatus } from '../spec/provider-state.js';
 export type { Violation } from '../spec/schema-validator.js';
+export {
+  defaultPersistKey,
+  persistOrders,
+  type OrderStorage,
+  type PersistedOrders,
+  type PersistOptions,
+} from './persisted-orders.js';
+export type { Answer, HandleRequest, MockRequest } from './pipeline.js';
+export type { Reply } from './reply.js';

@@ -139,6 +139,7 @@ export class OrderStore {
   #creating: { generation: number; records: Promise<Records> } | undefined;
   // The store's writes, one after the other: each starts once the one before has settled.
   #writes: Promise<unknown> = Promise.resolve();
+  readonly #listeners = new Set<() => void>();
 
   /**
    * @param seed the orders the store starts with, and returns to on `reset()`: a checked `OrderSeed`, or orders to check.
@@ -247,6 +248,25 @@ export class OrderStore {
     await this.#materialized();
   }
 
+  /**
+   * Calls `listener` after each change of the store's orders: a replacement, a reset, and every write
+   * through its collection (a cancel, or yours). Called on a later turn, once the change is in
+   * place (`@msw/data` tells its hooks of a change before it makes it). Returns the unsubscribe.
+   * @example
+   * const stop = store.onChange(() => localStorage.setItem('orders', stringifyJson(store.all())));
+   */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    if (this.#listeners.size === 0) return;
+    setTimeout(() => {
+      for (const listener of this.#listeners) listener();
+    }, 0);
+  }
+
   #write<T>(write: () => Promise<T>): Promise<T> {
     const written = this.#writes.then(write);
     this.#writes = written.catch(() => {});
@@ -258,6 +278,7 @@ export class OrderStore {
     this.#generation++;
     this.#records = undefined;
     this.#creating = undefined;
+    this.#changed();
   }
 
   #materialized(): Promise<Records> {
@@ -294,6 +315,7 @@ export class OrderStore {
     const { collection } = records;
     const changed = () => {
       records.list = undefined;
+      this.#changed();
     };
     collection.hooks.on('create', (event) => {
       changed();

@@ -85,6 +85,37 @@ describe('the example app in Chromium', () => {
     expect(await orderRow('3').isVisible()).toBe(true);
   });
 
+  it('keeps a cancellation across a page reload with persist', async () => {
+    await open('?scenario=cancel-shipped-order&persist');
+    await page.getByRole('button', { name: 'Cancel order 1' }).click();
+    await expect.poll(() => message().textContent()).toBe('Order 1 was cancelled.');
+    // Saved once the change is in place: wait for it rather than racing the reload.
+    await expect
+      .poll(() => page.evaluate(() => localStorage.getItem('petstore-contract-kit/orders/cancel-shipped-order')))
+      .toContain('"status":"cancelled"');
+    await page.reload();
+    await orderRow('3').waitFor();
+    expect(
+      await page
+        .locator('#orders tbody tr')
+        .evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.orderId)),
+    ).toEqual(['3']);
+    await page.getByLabel('Order number').fill('1');
+    await page.getByRole('button', { name: 'Cancel order', exact: true }).click();
+    await expect
+      .poll(() => message().textContent())
+      .toBe('Order 1 was not found: there is no such order, or it was already cancelled.');
+  });
+
+  it('starts from the scenario again after a reload without persist', async () => {
+    await open('?scenario=cancel-shipped-order');
+    await page.getByRole('button', { name: 'Cancel order 1' }).click();
+    await expect.poll(() => message().textContent()).toBe('Order 1 was cancelled.');
+    await page.reload();
+    await orderRow('1').waitFor();
+    expect(await orderRow('3').isVisible()).toBe(true);
+  });
+
   it('says when an order number is unknown (404)', async () => {
     await open('?scenario=cancel-shipped-order');
     await orderRow('1').waitFor();

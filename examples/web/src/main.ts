@@ -99,10 +99,12 @@ byNumber.addEventListener('submit', (event) => {
   if (orderId !== '') void cancel(orderId);
 });
 
-const scenario = new URLSearchParams(location.search).get('scenario');
+const parameters = new URLSearchParams(location.search);
+const scenario = parameters.get('scenario');
 try {
   // In your own app, start the mock only in development: `if (import.meta.env.DEV) await startBrowserMock(...)`.
-  await startBrowserMock({ scenario });
+  // With ?persist, the fake's orders survive a reload (kept in localStorage).
+  await startBrowserMock({ scenario, persist: parameters.has('persist') });
   scenarioLine.textContent = scenario
     ? `Mock scenario: ${scenario}`
     : 'Mock with its built-in orders (add ?scenario=NAME to the address to pick a scenario)';

@@ -104,13 +104,15 @@ describe("a frontend team's install", () => {
     await writeFile(
       join(project, 'example.ts'),
       `import { setupServer } from 'msw/node';
-import { createOrderMock, type OrderMock } from 'petstore-contract-kit/msw';
+import { createOrderMock, type OrderCollection, type OrderMock } from 'petstore-contract-kit/msw';
 import { createServer } from 'petstore-contract-kit/server';
 import type { RunReport } from 'petstore-contract-kit/verify';
 const mock: OrderMock = createOrderMock({ seed: [{ id: 1, petId: 7 }, { id: 2, status: 'shipped' }] });
 const server = setupServer(...mock.handlers);
 const entries: number = mock.requests({ operation: 'cancelOrder', status: 204 }).length;
-export { server, entries, createServer, type RunReport };
+const arranged = mock.collection().then((orders: OrderCollection) => orders.create({ id: 3n, petId: 9n, status: 'shipped' }));
+const petId: Promise<bigint | undefined> = arranged.then((order) => order.petId);
+export { server, entries, petId, createServer, type RunReport };
 `,
     );
     await writeFile(
@@ -134,15 +136,17 @@ export { server, entries, createServer, type RunReport };
     );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.code).toBe(0);
-    // And it runs: Node 20.19 and later require() the kit's ES modules.
+    // And it runs: Node 20.19 and later require() the kit's ES modules (and @msw/data's), the collection included.
     await writeFile(
       join(project, 'run.cjs'),
       `const { setupServer } = require('msw/node');
 const { createOrderMock } = require('petstore-contract-kit/msw');
-const mock = createOrderMock({ seed: [{ id: 2, status: 'shipped' }] });
+const mock = createOrderMock({ seed: [{ id: 2 }] });
 const server = setupServer(...mock.handlers);
 server.listen();
-fetch('https://api.example.com/v1/store/orders/2', { method: 'DELETE', headers: { authorization: 'Bearer petstore-dev-key' } })
+mock.collection()
+  .then((orders) => orders.update((q) => q.where({ id: 2n }), { data(order) { order.status = 'shipped'; } }))
+  .then(() => fetch('https://api.example.com/v1/store/orders/2', { method: 'DELETE', headers: { authorization: 'Bearer petstore-dev-key' } }))
   .then((response) => { console.log(response.status, mock.requests().length); server.close(); });
 `,
     );

@@ -19,12 +19,22 @@ export async function measureExploration({ runs = 300, rounds = 3 } = {}) {
   for (let round = 0; round < rounds; round++) {
     const mock = await startMock();
     const requests = [];
-    const target = { baseUrl: `${mock.origin}/v1`, apiKey: 'petstore-dev-key', stateUrl: `${mock.origin}/__mock/provider-state` };
+    const target = {
+      baseUrl: `${mock.origin}/v1`,
+      apiKey: 'petstore-dev-key',
+      stateUrl: `${mock.origin}/__mock/provider-state`,
+    };
     await explore({ ...target, runs: 20, seed: 1 });
     const began = performance.now();
-    const result = await explore({ ...target, runs, seed: 20261123 + round, onRequest: (url, init) => requests.push([url, init]) });
+    const result = await explore({
+      ...target,
+      runs,
+      seed: 20261123 + round,
+      onRequest: (url, init) => requests.push([url, init]),
+    });
     const exploreMs = performance.now() - began;
-    if (result.violations > 0) throw new Error(`the mock failed its own exploration: ${JSON.stringify(result.failure?.steps.at(-1))}`);
+    if (result.violations > 0)
+      throw new Error(`the mock failed its own exploration: ${JSON.stringify(result.failure?.steps.at(-1))}`);
     const replayBegan = performance.now();
     for (const [url, init] of requests) await observe(url, init);
     const rawMs = performance.now() - replayBegan;
@@ -35,7 +45,18 @@ export async function measureExploration({ runs = 300, rounds = 3 } = {}) {
   const rawMs = median(measured.map((m) => m.rawMs));
   const steps = median(measured.map((m) => m.steps));
   const requests = median(measured.map((m) => m.requests));
-  return { runs, rounds, steps, requests, exploreMs, rawMs, prismLoadMs, stepsPerSecond: (steps / exploreMs) * 1000, rawRequestsPerSecond: (requests / rawMs) * 1000, ratio: rawMs / exploreMs };
+  return {
+    runs,
+    rounds,
+    steps,
+    requests,
+    exploreMs,
+    rawMs,
+    prismLoadMs,
+    stepsPerSecond: (steps / exploreMs) * 1000,
+    rawRequestsPerSecond: (requests / rawMs) * 1000,
+    ratio: rawMs / exploreMs,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(await measureExploration());

@@ -19,7 +19,15 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 
 const directory = await mkdtemp(join(tmpdir(), 'petstore-soak-'));
 const seedFile = join(directory, 'orders.json');
-await writeFile(seedFile, JSON.stringify(Array.from({ length: orderCount }, (_, index) => ({ id: index + 1, status: index % 4 === 0 ? 'shipped' : 'pending' }))));
+await writeFile(
+  seedFile,
+  JSON.stringify(
+    Array.from({ length: orderCount }, (_, index) => ({
+      id: index + 1,
+      status: index % 4 === 0 ? 'shipped' : 'pending',
+    })),
+  ),
+);
 
 const child = spawn(process.execPath, ['--expose-gc', join(root, 'bench/servers/soak-server.mjs')], {
   env: { ...process.env, SEED_FILE: seedFile },
@@ -43,15 +51,27 @@ const memory = () =>
 
 // A small deterministic generator, so that two soaks send the same mix.
 let state = 42;
-const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296);
+const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
 const sessions = Array.from({ length: 200 }, (_, index) => `soak-${index}`);
 const mix = [
   () => ({ method: 'GET', path: '/v1/store/orders', headers: { authorization: key } }),
-  () => ({ method: 'DELETE', path: `/v1/store/orders/${1 + Math.floor(random() * orderCount * 1.2)}`, headers: { authorization: key } }),
+  () => ({
+    method: 'DELETE',
+    path: `/v1/store/orders/${1 + Math.floor(random() * orderCount * 1.2)}`,
+    headers: { authorization: key },
+  }),
   () => ({ method: 'GET', path: `/v1/pets/${Math.floor(random() * 1e6)}`, headers: { authorization: key } }),
   () => ({ method: 'GET', path: '/v1/store/orders', headers: {} }),
-  () => ({ method: 'DELETE', path: `/v1/store/orders/${1 + Math.floor(random() * orderCount)}`, headers: { authorization: key, 'x-mock-session': sessions[Math.floor(random() * sessions.length)] } }),
-  () => ({ method: 'GET', path: '/v1/store/orders', headers: { authorization: key, 'x-mock-session': sessions[Math.floor(random() * sessions.length)] } }),
+  () => ({
+    method: 'DELETE',
+    path: `/v1/store/orders/${1 + Math.floor(random() * orderCount)}`,
+    headers: { authorization: key, 'x-mock-session': sessions[Math.floor(random() * sessions.length)] },
+  }),
+  () => ({
+    method: 'GET',
+    path: '/v1/store/orders',
+    headers: { authorization: key, 'x-mock-session': sessions[Math.floor(random() * sessions.length)] },
+  }),
   () => ({ method: 'DELETE', path: '/v1/store/orders/9223372036854775808', headers: { authorization: key } }),
   () => ({ method: 'POST', path: '/__mock/reset', headers: {} }),
 ];
@@ -86,7 +106,9 @@ const warm = (field) => median(samples.slice(tenth, 2 * tenth).map((sample) => s
 const last = (field) => median(samples.slice(-tenth).map((sample) => sample[field]));
 const peak = (field) => Math.max(...samples.map((sample) => sample[field]));
 const flat = last('heap') <= warm('heap') * 1.1;
-const statuses = Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => `${status}: ${count}`).join(', ');
+const statuses = Object.entries(result.statusCodeStats ?? {})
+  .map(([status, { count }]) => `${status}: ${count}`)
+  .join(', ');
 const lines = [
   '# Soak',
   '',

@@ -54,7 +54,14 @@ export async function start(command, args, env = {}, origin, prefix = '/v1') {
             api: `${url}${prefix}`,
             firstAnswerMs: performance.now() - started,
             rss: () => rssMiB(child.pid),
-            stop: () => new Promise((done) => (child.exitCode !== null ? done() : (child.on('close', done), child.kill('SIGTERM')))),
+            stop: () =>
+              new Promise((done) => {
+                if (child.exitCode !== null) done();
+                else {
+                  child.on('close', done);
+                  child.kill('SIGTERM');
+                }
+              }),
           };
         }
       } catch {

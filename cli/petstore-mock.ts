@@ -8,8 +8,19 @@ import { createServer, type ServerOptions } from '../mocks/server.js';
 import { bundledScenarios } from '../spec/generated/scenarios.js';
 import { parseJson } from '../spec/json.js';
 import { loadScenarios } from '../spec/scenarios.js';
+import { loadHandlersFile } from './handlers-file.js';
 import { tuneMemory } from './memory.js';
-import { hostFlag, integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
+import {
+  hostFlag,
+  integerFlag,
+  listenOrExit,
+  packageVersion,
+  parseFlags,
+  portFlag,
+  stopOnSignals,
+  usageFailure,
+  UsageError,
+} from './shared.js';
 
 const usage = `Usage: petstore-mock [options]
 
@@ -29,6 +40,8 @@ Options:
   --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
   --no-control             do not serve the control plane under /__mock
+  --handlers FILE          serve your own MSW handlers first: an ES module or CommonJS file whose default
+                           export is an array of handlers, or a function (mock) => handlers
   --pet-deprecation DATE   deprecation date announced by GET /pets/{petId} (default 2026-01-01T00:00:00Z)
   --pet-sunset DATE        sunset date announced by GET /pets/{petId} (default 2027-06-30T23:59:59Z)
   --body-limit BYTES       largest request body accepted (default 33554432)
@@ -43,14 +56,18 @@ Options:
 
 function date(value: string, name: string): Date {
   const parsed = new Date(value);
-  if (Number.isNaN(parsed.getTime())) throw new UsageError(`--${name} must be a date such as 2027-06-30T23:59:59Z, got ${JSON.stringify(value)}`);
+  if (Number.isNaN(parsed.getTime()))
+    throw new UsageError(`--${name} must be a date such as 2027-06-30T23:59:59Z, got ${JSON.stringify(value)}`);
   return parsed;
 }
 
 // Before any seed is read: the young generation must not grow while a big one loads.
 const collectGarbage = tuneMemory();
 
-async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Promise<(ServerOptions & { port: number; host: string }) | 'help' | 'version'> {
+async function parseOptions(
+  argv: string[],
+  environment: NodeJS.ProcessEnv,
+): Promise<(ServerOptions & { port: number; host: string }) | 'help' | 'version'> {
   const values = parseFlags(argv, {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -62,6 +79,7 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     'max-sessions': { type: 'string' },
     'session-idle-timeout': { type: 'string' },
     'no-control': { type: 'boolean' },
+    handlers: { type: 'string' },
     'pet-deprecation': { type: 'string' },
     'pet-sunset': { type: 'string' },
     'body-limit': { type: 'string' },
@@ -75,9 +93,14 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   if (values.help) return 'help';
   if (values.version) return 'version';
 
-  const apiKeys = values['api-key'] ?? environment.PETSTORE_API_KEYS?.split(',').map((key) => key.trim()).filter((key) => key !== '');
+  const apiKeys =
+    values['api-key'] ??
+    environment.PETSTORE_API_KEYS?.split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== '');
   for (const key of apiKeys ?? []) {
-    if (!isValidBearerToken(key)) throw new UsageError('an API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding)');
+    if (!isValidBearerToken(key))
+      throw new UsageError('an API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding)');
   }
   const options: ServerOptions & { port: number; host: string } = {
     port: portFlag(values.port ?? environment.PORT ?? '4010'),
@@ -85,7 +108,8 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     control: !values['no-control'],
   };
   if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
-  if (values.scenario !== undefined && values.seed !== undefined) throw new UsageError('--seed and --scenario cannot be used together');
+  if (values.scenario !== undefined && values.seed !== undefined)
+    throw new UsageError('--seed and --scenario cannot be used together');
   if (values.seed !== undefined) {
     try {
       options.seed = await readSeedFile(values.seed);
@@ -107,10 +131,15 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
   }
   if (values.scenario !== undefined) {
     const scenario = options.scenarios.find((candidate) => candidate.name === values.scenario);
-    if (scenario === undefined) throw new UsageError(`unknown scenario ${JSON.stringify(values.scenario)}; known: ${options.scenarios.map((known) => known.name).join(', ')}`);
+    if (scenario === undefined)
+      throw new UsageError(
+        `unknown scenario ${JSON.stringify(values.scenario)}; known: ${options.scenarios.map((known) => known.name).join(', ')}`,
+      );
     const faults = scenarioFaults(scenario);
     if (scenario.state === undefined && faults.length === 0) {
-      throw new UsageError(`scenario ${values.scenario} sets no provider state and no fault; it runs against any store`);
+      throw new UsageError(
+        `scenario ${values.scenario} sets no provider state and no fault; it runs against any store`,
+      );
     }
     if (scenario.state !== undefined) options.seed = scenario.state.params.orders;
     options.faults = faults;
@@ -119,23 +148,32 @@ async function parseOptions(argv: string[], environment: NodeJS.ProcessEnv): Pro
     try {
       options.faults = [...(options.faults ?? []), ...toFaultInputs(parseJson(text))];
     } catch (error) {
-      const message = error instanceof MockError ? error.message.replace(/^Invalid fault: /, '') : (error as Error).message;
+      const message =
+        error instanceof MockError ? error.message.replace(/^Invalid fault: /, '') : (error as Error).message;
       throw new UsageError(`--fault ${text}: ${message}`);
     }
   }
   if (values['max-sessions'] !== undefined || values['session-idle-timeout'] !== undefined) {
     options.sessions = {};
-    if (values['max-sessions'] !== undefined) options.sessions.limit = integerFlag(values['max-sessions'], 'max-sessions', 0, 100_000);
+    if (values['max-sessions'] !== undefined)
+      options.sessions.limit = integerFlag(values['max-sessions'], 'max-sessions', 0, 100_000);
     if (values['session-idle-timeout'] !== undefined) {
-      options.sessions.idleTimeout = integerFlag(values['session-idle-timeout'], 'session-idle-timeout', 1, 7 * 24 * 3600) * 1000;
+      options.sessions.idleTimeout =
+        integerFlag(values['session-idle-timeout'], 'session-idle-timeout', 1, 7 * 24 * 3600) * 1000;
     }
   }
-  if (values['pet-deprecation'] !== undefined) options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
+  if (values['pet-deprecation'] !== undefined)
+    options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
   if (values['pet-sunset'] !== undefined) options.petSunset = date(values['pet-sunset'], 'pet-sunset');
-  if (values['journal-size'] !== undefined) options.journalSize = integerFlag(values['journal-size'], 'journal-size', 0, 1_000_000);
-  if (values['body-limit'] !== undefined) options.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
-  if (values['headers-timeout'] !== undefined) options.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
-  if (values['request-timeout'] !== undefined) options.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);
+  if (values['journal-size'] !== undefined)
+    options.journalSize = integerFlag(values['journal-size'], 'journal-size', 0, 1_000_000);
+  if (values['body-limit'] !== undefined)
+    options.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
+  if (values['headers-timeout'] !== undefined)
+    options.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
+  if (values['request-timeout'] !== undefined)
+    options.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);
+  if (values.handlers !== undefined) options.handlers = await loadHandlersFile(values.handlers);
   if (values.verbose) options.log = (line) => console.log(line);
   options.collectGarbage = collectGarbage;
   return options;
@@ -156,7 +194,8 @@ async function main(): Promise<void> {
   try {
     server = createServer(options);
   } catch (error) {
-    // The options were each well formed but do not fit together (a sunset before the deprecation).
+    // The options were each well formed but do not fit together (a sunset before the deprecation), or
+    // the handlers file's function did not return handlers.
     process.exit(usageFailure('petstore-mock', error));
   }
   stopOnSignals(() => server.close());
@@ -165,7 +204,9 @@ async function main(): Promise<void> {
     [
       `petstore-mock listening on ${origin}/v1`,
       options.control ? `control plane at ${origin}/__mock` : 'control plane off',
-      options.apiKeys ? `accepting ${options.apiKeys.length} configured API key(s)` : 'accepting the development API key (see README)',
+      options.apiKeys
+        ? `accepting ${options.apiKeys.length} configured API key(s)`
+        : 'accepting the development API key (see README)',
     ].join('\n') + '\n',
   );
 }

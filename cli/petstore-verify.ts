@@ -5,11 +5,32 @@ import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '
 import { createValidatingProxy, reportPath, type ProxyExchange } from '../verify/proxy.js';
 import { defaultExplorationSeed } from '../verify/explore.js';
 import { defaultRequestTimeout } from '../verify/observe.js';
-import { disagreementLine, exchangeLines as suiteExchangeLines, findingText, runLines, summaryLines, toHtml, toJson, toJunit, type RunReport } from '../verify/report.js';
+import {
+  disagreementLine,
+  exchangeLines as suiteExchangeLines,
+  findingText,
+  runLines,
+  summaryLines,
+  toHtml,
+  toJson,
+  toJunit,
+  type RunReport,
+} from '../verify/report.js';
 import { installHint, type OptionalDependency } from '../verify/optional-dependencies.js';
 import type { SuiteName } from '../verify/results.js';
 import { runVerification } from '../verify/verification.js';
-import { brokerFromEnvironment, hostFlag, integerFlag, listenOrExit, packageVersion, parseFlags, portFlag, stopOnSignals, usageFailure, UsageError } from './shared.js';
+import {
+  brokerFromEnvironment,
+  hostFlag,
+  integerFlag,
+  listenOrExit,
+  packageVersion,
+  parseFlags,
+  portFlag,
+  stopOnSignals,
+  usageFailure,
+  UsageError,
+} from './shared.js';
 
 const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options] [--runs N] [--seed N|random] [--max-steps N] [--save DIR]
@@ -75,13 +96,17 @@ function baseUrlHint(baseUrl: string): string | undefined {
 }
 
 function httpUrlFlag(value: string, name: string): string {
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) throw new UsageError(`--${name} is not an http(s) URL: ${JSON.stringify(value)}`);
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    throw new UsageError(`--${name} is not an http(s) URL: ${JSON.stringify(value)}`);
   return value;
 }
 
 function secondsFlag(value: string, name: string, maximum: number): number {
   const seconds = Number(value);
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(seconds > 0) || seconds > maximum) throw new UsageError(`--${name} must be a number of seconds above 0 and at most ${maximum}, got ${JSON.stringify(value)}`);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(seconds > 0) || seconds > maximum)
+    throw new UsageError(
+      `--${name} must be a number of seconds above 0 and at most ${maximum}, got ${JSON.stringify(value)}`,
+    );
   return seconds * 1000;
 }
 
@@ -117,27 +142,50 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) 
   if (values.target !== undefined) {
     if (baseUrl !== undefined) throw new UsageError('give --base-url or --target, not both');
     const variable = { production: 'PETSTORE_BASE_URL', staging: 'PETSTORE_STAGING_BASE_URL' }[values.target];
-    if (variable === undefined) throw new UsageError(`--target must be production or staging, got ${JSON.stringify(values.target)}`);
+    if (variable === undefined)
+      throw new UsageError(`--target must be production or staging, got ${JSON.stringify(values.target)}`);
     baseUrl = environment[variable];
     if (!baseUrl) throw new UsageError(`--target ${values.target} reads ${variable}, which is not set`);
   }
   if (baseUrl === undefined) throw new UsageError('--base-url (or --target) is required');
   const apiKey = values['api-key'] ?? environment.PETSTORE_API_KEY;
   if (!apiKey) throw new UsageError('--api-key (or PETSTORE_API_KEY) is required');
-  for (const [name, url] of [['base-url', baseUrl], ['state-url', values['state-url']]] as const) if (url !== undefined) httpUrlFlag(url, name);
-  if (explore && values.suite !== undefined) throw new UsageError('petstore-verify explore runs the exploration: give no --suite');
+  for (const [name, url] of [
+    ['base-url', baseUrl],
+    ['state-url', values['state-url']],
+  ] as const)
+    if (url !== undefined) httpUrlFlag(url, name);
+  if (explore && values.suite !== undefined)
+    throw new UsageError('petstore-verify explore runs the exploration: give no --suite');
   const suite = explore ? 'explore' : (values.suite ?? 'all');
-  const suites = ({ pact: ['pact'], ajv: ['scenarios'], scenarios: ['scenarios'], explore: ['explore'], all: ['pact', 'scenarios', 'explore'] } as Record<string, SuiteName[]>)[suite];
-  if (suites === undefined) throw new UsageError(`--suite must be pact, ajv, explore or all, got ${JSON.stringify(suite)}`);
-  if (suite === 'pact' && values['state-url'] === undefined) throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
-  if (suite === 'explore' && values['state-url'] === undefined) throw new UsageError('exploration needs --state-url: every run sets a generated provider state');
-  const seed = values.seed === undefined ? undefined : values.seed === 'random' ? Math.floor(Math.random() * 2 ** 31) : integerFlag(values.seed, 'seed', 0, 2 ** 31 - 1);
+  const suites = (
+    {
+      pact: ['pact'],
+      ajv: ['scenarios'],
+      scenarios: ['scenarios'],
+      explore: ['explore'],
+      all: ['pact', 'scenarios', 'explore'],
+    } as Record<string, SuiteName[]>
+  )[suite];
+  if (suites === undefined)
+    throw new UsageError(`--suite must be pact, ajv, explore or all, got ${JSON.stringify(suite)}`);
+  if (suite === 'pact' && values['state-url'] === undefined)
+    throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
+  if (suite === 'explore' && values['state-url'] === undefined)
+    throw new UsageError('exploration needs --state-url: every run sets a generated provider state');
+  const seed =
+    values.seed === undefined
+      ? undefined
+      : values.seed === 'random'
+        ? Math.floor(Math.random() * 2 ** 31)
+        : integerFlag(values.seed, 'seed', 0, 2 ** 31 - 1);
   const broker = brokerFromEnvironment(environment);
   if ((values['provider-version'] ?? values['provider-branch']) !== undefined && broker === undefined) {
     throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
   }
   const hint = baseUrlHint(baseUrl);
-  if (hint !== undefined && suites.includes('pact') && values['state-url'] !== undefined) throw new UsageError(`${hint}; Pact verification needs it`);
+  if (hint !== undefined && suites.includes('pact') && values['state-url'] !== undefined)
+    throw new UsageError(`${hint}; Pact verification needs it`);
   return {
     ...values,
     baseUrl,
@@ -160,7 +208,10 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) 
   };
 }
 
-async function writeReports(report: RunReport, files: { junit?: string | undefined; json?: string | undefined; html?: string | undefined }): Promise<void> {
+async function writeReports(
+  report: RunReport,
+  files: { junit?: string | undefined; json?: string | undefined; html?: string | undefined },
+): Promise<void> {
   if (files.junit !== undefined) await writeFile(files.junit, toJunit(report));
   if (files.json !== undefined) await writeFile(files.json, toJson(report));
   if (files.html !== undefined) await writeFile(files.html, toHtml(report));
@@ -187,7 +238,12 @@ function parseProxy(argv: string[]) {
     quiet: { type: 'boolean' },
   });
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
-  return { ...values, upstream: httpUrlFlag(values.upstream, 'upstream'), port: portFlag(values.port ?? '4020'), host: hostFlag(values.host ?? '127.0.0.1') };
+  return {
+    ...values,
+    upstream: httpUrlFlag(values.upstream, 'upstream'),
+    port: portFlag(values.port ?? '4020'),
+    host: hostFlag(values.host ?? '127.0.0.1'),
+  };
 }
 
 async function proxy(argv: string[]): Promise<number | undefined> {
@@ -211,14 +267,18 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   stopOnSignals(async () => {
     await server.close();
     const report = server.report();
-    console.log(`${report.exchanges} exchanges, ${report.checked} checked, ${report.violations} violations, ${report.disagreements} disagreements between Ajv and Prism`);
+    console.log(
+      `${report.exchanges} exchanges, ${report.checked} checked, ${report.violations} violations, ${report.disagreements} disagreements between Ajv and Prism`,
+    );
     if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
     return report.violations > 0 ? 1 : 0;
   });
   const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
   const hint = baseUrlHint(options.upstream);
   if (hint !== undefined) console.log(`hint: ${hint.replace('the base URL', 'the upstream')}`);
-  console.log(`petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${reportPath}`);
+  console.log(
+    `petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${reportPath}`,
+  );
   return undefined;
 }
 
@@ -234,8 +294,14 @@ async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<
   }
   const { publishPact } = await import('../verify/pact.js');
   try {
-    const notices = await publishPact({ broker, consumerVersion: values['consumer-version'], ...(values.branch !== undefined && { branch: values.branch }) });
-    console.log([`published the pact to ${broker.url} as version ${values['consumer-version']}`, ...notices].join('\n'));
+    const notices = await publishPact({
+      broker,
+      consumerVersion: values['consumer-version'],
+      ...(values.branch !== undefined && { branch: values.branch }),
+    });
+    console.log(
+      [`published the pact to ${broker.url} as version ${values['consumer-version']}`, ...notices].join('\n'),
+    );
     return 0;
   } catch (error) {
     console.error(`petstore-verify: ${(error as Error).message}`);
@@ -264,11 +330,14 @@ async function main(): Promise<number | undefined> {
     if (options.suites.includes('pact') && options['state-url'] !== undefined) needed.push('pact');
     if (!options['no-prism'] && options.suites.some((suite) => suite !== 'pact')) needed.push('prism');
     const hint = installHint(needed);
-    if (hint !== undefined) throw new UsageError(`${options.suites.length > 1 ? 'this run' : `the ${options.suites[0]} suite`} ${hint}`);
+    if (hint !== undefined)
+      throw new UsageError(`${options.suites.length > 1 ? 'this run' : `the ${options.suites[0]} suite`} ${hint}`);
     // Every contract scenario by default; scenarios that inject faults describe the mock, not the contract
     // (named with --scenario, they are reported as skipped).
     const directory = options.scenarios ?? scenarioDirectory;
-    scenarios = options.scenario ? await loadScenarios({ names: options.scenario, directory }) : (await loadScenarios({ directory })).filter((scenario) => !injectsFaults(scenario));
+    scenarios = options.scenario
+      ? await loadScenarios({ names: options.scenario, directory })
+      : (await loadScenarios({ directory })).filter((scenario) => !injectsFaults(scenario));
   } catch (error) {
     return usageFailure('petstore-verify', error);
   }

@@ -47,7 +47,8 @@ export function portFlag(value: string, name = 'port'): number {
   return integerFlag(value, name, 0, 65535);
 }
 
-const hostname = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const hostname =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 /**
  * A host flag: an IPv4 or IPv6 address (brackets allowed), or a host name (RFC 1123). Digits and dots
@@ -70,7 +71,9 @@ export function hostFlag(value: string, name = 'host'): string {
  * packageVersion() // '0.1.0'
  */
 export function packageVersion(): string {
-  const packageJson = JSON.parse(readFileSync(join(packageFolder(import.meta.url, '', 'package.json'), 'package.json'), 'utf8')) as { version: string };
+  const packageJson = JSON.parse(
+    readFileSync(join(packageFolder(import.meta.url, '', 'package.json'), 'package.json'), 'utf8'),
+  ) as { version: string };
   return packageJson.version;
 }
 
@@ -93,7 +96,12 @@ const badAddress = new Set(['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONA
  * @example
  * const origin = await listenOrExit('petstore-mock', server, 4010, '127.0.0.1');
  */
-export async function listenOrExit(command: string, server: { listen(port: number, host: string): Promise<string> }, port: number, host: string): Promise<string> {
+export async function listenOrExit(
+  command: string,
+  server: { listen(port: number, host: string): Promise<string> },
+  port: number,
+  host: string,
+): Promise<string> {
   try {
     return await server.listen(port, host);
   } catch (error) {
@@ -113,6 +121,7 @@ export async function listenOrExit(command: string, server: { listen(port: numbe
  * @example
  * stopOnSignals(async () => { await server.close(); return 0; });
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a stop callback may be `() => server.close()`, a Promise<void>
 export function stopOnSignals(stop: () => Promise<number | void>): void {
   let stopping = false;
   const handle = () => {

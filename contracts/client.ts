@@ -93,7 +93,10 @@ export function createOrderClient(options: OrderClientOptions): OrderClient {
     const route = routeOf(operation);
     return (options.fetch ?? fetch)(`${baseUrl}${pathOf(route, parameter)}`, {
       method: route.method,
-      headers: { accept: 'application/json', ...(options.apiKey !== undefined && { authorization: `Bearer ${options.apiKey}` }) },
+      headers: {
+        accept: 'application/json',
+        ...(options.apiKey !== undefined && { authorization: `Bearer ${options.apiKey}` }),
+      },
     });
   };
   return {
@@ -113,7 +116,11 @@ export function createOrderClient(options: OrderClientOptions): OrderClient {
       const response = await send('readPet', petId);
       if (!response.ok) throw await failure(response);
       const pet = parseJson(await response.text());
-      return { pet: pet as Record<string, unknown>, deprecation: response.headers.get('deprecation'), sunset: response.headers.get('sunset') };
+      return {
+        pet: pet as Record<string, unknown>,
+        deprecation: response.headers.get('deprecation'),
+        sunset: response.headers.get('sunset'),
+      };
     },
   };
 }

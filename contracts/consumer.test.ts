@@ -18,7 +18,12 @@ let directory: string;
 let pact: PactV4;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'petstore-pact-'));
-  pact = new PactV4({ ...pactParticipants, dir: directory, spec: SpecificationVersion.SPECIFICATION_VERSION_V4, logLevel: 'warn' });
+  pact = new PactV4({
+    ...pactParticipants,
+    dir: directory,
+    spec: SpecificationVersion.SPECIFICATION_VERSION_V4,
+    logLevel: 'warn',
+  });
 });
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -27,7 +32,8 @@ afterAll(async () => {
 // The parameters hold ids beyond 2^53 as bigint; pact-js would JSON.stringify them (and fail), so
 // they are given to the Pact core as exact JSON text. test: "keeps ids beyond 2^53 exact" below.
 function given(builder: ReturnType<PactV4['addInteraction']>, interaction: DerivedInteraction) {
-  const core = (builder as unknown as { interaction: { givenWithParams(state: string, params: string): void } }).interaction;
+  const core = (builder as unknown as { interaction: { givenWithParams(state: string, params: string): void } })
+    .interaction;
   core.givenWithParams(interaction.state.name, stringifyJson(interaction.state.params));
   return builder;
 }
@@ -46,37 +52,48 @@ async function callClient(client: OrderClient, interaction: DerivedInteraction):
   }
 }
 
-describe('the order client against Pact\'s mock server', () => {
-  it.each(interactions.map((interaction) => [interaction.description, interaction] as const))('%s', async (_, interaction) => {
-    const builder = given(pact.addInteraction(), interaction)
-      .uponReceiving(interaction.description)
-      .withRequest(interaction.request.method, interaction.request.path, (request) => {
-        if (Object.keys(interaction.request.headers).length > 0) request.headers(interaction.request.headers);
-      })
-      .willRespondWith(interaction.status as number, (response) => {
-        if (Object.keys(interaction.headers).length > 0) response.headers(interaction.headers as Record<string, string>);
-        if (interaction.body !== undefined) response.jsonBody(stringifyJson(interaction.body));
+describe("the order client against Pact's mock server", () => {
+  it.each(interactions.map((interaction) => [interaction.description, interaction] as const))(
+    '%s',
+    async (_, interaction) => {
+      const builder = given(pact.addInteraction(), interaction)
+        .uponReceiving(interaction.description)
+        .withRequest(interaction.request.method, interaction.request.path, (request) => {
+          if (Object.keys(interaction.request.headers).length > 0) request.headers(interaction.request.headers);
+        })
+        .willRespondWith(interaction.status as number, (response) => {
+          if (Object.keys(interaction.headers).length > 0)
+            response.headers(interaction.headers as Record<string, string>);
+          if (interaction.body !== undefined) response.jsonBody(stringifyJson(interaction.body));
+        });
+      await builder.executeTest(async (server) => {
+        const key = interaction.step.request.key;
+        const client = createOrderClient({
+          baseUrl: `${server.url}/v1`,
+          ...(key !== 'none' && { apiKey: key === 'wrong' ? pactWrongApiKey : pactApiKey }),
+        });
+        const outcome = await callClient(client, interaction);
+        const operation = matchRoute(interaction.step.request.method, interaction.step.request.path)?.route.operation;
+        const statuses = [interaction.step.expect.status].flat();
+        if (statuses.every((status) => status >= 400)) {
+          expect(outcome).toBeInstanceOf(OrderApiError);
+          expect(statuses).toContain((outcome as OrderApiError).status);
+          if (interaction.body !== undefined)
+            expect((outcome as OrderApiError).record?.status).toBe((outcome as OrderApiError).status);
+        } else if (operation === 'cancelOrder') {
+          expect(outcome).toBeUndefined();
+        } else if (operation === 'readPet') {
+          expect(outcome).toMatchObject({
+            deprecation: expect.stringMatching(/^@\d+$/),
+            sunset: expect.stringMatching(/GMT$/),
+          });
+        } else {
+          const ids = (outcome as { id: bigint }[]).map((order) => order.id);
+          for (const id of interaction.step.expect.listed ?? []) expect(ids).toContain(BigInt(id));
+        }
       });
-    await builder.executeTest(async (server) => {
-      const key = interaction.step.request.key;
-      const client = createOrderClient({ baseUrl: `${server.url}/v1`, ...(key !== 'none' && { apiKey: key === 'wrong' ? pactWrongApiKey : pactApiKey }) });
-      const outcome = await callClient(client, interaction);
-      const operation = matchRoute(interaction.step.request.method, interaction.step.request.path)?.route.operation;
-      const statuses = [interaction.step.expect.status].flat();
-      if (statuses.every((status) => status >= 400)) {
-        expect(outcome).toBeInstanceOf(OrderApiError);
-        expect(statuses).toContain((outcome as OrderApiError).status);
-        if (interaction.body !== undefined) expect((outcome as OrderApiError).record?.status).toBe((outcome as OrderApiError).status);
-      } else if (operation === 'cancelOrder') {
-        expect(outcome).toBeUndefined();
-      } else if (operation === 'readPet') {
-        expect(outcome).toMatchObject({ deprecation: expect.stringMatching(/^@\d+$/), sunset: expect.stringMatching(/GMT$/) });
-      } else {
-        const ids = (outcome as { id: bigint }[]).map((order) => order.id);
-        for (const id of interaction.step.expect.listed ?? []) expect(ids).toContain(BigInt(id));
-      }
-    });
-  });
+    },
+  );
 
   it('writes the pact that ships with the package (PACT_UPDATE=1 rewrites it)', async () => {
     const written = join(directory, `${pactParticipants.consumer}-${pactParticipants.provider}.json`);
@@ -86,13 +103,17 @@ describe('the order client against Pact\'s mock server', () => {
       delete pactJson.metadata;
       return pactJson;
     };
-    expect(comparable(await readFile(written, 'utf8')), 'the shipped pact is stale: run PACT_UPDATE=1 npm run test:consumer').toEqual(
-      comparable(await readFile(shippedPactFile, 'utf8')),
-    );
+    expect(
+      comparable(await readFile(written, 'utf8')),
+      'the shipped pact is stale: run PACT_UPDATE=1 npm run test:consumer',
+    ).toEqual(comparable(await readFile(shippedPactFile, 'utf8')));
   });
 
   it('keeps ids beyond 2^53 exact in provider states and bodies', async () => {
-    const text = await readFile(join(directory, `${pactParticipants.consumer}-${pactParticipants.provider}.json`), 'utf8');
+    const text = await readFile(
+      join(directory, `${pactParticipants.consumer}-${pactParticipants.provider}.json`),
+      'utf8',
+    );
     expect(text).toContain('9007199254740993');
     expect(text).toContain('9223372036854775807');
     expect(text).toContain('-9223372036854775808');

@@ -1,12 +1,11 @@
 import { getResponse } from 'msw';
 import { MatchersV3 } from '@pact-foundation/pact';
-import { createOrderMock } from '../mocks/handlers.js';
+import { createOrderMock } from '../mocks/order-mock.js';
 import { authorizationHeader, type KeyChoice } from '../spec/authorization.js';
 import { parseJson, type JsonValue } from '../spec/json.js';
 import { providerState } from '../spec/provider-state.js';
 import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../spec/scenarios.js';
 import { pactApiKey } from './participants.js';
-
 
 /** One Pact interaction, derived from one scenario step. */
 export interface DerivedInteraction {
@@ -51,7 +50,10 @@ export const rfc3339DateTime = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\
  * inPact({ request: { method: 'GET', path: '/store/orders', key: 'basic' } }) // false
  */
 export function inPact(step: Pick<ContractStep, 'request' | 'parallel'>): boolean {
-  return step.parallel === undefined && (step.request.key === undefined || ['valid', 'none', 'wrong'].includes(step.request.key));
+  return (
+    step.parallel === undefined &&
+    (step.request.key === undefined || ['valid', 'none', 'wrong'].includes(step.request.key))
+  );
 }
 
 // The consumer depends on an order's types, and on the ids the scenario names.
@@ -72,7 +74,11 @@ function bodyFor(step: ContractStep, example: JsonValue | undefined): unknown {
   if (expected === undefined || expected === 'none' || expected.optional || example === undefined) return undefined;
   if (expected.schema === 'Error') {
     const record = example as Record<string, JsonValue>;
-    return { code: MatchersV3.string(String(record.code)), message: MatchersV3.string(String(record.message)), status: record.status };
+    return {
+      code: MatchersV3.string(String(record.code)),
+      message: MatchersV3.string(String(record.message)),
+      status: record.status,
+    };
   }
   if (expected.schema === 'Pet') return {};
   const orders = example as Record<string, JsonValue>[];
@@ -86,7 +92,10 @@ function bodyFor(step: ContractStep, example: JsonValue | undefined): unknown {
 }
 
 // The orders as the mock now holds them, in the state's own shape: each given order, with its status where it changed.
-async function stateAfter(mock: ReturnType<typeof createOrderMock>, orders: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+async function stateAfter(
+  mock: ReturnType<typeof createOrderMock>,
+  orders: Record<string, unknown>[],
+): Promise<Record<string, unknown>[]> {
   const statuses = new Map((await mock.orders()).map((order) => [order.id, order.status]));
   return orders.map((order) => {
     const status = statuses.get(BigInt(order.id as number | bigint));
@@ -107,25 +116,41 @@ export async function deriveInteractions(scenarios: readonly Scenario[]): Promis
   const interactions: DerivedInteraction[] = [];
   for (const scenario of scenarios.filter((candidate) => !injectsFaults(candidate))) {
     const mock = createOrderMock({ seed: [] });
-    let orders: Record<string, unknown>[] = ((scenario.state?.params.orders ?? []) as Record<string, unknown>[]).map((order) => ({ ...order }));
+    let orders: Record<string, unknown>[] = ((scenario.state?.params.orders ?? []) as Record<string, unknown>[]).map(
+      (order) => ({ ...order }),
+    );
     await mock.replaceOrders(orders);
     for (const step of contractSteps(scenario)) {
       if (!inPact(step)) {
         // Not in the pact, but what it does is the next step's provider state all the same.
         for (let call = 0; call < (step.parallel ?? 1); call++) {
-          await getResponse(mock.handlers, new Request(`http://petstore.invalid/v1${step.request.path}`, { method: step.request.method, headers: keyHeader(step.request.key) }));
+          await getResponse(
+            mock.handlers,
+            new Request(`http://petstore.invalid/v1${step.request.path}`, {
+              method: step.request.method,
+              headers: keyHeader(step.request.key),
+            }),
+          );
         }
         orders = await stateAfter(mock, orders);
         continue;
       }
-      const request = new Request(`http://petstore.invalid/v1${step.request.path}`, { method: step.request.method, headers: keyHeader(step.request.key) });
+      const request = new Request(`http://petstore.invalid/v1${step.request.path}`, {
+        method: step.request.method,
+        headers: keyHeader(step.request.key),
+      });
       const response = (await getResponse(mock.handlers, request))!;
       const text = await response.text();
       const statuses = Array.isArray(step.expect.status) ? step.expect.status : [step.expect.status];
       const headers: Record<string, unknown> = {};
       for (const name of step.expect.headers ?? []) {
-        if (name.toLowerCase() === 'sunset') headers.Sunset = MatchersV3.regex(/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.source, response.headers.get('sunset')!);
-        else if (name.toLowerCase() === 'deprecation') headers.Deprecation = MatchersV3.regex(/^@-?\d+$/.source, response.headers.get('deprecation')!);
+        if (name.toLowerCase() === 'sunset')
+          headers.Sunset = MatchersV3.regex(
+            /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.source,
+            response.headers.get('sunset')!,
+          );
+        else if (name.toLowerCase() === 'deprecation')
+          headers.Deprecation = MatchersV3.regex(/^@-?\d+$/.source, response.headers.get('deprecation')!);
         else headers[name] = MatchersV3.like(response.headers.get(name) ?? '');
       }
       interactions.push({

@@ -8,4 +8,8 @@ import { pactParticipants } from './participants.js';
  * @example
  * new Verifier({ pactUrls: [shippedPactFile], ... })
  */
-export const shippedPactFile = join(packageFolder(import.meta.url, 'contracts', 'pacts'), 'pacts', `${pactParticipants.consumer}-${pactParticipants.provider}.json`);
+export const shippedPactFile = join(
+  packageFolder(import.meta.url, 'contracts', 'pacts'),
+  'pacts',
+  `${pactParticipants.consumer}-${pactParticipants.provider}.json`,
+);

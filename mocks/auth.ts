@@ -39,7 +39,8 @@ function constantTimeEqual(candidate: string, key: string): boolean {
 export function createAuthenticator(apiKeys: readonly string[]): (request: RequestHead) => MockError | undefined {
   if (apiKeys.length === 0) throw new TypeError('At least one API key is required.');
   for (const key of apiKeys) {
-    if (!isValidBearerToken(key)) throw new TypeError('An API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding).');
+    if (!isValidBearerToken(key))
+      throw new TypeError('An API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding).');
   }
   const keys = [...apiKeys];
   return (request) => {

@@ -1,9 +1,10 @@
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { bundledScenarios } from '../spec/generated/scenarios.js';
-import { createOrderMock, type OrderMock, type OrderMockOptions } from './handlers.js';
+import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
+import { defaultPersistKey, persistOrders, type PersistOptions } from './persisted-orders.js';
 
 /** How to start the mock in the browser: the mock's options, plus the worker's own. */
-export interface BrowserMockOptions extends OrderMockOptions {
+export interface BrowserMockOptions extends Omit<OrderMockOptions, 'log'> {
   /**
    * A scenario to load once the worker runs (its orders and its steps' faults), for example the
    * page's `?scenario=` parameter. An unknown name rejects, listing the known ones.
@@ -13,6 +14,13 @@ export interface BrowserMockOptions extends OrderMockOptions {
   workerUrl?: string;
   /** Whether MSW logs each intercepted request to the console. Default: false. */
   log?: boolean;
+  /**
+   * Whether the fake's orders survive a page reload: kept in `localStorage` after each change and
+   * restored at start (after the start-up scenario's, under a key of that scenario's own, so each
+   * scenario keeps its own state). `mock.reset()` goes back to the seed, and that is saved too.
+   * Default: false.
+   */
+  persist?: boolean | PersistOptions;
 }
 
 /** The mock running in the page: its controls, and the MSW worker behind it. */
@@ -39,7 +47,7 @@ export interface BrowserMock extends OrderMock {
  * // fetch('/v1/store/orders', { headers: { authorization: 'Bearer petstore-dev-key' } }) now reaches the mock
  */
 export async function startBrowserMock(options: BrowserMockOptions = {}): Promise<BrowserMock> {
-  const { scenario, workerUrl = '/mockServiceWorker.js', log = false, ...mockOptions } = options;
+  const { scenario, workerUrl = '/mockServiceWorker.js', log = false, persist = false, ...mockOptions } = options;
   const mock = createOrderMock({ scenarios: bundledScenarios, ...mockOptions });
   const worker = setupWorker(...mock.handlers);
   await worker.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest: 'bypass', quiet: !log });
@@ -51,7 +59,19 @@ export async function startBrowserMock(options: BrowserMockOptions = {}): Promis
       throw error;
     }
   }
-  return Object.assign(mock, { worker, stop: () => worker.stop() });
+  let stopSaving = () => {};
+  if (persist !== false) {
+    const persistOptions = persist === true ? {} : persist;
+    const key = `${persistOptions.key ?? defaultPersistKey}${scenario ? `/${scenario}` : ''}`;
+    ({ stop: stopSaving } = await persistOrders(mock, { ...persistOptions, key }));
+  }
+  return Object.assign(mock, {
+    worker,
+    stop: () => {
+      stopSaving();
+      worker.stop();
+    },
+  });
 }
 
 export { bundledScenarios };

@@ -5,12 +5,16 @@ import { violationSummary } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
 import type { RequestFilter } from './journal.js';
 import type { MockSession } from './mock-session.js';
-import { jsonResponse } from './reply.js';
+import { jsonReply, type Reply } from './reply.js';
+import type { MockRequest } from './pipeline.js';
 import type { SessionRegistry } from './sessions.js';
+import { templateSegments } from '../spec/routes.js';
+
+const noContent = (): Reply => ({ status: 204, headers: {}, body: null });
 
 // The body is read as JSON whatever its Content-Type says: `curl -d` labels JSON as a form, a browser's
 // fetch with a string body as text/plain. The JSON parse is the check.
-async function readJsonBody(request: Request): Promise<JsonValue> {
+async function readJsonBody(request: MockRequest): Promise<JsonValue> {
   const text = await request.text();
   try {
     return parseJson(text);
@@ -20,20 +24,20 @@ async function readJsonBody(request: Request): Promise<JsonValue> {
 }
 
 /** `GET /__mock/orders`: every order, with its status. */
-export async function readOrders(session: MockSession): Promise<Response> {
-  return jsonResponse(await session.orders());
+export async function readOrders(session: MockSession): Promise<Reply> {
+  return jsonReply(await session.orders());
 }
 
 /** `PUT /__mock/orders`: replaces the store with a JSON array of orders (each with an optional `status`); 204. */
-export async function replaceOrders(session: MockSession, request: Request): Promise<Response> {
+export async function replaceOrders(session: MockSession, request: MockRequest): Promise<Reply> {
   await session.replaceOrders(await readJsonBody(request));
-  return new Response(null, { status: 204 });
+  return noContent();
 }
 
 /** `POST /__mock/reset`: back to the seed and the faults the mock started with; 204. */
-export async function resetOrders(session: MockSession): Promise<Response> {
+export async function resetOrders(session: MockSession): Promise<Reply> {
   await session.reset();
-  return new Response(null, { status: 204 });
+  return noContent();
 }
 
 /**
@@ -43,13 +47,19 @@ export async function resetOrders(session: MockSession): Promise<Response> {
  * @example
  * // body: {"state": "the store holds orders", "params": {"orders": [{"id": 1, "status": "shipped"}]}}
  */
-export async function changeProviderState(session: MockSession, request: Request): Promise<Response> {
+export async function changeProviderState(session: MockSession, request: MockRequest): Promise<Reply> {
   const body = await readJsonBody(request);
   const violations = stateChangeViolations(body);
-  if (violations.length > 0) throw new MockError('invalid_request', `Invalid provider state change: ${violationSummary(violations)}.`, { violations });
+  if (violations.length > 0)
+    throw new MockError('invalid_request', `Invalid provider state change: ${violationSummary(violations)}.`, {
+      violations,
+    });
   const change = body as unknown as StateChange;
   if (change.state !== providerState) {
-    throw new MockError('unknown_provider_state', `Unknown provider state ${JSON.stringify(change.state)}: the only state is ${JSON.stringify(providerState)}.`);
+    throw new MockError(
+      'unknown_provider_state',
+      `Unknown provider state ${JSON.stringify(change.state)}: the only state is ${JSON.stringify(providerState)}.`,
+    );
   }
   const action = change.action ?? 'setup';
   if (action === 'teardown') {
@@ -62,7 +72,7 @@ export async function changeProviderState(session: MockSession, request: Request
     }
     await session.replaceOrders(change.params.orders, '/params/orders');
   }
-  return jsonResponse({ state: change.state, action, orders: session.store.size });
+  return jsonReply({ state: change.state, action, orders: session.store.size });
 }
 
 /**
@@ -71,13 +81,13 @@ export async function changeProviderState(session: MockSession, request: Request
  * @example
  * // POST /__mock/scenarios/cancel-shipped-order → 200 {"scenario":"cancel-shipped-order","seeded":true,"orders":2,"faults":0}
  */
-export async function loadScenario(session: MockSession, name: string): Promise<Response> {
-  return jsonResponse(await session.loadScenario(name));
+export async function loadScenario(session: MockSession, name: string): Promise<Reply> {
+  return jsonReply(await session.loadScenario(name));
 }
 
 /** `GET /__mock/faults`: the faults in force, with what each has `seen` and `affected`. */
-export function readFaults(session: MockSession): Response {
-  return jsonResponse(session.faults());
+export function readFaults(session: MockSession): Reply {
+  return jsonReply(session.faults());
 }
 
 /**
@@ -85,39 +95,40 @@ export function readFaults(session: MockSession): Response {
  * @example
  * // body: {"operation": "cancelOrder", "status": 503, "times": 2}
  */
-export async function addFaults(session: MockSession, request: Request): Promise<Response> {
-  return jsonResponse(session.addFaults(await readJsonBody(request)), 201);
+export async function addFaults(session: MockSession, request: MockRequest): Promise<Reply> {
+  return jsonReply(session.addFaults(await readJsonBody(request)), 201);
 }
 
 /** `DELETE /__mock/faults`: removes every fault of the session; 204. */
-export function clearFaults(session: MockSession): Response {
+export function clearFaults(session: MockSession): Reply {
   session.clearFaults();
-  return new Response(null, { status: 204 });
+  return noContent();
 }
 
 /** `GET /__mock/sessions`: the named sessions in use, `{ name, idle }` (milliseconds since their last request). */
-export function readSessions(sessions: SessionRegistry<MockSession>): Response {
-  return jsonResponse(sessions.list());
+export function readSessions(sessions: SessionRegistry<MockSession>): Reply {
+  return jsonReply(sessions.list());
 }
 
 /**
  * `DELETE /__mock/sessions/{name}`: ends a named session (its store and faults are dropped); 204.
  * @throws MockError `unknown_session` when no session of that name is in use.
  */
-export function endSession(sessions: SessionRegistry<MockSession>, name: string): Response {
+export function endSession(sessions: SessionRegistry<MockSession>, name: string): Reply {
   if (!sessions.drop(name)) throw new MockError('unknown_session', `No session ${JSON.stringify(name)} is in use.`);
-  return new Response(null, { status: 204 });
+  return noContent();
 }
 
 /**
  * `DELETE /__mock/faults/{id}`: removes one fault of the session, by the id `GET /__mock/faults` lists; 204.
  * @throws MockError `unknown_fault` when no fault in force has that id.
  */
-export function removeFault(session: MockSession, id: string): Response {
+export function removeFault(session: MockSession, id: string): Reply {
   const number = /^[0-9]{1,15}$/.test(id) ? Number(id) : Number.NaN;
-  if (Number.isNaN(number)) throw new MockError('unknown_fault', `No fault ${JSON.stringify(id)} is in force; GET /__mock/faults lists them.`);
+  if (Number.isNaN(number))
+    throw new MockError('unknown_fault', `No fault ${JSON.stringify(id)} is in force; GET /__mock/faults lists them.`);
   session.removeFault(number);
-  return new Response(null, { status: 204 });
+  return noContent();
 }
 
 const journalFilters = ['operation', 'status', 'method', 'path'] as const;
@@ -127,12 +138,16 @@ const journalFilters = ['operation', 'status', 'method', 'path'] as const;
  * filters them (`?operation=cancelOrder&status=204`, `method`, `path`; `operation=null` for calls that are no operation).
  * @throws MockError `invalid_request` for an unknown filter or a status that is neither a number nor `network`.
  */
-export function readRequests(session: MockSession, request: Request): Response {
-  const query = new URL(request.url).searchParams;
+export function readRequests(session: MockSession, url: URL): Reply {
+  const query = url.searchParams;
   const filter: RequestFilter = {};
   for (const name of query.keys()) {
     if (!(journalFilters as readonly string[]).includes(name)) {
-      throw new MockError('invalid_request', `Unknown filter ${JSON.stringify(name)}: filter by ${journalFilters.join(', ')}.`, { violations: [{ path: `/${name}`, message: 'is not a filter' }] });
+      throw new MockError(
+        'invalid_request',
+        `Unknown filter ${JSON.stringify(name)}: filter by ${journalFilters.join(', ')}.`,
+        { violations: [{ path: `/${name}`, message: 'is not a filter' }] },
+      );
     }
   }
   const operation = query.get('operation');
@@ -140,7 +155,11 @@ export function readRequests(session: MockSession, request: Request): Response {
   const status = query.get('status');
   if (status !== null) {
     if (status !== 'network' && !/^[1-5][0-9]{2}$/.test(status)) {
-      throw new MockError('invalid_request', `Invalid status filter ${JSON.stringify(status)}: a status from 100 to 599, or network.`, { violations: [{ path: '/status', message: 'must be a status or network' }] });
+      throw new MockError(
+        'invalid_request',
+        `Invalid status filter ${JSON.stringify(status)}: a status from 100 to 599, or network.`,
+        { violations: [{ path: '/status', message: 'must be a status or network' }] },
+      );
     }
     filter.status = status === 'network' ? 'network' : Number(status);
   }
@@ -148,16 +167,66 @@ export function readRequests(session: MockSession, request: Request): Response {
   if (method !== null) filter.method = method;
   const path = query.get('path');
   if (path !== null) filter.path = path;
-  return jsonResponse(session.requests(filter));
+  return jsonReply(session.requests(filter));
 }
 
 /** `DELETE /__mock/requests`: forgets the session's calls and coverage counts; 204. */
-export function clearRequests(session: MockSession): Response {
+export function clearRequests(session: MockSession): Reply {
   session.clearRequests();
-  return new Response(null, { status: 204 });
+  return noContent();
 }
 
 /** `GET /__mock/coverage`: every documented response of every operation, with how often the session answered it. */
-export function readCoverage(session: MockSession): Response {
-  return jsonResponse(session.coverage());
+export function readCoverage(session: MockSession): Reply {
+  return jsonReply(session.coverage());
 }
+
+/** What a control route is called with: the request, its URL, its path parameter (decoded), and the sessions. */
+export interface ControlCall {
+  request: MockRequest;
+  url: URL;
+  parameter: string;
+  sessions: SessionRegistry<MockSession>;
+  /** The request's session, resolved on first call (the sessions routes never create one). */
+  session: () => MockSession;
+}
+
+/** One path of the control plane below `/__mock`, and what each method does there. */
+export interface ControlRoute {
+  path: string;
+  segments: readonly string[];
+  methods: Partial<Record<string, (call: ControlCall) => Reply | Promise<Reply>>>;
+}
+
+function controlRoute(path: string, methods: ControlRoute['methods']): ControlRoute {
+  return { path, segments: templateSegments(path), methods };
+}
+
+/**
+ * The control plane's routes below `/__mock`, in the order they are matched; the pipeline routes
+ * them as it routes the interface's (404, 405 with `Allow`, HEAD, OPTIONS).
+ * @example
+ * controlRoutes.map((route) => route.path) // ['/orders', '/reset', '/provider-state', ...]
+ */
+export const controlRoutes: readonly ControlRoute[] = [
+  controlRoute('/orders', {
+    GET: ({ session }) => readOrders(session()),
+    PUT: ({ session, request }) => replaceOrders(session(), request),
+  }),
+  controlRoute('/reset', { POST: ({ session }) => resetOrders(session()) }),
+  controlRoute('/provider-state', { POST: ({ session, request }) => changeProviderState(session(), request) }),
+  controlRoute('/scenarios/{name}', { POST: ({ session, parameter }) => loadScenario(session(), parameter) }),
+  controlRoute('/faults', {
+    GET: ({ session }) => readFaults(session()),
+    POST: ({ session, request }) => addFaults(session(), request),
+    DELETE: ({ session }) => clearFaults(session()),
+  }),
+  controlRoute('/faults/{id}', { DELETE: ({ session, parameter }) => removeFault(session(), parameter) }),
+  controlRoute('/requests', {
+    GET: ({ session, url }) => readRequests(session(), url),
+    DELETE: ({ session }) => clearRequests(session()),
+  }),
+  controlRoute('/coverage', { GET: ({ session }) => readCoverage(session()) }),
+  controlRoute('/sessions', { GET: ({ sessions }) => readSessions(sessions) }),
+  controlRoute('/sessions/{name}', { DELETE: ({ sessions, parameter }) => endSession(sessions, parameter) }),
+];

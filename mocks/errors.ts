@@ -46,7 +46,11 @@ export class MockError extends Error {
   readonly headers: Record<string, string>;
   readonly violations: readonly Violation[];
 
-  constructor(code: ErrorCode, message: string, options: { headers?: Record<string, string>; violations?: readonly Violation[] } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { headers?: Record<string, string>; violations?: readonly Violation[] } = {},
+  ) {
     super(message);
     this.name = 'MockError';
     this.code = code;
@@ -57,7 +61,11 @@ export class MockError extends Error {
 
   /** The Error record `{ code, message, status }`, with the violations where there are any (control plane only). */
   toRecord(): ErrorRecord & { violations?: Violation[] } {
-    const record: ErrorRecord & { violations?: Violation[] } = { code: this.code, message: this.message, status: this.status };
+    const record: ErrorRecord & { violations?: Violation[] } = {
+      code: this.code,
+      message: this.message,
+      status: this.status,
+    };
     if (this.violations.length > 0) record.violations = [...this.violations];
     return record;
   }
@@ -99,5 +107,8 @@ export function errorToResponse(error: unknown): Response {
  */
 export function errorToReply(error: unknown): Reply {
   if (error instanceof MockError) return error.toReply();
-  return new MockError('internal_error', 'The mock failed to answer this request; this is a bug in petstore-contract-kit.').toReply();
+  return new MockError(
+    'internal_error',
+    'The mock failed to answer this request; this is a bug in petstore-contract-kit.',
+  ).toReply();
 }

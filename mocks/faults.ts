@@ -2,15 +2,7 @@ import { faultViolations, type FaultInput, type FaultOperation } from '../spec/f
 import type { ErrorRecord } from '../spec/records.js';
 import type { OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
-import { jsonReply, type Reply } from './reply.js';
-
-/**
- * What a fault with `network: true` answers instead of a reply: the adapters drop the connection
- * (MSW's `Response.error()`, a destroyed socket on the standalone server).
- */
-export const networkError = 'network-error';
-/** The answer of a dropped connection. */
-export type NetworkError = typeof networkError;
+import { jsonReply, networkError, type NetworkError, type Reply } from './reply.js';
 
 /** A fault in force, as `GET /__mock/faults` lists it: its input, with `id`, the calls it has `seen` and how many it has `affected`. */
 export interface ActiveFault extends FaultInput {
@@ -29,7 +21,10 @@ export interface ActiveFault extends FaultInput {
 export function toFaultInputs(value: unknown): FaultInput[] {
   const violations = faultViolations(value);
   const first = violations[0];
-  if (first !== undefined) throw new MockError('invalid_fault', `Invalid fault: ${first.path || 'the body'} ${first.message}.`, { violations });
+  if (first !== undefined)
+    throw new MockError('invalid_fault', `Invalid fault: ${first.path || 'the body'} ${first.message}.`, {
+      violations,
+    });
   return (Array.isArray(value) ? value : [value]) as FaultInput[];
 }
 
@@ -74,7 +69,13 @@ export class FaultPlan {
   /** Adds faults (checked first with `toFaultInputs`; on an error nothing is added) and returns them as they are now in force. */
   add(inputs: unknown): ActiveFault[] {
     const added = toFaultInputs(inputs).map((input) => {
-      const fault: ActiveFault = { id: this.#nextId++, ...input, operation: input.operation ?? '*', seen: 0, affected: 0 };
+      const fault: ActiveFault = {
+        id: this.#nextId++,
+        ...input,
+        operation: input.operation ?? '*',
+        seen: 0,
+        affected: 0,
+      };
       return { fault, random: randomStream(input.seed ?? 1) };
     });
     this.#faults.push(...added);
@@ -117,13 +118,18 @@ export class FaultPlan {
     if (chosen === undefined) return undefined;
     const { fault, random } = chosen;
     fault.affected++;
-    if (fault.times !== undefined && fault.affected >= fault.times) this.#faults = this.#faults.filter((entry) => entry !== chosen);
-    const delay = typeof fault.delay === 'object' ? fault.delay.min + Math.floor(random() * (fault.delay.max - fault.delay.min + 1)) : (fault.delay ?? 0);
+    if (fault.times !== undefined && fault.affected >= fault.times)
+      this.#faults = this.#faults.filter((entry) => entry !== chosen);
+    const delay =
+      typeof fault.delay === 'object'
+        ? fault.delay.min + Math.floor(random() * (fault.delay.max - fault.delay.min + 1))
+        : (fault.delay ?? 0);
     if (fault.network) return { delay, reply: networkError };
     if (fault.status === undefined) return { delay };
     const record: ErrorRecord = {
       code: fault.code ?? 'injected_fault',
-      message: fault.message ?? `The mock was told to fail this ${operation} call with ${fault.status} (fault ${fault.id}).`,
+      message:
+        fault.message ?? `The mock was told to fail this ${operation} call with ${fault.status} (fault ${fault.id}).`,
       status: fault.status,
     };
     return { delay, reply: jsonReply(record, fault.status) };

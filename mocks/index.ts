@@ -12,7 +12,15 @@
 export * from './msw.js';
 export { createServer, defaultBodyLimit, defaultTimeouts, type MockServer, type ServerOptions } from './server.js';
 export { loadSeedFile, readSeedFile } from './seed-file.js';
-export { loadScenarioFile, loadScenarios, scenarioDirectory, ScenarioError, type Scenario, type ScenarioStep, type StepExpectation } from '../spec/scenarios.js';
+export {
+  loadScenarioFile,
+  loadScenarios,
+  scenarioDirectory,
+  ScenarioError,
+  type Scenario,
+  type ScenarioStep,
+  type StepExpectation,
+} from '../spec/scenarios.js';
 export { openApiDocument } from '../spec/schema-validator.js';
 export type { ErrorRecord, Order } from '../spec/records.js';
 export { matchRoute, operationNames, routeOf, routes, type OperationName, type Route } from '../spec/routes.js';

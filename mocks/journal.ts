@@ -46,7 +46,12 @@ export interface RequestFilter {
 
 /** Which documented responses were answered: every operation of the route table, each documented status, and how often. */
 export interface ResponseCoverage {
-  operations: { operation: OperationName; method: string; path: string; responses: { status: number; seen: number }[] }[];
+  operations: {
+    operation: OperationName;
+    method: string;
+    path: string;
+    responses: { status: number; seen: number }[];
+  }[];
   /** How many documented responses were answered at least once. */
   covered: number;
   /** How many documented responses there are. */
@@ -70,7 +75,8 @@ export class RequestJournal {
 
   /** @param size how many calls to keep; 0 keeps none and counts nothing. */
   constructor(size: number = defaultJournalSize) {
-    if (!Number.isInteger(size) || size < 0) throw new TypeError(`the journal size must be a whole number >= 0, not ${size}`);
+    if (!Number.isInteger(size) || size < 0)
+      throw new TypeError(`the journal size must be a whole number >= 0, not ${size}`);
     this.size = size;
   }
 
@@ -99,7 +105,8 @@ export class RequestJournal {
           (filter.operation === undefined || entry.operation === filter.operation) &&
           (filter.status === undefined || entry.status === filter.status) &&
           (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
-          (filter.path === undefined || (typeof filter.path === 'string' ? entry.path === filter.path : filter.path.test(entry.path))),
+          (filter.path === undefined ||
+            (typeof filter.path === 'string' ? entry.path === filter.path : filter.path.test(entry.path))),
       )
       .map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() }));
   }
@@ -117,7 +124,10 @@ export class RequestJournal {
       operation: route.operation,
       method: route.method,
       path: route.path,
-      responses: route.responses.map((response) => ({ status: response.status, seen: this.#seen.get(route.operation)?.get(response.status) ?? 0 })),
+      responses: route.responses.map((response) => ({
+        status: response.status,
+        seen: this.#seen.get(route.operation)?.get(response.status) ?? 0,
+      })),
     }));
     const all = operations.flatMap((operation) => operation.responses);
     return { operations, covered: all.filter((response) => response.seen > 0).length, total: all.length };

@@ -2,10 +2,16 @@ import type { FaultInput } from '../spec/fault-format.js';
 import type { ScenarioStep } from '../spec/scenarios.js';
 import { operationOf, type OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
-import { FaultPlan, type ActiveFault, type NetworkError } from './faults.js';
-import { RequestJournal, type JournalEntry, type RecordedCall, type RequestFilter, type ResponseCoverage } from './journal.js';
-import { OrderSeed, OrderStore, type StoredOrder } from './order-store.js';
-import type { Reply } from './reply.js';
+import { FaultPlan, type ActiveFault } from './faults.js';
+import {
+  RequestJournal,
+  type JournalEntry,
+  type RecordedCall,
+  type RequestFilter,
+  type ResponseCoverage,
+} from './journal.js';
+import { type OrderSeed, OrderStore, type OrderCollection, type StoredOrder } from './order-store.js';
+import type { NetworkError, Reply } from './reply.js';
 
 /** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */
 export interface LoadableScenario {
@@ -40,7 +46,10 @@ export function scenarioFaults(scenario: LoadableScenario): FaultInput[] {
     const operation = operationOf(step.request.method, step.request.path);
     if (operation === undefined) {
       if (step.fault === undefined) continue;
-      throw new MockError('invalid_fault', `Scenario ${scenario.name}: ${step.request.method} ${step.request.path} is not an operation a fault can affect.`);
+      throw new MockError(
+        'invalid_fault',
+        `Scenario ${scenario.name}: ${step.request.method} ${step.request.path} is not an operation a fault can affect.`,
+      );
     }
     const earlier = calls.get(operation) ?? 0;
     calls.set(operation, earlier + 1);
@@ -59,6 +68,19 @@ export interface MockControls {
    * (await mock.orders()).map((order) => order.status) // ['pending', 'pending', 'shipped', 'shipped', 'pending']
    */
   orders(): Promise<StoredOrder[]>;
+  /**
+   * The session's orders as an `@msw/data` collection, to arrange data in a test: records as
+   * `orders()` returns them (`id` and `petId` as `bigint`, a `status`), checked against the spec's
+   * Order on every create and update. What you create, update or delete there is what the next
+   * `GET /v1/store/orders` lists and what decides the next cancel. `reset()`, `replaceOrders()` and
+   * `loadScenario()` give the session a new collection, from the seed or the new orders: ask for it again after one.
+   * @example
+   * const orders = await mock.collection();
+   * await orders.update((q) => q.where({ id: 1n }), { data(order) { order.status = 'shipped'; } });
+   * await orders.create({ id: 9007199254740993n, petId: 7n }); // pending, listed next
+   * // DELETE /v1/store/orders/1 now answers 409
+   */
+  collection(): Promise<OrderCollection>;
   /** Replaces every order, as `PUT /__mock/orders` does; rejects with a `MockError` and changes nothing on bad input. */
   replaceOrders(orders: readonly unknown[]): Promise<void>;
   /** Returns the store to its seed and the faults to the initial ones, as `POST /__mock/reset` does. */
@@ -145,6 +167,10 @@ export class MockSession implements MockControls {
     return this.store.all();
   }
 
+  collection(): Promise<OrderCollection> {
+    return this.store.collection();
+  }
+
   /** As `MockControls#replaceOrders`; `at` is where the orders sit in a request body, for the violations' paths. */
   replaceOrders(orders: unknown, at = ''): Promise<void> {
     return this.store.replace(orders, at);
@@ -168,7 +194,12 @@ export class MockSession implements MockControls {
     if (scenario.state !== undefined) await this.store.replace(scenario.state.params.orders);
     this.#plan.clear();
     if (faults.length > 0) this.#plan.add(faults);
-    return { scenario: name, seeded: scenario.state !== undefined, orders: this.store.size, faults: this.#plan.list().length };
+    return {
+      scenario: name,
+      seeded: scenario.state !== undefined,
+      orders: this.store.size,
+      faults: this.#plan.list().length,
+    };
   }
 
   /** As `MockControls#addFaults`; any value may come from a request body, so it is checked first. */
@@ -181,7 +212,8 @@ export class MockSession implements MockControls {
   }
 
   removeFault(id: number): void {
-    if (!this.#plan.remove(id)) throw new MockError('unknown_fault', `No fault ${id} is in force; GET /__mock/faults lists them.`);
+    if (!this.#plan.remove(id))
+      throw new MockError('unknown_fault', `No fault ${id} is in force; GET /__mock/faults lists them.`);
   }
 
   faults(): ActiveFault[] {

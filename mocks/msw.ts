@@ -8,14 +8,49 @@
  * const mock = createOrderMock();
  * const server = setupServer(...mock.handlers);
  */
-export { createOrderMock, defaultPetDeprecation, defaultPetSunset, type OrderMock, type OrderMockOptions } from './handlers.js';
+export {
+  createOrderMock,
+  defaultPetDeprecation,
+  defaultPetSunset,
+  type OrderMock,
+  type OrderMockOptions,
+} from './order-mock.js';
 export { scenarioFaults, type LoadableScenario, type MockControls, type ScenarioLoaded } from './mock-session.js';
 export { defaultSeed } from './default-seed.js';
 export { MockError, errorStatuses, type ErrorCode } from './errors.js';
-export { OrderSeed, OrderStore, type StoredOrder } from './order-store.js';
+export {
+  OrderSeed,
+  OrderStore,
+  storedOrderSchema,
+  type OrderCollection,
+  type OrderRecord,
+  type OrderSchema,
+  type StoredOrder,
+} from './order-store.js';
 export type { ActiveFault } from './faults.js';
-export { sessionHeader, defaultSessionLimit, defaultSessionIdleTimeout, type SessionOptions, type SessionSummary } from './sessions.js';
+export {
+  sessionHeader,
+  defaultSessionLimit,
+  defaultSessionIdleTimeout,
+  type SessionOptions,
+  type SessionSummary,
+} from './sessions.js';
 export { developmentApiKey } from '../spec/authorization.js';
-export { faultOperations, faultDelayLimit, type FaultEffect, type FaultInput, type FaultOperation } from '../spec/fault-format.js';
+export {
+  faultOperations,
+  faultDelayLimit,
+  type FaultEffect,
+  type FaultInput,
+  type FaultOperation,
+} from '../spec/fault-format.js';
 export { orderStatuses, providerState, type OrderInput, type OrderStatus } from '../spec/provider-state.js';
 export type { Violation } from '../spec/schema-validator.js';
+export {
+  defaultPersistKey,
+  persistOrders,
+  type OrderStorage,
+  type PersistedOrders,
+  type PersistOptions,
+} from './persisted-orders.js';
+export type { Answer, HandleRequest, MockRequest } from './pipeline.js';
+export type { Reply } from './reply.js';

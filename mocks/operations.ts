@@ -64,7 +64,11 @@ export async function readPet(context: OrderInterface, request: RequestHead, pet
 }
 
 /** An operation's implementation: the context, the request's head, and its path parameter (`''` for none). */
-export type OperationImplementation = (context: OrderInterface, request: RequestHead, parameter: string) => Promise<Reply>;
+export type OperationImplementation = (
+  context: OrderInterface,
+  request: RequestHead,
+  parameter: string,
+) => Promise<Reply>;
 
 /**
  * The implementation of every operation of the route table, by name. Adding an operation to

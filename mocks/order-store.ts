@@ -1,86 +1,99 @@
+import { Collection, Query } from '@msw/data';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { orderRecordSchema } from '../spec/provider-state.js';
+import { toInt64 } from '../spec/int64.js';
+import { orderRecordSchema, type OrderInput } from '../spec/provider-state.js';
 import { schemaValidator } from '../spec/schema-validator.js';
-import { Collection } from '../vendor/msw-data/index.js';
 import { MockError } from './errors.js';
-import { OrderSeed, type StoredOrder } from './order-seed.js';
+import { listBody, OrderSeed, storedOrder, type StoredOrder } from './order-seed.js';
 
 export { OrderSeed, toStoredOrders, type StoredOrder } from './order-seed.js';
 
-const validateStoredOrder = schemaValidator('stored-order', orderRecordSchema(true));
-
-// True only while the store creates the records of a seed it has checked whole (OrderSeed.from):
-// the schema lets those through without checking them a second time. Collection#create calls the
-// schema synchronously, before its first await, so no other create can see it set.
-let creatingCheckedOrders = false;
+/** The Standard Schema of the store's records: an order as `replaceOrders` takes it in, as `orders()` gives it out. */
+export type OrderSchema = StandardSchemaV1<OrderInput, StoredOrder>;
 
 /**
- * The Standard Schema `@msw/data` validates stored orders with: the spec's Order (from
- * `spec/openapi.yaml`, through Ajv) plus a required `id` and `status`, and int64 ids checked exactly.
- * Records the store creates from a seed are checked once, whole, by `OrderSeed.from`, not again here.
- * @example
- * const orders = new Collection({ schema: storedOrderSchema });
- * await orders.create({ id: 1n, status: 'pending' });
+ * A store's orders as an `@msw/data` collection (`await mock.collection()`): records as `orders()`
+ * returns them (`id` and `petId` as `bigint`, a `status`), created from what `replaceOrders` takes.
  */
-export const storedOrderSchema: StandardSchemaV1<StoredOrder, StoredOrder> = {
-  '~standard': {
-    version: 1,
-    vendor: 'petstore-contract-kit',
-    validate(value) {
-      if (creatingCheckedOrders) return { value: value as StoredOrder };
-      const violations = validateStoredOrder(value);
-      if (violations.length === 0) return { value: value as StoredOrder };
-      return { issues: violations.map(({ path, message }) => ({ message, path: path.split('/').slice(1) })) };
-    },
-  },
-};
+export type OrderCollection = Collection<OrderSchema>;
 
-type OrderCollection = Collection<typeof storedOrderSchema>;
-type OrderRecord = ReturnType<OrderCollection['all']>[number];
+/** One record of an `OrderCollection`: a `StoredOrder` (with `@msw/data`'s hidden keys). */
+export type OrderRecord = ReturnType<OrderCollection['all']>[number];
 
-/**
- * The records of a collection by id: the ids sorted in a typed array, and where each record sits;
- * a lookup is a binary search (17 steps at 100,000 orders). 12 bytes an order, where a
- * `Map<bigint, record>` took about 50 and hashed a bigint at every lookup.
- */
-class RecordIndex {
-  readonly #ids: BigInt64Array;
-  readonly #positions: Int32Array;
+const validateOrder = schemaValidator('order-input', orderRecordSchema(false));
 
-  constructor(records: readonly OrderRecord[]) {
-    const ids = new BigInt64Array(records.length);
-    let ascending = true;
-    for (let position = 0; position < records.length; position++) {
-      ids[position] = records[position]!.id;
-      if (position > 0 && ids[position]! < ids[position - 1]!) ascending = false;
-    }
-    // Seeds usually list their orders by id: then the records are their own index.
-    const positions = Int32Array.from({ length: records.length }, (_, position) => position);
-    if (!ascending) positions.sort((left, right) => (ids[left]! < ids[right]! ? -1 : 1));
-    this.#positions = positions;
-    this.#ids = ascending ? ids : BigInt64Array.from(positions, (position) => ids[position]!);
-  }
-
-  /** Where the record with this id sits among the records, or -1. */
-  position(id: bigint): number {
-    let low = 0;
-    let high = this.#ids.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const candidate = this.#ids[middle]!;
-      if (candidate === id) return this.#positions[middle]!;
-      if (candidate < id) low = middle + 1;
-      else high = middle - 1;
-    }
-    return -1;
-  }
+function checkedOrder(value: unknown): StandardSchemaV1.Result<StoredOrder> {
+  const violations = validateOrder(value);
+  if (violations.length > 0)
+    return { issues: violations.map(({ path, message }) => ({ message, path: path.split('/').slice(1) })) };
+  const order = value as OrderInput;
+  return { value: storedOrder(order, order.status ?? 'pending') };
 }
 
-/** A store's orders once created in `@msw/data`: the collection, its records in the seed's order, and an index by id. */
+/**
+ * The Standard Schema `@msw/data` validates the store's records with: the spec's Order (from
+ * `spec/openapi.yaml`, through Ajv) plus a required `id` and an optional `status` (`pending` when
+ * absent), no other field, int64 fields exact (a `number` beyond 2^53 is refused: it is not exact).
+ * The record it gives is a `StoredOrder`: int64 fields as `bigint`, a status.
+ * @example
+ * const orders = new Collection({ schema: storedOrderSchema });
+ * await orders.create({ id: 9007199254740993n, petId: 7 }); // { id: 9007199254740993n, petId: 7n, status: 'pending' }
+ */
+export const storedOrderSchema: OrderSchema = {
+  '~standard': { version: 1, vendor: 'petstore-contract-kit', validate: checkedOrder },
+};
+
+/**
+ * A collection for one store, and the call that hands it out: until then its schema takes every
+ * record as it is, for the store creates only the records of a seed `OrderSeed.from` has checked
+ * whole; from then on it checks every record as `storedOrderSchema` does. No one else holds the
+ * collection before, so no other record can pass unchecked.
+ */
+function seedingCollection(): { collection: OrderCollection; seeded(): void } {
+  let checking = false;
+  const schema: OrderSchema = {
+    '~standard': {
+      version: 1,
+      vendor: 'petstore-contract-kit',
+      validate: (value) => (checking ? checkedOrder(value) : { value: value as StoredOrder }),
+    },
+  };
+  const collection = new Collection({ schema });
+  return {
+    collection,
+    seeded: () => {
+      checking = true;
+    },
+  };
+}
+
+/** The order with this id in a collection: a scan (2–5 ms at 100,000 orders), by a predicate (a `where({ id })` object is about five times slower). */
+function findOrder(collection: OrderCollection, id: bigint): OrderRecord | undefined {
+  return collection.findFirst(new Query<OrderRecord>((order) => order.id === id));
+}
+
+/**
+ * The list body of a collection's records, built once per change. `records` are the records it was
+ * built from (a copy of `collection.all()`): `@msw/data` announces a change to its hooks before it
+ * makes it (a create is pushed, an update put in place, after its listeners have run), so a body
+ * built in between would miss it; a body whose records are no longer those of the collection, one
+ * for one, is never served (comparing 100,000 references takes about 1 ms).
+ */
+interface ListBody {
+  records: readonly OrderRecord[];
+  parts: readonly Uint8Array[];
+}
+
+/** A store's orders once created in `@msw/data`: the collection, and its list body while it is current. */
 interface Records {
   collection: OrderCollection;
-  list: readonly OrderRecord[];
-  index: RecordIndex;
+  list: ListBody | undefined;
+}
+
+function sameRecords(records: readonly OrderRecord[], current: readonly OrderRecord[]): boolean {
+  if (records.length !== current.length) return false;
+  for (let index = 0; index < records.length; index++) if (records[index] !== current[index]) return false;
+  return true;
 }
 
 // Records are created in slices, with a turn of the event loop between them, so that a store of
@@ -89,19 +102,29 @@ const recordsPerSlice = 500;
 const nextTurn = (): Promise<void> =>
   new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
+const notFound = (id: bigint) => new MockError('order_not_found', `Order ${id} not found.`);
+const duplicate = (id: bigint) =>
+  new MockError('duplicate_order_id', `Invalid order: id ${id} is already in the store.`, {
+    violations: [{ path: '/id', message: `duplicates the id of an order in the store (${id})` }],
+  });
+
 /**
- * The mock's orders: an `@msw/data` collection validated by the spec's Order schema, with an index
- * by id, so that a cancellation takes well under a millisecond whatever the store's size.
+ * The mock's orders: an `@msw/data` collection validated by the spec's Order schema. It is the one
+ * truth: every read and write of an order's state after the store's first change goes through the
+ * collection's API (`findFirst`, `update`, `all`, `count`), and a write made by someone else through
+ * it (`await store.collection()`) is listed next and decides the next cancel.
  *
  * A store starts from a checked seed (`OrderSeed`), which stores and resets share, and answers from
- * it until its first change: only then, or when `materialize()` asks, are its records created in the
- * collection (100,000 orders take about half a second; reads go on meanwhile, changes wait). So a
- * seed is checked once, a named session that only reads costs nothing, and a mock of 100,000 orders
- * answers its first request without waiting for 100,000 records.
+ * it until its first change: only then, or when `materialize()` or `collection()` asks, are its
+ * records created in a new collection (100,000 orders take about a second; reads go on meanwhile,
+ * changes wait). So a seed is checked once, a named session that only reads costs nothing, and a
+ * mock of 100,000 orders answers its first request without waiting for 100,000 records.
  *
- * Cancellation is one synchronous check-and-set once the records exist, so it is atomic: of any
- * number of concurrent cancels of one pending order, exactly one succeeds. A replacement is checked
- * whole first and then swapped in at once, so a bad input never leaves the store half changed.
+ * Beside the collection, one cache: the list body, built once per change (the seed's bytes until
+ * the first), which the collection's hooks drop. Writes of the store (cancels) are serialised, one
+ * after the other, so a cancel's check and write are atomic: of any number of concurrent cancels of
+ * one pending order, exactly one succeeds. A replacement is checked whole first and then swapped
+ * in at once, with a new collection, so a bad input never leaves the store half changed.
  * @example
  * const store = new OrderStore([{ id: 1 }, { id: 2, status: 'shipped' }]);
  * await store.cancel(1n); // 'cancelled'
@@ -114,10 +137,9 @@ export class OrderStore {
   #generation = 0;
   #records: Records | undefined;
   #creating: { generation: number; records: Promise<Records> } | undefined;
-  // The orders cancelled since the seed, as indexes among those the seed lists: the list body is the
-  // seed's bytes without them (see OrderSeed#listBody), so a cancel never writes the list again.
-  #cancelledSinceSeed: number[] = [];
-  #listBody: Uint8Array[] | undefined;
+  // The store's writes, one after the other: each starts once the one before has settled.
+  #writes: Promise<unknown> = Promise.resolve();
+  readonly #listeners = new Set<() => void>();
 
   /**
    * @param seed the orders the store starts with, and returns to on `reset()`: a checked `OrderSeed`, or orders to check.
@@ -129,7 +151,8 @@ export class OrderStore {
   }
 
   /**
-   * Replaces every order (checked whole first: on an error nothing changes).
+   * Replaces every order (checked whole first: on an error nothing changes). The store's collection
+   * is a new one from then on: `collection()` gives it.
    * @param at where the orders sit in the request body, as a JSON Pointer, for the error paths.
    * @throws MockError `invalid_orders` or `duplicate_order_id`.
    */
@@ -137,7 +160,7 @@ export class OrderStore {
     this.#startFrom(OrderSeed.from(orders, at));
   }
 
-  /** Returns the store to the seed it was created with. */
+  /** Returns the store to the seed it was created with, in a new collection (`collection()` gives it). */
   async reset(): Promise<void> {
     this.#startFrom(this.#initial);
   }
@@ -149,49 +172,72 @@ export class OrderStore {
 
   /** Every order, with its status, in the order they were stored (copies: the caller's to keep). */
   all(): StoredOrder[] {
-    return this.#records === undefined ? this.#seed.orders() : this.#records.collection.all().map((order) => ({ ...order }));
+    return this.#records === undefined
+      ? this.#seed.orders()
+      : this.#records.collection.all().map((order) => ({ ...order }));
   }
 
-  /** The order with this id, whatever its status (before the store's first change, read back from its seed: a scan). */
+  /** The order with this id, whatever its status (a copy); a scan of the collection, or of the seed before the store's first change. */
   find(id: bigint): StoredOrder | undefined {
     if (this.#records === undefined) return this.#seed.orders().find((order) => order.id === id);
-    const position = this.#records.index.position(id);
-    return position === -1 ? undefined : { ...this.#records.list[position]! };
+    const order = findOrder(this.#records.collection, id);
+    return order === undefined ? undefined : { ...order };
   }
 
   /**
    * The JSON body of `listOrders`, as UTF-8 parts to send in order: every order that is not cancelled,
-   * documented fields only. Views of the seed's bytes, without the orders cancelled since: nothing is
-   * written again after a cancel.
+   * documented fields only. The seed's bytes until the store's first change; then written from the
+   * collection's records once per change, and the same parts until the next.
    */
-  listBody(): Uint8Array[] {
-    this.#listBody ??= this.#seed.listBody([...this.#cancelledSinceSeed].sort((left, right) => left - right));
-    return this.#listBody;
+  listBody(): readonly Uint8Array[] {
+    const records = this.#records;
+    if (records === undefined) return this.#seed.listBody();
+    const current = records.collection.all();
+    if (records.list === undefined || !sameRecords(records.list.records, current))
+      records.list = { records: [...current], parts: [listBody(current)] };
+    return records.list.parts;
   }
 
   /**
-   * Cancels a pending order (creating the store's records first, if it has not changed before).
+   * Cancels a pending order (creating the store's records first, if it has not changed before):
+   * `Collection#update` of its record, after every earlier write of the store has settled.
    * @throws MockError `order_not_found` (unknown or already cancelled) or `order_already_shipped`.
    */
-  async cancel(id: bigint): Promise<'cancelled'> {
+  cancel(id: bigint): Promise<'cancelled'> {
+    return this.#write(async () => {
+      let records: Records;
+      // A replacement while the records were being created makes them stale: create the new ones.
+      do records = await this.#materialized();
+      while (records !== this.#records);
+      const { collection } = records;
+      const order = findOrder(collection, id);
+      if (order === undefined || order.status === 'cancelled') throw notFound(id);
+      if (order.status === 'shipped')
+        throw new MockError('order_already_shipped', `Order ${id} has already shipped and cannot be cancelled.`);
+      // The very record just checked: found by reference, not by a second search by id.
+      await collection.update(new Query<OrderRecord>((candidate) => candidate === order), {
+        data: (draft) => {
+          draft.status = 'cancelled';
+        },
+      });
+      return 'cancelled' as const;
+    });
+  }
+
+  /**
+   * The store's `@msw/data` collection, its records created first if they are not yet: read and
+   * write it as any collection; the next list and the next cancel see what you changed. A
+   * `replace()` or `reset()` gives the store a new collection: ask for it again after one.
+   * @example
+   * const orders = await store.collection();
+   * await orders.update((q) => q.where({ id: 3n }), { data(order) { order.status = 'shipped'; } });
+   * await orders.create({ id: 9007199254740993n, petId: 7n, status: 'pending' });
+   */
+  async collection(): Promise<OrderCollection> {
     let records: Records;
-    // A replacement while the records were being created makes them stale: create the new ones.
     do records = await this.#materialized();
     while (records !== this.#records);
-    const position = records.index.position(id);
-    const record = records.list[position];
-    if (record === undefined || record.status === 'cancelled') {
-      throw new MockError('order_not_found', `Order ${id} not found.`);
-    }
-    if (record.status === 'shipped') {
-      throw new MockError('order_already_shipped', `Order ${id} has already shipped and cannot be cancelled.`);
-    }
-    // In place, with no await between the check and the write: this is what makes it atomic.
-    // (Collection#update would scan the collection twice and re-validate through an async draft.)
-    record.status = 'cancelled';
-    this.#cancelledSinceSeed.push(this.#seed.listedIndex(position));
-    this.#listBody = undefined;
-    return 'cancelled';
+    return records.collection;
   }
 
   /**
@@ -202,39 +248,86 @@ export class OrderStore {
     await this.#materialized();
   }
 
+  /**
+   * Calls `listener` after each change of the store's orders: a replacement, a reset, and every write
+   * through its collection (a cancel, or yours). Called on a later turn, once the change is in
+   * place (`@msw/data` tells its hooks of a change before it makes it). Returns the unsubscribe.
+   * @example
+   * const stop = store.onChange(() => localStorage.setItem('orders', stringifyJson(store.all())));
+   */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #changed(): void {
+    if (this.#listeners.size === 0) return;
+    setTimeout(() => {
+      for (const listener of this.#listeners) listener();
+    }, 0);
+  }
+
+  #write<T>(write: () => Promise<T>): Promise<T> {
+    const written = this.#writes.then(write);
+    this.#writes = written.catch(() => {});
+    return written;
+  }
+
   #startFrom(seed: OrderSeed): void {
     this.#seed = seed;
     this.#generation++;
     this.#records = undefined;
     this.#creating = undefined;
-    this.#cancelledSinceSeed = [];
-    this.#listBody = undefined;
+    this.#changed();
   }
 
   #materialized(): Promise<Records> {
     if (this.#records !== undefined) return Promise.resolve(this.#records);
-    if (this.#creating?.generation !== this.#generation) this.#creating = { generation: this.#generation, records: this.#createRecords(this.#seed, this.#generation) };
+    if (this.#creating?.generation !== this.#generation)
+      this.#creating = { generation: this.#generation, records: this.#createRecords(this.#seed, this.#generation) };
     return this.#creating.records;
   }
 
   async #createRecords(seed: OrderSeed, generation: number): Promise<Records> {
-    const collection: OrderCollection = new Collection({ schema: storedOrderSchema });
+    const { collection, seeded } = seedingCollection();
     for (let start = 0; start < seed.size && generation === this.#generation; start += recordsPerSlice) {
       if (start > 0) await nextTurn();
-      const orders = seed.orders(start, Math.min(start + recordsPerSlice, seed.size));
       const created: Promise<OrderRecord>[] = [];
-      creatingCheckedOrders = true;
-      try {
-        for (const order of orders) created.push(collection.create(order));
-      } finally {
-        creatingCheckedOrders = false;
-      }
-      // Each create resolves after one turn of the microtask queue: the records keep the seed's order.
+      // Each create resolves after the same turns of the microtask queue: the records keep the seed's order.
+      for (const order of seed.orders(start, Math.min(start + recordsPerSlice, seed.size)))
+        created.push(collection.create(order));
       await Promise.all(created);
     }
-    const list = collection.all();
-    const records = { collection, list, index: new RecordIndex(list) };
+    seeded();
+    // The seed's bytes are the list of exactly these records, until the first change.
+    const records: Records = { collection, list: { records: [...collection.all()], parts: seed.listBody() } };
+    this.#watch(records);
     if (generation === this.#generation && this.#records === undefined) this.#records = records;
     return records;
+  }
+
+  /**
+   * The collection's hooks, set once its seed records exist (so creating them pays for no event):
+   * every change drops the list body; a create, or an update of an id, that would give two orders
+   * one id is refused with `duplicate_order_id` (two such creates in flight at once are not caught).
+   */
+  #watch(records: Records): void {
+    const { collection } = records;
+    const changed = () => {
+      records.list = undefined;
+      this.#changed();
+    };
+    collection.hooks.on('create', (event) => {
+      changed();
+      const { id } = event.data.record;
+      if (findOrder(collection, id) !== undefined) throw duplicate(id);
+    });
+    collection.hooks.on('update', (event) => {
+      changed();
+      if (event.data.path.length !== 1 || event.data.path[0] !== 'id') return;
+      const id = toInt64(event.data.nextValue);
+      if (id !== undefined && findOrder(collection, id) !== undefined) throw duplicate(id);
+    });
+    collection.hooks.on('delete', changed);
   }
 }

@@ -16,6 +16,14 @@ export interface Reply {
   body: string | readonly Uint8Array[] | null;
 }
 
+/**
+ * What a fault with `network: true` answers instead of a reply: the adapters drop the connection
+ * (MSW's `Response.error()`, a destroyed socket on the standalone server).
+ */
+export const networkError = 'network-error';
+/** The answer of a dropped connection. */
+export type NetworkError = typeof networkError;
+
 /** What an operation reads of a request: its headers (a Fetch `Request` is one). */
 export interface RequestHead {
   headers: { get(name: string): string | null };
@@ -36,7 +44,10 @@ export function jsonReply(body: unknown, status = 200, headers: Record<string, s
  * replyToResponse({ status: 204, headers: {}, body: null }).status // 204
  */
 export function replyToResponse(reply: Reply): Response {
-  const body = typeof reply.body === 'string' || reply.body === null ? reply.body : new Blob(reply.body as Uint8Array<ArrayBuffer>[]);
+  const body =
+    typeof reply.body === 'string' || reply.body === null
+      ? reply.body
+      : new Blob(reply.body as Uint8Array<ArrayBuffer>[]);
   return new Response(body, { status: reply.status, headers: reply.headers });
 }
 
@@ -47,4 +58,23 @@ export function replyToResponse(reply: Reply): Response {
  */
 export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return replyToResponse(jsonReply(body, status, headers));
+}
+
+/**
+ * The reply of a Fetch `Response` (what MSW's handlers answer), its body read as bytes; a
+ * `Response.error()` is a dropped connection.
+ * @example
+ * await replyOfResponse(new Response('ok')) // { status: 200, headers: { 'content-type': 'text/plain;charset=UTF-8' }, body: [<ok>] }
+ */
+export async function replyOfResponse(response: Response): Promise<Reply | NetworkError> {
+  if (response.type === 'error') return networkError;
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  return {
+    status: response.status,
+    headers,
+    body: response.body === null ? null : [new Uint8Array(await response.arrayBuffer())],
+  };
 }

@@ -55,8 +55,10 @@ export class SessionRegistry<State> {
     this.#now = options.now ?? Date.now;
     this.limit = options.limit ?? defaultSessionLimit;
     this.idleTimeout = options.idleTimeout ?? defaultSessionIdleTimeout;
-    if (!Number.isInteger(this.limit) || this.limit < 0) throw new TypeError(`the session limit must be a whole number >= 0, not ${this.limit}`);
-    if (!(this.idleTimeout > 0)) throw new TypeError(`the session idle timeout must be > 0 ms, not ${this.idleTimeout}`);
+    if (!Number.isInteger(this.limit) || this.limit < 0)
+      throw new TypeError(`the session limit must be a whole number >= 0, not ${this.limit}`);
+    if (!(this.idleTimeout > 0))
+      throw new TypeError(`the session idle timeout must be > 0 ms, not ${this.idleTimeout}`);
     this.default = create();
   }
 
@@ -75,7 +77,10 @@ export class SessionRegistry<State> {
    */
   resolve(name: string): State {
     if (!sessionName.test(name)) {
-      throw new MockError('invalid_session', `Invalid ${sessionHeader} header: a session name is 1 to 128 visible ASCII characters.`);
+      throw new MockError(
+        'invalid_session',
+        `Invalid ${sessionHeader} header: a session name is 1 to 128 visible ASCII characters.`,
+      );
     }
     const now = this.#now();
     const existing = this.#named.get(name);
@@ -88,7 +93,8 @@ export class SessionRegistry<State> {
     this.#dropIdle(now);
     if (this.#named.size >= this.limit) {
       const oldest = this.#named.values().next().value;
-      const retryAfter = oldest === undefined ? 60 : Math.max(1, Math.ceil((oldest.lastUsed + this.idleTimeout - now) / 1000));
+      const retryAfter =
+        oldest === undefined ? 60 : Math.max(1, Math.ceil((oldest.lastUsed + this.idleTimeout - now) / 1000));
       throw new MockError(
         'session_limit_reached',
         `Cannot start session ${JSON.stringify(name)}: ${this.#named.size} sessions are in use and the limit is ${this.limit}. ` +

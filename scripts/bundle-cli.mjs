@@ -21,7 +21,9 @@ await build({
   // time, by the suites that use them (Pact's core only in its child process, dist/verify/pact-child.js).
   external: ['@pact-foundation/pact-core', '@stoplight/prism-http'],
   // CommonJS dependencies (ajv) call require(); an ES module bundle has to provide it.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
 });
 
 // npm marks bins executable on install; a checkout's `./dist/bin/petstore-mock.js` should run too.

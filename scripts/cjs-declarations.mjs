@@ -14,7 +14,10 @@ for (const entry of await readdir('dist', { recursive: true, withFileTypes: true
   if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
   const file = join(entry.parentPath, entry.name);
   const text = await readFile(file, 'utf8');
-  await writeFile(file.replace(/\.d\.ts$/, '.d.cts'), text.replace(relative, '$1$2.cjs$3').replace(/\/\/# sourceMappingURL=.*$/m, ''));
+  await writeFile(
+    file.replace(/\.d\.ts$/, '.d.cts'),
+    text.replace(relative, '$1$2.cjs$3').replace(/\/\/# sourceMappingURL=.*$/m, ''),
+  );
   written++;
 }
 if (written === 0) throw new Error('no declaration files in dist/: run tsc first');

@@ -43,7 +43,10 @@ export function isAcceptedKey(choice: KeyChoice | undefined): boolean {
  * authorizationHeader('none', 'petstore-dev-key') // {}
  * authorizationHeader('basic', 'petstore-dev-key') // { authorization: 'Basic cGV0c3RvcmUtZGV2LWtleTo=' }
  */
-export function authorizationHeader(choice: KeyChoice | undefined, apiKey: string = developmentApiKey): { authorization?: string } {
+export function authorizationHeader(
+  choice: KeyChoice | undefined,
+  apiKey: string = developmentApiKey,
+): { authorization?: string } {
   switch (choice) {
     case 'none':
       return {};

@@ -13,7 +13,8 @@ export function isDateTime(text: string): boolean {
   const year = Number(parts[1]);
   const month = Number(parts[2]);
   const day = Number(parts[3]);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && isLeapYear(year) ? 29 : daysInMonth[month]!)) return false;
+  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && isLeapYear(year) ? 29 : daysInMonth[month]!))
+    return false;
   const hour = Number(parts[4]);
   const minute = Number(parts[5]);
   const second = Number(parts[6]);

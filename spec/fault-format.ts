@@ -58,7 +58,10 @@ const effectProperties = {
         type: 'object',
         required: ['min', 'max'],
         additionalProperties: false,
-        properties: { min: { type: 'integer', minimum: 0, maximum: faultDelayLimit }, max: { type: 'integer', minimum: 0, maximum: faultDelayLimit } },
+        properties: {
+          min: { type: 'integer', minimum: 0, maximum: faultDelayLimit },
+          max: { type: 'integer', minimum: 0, maximum: faultDelayLimit },
+        },
       },
     ],
   },
@@ -92,7 +95,12 @@ const validateFault = schemaValidator('fault', {
   },
   ...effectRules,
 });
-const validateStepFault = schemaValidator('step-fault', { type: 'object', additionalProperties: false, properties: effectProperties, ...effectRules });
+const validateStepFault = schemaValidator('step-fault', {
+  type: 'object',
+  additionalProperties: false,
+  properties: effectProperties,
+  ...effectRules,
+});
 const effectRequirement =
   'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection';
 
@@ -104,9 +112,13 @@ function effectViolations(validate: (value: unknown) => Violation[], value: unkn
   const noEffect = found.some(({ message }) => /^must match a schema in anyOf/.test(message));
   const alternatives = new Set(['/delay', '/status', '/network']);
   const violations = found
-    .filter(({ path, message }) => !(noEffect && alternatives.has(path) && (message === 'is required' || message === 'must be equal to constant')))
+    .filter(
+      ({ path, message }) =>
+        !(noEffect && alternatives.has(path) && (message === 'is required' || message === 'must be equal to constant')),
+    )
     .map(({ path, message }) => {
-      if (/^must (match a schema in anyOf|NOT be valid)/.test(message)) return { path: at + path, message: effectRequirement };
+      if (/^must (match a schema in anyOf|NOT be valid)/.test(message))
+        return { path: at + path, message: effectRequirement };
       const dependency = /^must have property (\w+) when property (\w+) is present$/.exec(message);
       if (dependency) return { path: `${at}${path}/${dependency[2]}`, message: `requires ${dependency[1]}` };
       return { path: at + path, message };
@@ -115,7 +127,10 @@ function effectViolations(validate: (value: unknown) => Violation[], value: unkn
   if (typeof delay === 'object' && delay !== null && typeof delay.min === 'number' && delay.min > delay.max) {
     violations.push({ path: `${at}/delay`, message: 'min must not be greater than max' });
   }
-  return violations.filter((violation, index) => violations.findIndex((other) => other.path === violation.path && other.message === violation.message) === index);
+  return violations.filter(
+    (violation, index) =>
+      violations.findIndex((other) => other.path === violation.path && other.message === violation.message) === index,
+  );
 }
 
 /**
@@ -124,9 +139,12 @@ function effectViolations(validate: (value: unknown) => Violation[], value: unkn
  * faultViolations({ operation: 'cancelOrder', status: 99 }) // [{ path: '/status', message: 'must be >= 400' }]
  */
 export function faultViolations(value: unknown): Violation[] {
-  if (Array.isArray(value) && value.length > faultBatchLimit) return [{ path: '', message: `must hold at most ${faultBatchLimit} faults` }];
+  if (Array.isArray(value) && value.length > faultBatchLimit)
+    return [{ path: '', message: `must hold at most ${faultBatchLimit} faults` }];
   const list = Array.isArray(value) ? value : [value];
-  return list.flatMap((fault, index) => effectViolations(validateFault, fault, Array.isArray(value) ? `/${index}` : ''));
+  return list.flatMap((fault, index) =>
+    effectViolations(validateFault, fault, Array.isArray(value) ? `/${index}` : ''),
+  );
 }
 
 /**

@@ -99,7 +99,14 @@ function markLongIntegers(text: string, tally: Tally): string {
       if (next === 0x2e || next === 0x65 || next === 0x45) {
         // A fraction or an exponent: not an integer literal. Skip the rest of the number.
         at++;
-        while (isDigit(text.charCodeAt(at)) || text.charCodeAt(at) === 0x2b || text.charCodeAt(at) === 0x2d || text.charCodeAt(at) === 0x65 || text.charCodeAt(at) === 0x45) at++;
+        while (
+          isDigit(text.charCodeAt(at)) ||
+          text.charCodeAt(at) === 0x2b ||
+          text.charCodeAt(at) === 0x2d ||
+          text.charCodeAt(at) === 0x65 ||
+          text.charCodeAt(at) === 0x45
+        )
+          at++;
       } else if (at - digits >= 16) {
         parts.push(text.slice(copiedUpTo, start), '"\\u0000', text.slice(start, at), '"');
         copiedUpTo = at;
@@ -165,7 +172,8 @@ function tallied(value: unknown, tally: Tally, unmark: boolean): unknown {
     const item = record[key];
     const result = tallied(item, tally, unmark);
     // defineProperty, not assignment: assigning to a key named __proto__ would set the prototype.
-    if (result !== item) Object.defineProperty(record, key, { value: result, writable: true, enumerable: true, configurable: true });
+    if (result !== item)
+      Object.defineProperty(record, key, { value: result, writable: true, enumerable: true, configurable: true });
   }
   return value;
 }

@@ -73,11 +73,15 @@ export function orderInputViolations(input: unknown, at = ''): Violation[] {
  * @example
  * duplicateOrderId([{ id: 1 }, { id: 1 }]) // { id: 1n, violation: { path: '/1/id', message: 'duplicates the id of an earlier order (1)' } }
  */
-export function duplicateOrderId(orders: readonly OrderInput[], at = ''): { id: bigint; violation: Violation } | undefined {
+export function duplicateOrderId(
+  orders: readonly OrderInput[],
+  at = '',
+): { id: bigint; violation: Violation } | undefined {
   const seen = new Set<bigint>();
   for (const [index, order] of orders.entries()) {
     const id = toInt64(order.id)!;
-    if (seen.has(id)) return { id, violation: { path: `${at}/${index}/id`, message: `duplicates the id of an earlier order (${id})` } };
+    if (seen.has(id))
+      return { id, violation: { path: `${at}/${index}/id`, message: `duplicates the id of an earlier order (${id})` } };
     seen.add(id);
   }
   return undefined;

@@ -43,7 +43,59 @@ export interface RouteMatch {
   parameter?: string;
 }
 
-const templates = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
+/**
+ * A path template split into its segments: literal text, or `{name}` for a parameter.
+ * @example
+ * templateSegments('/store/orders/{orderId}') // ['store', 'orders', '{orderId}']
+ */
+export function templateSegments(template: string): readonly string[] {
+  return template.split('/').slice(1);
+}
+
+/**
+ * The segments of a path (a query or fragment is ignored), to match against templates.
+ * @example
+ * pathSegments('/store/orders/3?x=1') // ['store', 'orders', '3']
+ */
+export function pathSegments(path: string): readonly string[] {
+  const query = path.search(/[?#]/);
+  return (query === -1 ? path : path.slice(0, query)).split('/').slice(1);
+}
+
+/**
+ * Whether a path's segments fit a template's: literal segments equal (case-sensitive, RFC 3986), a
+ * parameter one non-empty segment. Returns the parameter's text as it stands (not decoded), `''`
+ * for a template without one, or undefined when the path does not fit.
+ * @example
+ * matchSegments(['store', 'orders', '{orderId}'], ['store', 'orders', '3']) // '3'
+ * matchSegments(['store', 'orders'], ['store', 'orders']) // ''
+ */
+export function matchSegments(template: readonly string[], segments: readonly string[]): string | undefined {
+  if (template.length !== segments.length) return undefined;
+  let parameter = '';
+  for (let index = 0; index < template.length; index++) {
+    const part = template[index]!;
+    const segment = segments[index]!;
+    if (part.startsWith('{')) {
+      if (segment === '') return undefined;
+      parameter = segment;
+    } else if (part !== segment) return undefined;
+  }
+  return parameter;
+}
+
+const templates = routes.map((route) => ({ route, segments: templateSegments(route.path) }));
+
+/**
+ * The routes whose path template a path fits, whatever their method (the methods a 405 allows).
+ * @example
+ * routesAtPath(pathSegments('/store/orders/3')).map((route) => route.method) // ['DELETE']
+ */
+export function routesAtPath(segments: readonly string[]): Route[] {
+  return templates
+    .filter((template) => matchSegments(template.segments, segments) !== undefined)
+    .map(({ route }) => route);
+}
 
 /**
  * The operation a request is for, by its method and its path below the base URL (a query is ignored),
@@ -53,22 +105,12 @@ const templates = routes.map((route) => ({ route, segments: route.path.split('/'
  * matchRoute('POST', '/store/orders') // undefined
  */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
-  const query = path.search(/[?#]/);
-  const segments = (query === -1 ? path : path.slice(0, query)).split('/');
-  // segments[0] is the empty string before the leading slash.
+  const segments = pathSegments(path);
   for (const { route, segments: template } of templates) {
-    if (route.method !== method || template.length !== segments.length - 1) continue;
-    let parameter: string | undefined;
-    let index = 0;
-    for (; index < template.length; index++) {
-      const part = template[index]!;
-      const segment = segments[index + 1]!;
-      if (part.startsWith('{')) {
-        if (segment === '') break;
-        parameter = segment;
-      } else if (part !== segment) break;
-    }
-    if (index === template.length) return parameter === undefined ? { route } : { route, parameter };
+    if (route.method !== method) continue;
+    const parameter = matchSegments(template, segments);
+    if (parameter === undefined) continue;
+    return route.parameter === null ? { route } : { route, parameter };
   }
   return undefined;
 }

@@ -81,7 +81,8 @@ export function injectsFaults(scenario: Pick<Scenario, 'steps'>): boolean {
  * @throws ScenarioError when the scenario injects faults.
  */
 export function contractSteps(scenario: Scenario): ContractStep[] {
-  if (injectsFaults(scenario)) throw new ScenarioError(`scenario ${scenario.name} injects faults: only the mock can replay it`);
+  if (injectsFaults(scenario))
+    throw new ScenarioError(`scenario ${scenario.name} injects faults: only the mock can replay it`);
   return scenario.steps as ContractStep[];
 }
 
@@ -118,14 +119,17 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
   }
   const violations = (await scenarioValidator())(document);
   if (violations.length > 0) {
-    throw new ScenarioError(`${file}: ${violations.map(({ path, message }) => `${path || 'the file'} ${message}`).join('; ')}`);
+    throw new ScenarioError(
+      `${file}: ${violations.map(({ path, message }) => `${path || 'the file'} ${message}`).join('; ')}`,
+    );
   }
   const scenario = document as Omit<Scenario, 'name' | 'file'>;
   const faultViolations = scenario.steps.flatMap((step, index) => {
     if (step.fault === undefined) return [];
     const at = `/steps/${index}`;
     const found = stepFaultViolations(step.fault).map(({ path, message }) => `${at}/fault${path} ${message}`);
-    if (operationOf(step.request.method, step.request.path) === undefined) found.push(`${at}/request is not a call of an operation, so it cannot carry a fault`);
+    if (operationOf(step.request.method, step.request.path) === undefined)
+      found.push(`${at}/request is not a call of an operation, so it cannot carry a fault`);
     return found;
   });
   if (faultViolations.length > 0) throw new ScenarioError(`${file}: ${faultViolations.join('; ')}`);
@@ -134,9 +138,13 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
     const invalid = orderInputViolations(orders, '/state/params/orders');
     if (invalid.length > 0) throw new ScenarioError(`${file}: ${violationSummary(invalid)}.`);
     const duplicate = duplicateOrderId(orders as OrderInput[], '/state/params/orders');
-    if (duplicate !== undefined) throw new ScenarioError(`${file}: ${duplicate.violation.path} ${duplicate.violation.message}.`);
+    if (duplicate !== undefined)
+      throw new ScenarioError(`${file}: ${duplicate.violation.path} ${duplicate.violation.message}.`);
   }
-  const name = file.split(/[\\/]/).pop()!.replace(/\.ya?ml$/, '');
+  const name = file
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.ya?ml$/, '');
   return { name, file, ...scenario };
 }
 
@@ -147,13 +155,16 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
  * @example
  * const scenarios = await loadScenarios(); // every scenario the kit ships
  */
-export async function loadScenarios(options: { names?: readonly string[]; directory?: string } = {}): Promise<Scenario[]> {
+export async function loadScenarios(
+  options: { names?: readonly string[]; directory?: string } = {},
+): Promise<Scenario[]> {
   const directory = options.directory ?? scenarioDirectory;
   const known = (await readdir(directory)).filter((file) => /\.ya?ml$/.test(file)).sort();
   const knownNames = known.map((file) => file.replace(/\.ya?ml$/, ''));
   const names = options.names ?? knownNames;
   for (const name of names) {
-    if (!knownNames.includes(name)) throw new ScenarioError(`unknown scenario ${JSON.stringify(name)}; known: ${knownNames.join(', ')}`);
+    if (!knownNames.includes(name))
+      throw new ScenarioError(`unknown scenario ${JSON.stringify(name)}; known: ${knownNames.join(', ')}`);
   }
   return Promise.all(names.map((name) => loadScenarioFile(join(directory, known[knownNames.indexOf(name)]!))));
 }

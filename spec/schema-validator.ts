@@ -58,7 +58,12 @@ function rewriteReferences(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(rewriteReferences);
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [key, key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${documentKey}${value}` : rewriteReferences(value)]),
+    Object.entries(schema).map(([key, value]) => [
+      key,
+      key === '$ref' && typeof value === 'string' && value.startsWith('#/')
+        ? `${documentKey}${value}`
+        : rewriteReferences(value),
+    ]),
   );
 }
 
@@ -98,10 +103,15 @@ export const int64Message = `must be an integer from ${int64Minimum} to ${int64M
 type Int64Check = (value: unknown, path: string, violations: Violation[]) => void;
 
 function resolveReference(reference: string): unknown {
-  const pointer = reference.startsWith(`${documentKey}#`) ? reference.slice(documentKey.length + 1) : reference.startsWith('#') ? reference.slice(1) : undefined;
+  const pointer = reference.startsWith(`${documentKey}#`)
+    ? reference.slice(documentKey.length + 1)
+    : reference.startsWith('#')
+      ? reference.slice(1)
+      : undefined;
   if (pointer === undefined) return undefined;
   let schema: unknown = openApiDocument;
-  for (const segment of pointer.split('/').slice(1)) schema = (schema as Record<string, unknown> | undefined)?.[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
+  for (const segment of pointer.split('/').slice(1))
+    schema = (schema as Record<string, unknown> | undefined)?.[segment.replaceAll('~1', '/').replaceAll('~0', '~')];
   return schema;
 }
 
@@ -132,14 +142,19 @@ function int64Check(schema: unknown, visiting: Set<unknown>): Int64Check | undef
       if (check === undefined) continue;
       const segment = `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
       checks.push((value, path, violations) => {
-        if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, name)) check((value as Record<string, unknown>)[name], path + segment, violations);
+        if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, name))
+          check((value as Record<string, unknown>)[name], path + segment, violations);
       });
     }
   }
   const items = int64Check(node.items, visiting);
   if (items) {
     checks.push((value, path, violations) => {
-      if (Array.isArray(value)) value.forEach((item, index) => items(item, `${path}/${index}`, violations));
+      if (Array.isArray(value)) {
+        value.forEach((item, index) => {
+          items(item, `${path}/${index}`, violations);
+        });
+      }
     });
   }
   visiting.delete(schema);
@@ -165,7 +180,8 @@ function holdsBigInt(value: unknown): boolean {
     for (const item of value) if (holdsBigInt(item)) return true;
     return false;
   }
-  for (const key in value) if (Object.hasOwn(value, key) && holdsBigInt((value as Record<string, unknown>)[key])) return true;
+  for (const key in value)
+    if (Object.hasOwn(value, key) && holdsBigInt((value as Record<string, unknown>)[key])) return true;
   return false;
 }
 

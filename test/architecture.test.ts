@@ -1,14 +1,15 @@
 // The layers of docs/architecture.md, enforced: which folder may import which. Read from the sources
 // as text, type imports included, so a dependency the wrong way fails here before it ships.
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from './cli-support.js';
 
-/** Each layer, and the layers it may import (besides itself). `vendor/` holds third-party code (vendor/msw-data: the store's @msw/data). */
+/** Each layer, and the layers it may import (besides itself). Third-party code comes from packages only. */
 const allowed: Record<string, string[]> = {
   spec: [],
-  mocks: ['spec', 'vendor'],
+  mocks: ['spec'],
   contracts: ['spec', 'mocks'],
   verify: ['spec', 'mocks', 'contracts'],
   cli: ['spec', 'mocks', 'contracts', 'verify'],
@@ -27,11 +28,17 @@ async function sourceFiles(folder: string): Promise<string[]> {
  */
 async function importsOf(file: string, runtime = false): Promise<{ modules: string[]; packages: string[] }> {
   const text = await readFile(join(projectRoot, file), 'utf8');
-  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b(\s+type\b)?[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)]
+  const specifiers = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b(\s+type\b)?[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g),
+  ]
     .filter((match) => !runtime || match[1] === undefined)
     .map((match) => match[2] ?? match[3]!);
   return {
-    modules: specifiers.filter((specifier) => specifier.startsWith('.')).map((specifier) => relative(projectRoot, join(dirname(join(projectRoot, file)), specifier)).replace(/\.js$/, '.ts')),
+    modules: specifiers
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) =>
+        relative(projectRoot, join(dirname(join(projectRoot, file)), specifier)).replace(/\.js$/, '.ts'),
+      ),
     packages: specifiers.filter((specifier) => !specifier.startsWith('.')),
   };
 }
@@ -41,7 +48,9 @@ const layerOf = (file: string) => file.split('/')[0]!;
 /** The imports, of files of one layer, that go to a layer it may not import. */
 function wrongWayImports(layer: string, imports: readonly { file: string; modules: readonly string[] }[]): string[] {
   return imports.flatMap(({ file, modules }) =>
-    modules.filter((imported) => layerOf(imported) !== layer && !allowed[layer]!.includes(layerOf(imported))).map((imported) => `${file} imports ${imported}`),
+    modules
+      .filter((imported) => layerOf(imported) !== layer && !allowed[layer]!.includes(layerOf(imported)))
+      .map((imported) => `${file} imports ${imported}`),
   );
 }
 
@@ -51,15 +60,10 @@ async function closure(entry: string): Promise<{ modules: Set<string>; packages:
   const pending = [entry];
   while (pending.length > 0) {
     const file = pending.pop()!;
-    // Vendored third-party code counts as a package, as it would from node_modules: not followed.
-    if (layerOf(file) === 'vendor') {
-      packages.add(file.replace(/\.ts$/, '.js'));
-      continue;
-    }
     if (modules.has(file)) continue;
     modules.add(file);
     const found = await importsOf(file, true);
-    found.packages.forEach((name) => packages.add(name));
+    for (const name of found.packages) packages.add(name);
     pending.push(...found.modules);
   }
   return { modules, packages };
@@ -74,28 +78,54 @@ describe('the layers', () => {
   });
 
   it('catches an import the wrong way: the core importing the mock, the mock the harness', () => {
-    expect(wrongWayImports('spec', [{ file: 'spec/routes.ts', modules: ['spec/generated/contract.ts', 'mocks/handlers.ts'] }])).toEqual(['spec/routes.ts imports mocks/handlers.ts']);
-    expect(wrongWayImports('mocks', [{ file: 'mocks/server.ts', modules: ['spec/routes.ts', 'verify/checks.ts', 'contracts/client.ts'] }])).toEqual([
-      'mocks/server.ts imports verify/checks.ts',
-      'mocks/server.ts imports contracts/client.ts',
-    ]);
+    expect(
+      wrongWayImports('spec', [
+        { file: 'spec/routes.ts', modules: ['spec/generated/contract.ts', 'mocks/handlers.ts'] },
+      ]),
+    ).toEqual(['spec/routes.ts imports mocks/handlers.ts']);
+    expect(
+      wrongWayImports('mocks', [
+        { file: 'mocks/server.ts', modules: ['spec/routes.ts', 'verify/checks.ts', 'contracts/client.ts'] },
+      ]),
+    ).toEqual(['mocks/server.ts imports verify/checks.ts', 'mocks/server.ts imports contracts/client.ts']);
   });
 
   it('reads type imports and dynamic imports as imports', async () => {
-    expect((await importsOf('spec/records.ts')).modules).toEqual(['spec/generated/contract.ts', 'spec/generated/openapi-types.ts']);
+    expect((await importsOf('spec/records.ts')).modules).toEqual([
+      'spec/generated/contract.ts',
+      'spec/generated/openapi-types.ts',
+    ]);
     expect((await importsOf('spec/records.ts', true)).modules).toEqual(['spec/generated/contract.ts']);
     expect((await importsOf('cli/petstore-verify.ts')).modules).toContain('verify/pact.ts');
   });
 
   it('keeps the browser client light: no Ajv, no whole OpenAPI document', async () => {
     const { modules, packages } = await closure('contracts/client.ts');
-    expect([...modules].sort()).toEqual(['contracts/client.ts', 'spec/generated/contract.ts', 'spec/int64.ts', 'spec/json.ts', 'spec/records.ts', 'spec/routes.ts']);
+    expect([...modules].sort()).toEqual([
+      'contracts/client.ts',
+      'spec/generated/contract.ts',
+      'spec/int64.ts',
+      'spec/json.ts',
+      'spec/records.ts',
+      'spec/routes.ts',
+    ]);
     expect([...packages].sort()).toEqual(['lossless-json']);
+  });
+
+  it('runs the store on the published @msw/data, imported as a package: no vendored copy', async () => {
+    const { modules, packages } = await closure('mocks/order-store.ts');
+    expect(packages).toContain('@msw/data');
+    expect([...modules].filter((file) => !['spec', 'mocks'].includes(layerOf(file)))).toEqual([]);
+    expect(existsSync(join(projectRoot, 'vendor'))).toBe(false);
   });
 
   it('keeps the browser mock free of Node built-ins', async () => {
     const { modules, packages } = await closure('mocks/browser.ts');
     expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
-    expect([...modules].filter((file) => ['spec/scenarios.ts', 'spec/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file))).toEqual([]);
+    expect(
+      [...modules].filter((file) =>
+        ['spec/scenarios.ts', 'spec/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
+      ),
+    ).toEqual([]);
   });
 });

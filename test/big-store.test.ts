@@ -20,7 +20,8 @@ const orders = Array.from({ length: count }, (_, index) => ({
   complete: index % 7 === 0,
   status: index % 1000 === 999 ? 'cancelled' : index % 3 === 0 ? 'shipped' : 'pending',
 }));
-const listed = (from: typeof orders) => stringifyJson(from.filter((order) => order.status !== 'cancelled').map(({ status: _, ...fields }) => fields));
+const listed = (from: typeof orders) =>
+  stringifyJson(from.filter((order) => order.status !== 'cancelled').map(({ status: _, ...fields }) => fields));
 const pendingIds = orders.filter((order) => order.status === 'pending').map((order) => order.id);
 // Each test moves 20,000 orders through a server, a process or both, in a second or two on a quiet machine: the
 // time limits are generous so that a loaded machine makes a test slower, never red. Nothing here is timed.
@@ -51,12 +52,22 @@ describe('petstore-mock --seed with 20,000 orders', slow, () => {
     const mock = await startCommand(process.execPath, [cliPath, '--port', '0', '--seed', seedFile]);
     try {
       const cancelled = pendingIds.slice(0, 3);
-      const statuses = await Promise.all(cancelled.map(async (id) => (await fetch(`${mock.baseUrl}/store/orders/${id}`, { method: 'DELETE', headers: authorized })).status));
+      const statuses = await Promise.all(
+        cancelled.map(
+          async (id) =>
+            (await fetch(`${mock.baseUrl}/store/orders/${id}`, { method: 'DELETE', headers: authorized })).status,
+        ),
+      );
       expect(statuses).toEqual([204, 204, 204]);
-      const again = await fetch(`${mock.baseUrl}/store/orders/${cancelled[0]}`, { method: 'DELETE', headers: authorized });
+      const again = await fetch(`${mock.baseUrl}/store/orders/${cancelled[0]}`, {
+        method: 'DELETE',
+        headers: authorized,
+      });
       expect(again.status).toBe(404);
       const list = await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized });
-      expect(await list.text()).toBe(listed(orders.map((order) => (cancelled.includes(order.id) ? { ...order, status: 'cancelled' } : order))));
+      expect(await list.text()).toBe(
+        listed(orders.map((order) => (cancelled.includes(order.id) ? { ...order, status: 'cancelled' } : order))),
+      );
     } finally {
       await mock.stop();
     }
@@ -75,8 +86,11 @@ describe('a big store in the standalone server', slow, () => {
       ]);
       expect(await first.text()).toBe(listed(orders));
       expect(cancel.status).toBe(204);
-      expect([listed(orders), listed(orders.map((order) => (order.id === pendingIds[10] ? { ...order, status: 'cancelled' } : order)))]).toContain(await second.text());
-      expect((await jsonOf(await mock.withKey('/store/orders')) as unknown[]).length).toBe(orders.length - 20 - 1);
+      expect([
+        listed(orders),
+        listed(orders.map((order) => (order.id === pendingIds[10] ? { ...order, status: 'cancelled' } : order))),
+      ]).toContain(await second.text());
+      expect(((await jsonOf(await mock.withKey('/store/orders'))) as unknown[]).length).toBe(orders.length - 20 - 1);
     } finally {
       await mock.close();
     }
@@ -88,7 +102,14 @@ describe('a big store in the standalone server', slow, () => {
       expect((await mock.withKey(`/store/orders/${pendingIds[0]}`, { method: 'DELETE' })).status).toBe(204);
       const session = await mock.withKey('/store/orders', { headers: { ...authorized, 'x-mock-session': 'fresh' } });
       expect(await session.text()).toBe(listed(orders));
-      expect((await mock.withKey(`/store/orders/${pendingIds[0]}`, { method: 'DELETE', headers: { ...authorized, 'x-mock-session': 'fresh' } })).status).toBe(204);
+      expect(
+        (
+          await mock.withKey(`/store/orders/${pendingIds[0]}`, {
+            method: 'DELETE',
+            headers: { ...authorized, 'x-mock-session': 'fresh' },
+          })
+        ).status,
+      ).toBe(204);
       expect((await mock.control('/reset', { method: 'POST' })).status).toBe(204);
       expect(await (await mock.withKey('/store/orders')).text()).toBe(listed(orders));
     } finally {
@@ -103,7 +124,9 @@ describe('a big store in the standalone server', slow, () => {
       const bad = [...orders.slice(0, count - 1), { ...orders[count - 1]!, shipDate: 'soon' }];
       const refused = await mock.control('/orders', { method: 'PUT', body: stringifyJson(bad) });
       expect(refused.status).toBe(400);
-      expect(((await jsonOf(refused)) as { message: string }).message).toBe(`Invalid orders: /${count - 1}/shipDate must match format "date-time".`);
+      expect(((await jsonOf(refused)) as { message: string }).message).toBe(
+        `Invalid orders: /${count - 1}/shipDate must match format "date-time".`,
+      );
       expect(await (await mock.withKey('/store/orders')).text()).toBe(before);
       expect((await mock.control('/orders', { method: 'PUT', body: stringifyJson(orders) })).status).toBe(204);
       expect(await (await mock.withKey('/store/orders')).text()).toBe(listed(orders));
@@ -112,7 +135,7 @@ describe('a big store in the standalone server', slow, () => {
     }
   });
 
-  it('asks for a garbage collection after a large body, after the default session\'s records, and after a new large list', async () => {
+  it("asks for a garbage collection after a large body, after the default session's records, and after a new large list", async () => {
     const calls: string[] = [];
     let step = 'start';
     const mock = await startServer({ seed: orders, collectGarbage: () => calls.push(step) });

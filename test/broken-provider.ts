@@ -1,10 +1,14 @@
 import { createServer as createHttpServer } from 'node:http';
 import { getResponse } from 'msw';
-import { createOrderMock } from '../mocks/handlers.js';
+import { createOrderMock } from '../mocks/order-mock.js';
 import { operationOf } from '../spec/routes.js';
 
 /** A fault answers a Response, or raw bytes to write on the socket (for what Fetch cannot build, such as a 204 with a body). */
-export type Fault = (request: Request, response: Response, calls: Map<string, number>) => Response | { raw: string } | Promise<Response | { raw: string }>;
+export type Fault = (
+  request: Request,
+  response: Response,
+  calls: Map<string, number>,
+) => Response | { raw: string } | Promise<Response | { raw: string }>;
 
 /**
  * A provider that is the kit's mock with one fault: every answer passes through `fault` first.
@@ -34,7 +38,14 @@ export async function startBrokenProvider(fault: Fault) {
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return {
     origin,
-    args: ['--base-url', `${origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${origin}/__mock/provider-state`],
+    args: [
+      '--base-url',
+      `${origin}/v1`,
+      '--api-key',
+      'petstore-dev-key',
+      '--state-url',
+      `${origin}/__mock/provider-state`,
+    ],
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -45,11 +56,13 @@ export async function startBrokenProvider(fault: Fault) {
 
 /** A JSON response (a string body is sent as it is). */
 export const json = (body: unknown, status: number, headers: Record<string, string> = {}) =>
-  new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+  new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 const operation = (request: Request) => {
   const { pathname } = new URL(request.url);
   return pathname.startsWith('/v1/') ? operationOf(request.method, pathname.slice('/v1'.length)) : undefined;
 };
 export const isList = (request: Request) => operation(request) === 'listOrders';
 export const isCancel = (request: Request) => operation(request) === 'cancelOrder';
-

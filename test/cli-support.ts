@@ -12,9 +12,17 @@ export interface Exit {
 }
 
 /** Runs a command to its end (killed after `timeout` ms) and collects what it printed. */
-export function runToExit(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {}): Promise<Exit> {
+export function runToExit(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; timeout?: number } = {},
+): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? projectRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? projectRoot,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -42,10 +50,19 @@ export interface RunningMock {
   stop: (signal?: NodeJS.Signals) => Promise<Exit>;
 }
 
-export function startCommand(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<RunningMock> {
+export function startCommand(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<RunningMock> {
   return new Promise((resolve, reject) => {
     // Its own process group, so that a signal reaches the server behind a wrapper such as npm or npx.
-    const child = spawn(command, args, { cwd: options.cwd ?? projectRoot, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? projectRoot,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const signalGroup = (signal: NodeJS.Signals) => {
       try {
         process.kill(-child.pid!, signal);
@@ -55,7 +72,9 @@ export function startCommand(command: string, args: string[], options: { env?: N
     };
     let stdout = '';
     let stderr = '';
-    const exited = new Promise<Exit>((done) => child.on('close', (code, signal) => done({ code, signal, stdout, stderr })));
+    const exited = new Promise<Exit>((done) =>
+      child.on('close', (code, signal) => done({ code, signal, stdout, stderr })),
+    );
     const waiters = new Set<() => void>();
     const printed = () => {
       for (const check of waiters) check();
@@ -71,7 +90,8 @@ export function startCommand(command: string, args: string[], options: { env?: N
         waiters.add(check);
         check();
         void exited.then(() => {
-          if (waiters.delete(check)) ended(new Error(`exited before printing ${String(pattern)}; output: ${stdout}${stderr}`));
+          if (waiters.delete(check))
+            ended(new Error(`exited before printing ${String(pattern)}; output: ${stdout}${stderr}`));
         });
       });
     const timer = setTimeout(() => {

@@ -15,9 +15,14 @@ afterAll(async () => {
 });
 
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runToExit(process.execPath, [cliPath, ...args], { env });
-const start = (args: string[], env: NodeJS.ProcessEnv = {}) => startCommand(process.execPath, [cliPath, '--port', '0', ...args], { env });
+const start = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  startCommand(process.execPath, [cliPath, '--port', '0', ...args], { env });
 
-async function withMock(args: string[], test: (mock: RunningMock) => Promise<void>, env: NodeJS.ProcessEnv = {}): Promise<void> {
+async function withMock(
+  args: string[],
+  test: (mock: RunningMock) => Promise<void>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> {
   const mock = await start(args, env);
   try {
     await test(mock);
@@ -29,7 +34,9 @@ async function withMock(args: string[], test: (mock: RunningMock) => Promise<voi
 describe('petstore-mock', () => {
   it('prints where it listens and serves the default orders there', async () => {
     await withMock([], async (mock) => {
-      expect(mock.output()).toMatch(/^petstore-mock listening on http:\/\/127\.0\.0\.1:\d+\/v1\ncontrol plane at http:\/\/127\.0\.0\.1:\d+\/__mock\n/);
+      expect(mock.output()).toMatch(
+        /^petstore-mock listening on http:\/\/127\.0\.0\.1:\d+\/v1\ncontrol plane at http:\/\/127\.0\.0\.1:\d+\/__mock\n/,
+      );
       const response = await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized });
       expect(((await response.json()) as unknown[]).length).toBe(5);
     });
@@ -47,11 +54,24 @@ describe('petstore-mock', () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: petstore-mock \[options\]/);
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--no-control', '--pet-sunset', '--pet-deprecation', '--body-limit', '--verbose', '--version']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--api-key',
+      '--seed',
+      '--no-control',
+      '--pet-sunset',
+      '--pet-deprecation',
+      '--body-limit',
+      '--verbose',
+      '--version',
+    ]) {
       expect(help.stdout).toContain(flag);
     }
     const version = await cli(['--version']);
-    const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const packageJson = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(version).toMatchObject({ code: 0, stdout: `${packageJson.version}\n` });
   });
 
@@ -61,16 +81,40 @@ describe('petstore-mock', () => {
     [['--port', '70000'], /^petstore-mock: --port must be an integer from 0 to 65535, got "70000" \(see --help\)\n$/],
     [['--api-key', 'two words'], /^petstore-mock: an API key must be a bearer token/],
     [['--pet-sunset', 'soon'], /^petstore-mock: --pet-sunset must be a date such as 2027-06-30T23:59:59Z, got "soon"/],
-    [['--pet-sunset', '2025-01-01T00:00:00Z'], /^petstore-mock: the pet sunset date must not be earlier than its deprecation date \(see --help\)\n$/],
+    [
+      ['--pet-sunset', '2025-01-01T00:00:00Z'],
+      /^petstore-mock: the pet sunset date must not be earlier than its deprecation date \(see --help\)\n$/,
+    ],
     [['--body-limit', '0'], /^petstore-mock: --body-limit must be an integer from 1 to/],
-    [['--host', '999.1.1.1'], /^petstore-mock: --host must be an IP address or a host name, got "999\.1\.1\.1" \(see --help\)\n$/],
-    [['--host', 'not_a_host'], /^petstore-mock: --host must be an IP address or a host name, got "not_a_host" \(see --help\)\n$/],
-    [['--host', '192.0.2.1'], /^petstore-mock: --host 192\.0\.2\.1 is no address of this machine \(EADDRNOTAVAIL\) \(see --help\)\n$/],
-    [['--journal-size', 'many'], /^petstore-mock: --journal-size must be an integer from 0 to 1000000, got "many" \(see --help\)\n$/],
+    [
+      ['--host', '999.1.1.1'],
+      /^petstore-mock: --host must be an IP address or a host name, got "999\.1\.1\.1" \(see --help\)\n$/,
+    ],
+    [
+      ['--host', 'not_a_host'],
+      /^petstore-mock: --host must be an IP address or a host name, got "not_a_host" \(see --help\)\n$/,
+    ],
+    [
+      ['--host', '192.0.2.1'],
+      /^petstore-mock: --host 192\.0\.2\.1 is no address of this machine \(EADDRNOTAVAIL\) \(see --help\)\n$/,
+    ],
+    [
+      ['--journal-size', 'many'],
+      /^petstore-mock: --journal-size must be an integer from 0 to 1000000, got "many" \(see --help\)\n$/,
+    ],
     [['extra'], /^petstore-mock: Unexpected argument 'extra'/],
-    [['--scenario', 'nope'], /^petstore-mock: unknown scenario "nope"; known: cancel-cancelled-order, .*read-pet-without-key \(see --help\)\n$/],
-    [['--scenario', 'list-without-key'], /^petstore-mock: scenario list-without-key sets no provider state and no fault; it runs against any store \(see --help\)\n$/],
-    [['--scenario', 'cancel-shipped-order', '--seed', 'orders.yaml'], /^petstore-mock: --seed and --scenario cannot be used together \(see --help\)\n$/],
+    [
+      ['--scenario', 'nope'],
+      /^petstore-mock: unknown scenario "nope"; known: cancel-cancelled-order, .*read-pet-without-key \(see --help\)\n$/,
+    ],
+    [
+      ['--scenario', 'list-without-key'],
+      /^petstore-mock: scenario list-without-key sets no provider state and no fault; it runs against any store \(see --help\)\n$/,
+    ],
+    [
+      ['--scenario', 'cancel-shipped-order', '--seed', 'orders.yaml'],
+      /^petstore-mock: --seed and --scenario cannot be used together \(see --help\)\n$/,
+    ],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await cli(args);
     expect(exit.code).toBe(2);
@@ -87,10 +131,16 @@ describe('petstore-mock', () => {
     await writeFile(brokenJson, '[{"id": 1,}]');
     await writeFile(invalid, '[{"id": 1, "status": "lost"}]');
     const cases: [string, RegExp][] = [
-      [join(directory, 'absent.yaml'), /^petstore-mock: cannot read seed file .*absent\.yaml: ENOENT \(see --help\)\n$/],
+      [
+        join(directory, 'absent.yaml'),
+        /^petstore-mock: cannot read seed file .*absent\.yaml: ENOENT \(see --help\)\n$/,
+      ],
       [malformed, /^petstore-mock: seed file .*malformed\.yaml is not valid YAML or JSON: Map keys must be unique/],
       [brokenJson, /^petstore-mock: seed file .*broken\.json is not valid JSON: /],
-      [invalid, /^petstore-mock: seed file .*invalid\.json: Invalid orders: \/0\/status must be one of "pending", "shipped", "cancelled"\. \(see --help\)\n$/],
+      [
+        invalid,
+        /^petstore-mock: seed file .*invalid\.json: Invalid orders: \/0\/status must be one of "pending", "shipped", "cancelled"\. \(see --help\)\n$/,
+      ],
     ];
     for (const [file, message] of cases) {
       const exit = await cli(['--seed', file]);
@@ -101,24 +151,46 @@ describe('petstore-mock', () => {
 
   it('seeds from a YAML file, keeping ids beyond 2^53 exact', async () => {
     const seed = join(directory, 'orders.yaml');
-    await writeFile(seed, '- id: 9007199254740993\n  petId: 9223372036854775807\n  shipDate: "2026-12-24T18:00:00Z"\n- id: 2\n  status: shipped\n');
+    await writeFile(
+      seed,
+      '- id: 9007199254740993\n  petId: 9223372036854775807\n  shipDate: "2026-12-24T18:00:00Z"\n- id: 2\n  status: shipped\n',
+    );
     await withMock(['--seed', seed], async (mock) => {
       const response = await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized });
-      expect(await response.text()).toBe('[{"id":9007199254740993,"petId":9223372036854775807,"shipDate":"2026-12-24T18:00:00Z"},{"id":2}]');
-      await expectError(await fetch(`${mock.baseUrl}/store/orders/2`, { method: 'DELETE', headers: authorized }), 409, 'order_already_shipped');
-      expect((await fetch(`${mock.baseUrl}/store/orders/9007199254740993`, { method: 'DELETE', headers: authorized })).status).toBe(204);
+      expect(await response.text()).toBe(
+        '[{"id":9007199254740993,"petId":9223372036854775807,"shipDate":"2026-12-24T18:00:00Z"},{"id":2}]',
+      );
+      await expectError(
+        await fetch(`${mock.baseUrl}/store/orders/2`, { method: 'DELETE', headers: authorized }),
+        409,
+        'order_already_shipped',
+      );
+      expect(
+        (await fetch(`${mock.baseUrl}/store/orders/9007199254740993`, { method: 'DELETE', headers: authorized }))
+          .status,
+      ).toBe(204);
       expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(204);
       expect(await (await fetch(`${mock.origin}/__mock/orders`)).text()).toContain('{"id":9007199254740993,');
     });
   });
 
-  it('starts in a scenario\'s provider state with --scenario, returns to it on reset, and loads others by name', async () => {
+  it("starts in a scenario's provider state with --scenario, returns to it on reset, and loads others by name", async () => {
     await withMock(['--scenario', 'cancel-shipped-order'], async (mock) => {
-      expect(await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).text()).toBe('[{"id":1,"petId":101,"quantity":1},{"id":3,"petId":103,"quantity":1}]');
-      await expectError(await fetch(`${mock.baseUrl}/store/orders/3`, { method: 'DELETE', headers: authorized }), 409, 'order_already_shipped');
-      expect((await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: authorized })).status).toBe(204);
+      expect(await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).text()).toBe(
+        '[{"id":1,"petId":101,"quantity":1},{"id":3,"petId":103,"quantity":1}]',
+      );
+      await expectError(
+        await fetch(`${mock.baseUrl}/store/orders/3`, { method: 'DELETE', headers: authorized }),
+        409,
+        'order_already_shipped',
+      );
+      expect((await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: authorized })).status).toBe(
+        204,
+      );
       expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(204);
-      expect((await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: authorized })).status).toBe(204);
+      expect((await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: authorized })).status).toBe(
+        204,
+      );
       const loaded = await fetch(`${mock.origin}/__mock/scenarios/cancel-order-beyond-2-53`, { method: 'POST' });
       expect(await loaded.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2,"faults":0}');
     });
@@ -128,14 +200,18 @@ describe('petstore-mock', () => {
     const seed = join(directory, 'orders.json');
     await writeFile(seed, '{"orders": [{"id": 70, "status": "shipped"}, {"id": 9223372036854775807}]}');
     await withMock(['--seed', seed], async (mock) => {
-      expect(await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).text()).toBe('[{"id":70},{"id":9223372036854775807}]');
+      expect(await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).text()).toBe(
+        '[{"id":70},{"id":9223372036854775807}]',
+      );
     });
   });
 
   it('accepts every --api-key given, and only those', async () => {
     await withMock(['--api-key', 'first-key', '--api-key', 'second-key'], async (mock) => {
       for (const key of ['first-key', 'second-key']) {
-        expect((await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+        expect(
+          (await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: `Bearer ${key}` } })).status,
+        ).toBe(200);
       }
       await expectError(await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized }), 401, 'invalid_api_key');
       expect(mock.output()).toContain('accepting 2 configured API key(s)');
@@ -144,10 +220,14 @@ describe('petstore-mock', () => {
 
   it('reads keys from PETSTORE_API_KEYS and the port from PORT', async () => {
     const port = await freePort();
-    const mock = await startCommand(process.execPath, [cliPath], { env: { PETSTORE_API_KEYS: 'env-one, env-two', PORT: String(port) } });
+    const mock = await startCommand(process.execPath, [cliPath], {
+      env: { PETSTORE_API_KEYS: 'env-one, env-two', PORT: String(port) },
+    });
     try {
       expect(mock.origin).toBe(`http://127.0.0.1:${port}`);
-      expect((await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: 'Bearer env-two' } })).status).toBe(200);
+      expect(
+        (await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: 'Bearer env-two' } })).status,
+      ).toBe(200);
       await expectError(await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized }), 401, 'invalid_api_key');
     } finally {
       await mock.stop();
@@ -164,7 +244,10 @@ describe('petstore-mock', () => {
   it('logs one line per request with --verbose, and never the key', async () => {
     await withMock(['--verbose', '--api-key', 'very-secret-key'], async (mock) => {
       await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: 'Bearer very-secret-key' } });
-      await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: { authorization: 'Bearer wrong-secret' } });
+      await fetch(`${mock.baseUrl}/store/orders/1`, {
+        method: 'DELETE',
+        headers: { authorization: 'Bearer wrong-secret' },
+      });
       // The lines are written as each answer ends, and reach this process when they do: wait for them.
       await mock.outputMatching(/GET \/v1\/store\/orders 200 [\d.]+ms\n/);
       await mock.outputMatching(/DELETE \/v1\/store\/orders\/1 401 [\d.]+ms\n/);
@@ -174,11 +257,14 @@ describe('petstore-mock', () => {
   });
 
   it('announces configured pet dates', async () => {
-    await withMock(['--pet-deprecation', '2026-03-01T00:00:00Z', '--pet-sunset', '2026-09-01T00:00:00Z'], async (mock) => {
-      const response = await fetch(`${mock.baseUrl}/pets/1`, { headers: authorized });
-      expect(response.headers.get('deprecation')).toBe('@1772323200');
-      expect(response.headers.get('sunset')).toBe('Tue, 01 Sep 2026 00:00:00 GMT');
-    });
+    await withMock(
+      ['--pet-deprecation', '2026-03-01T00:00:00Z', '--pet-sunset', '2026-09-01T00:00:00Z'],
+      async (mock) => {
+        const response = await fetch(`${mock.baseUrl}/pets/1`, { headers: authorized });
+        expect(response.headers.get('deprecation')).toBe('@1772323200');
+        expect(response.headers.get('sunset')).toBe('Tue, 01 Sep 2026 00:00:00 GMT');
+      },
+    );
   });
 
   it('says in one line, exit code 1, when the port is taken', async () => {
@@ -195,7 +281,9 @@ describe('petstore-mock', () => {
     const mock = await startCommand('npm', ['start', '--silent', '--', '--port', String(port), '--api-key', 'npm-key']);
     try {
       expect(mock.origin).toBe(`http://127.0.0.1:${port}`);
-      expect((await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: 'Bearer npm-key' } })).status).toBe(200);
+      expect(
+        (await fetch(`${mock.baseUrl}/store/orders`, { headers: { authorization: 'Bearer npm-key' } })).status,
+      ).toBe(200);
     } finally {
       await mock.stop();
     }

@@ -6,7 +6,10 @@ import { createServer, type MockServer } from '../mocks/server.js';
 
 const orderCount = 300;
 const clients = 24;
-const seed = Array.from({ length: orderCount }, (_, index) => ({ id: index + 1, status: index % 4 === 0 ? 'shipped' : 'pending' }));
+const seed = Array.from({ length: orderCount }, (_, index) => ({
+  id: index + 1,
+  status: index % 4 === 0 ? 'shipped' : 'pending',
+}));
 const shipped = new Set(seed.filter((order) => order.status === 'shipped').map((order) => order.id));
 
 // A seeded shuffle, so that a failing interleaving can be looked at again (the timing still varies).
@@ -41,15 +44,28 @@ describe('concurrent clients', () => {
   let events = 0;
   const event = () => ++events;
 
-  function call(method: string, path: string): Promise<{ status: number; body: string; sentAt: number; answeredAt: number }> {
+  function call(
+    method: string,
+    path: string,
+  ): Promise<{ status: number; body: string; sentAt: number; answeredAt: number }> {
     return new Promise((resolve, reject) => {
       const sentAt = event();
-      const outgoing = request({ host: origin.hostname, port: origin.port, method, path, agent, headers: { authorization: 'Bearer petstore-dev-key' } }, (incoming) => {
-        let body = '';
-        incoming.setEncoding('utf8');
-        incoming.on('data', (chunk: string) => (body += chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode!, body, sentAt, answeredAt: event() }));
-      });
+      const outgoing = request(
+        {
+          host: origin.hostname,
+          port: origin.port,
+          method,
+          path,
+          agent,
+          headers: { authorization: 'Bearer petstore-dev-key' },
+        },
+        (incoming) => {
+          let body = '';
+          incoming.setEncoding('utf8');
+          incoming.on('data', (chunk: string) => (body += chunk));
+          incoming.on('end', () => resolve({ status: incoming.statusCode!, body, sentAt, answeredAt: event() }));
+        },
+      );
       outgoing.on('error', reject);
       outgoing.end();
     });
@@ -67,7 +83,11 @@ describe('concurrent clients', () => {
           if (index % 10 === 0) {
             const list = await call('GET', '/v1/store/orders');
             expect(list.status).toBe(200);
-            lists.push({ ids: new Set((JSON.parse(list.body) as { id: number }[]).map((order) => order.id)), sentAt: list.sentAt, answeredAt: list.answeredAt });
+            lists.push({
+              ids: new Set((JSON.parse(list.body) as { id: number }[]).map((order) => order.id)),
+              sentAt: list.sentAt,
+              answeredAt: list.answeredAt,
+            });
           }
         }
       }),
@@ -75,7 +95,10 @@ describe('concurrent clients', () => {
 
     expect(cancels).toHaveLength(orderCount * clients);
     for (const id of ids) {
-      const statuses = cancels.filter((cancel) => cancel.id === id).map((cancel) => cancel.status).sort();
+      const statuses = cancels
+        .filter((cancel) => cancel.id === id)
+        .map((cancel) => cancel.status)
+        .sort();
       if (shipped.has(id)) expect(statuses, `order ${id}`).toEqual(Array(clients).fill(409));
       else expect(statuses, `order ${id}`).toEqual([204, ...Array(clients - 1).fill(404)]);
     }
@@ -86,8 +109,10 @@ describe('concurrent clients', () => {
     for (const list of lists) {
       for (const id of shipped) expect(list.ids.has(id)).toBe(true);
       for (const cancel of cancelled) {
-        if (cancel.answeredAt < list.sentAt) expect(list.ids.has(cancel.id), `order ${cancel.id} cancelled before the list`).toBe(false);
-        if (cancel.sentAt > list.answeredAt) expect(list.ids.has(cancel.id), `order ${cancel.id} cancelled after the list`).toBe(true);
+        if (cancel.answeredAt < list.sentAt)
+          expect(list.ids.has(cancel.id), `order ${cancel.id} cancelled before the list`).toBe(false);
+        if (cancel.sentAt > list.answeredAt)
+          expect(list.ids.has(cancel.id), `order ${cancel.id} cancelled after the list`).toBe(true);
       }
     }
     expect(lists.length).toBeGreaterThan(clients * 20);
@@ -95,6 +120,16 @@ describe('concurrent clients', () => {
     const final = await call('GET', '/v1/store/orders');
     expect((JSON.parse(final.body) as { id: number }[]).map((order) => order.id)).toEqual([...shipped]);
   }, 120_000); // 7,920 requests: several times the default 30 s on a loaded machine is still a pass, not a hang
+
+  it('answers exactly one of 200 concurrent cancels of one pending order with 204, the others with 404', async () => {
+    const pending = seed.find((order) => order.status === 'pending' && order.id > 1)!;
+    await fetch(`${origin.origin}/__mock/reset`, { method: 'POST' });
+    const statuses = await Promise.all(
+      Array.from({ length: 200 }, async () => (await call('DELETE', `/v1/store/orders/${pending.id}`)).status),
+    );
+    expect(statuses.filter((status) => status === 204)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(199);
+  });
 
   it('answers a list while its store is being replaced with either the old orders or the new, never a mix', async () => {
     const replacement = Array.from({ length: 50 }, (_, index) => ({ id: 10_000 + index }));
@@ -104,7 +139,13 @@ describe('concurrent clients', () => {
     await replaced;
     for (const listing of await Promise.all(listings)) {
       const listed = (JSON.parse(listing.body) as { id: number }[]).map((order) => order.id);
-      seen.add(listed.every((id) => id >= 10_000) && listed.length === 50 ? 'new' : listed.every((id) => id <= orderCount) ? 'old' : 'mixed');
+      seen.add(
+        listed.every((id) => id >= 10_000) && listed.length === 50
+          ? 'new'
+          : listed.every((id) => id <= orderCount)
+            ? 'old'
+            : 'mixed',
+      );
     }
     expect(seen.has('mixed')).toBe(false);
   });

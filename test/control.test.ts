@@ -10,9 +10,14 @@ afterEach(async () => {
   await mock.close();
 });
 
-const put = (body: string) => mock.control('/orders', { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
+const put = (body: string) =>
+  mock.control('/orders', { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
 const stateChange = (body: unknown) =>
-  mock.control('/provider-state', { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  mock.control('/provider-state', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 describe('GET /__mock/orders', () => {
   it('lists every order with its status and needs no key', async () => {
@@ -31,7 +36,9 @@ describe('GET /__mock/orders', () => {
 
 describe('PUT /__mock/orders', () => {
   it('replaces the store (status defaulting to pending) and answers 204', async () => {
-    const response = await put('[{"id": 7, "petId": 70}, {"id": 8, "status": "shipped"}, {"id": 9, "status": "cancelled"}]');
+    const response = await put(
+      '[{"id": 7, "petId": 70}, {"id": 8, "status": "shipped"}, {"id": 9, "status": "cancelled"}]',
+    );
     expect(response.status).toBe(204);
     expect(await mock.storedOrders()).toEqual([
       { id: 7, petId: 70, status: 'pending' },
@@ -42,7 +49,11 @@ describe('PUT /__mock/orders', () => {
   });
 
   it('accepts a JSON body sent as curl -d sends it (form content type)', async () => {
-    const response = await mock.control('/orders', { method: 'PUT', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '[{"id": 1}]' });
+    const response = await mock.control('/orders', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '[{"id": 1}]',
+    });
     expect(response.status).toBe(204);
   });
 
@@ -53,16 +64,66 @@ describe('PUT /__mock/orders', () => {
     ['an object instead of an array', '{"id": 1}', 'invalid_orders', 'Invalid orders: the body must be array.'],
     ['an order without an id', '[{"petId": 1}]', 'invalid_orders', 'Invalid orders: /0/id is required.'],
     ['an id as a string', '[{"id": "1"}]', 'invalid_orders', 'Invalid orders: /0/id must be integer.'],
-    ['a fractional quantity', '[{"id": 1, "quantity": 1.5}]', 'invalid_orders', 'Invalid orders: /0/quantity must be integer.'],
-    ['a shipDate that is not a date-time', '[{"id": 1, "shipDate": "tomorrow"}]', 'invalid_orders', 'Invalid orders: /0/shipDate must match format "date-time".'],
-    ['complete as a string', '[{"id": 1, "complete": "yes"}]', 'invalid_orders', 'Invalid orders: /0/complete must be boolean.'],
-    ['an unknown status', '[{"id": 1, "status": "lost"}]', 'invalid_orders', 'Invalid orders: /0/status must be one of "pending", "shipped", "cancelled".'],
-    ['an unknown field', '[{"id": 1, "shipdate": "2026-01-01T00:00:00Z"}]', 'invalid_orders', 'Invalid orders: /0/shipdate is not a field of this record.'],
-    ['a __proto__ field', '[{"id": 1, "__proto__": {"status": "shipped"}}]', 'invalid_orders', 'Invalid orders: /0/__proto__ is not a field of this record.'],
-    ['an id beyond int64', '[{"id": 9223372036854775808}]', 'invalid_orders', 'Invalid orders: /0/id must be an integer from -9223372036854775808 to 9223372036854775807, written exactly.'],
-    ['a petId below int64', '[{"id": 1, "petId": -9223372036854775809}]', 'invalid_orders', 'Invalid orders: /0/petId must be an integer from -9223372036854775808 to 9223372036854775807, written exactly.'],
-    ['an id written with an exponent beyond 2^53', '[{"id": 1e19}]', 'invalid_orders', 'Invalid orders: /0/id must be an integer from -9223372036854775808 to 9223372036854775807, written exactly.'],
-    ['a duplicate id', '[{"id": 9007199254740993}, {"id": 9007199254740993}]', 'duplicate_order_id', 'Invalid orders: id 9007199254740993 appears more than once.'],
+    [
+      'a fractional quantity',
+      '[{"id": 1, "quantity": 1.5}]',
+      'invalid_orders',
+      'Invalid orders: /0/quantity must be integer.',
+    ],
+    [
+      'a shipDate that is not a date-time',
+      '[{"id": 1, "shipDate": "tomorrow"}]',
+      'invalid_orders',
+      'Invalid orders: /0/shipDate must match format "date-time".',
+    ],
+    [
+      'complete as a string',
+      '[{"id": 1, "complete": "yes"}]',
+      'invalid_orders',
+      'Invalid orders: /0/complete must be boolean.',
+    ],
+    [
+      'an unknown status',
+      '[{"id": 1, "status": "lost"}]',
+      'invalid_orders',
+      'Invalid orders: /0/status must be one of "pending", "shipped", "cancelled".',
+    ],
+    [
+      'an unknown field',
+      '[{"id": 1, "shipdate": "2026-01-01T00:00:00Z"}]',
+      'invalid_orders',
+      'Invalid orders: /0/shipdate is not a field of this record.',
+    ],
+    [
+      'a __proto__ field',
+      '[{"id": 1, "__proto__": {"status": "shipped"}}]',
+      'invalid_orders',
+      'Invalid orders: /0/__proto__ is not a field of this record.',
+    ],
+    [
+      'an id beyond int64',
+      '[{"id": 9223372036854775808}]',
+      'invalid_orders',
+      'Invalid orders: /0/id must be an integer from -9223372036854775808 to 9223372036854775807, written exactly.',
+    ],
+    [
+      'a petId below int64',
+      '[{"id": 1, "petId": -9223372036854775809}]',
+      'invalid_orders',
+      'Invalid orders: /0/petId must be an integer from -9223372036854775808 to 9223372036854775807, written exactly.',
+    ],
+    [
+      'an id written with an exponent beyond 2^53',
+      '[{"id": 1e19}]',
+      'invalid_orders',
+      'Invalid orders: /0/id must be an integer from -9223372036854775808 to 9223372036854775807, written exactly.',
+    ],
+    [
+      'a duplicate id',
+      '[{"id": 9007199254740993}, {"id": 9007199254740993}]',
+      'duplicate_order_id',
+      'Invalid orders: id 9007199254740993 appears more than once.',
+    ],
   ])('refuses %s with 400 and leaves the store unchanged', async (_, body, code, message) => {
     const before = await mock.storedOrders();
     await expectError(await put(body), 400, code, message);
@@ -70,7 +131,12 @@ describe('PUT /__mock/orders', () => {
   });
 
   it('reports every violation with its JSON path', async () => {
-    const body = await expectError(await put('[{"id": "x", "quantity": 1.5}, {"id": 2, "status": "gone"}]'), 400, 'invalid_orders', 'Invalid orders: /0/id must be integer (and 2 more).');
+    const body = await expectError(
+      await put('[{"id": "x", "quantity": 1.5}, {"id": 2, "status": "gone"}]'),
+      400,
+      'invalid_orders',
+      'Invalid orders: /0/id must be integer (and 2 more).',
+    );
     expect(body.violations).toEqual([
       { path: '/0/id', message: 'must be integer' },
       { path: '/0/quantity', message: 'must be integer' },
@@ -82,7 +148,12 @@ describe('PUT /__mock/orders', () => {
     const small = await startServer({ bodyLimit: 64 });
     try {
       const orders = JSON.stringify(Array.from({ length: 20 }, (_, index) => ({ id: index })));
-      await expectError(await small.control('/orders', { method: 'PUT', body: orders }), 413, 'payload_too_large', 'Request body too large: the limit is 64 bytes.');
+      await expectError(
+        await small.control('/orders', { method: 'PUT', body: orders }),
+        413,
+        'payload_too_large',
+        'Request body too large: the limit is 64 bytes.',
+      );
       expect(await small.storedOrders()).toHaveLength(5);
       expect((await small.control('/orders', { method: 'PUT', body: '[{"id": 1}]' })).status).toBe(204);
     } finally {
@@ -96,7 +167,13 @@ describe('POST /__mock/reset', () => {
     await mock.withKey('/store/orders/1', { method: 'DELETE' });
     await put('[{"id": 42}]');
     expect((await mock.control('/reset', { method: 'POST' })).status).toBe(204);
-    expect(((await mock.storedOrders()) as { status: string }[]).map((order) => order.status)).toEqual(['pending', 'pending', 'shipped', 'shipped', 'pending']);
+    expect(((await mock.storedOrders()) as { status: string }[]).map((order) => order.status)).toEqual([
+      'pending',
+      'pending',
+      'shipped',
+      'shipped',
+      'pending',
+    ]);
   });
 });
 
@@ -108,7 +185,10 @@ describe('POST /__mock/provider-state', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await jsonOf(response)).toEqual({ state: 'the store holds orders', action: 'setup', orders: 2 });
-    expect(await mock.storedOrders()).toEqual([{ id: 7, status: 'shipped' }, { id: 8, status: 'pending' }]);
+    expect(await mock.storedOrders()).toEqual([
+      { id: 7, status: 'shipped' },
+      { id: 8, status: 'pending' },
+    ]);
   });
 
   it('treats a change without an action as setup', async () => {
@@ -123,17 +203,48 @@ describe('POST /__mock/provider-state', () => {
   });
 
   it('keeps int64 ids exact in params', async () => {
-    await stateChange('{"state": "the store holds orders", "params": {"orders": [{"id": 9223372036854775807, "status": "shipped"}]}}');
-    await expectError(await mock.withKey('/store/orders/9223372036854775807', { method: 'DELETE' }), 409, 'order_already_shipped');
+    await stateChange(
+      '{"state": "the store holds orders", "params": {"orders": [{"id": 9223372036854775807, "status": "shipped"}]}}',
+    );
+    await expectError(
+      await mock.withKey('/store/orders/9223372036854775807', { method: 'DELETE' }),
+      409,
+      'order_already_shipped',
+    );
   });
 
   it.each([
-    ['an unknown state', { state: 'the store is empty' }, 'unknown_provider_state', 'Unknown provider state "the store is empty": the only state is "the store holds orders".'],
+    [
+      'an unknown state',
+      { state: 'the store is empty' },
+      'unknown_provider_state',
+      'Unknown provider state "the store is empty": the only state is "the store holds orders".',
+    ],
     ['no state', { params: { orders } }, 'invalid_request', 'Invalid provider state change: /state is required.'],
-    ['an unknown action', { state: 'the store holds orders', action: 'destroy', params: { orders } }, 'invalid_request', 'Invalid provider state change: /action must be one of "setup", "teardown".'],
-    ['setup without orders', { state: 'the store holds orders', params: {} }, 'invalid_request', 'Invalid provider state change: /params/orders is required for setup.'],
-    ['an invalid order', { state: 'the store holds orders', params: { orders: [{ id: 'seven' }] } }, 'invalid_orders', 'Invalid orders: /params/orders/0/id must be integer.'],
-    ['a body that is not an object', ['the store holds orders'], 'invalid_request', 'Invalid provider state change: the body must be object.'],
+    [
+      'an unknown action',
+      { state: 'the store holds orders', action: 'destroy', params: { orders } },
+      'invalid_request',
+      'Invalid provider state change: /action must be one of "setup", "teardown".',
+    ],
+    [
+      'setup without orders',
+      { state: 'the store holds orders', params: {} },
+      'invalid_request',
+      'Invalid provider state change: /params/orders is required for setup.',
+    ],
+    [
+      'an invalid order',
+      { state: 'the store holds orders', params: { orders: [{ id: 'seven' }] } },
+      'invalid_orders',
+      'Invalid orders: /params/orders/0/id must be integer.',
+    ],
+    [
+      'a body that is not an object',
+      ['the store holds orders'],
+      'invalid_request',
+      'Invalid provider state change: the body must be object.',
+    ],
     ['invalid JSON', '{"state":', 'invalid_json', /^Invalid JSON body: /],
   ])('refuses %s with 400 and leaves the store unchanged', async (_, body, code, message) => {
     const before = await mock.storedOrders();
@@ -174,7 +285,7 @@ describe('POST /__mock/scenarios/{name}', () => {
     await withScenarios.close();
   });
 
-  it('sets the scenario\'s provider state, ids beyond 2^53 exact, and says so', async () => {
+  it("sets the scenario's provider state, ids beyond 2^53 exact, and says so", async () => {
     const response = await withScenarios.control('/scenarios/cancel-order-beyond-2-53', { method: 'POST' });
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2,"faults":0}');
@@ -185,7 +296,11 @@ describe('POST /__mock/scenarios/{name}', () => {
 
   it('then answers as the scenario expects: 409 for its shipped order', async () => {
     await withScenarios.control('/scenarios/cancel-shipped-order', { method: 'POST' });
-    await expectError(await withScenarios.withKey('/store/orders/3', { method: 'DELETE' }), 409, 'order_already_shipped');
+    await expectError(
+      await withScenarios.withKey('/store/orders/3', { method: 'DELETE' }),
+      409,
+      'order_already_shipped',
+    );
   });
 
   it('leaves the store as it is for a scenario without a provider state', async () => {
@@ -195,7 +310,12 @@ describe('POST /__mock/scenarios/{name}', () => {
 
   it('refuses an unknown scenario with 404 unknown_scenario, listing the known ones, store unchanged', async () => {
     const before = await withScenarios.storedOrders();
-    await expectError(await withScenarios.control('/scenarios/no-such-thing', { method: 'POST' }), 404, 'unknown_scenario', /^Unknown scenario "no-such-thing"; known: cancel-cancelled-order, .*, read-pet-without-key\.$/);
+    await expectError(
+      await withScenarios.control('/scenarios/no-such-thing', { method: 'POST' }),
+      404,
+      'unknown_scenario',
+      /^Unknown scenario "no-such-thing"; known: cancel-cancelled-order, .*, read-pet-without-key\.$/,
+    );
     expect(await withScenarios.storedOrders()).toEqual(before);
   });
 
@@ -206,6 +326,11 @@ describe('POST /__mock/scenarios/{name}', () => {
   });
 
   it('knows no scenario when the server was given none', async () => {
-    await expectError(await mock.control('/scenarios/cancel-shipped-order', { method: 'POST' }), 404, 'unknown_scenario', 'Unknown scenario "cancel-shipped-order"; known: none.');
+    await expectError(
+      await mock.control('/scenarios/cancel-shipped-order', { method: 'POST' }),
+      404,
+      'unknown_scenario',
+      'Unknown scenario "cancel-shipped-order"; known: none.',
+    );
   });
 });

@@ -29,15 +29,32 @@ describe('the documentation', () => {
 
   it('documents every CLI flag in the README', async () => {
     const readme = await read('README.md');
-    for (const flag of ['--port', '--host', '--api-key', '--seed', '--scenario', '--no-control', '--pet-deprecation', '--pet-sunset', '--body-limit', '--verbose', '--help', '--version']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--api-key',
+      '--seed',
+      '--scenario',
+      '--no-control',
+      '--pet-deprecation',
+      '--pet-sunset',
+      '--body-limit',
+      '--verbose',
+      '--help',
+      '--version',
+    ]) {
       expect(readme, flag).toContain(flag);
     }
   });
 
-  it('lists the harness\'s tolerances in docs/harness.md exactly as the harness holds them', async () => {
+  it("lists the harness's tolerances in docs/harness.md exactly as the harness holds them", async () => {
     const harness = await read('docs/harness.md');
-    const rows = [...harness.matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm)].map((match) => match.slice(1).map((cell) => cell.trim()));
-    expect(rows).toEqual(tolerances.map((tolerance) => [tolerance.id, tolerance.where, tolerance.accepts, tolerance.because]));
+    const rows = [...harness.matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm)].map((match) =>
+      match.slice(1).map((cell) => cell.trim()),
+    );
+    expect(rows).toEqual(
+      tolerances.map((tolerance) => [tolerance.id, tolerance.where, tolerance.accepts, tolerance.because]),
+    );
   });
 
   it('documents every petstore-verify flag, and every scenario the kit ships', async () => {

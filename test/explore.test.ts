@@ -19,8 +19,18 @@ const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import
 const mockCli = fileURLToPath(new URL('../dist/bin/petstore-mock.js', import.meta.url));
 let directory: string;
 let mock: Awaited<ReturnType<typeof startServer>>;
-const mockTarget = () => ({ baseUrl: `${mock.origin}/v1`, apiKey: 'petstore-dev-key', stateUrl: `${mock.origin}/__mock/provider-state`, timeout: 5000 });
-const providerTarget = (origin: string) => ({ baseUrl: `${origin}/v1`, apiKey: hostileKey, stateUrl: `${origin}/__state`, timeout: 5000 });
+const mockTarget = () => ({
+  baseUrl: `${mock.origin}/v1`,
+  apiKey: 'petstore-dev-key',
+  stateUrl: `${mock.origin}/__mock/provider-state`,
+  timeout: 5000,
+});
+const providerTarget = (origin: string) => ({
+  baseUrl: `${origin}/v1`,
+  apiKey: hostileKey,
+  stateUrl: `${origin}/__state`,
+  timeout: 5000,
+});
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'petstore-explore-'));
@@ -31,7 +41,7 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-describe('exploring the kit\'s own mock', () => {
+describe("exploring the kit's own mock", () => {
   it('finds no difference over 200 runs', async () => {
     const result = await explore({ ...mockTarget(), runs: 200 });
     expect(result.failure).toBeUndefined();
@@ -61,8 +71,18 @@ describe.each<[string, Switches]>([
   afterAll(() => provider.close());
 
   it('passes the pact and the fixed scenarios: they cannot reach the bug', async () => {
-    const report = await runVerification({ ...providerTarget(provider.origin), suites: ['pact', 'scenarios'], scenarios: (await import('../spec/scenarios.js').then((module) => module.loadScenarios())).filter((scenario) => !scenario.steps.some((step) => step.fault !== undefined)), version: 'test' });
-    expect(report.suites.map((suite) => [suite.suite, suite.verdict])).toEqual([['pact', 'passed'], ['scenarios', 'passed']]);
+    const report = await runVerification({
+      ...providerTarget(provider.origin),
+      suites: ['pact', 'scenarios'],
+      scenarios: (await import('../spec/scenarios.js').then((module) => module.loadScenarios())).filter(
+        (scenario) => !scenario.steps.some((step) => step.fault !== undefined),
+      ),
+      version: 'test',
+    });
+    expect(report.suites.map((suite) => [suite.suite, suite.verdict])).toEqual([
+      ['pact', 'passed'],
+      ['scenarios', 'passed'],
+    ]);
     expect(report.exitCode).toBe(0);
   }, 60_000);
 
@@ -73,7 +93,9 @@ describe.each<[string, Switches]>([
     const steps = result.failure!.steps;
     expect(steps.length).toBeGreaterThanOrEqual(1);
     expect(steps.length).toBeLessThanOrEqual(4);
-    expect(steps.map((step) => step.name)).toEqual(steps.map((_, index) => expect.stringMatching(new RegExp(`^${index + 1}\\. `))));
+    expect(steps.map((step) => step.name)).toEqual(
+      steps.map((_, index) => expect.stringMatching(new RegExp(`^${index + 1}\\. `))),
+    );
     expect(steps.at(-1)!.violations.length).toBeGreaterThan(0);
     expect(steps.slice(0, -1).every((step) => step.violations.length === 0)).toBe(true);
 
@@ -81,9 +103,22 @@ describe.each<[string, Switches]>([
     expect(result.failure!.scenarioFile).toBe(join(saved, file!));
     const scenario = await loadScenarioFile(join(saved, file!));
     expect(scenario.state?.params.orders).toHaveLength(result.failure!.state.length);
-    const againstProvider = await runVerification({ ...providerTarget(provider.origin), suites: ['scenarios'], scenarios: [scenario], version: 'test', prism: false });
+    const againstProvider = await runVerification({
+      ...providerTarget(provider.origin),
+      suites: ['scenarios'],
+      scenarios: [scenario],
+      version: 'test',
+      prism: false,
+    });
     expect(againstProvider.exitCode).toBe(1);
-    const againstMock = await runVerification({ ...mockTarget(), suites: ['scenarios'], scenarios: [scenario], version: 'test', prism: false, strict: true });
+    const againstMock = await runVerification({
+      ...mockTarget(),
+      suites: ['scenarios'],
+      scenarios: [scenario],
+      version: 'test',
+      prism: false,
+      strict: true,
+    });
     expect(againstMock.exitCode).toBe(0);
   }, 90_000);
 });
@@ -94,13 +129,27 @@ describe('a race: cancels that are not atomic', () => {
     const saved = await mkdtemp(join(directory, 'race-'));
     try {
       const result = await explore({ ...providerTarget(provider.origin), runs: 100, save: saved, prism: false });
-      expect(result.failure!.steps.at(-1)!.violations[0]!.message).toMatch(/^expected exactly one of \d cancels at once to be 204 and the others 404 or 409, as the model answers one after another, got 204, 204/);
+      expect(result.failure!.steps.at(-1)!.violations[0]!.message).toMatch(
+        /^expected exactly one of \d cancels at once to be 204 and the others 404 or 409, as the model answers one after another, got 204, 204/,
+      );
       const scenario = await loadScenarioFile(result.failure!.scenarioFile!);
       const race = scenario.steps.find((step) => 'parallel' in step && step.parallel !== undefined);
       expect(race).toMatchObject({ request: { method: 'DELETE' }, expect: { status: 204, others: [404, 409] } });
-      const againstProvider = await runVerification({ ...providerTarget(provider.origin), suites: ['scenarios'], scenarios: [scenario], version: 'test', prism: false });
+      const againstProvider = await runVerification({
+        ...providerTarget(provider.origin),
+        suites: ['scenarios'],
+        scenarios: [scenario],
+        version: 'test',
+        prism: false,
+      });
       expect(againstProvider.exitCode).toBe(1);
-      const againstMock = await runVerification({ ...mockTarget(), suites: ['scenarios'], scenarios: [scenario], version: 'test', prism: false });
+      const againstMock = await runVerification({
+        ...mockTarget(),
+        suites: ['scenarios'],
+        scenarios: [scenario],
+        version: 'test',
+        prism: false,
+      });
       expect(againstMock.exitCode).toBe(0);
     } finally {
       await provider.close();
@@ -110,10 +159,27 @@ describe('a race: cancels that are not atomic', () => {
 
 describe('petstore-verify explore', () => {
   it('prints the seed, a line a run, and exits 0 when nothing differs', async () => {
-    const exit = await runToExit(process.execPath, [verifyCli, 'explore', '--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/provider-state`, '--runs', '20', '--seed', '7']);
+    const exit = await runToExit(process.execPath, [
+      verifyCli,
+      'explore',
+      '--base-url',
+      `${mock.origin}/v1`,
+      '--api-key',
+      'petstore-dev-key',
+      '--state-url',
+      `${mock.origin}/__mock/provider-state`,
+      '--runs',
+      '20',
+      '--seed',
+      '7',
+    ]);
     expect(exit.stdout.startsWith('explore: 20 runs, seed 7 (the same seed replays them: --seed 7)\n')).toBe(true);
-    expect(exit.stdout.split('\n').filter((line) => /^✓ explore › run \d+ \(\d+ orders?, \d+ steps?\)$/.test(line))).toHaveLength(20);
-    expect(exit.stdout).toMatch(/\nexplore: 20 passed, 0 failed \(runs; \d+ checks, 0 violations, 0 warnings, [\d.]+ s, seed 7, /);
+    expect(
+      exit.stdout.split('\n').filter((line) => /^✓ explore › run \d+ \(\d+ orders?, \d+ steps?\)$/.test(line)),
+    ).toHaveLength(20);
+    expect(exit.stdout).toMatch(
+      /\nexplore: 20 passed, 0 failed \(runs; \d+ checks, 0 violations, 0 warnings, [\d.]+ s, seed 7, /,
+    );
     expect(exit.stderr).toBe('');
     expect(exit.code).toBe(0);
   });
@@ -122,13 +188,27 @@ describe('petstore-verify explore', () => {
     const provider = await startHostileProvider({ refuseNegativeIds: true });
     const saved = join(directory, 'cli-saved');
     try {
-      const exit = await runToExit(process.execPath, [verifyCli, 'explore', ...provider.args, '--save', saved, '--junit', join(directory, 'explore.xml')]);
-      expect(exit.stdout).toMatch(/\n✗ explore › run \d+, shrunk \(shrunk \d+ times to \d steps?; saved as .*explore-20261123-run-\d+\.yaml\)\n {4}state: \d orders? in the state: \[.*\]\n/);
-      expect(exit.stdout).toMatch(/\n {6}explore › run \d+, shrunk › 1\. .*: expected status 204, got 404 \(at status\)\n/);
+      const exit = await runToExit(process.execPath, [
+        verifyCli,
+        'explore',
+        ...provider.args,
+        '--save',
+        saved,
+        '--junit',
+        join(directory, 'explore.xml'),
+      ]);
+      expect(exit.stdout).toMatch(
+        /\n✗ explore › run \d+, shrunk \(shrunk \d+ times to \d steps?; saved as .*explore-20261123-run-\d+\.yaml\)\n {4}state: \d orders? in the state: \[.*\]\n/,
+      );
+      expect(exit.stdout).toMatch(
+        /\n {6}explore › run \d+, shrunk › 1\. .*: expected status 204, got 404 \(at status\)\n/,
+      );
       expect(exit.stdout).toMatch(/\nverdict: failed \(exit 1; /);
       expect(exit.code).toBe(1);
       expect(await readdir(saved)).toHaveLength(1);
-      expect(await readFile(join(directory, 'explore.xml'), 'utf8')).toMatch(/<testsuite name="explore › run \d+, shrunk" tests="\d" failures="1"/);
+      expect(await readFile(join(directory, 'explore.xml'), 'utf8')).toMatch(
+        /<testsuite name="explore › run \d+, shrunk" tests="\d" failures="1"/,
+      );
     } finally {
       await provider.close();
     }
@@ -139,14 +219,27 @@ describe('petstore-verify explore', () => {
     try {
       const report = async (name: string) => {
         const file = join(directory, name);
-        await runToExit(process.execPath, [verifyCli, 'explore', ...provider.args, '--seed', '99', '--runs', '60', '--no-prism', '--json', file]);
+        await runToExit(process.execPath, [
+          verifyCli,
+          'explore',
+          ...provider.args,
+          '--seed',
+          '99',
+          '--runs',
+          '60',
+          '--no-prism',
+          '--json',
+          file,
+        ]);
         // What differs between two runs and is not the exploration: times.
         return (await readFile(file, 'utf8')).replace(/"(durationMs|startedAt)":("[^"]*"|[\d.e+-]+)/g, '"$1":0');
       };
       const first = await report('first.json');
       const second = await report('second.json');
       // The runs up to the failure, and its shrunk sequence: shrinking replays exactly too.
-      expect((parseJson(first) as { suites: { cases: { name: string }[] }[] }).suites[0]!.cases.at(-1)!.name).toMatch(/^run \d+, shrunk$/);
+      expect((parseJson(first) as { suites: { cases: { name: string }[] }[] }).suites[0]!.cases.at(-1)!.name).toMatch(
+        /^run \d+, shrunk$/,
+      );
       expect(second).toBe(first);
     } finally {
       await provider.close();
@@ -156,18 +249,49 @@ describe('petstore-verify explore', () => {
   it.each([
     [['--runs', '0'], 'petstore-verify: --runs must be an integer from 1 to 100000, got "0" (see --help)\n'],
     [['--seed', 'soon'], 'petstore-verify: --seed must be an integer from 0 to 2147483647, got "soon" (see --help)\n'],
-    [['--suite', 'ajv'], 'petstore-verify: petstore-verify explore runs the exploration: give no --suite (see --help)\n'],
+    [
+      ['--suite', 'ajv'],
+      'petstore-verify: petstore-verify explore runs the exploration: give no --suite (see --help)\n',
+    ],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
-    const exit = await runToExit(process.execPath, [verifyCli, 'explore', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--state-url', 'http://127.0.0.1:9/s', ...args]);
+    const exit = await runToExit(process.execPath, [
+      verifyCli,
+      'explore',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      'k',
+      '--state-url',
+      'http://127.0.0.1:9/s',
+      ...args,
+    ]);
     expect(exit.stderr).toBe(message);
     expect(exit.code).toBe(2);
   });
 
   it('needs --state-url, and exits 2 when the target cannot be reached', async () => {
-    const withoutState = await runToExit(process.execPath, [verifyCli, 'explore', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k']);
-    expect(withoutState.stderr).toBe('petstore-verify: exploration needs --state-url: every run sets a generated provider state (see --help)\n');
+    const withoutState = await runToExit(process.execPath, [
+      verifyCli,
+      'explore',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      'k',
+    ]);
+    expect(withoutState.stderr).toBe(
+      'petstore-verify: exploration needs --state-url: every run sets a generated provider state (see --help)\n',
+    );
     expect(withoutState.code).toBe(2);
-    const unreachable = await runToExit(process.execPath, [verifyCli, 'explore', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--state-url', 'http://127.0.0.1:9/s']);
+    const unreachable = await runToExit(process.execPath, [
+      verifyCli,
+      'explore',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      'k',
+      '--state-url',
+      'http://127.0.0.1:9/s',
+    ]);
     expect(unreachable.stderr).toBe('petstore-verify: cannot reach http://127.0.0.1:9/s: ECONNREFUSED\n');
     expect(unreachable.code).toBe(2);
   });
@@ -181,12 +305,39 @@ describe('scenarios saved by exploration, in the other tools', () => {
       await explore({ ...providerTarget(provider.origin), runs: 50, save: saved, prism: false });
       const [file] = await readdir(saved);
       const name = file!.replace(/\.yaml$/, '');
-      const replay = await runToExit(process.execPath, [verifyCli, '--scenarios', saved, ...provider.args, '--suite', 'ajv']);
+      const replay = await runToExit(process.execPath, [
+        verifyCli,
+        '--scenarios',
+        saved,
+        ...provider.args,
+        '--suite',
+        'ajv',
+      ]);
       expect(replay.stdout).toMatch(new RegExp(`(^|\\n)✗ ${name} › 1\\. `));
       expect(replay.code).toBe(1);
-      const started = await startCommand(process.execPath, [mockCli, '--port', '0', '--scenarios', saved, '--scenario', name]);
+      const started = await startCommand(process.execPath, [
+        mockCli,
+        '--port',
+        '0',
+        '--scenarios',
+        saved,
+        '--scenario',
+        name,
+      ]);
       try {
-        const against = await runToExit(process.execPath, [verifyCli, '--scenarios', saved, '--base-url', started.baseUrl, '--api-key', 'petstore-dev-key', '--state-url', `${started.origin}/__mock/provider-state`, '--suite', 'ajv']);
+        const against = await runToExit(process.execPath, [
+          verifyCli,
+          '--scenarios',
+          saved,
+          '--base-url',
+          started.baseUrl,
+          '--api-key',
+          'petstore-dev-key',
+          '--state-url',
+          `${started.origin}/__mock/provider-state`,
+          '--suite',
+          'ajv',
+        ]);
         expect(against.code).toBe(0);
         const loaded = await fetch(`${started.origin}/__mock/scenarios/${name}`, { method: 'POST' });
         expect(loaded.status).toBe(200);

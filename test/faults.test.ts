@@ -11,8 +11,12 @@ import { join } from 'node:path';
 type Started = Awaited<ReturnType<typeof startServer>>;
 let mock: Started;
 
-const seed = [{ id: 1, petId: 101, quantity: 1 }, { id: 2, status: 'shipped' }];
-const post = (body: unknown) => mock.control('/faults', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
+const seed = [
+  { id: 1, petId: 101, quantity: 1 },
+  { id: 2, status: 'shipped' },
+];
+const post = (body: unknown) =>
+  mock.control('/faults', { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
 const list = () => mock.withKey('/store/orders');
 
 describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
@@ -24,16 +28,33 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
   it('fails the next N calls of one operation with the status and an Error record, then answers as usual', async () => {
     const added = await post({ operation: 'listOrders', status: 503, times: 2 });
     expect(added.status).toBe(201);
-    expect(await jsonOf(added)).toEqual([{ id: 1, operation: 'listOrders', status: 503, times: 2, seen: 0, affected: 0 }]);
-    await expectError(await list(), 503, 'injected_fault', 'The mock was told to fail this listOrders call with 503 (fault 1).');
+    expect(await jsonOf(added)).toEqual([
+      { id: 1, operation: 'listOrders', status: 503, times: 2, seen: 0, affected: 0 },
+    ]);
+    await expectError(
+      await list(),
+      503,
+      'injected_fault',
+      'The mock was told to fail this listOrders call with 503 (fault 1).',
+    );
     await expectError(await list(), 503, 'injected_fault');
     expect((await list()).status).toBe(200);
     expect(await jsonOf(await mock.control('/faults'))).toEqual([]);
   });
 
   it('answers with the code and message the fault gives', async () => {
-    await post({ operation: 'cancelOrder', status: 500, code: 'database_down', message: 'The order database is down.' });
-    await expectError(await mock.withKey('/store/orders/1', { method: 'DELETE' }), 500, 'database_down', 'The order database is down.');
+    await post({
+      operation: 'cancelOrder',
+      status: 500,
+      code: 'database_down',
+      message: 'The order database is down.',
+    });
+    await expectError(
+      await mock.withKey('/store/orders/1', { method: 'DELETE' }),
+      500,
+      'database_down',
+      'The order database is down.',
+    );
   });
 
   it('lets the first `after` calls through and counts only its own operation', async () => {
@@ -51,7 +72,9 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
     await expectError(await mock.withKey('/store/orders/1', { method: 'DELETE' }), 503, 'injected_fault');
     await expectError(await mock.withKey('/pets/7'), 503, 'injected_fault');
     expect((await mock.control('/orders')).status).toBe(200);
-    expect(await jsonOf(await mock.control('/faults'))).toMatchObject([{ id: 1, operation: '*', seen: 3, affected: 3 }]);
+    expect(await jsonOf(await mock.control('/faults'))).toMatchObject([
+      { id: 1, operation: '*', seen: 3, affected: 3 },
+    ]);
   });
 
   it('drops the connection for network: true; the order is untouched and the server keeps answering', async () => {
@@ -69,23 +92,49 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
   });
 
   it('removes one fault by its id with DELETE /__mock/faults/{id}, and says when there is none', async () => {
-    await post([{ operation: 'listOrders', status: 503 }, { operation: 'cancelOrder', status: 500 }]);
+    await post([
+      { operation: 'listOrders', status: 503 },
+      { operation: 'cancelOrder', status: 500 },
+    ]);
     expect((await mock.control('/faults/1', { method: 'DELETE' })).status).toBe(204);
     expect(await jsonOf(await mock.control('/faults'))).toMatchObject([{ id: 2, operation: 'cancelOrder' }]);
     expect((await list()).status).toBe(200);
-    await expectError(await mock.control('/faults/1', { method: 'DELETE' }), 404, 'unknown_fault', 'No fault 1 is in force; GET /__mock/faults lists them.');
-    await expectError(await mock.control('/faults/x', { method: 'DELETE' }), 404, 'unknown_fault', 'No fault "x" is in force; GET /__mock/faults lists them.');
+    await expectError(
+      await mock.control('/faults/1', { method: 'DELETE' }),
+      404,
+      'unknown_fault',
+      'No fault 1 is in force; GET /__mock/faults lists them.',
+    );
+    await expectError(
+      await mock.control('/faults/x', { method: 'DELETE' }),
+      404,
+      'unknown_fault',
+      'No fault "x" is in force; GET /__mock/faults lists them.',
+    );
     expect(await jsonOf(await mock.control('/faults'))).toHaveLength(1);
   });
 
   it('names the rule a fault without an effect breaks, not one of its alternatives', async () => {
-    const failure = await expectError(await post({ operation: 'listOrders', times: 2 }), 400, 'invalid_fault',
-      'Invalid fault: the body must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection.');
-    expect(failure.violations).toEqual([{ path: '', message: 'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection' }]);
+    const failure = await expectError(
+      await post({ operation: 'listOrders', times: 2 }),
+      400,
+      'invalid_fault',
+      'Invalid fault: the body must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection.',
+    );
+    expect(failure.violations).toEqual([
+      {
+        path: '',
+        message:
+          'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection',
+      },
+    ]);
   });
 
   it('clears every fault with DELETE', async () => {
-    await post([{ operation: 'listOrders', status: 503 }, { operation: 'cancelOrder', delay: 100 }]);
+    await post([
+      { operation: 'listOrders', status: 503 },
+      { operation: 'cancelOrder', delay: 100 },
+    ]);
     expect(await jsonOf(await mock.control('/faults'))).toHaveLength(2);
     expect((await mock.control('/faults', { method: 'DELETE' })).status).toBe(204);
     expect(await jsonOf(await mock.control('/faults'))).toEqual([]);
@@ -93,10 +142,25 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
   });
 
   it.each([
-    ['no effect', {}, '', 'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection'],
+    [
+      'no effect',
+      {},
+      '',
+      'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection',
+    ],
     ['a success status', { status: 200 }, '/status', 'must be >= 400'],
-    ['a status and a dropped connection', { status: 503, network: true }, '', 'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection'],
-    ['an unknown operation', { operation: 'deleteEverything', status: 500 }, '/operation', 'must be one of "listOrders", "cancelOrder", "readPet", "*"'],
+    [
+      'a status and a dropped connection',
+      { status: 503, network: true },
+      '',
+      'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection',
+    ],
+    [
+      'an unknown operation',
+      { operation: 'deleteEverything', status: 500 },
+      '/operation',
+      'must be one of "listOrders", "cancelOrder", "readPet", "*"',
+    ],
     ['a backwards range', { delay: { min: 500, max: 100 } }, '/delay', 'min must not be greater than max'],
     ['a delay over a minute', { delay: 60_001 }, '/delay', 'must be <= 60000'],
     ['an unknown field', { status: 503, color: 'red' }, '/color', 'is not a field of this record'],
@@ -123,7 +187,9 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
     expect((await list()).status).toBe(200);
     await post({ operation: 'cancelOrder', status: 500 });
     expect((await mock.control('/reset', { method: 'POST' })).status).toBe(204);
-    expect(await jsonOf(await mock.control('/faults'))).toMatchObject([{ operation: 'listOrders', status: 503, times: 1, seen: 0, affected: 0 }]);
+    expect(await jsonOf(await mock.control('/faults'))).toMatchObject([
+      { operation: 'listOrders', status: 503, times: 1, seen: 0, affected: 0 },
+    ]);
     await expectError(await list(), 503, 'injected_fault');
   });
 });
@@ -140,7 +206,11 @@ async function replay(origin: string, steps: readonly ScenarioStep[]): Promise<v
     const expected = step.expect;
     expect(response.status, step.name).toBe(expected.status);
     if (expected.body !== undefined && expected.body !== 'none' && expected.body.schema === 'Error') {
-      await expectError(response, expected.status as number, step.fault?.code ?? (step.fault ? 'injected_fault' : (undefined as never)));
+      await expectError(
+        response,
+        expected.status as number,
+        step.fault?.code ?? (step.fault ? 'injected_fault' : (undefined as never)),
+      );
       continue;
     }
     const text = await response.text();
@@ -159,20 +229,31 @@ describe('scenarios that inject faults', () => {
   afterAll(() => mock.close());
 
   it('ships four, each of them replayed below', () => {
-    expect(scenarios.map((scenario) => scenario.name)).toEqual(['cancel-order-network-error', 'cancel-order-server-error', 'list-orders-slow', 'list-orders-unavailable']);
+    expect(scenarios.map((scenario) => scenario.name)).toEqual([
+      'cancel-order-network-error',
+      'cancel-order-server-error',
+      'list-orders-slow',
+      'list-orders-unavailable',
+    ]);
   });
 
   it('replays each over HTTP after POST /__mock/scenarios/NAME installs its faults', async () => {
     for (const scenario of scenarios) {
       const loaded = await mock.control(`/scenarios/${scenario.name}`, { method: 'POST' });
-      expect(await jsonOf(loaded)).toEqual({ scenario: scenario.name, seeded: true, orders: scenario.state!.params.orders.length, faults: 1 });
+      expect(await jsonOf(loaded)).toEqual({
+        scenario: scenario.name,
+        seeded: true,
+        orders: scenario.state!.params.orders.length,
+        faults: 1,
+      });
       await replay(mock.origin, scenario.steps);
       expect(await jsonOf(await mock.control('/faults')), scenario.name).toEqual([]);
     }
   });
 
   it('makes the slow list wait the same 300 to 600 ms every run (seed 7)', async () => {
-    const [fault] = (await loadScenarioFile(join(import.meta.dirname, '..', 'scenarios', 'list-orders-slow.yaml'))).steps;
+    const [fault] = (await loadScenarioFile(join(import.meta.dirname, '..', 'scenarios', 'list-orders-slow.yaml')))
+      .steps;
     const draws = [1, 2].map(() => {
       const fresh = new FaultPlan();
       fresh.add({ operation: 'listOrders', ...fault!.fault, times: 1 });
@@ -207,7 +288,9 @@ describe('scenarios that inject faults', () => {
           '  - { name: b, request: { method: GET, path: /nowhere }, fault: { delay: 5 }, expect: { status: 404 } }\n',
       );
       await expect(loadScenarioFile(file)).rejects.toThrow(
-        new ScenarioError(`${file}: /steps/0/fault/status must be >= 400; /steps/1/request is not a call of an operation, so it cannot carry a fault`),
+        new ScenarioError(
+          `${file}: /steps/0/fault/status must be >= 400; /steps/1/request is not a call of an operation, so it cannot carry a fault`,
+        ),
       );
     } finally {
       await rm(directory, { recursive: true, force: true });
@@ -220,7 +303,9 @@ describe('faults in-process (createOrderMock with setupServer)', () => {
   const base = inProcessBase;
 
   it('fails the next two cancels with 503, then cancels', async () => {
-    expect(current().addFaults({ operation: 'cancelOrder', status: 503, times: 2 })).toMatchObject([{ id: 1, affected: 0 }]);
+    expect(current().addFaults({ operation: 'cancelOrder', status: 503, times: 2 })).toMatchObject([
+      { id: 1, affected: 0 },
+    ]);
     const cancel = () => fetch(`${base}/store/orders/1`, { method: 'DELETE', headers: authorized });
     await expectError(await cancel(), 503, 'injected_fault');
     await expectError(await cancel(), 503, 'injected_fault');
@@ -243,16 +328,33 @@ describe('faults in-process (createOrderMock with setupServer)', () => {
 
 describe('faults from the command line', () => {
   it('starts with the faults of --fault, and of --scenario', async () => {
-    const running = await startCommand(process.execPath, [cliPath, '--port', '0', '--fault', '{"operation":"listOrders","status":503,"times":1}']);
+    const running = await startCommand(process.execPath, [
+      cliPath,
+      '--port',
+      '0',
+      '--fault',
+      '{"operation":"listOrders","status":503,"times":1}',
+    ]);
     try {
       await expectError(await fetch(`${running.baseUrl}/store/orders`, { headers: authorized }), 503, 'injected_fault');
       expect((await fetch(`${running.baseUrl}/store/orders`, { headers: authorized })).status).toBe(200);
     } finally {
       await running.stop();
     }
-    const withScenario = await startCommand(process.execPath, [cliPath, '--port', '0', '--scenario', 'list-orders-unavailable']);
+    const withScenario = await startCommand(process.execPath, [
+      cliPath,
+      '--port',
+      '0',
+      '--scenario',
+      'list-orders-unavailable',
+    ]);
     try {
-      await expectError(await fetch(`${withScenario.baseUrl}/store/orders`, { headers: authorized }), 503, 'injected_fault', 'The order service is unavailable; try again shortly.');
+      await expectError(
+        await fetch(`${withScenario.baseUrl}/store/orders`, { headers: authorized }),
+        503,
+        'injected_fault',
+        'The order service is unavailable; try again shortly.',
+      );
     } finally {
       await withScenario.stop();
     }

@@ -29,15 +29,25 @@ function isErrorRecord(body: string, status: number): boolean {
 
 // The order a call cancels when it succeeds (the route table's cancelOrder), its id decoded.
 function cancelledId(exchange: Exchange): string | undefined {
-  const match = exchange.path.startsWith('/v1/') ? matchRoute(exchange.method, exchange.path.slice('/v1'.length)) : undefined;
-  return match?.route.operation === 'cancelOrder' && match.parameter !== undefined ? decodeURIComponent(match.parameter) : undefined;
+  const match = exchange.path.startsWith('/v1/')
+    ? matchRoute(exchange.method, exchange.path.slice('/v1'.length))
+    : undefined;
+  return match?.route.operation === 'cancelOrder' && match.parameter !== undefined
+    ? decodeURIComponent(match.parameter)
+    : undefined;
 }
 
 // Calls that may change a session's store: a cancel that succeeded, and control calls that succeeded.
 function mayChangeStore(exchange: Exchange, answer: Observed): 'cancel' | 'control' | undefined {
   if (answer === 'connection dropped' || answer.status >= 300) return undefined;
   if (cancelledId(exchange) !== undefined && answer.status === 204) return 'cancel';
-  if (exchange.path.startsWith('/__mock/') && exchange.method !== 'GET' && exchange.method !== 'HEAD' && exchange.method !== 'OPTIONS') return 'control';
+  if (
+    exchange.path.startsWith('/__mock/') &&
+    exchange.method !== 'GET' &&
+    exchange.method !== 'HEAD' &&
+    exchange.method !== 'OPTIONS'
+  )
+    return 'control';
   return undefined;
 }
 
@@ -52,7 +62,11 @@ describe('fuzzing the HTTP surface', () => {
   afterAll(() => server.close());
 
   const snapshot = async (session: string | undefined) =>
-    sendRaw(origin, { method: 'GET', path: '/__mock/orders', headers: session === undefined ? {} : { 'x-mock-session': session } });
+    sendRaw(origin, {
+      method: 'GET',
+      path: '/__mock/orders',
+      headers: session === undefined ? {} : { 'x-mock-session': session },
+    });
 
   it(`keeps its invariants over ${numRuns} random request sequences (seed ${seed})`, async () => {
     await fc.assert(
@@ -63,17 +77,29 @@ describe('fuzzing the HTTP surface', () => {
           const answer = await sendRaw(origin, exchange);
           // A fault the sequence itself installed may drop a connection or answer 5xx, as asked; clear faults at once
           // so that every other answer is the mock's own.
-          const installedFault = exchange.path === '/__mock/faults' && exchange.method === 'POST' && answer !== 'connection dropped' && answer.status === 201;
-          const loadedFaults = exchange.path.startsWith('/__mock/scenarios/') && answer !== 'connection dropped' && answer.status === 200;
+          const installedFault =
+            exchange.path === '/__mock/faults' &&
+            exchange.method === 'POST' &&
+            answer !== 'connection dropped' &&
+            answer.status === 201;
+          const loadedFaults =
+            exchange.path.startsWith('/__mock/scenarios/') && answer !== 'connection dropped' && answer.status === 200;
           if (installedFault || loadedFaults) {
-            await sendRaw(origin, { method: 'DELETE', path: '/__mock/faults', headers: exchange.session === undefined ? {} : { 'x-mock-session': exchange.session } });
+            await sendRaw(origin, {
+              method: 'DELETE',
+              path: '/__mock/faults',
+              headers: exchange.session === undefined ? {} : { 'x-mock-session': exchange.session },
+            });
           }
           expect(answer, `${exchange.method} ${exchange.path}`).not.toBe('connection dropped');
           if (answer === 'connection dropped') return;
           expect(answer.status, `${exchange.method} ${exchange.path}: ${answer.body}`).toBeLessThan(500);
           if (answer.status >= 400 && exchange.method !== 'HEAD') {
             expect(answer.headers['content-type'], `${exchange.method} ${exchange.path}`).toBe('application/json');
-            expect(isErrorRecord(answer.body, answer.status), `${exchange.method} ${exchange.path}: ${answer.body}`).toBe(true);
+            expect(
+              isErrorRecord(answer.body, answer.status),
+              `${exchange.method} ${exchange.path}: ${answer.body}`,
+            ).toBe(true);
           }
           const after = await snapshot(exchange.session);
           const change = mayChangeStore(exchange, answer);
@@ -81,7 +107,12 @@ describe('fuzzing the HTTP surface', () => {
             expect(after, `${exchange.method} ${exchange.path} changed the store`).toEqual(before);
           } else if (change === 'cancel' && before !== 'connection dropped' && after !== 'connection dropped') {
             const id = cancelledId(exchange)!;
-            const statuses = (text: string) => new Map((JSON.parse(text.replace(/"id":(-?\d+)/g, '"id":"$1"')) as { id: string; status: string }[]).map((order) => [order.id, order.status]));
+            const statuses = (text: string) =>
+              new Map(
+                (JSON.parse(text.replace(/"id":(-?\d+)/g, '"id":"$1"')) as { id: string; status: string }[]).map(
+                  (order) => [order.id, order.status],
+                ),
+              );
             const was = statuses(before.body);
             const now = statuses(after.body);
             const changed = [...now].filter(([orderId, status]) => was.get(orderId) !== status);
@@ -92,7 +123,11 @@ describe('fuzzing the HTTP surface', () => {
       }),
       { seed, numRuns, interruptAfterTimeLimit: 40_000, markInterruptAsFailure: false },
     );
-    const alive = await sendRaw(origin, { method: 'GET', path: '/v1/store/orders', headers: { authorization: 'Bearer petstore-dev-key' } });
+    const alive = await sendRaw(origin, {
+      method: 'GET',
+      path: '/v1/store/orders',
+      headers: { authorization: 'Bearer petstore-dev-key' },
+    });
     expect(alive !== 'connection dropped' && alive.status).toBe(200);
   }, 60_000);
 });

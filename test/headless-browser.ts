@@ -7,7 +7,15 @@ import { chromium, type Browser } from 'playwright-core';
 
 // The flags Chromium needs on these machines: run as root without a sandbox, no GPU, and none of
 // the background connections a closed network refuses.
-const systemFlags = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const systemFlags = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Launches headless Chromium: CHROMIUM_PATH when it is set, else the browser inside @sparticuz/chromium. */
 export async function launchChromium(): Promise<Browser> {
@@ -19,5 +27,9 @@ export async function launchChromium(): Promise<Browser> {
   // Not the package's own flags: they suit AWS Lambda (--single-process, --disable-web-security), not a test
   // that opens several pages with service workers. The binary runs with the same flags as a system Chromium.
   const executablePath = await packagedChromium.executablePath();
-  return chromium.launch({ executablePath, headless: true, args: [...systemFlags, '--no-zygote', '--use-gl=angle', '--use-angle=swiftshader'] });
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [...systemFlags, '--no-zygote', '--use-gl=angle', '--use-angle=swiftshader'],
+  });
 }

@@ -90,15 +90,32 @@ function parseRequest(buffer: Buffer): ParsedRequest | undefined {
   for (const line of lines) {
     const colon = line.indexOf(':');
     const name = line.slice(0, colon).trim().toLowerCase();
-    headers.set(name, headers.has(name) ? `${headers.get(name)}, ${line.slice(colon + 1).trim()}` : line.slice(colon + 1).trim());
+    headers.set(
+      name,
+      headers.has(name) ? `${headers.get(name)}, ${line.slice(colon + 1).trim()}` : line.slice(colon + 1).trim(),
+    );
   }
   const length = Number(headers.get('content-length') ?? 0);
   if (buffer.length < end + 4 + length) return undefined;
   const [method = 'GET', target = '/'] = requestLine.split(' ');
-  return { method, path: target.split('?')[0]!, headers, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') };
+  return {
+    method,
+    path: target.split('?')[0]!,
+    headers,
+    body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
+  };
 }
 
-const reasons: Record<number, string> = { 200: 'OK', 204: 'No Content', 302: 'Found', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 500: 'Internal Server Error' };
+const reasons: Record<number, string> = {
+  200: 'OK',
+  204: 'No Content',
+  302: 'Found',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  500: 'Internal Server Error',
+};
 
 /**
  * Starts a hostile provider on 127.0.0.1, port 0. Its state URL (`/__state`) takes Pact's state change.
@@ -123,7 +140,9 @@ export async function startHostileProvider(switches: Switches = {}) {
 
   function authenticated(request: ParsedRequest, isPetRead: boolean): Answer | undefined {
     const header = request.headers.get('authorization');
-    const challenge: Record<string, string> = switches.noChallenge ? {} : { 'www-authenticate': switches.basicChallenge ? 'Basic realm="hostile"' : 'Bearer realm="hostile"' };
+    const challenge: Record<string, string> = switches.noChallenge
+      ? {}
+      : { 'www-authenticate': switches.basicChallenge ? 'Basic realm="hostile"' : 'Bearer realm="hostile"' };
     if (header === undefined) return error(401, 'unauthorized', 'No API key.', challenge);
     if (switches.acceptBasic && /^basic /i.test(header)) return undefined;
     if (isPetRead && switches.petAcceptsAnyKey && /^bearer /i.test(header)) return undefined;
@@ -133,21 +152,30 @@ export async function startHostileProvider(switches: Switches = {}) {
   }
 
   function listed(order: StoredOrder): Record<string, unknown> {
-    const fields: Record<string, unknown> = { ...order.fields, ...(switches.extraOrderFields && { currency: 'EUR', note: null }) };
+    const fields: Record<string, unknown> = {
+      ...order.fields,
+      ...(switches.extraOrderFields && { currency: 'EUR', note: null }),
+    };
     if (typeof fields.shipDate === 'string') {
       if (switches.fractionalShipDates) fields.shipDate = new Date(fields.shipDate as string).toISOString();
-      if (switches.offsetShipDates) fields.shipDate = new Date(fields.shipDate as string).toISOString().replace(/Z$/, '+00:00');
+      if (switches.offsetShipDates)
+        fields.shipDate = new Date(fields.shipDate as string).toISOString().replace(/Z$/, '+00:00');
     }
-    if (switches.wrongField === 'petId' && fields.petId !== undefined) fields.petId = BigInt(fields.petId as number) + 1n;
-    if (switches.wrongField === 'quantity' && fields.quantity !== undefined) fields.quantity = Number(fields.quantity) + 1;
+    if (switches.wrongField === 'petId' && fields.petId !== undefined)
+      fields.petId = BigInt(fields.petId as number) + 1n;
+    if (switches.wrongField === 'quantity' && fields.quantity !== undefined)
+      fields.quantity = Number(fields.quantity) + 1;
     if (switches.wrongField === 'complete' && fields.complete !== undefined) fields.complete = !fields.complete;
-    if (switches.wrongField === 'shipDate' && typeof fields.shipDate === 'string') fields.shipDate = new Date(Date.parse(fields.shipDate) + 86_400_000).toISOString();
+    if (switches.wrongField === 'shipDate' && typeof fields.shipDate === 'string')
+      fields.shipDate = new Date(Date.parse(fields.shipDate) + 86_400_000).toISOString();
     return fields;
   }
 
   function find(id: bigint): StoredOrder | undefined {
     // A lossy provider compares ids as JavaScript numbers: 9007199254740993 finds 9007199254740992.
-    return switches.lossyIds ? store.find((order) => Number(order.id) === Number(id)) : store.find((order) => order.id === id);
+    return switches.lossyIds
+      ? store.find((order) => Number(order.id) === Number(id))
+      : store.find((order) => order.id === id);
   }
 
   async function handle(request: ParsedRequest): Promise<Answer> {
@@ -169,7 +197,8 @@ export async function startHostileProvider(switches: Switches = {}) {
     const pet = /^\/v1\/pets\/([^/]+)$/.exec(request.path);
     if (cancel !== null && request.method === 'DELETE') {
       const id = parseInt64(decodeURIComponent(cancel[1]!));
-      if (switches.lookupBeforeAuth && (id === undefined || find(id) === undefined)) return error(404, 'not_found', 'No such order.');
+      if (switches.lookupBeforeAuth && (id === undefined || find(id) === undefined))
+        return error(404, 'not_found', 'No such order.');
       const refused = authenticated(request, false);
       if (refused !== undefined) return refused;
       const order = id === undefined ? undefined : find(id);
@@ -177,12 +206,16 @@ export async function startHostileProvider(switches: Switches = {}) {
       if (order.status === 'cancelled') {
         cancels.set(order.id, (cancels.get(order.id) ?? 0) + 1);
         if (switches.reviveOnSecondCancel) order.status = 'pending';
-        return switches.secondCancelConflict ? error(409, 'conflict', 'Already cancelled.') : error(404, 'not_found', 'No such order.');
+        return switches.secondCancelConflict
+          ? error(409, 'conflict', 'Already cancelled.')
+          : error(404, 'not_found', 'No such order.');
       }
-      if (order.status === 'shipped') return switches.conflictWithoutBody ? { status: 409 } : error(409, 'conflict', 'Already shipped.');
+      if (order.status === 'shipped')
+        return switches.conflictWithoutBody ? { status: 409 } : error(409, 'conflict', 'Already shipped.');
       if (switches.refuseNegativeIds && order.id < 0n) return error(404, 'not_found', 'No such order.');
       successfulCancels++;
-      if (switches.leakAfterCancels !== undefined && successfulCancels > switches.leakAfterCancels) return { status: 204 };
+      if (switches.leakAfterCancels !== undefined && successfulCancels > switches.leakAfterCancels)
+        return { status: 204 };
       if (switches.nonAtomicCancel) await new Promise((resolve) => setTimeout(resolve, 5));
       if (switches.wrongOrderAbove !== undefined && store.length > switches.wrongOrderAbove) {
         const next = store[(store.indexOf(order) + 1) % store.length]!;
@@ -190,7 +223,8 @@ export async function startHostileProvider(switches: Switches = {}) {
         return { status: 204 };
       }
       order.status = 'cancelled';
-      if (switches.cancelRemovesNeighbour) store = store.filter((other) => other === order || other.id !== order.id + 1n);
+      if (switches.cancelRemovesNeighbour)
+        store = store.filter((other) => other === order || other.id !== order.id + 1n);
       return { status: 204 };
     }
     if (request.path === '/v1/store/orders' && request.method === 'GET') {
@@ -214,7 +248,10 @@ export async function startHostileProvider(switches: Switches = {}) {
       if (refused !== undefined) return refused;
       return {
         status: 200,
-        headers: { deprecation: switches.deprecationTrue ? 'true' : '@1767225600', sunset: switches.sunsetSoon ? 'soon' : 'Wed, 30 Jun 2027 23:59:59 GMT' },
+        headers: {
+          deprecation: switches.deprecationTrue ? 'true' : '@1767225600',
+          sunset: switches.sunsetSoon ? 'soon' : 'Wed, 30 Jun 2027 23:59:59 GMT',
+        },
         body: { id: toInt64(parseJson(decodeURIComponent(pet[1]!))) ?? pet[1] },
       };
     }
@@ -237,7 +274,8 @@ export async function startHostileProvider(switches: Switches = {}) {
     head.push(`content-type: application/json${switches.charset ? '; charset=utf-8' : ''}`);
     let body = Buffer.from(stringifyJson(answer.body), 'utf8');
     if (isApi && switches.byteOrderMark) body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]);
-    if (isApi && switches.invalidUtf8 && answer.status === 200 && Array.isArray(answer.body)) body = Buffer.concat([body.subarray(0, body.length - 1), Buffer.from(',"\xff"]', 'latin1')]);
+    if (isApi && switches.invalidUtf8 && answer.status === 200 && Array.isArray(answer.body))
+      body = Buffer.concat([body.subarray(0, body.length - 1), Buffer.from(',"\xff"]', 'latin1')]);
     if (isApi && switches.gzip) {
       body = gzipSync(body);
       head.push('content-encoding: gzip');
@@ -253,10 +291,17 @@ export async function startHostileProvider(switches: Switches = {}) {
     } else if (switches.chunked) {
       socket.write(`${head.join('\r\n')}\r\ntransfer-encoding: chunked\r\n\r\n`);
       const half = Math.ceil(body.length / 2);
-      for (const part of [body.subarray(0, half), body.subarray(half)]) if (part.length > 0) socket.write(Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]));
+      for (const part of [body.subarray(0, half), body.subarray(half)])
+        if (part.length > 0)
+          socket.write(Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]));
       socket.end('0\r\n\r\n');
     } else if ((switches.closeMidBody || switches.stallBody) && listing) {
-      socket.write(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\ncontent-length: ${body.length}\r\n\r\n`), body.subarray(0, Math.floor(body.length / 2))]));
+      socket.write(
+        Buffer.concat([
+          Buffer.from(`${head.join('\r\n')}\r\ncontent-length: ${body.length}\r\n\r\n`),
+          body.subarray(0, Math.floor(body.length / 2)),
+        ]),
+      );
       if (switches.closeMidBody) socket.destroy();
     } else {
       socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\ncontent-length: ${body.length}\r\n\r\n`), body]));

@@ -23,7 +23,13 @@ afterAll(async () => {
 
 interface Reports {
   exit: Exit;
-  json: { exitCode: number; verdict: string; violations: number; reasons: string[]; suites: { suite: string; checks: number }[] };
+  json: {
+    exitCode: number;
+    verdict: string;
+    violations: number;
+    reasons: string[];
+    suites: { suite: string; checks: number }[];
+  };
   junit: string;
 }
 
@@ -44,8 +50,16 @@ async function verifyAgainst(switches: Switches, args: string[] = []): Promise<R
   const junit = join(directory, `report-${runs}.xml`);
   const timeout = switches.stallBody === true || switches.stallHeaders === true ? ['--timeout', '0.5'] : [];
   try {
-    const exit = await runToExit(process.execPath, [verifyCli, ...provider.args, ...timeout, '--json', json, '--junit', junit, ...args], { timeout: 170_000 });
-    return { exit, json: parseJson(await readFile(json, 'utf8')) as unknown as Reports['json'], junit: await readFile(junit, 'utf8') };
+    const exit = await runToExit(
+      process.execPath,
+      [verifyCli, ...provider.args, ...timeout, '--json', json, '--junit', junit, ...args],
+      { timeout: 170_000 },
+    );
+    return {
+      exit,
+      json: parseJson(await readFile(json, 'utf8')) as unknown as Reports['json'],
+      junit: await readFile(junit, 'utf8'),
+    };
   } finally {
     await provider.close();
   }
@@ -82,30 +96,106 @@ describe.concurrent('the default run passes an honest provider', slow, () => {
   ])('that %s', async (_, switches) => {
     const reports = await verifyAgainst(switches);
     expectConsistent(reports, 0);
-    expect(reports.json.suites.map((suite) => [suite.suite, suite.checks > 0])).toEqual([['pact', true], ['scenarios', true], ['explore', true]]);
+    expect(reports.json.suites.map((suite) => [suite.suite, suite.checks > 0])).toEqual([
+      ['pact', true],
+      ['scenarios', true],
+      ['explore', true],
+    ]);
   });
 });
 
 describe.concurrent('the default run fails a provider that breaks the contract, with a one-line reason', slow, () => {
   it.each<[string, Switches, RegExp]>([
-    ['sends bytes after a 204', { bytesAfter204: true }, /cancel-pending-order › cancel the pending order: expected nothing after the end of the response \(a 204 cannot carry content, RFC 9110 §15\.3\.5\), got more bytes on the connection\n/],
-    ['lists an id of 2.5', { fractionalId: true }, /list-orders › list the orders: expected integer, got 2\.5 \(at \/0\/id\)\n/],
-    ['closes the socket in the middle of a body', { closeMidBody: true }, /list-orders › list the orders: the connection closed before the whole response came\n/],
-    ['labels a body gzip that is not gzip', { badGzip: true }, /list-shape › list the orders: the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check\n/],
-    ['stalls after the headers', { stallBody: true }, /: no complete answer within 500 ms \(the headers or the body stalled\)\n[\s\S]*expected the run to finish, got: the target stopped answering: 3 requests got no complete answer in time/],
-    ['stalls before the headers', { stallHeaders: true }, /: no complete answer within 500 ms \(the headers or the body stalled\)\n[\s\S]*expected the run to finish, got: the target stopped answering: 3 requests got no complete answer in time/],
-    ['lists an order twice', { duplicateIds: true }, /list-orders › list the orders: expected each order id once, got 1 again \(first at \/0\) \(at \/2\/id\)\n/],
-    ['lists another petId than the state gives', { wrongField: 'petId' }, /list-orders › list the orders: expected petId 101 as the provider state gives it, got 102 \(at \/0\/petId\)\n/],
-    ['lists another quantity than the state gives', { wrongField: 'quantity' }, /list-orders-edge-values › list the orders: expected quantity 0 as the provider state gives it, got 1 \(at \/0\/quantity\)\n/],
-    ['lists another complete flag than the state gives', { wrongField: 'complete' }, /list-orders-edge-values › list the orders: expected complete false as the provider state gives it, got true \(at \/0\/complete\)\n/],
-    ['lists another ship date than the state gives', { wrongField: 'shipDate' }, /list-orders › list the orders: expected shipDate "2026-12-01T09:00:00Z" as the provider state gives it, got "2026-12-02T09:00:00\.000Z" \(at \/0\/shipDate\)\n/],
-    ['revives a cancelled order on a second cancel (404, but pending again)', { reviveOnSecondCancel: true }, /cancel-cancelled-order › cancel it a third time: expected status 404 or 409, got 204 \(at status\)\n/],
-    ['matches ids through a float', { lossyIds: true }, /cancel-order-beyond-2-53 › the shipped neighbour still refuses: expected status 409, got 404 \(at status\)\n/],
-    ['sends a 401 without a challenge', { noChallenge: true }, /list-without-key › list the orders without a key: expected a Bearer challenge in WWW-Authenticate with 401 \(RFC 6750 §3\), got no WWW-Authenticate \(at www-authenticate\)\n/],
-    ['sends a 401 with a Basic challenge', { basicChallenge: true }, /list-without-key › list the orders without a key: expected a Bearer challenge in WWW-Authenticate with 401 \(RFC 6750 §3\), got "Basic realm=\\"hostile\\"" \(at www-authenticate\)\n/],
-    ['accepts any Basic credentials', { acceptBasic: true }, /list-with-another-scheme › list the orders with Basic credentials: expected status 401, got 200 \(at status\)\n/],
-    ['accepts a wrong key on the pet read', { petAcceptsAnyKey: true }, /read-pet-with-wrong-key › read pet 1 with a wrong key: expected status 401, got 200 \(at status\)\n/],
-    ['errors on a list of no orders', { emptyStoreErrors: true }, /pact › list-shape › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 500 \(at status\)\n/],
+    [
+      'sends bytes after a 204',
+      { bytesAfter204: true },
+      /cancel-pending-order › cancel the pending order: expected nothing after the end of the response \(a 204 cannot carry content, RFC 9110 §15\.3\.5\), got more bytes on the connection\n/,
+    ],
+    [
+      'lists an id of 2.5',
+      { fractionalId: true },
+      /list-orders › list the orders: expected integer, got 2\.5 \(at \/0\/id\)\n/,
+    ],
+    [
+      'closes the socket in the middle of a body',
+      { closeMidBody: true },
+      /list-orders › list the orders: the connection closed before the whole response came\n/,
+    ],
+    [
+      'labels a body gzip that is not gzip',
+      { badGzip: true },
+      /list-shape › list the orders: the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check\n/,
+    ],
+    [
+      'stalls after the headers',
+      { stallBody: true },
+      /: no complete answer within 500 ms \(the headers or the body stalled\)\n[\s\S]*expected the run to finish, got: the target stopped answering: 3 requests got no complete answer in time/,
+    ],
+    [
+      'stalls before the headers',
+      { stallHeaders: true },
+      /: no complete answer within 500 ms \(the headers or the body stalled\)\n[\s\S]*expected the run to finish, got: the target stopped answering: 3 requests got no complete answer in time/,
+    ],
+    [
+      'lists an order twice',
+      { duplicateIds: true },
+      /list-orders › list the orders: expected each order id once, got 1 again \(first at \/0\) \(at \/2\/id\)\n/,
+    ],
+    [
+      'lists another petId than the state gives',
+      { wrongField: 'petId' },
+      /list-orders › list the orders: expected petId 101 as the provider state gives it, got 102 \(at \/0\/petId\)\n/,
+    ],
+    [
+      'lists another quantity than the state gives',
+      { wrongField: 'quantity' },
+      /list-orders-edge-values › list the orders: expected quantity 0 as the provider state gives it, got 1 \(at \/0\/quantity\)\n/,
+    ],
+    [
+      'lists another complete flag than the state gives',
+      { wrongField: 'complete' },
+      /list-orders-edge-values › list the orders: expected complete false as the provider state gives it, got true \(at \/0\/complete\)\n/,
+    ],
+    [
+      'lists another ship date than the state gives',
+      { wrongField: 'shipDate' },
+      /list-orders › list the orders: expected shipDate "2026-12-01T09:00:00Z" as the provider state gives it, got "2026-12-02T09:00:00\.000Z" \(at \/0\/shipDate\)\n/,
+    ],
+    [
+      'revives a cancelled order on a second cancel (404, but pending again)',
+      { reviveOnSecondCancel: true },
+      /cancel-cancelled-order › cancel it a third time: expected status 404 or 409, got 204 \(at status\)\n/,
+    ],
+    [
+      'matches ids through a float',
+      { lossyIds: true },
+      /cancel-order-beyond-2-53 › the shipped neighbour still refuses: expected status 409, got 404 \(at status\)\n/,
+    ],
+    [
+      'sends a 401 without a challenge',
+      { noChallenge: true },
+      /list-without-key › list the orders without a key: expected a Bearer challenge in WWW-Authenticate with 401 \(RFC 6750 §3\), got no WWW-Authenticate \(at www-authenticate\)\n/,
+    ],
+    [
+      'sends a 401 with a Basic challenge',
+      { basicChallenge: true },
+      /list-without-key › list the orders without a key: expected a Bearer challenge in WWW-Authenticate with 401 \(RFC 6750 §3\), got "Basic realm=\\"hostile\\"" \(at www-authenticate\)\n/,
+    ],
+    [
+      'accepts any Basic credentials',
+      { acceptBasic: true },
+      /list-with-another-scheme › list the orders with Basic credentials: expected status 401, got 200 \(at status\)\n/,
+    ],
+    [
+      'accepts a wrong key on the pet read',
+      { petAcceptsAnyKey: true },
+      /read-pet-with-wrong-key › read pet 1 with a wrong key: expected status 401, got 200 \(at status\)\n/,
+    ],
+    [
+      'errors on a list of no orders',
+      { emptyStoreErrors: true },
+      /pact › list-shape › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 500 \(at status\)\n/,
+    ],
   ])('that %s', async (_, switches, reason) => {
     const reports = await verifyAgainst(switches);
     expectConsistent(reports, 1);
@@ -115,12 +205,36 @@ describe.concurrent('the default run fails a provider that breaks the contract, 
 
 describe.concurrent('the scenario suite alone (--suite ajv) fails what only it used to pass', slow, () => {
   it.each<[string, Switches, RegExp]>([
-    ['lists an order the state does not hold', { phantomOrder: true }, /list-orders › list the orders: expected only orders of the provider state, got order 424242, which it does not hold \(at \/2\/id\)\n/],
-    ['sends invalid UTF-8', { invalidUtf8: true }, /list-orders › list the orders: expected a body in UTF-8 \(RFC 8259 §8\.1\), got bytes that are not valid UTF-8\n/],
-    ['puts a byte order mark before the JSON', { byteOrderMark: true }, /list-orders › list the orders: expected a JSON text without a byte order mark \(RFC 8259 §8\.1\), got one before the JSON\n/],
-    ['sends Deprecation: true', { deprecationTrue: true }, /read-deprecated-pet › read pet 1: expected Deprecation as a Structured Field Date such as @1767225600 \(RFC 9745\), got "true" \(at Deprecation\)\n/],
-    ['sends Sunset: soon', { sunsetSoon: true }, /read-deprecated-pet › read pet 1: expected Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT \(RFC 8594\), got "soon" \(at Sunset\)\n/],
-    ['looks the order up before the auth check', { lookupBeforeAuth: true }, /cancel-without-key › cancel an unknown order without a key: expected status 401, got 404 \(at status\)\n/],
+    [
+      'lists an order the state does not hold',
+      { phantomOrder: true },
+      /list-orders › list the orders: expected only orders of the provider state, got order 424242, which it does not hold \(at \/2\/id\)\n/,
+    ],
+    [
+      'sends invalid UTF-8',
+      { invalidUtf8: true },
+      /list-orders › list the orders: expected a body in UTF-8 \(RFC 8259 §8\.1\), got bytes that are not valid UTF-8\n/,
+    ],
+    [
+      'puts a byte order mark before the JSON',
+      { byteOrderMark: true },
+      /list-orders › list the orders: expected a JSON text without a byte order mark \(RFC 8259 §8\.1\), got one before the JSON\n/,
+    ],
+    [
+      'sends Deprecation: true',
+      { deprecationTrue: true },
+      /read-deprecated-pet › read pet 1: expected Deprecation as a Structured Field Date such as @1767225600 \(RFC 9745\), got "true" \(at Deprecation\)\n/,
+    ],
+    [
+      'sends Sunset: soon',
+      { sunsetSoon: true },
+      /read-deprecated-pet › read pet 1: expected Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT \(RFC 8594\), got "soon" \(at Sunset\)\n/,
+    ],
+    [
+      'looks the order up before the auth check',
+      { lookupBeforeAuth: true },
+      /cancel-without-key › cancel an unknown order without a key: expected status 401, got 404 \(at status\)\n/,
+    ],
   ])('that %s', async (_, switches, reason) => {
     const reports = await verifyAgainst(switches, ['--suite', 'ajv']);
     expectConsistent(reports, 1);
@@ -130,23 +244,33 @@ describe.concurrent('the scenario suite alone (--suite ajv) fails what only it u
 
 describe.concurrent('the pact suite alone fails what only it used to pass', slow, () => {
   it.each<[string, Switches, RegExp]>([
-    ['redirects the list to another path', { redirectList: true }, /pact › list-orders › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 302 \(a redirect to \/v1\/store\/orders-moved; the specification documents none\) \(at status\)\n/],
-    ['removes another order on a cancel', { cancelRemovesNeighbour: true }, /pact › cancel-pending-order › cancel the pending order: after this call, GET \/store\/orders: expected order 2 in the list, got ids \[\]\n/],
+    [
+      'redirects the list to another path',
+      { redirectList: true },
+      /pact › list-orders › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 302 \(a redirect to \/v1\/store\/orders-moved; the specification documents none\) \(at status\)\n/,
+    ],
+    [
+      'removes another order on a cancel',
+      { cancelRemovesNeighbour: true },
+      /pact › cancel-pending-order › cancel the pending order: after this call, GET \/store\/orders: expected order 2 in the list, got ids \[\]\n/,
+    ],
   ])('that %s', async (_, switches, reason) => {
     const reports = await verifyAgainst(switches, ['--suite', 'pact']);
     expectConsistent(reports, 1);
     expect(reports.exit.stdout).toMatch(reason);
   });
 
-  it('ends, with a verdict, when a 204 is followed by bytes (Pact\'s own proxy used to hang there)', async () => {
+  it("ends, with a verdict, when a 204 is followed by bytes (Pact's own proxy used to hang there)", async () => {
     const reports = await verifyAgainst({ bytesAfter204: true }, ['--suite', 'pact']);
     expectConsistent(reports, 1);
-    expect(reports.exit.stdout).toMatch(/pact › cancel-pending-order › cancel the pending order: expected nothing after the end of the response/);
+    expect(reports.exit.stdout).toMatch(
+      /pact › cancel-pending-order › cancel the pending order: expected nothing after the end of the response/,
+    );
   });
 });
 
 describe('the run has a deadline', slow, () => {
-  it('stops Pact\'s verifier and the scenarios at the deadline, and fails with the reason', async () => {
+  it("stops Pact's verifier and the scenarios at the deadline, and fails with the reason", async () => {
     const reports = await verifyAgainst({}, ['--deadline', '0.8']);
     expectConsistent(reports, 1);
     expect(reports.exit.stdout).toMatch(/pact › verifier: Pact's verifier was stopped: the run passed its deadline\n/);
@@ -159,9 +283,23 @@ describe('a run that checks nothing is not green', slow, () => {
     const provider = await startHostileProvider();
     const json = join(directory, 'nothing.json');
     try {
-      const exit = await runToExit(process.execPath, [verifyCli, '--base-url', `${provider.origin}/v1`, '--api-key', 'k', '--scenario', 'cancel-shipped-order', '--json', json]);
-      expect(exit.stdout).toContain('- skipped cancel-shipped-order: it sets a provider state, and no --state-url was given\n');
-      expect(exit.stdout).toMatch(/\nverdict: not-run \(exit 2; 0 checks, 0 violations, [\d.]+ s\): no check ran: everything asked for sets a provider state, and no --state-url was given\n$/);
+      const exit = await runToExit(process.execPath, [
+        verifyCli,
+        '--base-url',
+        `${provider.origin}/v1`,
+        '--api-key',
+        'k',
+        '--scenario',
+        'cancel-shipped-order',
+        '--json',
+        json,
+      ]);
+      expect(exit.stdout).toContain(
+        '- skipped cancel-shipped-order: it sets a provider state, and no --state-url was given\n',
+      );
+      expect(exit.stdout).toMatch(
+        /\nverdict: not-run \(exit 2; 0 checks, 0 violations, [\d.]+ s\): no check ran: everything asked for sets a provider state, and no --state-url was given\n$/,
+      );
       expect(exit.code).toBe(2);
       expect((parseJson(await readFile(json, 'utf8')) as { exitCode: number }).exitCode).toBe(2);
     } finally {

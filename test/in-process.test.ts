@@ -32,13 +32,25 @@ describe('createOrderMock with setupServer', () => {
 
   it('shares one store across base addresses: a cancel on staging shows on production', async () => {
     expect((await fetch(`${staging}/store/orders/1`, { method: 'DELETE', headers: authorized })).status).toBe(204);
-    await expectError(await fetch(`${production}/store/orders/1`, { method: 'DELETE', headers: authorized }), 404, 'order_not_found');
+    await expectError(
+      await fetch(`${production}/store/orders/1`, { method: 'DELETE', headers: authorized }),
+      404,
+      'order_not_found',
+    );
   });
 
   it('gives 204, 409, 404 and 401 in-process', async () => {
     expect((await fetch(`${production}/store/orders/2`, { method: 'DELETE', headers: authorized })).status).toBe(204);
-    await expectError(await fetch(`${production}/store/orders/4`, { method: 'DELETE', headers: authorized }), 409, 'order_already_shipped');
-    await expectError(await fetch(`${production}/store/orders/404`, { method: 'DELETE', headers: authorized }), 404, 'order_not_found');
+    await expectError(
+      await fetch(`${production}/store/orders/4`, { method: 'DELETE', headers: authorized }),
+      409,
+      'order_already_shipped',
+    );
+    await expectError(
+      await fetch(`${production}/store/orders/404`, { method: 'DELETE', headers: authorized }),
+      404,
+      'order_not_found',
+    );
     await expectError(await fetch(`${production}/store/orders`), 401, 'missing_api_key');
   });
 
@@ -57,8 +69,13 @@ describe('createOrderMock with setupServer', () => {
 
   it('exposes the store controls: replaceOrders, orders and reset', async () => {
     await mock.replaceOrders([{ id: 9007199254740993n, status: 'shipped' }, { id: 2 }]);
-    expect(await mock.orders()).toEqual([{ id: 9007199254740993n, status: 'shipped' }, { id: 2n, status: 'pending' }]);
-    expect(await (await fetch(`${production}/store/orders`, { headers: authorized })).text()).toBe('[{"id":9007199254740993},{"id":2}]');
+    expect(await mock.orders()).toEqual([
+      { id: 9007199254740993n, status: 'shipped' },
+      { id: 2n, status: 'pending' },
+    ]);
+    expect(await (await fetch(`${production}/store/orders`, { headers: authorized })).text()).toBe(
+      '[{"id":9007199254740993},{"id":2}]',
+    );
     await mock.reset();
     expect(await mock.orders()).toHaveLength(5);
   });
@@ -70,8 +87,8 @@ describe('createOrderMock with setupServer', () => {
     expect(await fresh.orders()).toEqual([{ id: 8n, status: 'pending' }]);
   });
 
-  it('is the controls of its default session, with no answer() of its own', async () => {
-    expect(Object.keys(mock).sort()).toEqual(['handlers', 'session', 'sessions', 'store']);
+  it('is the controls of its default session, with its pipeline and handlers beside', async () => {
+    expect(Object.keys(mock).sort()).toEqual(['handle', 'handlers', 'session', 'sessions', 'store']);
     expect('answer' in mock).toBe(false);
     const named = mock.session('a');
     await named.replaceOrders([{ id: 1 }]);
@@ -94,17 +111,29 @@ describe('createOrderMock with setupServer', () => {
       [1n, 'pending'],
       [3n, 'shipped'],
     ]);
-    await expectError(await fetch(`${production}/store/orders/3`, { method: 'DELETE', headers: authorized }), 409, 'order_already_shipped');
-    const loaded = await fetch('https://production.invalid/__mock/scenarios/cancel-order-beyond-2-53', { method: 'POST' });
+    await expectError(
+      await fetch(`${production}/store/orders/3`, { method: 'DELETE', headers: authorized }),
+      409,
+      'order_already_shipped',
+    );
+    const loaded = await fetch('https://production.invalid/__mock/scenarios/cancel-order-beyond-2-53', {
+      method: 'POST',
+    });
     expect(await loaded.text()).toBe('{"scenario":"cancel-order-beyond-2-53","seeded":true,"orders":2,"faults":0}');
     const refusal = mock.loadScenario('nope');
     await expect(refusal).rejects.toBeInstanceOf(MockError);
-    await expect(refusal).rejects.toMatchObject({ code: 'unknown_scenario', message: expect.stringMatching(/^Unknown scenario "nope"; known: cancel-cancelled-order, /) });
+    await expect(refusal).rejects.toMatchObject({
+      code: 'unknown_scenario',
+      message: expect.stringMatching(/^Unknown scenario "nope"; known: cancel-cancelled-order, /),
+    });
     expect(await mock.orders()).toHaveLength(2);
   });
 
   it('answers the control plane in-process too', async () => {
-    const response = await fetch('http://localhost/__mock/orders', { method: 'PUT', body: '[{"id": 1, "status": "shipped"}]' });
+    const response = await fetch('http://localhost/__mock/orders', {
+      method: 'PUT',
+      body: '[{"id": 1, "status": "shipped"}]',
+    });
     expect(response.status).toBe(204);
     expect(await mock.orders()).toEqual([{ id: 1n, status: 'shipped' }]);
   });
@@ -113,9 +142,9 @@ describe('createOrderMock with setupServer', () => {
     expect(() => createOrderMock({ seed: [{ id: 'one' }] })).toThrow('Invalid orders: /0/id must be integer.');
     expect(() => createOrderMock({ apiKeys: ['has space'] })).toThrow(TypeError);
     expect(() => createOrderMock({ apiKeys: [] })).toThrow('At least one API key is required.');
-    expect(() => createOrderMock({ petDeprecation: '2027-01-01T00:00:00Z', petSunset: '2026-01-01T00:00:00Z' })).toThrow(
-      'the pet sunset date must not be earlier than its deprecation date',
-    );
+    expect(() =>
+      createOrderMock({ petDeprecation: '2027-01-01T00:00:00Z', petSunset: '2026-01-01T00:00:00Z' }),
+    ).toThrow('the pet sunset date must not be earlier than its deprecation date');
     expect(() => createOrderMock({ petSunset: 'someday' })).toThrow('petSunset is not a date: "someday".');
   });
 

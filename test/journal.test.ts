@@ -22,11 +22,44 @@ describe('the request journal over HTTP (GET and DELETE /__mock/requests)', () =
     await mock.api('/store/orders', { method: 'HEAD', headers: authorized });
     await mock.control('/orders');
     const entries = (await jsonOf(await mock.control('/requests'))) as Record<string, unknown>[];
-    expect(entries.map(({ time, ...entry }) => (expect(time).toMatch(iso), entry))).toEqual([
-      { method: 'GET', path: '/v1/store/orders', operation: 'listOrders', status: 200, session: null, authorization: 'valid' },
-      { method: 'DELETE', path: '/v1/store/orders/1', operation: 'cancelOrder', status: 204, session: null, authorization: 'valid' },
-      { method: 'DELETE', path: '/v1/store/orders/2', operation: 'cancelOrder', status: 409, session: null, authorization: 'valid' },
-      { method: 'DELETE', path: '/v1/store/orders/1', operation: 'cancelOrder', status: 401, session: null, authorization: 'none' },
+    expect(
+      entries.map(({ time, ...entry }) => {
+        expect(time).toMatch(iso);
+        return entry;
+      }),
+    ).toEqual([
+      {
+        method: 'GET',
+        path: '/v1/store/orders',
+        operation: 'listOrders',
+        status: 200,
+        session: null,
+        authorization: 'valid',
+      },
+      {
+        method: 'DELETE',
+        path: '/v1/store/orders/1',
+        operation: 'cancelOrder',
+        status: 204,
+        session: null,
+        authorization: 'valid',
+      },
+      {
+        method: 'DELETE',
+        path: '/v1/store/orders/2',
+        operation: 'cancelOrder',
+        status: 409,
+        session: null,
+        authorization: 'valid',
+      },
+      {
+        method: 'DELETE',
+        path: '/v1/store/orders/1',
+        operation: 'cancelOrder',
+        status: 401,
+        session: null,
+        authorization: 'none',
+      },
       { method: 'GET', path: '/v1/pets/7', operation: 'readPet', status: 401, session: null, authorization: 'invalid' },
       { method: 'GET', path: '/v1/store/nothing', operation: null, status: 404, session: null, authorization: 'valid' },
       { method: 'HEAD', path: '/v1/store/orders', operation: null, status: 200, session: null, authorization: 'valid' },
@@ -35,7 +68,13 @@ describe('the request journal over HTTP (GET and DELETE /__mock/requests)', () =
   });
 
   it('records a faulted call with the status the client got, or network for a dropped connection', async () => {
-    await mock.control('/faults', { method: 'POST', body: JSON.stringify([{ operation: 'listOrders', status: 503, times: 1 }, { operation: 'cancelOrder', network: true, times: 1 }]) });
+    await mock.control('/faults', {
+      method: 'POST',
+      body: JSON.stringify([
+        { operation: 'listOrders', status: 503, times: 1 },
+        { operation: 'cancelOrder', network: true, times: 1 },
+      ]),
+    });
     await mock.withKey('/store/orders');
     await expect(mock.withKey('/store/orders/1', { method: 'DELETE' })).rejects.toThrow(TypeError);
     const entries = (await jsonOf(await mock.control('/requests'))) as { operation: string; status: unknown }[];
@@ -49,7 +88,8 @@ describe('the request journal over HTTP (GET and DELETE /__mock/requests)', () =
     await mock.withKey('/store/orders/1', { method: 'DELETE' });
     await mock.withKey('/store/orders/1', { method: 'DELETE' });
     await mock.withKey('/store/orders');
-    const pick = async (query: string) => ((await jsonOf(await mock.control(`/requests?${query}`))) as { status: number }[]).map((entry) => entry.status);
+    const pick = async (query: string) =>
+      ((await jsonOf(await mock.control(`/requests?${query}`))) as { status: number }[]).map((entry) => entry.status);
     expect(await pick('operation=cancelOrder')).toEqual([204, 404]);
     expect(await pick('operation=cancelOrder&status=204')).toEqual([204]);
     expect(await pick('method=GET')).toEqual([200]);
@@ -58,8 +98,18 @@ describe('the request journal over HTTP (GET and DELETE /__mock/requests)', () =
   });
 
   it('refuses an unknown filter and a status that is no status, with 400', async () => {
-    await expectError(await mock.control('/requests?colour=red'), 400, 'invalid_request', 'Unknown filter "colour": filter by operation, status, method, path.');
-    await expectError(await mock.control('/requests?status=teapot'), 400, 'invalid_request', 'Invalid status filter "teapot": a status from 100 to 599, or network.');
+    await expectError(
+      await mock.control('/requests?colour=red'),
+      400,
+      'invalid_request',
+      'Unknown filter "colour": filter by operation, status, method, path.',
+    );
+    await expectError(
+      await mock.control('/requests?status=teapot'),
+      400,
+      'invalid_request',
+      'Invalid status filter "teapot": a status from 100 to 599, or network.',
+    );
   });
 
   it('forgets the calls and the coverage on DELETE, and on reset', async () => {
@@ -75,9 +125,13 @@ describe('the request journal over HTTP (GET and DELETE /__mock/requests)', () =
   it('keeps a journal per session, named in each entry', async () => {
     await mock.withKey('/store/orders', { headers: { ...authorized, 'x-mock-session': 'job-1' } });
     await mock.withKey('/store/orders');
-    const named = (await jsonOf(await mock.control('/requests', { headers: { 'x-mock-session': 'job-1' } }))) as { session: string }[];
+    const named = (await jsonOf(await mock.control('/requests', { headers: { 'x-mock-session': 'job-1' } }))) as {
+      session: string;
+    }[];
     expect(named.map((entry) => entry.session)).toEqual(['job-1']);
-    expect(((await jsonOf(await mock.control('/requests'))) as { session: null }[]).map((entry) => entry.session)).toEqual([null]);
+    expect(
+      ((await jsonOf(await mock.control('/requests'))) as { session: null }[]).map((entry) => entry.session),
+    ).toEqual([null]);
   });
 
   it('answers the documented responses with how often each was answered, for every operation of the route table', async () => {
@@ -85,8 +139,14 @@ describe('the request journal over HTTP (GET and DELETE /__mock/requests)', () =
     await mock.withKey('/store/orders/2', { method: 'DELETE' });
     await mock.withKey('/store/orders/2', { method: 'DELETE' });
     await mock.api('/store/orders');
-    const coverage = (await jsonOf(await mock.control('/coverage'))) as { operations: { operation: string; method: string; path: string; responses: { status: number; seen: number }[] }[]; covered: number; total: number };
-    expect(coverage.operations.map((operation) => [operation.operation, operation.method, operation.path])).toEqual(routes.map((route) => [route.operation, route.method, route.path]));
+    const coverage = (await jsonOf(await mock.control('/coverage'))) as {
+      operations: { operation: string; method: string; path: string; responses: { status: number; seen: number }[] }[];
+      covered: number;
+      total: number;
+    };
+    expect(coverage.operations.map((operation) => [operation.operation, operation.method, operation.path])).toEqual(
+      routes.map((route) => [route.operation, route.method, route.path]),
+    );
     expect(coverage.operations.find((operation) => operation.operation === 'cancelOrder')!.responses).toEqual([
       { status: 204, seen: 1 },
       { status: 401, seen: 0 },
@@ -101,7 +161,7 @@ describe('the request journal over HTTP (GET and DELETE /__mock/requests)', () =
   });
 });
 
-describe('the journal\'s bounds', () => {
+describe("the journal's bounds", () => {
   let mock: Started;
   afterEach(() => mock.close());
 
@@ -110,8 +170,13 @@ describe('the journal\'s bounds', () => {
     for (let call = 0; call < 5; call++) await mock.withKey(`/pets/${call}`);
     const entries = (await jsonOf(await mock.control('/requests'))) as { path: string }[];
     expect(entries.map((entry) => entry.path)).toEqual(['/v1/pets/2', '/v1/pets/3', '/v1/pets/4']);
-    const coverage = (await jsonOf(await mock.control('/coverage'))) as { operations: { operation: string; responses: { status: number; seen: number }[] }[] };
-    expect(coverage.operations.find((operation) => operation.operation === 'readPet')!.responses[0]).toEqual({ status: 200, seen: 5 });
+    const coverage = (await jsonOf(await mock.control('/coverage'))) as {
+      operations: { operation: string; responses: { status: number; seen: number }[] }[];
+    };
+    expect(coverage.operations.find((operation) => operation.operation === 'readPet')!.responses[0]).toEqual({
+      status: 200,
+      seen: 5,
+    });
   });
 
   it('keeps nothing with a journal size of 0', async () => {
@@ -130,17 +195,27 @@ describe('the journal in-process', () => {
     await fetch(`${inProcessBase}/store/orders/3`, { method: 'DELETE', headers: authorized });
     await fetch(`${inProcessBase}/store/orders/1`, { method: 'DELETE', headers: authorized });
     expect(mock.requests({ operation: 'cancelOrder', status: 204 })).toHaveLength(1);
-    expect(mock.requests({ method: 'DELETE', path: '/v1/store/orders/3' })).toMatchObject([{ status: 409, authorization: 'valid', session: null }]);
+    expect(mock.requests({ method: 'DELETE', path: '/v1/store/orders/3' })).toMatchObject([
+      { status: 409, authorization: 'valid', session: null },
+    ]);
     expect(mock.requests({ path: /^\/v1\/store\/orders\/\d+$/ })).toHaveLength(2);
-    expect(mock.coverage().operations.find((operation) => operation.operation === 'cancelOrder')!.responses.filter((response) => response.seen > 0).map((response) => response.status)).toEqual([204, 409]);
+    expect(
+      mock
+        .coverage()
+        .operations.find((operation) => operation.operation === 'cancelOrder')!
+        .responses.filter((response) => response.seen > 0)
+        .map((response) => response.status),
+    ).toEqual([204, 409]);
     mock.clearRequests();
     expect(mock.requests()).toEqual([]);
   });
 
-  it('keeps a named session\'s calls apart: mock.session(name).requests()', async () => {
+  it("keeps a named session's calls apart: mock.session(name).requests()", async () => {
     const mock = current();
     await fetch(`${inProcessBase}/store/orders`, { headers: { ...authorized, 'x-mock-session': 'file-a' } });
-    expect(mock.session('file-a').requests()).toMatchObject([{ operation: 'listOrders', status: 200, session: 'file-a' }]);
+    expect(mock.session('file-a').requests()).toMatchObject([
+      { operation: 'listOrders', status: 200, session: 'file-a' },
+    ]);
     expect(mock.requests()).toEqual([]);
     expect(mock.session('file-a').coverage().covered).toBe(1);
   });

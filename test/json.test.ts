@@ -9,7 +9,8 @@ import { parseJson } from '../spec/json.js';
 const integerText = /^-?[0-9]+$/;
 function lossless(text: string): unknown {
   return parse(text, null, {
-    parseNumber: (literal: string) => (integerText.test(literal) && !Number.isSafeInteger(Number(literal)) ? BigInt(literal) : Number(literal)),
+    parseNumber: (literal: string) =>
+      integerText.test(literal) && !Number.isSafeInteger(Number(literal)) ? BigInt(literal) : Number(literal),
   });
 }
 
@@ -25,7 +26,17 @@ function outcome(parser: (text: string) => unknown, text: string): { value: unkn
 const space = fc.constantFrom('', '', '', ' ', '\n  ', '\t');
 const bigIntegers = fc.oneof(
   fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
-  fc.constantFrom('9007199254740991', '9007199254740992', '9007199254740993', '-9007199254740993', '1000000000000000', '9999999999999999', '9223372036854775807', '-9223372036854775808', '18446744073709551616'),
+  fc.constantFrom(
+    '9007199254740991',
+    '9007199254740992',
+    '9007199254740993',
+    '-9007199254740993',
+    '1000000000000000',
+    '9999999999999999',
+    '9223372036854775807',
+    '-9223372036854775808',
+    '18446744073709551616',
+  ),
 );
 const numberTexts = fc.oneof(
   fc.integer().map(String),
@@ -39,19 +50,44 @@ const numberTexts = fc.oneof(
 );
 const stringTexts = fc.oneof(
   fc.string().map((text) => JSON.stringify(text)),
-  fc.constantFrom('"a:b"', '"::"', '"\\u003a"', '"\\u003A"', '"\\u0000"', '"\\u00001234567890123456789"', '"\\\\u0000"', '"12345678901234567890"', '"x\\"12345678901234567890"', '"\\\\"'),
+  fc.constantFrom(
+    '"a:b"',
+    '"::"',
+    '"\\u003a"',
+    '"\\u003A"',
+    '"\\u0000"',
+    '"\\u00001234567890123456789"',
+    '"\\\\u0000"',
+    '"12345678901234567890"',
+    '"x\\"12345678901234567890"',
+    '"\\\\"',
+  ),
 );
 const keyTexts = fc.oneof(stringTexts, fc.constantFrom('"id"', '"id"', '"a"', '"__proto__"', '"k:v"', '"\\u003a"'));
 const { valueText } = fc.letrec<{ valueText: string; arrayText: string; objectText: string }>((tie) => ({
-  valueText: fc.oneof({ depthSize: 'small', withCrossShrink: true }, numberTexts, stringTexts, fc.constantFrom('true', 'false', 'null'), tie('arrayText'), tie('objectText')),
-  arrayText: fc.array(fc.tuple(space, tie('valueText'), space), { maxLength: 5 }).map((items) => `[${items.map((item) => item.join('')).join(',')}]`),
+  valueText: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    numberTexts,
+    stringTexts,
+    fc.constantFrom('true', 'false', 'null'),
+    tie('arrayText'),
+    tie('objectText'),
+  ),
+  arrayText: fc
+    .array(fc.tuple(space, tie('valueText'), space), { maxLength: 5 })
+    .map((items) => `[${items.map((item) => item.join('')).join(',')}]`),
   objectText: fc
     .array(fc.tuple(space, keyTexts, space, tie('valueText'), space), { maxLength: 5 })
-    .map((members) => `{${members.map(([before, key, between, value, after]) => `${before}${key}${between}:${value}${after}`).join(',')}}`),
+    .map(
+      (members) =>
+        `{${members.map(([before, key, between, value, after]) => `${before}${key}${between}:${value}${after}`).join(',')}}`,
+    ),
 }));
 // A document the way seeds and bodies come: mostly a list of objects, sometimes anything.
 const documents = fc.oneof(
-  fc.array(fc.tuple(space, valueText), { maxLength: 6 }).map((items) => `[${items.map((item) => item.join('')).join(',')}]`),
+  fc
+    .array(fc.tuple(space, valueText), { maxLength: 6 })
+    .map((items) => `[${items.map((item) => item.join('')).join(',')}]`),
   valueText,
 );
 // A document with one character removed, doubled or replaced: mostly broken.
@@ -82,21 +118,30 @@ describe('parseJson', () => {
   });
 
   it('reads integers beyond 2^53 exactly in a large list, wherever they are', () => {
-    const orders = Array.from({ length: 2000 }, (_, index) => `{"id":${2n ** 62n + BigInt(index)},"petId":${index},"note":"${2n ** 60n}:${index}"}`);
+    const orders = Array.from(
+      { length: 2000 },
+      (_, index) => `{"id":${2n ** 62n + BigInt(index)},"petId":${index},"note":"${2n ** 60n}:${index}"}`,
+    );
     const value = parseJson(`[${orders.join(',')}]`) as { id: bigint; petId: number; note: string }[];
     expect(value[1999]).toEqual({ id: 2n ** 62n + 1999n, petId: 1999, note: `${2n ** 60n}:1999` });
   });
 
-  it('refuses a duplicate key JSON.parse would drop, with the lossless parser\'s words', () => {
-    expect(() => parseJson('[{"id":1,"status":"shipped","id":2}]')).toThrow(new SyntaxError("Duplicate key 'id' encountered at position 29"));
+  it("refuses a duplicate key JSON.parse would drop, with the lossless parser's words", () => {
+    expect(() => parseJson('[{"id":1,"status":"shipped","id":2}]')).toThrow(
+      new SyntaxError("Duplicate key 'id' encountered at position 29"),
+    );
   });
 
   it('refuses a duplicate key even beside an escaped colon, which makes the colons add up', () => {
-    expect(() => parseJson('[{"id":1,"id":2,"note":"\\u003a"}]')).toThrow(new SyntaxError("Duplicate key 'id' encountered at position 10"));
+    expect(() => parseJson('[{"id":1,"id":2,"note":"\\u003a"}]')).toThrow(
+      new SyntaxError("Duplicate key 'id' encountered at position 10"),
+    );
   });
 
   it('refuses a long integer where a key stands, as the lossless parser does', () => {
-    expect(() => parseJson('{12345678901234567:1}')).toThrow(new SyntaxError("Quoted object key expected but got '1' at position 1"));
+    expect(() => parseJson('{12345678901234567:1}')).toThrow(
+      new SyntaxError("Quoted object key expected but got '1' at position 1"),
+    );
   });
 
   it('keeps __proto__ an own key when its value is an integer beyond 2^53', () => {

@@ -33,11 +33,19 @@ const errorOf = (reply: string) => JSON.parse(reply.split('\r\n\r\n')[1]!) as { 
 describe('limits of the standalone server', () => {
   it('closes a client that sends its headers too slowly with a 408 Error record', async () => {
     mock = await startServer({ headersTimeout: 300, requestTimeout: 600 });
-    const parts = ['GET /v1/store/orders HTTP/1.1\r\n', 'Host: x\r\n', ...Array.from({ length: 40 }, (_, index) => `X-Slow-${index}: 1\r\n`)];
+    const parts = [
+      'GET /v1/store/orders HTTP/1.1\r\n',
+      'Host: x\r\n',
+      ...Array.from({ length: 40 }, (_, index) => `X-Slow-${index}: 1\r\n`),
+    ];
     // 40 header lines 50 ms apart take 2 s or more, whatever the load: the 408 comes while the client is still sending.
     const { reply, unsent } = await dribble(mock.origin, parts, 50);
     expect(reply).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
-    expect(errorOf(reply)).toEqual({ code: 'request_timeout', message: 'The request was not received in time.', status: 408 });
+    expect(errorOf(reply)).toEqual({
+      code: 'request_timeout',
+      message: 'The request was not received in time.',
+      status: 408,
+    });
     expect(unsent).toBeGreaterThan(0);
     expect((await mock.withKey('/store/orders')).status).toBe(200);
   });
@@ -45,11 +53,16 @@ describe('limits of the standalone server', () => {
   it('closes a client that sends its body too slowly with a 408, and changes nothing', async () => {
     mock = await startServer({ seed: [{ id: 1 }], headersTimeout: 300, requestTimeout: 500 });
     const body = JSON.stringify([{ id: 2 }, { id: 3 }]);
-    const parts = [`PUT /__mock/orders HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`, ...body.split('')];
+    const parts = [
+      `PUT /__mock/orders HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`,
+      ...body.split(''),
+    ];
     const { reply, unsent } = await dribble(mock.origin, parts, 60);
     expect(reply).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(unsent).toBeGreaterThan(0);
-    expect(await jsonOf(await mock.control('/orders'))).toEqual([expect.objectContaining({ id: 1, status: 'pending' })]);
+    expect(await jsonOf(await mock.control('/orders'))).toEqual([
+      expect.objectContaining({ id: 1, status: 'pending' }),
+    ]);
   });
 
   it('refuses a body over the limit with 413 before reading it all, and changes nothing', async () => {
@@ -57,14 +70,21 @@ describe('limits of the standalone server', () => {
     const big = JSON.stringify(Array.from({ length: 200 }, (_, index) => ({ id: index + 10 })));
     const response = await mock.control('/orders', { method: 'PUT', body: big });
     expect(response.status).toBe(413);
-    expect(await jsonOf(response)).toEqual({ code: 'payload_too_large', message: 'Request body too large: the limit is 1024 bytes.', status: 413 });
+    expect(await jsonOf(response)).toEqual({
+      code: 'payload_too_large',
+      message: 'Request body too large: the limit is 1024 bytes.',
+      status: 413,
+    });
     expect(await jsonOf(await mock.control('/orders'))).toEqual([expect.objectContaining({ id: 1 })]);
   });
 
   it('refuses a chunked body that grows past the limit with 413 and closes the connection', async () => {
     mock = await startServer({ bodyLimit: 1024 });
     const chunk = 'a'.repeat(512);
-    const parts = ['PUT /__mock/orders HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n', ...Array.from({ length: 6 }, () => `200\r\n${chunk}\r\n`)];
+    const parts = [
+      'PUT /__mock/orders HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n',
+      ...Array.from({ length: 6 }, () => `200\r\n${chunk}\r\n`),
+    ];
     const { reply } = await dribble(mock.origin, parts, 5);
     expect(reply).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
     expect(errorOf(reply).code).toBe('payload_too_large');
@@ -74,7 +94,11 @@ describe('limits of the standalone server', () => {
   it('answers 431 to a thousand headers of 20 bytes each, and keeps answering', async () => {
     mock = await startServer();
     const headers = Array.from({ length: 1000 }, (_, index) => `X-H${index}: ${'v'.repeat(12)}\r\n`).join('');
-    const { reply } = await dribble(mock.origin, [`GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-dev-key\r\n${headers}\r\n`], 1);
+    const { reply } = await dribble(
+      mock.origin,
+      [`GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-dev-key\r\n${headers}\r\n`],
+      1,
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 431 /);
     expect((await mock.api('/store/orders', { headers: authorized })).status).toBe(200);
   });

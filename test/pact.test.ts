@@ -11,10 +11,15 @@ import { runToExit } from './cli-support.js';
 import { startServer } from './support.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
-const petstoreVerify = (args: string[]) => runToExit(process.execPath, [verifyCli, ...args], { env: { PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: '' }, timeout: 60_000 });
-const interactionCount = async () => ((JSON.parse(await readFile(shippedPactFile, 'utf8')) as { interactions: unknown[] }).interactions).length;
+const petstoreVerify = (args: string[]) =>
+  runToExit(process.execPath, [verifyCli, ...args], {
+    env: { PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: '' },
+    timeout: 60_000,
+  });
+const interactionCount = async () =>
+  (JSON.parse(await readFile(shippedPactFile, 'utf8')) as { interactions: unknown[] }).interactions.length;
 
-describe('petstore-verify --suite pact against the kit\'s own mock', () => {
+describe("petstore-verify --suite pact against the kit's own mock", () => {
   let mock: Awaited<ReturnType<typeof startServer>>;
   beforeAll(async () => {
     mock = await startServer();
@@ -22,12 +27,21 @@ describe('petstore-verify --suite pact against the kit\'s own mock', () => {
   afterAll(async () => {
     await mock.close();
   });
-  const target = () => ['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/provider-state`];
+  const target = () => [
+    '--base-url',
+    `${mock.origin}/v1`,
+    '--api-key',
+    'petstore-dev-key',
+    '--state-url',
+    `${mock.origin}/__mock/provider-state`,
+  ];
 
   it('verifies every interaction of the shipped pact over HTTP, with provider states', async () => {
     const exit = await petstoreVerify([...target(), '--suite', 'pact']);
     const count = await interactionCount();
-    expect(exit.stdout).toMatch(new RegExp(`\\npact: ${count} passed, 0 failed \\(interactions; ${count} checks, 0 violations, 0 warnings, `));
+    expect(exit.stdout).toMatch(
+      new RegExp(`\\npact: ${count} passed, 0 failed \\(interactions; ${count} checks, 0 violations, 0 warnings, `),
+    );
     const verified = exit.stdout.match(/^✓ pact › [a-z0-9-]+ › .+ \((GET|DELETE) \/\S+ → \d{3}, \d+ ms\)$/gm) ?? [];
     expect(verified).toHaveLength(count);
     expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);
@@ -38,21 +52,36 @@ describe('petstore-verify --suite pact against the kit\'s own mock', () => {
     const exit = await petstoreVerify(target());
     expect(exit.stdout.indexOf('✓ pact › ')).toBeGreaterThan(-1);
     expect(exit.stdout.lastIndexOf('✓ pact › ')).toBeLessThan(exit.stdout.indexOf('✓ cancel-cancelled-order'));
-    expect(exit.stdout).toMatch(new RegExp(`\\npact: ${await interactionCount()} passed, 0 failed \\(interactions;[^\\n]*\\nscenarios: 21 passed, 0 failed \\(scenarios;`));
+    expect(exit.stdout).toMatch(
+      new RegExp(
+        `\\npact: ${await interactionCount()} passed, 0 failed \\(interactions;[^\\n]*\\nscenarios: 21 passed, 0 failed \\(scenarios;`,
+      ),
+    );
     expect(exit.code).toBe(0);
   });
 
   it('skips the pact suite, saying why, without --state-url', async () => {
     const exit = await petstoreVerify(['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key']);
-    expect(exit.stdout).toContain('\npact: skipped (every interaction sets a provider state, and no --state-url was given)\n');
+    expect(exit.stdout).toContain(
+      '\npact: skipped (every interaction sets a provider state, and no --state-url was given)\n',
+    );
     expect(exit.stdout).toMatch(/\nscenarios: 8 passed, 0 failed, 13 skipped/);
     expect(exit.code).toBe(0);
   });
 
   it.each([
-    [['--suite', 'pact'], 'petstore-verify: --suite pact needs --state-url: every interaction of the pact sets a provider state (see --help)\n'],
-    [['--suite', 'both', '--state-url', 'http://127.0.0.1:9/s'], 'petstore-verify: --suite must be pact, ajv, explore or all, got "both" (see --help)\n'],
-    [['--provider-version', '1.2.3'], 'petstore-verify: --provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL (see --help)\n'],
+    [
+      ['--suite', 'pact'],
+      'petstore-verify: --suite pact needs --state-url: every interaction of the pact sets a provider state (see --help)\n',
+    ],
+    [
+      ['--suite', 'both', '--state-url', 'http://127.0.0.1:9/s'],
+      'petstore-verify: --suite must be pact, ajv, explore or all, got "both" (see --help)\n',
+    ],
+    [
+      ['--provider-version', '1.2.3'],
+      'petstore-verify: --provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL (see --help)\n',
+    ],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await petstoreVerify(['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', ...args]);
     expect(exit.stderr).toBe(message);
@@ -60,7 +89,14 @@ describe('petstore-verify --suite pact against the kit\'s own mock', () => {
   });
 
   it('refuses a base URL without /v1 for the pact suite', async () => {
-    const exit = await petstoreVerify(['--base-url', `${mock.origin}/api`, '--api-key', 'k', '--state-url', `${mock.origin}/__mock/provider-state`]);
+    const exit = await petstoreVerify([
+      '--base-url',
+      `${mock.origin}/api`,
+      '--api-key',
+      'k',
+      '--state-url',
+      `${mock.origin}/__mock/provider-state`,
+    ]);
     expect(exit.stderr).toBe(
       `petstore-verify: the base URL ${mock.origin}/api does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1); Pact verification needs it (see --help)\n`,
     );
@@ -70,10 +106,33 @@ describe('petstore-verify --suite pact against the kit\'s own mock', () => {
 
 describe('petstore-verify --suite pact fails broken providers', () => {
   const broken: [string, Fault, RegExp][] = [
-    ['cancels a shipped order', (_request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response), /\n {4}pact › cancel-shipped-order › cancel the shipped order: Pact: expected 409 but was 204 \(at status\)\n/],
-    ['puts another status in the Error record', (_request, response) => (response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response), /\n {4}pact › list-without-key › list the orders without a key: Pact: Expected 403 \(Integer\) to be equal to 401 \(Integer\) \(at \$\.status\)\n/],
-    ['sends ids as strings', async (request, response) => (isList(request) && response.status === 200 ? json((await response.text()).replace(/"id":(\d+)/g, '"id":"$1"'), 200) : response), /\n {4}pact › list-orders › list the orders: Pact: .*\n/],
-    ['rounds ids beyond 2^53', async (request, response) => (isList(request) && response.status === 200 ? json(JSON.stringify(JSON.parse(await response.text())), 200) : response), /\n {4}pact › cancel-order-beyond-2-53 › list both orders with exact ids: Pact: .*9007199254740993.*\n/],
+    [
+      'cancels a shipped order',
+      (_request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response),
+      /\n {4}pact › cancel-shipped-order › cancel the shipped order: Pact: expected 409 but was 204 \(at status\)\n/,
+    ],
+    [
+      'puts another status in the Error record',
+      (_request, response) =>
+        response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response,
+      /\n {4}pact › list-without-key › list the orders without a key: Pact: Expected 403 \(Integer\) to be equal to 401 \(Integer\) \(at \$\.status\)\n/,
+    ],
+    [
+      'sends ids as strings',
+      async (request, response) =>
+        isList(request) && response.status === 200
+          ? json((await response.text()).replace(/"id":(\d+)/g, '"id":"$1"'), 200)
+          : response,
+      /\n {4}pact › list-orders › list the orders: Pact: .*\n/,
+    ],
+    [
+      'rounds ids beyond 2^53',
+      async (request, response) =>
+        isList(request) && response.status === 200
+          ? json(JSON.stringify(JSON.parse(await response.text())), 200)
+          : response,
+      /\n {4}pact › cancel-order-beyond-2-53 › list both orders with exact ids: Pact: .*9007199254740993.*\n/,
+    ],
   ];
 
   it.each(broken)('fails a provider that %s', async (_, fault, message) => {
@@ -92,8 +151,19 @@ describe('petstore-verify --suite pact fails broken providers', () => {
   it('fails, loudly, when the provider state cannot be set', async () => {
     const mock = await startServer();
     try {
-      const exit = await petstoreVerify(['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/no-such-state-endpoint`, '--suite', 'pact']);
-      expect(exit.stdout).toMatch(/\n {4}pact › cancel-shipped-order › cancel the shipped order: Pact: One or more of the setup state change handlers has failed\n/);
+      const exit = await petstoreVerify([
+        '--base-url',
+        `${mock.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--state-url',
+        `${mock.origin}/__mock/no-such-state-endpoint`,
+        '--suite',
+        'pact',
+      ]);
+      expect(exit.stdout).toMatch(
+        /\n {4}pact › cancel-shipped-order › cancel the shipped order: Pact: One or more of the setup state change handlers has failed\n/,
+      );
       expect(exit.stdout).toMatch(/\npact: 0 passed, \d+ failed \(interactions;/);
       expect(exit.code).toBe(1);
     } finally {
@@ -103,13 +173,18 @@ describe('petstore-verify --suite pact fails broken providers', () => {
 });
 
 describe('the pact suite ends with a verdict whatever the verifier does', () => {
-  it('fails, with the verifier\'s reason, when a pact cannot be loaded', async () => {
+  it("fails, with the verifier's reason, when a pact cannot be loaded", async () => {
     const mock = await startServer();
     const directory = await mkdtemp(join(tmpdir(), 'petstore-pact-bad-'));
     try {
       const file = join(directory, 'not-a-pact.json');
       await writeFile(file, '{"interactions": [');
-      const suite = await verifyPact({ baseUrl: `${mock.origin}/v1`, apiKey: 'petstore-dev-key', stateUrl: `${mock.origin}/__mock/provider-state`, pactUrls: [file] });
+      const suite = await verifyPact({
+        baseUrl: `${mock.origin}/v1`,
+        apiKey: 'petstore-dev-key',
+        stateUrl: `${mock.origin}/__mock/provider-state`,
+        pactUrls: [file],
+      });
       expect(suite.verdict).toBe('failed');
       expect(suite.cases.map((result) => [result.name, result.exchanges[0]!.violations[0]!.message])).toEqual([
         ['Failed to load pact', `Pact: Failed to load pact '${file}' - Failed to parse Pact JSON`],
@@ -122,25 +197,47 @@ describe('the pact suite ends with a verdict whatever the verifier does', () => 
 });
 
 describe('petstore-verify publish-pact', () => {
-  it('publishes the shipped pact to a Pact Broker\'s /contracts/publish, with the token', async () => {
+  it("publishes the shipped pact to a Pact Broker's /contracts/publish, with the token", async () => {
     const received: { method: string; url: string; authorization?: string; body: string }[] = [];
     const broker = createHttpServer(async (request, response) => {
-      received.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization, body: await new Response(request as unknown as ReadableStream).text() });
+      received.push({
+        method: request.method!,
+        url: request.url!,
+        authorization: request.headers.authorization,
+        body: await new Response(request as unknown as ReadableStream).text(),
+      });
       response.writeHead(200, { 'content-type': 'application/hal+json' });
       response.end(JSON.stringify({ notices: [{ type: 'success', text: 'Created pact for version abc123' }] }));
     });
     await new Promise<void>((resolve) => broker.listen(0, '127.0.0.1', resolve));
     const brokerUrl = `http://127.0.0.1:${(broker.address() as { port: number }).port}`;
     try {
-      const exit = await runToExit(process.execPath, [verifyCli, 'publish-pact', '--consumer-version', 'abc123', '--branch', 'main'], { env: { PACT_BROKER_BASE_URL: brokerUrl, PACT_BROKER_TOKEN: 'secret' } });
-      expect(exit.stdout).toBe(`published the pact to ${brokerUrl} as version abc123\nCreated pact for version abc123\n`);
+      const exit = await runToExit(
+        process.execPath,
+        [verifyCli, 'publish-pact', '--consumer-version', 'abc123', '--branch', 'main'],
+        { env: { PACT_BROKER_BASE_URL: brokerUrl, PACT_BROKER_TOKEN: 'secret' } },
+      );
+      expect(exit.stdout).toBe(
+        `published the pact to ${brokerUrl} as version abc123\nCreated pact for version abc123\n`,
+      );
       expect(exit.code).toBe(0);
       expect(received).toHaveLength(1);
       expect(received[0]).toMatchObject({ method: 'POST', url: '/contracts/publish', authorization: 'Bearer secret' });
-      const body = JSON.parse(received[0]!.body) as { pacticipantName: string; pacticipantVersionNumber: string; branch: string; contracts: { providerName: string; content: string }[] };
-      expect(body).toMatchObject({ pacticipantName: 'petstore-order-client', pacticipantVersionNumber: 'abc123', branch: 'main' });
+      const body = JSON.parse(received[0]!.body) as {
+        pacticipantName: string;
+        pacticipantVersionNumber: string;
+        branch: string;
+        contracts: { providerName: string; content: string }[];
+      };
+      expect(body).toMatchObject({
+        pacticipantName: 'petstore-order-client',
+        pacticipantVersionNumber: 'abc123',
+        branch: 'main',
+      });
       expect(body.contracts[0]!.providerName).toBe('petstore-order-interface');
-      expect(Buffer.from(body.contracts[0]!.content, 'base64').toString('utf8')).toBe(await readFile(shippedPactFile, 'utf8'));
+      expect(Buffer.from(body.contracts[0]!.content, 'base64').toString('utf8')).toBe(
+        await readFile(shippedPactFile, 'utf8'),
+      );
     } finally {
       broker.close();
     }
@@ -153,7 +250,9 @@ describe('petstore-verify publish-pact', () => {
     });
     await new Promise<void>((resolve) => broker.listen(0, '127.0.0.1', resolve));
     try {
-      const exit = await runToExit(process.execPath, [verifyCli, 'publish-pact', '--consumer-version', 'abc123'], { env: { PACT_BROKER_BASE_URL: `http://127.0.0.1:${(broker.address() as { port: number }).port}` } });
+      const exit = await runToExit(process.execPath, [verifyCli, 'publish-pact', '--consumer-version', 'abc123'], {
+        env: { PACT_BROKER_BASE_URL: `http://127.0.0.1:${(broker.address() as { port: number }).port}` },
+      });
       expect(exit.stderr).toBe('petstore-verify: the Pact Broker answered 401: {"error":"unauthorised"}\n');
       expect(exit.code).toBe(1);
     } finally {
@@ -162,10 +261,16 @@ describe('petstore-verify publish-pact', () => {
   });
 
   it('needs PACT_BROKER_BASE_URL and a consumer version', async () => {
-    const withoutBroker = await runToExit(process.execPath, [verifyCli, 'publish-pact', '--consumer-version', 'abc123'], { env: { PACT_BROKER_BASE_URL: '' } });
+    const withoutBroker = await runToExit(
+      process.execPath,
+      [verifyCli, 'publish-pact', '--consumer-version', 'abc123'],
+      { env: { PACT_BROKER_BASE_URL: '' } },
+    );
     expect(withoutBroker.stderr).toBe('petstore-verify: publish-pact needs PACT_BROKER_BASE_URL (see --help)\n');
     expect(withoutBroker.code).toBe(2);
-    const withoutVersion = await runToExit(process.execPath, [verifyCli, 'publish-pact'], { env: { PACT_BROKER_BASE_URL: 'http://127.0.0.1:9' } });
+    const withoutVersion = await runToExit(process.execPath, [verifyCli, 'publish-pact'], {
+      env: { PACT_BROKER_BASE_URL: 'http://127.0.0.1:9' },
+    });
     expect(withoutVersion.stderr).toBe('petstore-verify: publish-pact needs --consumer-version V (see --help)\n');
     expect(withoutVersion.code).toBe(2);
   });

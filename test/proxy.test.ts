@@ -13,7 +13,8 @@ import { runToExit, startCommand, type RunningMock } from './cli-support.js';
 import { authorized, startServer } from './support.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
-const startProxy = (upstream: string, args: string[] = []) => startCommand(process.execPath, [verifyCli, 'proxy', '--upstream', upstream, '--port', '0', ...args]);
+const startProxy = (upstream: string, args: string[] = []) =>
+  startCommand(process.execPath, [verifyCli, 'proxy', '--upstream', upstream, '--port', '0', ...args]);
 
 let directory: string;
 beforeAll(async () => {
@@ -49,14 +50,29 @@ function rawExchange(origin: string, request: string): Promise<string> {
 
 /** Sets the hostile provider's store through its state URL. */
 async function changeState(origin: string, orders: unknown[]): Promise<void> {
-  const response = await fetch(`${origin}/__state`, { method: 'POST', body: JSON.stringify({ state: 'the store holds orders', params: { orders } }) });
+  const response = await fetch(`${origin}/__state`, {
+    method: 'POST',
+    body: JSON.stringify({ state: 'the store holds orders', params: { orders } }),
+  });
   expect(response.status).toBe(200);
 }
 
 /** Status, the headers a client reads, and the body bytes as text. */
 async function observed(response: Response) {
-  const headers = ['content-type', 'content-length', 'www-authenticate', 'allow', 'deprecation', 'sunset', 'access-control-allow-origin'];
-  return { status: response.status, headers: headers.map((name) => [name, response.headers.get(name)]), text: await response.text() };
+  const headers = [
+    'content-type',
+    'content-length',
+    'www-authenticate',
+    'allow',
+    'deprecation',
+    'sunset',
+    'access-control-allow-origin',
+  ];
+  return {
+    status: response.status,
+    headers: headers.map((name) => [name, response.headers.get(name)]),
+    text: await response.text(),
+  };
 }
 
 describe('petstore-verify proxy', () => {
@@ -64,7 +80,9 @@ describe('petstore-verify proxy', () => {
     const mock = await startServer();
     try {
       await withProxy(`${mock.origin}/v1`, [], async (proxy) => {
-        expect(proxy.output()).toMatch(/^petstore-verify proxy listening on http:\/\/127\.0\.0\.1:\d+\/v1, forwarding to http:\/\/127\.0\.0\.1:\d+\/v1; report at http:\/\/127\.0\.0\.1:\d+\/__verify\/report\n/);
+        expect(proxy.output()).toMatch(
+          /^petstore-verify proxy listening on http:\/\/127\.0\.0\.1:\d+\/v1, forwarding to http:\/\/127\.0\.0\.1:\d+\/v1; report at http:\/\/127\.0\.0\.1:\d+\/__verify\/report\n/,
+        );
         const requests: [string, RequestInit][] = [
           ['/store/orders', { headers: authorized }],
           ['/store/orders', {}],
@@ -75,7 +93,10 @@ describe('petstore-verify proxy', () => {
           ['/store/orders', { method: 'POST', headers: authorized }],
         ];
         for (const [path, init] of requests) {
-          expect(await observed(await fetch(`${proxy.baseUrl}${path}`, init)), `${init.method ?? 'GET'} ${path}`).toEqual(await observed(await fetch(`${mock.origin}/v1${path}`, init)));
+          expect(
+            await observed(await fetch(`${proxy.baseUrl}${path}`, init)),
+            `${init.method ?? 'GET'} ${path}`,
+          ).toEqual(await observed(await fetch(`${mock.origin}/v1${path}`, init)));
         }
       });
     } finally {
@@ -83,16 +104,25 @@ describe('petstore-verify proxy', () => {
     }
   });
 
-  it('forwards methods, bodies and paths outside /v1, so the upstream\'s state changes', async () => {
+  it("forwards methods, bodies and paths outside /v1, so the upstream's state changes", async () => {
     const mock = await startServer();
     try {
       await withProxy(`${mock.origin}/v1`, [], async (proxy) => {
-        const replaced = await fetch(`${proxy.origin}/__mock/orders`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '[{"id":9007199254740993}]' });
+        const replaced = await fetch(`${proxy.origin}/__mock/orders`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: '[{"id":9007199254740993}]',
+        });
         expect(replaced.status).toBe(204);
-        expect((await fetch(`${proxy.baseUrl}/store/orders/9007199254740993`, { method: 'DELETE', headers: authorized })).status).toBe(204);
+        expect(
+          (await fetch(`${proxy.baseUrl}/store/orders/9007199254740993`, { method: 'DELETE', headers: authorized }))
+            .status,
+        ).toBe(204);
         expect(await mock.storedOrders()).toEqual([{ id: 9007199254740993n, status: 'cancelled' }]);
         await printed(proxy, '✓ DELETE /v1/store/orders/9007199254740993 → 204 (');
-        expect(proxy.output()).toMatch(/\n- PUT \/__mock\/orders → 204 \(\d+ ms; not checked: no operation of the specification\)\n/);
+        expect(proxy.output()).toMatch(
+          /\n- PUT \/__mock\/orders → 204 \(\d+ ms; not checked: no operation of the specification\)\n/,
+        );
       });
     } finally {
       await mock.close();
@@ -101,7 +131,9 @@ describe('petstore-verify proxy', () => {
 
   it('reports a violation without altering the response, serves the report, and exits 1 with a summary', async () => {
     const provider = await startBrokenProvider(async (request, response) =>
-      isList(request) && response.status === 200 ? new Response(await response.text(), { status: 200, headers: { 'content-type': 'text/plain' } }) : response,
+      isList(request) && response.status === 200
+        ? new Response(await response.text(), { status: 200, headers: { 'content-type': 'text/plain' } })
+        : response,
     );
     const reportFile = join(directory, 'proxy-report.json');
     const proxy = await startProxy(`${provider.origin}/v1`, ['--json', reportFile]);
@@ -109,7 +141,11 @@ describe('petstore-verify proxy', () => {
       const response = await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
       expect(response.headers.get('content-type')).toBe('text/plain');
       expect(await response.text()).toMatch(/^\[\{"id":1,/);
-      const report = parseJson(await (await fetch(`${proxy.origin}/__verify/report`)).text()) as { exchanges: number; violations: number; violated: { path: string; violations: { message: string }[] }[] };
+      const report = parseJson(await (await fetch(`${proxy.origin}/__verify/report`)).text()) as {
+        exchanges: number;
+        violations: number;
+        violated: { path: string; violations: { message: string }[] }[];
+      };
       expect(report.exchanges).toBe(1);
       expect(report.violations).toBeGreaterThan(0);
       expect(report.violated[0]!.violations[0]!.message).toBe('expected content-type application/json, got text/plain');
@@ -117,8 +153,12 @@ describe('petstore-verify proxy', () => {
       const exit = await proxy.stop('SIGTERM');
       await provider.close();
       expect(exit.stdout).toContain('✗ GET /v1/store/orders → 200 (');
-      expect(exit.stdout).toContain('    GET /store/orders → 200: expected content-type application/json, got text/plain (at content-type)\n');
-      expect(exit.stdout).toMatch(/\n1 exchanges, 1 checked, [1-9]\d* violations, 0 disagreements between Ajv and Prism\n$/);
+      expect(exit.stdout).toContain(
+        '    GET /store/orders → 200: expected content-type application/json, got text/plain (at content-type)\n',
+      );
+      expect(exit.stdout).toMatch(
+        /\n1 exchanges, 1 checked, [1-9]\d* violations, 0 disagreements between Ajv and Prism\n$/,
+      );
       expect(exit.code).toBe(1);
       expect((parseJson(await readFile(reportFile, 'utf8')) as { checked: number }).checked).toBe(1);
     }
@@ -139,14 +179,20 @@ describe('petstore-verify proxy', () => {
     const compressed = gzipSync('[{"id":"7"}]');
     const upstream = createHttpServer((request, response) => {
       seen.push({ url: request.url!, headers: request.headers });
-      response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': compressed.length });
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': compressed.length,
+      });
       response.end(compressed);
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     const upstreamOrigin = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
     try {
       await withProxy(`${upstreamOrigin}/petstore/v1`, [], async (proxy) => {
-        const response = await fetch(`${proxy.baseUrl}/store/orders?page=2`, { headers: { ...authorized, 'x-trace': 'abc' } });
+        const response = await fetch(`${proxy.baseUrl}/store/orders?page=2`, {
+          headers: { ...authorized, 'x-trace': 'abc' },
+        });
         expect(response.headers.get('content-encoding')).toBe('gzip');
         expect(response.headers.get('content-length')).toBe(String(compressed.length));
         expect(await response.text()).toBe('[{"id":"7"}]');
@@ -169,7 +215,11 @@ describe('petstore-verify proxy', () => {
     await withProxy(`${origin}/v1`, [], async (proxy) => {
       const response = await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
       expect(response.status).toBe(502);
-      expect(await response.json()).toEqual({ code: 'upstream_unreachable', message: `The proxy cannot reach ${origin}: ECONNREFUSED.`, status: 502 });
+      expect(await response.json()).toEqual({
+        code: 'upstream_unreachable',
+        message: `The proxy cannot reach ${origin}: ECONNREFUSED.`,
+        status: 502,
+      });
       await printed(proxy, '- GET /v1/store/orders → 502 (');
       expect(proxy.output()).toContain('not checked: upstream unreachable: ECONNREFUSED)');
     });
@@ -180,9 +230,15 @@ describe('petstore-verify proxy', () => {
     try {
       await changeState(provider.origin, [{ id: 1, status: 'pending' }]);
       await withProxy(`${provider.origin}/v1`, [], async (proxy) => {
-        const raw = await rawExchange(proxy.origin, 'DELETE /v1/store/orders/1 HTTP/1.1\r\nhost: x\r\nauthorization: Bearer hostile-provider-key\r\nconnection: close\r\n\r\n');
+        const raw = await rawExchange(
+          proxy.origin,
+          'DELETE /v1/store/orders/1 HTTP/1.1\r\nhost: x\r\nauthorization: Bearer hostile-provider-key\r\nconnection: close\r\n\r\n',
+        );
         expect(raw).toBe('HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n{"ok":true}');
-        await printed(proxy, '    DELETE /store/orders/1 → 204: expected nothing after the end of the response (a 204 cannot carry content, RFC 9110 §15.3.5), got more bytes on the connection\n');
+        await printed(
+          proxy,
+          '    DELETE /store/orders/1 → 204: expected nothing after the end of the response (a 204 cannot carry content, RFC 9110 §15.3.5), got more bytes on the connection\n',
+        );
       });
     } finally {
       await provider.close();
@@ -190,17 +246,40 @@ describe('petstore-verify proxy', () => {
   });
 
   it.each<[string, Switches, string]>([
-    ['a body cut short', { closeMidBody: true }, '    GET /store/orders → 200: expected a whole response, got the connection closed before the whole body came\n'],
-    ['a gzip body that is not gzip', { badGzip: true }, '    GET /store/orders → 200: expected a body encoded as its Content-Encoding says, got one that cannot be decoded (incorrect header check) (at content-encoding)\n'],
-    ['an order listed twice', { duplicateIds: true }, '    GET /store/orders → 200: expected each order id once, got 1 again (first at /0) (at /1/id)\n'],
-    ['a 401 without a challenge', { noChallenge: true }, '    GET /store/orders → 401: expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got no WWW-Authenticate (at www-authenticate)\n'],
-    ['a body in invalid UTF-8', { invalidUtf8: true }, '    GET /store/orders → 200: expected a body in UTF-8 (RFC 8259 §8.1), got bytes that are not valid UTF-8\n'],
+    [
+      'a body cut short',
+      { closeMidBody: true },
+      '    GET /store/orders → 200: expected a whole response, got the connection closed before the whole body came\n',
+    ],
+    [
+      'a gzip body that is not gzip',
+      { badGzip: true },
+      '    GET /store/orders → 200: expected a body encoded as its Content-Encoding says, got one that cannot be decoded (incorrect header check) (at content-encoding)\n',
+    ],
+    [
+      'an order listed twice',
+      { duplicateIds: true },
+      '    GET /store/orders → 200: expected each order id once, got 1 again (first at /0) (at /1/id)\n',
+    ],
+    [
+      'a 401 without a challenge',
+      { noChallenge: true },
+      '    GET /store/orders → 401: expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got no WWW-Authenticate (at www-authenticate)\n',
+    ],
+    [
+      'a body in invalid UTF-8',
+      { invalidUtf8: true },
+      '    GET /store/orders → 200: expected a body in UTF-8 (RFC 8259 §8.1), got bytes that are not valid UTF-8\n',
+    ],
   ])('reports %s instead of dropping it', async (_, switches, line) => {
     const provider = await startHostileProvider(switches);
     try {
       await changeState(provider.origin, [{ id: 1, status: 'pending' }]);
       await withProxy(`${provider.origin}/v1`, [], async (proxy) => {
-        await rawExchange(proxy.origin, `GET /v1/store/orders HTTP/1.1\r\nhost: x\r\n${switches.noChallenge ? '' : 'authorization: Bearer hostile-provider-key\r\n'}connection: close\r\n\r\n`);
+        await rawExchange(
+          proxy.origin,
+          `GET /v1/store/orders HTTP/1.1\r\nhost: x\r\n${switches.noChallenge ? '' : 'authorization: Bearer hostile-provider-key\r\n'}connection: close\r\n\r\n`,
+        );
         await printed(proxy, line);
       });
     } finally {
@@ -212,7 +291,9 @@ describe('petstore-verify proxy', () => {
     const mock = await startServer();
     try {
       await withProxy(mock.origin, [], async (proxy) => {
-        expect(proxy.output()).toContain(`hint: the upstream ${mock.origin} does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1)\n`);
+        expect(proxy.output()).toContain(
+          `hint: the upstream ${mock.origin} does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1)\n`,
+        );
       });
     } finally {
       await mock.close();
@@ -221,8 +302,14 @@ describe('petstore-verify proxy', () => {
 
   it.each([
     [[], 'petstore-verify: proxy needs --upstream URL (see --help)\n'],
-    [['--upstream', 'ftp://example.invalid/v1'], 'petstore-verify: --upstream is not an http(s) URL: "ftp://example.invalid/v1" (see --help)\n'],
-    [['--upstream', 'http://127.0.0.1:9/v1', '--port', 'x'], 'petstore-verify: --port must be an integer from 0 to 65535, got "x" (see --help)\n'],
+    [
+      ['--upstream', 'ftp://example.invalid/v1'],
+      'petstore-verify: --upstream is not an http(s) URL: "ftp://example.invalid/v1" (see --help)\n',
+    ],
+    [
+      ['--upstream', 'http://127.0.0.1:9/v1', '--port', 'x'],
+      'petstore-verify: --port must be an integer from 0 to 65535, got "x" (see --help)\n',
+    ],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await runToExit(process.execPath, [verifyCli, 'proxy', ...args]);
     expect(exit.stderr).toBe(message);

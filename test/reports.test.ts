@@ -48,7 +48,16 @@ describe('the reports of a failing default run', () => {
     files.junit = join(directory, 'failing.xml');
     files.html = join(directory, 'failing.html');
     try {
-      const exit = await runToExit(process.execPath, [verifyCli, ...provider.args, '--json', files.json, '--junit', files.junit, '--html', files.html]);
+      const exit = await runToExit(process.execPath, [
+        verifyCli,
+        ...provider.args,
+        '--json',
+        files.json,
+        '--junit',
+        files.junit,
+        '--html',
+        files.html,
+      ]);
       stdout = exit.stdout;
       code = exit.code;
     } finally {
@@ -58,24 +67,41 @@ describe('the reports of a failing default run', () => {
 
   it('exit 1, and the JSON report holds every suite with the same verdict', async () => {
     expect(code).toBe(1);
-    const report = parseJson(await readFile(files.json, 'utf8')) as { exitCode: number; verdict: string; reasons: string[]; suites: { suite: string; verdict: string; cases: { name: string; verdict: string }[] }[] };
+    const report = parseJson(await readFile(files.json, 'utf8')) as {
+      exitCode: number;
+      verdict: string;
+      reasons: string[];
+      suites: { suite: string; verdict: string; cases: { name: string; verdict: string }[] }[];
+    };
     expect(report.exitCode).toBe(1);
     expect(report.verdict).toBe('failed');
-    expect(report.suites.map((suite) => [suite.suite, suite.verdict])).toEqual([['pact', 'passed'], ['scenarios', 'failed'], ['explore', 'failed']]);
+    expect(report.suites.map((suite) => [suite.suite, suite.verdict])).toEqual([
+      ['pact', 'passed'],
+      ['scenarios', 'failed'],
+      ['explore', 'failed'],
+    ]);
     expect(report.suites[0]!.cases.length).toBeGreaterThan(30);
     expect(report.suites[1]!.cases.find((scenario) => scenario.name === 'list-orders')!.verdict).toBe('failed');
     expect(report.suites[2]!.cases.map((run) => [run.name, run.verdict])).toEqual([['run 1, shrunk', 'failed']]);
     expect(report.reasons).toEqual(['scenarios: 4 violations', 'explore: 1 violation']);
-    expect(stdout).toMatch(/\nverdict: failed \(exit 1; \d+ checks, 5 violations, [\d.]+ s\): scenarios: 4 violations; explore: 1 violation\n$/);
+    expect(stdout).toMatch(
+      /\nverdict: failed \(exit 1; \d+ checks, 5 violations, [\d.]+ s\): scenarios: 4 violations; explore: 1 violation\n$/,
+    );
   });
 
   it('the JUnit report holds the pact interactions, the scenario steps and the explored runs, with each failure', async () => {
     const xml = await readFile(files.junit, 'utf8');
     expect(xml).toMatch(/<testsuites name="petstore-verify" tests="\d+" failures="3" errors="0" skipped="0"/);
-    expect(xml).toContain('<testsuite name="pact › cancel-shipped-order › cancel the shipped order" tests="1" failures="0"');
+    expect(xml).toContain(
+      '<testsuite name="pact › cancel-shipped-order › cancel the shipped order" tests="1" failures="0"',
+    );
     expect(xml).toContain('<testsuite name="scenarios › list-orders" tests="1" failures="1"');
-    expect(xml).toContain('<failure message="list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)">');
-    expect(xml).toContain('<failure message="run 1, shrunk › 1. list the orders: expected complete false as the provider state gives it, got true (at /0/complete)">');
+    expect(xml).toContain(
+      '<failure message="list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)">',
+    );
+    expect(xml).toContain(
+      '<failure message="run 1, shrunk › 1. list the orders: expected complete false as the provider state gives it, got true (at /0/complete)">',
+    );
   });
 
   it('the HTML page shows the verdict, each failed case with where, expected and actual, and the coverage matrix, with no external asset', async () => {
@@ -86,12 +112,19 @@ describe('the reports of a failing default run', () => {
       const failing = page.locator('details.case.failed', { hasText: 'list-orders' }).first();
       expect(await failing.getAttribute('open')).not.toBeNull();
       const row = failing.locator('table.findings tbody tr').first();
-      expect(await row.locator('td').allTextContents()).toEqual(['list the orders', '/0/complete', 'complete false as the provider state gives it', 'true']);
+      expect(await row.locator('td').allTextContents()).toEqual([
+        'list the orders',
+        '/0/complete',
+        'complete false as the provider state gives it',
+        'true',
+      ]);
       expect(await row.isVisible()).toBe(true);
       expect(await page.locator('details.case.passed').first().getAttribute('open')).toBeNull();
       expect(await page.locator('table.coverage tbody tr').count()).toBe(routes.length);
       expect(await page.locator('table.coverage td.exercised').count()).toBe(documentedResponses);
-      expect(await page.locator('h2', { hasText: 'Coverage of the documented responses' }).textContent()).toBe(`Coverage of the documented responses: ${documentedResponses} of ${documentedResponses}`);
+      expect(await page.locator('h2', { hasText: 'Coverage of the documented responses' }).textContent()).toBe(
+        `Coverage of the documented responses: ${documentedResponses} of ${documentedResponses}`,
+      );
       expect(requests).toEqual([]);
     } finally {
       await page.close();
@@ -108,17 +141,35 @@ describe('--require-coverage', () => {
 
   it('fails a run that left a documented response unexercised, and the HTML page marks it', async () => {
     const html = join(directory, 'coverage.html');
-    const args = [verifyCli, '--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key', '--state-url', `${mock.origin}/__mock/provider-state`, '--suite', 'ajv', '--scenario', 'cancel-shipped-order'];
+    const args = [
+      verifyCli,
+      '--base-url',
+      `${mock.origin}/v1`,
+      '--api-key',
+      'petstore-dev-key',
+      '--state-url',
+      `${mock.origin}/__mock/provider-state`,
+      '--suite',
+      'ajv',
+      '--scenario',
+      'cancel-shipped-order',
+    ];
     const without = await runToExit(process.execPath, args);
-    expect(without.stdout).toContain('\ncoverage: 2 of 8 documented responses exercised (not: listOrders 401, cancelOrder 204, cancelOrder 401, cancelOrder 404, readPet 200, readPet 401)\n');
+    expect(without.stdout).toContain(
+      '\ncoverage: 2 of 8 documented responses exercised (not: listOrders 401, cancelOrder 204, cancelOrder 401, cancelOrder 404, readPet 200, readPet 401)\n',
+    );
     expect(without.code).toBe(0);
     const required = await runToExit(process.execPath, [...args, '--require-coverage', '--html', html]);
-    expect(required.stdout).toMatch(/\nverdict: failed \(exit 1; 2 checks, 0 violations, [\d.]+ s\): coverage: 6 documented responses not exercised \(listOrders 401, cancelOrder 204, cancelOrder 401, cancelOrder 404, readPet 200, readPet 401\)\n$/);
+    expect(required.stdout).toMatch(
+      /\nverdict: failed \(exit 1; 2 checks, 0 violations, [\d.]+ s\): coverage: 6 documented responses not exercised \(listOrders 401, cancelOrder 204, cancelOrder 401, cancelOrder 404, readPet 200, readPet 401\)\n$/,
+    );
     expect(required.code).toBe(1);
     const { page } = await openPage(html);
     try {
       expect(await page.locator('table.coverage td.missing').count()).toBe(6);
-      expect(await page.locator('table.coverage tr', { hasText: 'cancelOrder' }).locator('td.exercised').textContent()).toBe('✓ 1');
+      expect(
+        await page.locator('table.coverage tr', { hasText: 'cancelOrder' }).locator('td.exercised').textContent(),
+      ).toBe('✓ 1');
     } finally {
       await page.close();
     }

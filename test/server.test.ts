@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkAgainstSpec } from '../verify/checks.js';
-import { authorized, expectError, jsonOf, startServer } from './support.js';
+import { authorized, expectError, jsonOf, sendRaw, startServer } from './support.js';
 
 let mock: Awaited<ReturnType<typeof startServer>>;
 beforeEach(async () => {
@@ -16,14 +16,21 @@ const seedIds = [1, 2, 3, 4, 5];
 describe('authentication', () => {
   it('answers a call without a key with 401, an Error record and WWW-Authenticate: Bearer', async () => {
     const response = await mock.api('/store/orders');
-    await expectError(response, 401, 'missing_api_key', 'Missing API key: send it as "Authorization: Bearer <API_KEY>".');
+    await expectError(
+      response,
+      401,
+      'missing_api_key',
+      'Missing API key: send it as "Authorization: Bearer <API_KEY>".',
+    );
     expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore"');
   });
 
   it('answers a wrong key with 401 and error="invalid_token"', async () => {
     const response = await mock.api('/store/orders', { headers: { authorization: 'Bearer wrong-key' } });
     await expectError(response, 401, 'invalid_api_key', 'Invalid API key.');
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="petstore", error="invalid_token", error_description="The API key is not valid"');
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer realm="petstore", error="invalid_token", error_description="The API key is not valid"',
+    );
   });
 
   it('treats another scheme as no key', async () => {
@@ -31,12 +38,19 @@ describe('authentication', () => {
     await expectError(response, 401, 'missing_api_key');
   });
 
-  it.each(['Bearer ', 'Bearer petstore-dev-key extra', 'Bearer petstore-dev-ke', 'Bearer petstore-dev-keyy', 'Bearer  '])(
-    'refuses the malformed or near-miss credentials %j with 401 invalid_api_key',
-    async (credentials) => {
-      await expectError(await mock.api('/store/orders', { headers: { authorization: credentials } }), 401, 'invalid_api_key');
-    },
-  );
+  it.each([
+    'Bearer ',
+    'Bearer petstore-dev-key extra',
+    'Bearer petstore-dev-ke',
+    'Bearer petstore-dev-keyy',
+    'Bearer  ',
+  ])('refuses the malformed or near-miss credentials %j with 401 invalid_api_key', async (credentials) => {
+    await expectError(
+      await mock.api('/store/orders', { headers: { authorization: credentials } }),
+      401,
+      'invalid_api_key',
+    );
+  });
 
   it.each(['bearer', 'BEARER', 'BeArEr'])('accepts the scheme name written %s', async (scheme) => {
     const response = await mock.api('/store/orders', { headers: { authorization: `${scheme} petstore-dev-key` } });
@@ -132,18 +146,35 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
   });
 
   it('refuses a shipped order with 409 and an Error record, and the order stays shipped and listed', async () => {
-    await expectError(await mock.withKey('/store/orders/3', { method: 'DELETE' }), 409, 'order_already_shipped', 'Order 3 has already shipped and cannot be cancelled.');
+    await expectError(
+      await mock.withKey('/store/orders/3', { method: 'DELETE' }),
+      409,
+      'order_already_shipped',
+      'Order 3 has already shipped and cannot be cancelled.',
+    );
     expect(await mock.storedOrders()).toContainEqual(expect.objectContaining({ id: 3, status: 'shipped' }));
-    expect(((await jsonOf(await mock.withKey('/store/orders'))) as { id: number }[]).map((order) => order.id)).toEqual(seedIds);
+    expect(((await jsonOf(await mock.withKey('/store/orders'))) as { id: number }[]).map((order) => order.id)).toEqual(
+      seedIds,
+    );
   });
 
   it('answers an unknown order with 404 and an Error record', async () => {
-    await expectError(await mock.withKey('/store/orders/999', { method: 'DELETE' }), 404, 'order_not_found', 'Order 999 not found.');
+    await expectError(
+      await mock.withKey('/store/orders/999', { method: 'DELETE' }),
+      404,
+      'order_not_found',
+      'Order 999 not found.',
+    );
   });
 
   it('answers a second cancel of the same order with 404: a cancelled order is gone', async () => {
     expect((await mock.withKey('/store/orders/2', { method: 'DELETE' })).status).toBe(204);
-    await expectError(await mock.withKey('/store/orders/2', { method: 'DELETE' }), 404, 'order_not_found', 'Order 2 not found.');
+    await expectError(
+      await mock.withKey('/store/orders/2', { method: 'DELETE' }),
+      404,
+      'order_not_found',
+      'Order 2 not found.',
+    );
   });
 
   it.each([
@@ -162,12 +193,19 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
       'order_not_found',
       `Order ${shown} not found: an order id is an integer from -9223372036854775808 to 9223372036854775807.`,
     );
-    expect(((await mock.storedOrders()) as { status: string }[]).filter((order) => order.status === 'pending')).toHaveLength(3);
+    expect(
+      ((await mock.storedOrders()) as { status: string }[]).filter((order) => order.status === 'pending'),
+    ).toHaveLength(3);
   });
 
   it('answers a path that is not valid percent-encoding with 404, never a 5xx', async () => {
     for (const path of ['/store/orders/%ZZ', '/store/orders/%C3%28', '/store/orders/%']) {
-      await expectError(await mock.withKey(path, { method: 'DELETE' }), 404, 'not_found', /not valid percent-encoded UTF-8/);
+      await expectError(
+        await mock.withKey(path, { method: 'DELETE' }),
+        404,
+        'not_found',
+        /not valid percent-encoded UTF-8/,
+      );
     }
   });
 
@@ -181,22 +219,38 @@ describe('DELETE /v1/store/orders/{orderId}', () => {
   });
 
   it('keeps ids beyond 2^53 exact: 9007199254740993 is not 9007199254740992', async () => {
-    await mock.control('/orders', { method: 'PUT', body: '[{"id": 9007199254740993, "petId": 9007199254740995}, {"id": 9007199254740992, "status": "shipped"}]' });
-    expect(await (await mock.withKey('/store/orders')).text()).toBe('[{"id":9007199254740993,"petId":9007199254740995},{"id":9007199254740992}]');
+    await mock.control('/orders', {
+      method: 'PUT',
+      body: '[{"id": 9007199254740993, "petId": 9007199254740995}, {"id": 9007199254740992, "status": "shipped"}]',
+    });
+    expect(await (await mock.withKey('/store/orders')).text()).toBe(
+      '[{"id":9007199254740993,"petId":9007199254740995},{"id":9007199254740992}]',
+    );
     expect((await mock.withKey('/store/orders/9007199254740993', { method: 'DELETE' })).status).toBe(204);
-    await expectError(await mock.withKey('/store/orders/9007199254740992', { method: 'DELETE' }), 409, 'order_already_shipped');
-    expect(await (await mock.control('/orders')).text()).toBe('[{"id":9007199254740993,"petId":9007199254740995,"status":"cancelled"},{"id":9007199254740992,"status":"shipped"}]');
+    await expectError(
+      await mock.withKey('/store/orders/9007199254740992', { method: 'DELETE' }),
+      409,
+      'order_already_shipped',
+    );
+    expect(await (await mock.control('/orders')).text()).toBe(
+      '[{"id":9007199254740993,"petId":9007199254740995,"status":"cancelled"},{"id":9007199254740992,"status":"shipped"}]',
+    );
   });
 
   it('handles the ends of the int64 range', async () => {
-    await mock.control('/orders', { method: 'PUT', body: '[{"id": 9223372036854775807}, {"id": -9223372036854775808}, {"id": 0}]' });
+    await mock.control('/orders', {
+      method: 'PUT',
+      body: '[{"id": 9223372036854775807}, {"id": -9223372036854775808}, {"id": 0}]',
+    });
     for (const id of ['9223372036854775807', '-9223372036854775808', '0']) {
       expect((await mock.withKey(`/store/orders/${id}`, { method: 'DELETE' })).status).toBe(204);
     }
   });
 
   it('lets exactly one of 50 concurrent cancels of one pending order succeed', async () => {
-    const responses = await Promise.all(Array.from({ length: 50 }, () => mock.withKey('/store/orders/1', { method: 'DELETE' })));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => mock.withKey('/store/orders/1', { method: 'DELETE' })),
+    );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 204)).toHaveLength(1);
     expect(statuses.filter((status) => status === 404)).toHaveLength(49);
@@ -213,7 +267,10 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
   });
 
   it('announces configured dates', async () => {
-    const configured = await startServer({ petDeprecation: '2025-05-01T00:00:00Z', petSunset: new Date('2026-12-31T00:00:00Z') });
+    const configured = await startServer({
+      petDeprecation: '2025-05-01T00:00:00Z',
+      petSunset: new Date('2026-12-31T00:00:00Z'),
+    });
     try {
       const response = await configured.withKey('/pets/9223372036854775807');
       expect(await response.text()).toBe('{"id":9223372036854775807}');
@@ -229,7 +286,13 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('{"id":"rex"}');
     expect(response.headers.get('sunset')).toBe('Wed, 30 Jun 2027 23:59:59 GMT');
-    expect(checkAgainstSpec('GET', '/pets/rex', { status: response.status, headers: response.headers, text: '{"id":"rex"}' })).toEqual([]);
+    expect(
+      checkAgainstSpec('GET', '/pets/rex', {
+        status: response.status,
+        headers: response.headers,
+        text: '{"id":"rex"}',
+      }),
+    ).toEqual([]);
   });
 });
 
@@ -238,8 +301,36 @@ describe('other paths and methods', () => {
     await expectError(await mock.withKey('/store/order'), 404, 'not_found', 'No operation at GET /v1/store/order.');
   });
 
+  it('matches paths case-sensitively: DELETE /v1/STORE/ORDERS/1 is 404 and cancels nothing', async () => {
+    await expectError(
+      await mock.withKey('/STORE/ORDERS/1', { method: 'DELETE' }),
+      404,
+      'not_found',
+      'No operation at DELETE /v1/STORE/ORDERS/1.',
+    );
+    expect(((await jsonOf(await mock.withKey('/store/orders'))) as { id: number }[]).map((order) => order.id)).toEqual(
+      seedIds,
+    );
+    expect(await jsonOf(await mock.control('/requests?method=DELETE'))).toMatchObject([
+      { path: '/v1/STORE/ORDERS/1', operation: null, status: 404 },
+    ]);
+  });
+
+  it('takes a target that begins with two slashes as a path outside /v1: 404, and no cancel', async () => {
+    const observed = await sendRaw(mock.origin, { method: 'DELETE', path: '//v1/store/orders/1', headers: authorized });
+    expect(observed).toMatchObject({ status: 404 });
+    expect(((await jsonOf(await mock.withKey('/store/orders'))) as { id: number }[]).map((order) => order.id)).toEqual(
+      seedIds,
+    );
+  });
+
   it('answers a path outside /v1 and /__mock with a 404 Error record', async () => {
-    await expectError(await fetch(`${mock.origin}/v2/store/orders`, { headers: authorized }), 404, 'not_found', 'No operation at GET /v2/store/orders.');
+    await expectError(
+      await fetch(`${mock.origin}/v2/store/orders`, { headers: authorized }),
+      404,
+      'not_found',
+      'No operation at GET /v2/store/orders.',
+    );
   });
 
   it.each([
@@ -256,15 +347,23 @@ describe('other paths and methods', () => {
 
   it('answers TRACE, which Fetch cannot carry, with 405 and Allow too', async () => {
     const { request } = await import('node:http');
-    const { status, allow, body } = await new Promise<{ status?: number; allow?: string; body: string }>((resolve, reject) => {
-      const outgoing = request(`${mock.origin}/v1/store/orders`, { method: 'TRACE', headers: authorized }, (incoming) => {
-        let text = '';
-        incoming.on('data', (chunk) => (text += chunk));
-        incoming.on('end', () => resolve({ status: incoming.statusCode, allow: incoming.headers.allow, body: text }));
-      });
-      outgoing.on('error', reject);
-      outgoing.end();
-    });
+    const { status, allow, body } = await new Promise<{ status?: number; allow?: string; body: string }>(
+      (resolve, reject) => {
+        const outgoing = request(
+          `${mock.origin}/v1/store/orders`,
+          { method: 'TRACE', headers: authorized },
+          (incoming) => {
+            let text = '';
+            incoming.on('data', (chunk) => (text += chunk));
+            incoming.on('end', () =>
+              resolve({ status: incoming.statusCode, allow: incoming.headers.allow, body: text }),
+            );
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end();
+      },
+    );
     expect(status).toBe(405);
     expect(allow).toBe('GET, HEAD, OPTIONS');
     expect(JSON.parse(body)).toMatchObject({ code: 'method_not_allowed', status: 405 });
@@ -274,19 +373,34 @@ describe('other paths and methods', () => {
     const reply = await rawRequest(mock.origin, 'GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nX-Test: a\u0001b\r\n\r\n');
     expect(reply).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(reply).toContain('content-type: application/json');
-    expect(JSON.parse(reply.split('\r\n\r\n')[1]!)).toEqual({ code: 'invalid_request', message: 'Malformed HTTP request.', status: 400 });
+    expect(JSON.parse(reply.split('\r\n\r\n')[1]!)).toEqual({
+      code: 'invalid_request',
+      message: 'Malformed HTTP request.',
+      status: 400,
+    });
   });
 
   it('answers headers over the limit with a 431 Error record', async () => {
-    const reply = await rawRequest(mock.origin, `GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const reply = await rawRequest(
+      mock.origin,
+      `GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
     expect(reply).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
-    expect(JSON.parse(reply.split('\r\n\r\n')[1]!)).toEqual({ code: 'headers_too_large', message: 'Request headers too large.', status: 431 });
+    expect(JSON.parse(reply.split('\r\n\r\n')[1]!)).toEqual({
+      code: 'headers_too_large',
+      message: 'Request headers too large.',
+      status: 431,
+    });
   });
 
   it('answers a CORS preflight without a key, allowing the route methods and the asked headers', async () => {
     const response = await mock.api('/store/orders/1', {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'DELETE', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'DELETE',
+        'access-control-request-headers': 'authorization',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');

@@ -10,11 +10,16 @@ let mock: Started;
 const seed = [{ id: 1 }, { id: 2 }, { id: 3, status: 'shipped' }];
 const as = (session: string) => ({ ...authorized, 'x-mock-session': session });
 const listed = async (session?: string) =>
-  ((await jsonOf(await mock.withKey('/store/orders', { headers: session === undefined ? {} : { 'x-mock-session': session } }))) as { id: number }[]).map(
-    (order) => order.id,
-  );
+  (
+    (await jsonOf(
+      await mock.withKey('/store/orders', { headers: session === undefined ? {} : { 'x-mock-session': session } }),
+    )) as { id: number }[]
+  ).map((order) => order.id);
 const cancel = (id: number, session?: string) =>
-  mock.withKey(`/store/orders/${id}`, { method: 'DELETE', headers: session === undefined ? {} : { 'x-mock-session': session } });
+  mock.withKey(`/store/orders/${id}`, {
+    method: 'DELETE',
+    headers: session === undefined ? {} : { 'x-mock-session': session },
+  });
 
 describe('sessions over HTTP (X-Mock-Session)', () => {
   beforeEach(async () => {
@@ -32,7 +37,11 @@ describe('sessions over HTTP (X-Mock-Session)', () => {
   });
 
   it('applies the control plane to the session in the header only', async () => {
-    const put = await mock.control('/orders', { method: 'PUT', headers: { 'x-mock-session': 'a' }, body: JSON.stringify([{ id: 9 }]) });
+    const put = await mock.control('/orders', {
+      method: 'PUT',
+      headers: { 'x-mock-session': 'a' },
+      body: JSON.stringify([{ id: 9 }]),
+    });
     expect(put.status).toBe(204);
     expect(await listed('a')).toEqual([9]);
     expect(await listed()).toEqual([1, 2, 3]);
@@ -45,7 +54,11 @@ describe('sessions over HTTP (X-Mock-Session)', () => {
   });
 
   it('keeps faults to their session', async () => {
-    await mock.control('/faults', { method: 'POST', headers: { 'x-mock-session': 'a' }, body: JSON.stringify({ operation: 'listOrders', status: 503 }) });
+    await mock.control('/faults', {
+      method: 'POST',
+      headers: { 'x-mock-session': 'a' },
+      body: JSON.stringify({ operation: 'listOrders', status: 503 }),
+    });
     await expectError(await mock.api('/store/orders', { headers: as('a') }), 503, 'injected_fault');
     expect((await mock.api('/store/orders', { headers: as('b') })).status).toBe(200);
     expect((await mock.withKey('/store/orders')).status).toBe(200);
@@ -55,16 +68,30 @@ describe('sessions over HTTP (X-Mock-Session)', () => {
   it('lists the sessions in use and ends one with DELETE /__mock/sessions/NAME', async () => {
     await cancel(1, 'job-1');
     await listed('job-2');
-    expect(((await jsonOf(await mock.control('/sessions'))) as { name: string }[]).map((session) => session.name)).toEqual(['job-1', 'job-2']);
+    expect(
+      ((await jsonOf(await mock.control('/sessions'))) as { name: string }[]).map((session) => session.name),
+    ).toEqual(['job-1', 'job-2']);
     expect((await mock.control('/sessions/job-1', { method: 'DELETE' })).status).toBe(204);
-    expect(((await jsonOf(await mock.control('/sessions'))) as { name: string }[]).map((session) => session.name)).toEqual(['job-2']);
+    expect(
+      ((await jsonOf(await mock.control('/sessions'))) as { name: string }[]).map((session) => session.name),
+    ).toEqual(['job-2']);
     expect(await listed('job-1')).toEqual([1, 2, 3]);
-    await expectError(await mock.control('/sessions/never-used', { method: 'DELETE' }), 404, 'unknown_session', 'No session "never-used" is in use.');
+    await expectError(
+      await mock.control('/sessions/never-used', { method: 'DELETE' }),
+      404,
+      'unknown_session',
+      'No session "never-used" is in use.',
+    );
   });
 
   it('refuses a malformed session name with 400 invalid_session, on the API and the control plane', async () => {
     for (const name of ['two words', 'x'.repeat(129)]) {
-      await expectError(await mock.api('/store/orders', { headers: as(name) }), 400, 'invalid_session', 'Invalid X-Mock-Session header: a session name is 1 to 128 visible ASCII characters.');
+      await expectError(
+        await mock.api('/store/orders', { headers: as(name) }),
+        400,
+        'invalid_session',
+        'Invalid X-Mock-Session header: a session name is 1 to 128 visible ASCII characters.',
+      );
       await expectError(await mock.control('/orders', { headers: { 'x-mock-session': name } }), 400, 'invalid_session');
     }
     expect(await jsonOf(await mock.control('/sessions'))).toEqual([]);
@@ -92,7 +119,12 @@ describe('session bounds', () => {
     // 'a', the least recently used, expires at 60 s: 40 s from now.
     const refused = await mock.api('/store/orders', { headers: as('c') });
     expect(refused.headers.get('retry-after')).toBe('40');
-    await expectError(refused, 503, 'session_limit_reached', /^Cannot start session "c": 2 sessions are in use and the limit is 2\. /);
+    await expectError(
+      refused,
+      503,
+      'session_limit_reached',
+      /^Cannot start session "c": 2 sessions are in use and the limit is 2\. /,
+    );
     expect(await listed('a')).toEqual([1, 2, 3]);
     await mock.control('/sessions/a', { method: 'DELETE' });
     expect(await listed('c')).toEqual([1, 2, 3]);
@@ -143,15 +175,30 @@ describe('sessions in-process', () => {
     expect(response.status).toBe(409);
     expect((await fetch(`${base}/store/orders/3`, { method: 'DELETE', headers: authorized })).status).toBe(409);
     expect((await fetch(`${base}/store/orders/1`, { method: 'DELETE', headers: as('test-a') })).status).toBe(204);
-    expect((await current().session('test-a').orders()).map((order) => [Number(order.id), order.status])).toEqual([[1, 'cancelled'], [3, 'shipped']]);
+    expect((await current().session('test-a').orders()).map((order) => [Number(order.id), order.status])).toEqual([
+      [1, 'cancelled'],
+      [3, 'shipped'],
+    ]);
     expect((await current().orders()).map((order) => order.status)).toEqual(['pending', 'pending', 'shipped']);
-    expect(current().sessions().map((session) => session.name)).toEqual(['test-a']);
+    expect(
+      current()
+        .sessions()
+        .map((session) => session.name),
+    ).toEqual(['test-a']);
   });
 });
 
 describe('session flags', () => {
   it('bounds sessions with --max-sessions and --session-idle-timeout', async () => {
-    const running = await startCommand(process.execPath, [cliPath, '--port', '0', '--max-sessions', '1', '--session-idle-timeout', '600']);
+    const running = await startCommand(process.execPath, [
+      cliPath,
+      '--port',
+      '0',
+      '--max-sessions',
+      '1',
+      '--session-idle-timeout',
+      '600',
+    ]);
     try {
       // The process reads its own clock: Retry-After is 600 s less the whole seconds that pass between the two
       // requests, which this measures rather than bounds (on a loaded machine it may be a second or more).
@@ -171,6 +218,8 @@ describe('session flags', () => {
   it('refuses a bad --max-sessions with exit 2', async () => {
     const exit = await runToExit(process.execPath, [cliPath, '--max-sessions', 'many']);
     expect(exit.code).toBe(2);
-    expect(exit.stderr).toBe('petstore-mock: --max-sessions must be an integer from 0 to 100000, got "many" (see --help)\n');
+    expect(exit.stderr).toBe(
+      'petstore-mock: --max-sessions must be an integer from 0 to 100000, got "many" (see --help)\n',
+    );
   });
 });

@@ -34,7 +34,10 @@ describe('spec/openapi.yaml', () => {
       const [variable] = Object.values(server.variables) as { default: string }[];
       expect(variable!.default).toMatch(/\/v1$/);
     }
-    expect(document.servers.map((server: { description: string }) => server.description.split('.')[0])).toEqual(['Production', 'Staging']);
+    expect(document.servers.map((server: { description: string }) => server.description.split('.')[0])).toEqual([
+      'Production',
+      'Staging',
+    ]);
   });
 
   it('requires HTTP bearer authentication on every operation', () => {
@@ -60,7 +63,11 @@ describe('spec/openapi.yaml', () => {
   it('defines Error with code, message and status all required', () => {
     const error = document.components.schemas.Error;
     expect(error.required).toEqual(['code', 'message', 'status']);
-    expect(error.properties).toMatchObject({ code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } });
+    expect(error.properties).toMatchObject({
+      code: { type: 'string' },
+      message: { type: 'string' },
+      status: { type: 'integer' },
+    });
   });
 
   it('documents listOrders and cancelOrder with their tags and every documented response', () => {
@@ -72,7 +79,14 @@ describe('spec/openapi.yaml', () => {
     const cancel = document.paths['/store/orders/{orderId}'].delete;
     expect(cancel.operationId).toBe('cancelOrder');
     expect(cancel.tags).toEqual(['orders']);
-    expect(cancel.parameters).toEqual([expect.objectContaining({ name: 'orderId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } })]);
+    expect(cancel.parameters).toEqual([
+      expect.objectContaining({
+        name: 'orderId',
+        in: 'path',
+        required: true,
+        schema: { type: 'integer', format: 'int64' },
+      }),
+    ]);
     expect(Object.keys(cancel.responses)).toEqual(['204', '401', '404', '409']);
     expect(cancel.responses['204'].content).toBeUndefined();
     expect(cancel.responses['409'].content).toBeUndefined();
@@ -84,7 +98,10 @@ describe('spec/openapi.yaml', () => {
     expect(read.deprecated).toBe(true);
     expect(read.operationId).toBeUndefined();
     expect(read.tags).toBeUndefined();
-    expect(document.components.schemas.Pet).toEqual({ type: 'object', description: expect.stringMatching(/not shown/) });
+    expect(document.components.schemas.Pet).toEqual({
+      type: 'object',
+      description: expect.stringMatching(/not shown/),
+    });
   });
 
   it('is the document the mock runs on (the generated module is fresh)', async () => {

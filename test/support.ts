@@ -18,7 +18,10 @@ export async function startServer(options: ServerOptions = {}) {
     origin,
     api: (path: string, init: RequestInit = {}) => fetch(`${origin}/v1${path}`, init),
     withKey: (path: string, init: RequestInit = {}) =>
-      fetch(`${origin}/v1${path}`, { ...init, headers: { ...authorized, ...(init.headers as Record<string, string>) } }),
+      fetch(`${origin}/v1${path}`, {
+        ...init,
+        headers: { ...authorized, ...(init.headers as Record<string, string>) },
+      }),
     control: (path: string, init: RequestInit = {}) => fetch(`${origin}/__mock${path}`, init),
     storedOrders: async () => parseJson(await (await fetch(`${origin}/__mock/orders`)).text()),
     close: () => server.close(),
@@ -31,7 +34,12 @@ export async function jsonOf(response: Response): Promise<JsonValue> {
 }
 
 /** Asserts the response is an Error record with this status and code (and message, when given), as JSON. */
-export async function expectError(response: Response, status: number, code: string, message?: string | RegExp): Promise<Record<string, JsonValue>> {
+export async function expectError(
+  response: Response,
+  status: number,
+  code: string,
+  message?: string | RegExp,
+): Promise<Record<string, JsonValue>> {
   const text = await response.text();
   expect(response.status, text).toBe(status);
   expect(response.headers.get('content-type')).toBe('application/json');
@@ -53,7 +61,9 @@ export interface Exchange {
 }
 
 /** What came back: status, headers (without the per-connection ones) and body, or a dropped connection. */
-export type Observed = { status: number; headers: Record<string, string | string[] | undefined>; body: string } | 'connection dropped';
+export type Observed =
+  | { status: number; headers: Record<string, string | string[] | undefined>; body: string }
+  | 'connection dropped';
 
 /**
  * Sends a request with node:http, which (unlike fetch) sends any method, any target and repeated
@@ -63,19 +73,38 @@ export function sendRaw(origin: string, exchange: Exchange, timeout = 10_000): P
   return new Promise((resolve, reject) => {
     const url = new URL(origin);
     const headers = { ...exchange.headers };
-    if (exchange.body !== undefined && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) {
+    if (
+      exchange.body !== undefined &&
+      headers['content-length'] === undefined &&
+      headers['transfer-encoding'] === undefined
+    ) {
       headers['content-length'] = String(Buffer.byteLength(exchange.body));
     }
-    const outgoing = httpRequest({ host: url.hostname, port: url.port, method: exchange.method, path: exchange.path, headers, agent: false, timeout }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = incoming.headers;
-        resolve({ status: incoming.statusCode!, headers: rest, body: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer to ${exchange.method} ${exchange.path} within ${timeout} ms`)));
-    outgoing.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve('connection dropped') : reject(error)));
+    const outgoing = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: exchange.method,
+        path: exchange.path,
+        headers,
+        agent: false,
+        timeout,
+      },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...rest } = incoming.headers;
+          resolve({ status: incoming.statusCode!, headers: rest, body: Buffer.concat(chunks).toString('utf8') });
+        });
+      },
+    );
+    outgoing.on('timeout', () =>
+      outgoing.destroy(new Error(`no answer to ${exchange.method} ${exchange.path} within ${timeout} ms`)),
+    );
+    outgoing.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' ? resolve('connection dropped') : reject(error),
+    );
     outgoing.end(exchange.body);
   });
 }

@@ -55,7 +55,10 @@ export function valueAt(body: unknown, pointer: string): unknown {
 }
 
 function schemaFindings(key: string, schema: object, body: JsonValue): Finding[] {
-  return schemaValidator(key, schema)(body).map(({ path, message }) => ({
+  return schemaValidator(
+    key,
+    schema,
+  )(body).map(({ path, message }) => ({
     path,
     message: `expected ${message === int64Message ? 'an int64' : message.replace(/^must (be )?/, '').replace(/^is /, '')}, got ${preview(valueAt(body, path))}`,
   }));
@@ -66,9 +69,19 @@ function sameId(left: unknown, right: ScenarioId): boolean {
   return id !== undefined && id === BigInt(right);
 }
 
-function listFindings(body: JsonValue | undefined, ids: readonly ScenarioId[], mustBeListed: boolean, advisory: boolean): Finding[] {
-  if (!Array.isArray(body)) return ids.length > 0 ? [{ path: '', message: `expected a list to look ids up in, got ${preview(body)}`, advisory }] : [];
-  const listed = body.map((order) => (order !== null && typeof order === 'object' && !Array.isArray(order) ? order.id : undefined));
+function listFindings(
+  body: JsonValue | undefined,
+  ids: readonly ScenarioId[],
+  mustBeListed: boolean,
+  advisory: boolean,
+): Finding[] {
+  if (!Array.isArray(body))
+    return ids.length > 0
+      ? [{ path: '', message: `expected a list to look ids up in, got ${preview(body)}`, advisory }]
+      : [];
+  const listed = body.map((order) =>
+    order !== null && typeof order === 'object' && !Array.isArray(order) ? order.id : undefined,
+  );
   return ids
     .filter((id) => listed.some((candidate) => sameId(candidate, id)) !== mustBeListed)
     .map((id) => ({
@@ -118,10 +131,19 @@ class ResponseBody {
     this.parsed = true;
     const contentType = this.response.headers.get('content-type');
     if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
-      this.findings.push({ path: 'content-type', message: `expected content-type application/json, got ${contentType ?? 'none'}`, ...(area && { area: 'content-type' as const }) });
+      this.findings.push({
+        path: 'content-type',
+        message: `expected content-type application/json, got ${contentType ?? 'none'}`,
+        ...(area && { area: 'content-type' as const }),
+      });
     }
     this.value = jsonBody(this.response);
-    if (this.value === undefined) this.findings.push({ path: '', message: `expected a JSON body, got ${JSON.stringify(this.response.text.slice(0, 40))}`, ...(area && { area }) });
+    if (this.value === undefined)
+      this.findings.push({
+        path: '',
+        message: `expected a JSON body, got ${JSON.stringify(this.response.text.slice(0, 40))}`,
+        ...(area && { area }),
+      });
     return this.value;
   }
 }
@@ -132,11 +154,25 @@ class ResponseBody {
  */
 function encodingFindings(response: ObservedResponse): Finding[] {
   const findings: Finding[] = [];
-  if (response.text.startsWith('\uFEFF')) findings.push({ path: '', message: 'expected a JSON text without a byte order mark (RFC 8259 §8.1), got one before the JSON' });
-  if (response.invalidUtf8) findings.push({ path: '', message: 'expected a body in UTF-8 (RFC 8259 §8.1), got bytes that are not valid UTF-8' });
+  if (response.text.startsWith('\uFEFF'))
+    findings.push({
+      path: '',
+      message: 'expected a JSON text without a byte order mark (RFC 8259 §8.1), got one before the JSON',
+    });
+  if (response.invalidUtf8)
+    findings.push({
+      path: '',
+      message: 'expected a body in UTF-8 (RFC 8259 §8.1), got bytes that are not valid UTF-8',
+    });
   if (response.trailingBytes) {
-    const why = response.status === 204 ? 'a 204 cannot carry content, RFC 9110 §15.3.5' : 'its framing says where it ends, RFC 9112 §6';
-    findings.push({ path: '', message: `expected nothing after the end of the response (${why}), got more bytes on the connection` });
+    const why =
+      response.status === 204
+        ? 'a 204 cannot carry content, RFC 9110 §15.3.5'
+        : 'its framing says where it ends, RFC 9112 §6';
+    findings.push({
+      path: '',
+      message: `expected nothing after the end of the response (${why}), got more bytes on the connection`,
+    });
   }
   return findings;
 }
@@ -147,8 +183,20 @@ const bearerChallenge = /(?:^|,)\s*Bearer(?:\s|,|$)/i;
 /** A 401 carries `WWW-Authenticate` with a Bearer challenge (RFC 9110 §11.6.1 and RFC 6750 §3: MUST). */
 function challengeFindings(response: ObservedResponse): Finding[] {
   const challenge = response.headers.get('www-authenticate');
-  if (challenge === null) return [{ path: 'www-authenticate', message: 'expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got no WWW-Authenticate' }];
-  if (!bearerChallenge.test(challenge)) return [{ path: 'www-authenticate', message: `expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got ${JSON.stringify(challenge)}` }];
+  if (challenge === null)
+    return [
+      {
+        path: 'www-authenticate',
+        message: 'expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got no WWW-Authenticate',
+      },
+    ];
+  if (!bearerChallenge.test(challenge))
+    return [
+      {
+        path: 'www-authenticate',
+        message: `expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got ${JSON.stringify(challenge)}`,
+      },
+    ];
   return [];
 }
 
@@ -173,10 +221,16 @@ function headerFindings(documented: DocumentedResponse, response: ObservedRespon
     const value = response.headers.get(name);
     if (value === null) continue;
     if (name.toLowerCase() === 'deprecation' && !structuredDate.test(value.trim())) {
-      findings.push({ path: name, message: `expected Deprecation as a Structured Field Date such as @1767225600 (RFC 9745), got ${JSON.stringify(value)}` });
+      findings.push({
+        path: name,
+        message: `expected Deprecation as a Structured Field Date such as @1767225600 (RFC 9745), got ${JSON.stringify(value)}`,
+      });
     }
     if (name.toLowerCase() === 'sunset' && (!httpDate.test(value.trim()) || Number.isNaN(Date.parse(value)))) {
-      findings.push({ path: name, message: `expected Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT (RFC 8594), got ${JSON.stringify(value)}` });
+      findings.push({
+        path: name,
+        message: `expected Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT (RFC 8594), got ${JSON.stringify(value)}`,
+      });
     }
   }
   return findings;
@@ -192,7 +246,11 @@ function duplicateIdFindings(documented: DocumentedResponse, body: JsonValue | u
     if (id === undefined) return;
     const first = seen.get(id);
     if (first === undefined) seen.set(id, index);
-    else findings.push({ path: `/${index}/id`, message: `expected each order id once, got ${id} again (first at /${first})` });
+    else
+      findings.push({
+        path: `/${index}/id`,
+        message: `expected each order id once, got ${id} again (first at /${first})`,
+      });
   });
   return findings;
 }
@@ -208,7 +266,9 @@ function validateBody(checked: Checked, name: string, schema: object, area?: Spe
   const value = checked.body.json(area);
   if (value === undefined || checked.validated.has(name)) return;
   checked.validated.add(name);
-  checked.findings.push(...schemaFindings(name, schema, value).map((finding) => (area ? { ...finding, area } : finding)));
+  checked.findings.push(
+    ...schemaFindings(name, schema, value).map((finding) => (area ? { ...finding, area } : finding)),
+  );
 }
 
 function checkSpec(method: string, path: string, response: ObservedResponse): Checked {
@@ -222,15 +282,28 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
   if (documented === undefined) {
     const statuses = route.responses.map((candidate) => candidate.status).join(', ');
     const location = response.headers.get('location');
-    const redirect = response.status >= 300 && response.status < 400 ? ` (a redirect${location === null ? '' : ` to ${location}`}; the specification documents none)` : '';
-    findings.push({ path: 'status', message: `expected a status ${method} ${route.path} documents (${statuses}), got ${response.status}${redirect}`, area: 'status' });
+    const redirect =
+      response.status >= 300 && response.status < 400
+        ? ` (a redirect${location === null ? '' : ` to ${location}`}; the specification documents none)`
+        : '';
+    findings.push({
+      path: 'status',
+      message: `expected a status ${method} ${route.path} documents (${statuses}), got ${response.status}${redirect}`,
+      area: 'status',
+    });
     return checked;
   }
   findings.push(...headerFindings(documented, response));
   if (documented.schema !== null) {
-    if (!checked.body.present) findings.push({ path: '', message: `expected a JSON body for ${response.status}, got none`, area: 'body' });
+    if (!checked.body.present)
+      findings.push({ path: '', message: `expected a JSON body for ${response.status}, got none`, area: 'body' });
     else {
-      validateBody(checked, `response ${route.operation} ${response.status}`, documentSchema(documented.schema), 'body');
+      validateBody(
+        checked,
+        `response ${route.operation} ${response.status}`,
+        documentSchema(documented.schema),
+        'body',
+      );
       findings.push(...duplicateIdFindings(documented, checked.body.json()));
     }
   } else if (response.status === 204) {
@@ -238,9 +311,15 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
     // what betrays a body is its framing, a Content-Length above zero or a Transfer-Encoding.
     const length = response.headers.get('content-length');
     const encoding = response.headers.get('transfer-encoding');
-    if (checked.body.present) findings.push({ path: '', message: `expected no body with 204, got ${response.text.length} bytes` });
-    else if (length !== null && length.trim() !== '0') findings.push({ path: 'content-length', message: `expected no body with 204, got content-length ${length}` });
-    if (encoding !== null) findings.push({ path: 'transfer-encoding', message: `expected no body with 204, got transfer-encoding ${encoding}` });
+    if (checked.body.present)
+      findings.push({ path: '', message: `expected no body with 204, got ${response.text.length} bytes` });
+    else if (length !== null && length.trim() !== '0')
+      findings.push({ path: 'content-length', message: `expected no body with 204, got content-length ${length}` });
+    if (encoding !== null)
+      findings.push({
+        path: 'transfer-encoding',
+        message: `expected no body with 204, got transfer-encoding ${encoding}`,
+      });
   } else if (checked.body.present) {
     // A body the specification does not show (the 409) may be absent; present, it is an Error record.
     validateBody(checked, 'Error', bodySchemas.Error);
@@ -254,7 +333,10 @@ function checkErrorStatus(checked: Checked, response: ObservedResponse): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return;
   const given = body.status;
   if ((typeof given === 'number' || typeof given === 'bigint') && given !== response.status) {
-    checked.findings.push({ path: '/status', message: `expected the Error record's status to be the HTTP status ${response.status}, got ${given}` });
+    checked.findings.push({
+      path: '/status',
+      message: `expected the Error record's status to be the HTTP status ${response.status}, got ${given}`,
+    });
   }
 }
 
@@ -283,7 +365,9 @@ export function checkAgainstSpec(method: string, path: string, response: Observe
 export function checkResponse(step: ContractStep, response: ObservedResponse): Finding[] {
   const { method, path } = step.request;
   const expected = Array.isArray(step.expect.status) ? step.expect.status : [step.expect.status];
-  const statusFinding: Finding[] = expected.includes(response.status) ? [] : [{ path: 'status', message: `expected status ${expected.join(' or ')}, got ${response.status}` }];
+  const statusFinding: Finding[] = expected.includes(response.status)
+    ? []
+    : [{ path: 'status', message: `expected status ${expected.join(' or ')}, got ${response.status}` }];
   const checked = checkSpec(method, path, response);
   const { findings, body } = checked;
   findings.unshift(...statusFinding);
@@ -292,13 +376,22 @@ export function checkResponse(step: ContractStep, response: ObservedResponse): F
   if (expectedBody === 'none' && body.present && response.status !== 204) {
     findings.push({ path: '', message: `expected no body, got ${response.text.length} bytes` });
   } else if (expectedBody !== undefined && expectedBody !== 'none') {
-    if (!body.present && !expectedBody.optional) findings.push({ path: '', message: `expected a body matching ${expectedBody.schema}, got none` });
-    if (body.present) validateBody(checked, expectedBody.schema === 'Error' ? 'Error' : `scenario ${expectedBody.schema}`, bodySchemas[expectedBody.schema]);
+    if (!body.present && !expectedBody.optional)
+      findings.push({ path: '', message: `expected a body matching ${expectedBody.schema}, got none` });
+    if (body.present)
+      validateBody(
+        checked,
+        expectedBody.schema === 'Error' ? 'Error' : `scenario ${expectedBody.schema}`,
+        bodySchemas[expectedBody.schema],
+      );
   }
   if (body.present) checkErrorStatus(checked, response);
 
   const { listed = [], notListed = [], advisory = {} } = step.expect;
-  if (listed.length + notListed.length + (advisory.listed?.length ?? 0) + (advisory.notListed?.length ?? 0) > 0 && body.present) {
+  if (
+    listed.length + notListed.length + (advisory.listed?.length ?? 0) + (advisory.notListed?.length ?? 0) > 0 &&
+    body.present
+  ) {
     const value = body.json();
     findings.push(...listFindings(value, listed, true, false));
     findings.push(...listFindings(value, notListed, false, false));

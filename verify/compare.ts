@@ -35,7 +35,8 @@ export const tolerances: readonly Tolerance[] = [
     id: 'cancelled-order-listed',
     where: 'a list after a cancellation',
     accepts: 'the cancelled order listed with its fields unchanged, or absent; once absent, it stays absent',
-    because: 'the specification does not say whether a cancelled order stays listed (spec gap 21); scenarios mark it advisory',
+    because:
+      'the specification does not say whether a cancelled order stays listed (spec gap 21); scenarios mark it advisory',
   },
   {
     id: 'list-order',
@@ -82,7 +83,7 @@ export const tolerances: readonly Tolerance[] = [
   {
     id: 'pet-record',
     where: 'the pet read',
-    accepts: 'any JSON object, and any Deprecation and Sunset dates in their RFCs\' syntax',
+    accepts: "any JSON object, and any Deprecation and Sunset dates in their RFCs' syntax",
     because: 'the Pet fields and the dates are not shown',
   },
   {
@@ -110,7 +111,8 @@ function preview(value: unknown): string {
 // Compared as the int64 it is (ids), the instant it says (date-times), or strictly.
 function sameValue(field: string, expected: unknown, actual: unknown): boolean {
   if ((orderInt64Fields as string[]).includes(field) || field === 'quantity') {
-    const left = typeof expected === 'bigint' ? expected : Number.isInteger(expected) ? BigInt(expected as number) : undefined;
+    const left =
+      typeof expected === 'bigint' ? expected : Number.isInteger(expected) ? BigInt(expected as number) : undefined;
     const right = typeof actual === 'bigint' ? actual : Number.isInteger(actual) ? BigInt(actual as number) : undefined;
     return left !== undefined && left === right;
   }
@@ -143,20 +145,31 @@ function listFindings(model: StoredOrder[], body: JsonValue | undefined, history
     seen.add(id);
     const order = byId.get(id);
     if (order === undefined) {
-      findings.push({ path: `/${index}/id`, message: `expected only orders of the provider state, got order ${id}, which it does not hold` });
+      findings.push({
+        path: `/${index}/id`,
+        message: `expected only orders of the provider state, got order ${id}, which it does not hold`,
+      });
       return;
     }
     if (order.status === 'cancelled' && history.left.has(id)) {
-      findings.push({ path: `/${index}/id`, message: `expected cancelled order ${id} to stay out of the list once it left, got it listed again` });
+      findings.push({
+        path: `/${index}/id`,
+        message: `expected cancelled order ${id} to stay out of the list once it left, got it listed again`,
+      });
     }
     for (const field of orderFields) {
       if (order[field] === undefined) continue; // tolerance unseeded-fields
       if (!sameValue(field, order[field], entry[field])) {
-        findings.push({ path: `/${index}/${field}`, message: `expected ${field} ${preview(order[field])} as the provider state gives it, got ${preview(entry[field])}` });
+        findings.push({
+          path: `/${index}/${field}`,
+          message: `expected ${field} ${preview(order[field])} as the provider state gives it, got ${preview(entry[field])}`,
+        });
       }
     }
   });
-  const listedIds = body.map((entry) => preview(entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? entry.id : undefined));
+  const listedIds = body.map((entry) =>
+    preview(entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? entry.id : undefined),
+  );
   for (const order of model) {
     if (order.status === 'cancelled') {
       if (!seen.has(order.id)) history.left.add(order.id);
@@ -210,10 +223,12 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
     return [{ path: 'status', message: `expected status ${accepted.join(' or ')}, got ${observed.status}` }];
   }
   const findings: Finding[] = [];
-  if (answer.operation === 'listOrders' && observed.status === 200) findings.push(...listFindings(call.after, jsonBody(observed), history));
+  if (answer.operation === 'listOrders' && observed.status === 200)
+    findings.push(...listFindings(call.after, jsonBody(observed), history));
   if (answer.operation === 'readPet' && observed.status === 200) {
     for (const name of ['Deprecation', 'Sunset']) {
-      if (!observed.headers.has(name)) findings.push({ path: name, message: `expected header ${name} on the deprecated pet read, got none` });
+      if (!observed.headers.has(name))
+        findings.push({ path: name, message: `expected header ${name} on the deprecated pet read, got none` });
     }
   }
   return findings;

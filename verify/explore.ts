@@ -15,8 +15,24 @@ import { InterfaceModel, type ModelAnswer } from './model.js';
 import { isFailure, TargetUnreachable, type Observation } from './observe.js';
 import { installHint } from './optional-dependencies.js';
 import { loadPrismOracle, withSecondOracle, type PrismOracle } from './prism.js';
-import { caseVerdict, findingsOnlyExchange, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
-import { changeProviderState, eachAnswerAgainstSpec, judged, raceFindings, RunStopped, sendCall, stoppedExchange, type TargetOptions } from './run.js';
+import {
+  caseVerdict,
+  findingsOnlyExchange,
+  tallySuite,
+  type CaseResult,
+  type CheckedExchange,
+  type SuiteResult,
+} from './results.js';
+import {
+  changeProviderState,
+  eachAnswerAgainstSpec,
+  judged,
+  raceFindings,
+  RunStopped,
+  sendCall,
+  stoppedExchange,
+  type TargetOptions,
+} from './run.js';
 
 /** The seed an exploration uses unless told otherwise: the same sequences in every CI run. */
 export const defaultExplorationSeed = 20261123;
@@ -41,7 +57,13 @@ export interface ExploreOptions extends TargetOptions {
 export interface ExplorationResult extends SuiteResult {
   seed: number;
   /** The shrunk failure: its state, its numbered steps, and where its scenario file was saved. */
-  failure?: { run: number; state: OrderInput[]; steps: CheckedExchange[]; scenarioFile?: string; scenario: SavedScenario };
+  failure?: {
+    run: number;
+    state: OrderInput[];
+    steps: CheckedExchange[];
+    scenarioFile?: string;
+    scenario: SavedScenario;
+  };
 }
 
 /** A scenario as exploration saves it: the kit's scenario format. */
@@ -82,7 +104,12 @@ function bodySchemaOf(operation: OperationName, status: number): ContractStep['e
   const documented = documentedResponse(routeOf(operation), status);
   if (status === 204) return 'none';
   if (documented === undefined) return undefined;
-  const schema: BodySchemaName = operation === 'listOrders' && status === 200 ? 'Order[]' : operation === 'readPet' && status === 200 ? 'Pet' : 'Error';
+  const schema: BodySchemaName =
+    operation === 'listOrders' && status === 200
+      ? 'Order[]'
+      : operation === 'readPet' && status === 200
+        ? 'Pet'
+        : 'Error';
   return documented.schema === null ? { schema: 'Error', optional: true } : { schema };
 }
 
@@ -95,7 +122,10 @@ async function judgedCall(
 ): Promise<{ exchange: CheckedExchange; answer: ModelAnswer; before: StoredOrder[] }> {
   const started = performance.now();
   const before = model.orders;
-  const [observed, answer] = await Promise.all([sendCall(target.options, call.method, call.path, call.key), model.mock.call(call.method, call.path, call.key)]);
+  const [observed, answer] = await Promise.all([
+    sendCall(target.options, call.method, call.path, call.key),
+    model.mock.call(call.method, call.path, call.key),
+  ]);
   model.orders = await model.mock.orders();
   const findings = judge(target, call, observed, answer!, before, model.orders);
   // Exploration compares with the model strictly: an advisory finding stops a run too.
@@ -103,7 +133,14 @@ async function judgedCall(
   return { exchange, answer: answer!, before };
 }
 
-function judge(target: ExplorationTarget, call: { method: string; path: string }, observed: Observation, answer: ModelAnswer, before: StoredOrder[], after: StoredOrder[]) {
+function judge(
+  target: ExplorationTarget,
+  call: { method: string; path: string },
+  observed: Observation,
+  answer: ModelAnswer,
+  before: StoredOrder[],
+  after: StoredOrder[],
+) {
   if (isFailure(observed)) return { findings: [{ path: '', message: observed.failure }], disagreements: [] };
   const findings: Finding[] = checkAgainstSpec(call.method, call.path, observed);
   findings.push(...compareWithModel({ path: call.path, answer, before, after, observed }, target.history));
@@ -119,17 +156,33 @@ function record(target: ExplorationTarget, exchange: CheckedExchange, step: Cont
 }
 
 /** The scenario step that replays a call: its request, and what the model answered (with the tolerances). */
-function stepOf(call: { method: string; path: string; key: KeyChoice }, answer: ModelAnswer, before: StoredOrder[], after: StoredOrder[]): ContractStep {
+function stepOf(
+  call: { method: string; path: string; key: KeyChoice },
+  answer: ModelAnswer,
+  before: StoredOrder[],
+  after: StoredOrder[],
+): ContractStep {
   const statuses = acceptedStatuses(answer, before, call.path);
   const body = bodySchemaOf(answer.operation, answer.status);
-  const expect: ContractStep['expect'] = { status: statuses.length === 1 ? statuses[0]! : statuses, ...(body !== undefined && { body }) };
+  const expect: ContractStep['expect'] = {
+    status: statuses.length === 1 ? statuses[0]! : statuses,
+    ...(body !== undefined && { body }),
+  };
   if (answer.operation === 'listOrders' && answer.status === 200) {
     expect.listed = after.filter((order) => order.status !== 'cancelled').map((order) => order.id);
     const cancelled = after.filter((order) => order.status === 'cancelled').map((order) => order.id);
     if (cancelled.length > 0) expect.advisory = { notListed: cancelled };
   }
   if (answer.operation === 'readPet' && answer.status === 200) expect.headers = ['Deprecation', 'Sunset'];
-  return { name: '', request: { method: call.method as 'GET' | 'DELETE', path: call.path, ...(call.key !== 'valid' && { key: call.key }) }, expect };
+  return {
+    name: '',
+    request: {
+      method: call.method as 'GET' | 'DELETE',
+      path: call.path,
+      ...(call.key !== 'valid' && { key: call.key }),
+    },
+    expect,
+  };
 }
 
 type ExplorationCommand = AsyncCommand<ExplorationModel, ExplorationTarget>;
@@ -157,7 +210,9 @@ function cancelTarget(orders: StoredOrder[], kind: CancelTarget, pick: number, u
   if (kind === 'unknown') return ids.has(unknown) ? undefined : unknown;
   if (kind === 'neighbour') {
     // One away from a stored id beyond 2^53: the same number once read as a float.
-    const candidates = orders.flatMap((order) => (order.id >= two53 || order.id <= -two53 ? [order.id + 1n, order.id - 1n] : [])).filter((id) => !ids.has(id) && id <= int64Maximum && id >= int64Minimum);
+    const candidates = orders
+      .flatMap((order) => (order.id >= two53 || order.id <= -two53 ? [order.id + 1n, order.id - 1n] : []))
+      .filter((id) => !ids.has(id) && id <= int64Maximum && id >= int64Minimum);
     return candidates.length === 0 ? undefined : candidates[pick % candidates.length];
   }
   const matching = orders.filter((order) => order.status === kind);
@@ -181,7 +236,12 @@ class CancelOrder implements ExplorationCommand {
     record(target, exchange, stepOf(call, answer, before, model.orders));
   }
   toString(): string {
-    const what = this.kind === 'unknown' ? 'an unknown order' : this.kind === 'neighbour' ? 'the neighbour of an order beyond 2^53' : `the ${ordinal(this.pick)} ${this.kind} order`;
+    const what =
+      this.kind === 'unknown'
+        ? 'an unknown order'
+        : this.kind === 'neighbour'
+          ? 'the neighbour of an order beyond 2^53'
+          : `the ${ordinal(this.pick)} ${this.kind} order`;
     return `cancel ${what}${this.key === 'valid' ? '' : ` with key ${this.key}`}`;
   }
 }
@@ -220,7 +280,9 @@ class CancelBurst implements ExplorationCommand {
     const started = performance.now();
     const id = cancelTarget(model.orders, 'pending', this.pick, 0n)!;
     const call = { method: 'DELETE', path: pathOf(routeOf('cancelOrder'), id), key: 'valid' as KeyChoice };
-    const observations = await Promise.all(Array.from({ length: this.count }, () => sendCall(target.options, call.method, call.path, call.key)));
+    const observations = await Promise.all(
+      Array.from({ length: this.count }, () => sendCall(target.options, call.method, call.path, call.key)),
+    );
     for (let index = 0; index < this.count; index++) await model.mock.call(call.method, call.path, call.key);
     model.orders = await model.mock.orders();
     const failure = observations.find(isFailure);
@@ -229,10 +291,22 @@ class CancelBurst implements ExplorationCommand {
     else {
       const responses = observations as ObservedResponse[];
       findings.push(...eachAnswerAgainstSpec(call.method, call.path, responses));
-      findings.push(...raceFindings(burstExpect, responses.map((observed) => observed.status), 'cancels', 'as the model answers one after another'));
+      findings.push(
+        ...raceFindings(
+          burstExpect,
+          responses.map((observed) => observed.status),
+          'cancels',
+          'as the model answers one after another',
+        ),
+      );
     }
     const exchange = judged(`${this.toString()}: ${id}`, call, observations[0]!, findings, [], true, started);
-    record(target, exchange, { name: '', request: { method: 'DELETE', path: call.path }, parallel: this.count, expect: burstExpect });
+    record(target, exchange, {
+      name: '',
+      request: { method: 'DELETE', path: call.path },
+      parallel: this.count,
+      expect: burstExpect,
+    });
   }
   toString(): string {
     return `cancel the ${ordinal(this.pick)} pending order ${this.count} times at once`;
@@ -249,8 +323,14 @@ class ListDuringCancels implements ExplorationCommand {
     const started = performance.now();
     const ids = [...new Set(this.picks.map((pick) => cancelTarget(model.orders, 'pending', pick, 0n)!))];
     const list = { method: 'GET', path: pathOf(routeOf('listOrders')), key: 'valid' as KeyChoice };
-    const cancels = ids.map((id) => ({ method: 'DELETE', path: pathOf(routeOf('cancelOrder'), id), key: 'valid' as KeyChoice }));
-    const [listed, ...cancelled] = await Promise.all([list, ...cancels].map((call) => sendCall(target.options, call.method, call.path, call.key)));
+    const cancels = ids.map((id) => ({
+      method: 'DELETE',
+      path: pathOf(routeOf('cancelOrder'), id),
+      key: 'valid' as KeyChoice,
+    }));
+    const [listed, ...cancelled] = await Promise.all(
+      [list, ...cancels].map((call) => sendCall(target.options, call.method, call.path, call.key)),
+    );
     const before = model.orders;
     const findings: Finding[] = [];
     const saved: ContractStep[] = [];
@@ -259,7 +339,13 @@ class ListDuringCancels implements ExplorationCommand {
       const observed = cancelled[index]!;
       const after = await model.mock.orders();
       if (isFailure(observed)) findings.push({ path: '', message: `${call.method} ${call.path}: ${observed.failure}` });
-      else findings.push(...compareWithModel({ path: call.path, answer, before, after, observed }, target.history).map((finding) => ({ ...finding, message: `${call.method} ${call.path}: ${finding.message}` })));
+      else
+        findings.push(
+          ...compareWithModel({ path: call.path, answer, before, after, observed }, target.history).map((finding) => ({
+            ...finding,
+            message: `${call.method} ${call.path}: ${finding.message}`,
+          })),
+        );
       saved.push(stepOf(call, answer, before, after));
     }
     model.orders = await model.mock.orders();
@@ -267,11 +353,25 @@ class ListDuringCancels implements ExplorationCommand {
     const listAnswer = (await model.mock.call(list.method, list.path, list.key))!;
     const listJudged = judge(target, list, listed!, listAnswer, before, model.orders);
     findings.push(...listJudged.findings);
-    const exchange = judged(`${this.toString()}: ${ids.join(', ')}`, list, listed!, findings, listJudged.disagreements, true, started);
+    const exchange = judged(
+      `${this.toString()}: ${ids.join(', ')}`,
+      list,
+      listed!,
+      findings,
+      listJudged.disagreements,
+      true,
+      started,
+    );
     // A scenario cannot send different requests at once: it replays the cancels, then the list.
     const listStep = stepOf(list, listAnswer, before, model.orders);
     target.steps.push({ ...exchange, name: `${target.steps.length + 1}. ${exchange.name}` });
-    target.saved.push(...saved.map((step, index) => ({ ...step, name: `${target.steps.length}. cancel ${ids[index]} (during the list)` })), { ...listStep, name: `${target.steps.length}. ${exchange.name}` });
+    target.saved.push(
+      ...saved.map((step, index) => ({
+        ...step,
+        name: `${target.steps.length}. cancel ${ids[index]} (during the list)`,
+      })),
+      { ...listStep, name: `${target.steps.length}. ${exchange.name}` },
+    );
     if (exchange.violations.length > 0) throw new Mismatch(exchange.name);
   }
   toString(): string {
@@ -302,14 +402,36 @@ async function loadFastCheck(): Promise<FastCheck> {
  * every field present or absent, with edge values; statuses mixed. Commands: every kind of call,
  * weighted towards what changes the store.
  */
-function arbitraries(fc: FastCheck): { stateArbitrary: Arbitrary<OrderInput[]>; commandArbitraries: Arbitrary<ExplorationCommand>[] } {
-  const specialIds = [0n, 1n, -1n, 7n, 42n, two53 - 1n, two53, two53 + 1n, -two53, -two53 - 1n, -(two53 - 1n), int64Maximum, int64Maximum - 1n, int64Minimum, int64Minimum + 1n];
+function arbitraries(fc: FastCheck): {
+  stateArbitrary: Arbitrary<OrderInput[]>;
+  commandArbitraries: Arbitrary<ExplorationCommand>[];
+} {
+  const specialIds = [
+    0n,
+    1n,
+    -1n,
+    7n,
+    42n,
+    two53 - 1n,
+    two53,
+    two53 + 1n,
+    -two53,
+    -two53 - 1n,
+    -(two53 - 1n),
+    int64Maximum,
+    int64Maximum - 1n,
+    int64Minimum,
+    int64Minimum + 1n,
+  ];
   const idArbitrary = fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...specialIds) },
     { weight: 3, arbitrary: fc.bigInt({ min: -1000n, max: 1000n }) },
     { weight: 2, arbitrary: fc.bigInt({ min: int64Minimum, max: int64Maximum }) },
   );
-  const petIdArbitrary = fc.oneof(fc.constantFrom(0n, 1n, int64Minimum, int64Maximum, two53 + 1n), fc.bigInt({ min: int64Minimum, max: int64Maximum }));
+  const petIdArbitrary = fc.oneof(
+    fc.constantFrom(0n, 1n, int64Minimum, int64Maximum, two53 + 1n),
+    fc.bigInt({ min: int64Minimum, max: int64Maximum }),
+  );
   const quantityArbitrary = fc.oneof(fc.constant(0), fc.integer({ min: -3, max: 1000 }));
 
   function pad(value: number, length = 2): string {
@@ -318,7 +440,10 @@ function arbitraries(fc: FastCheck): { stateArbitrary: Arbitrary<OrderInput[]>; 
 
   /** A ship date in one of the RFC 3339 forms a provider may write: Z, fractional seconds, +00:00, another offset. */
   const shipDateArbitrary = fc
-    .record({ at: fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 11, 31) / 1000 }), form: fc.constantFrom('Z', 'fraction', 'zero-offset', 'offset') })
+    .record({
+      at: fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 11, 31) / 1000 }),
+      form: fc.constantFrom('Z', 'fraction', 'zero-offset', 'offset'),
+    })
     .map(({ at, form }) => {
       const date = new Date(at * 1000);
       if (form === 'fraction') return new Date(at * 1000 + 250).toISOString();
@@ -345,26 +470,44 @@ function arbitraries(fc: FastCheck): { stateArbitrary: Arbitrary<OrderInput[]>; 
     .tuple(
       fc.oneof(
         { weight: 9, arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, maxLength: 20 }) },
-        { weight: 1, arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, minLength: 21, maxLength: 60 }) },
+        {
+          weight: 1,
+          arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, minLength: 21, maxLength: 60 }),
+        },
       ),
       fc.constantFrom('none', 'none', 'none', 'above', 'below'),
     )
     .map(([orders, neighbours]) => {
       const pair = neighbours === 'above' ? [two53, two53 + 1n] : neighbours === 'below' ? [-two53, -two53 - 1n] : [];
-      const extra = pair.filter((id) => !orders.some((order) => order.id === id)).map((id): OrderInput => ({ id, status: 'pending' }));
+      const extra = pair
+        .filter((id) => !orders.some((order) => order.id === id))
+        .map((id): OrderInput => ({ id, status: 'pending' }));
       return [...orders, ...extra] as OrderInput[];
     });
 
-  const acceptedKey = fc.oneof({ weight: 5, arbitrary: fc.constant<KeyChoice>('valid') }, { weight: 1, arbitrary: fc.constant<KeyChoice>('lowercase-scheme') });
+  const acceptedKey = fc.oneof(
+    { weight: 5, arbitrary: fc.constant<KeyChoice>('valid') },
+    { weight: 1, arbitrary: fc.constant<KeyChoice>('lowercase-scheme') },
+  );
   const refusedKey = fc.constantFrom<KeyChoice>('none', 'wrong', 'basic');
 
   /** Every command exploration generates, weighted towards what changes the store. */
   const commandArbitraries: Arbitrary<ExplorationCommand>[] = [
     acceptedKey.map((key) => new ListOrders(key)),
-    fc.tuple(fc.constantFrom<CancelTarget>('pending', 'pending', 'pending', 'shipped', 'cancelled', 'unknown', 'neighbour'), fc.nat(20), idArbitrary).map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
-    fc.tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'cancelled', 'pending'), fc.nat(20), idArbitrary).map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
+    fc
+      .tuple(
+        fc.constantFrom<CancelTarget>('pending', 'pending', 'pending', 'shipped', 'cancelled', 'unknown', 'neighbour'),
+        fc.nat(20),
+        idArbitrary,
+      )
+      .map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
+    fc
+      .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'cancelled', 'pending'), fc.nat(20), idArbitrary)
+      .map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
     refusedKey.map((key) => new ListOrders(key)),
-    fc.tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'unknown'), fc.nat(20), idArbitrary, refusedKey).map(([kind, pick, unknown, key]) => new CancelOrder(kind, pick, unknown, key)),
+    fc
+      .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'unknown'), fc.nat(20), idArbitrary, refusedKey)
+      .map(([kind, pick, unknown, key]) => new CancelOrder(kind, pick, unknown, key)),
     fc.tuple(petIdArbitrary, fc.oneof(acceptedKey, refusedKey)).map(([petId, key]) => new ReadPet(petId, key)),
     fc.tuple(fc.nat(20), fc.integer({ min: 2, max: 6 })).map(([pick, count]) => new CancelBurst(pick, count)),
     fc.array(fc.nat(20), { minLength: 1, maxLength: 3 }).map((picks) => new ListDuringCancels(picks)),
@@ -372,7 +515,14 @@ function arbitraries(fc: FastCheck): { stateArbitrary: Arbitrary<OrderInput[]>; 
   return { stateArbitrary, commandArbitraries };
 }
 
-function savedScenario(run: number, seed: number, state: OrderInput[], steps: ContractStep[], explored: number, failed: string): SavedScenario {
+function savedScenario(
+  run: number,
+  seed: number,
+  state: OrderInput[],
+  steps: ContractStep[],
+  explored: number,
+  failed: string,
+): SavedScenario {
   return {
     description: `Found by petstore-verify explore (seed ${seed}, run ${run}), shrunk to ${explored} step${explored === 1 ? '' : 's'}: ${failed} differs from what the model answers.`,
     state: { name: providerState, params: { orders: state } },
@@ -409,40 +559,57 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
   let lastFailure: { state: OrderInput[]; steps: CheckedExchange[]; saved: ContractStep[] } | undefined;
   let aborted: Error | undefined;
 
-  const property = fc.asyncProperty(stateArbitrary, fc.commands(commandArbitraries, { maxCommands: options.maxSteps ?? 12 }), async (state, commands) => {
-    if (aborted !== undefined) return;
-    const target: ExplorationTarget = { options, prism, history: new ProviderHistory(), steps: [], saved: [] };
-    try {
-      await changeProviderState(options, state, 'setup');
-      const mock = await InterfaceModel.seeded(state);
-      await fc.asyncModelRun(async () => ({ model: { mock, orders: await mock.orders() }, real: target }), commands);
-      if (!firstFailureSeen) {
-        const result: CaseResult = { name: `run ${runs.length + 1}`, description: `${state.length} order${state.length === 1 ? '' : 's'}, ${target.steps.length} step${target.steps.length === 1 ? '' : 's'}`, verdict: 'passed', exchanges: target.steps };
-        runs.push(result);
-        options.onRun?.(result);
+  const property = fc.asyncProperty(
+    stateArbitrary,
+    fc.commands(commandArbitraries, { maxCommands: options.maxSteps ?? 12 }),
+    async (state, commands) => {
+      if (aborted !== undefined) return;
+      const target: ExplorationTarget = { options, prism, history: new ProviderHistory(), steps: [], saved: [] };
+      try {
+        await changeProviderState(options, state, 'setup');
+        const mock = await InterfaceModel.seeded(state);
+        await fc.asyncModelRun(async () => ({ model: { mock, orders: await mock.orders() }, real: target }), commands);
+        if (!firstFailureSeen) {
+          const result: CaseResult = {
+            name: `run ${runs.length + 1}`,
+            description: `${state.length} order${state.length === 1 ? '' : 's'}, ${target.steps.length} step${target.steps.length === 1 ? '' : 's'}`,
+            verdict: 'passed',
+            exchanges: target.steps,
+          };
+          runs.push(result);
+          options.onRun?.(result);
+        }
+      } catch (error) {
+        if (error instanceof TargetUnreachable || error instanceof RunStopped) {
+          aborted = error;
+          return;
+        }
+        if (!(error instanceof Mismatch)) {
+          // The state could not be set, or something else went wrong: a failure like any other, with its reason.
+          target.steps.push(
+            findingsOnlyExchange(`${target.steps.length + 1}. ${(error as Error).message}`, [
+              { path: '', message: (error as Error).message },
+            ]),
+          );
+        }
+        if (!firstFailureSeen) {
+          firstFailureSeen = true;
+          failedRun = runs.length + 1;
+        }
+        lastFailure = { state, steps: target.steps, saved: target.saved };
+        throw error;
+      } finally {
+        await changeProviderState(options, [], 'teardown').catch(() => undefined);
       }
-    } catch (error) {
-      if (error instanceof TargetUnreachable || error instanceof RunStopped) {
-        aborted = error;
-        return;
-      }
-      if (!(error instanceof Mismatch)) {
-        // The state could not be set, or something else went wrong: a failure like any other, with its reason.
-        target.steps.push(findingsOnlyExchange(`${target.steps.length + 1}. ${(error as Error).message}`, [{ path: '', message: (error as Error).message }]));
-      }
-      if (!firstFailureSeen) {
-        firstFailureSeen = true;
-        failedRun = runs.length + 1;
-      }
-      lastFailure = { state, steps: target.steps, saved: target.saved };
-      throw error;
-    } finally {
-      await changeProviderState(options, [], 'teardown').catch(() => undefined);
-    }
-  });
+    },
+  );
 
   const left = options.deadline === undefined ? undefined : options.deadline - Date.now();
-  const details = await fc.check(property, { seed, numRuns: options.runs ?? 100, ...(left !== undefined && { interruptAfterTimeLimit: Math.max(1, left), markInterruptAsFailure: true }) });
+  const details = await fc.check(property, {
+    seed,
+    numRuns: options.runs ?? 100,
+    ...(left !== undefined && { interruptAfterTimeLimit: Math.max(1, left), markInterruptAsFailure: true }),
+  });
   if (aborted instanceof TargetUnreachable) throw aborted;
   const cases = [...runs];
   const result: ExplorationResult = { ...tallySuite('explore', cases, 0), seed };
@@ -452,7 +619,14 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
     options.onRun?.(cases.at(-1)!);
   } else if (details.failed && lastFailure !== undefined) {
     const failing = lastFailure.steps.at(-1)?.name ?? 'a step';
-    const scenario = savedScenario(failedRun, seed, lastFailure.state, lastFailure.saved, lastFailure.steps.length, failing.replace(/^\d+\. /, ''));
+    const scenario = savedScenario(
+      failedRun,
+      seed,
+      lastFailure.state,
+      lastFailure.saved,
+      lastFailure.steps.length,
+      failing.replace(/^\d+\. /, ''),
+    );
     let scenarioFile: string | undefined;
     if (options.save !== undefined) {
       await mkdir(options.save, { recursive: true });
@@ -468,7 +642,13 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
     };
     cases.push(shrunk);
     options.onRun?.(shrunk);
-    result.failure = { run: failedRun, state: lastFailure.state, steps: lastFailure.steps, scenario, ...(scenarioFile !== undefined && { scenarioFile }) };
+    result.failure = {
+      run: failedRun,
+      state: lastFailure.state,
+      steps: lastFailure.steps,
+      scenario,
+      ...(scenarioFile !== undefined && { scenarioFile }),
+    };
   }
   return { ...result, ...tallySuite('explore', cases, performance.now() - started), seed };
 }

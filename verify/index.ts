@@ -11,13 +11,53 @@
  */
 export { checkAgainstSpec, checkResponse, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
 export { compareWithModel, ProviderHistory, tolerances, type ComparedCall, type Tolerance } from './compare.js';
-export { defaultExplorationSeed, explore, type ExplorationResult, type ExploreOptions, type SavedScenario } from './explore.js';
+export {
+  defaultExplorationSeed,
+  explore,
+  type ExplorationResult,
+  type ExploreOptions,
+  type SavedScenario,
+} from './explore.js';
 export { InterfaceModel, type ModelAnswer } from './model.js';
 export { observe, TargetUnreachable, type Observation, type TargetFailure } from './observe.js';
 export { compareOracles, loadPrismOracle, type Disagreement, type PrismDiagnostic, type PrismOracle } from './prism.js';
-export { pactProviderBaseUrl, publishPact, verifyPact, type PactBroker, type PactPublication, type PactVerifyOptions } from './pact.js';
-export { createValidatingProxy, type ProxyExchange, type ProxyOptions, type ProxyReport, type ValidatingProxy } from './proxy.js';
-export { coverageOf, disagreementLine, exchangeLines, findingLine, findingText, runReport, summaryLines, toHtml, toJson, toJunit, type Coverage, type CoverageEntry, type RunReport } from './report.js';
-export { suiteNames, type CaseResult, type CheckedExchange, type SuiteName, type SuiteResult, type Verdict } from './results.js';
+export {
+  pactProviderBaseUrl,
+  publishPact,
+  verifyPact,
+  type PactBroker,
+  type PactPublication,
+  type PactVerifyOptions,
+} from './pact.js';
+export {
+  createValidatingProxy,
+  type ProxyExchange,
+  type ProxyOptions,
+  type ProxyReport,
+  type ValidatingProxy,
+} from './proxy.js';
+export {
+  coverageOf,
+  disagreementLine,
+  exchangeLines,
+  findingLine,
+  findingText,
+  runReport,
+  summaryLines,
+  toHtml,
+  toJson,
+  toJunit,
+  type Coverage,
+  type CoverageEntry,
+  type RunReport,
+} from './report.js';
+export {
+  suiteNames,
+  type CaseResult,
+  type CheckedExchange,
+  type SuiteName,
+  type SuiteResult,
+  type Verdict,
+} from './results.js';
 export { verify, type TargetOptions, type VerifyOptions } from './run.js';
 export { runVerification, type VerificationOptions } from './verification.js';

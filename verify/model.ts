@@ -1,5 +1,5 @@
-import { answererOf, createOrderMock, type OrderMock } from '../mocks/handlers.js';
-import { networkError } from '../mocks/faults.js';
+import { createOrderMock, type OrderMock } from '../mocks/order-mock.js';
+import { networkError } from '../mocks/reply.js';
 import type { StoredOrder } from '../mocks/order-store.js';
 import { authorizationHeader, developmentApiKey, type KeyChoice } from '../spec/authorization.js';
 import { matchRoute, type OperationName } from '../spec/routes.js';
@@ -40,10 +40,14 @@ export class InterfaceModel {
   async call(method: string, path: string, key: KeyChoice | undefined): Promise<ModelAnswer | undefined> {
     const match = matchRoute(method, path);
     if (match === undefined) return undefined;
-    const headers = new Headers(authorizationHeader(key, developmentApiKey) as Record<string, string>);
-    const reply = await answererOf(this.#mock).answer(match.route.operation, decodeURIComponent(match.parameter ?? ''), { headers });
-    if (reply === networkError) throw new Error('the model has no faults: it never drops a connection');
-    const body = typeof reply.body === 'string' || reply.body === null ? reply.body : reply.body.map((part) => utf8.decode(part, { stream: true })).join('') + utf8.decode();
+    const headers = authorizationHeader(key, developmentApiKey) as Record<string, string>;
+    const reply = await this.#mock.handle(new Request(`http://model.invalid/v1${path}`, { method, headers }));
+    if (reply === undefined || reply === networkError)
+      throw new Error('the model answers every call of an operation, and has no faults to drop a connection');
+    const body =
+      typeof reply.body === 'string' || reply.body === null
+        ? reply.body
+        : reply.body.map((part) => utf8.decode(part, { stream: true })).join('') + utf8.decode();
     return { operation: match.route.operation, status: reply.status, headers: reply.headers, body };
   }
 

@@ -26,7 +26,14 @@ export type Observation = ObservedResponse | TargetFailure;
 
 // Causes that mean nothing answered at all: the run cannot go on (exit 2), as opposed to a target
 // that answered badly (a violation).
-const unreachableCodes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const unreachableCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
 
 function parserFailure(error: NodeJS.ErrnoException): string {
   return `the answer is not valid HTTP/1.1 (${error.message.replace(/^Parse Error: /, '')})`;
@@ -44,7 +51,11 @@ function parserFailure(error: NodeJS.ErrnoException): string {
  * const observed = await observe('http://127.0.0.1:4010/v1/store/orders', { method: 'GET', headers }, 10_000);
  * if ('failure' in observed) console.log(observed.failure);
  */
-export function observe(url: string, init: { method: string; headers?: Record<string, string>; body?: Uint8Array | string }, timeout = defaultRequestTimeout): Promise<Observation> {
+export function observe(
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: Uint8Array | string },
+  timeout = defaultRequestTimeout,
+): Promise<Observation> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -60,7 +71,11 @@ export function observe(url: string, init: { method: string; headers?: Record<st
     };
     const request = send(target, {
       method: init.method,
-      headers: { 'accept-encoding': acceptedEncodings, ...init.headers, ...(init.body !== undefined && { 'content-length': String(Buffer.byteLength(init.body)) }) },
+      headers: {
+        'accept-encoding': acceptedEncodings,
+        ...init.headers,
+        ...(init.body !== undefined && { 'content-length': String(Buffer.byteLength(init.body)) }),
+      },
       agent: false,
     });
     const timer = setTimeout(() => {
@@ -73,7 +88,8 @@ export function observe(url: string, init: { method: string; headers?: Record<st
         trailingBytes = true;
         return;
       }
-      if (unreachableCodes.has(error.code ?? '')) return settle(new TargetUnreachable(`cannot reach ${url}: ${error.code}`));
+      if (unreachableCodes.has(error.code ?? ''))
+        return settle(new TargetUnreachable(`cannot reach ${url}: ${error.code}`));
       if (error.code?.startsWith('HPE_')) return settle({ failure: parserFailure(error) });
       settle({ failure: `the connection failed before an answer came (${error.code ?? error.message})` });
     });
@@ -91,11 +107,20 @@ export function observe(url: string, init: { method: string; headers?: Record<st
           try {
             ({ text, invalidUtf8 } = responseText(Buffer.concat(chunks), response.headers['content-encoding']));
           } catch (error) {
-            return settle({ failure: `the body could not be decoded as its Content-Encoding (${response.headers['content-encoding']}) says: ${(error as Error).message}` });
+            return settle({
+              failure: `the body could not be decoded as its Content-Encoding (${response.headers['content-encoding']}) says: ${(error as Error).message}`,
+            });
           }
           const headers = new Headers();
-          for (let index = 0; index < response.rawHeaders.length; index += 2) headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
-          settle({ status: response.statusCode ?? 0, headers, text, ...(invalidUtf8 && { invalidUtf8 }), ...(trailingBytes && { trailingBytes }) });
+          for (let index = 0; index < response.rawHeaders.length; index += 2)
+            headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
+          settle({
+            status: response.statusCode ?? 0,
+            headers,
+            text,
+            ...(invalidUtf8 && { invalidUtf8 }),
+            ...(trailingBytes && { trailingBytes }),
+          });
         });
       });
     });

@@ -7,8 +7,16 @@ import { createRequire } from 'node:module';
  */
 export const optionalDependencies = {
   pact: { name: '@pact-foundation/pact-core', range: '^19.2.0', usedBy: 'the pact suite' },
-  prism: { name: '@stoplight/prism-http', range: '5.12.0', usedBy: 'Prism, the second oracle; --no-prism does without it' },
-  fastCheck: { name: 'fast-check', range: '^4.10.2', usedBy: 'exploration from the library; the petstore-verify command carries it inside' },
+  prism: {
+    name: '@stoplight/prism-http',
+    range: '5.12.0',
+    usedBy: 'Prism, the second oracle; --no-prism does without it',
+  },
+  fastCheck: {
+    name: 'fast-check',
+    range: '^4.10.2',
+    usedBy: 'exploration from the library; the petstore-verify command carries it inside',
+  },
 } as const;
 
 /** One of the optional dependencies. */
@@ -36,7 +44,9 @@ export function isInstalled(dependency: OptionalDependency): boolean {
  * installHint(['pact', 'prism']) // 'needs @pact-foundation/pact-core (the pact suite), which is not installed: npm install --save-dev @pact-foundation/pact-core@^19.2.0'
  */
 export function installHint(needed: readonly OptionalDependency[]): string | undefined {
-  const missing = [...new Set(needed)].filter((dependency) => !isInstalled(dependency)).map((dependency) => optionalDependencies[dependency]);
+  const missing = [...new Set(needed)]
+    .filter((dependency) => !isInstalled(dependency))
+    .map((dependency) => optionalDependencies[dependency]);
   if (missing.length === 0) return undefined;
   const names = missing.map((dependency) => `${dependency.name} (${dependency.usedBy})`).join(' and ');
   return `needs ${names}, which ${missing.length === 1 ? 'is' : 'are'} not installed: npm install --save-dev ${missing.map((dependency) => `${dependency.name}@${dependency.range}`).join(' ')}`;

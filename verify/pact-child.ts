@@ -10,11 +10,17 @@ function finish(outcome: { results: string } | { crash: string }, code: number):
   process.exit(code);
 }
 
-process.on('uncaughtException', (error) => finish({ crash: `Pact's verifier crashed: ${error.message.split('\n')[0]}` }, 1));
-process.on('unhandledRejection', (error) => finish({ crash: `Pact's verifier crashed: ${String((error as Error)?.message ?? error).split('\n')[0]}` }, 1));
+process.on('uncaughtException', (error) =>
+  finish({ crash: `Pact's verifier crashed: ${error.message.split('\n')[0]}` }, 1),
+);
+process.on('unhandledRejection', (error) =>
+  finish({ crash: `Pact's verifier crashed: ${String((error as Error)?.message ?? error).split('\n')[0]}` }, 1),
+);
 
 const options = JSON.parse(readFileSync(optionsFile, 'utf8')) as Record<string, unknown>;
-const { default: pact } = (await import('@pact-foundation/pact-core')) as unknown as { default: { verifyPacts(options: object): Promise<unknown> } };
+const { default: pact } = (await import('@pact-foundation/pact-core')) as unknown as {
+  default: { verifyPacts(options: object): Promise<unknown> };
+};
 try {
   finish({ results: String(await pact.verifyPacts(options)) }, 0);
 } catch (error) {

@@ -34,7 +34,18 @@ export interface PactGuard {
 }
 
 // RFC 9110 §7.6.1, and what the guard rewrites (it answers with the decoded body it read).
-const notForwarded = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'content-encoding']);
+const notForwarded = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'content-encoding',
+]);
 
 async function readBody(incoming: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -49,7 +60,11 @@ function keyChoiceOf(authorization: string | undefined): KeyChoice {
 
 function answer(outgoing: ServerResponse, observation: Observation): void {
   if (isFailure(observation)) {
-    const record: ErrorRecord = { code: 'target_failed', message: `petstore-verify could not read the provider's answer: ${observation.failure}`, status: 502 };
+    const record: ErrorRecord = {
+      code: 'target_failed',
+      message: `petstore-verify could not read the provider's answer: ${observation.failure}`,
+      status: 502,
+    };
     const body = stringifyJson(record);
     outgoing.writeHead(502, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     outgoing.end(body);
@@ -75,7 +90,10 @@ function answer(outgoing: ServerResponse, observation: Observation): void {
  * @example
  * const guard = await startPactGuard({ baseUrl, apiKey, stateUrl });
  */
-export async function startPactGuard(options: TargetOptions & { stateUrl: string }, onStopped: (reason: string) => void): Promise<PactGuard> {
+export async function startPactGuard(
+  options: TargetOptions & { stateUrl: string },
+  onStopped: (reason: string) => void,
+): Promise<PactGuard> {
   const base = new URL(options.baseUrl.replace(/\/+$/, ''));
   const records: GuardRecord[] = [];
   let state: string | undefined;
@@ -86,10 +104,17 @@ export async function startPactGuard(options: TargetOptions & { stateUrl: string
     const body = await readBody(incoming);
     let observation: Observation;
     try {
-      observation = await sendToTarget(options, options.stateUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: new Uint8Array(body) });
+      observation = await sendToTarget(options, options.stateUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Uint8Array(body),
+      });
     } catch (error) {
       if (error instanceof RunStopped) onStopped(error.message);
-      observation = { failure: error instanceof RunStopped ? error.message : `cannot reach the state URL: ${(error as Error).message}` };
+      observation = {
+        failure:
+          error instanceof RunStopped ? error.message : `cannot reach the state URL: ${(error as Error).message}`,
+      };
     }
     try {
       const change = parseJson(body.toString('utf8')) as { action?: string; params?: { orders?: unknown[] } };
@@ -117,24 +142,41 @@ export async function startPactGuard(options: TargetOptions & { stateUrl: string
     const authorization = incoming.headers.authorization;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(incoming.headers)) {
-      if (!notForwarded.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      if (!notForwarded.has(name) && value !== undefined)
+        headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
     if (authorization === `Bearer ${developmentApiKey}`) headers.authorization = `Bearer ${options.apiKey}`;
     const body = await readBody(incoming);
     const findings: Finding[] = [];
     let observation: Observation;
     try {
-      observation = await sendToTarget(options, `${base.origin}${target}`, { method, headers, ...(body.length > 0 && { body: new Uint8Array(body) }) });
+      observation = await sendToTarget(options, `${base.origin}${target}`, {
+        method,
+        headers,
+        ...(body.length > 0 && { body: new Uint8Array(body) }),
+      });
     } catch (error) {
       if (error instanceof RunStopped) onStopped(error.message);
-      observation = { failure: error instanceof RunStopped ? `expected the run to finish, got: ${error.message}` : `cannot reach the provider: ${(error as Error).message}` };
+      observation = {
+        failure:
+          error instanceof RunStopped
+            ? `expected the run to finish, got: ${error.message}`
+            : `cannot reach the provider: ${(error as Error).message}`,
+      };
     }
     if (isFailure(observation)) findings.push({ path: '', message: observation.failure });
     else {
       findings.push(...checkAgainstSpec(method, path, observation));
-      if (method === 'DELETE' && model !== undefined) findings.push(...(await storeAfter(method, path, keyChoiceOf(authorization))));
+      if (method === 'DELETE' && model !== undefined)
+        findings.push(...(await storeAfter(method, path, keyChoiceOf(authorization))));
     }
-    records.push({ method, path, authorization, state, exchange: judged(`${method} ${path}`, { method, path }, observation, findings, [], true, started) });
+    records.push({
+      method,
+      path,
+      authorization,
+      state,
+      exchange: judged(`${method} ${path}`, { method, path }, observation, findings, [], true, started),
+    });
     answer(outgoing, observation);
   }
 
@@ -151,13 +193,17 @@ export async function startPactGuard(options: TargetOptions & { stateUrl: string
     }
     const prefix = `after this call, GET /store/orders`;
     if (isFailure(observed)) return [{ path: '', message: `${prefix} failed: ${observed.failure}` }];
-    return compareWithModel({ path: '/store/orders', answer: listAnswer!, before: after, after, observed }, history).map((finding) => ({ ...finding, message: `${prefix}: ${finding.message}` }));
+    return compareWithModel(
+      { path: '/store/orders', answer: listAnswer!, before: after, after, observed },
+      history,
+    ).map((finding) => ({ ...finding, message: `${prefix}: ${finding.message}` }));
   }
 
   const server = createHttpServer((incoming, outgoing) => {
     const handle = incoming.method === 'POST' && incoming.url === guardStatePath ? changeState : forward;
     handle(incoming, outgoing).catch((error: unknown) => {
-      if (!outgoing.headersSent) answer(outgoing, { failure: `petstore-verify's guard failed: ${(error as Error).message}` });
+      if (!outgoing.headersSent)
+        answer(outgoing, { failure: `petstore-verify's guard failed: ${(error as Error).message}` });
       else outgoing.destroy();
     });
   });

@@ -9,7 +9,14 @@ import { packageFolder } from '../spec/package-folder.js';
 import type { Finding } from './checks.js';
 import { requireInstalled } from './optional-dependencies.js';
 import { guardStatePath, startPactGuard, type GuardRecord } from './pact-guard.js';
-import { caseVerdict, findingsOnlyExchange, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
+import {
+  caseVerdict,
+  findingsOnlyExchange,
+  tallySuite,
+  type CaseResult,
+  type CheckedExchange,
+  type SuiteResult,
+} from './results.js';
 import type { TargetOptions } from './run.js';
 
 /** A Pact Broker to fetch pacts from and publish verification results to. */
@@ -43,7 +50,10 @@ export interface PactVerifyOptions extends TargetOptions {
  */
 export function pactProviderBaseUrl(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, '');
-  if (!trimmed.endsWith('/v1')) throw new Error(`the base URL must end with /v1 for Pact verification (the interface's version path), got ${JSON.stringify(baseUrl)}`);
+  if (!trimmed.endsWith('/v1'))
+    throw new Error(
+      `the base URL must end with /v1 for Pact verification (the interface's version path), got ${JSON.stringify(baseUrl)}`,
+    );
   return trimmed.slice(0, -'/v1'.length);
 }
 
@@ -56,7 +66,13 @@ interface PactInteraction {
   state: string | undefined;
 }
 
-type PactFile = { interactions?: { description: string; providerStates?: { params?: { orders?: unknown } }[]; request: { method: string; path: string; headers?: Record<string, string | string[]> } }[] };
+type PactFile = {
+  interactions?: {
+    description: string;
+    providerStates?: { params?: { orders?: unknown } }[];
+    request: { method: string; path: string; headers?: Record<string, string | string[]> };
+  }[];
+};
 
 async function readInteractions(files: readonly string[]): Promise<PactInteraction[]> {
   const interactions: PactInteraction[] = [];
@@ -68,7 +84,9 @@ async function readInteractions(files: readonly string[]): Promise<PactInteracti
       continue; // Pact's verifier says what is wrong with it
     }
     for (const interaction of pact.interactions ?? []) {
-      const header = Object.entries(interaction.request.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+      const header = Object.entries(interaction.request.headers ?? {}).find(
+        ([name]) => name.toLowerCase() === 'authorization',
+      )?.[1];
       const orders = interaction.providerStates?.[0]?.params?.orders;
       interactions.push({
         description: interaction.description,
@@ -86,14 +104,29 @@ async function readInteractions(files: readonly string[]): Promise<PactInteracti
 interface PactResults {
   result?: boolean;
   interactionResults?: { description: string; result: string; duration?: string }[];
-  errors?: { interaction: string; mismatch?: { type?: string; message?: string; mismatches?: { type?: string; mismatch?: string; path?: string; key?: string }[] } }[];
+  errors?: {
+    interaction: string;
+    mismatch?: {
+      type?: string;
+      message?: string;
+      mismatches?: { type?: string; mismatch?: string; path?: string; key?: string }[];
+    };
+  }[];
 }
 
 function mismatchFindings(error: NonNullable<PactResults['errors']>[number]): Finding[] {
   const mismatches = error.mismatch?.mismatches ?? [];
-  if (mismatches.length === 0) return [{ path: '', message: `Pact: ${error.mismatch?.message ?? error.mismatch?.type ?? 'the interaction failed'}` }];
+  if (mismatches.length === 0)
+    return [
+      { path: '', message: `Pact: ${error.mismatch?.message ?? error.mismatch?.type ?? 'the interaction failed'}` },
+    ];
   return mismatches.map((mismatch) => ({
-    path: mismatch.type === 'StatusMismatch' ? 'status' : mismatch.type === 'HeaderMismatch' ? (mismatch.key ?? 'header') : (mismatch.path ?? ''),
+    path:
+      mismatch.type === 'StatusMismatch'
+        ? 'status'
+        : mismatch.type === 'HeaderMismatch'
+          ? (mismatch.key ?? 'header')
+          : (mismatch.path ?? ''),
     message: `Pact: ${(mismatch.mismatch ?? mismatch.type ?? 'mismatch').replace(/\s+/g, ' ')}`,
   }));
 }
@@ -110,7 +143,10 @@ interface ChildOutcome {
 }
 
 /** Pact's verifier in its own process; `stop` ends it early with a reason. */
-function runChild(options: object, deadline: number | undefined): { outcome: Promise<ChildOutcome>; stop(reason: string): void } {
+function runChild(
+  options: object,
+  deadline: number | undefined,
+): { outcome: Promise<ChildOutcome>; stop(reason: string): void } {
   let stopReason: string | undefined;
   let stopChild: (() => void) | undefined;
   const outcome = (async () => {
@@ -118,20 +154,36 @@ function runChild(options: object, deadline: number | undefined): { outcome: Pro
     const optionsFile = join(directory, 'options.json');
     const outcomeFile = join(directory, 'outcome.json');
     await writeFile(optionsFile, JSON.stringify(options));
-    const child = spawn(process.execPath, [join(packageFolder(import.meta.url, 'dist', 'verify/pact-child.js'), 'verify', 'pact-child.js'), optionsFile, outcomeFile], {
-      env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        join(packageFolder(import.meta.url, 'dist', 'verify/pact-child.js'), 'verify', 'pact-child.js'),
+        optionsFile,
+        outcomeFile,
+      ],
+      {
+        env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
     stopChild = () => child.kill('SIGKILL');
     if (stopReason !== undefined) stopChild();
-    const timer = deadline === undefined ? undefined : setTimeout(() => {
-      // Worded as when the run's watch stops it for the deadline: whichever comes first, one message.
-      stopReason ??= `Pact's verifier was stopped: the run passed its deadline`;
-      child.kill('SIGKILL');
-    }, Math.max(0, deadline - Date.now()));
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    const timer =
+      deadline === undefined
+        ? undefined
+        : setTimeout(
+            () => {
+              // Worded as when the run's watch stops it for the deadline: whichever comes first, one message.
+              stopReason ??= `Pact's verifier was stopped: the run passed its deadline`;
+              child.kill('SIGKILL');
+            },
+            Math.max(0, deadline - Date.now()),
+          );
+    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal })),
+    );
     clearTimeout(timer);
     try {
       if (exit.signal === 'SIGKILL') return { crash: stopReason ?? `Pact's verifier was killed` };
@@ -139,8 +191,14 @@ function runChild(options: object, deadline: number | undefined): { outcome: Pro
       if (outcome.crash !== undefined) return { crash: outcome.crash };
       return { results: JSON.parse(outcome.results ?? '{}') as PactResults };
     } catch {
-      const line = stderr.trim().split('\n').filter((text) => text.trim() !== '').pop();
-      return { crash: `Pact's verifier ended without a verdict (exit ${exit.code ?? exit.signal})${line === undefined ? '' : `: ${line.trim()}`}` };
+      const line = stderr
+        .trim()
+        .split('\n')
+        .filter((text) => text.trim() !== '')
+        .pop();
+      return {
+        crash: `Pact's verifier ended without a verdict (exit ${exit.code ?? exit.signal})${line === undefined ? '' : `: ${line.trim()}`}`,
+      };
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
@@ -207,7 +265,10 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
               ...(broker.username !== undefined && { pactBrokerUsername: broker.username }),
               ...(broker.password !== undefined && { pactBrokerPassword: broker.password }),
               consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }],
-              ...(broker.providerVersion !== undefined && { publishVerificationResult: true, providerVersion: broker.providerVersion }),
+              ...(broker.providerVersion !== undefined && {
+                publishVerificationResult: true,
+                providerVersion: broker.providerVersion,
+              }),
               ...(broker.providerBranch !== undefined && { providerVersionBranch: broker.providerBranch }),
             }),
       },
@@ -227,17 +288,33 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
     const error = outcome.results?.errors?.find((candidate) => isAbout(candidate, result.description));
     const interaction = interactions.find((candidate) => candidate.description === result.description);
     const guarded = interaction === undefined ? [] : recordsFor(interaction, guard.records, taken);
-    const pactFindings = error === undefined ? (result.result === 'OK' ? [] : [{ path: '', message: `Pact: the interaction ended with ${result.result}` }]) : mismatchFindings(error);
-    const exchanges: CheckedExchange[] = guarded.map((record) => ({ ...record.exchange, name: result.description, violations: [...pactFindings, ...record.exchange.violations] }));
+    const pactFindings =
+      error === undefined
+        ? result.result === 'OK'
+          ? []
+          : [{ path: '', message: `Pact: the interaction ended with ${result.result}` }]
+        : mismatchFindings(error);
+    const exchanges: CheckedExchange[] = guarded.map((record) => ({
+      ...record.exchange,
+      name: result.description,
+      violations: [...pactFindings, ...record.exchange.violations],
+    }));
     if (exchanges.length === 0) {
-      exchanges.push(findingsOnlyExchange(result.description, pactFindings, { method: interaction?.method ?? '', path: interaction?.path ?? '' }));
+      exchanges.push(
+        findingsOnlyExchange(result.description, pactFindings, {
+          method: interaction?.method ?? '',
+          path: interaction?.path ?? '',
+        }),
+      );
     }
     cases.push({ name: result.description, verdict: caseVerdict(exchanges), exchanges });
     for (const exchange of exchanges) options.onExchange?.(exchange, result.description);
   }
   // What the guard saw that no interaction result names: the interactions of a verifier that was stopped,
   // a broker's pacts, or a request Pact sent twice.
-  for (const record of guard.records.filter((candidate) => !taken.has(candidate) && candidate.exchange.violations.length > 0)) {
+  for (const record of guard.records.filter(
+    (candidate) => !taken.has(candidate) && candidate.exchange.violations.length > 0,
+  )) {
     const interaction = interactions.find((candidate) => recordsFor(candidate, [record], taken).length > 0);
     const name = interaction?.description ?? `${record.method} ${record.path}`;
     cases.push({ name, verdict: 'failed', exchanges: [{ ...record.exchange, name }] });
@@ -250,7 +327,10 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
     cases.push({ name: error.interaction, verdict: 'failed', exchanges: [exchange] });
     options.onExchange?.(exchange, error.interaction);
   }
-  if (outcome.crash !== undefined || (outcome.results !== undefined && results.length === 0 && interactions.length > 0)) {
+  if (
+    outcome.crash !== undefined ||
+    (outcome.results !== undefined && results.length === 0 && interactions.length > 0)
+  ) {
     const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
     const exchange = findingsOnlyExchange('verifier', [{ path: '', message: reason }]);
     cases.push({ name: 'verifier', verdict: 'failed', reason, exchanges: [exchange] });
@@ -279,9 +359,13 @@ export interface PactPublication {
 export async function publishPact(publication: PactPublication): Promise<string[]> {
   const { broker } = publication;
   const content = await readFile(publication.pactFile ?? shippedPactFile);
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/hal+json, application/json' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/hal+json, application/json',
+  };
   if (broker.token !== undefined) headers.authorization = `Bearer ${broker.token}`;
-  else if (broker.username !== undefined) headers.authorization = `Basic ${Buffer.from(`${broker.username}:${broker.password ?? ''}`).toString('base64')}`;
+  else if (broker.username !== undefined)
+    headers.authorization = `Basic ${Buffer.from(`${broker.username}:${broker.password ?? ''}`).toString('base64')}`;
   const response = await fetch(`${broker.url.replace(/\/+$/, '')}/contracts/publish`, {
     method: 'POST',
     headers,

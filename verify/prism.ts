@@ -63,7 +63,10 @@ async function createPrismOracle(): Promise<PrismOracle> {
   const operations = await getHttpOperationsFromSpec(structuredClone(openApiDocument) as object);
   return {
     check(method, path, response) {
-      const routed = route({ resources: operations, input: { method: method.toLowerCase() as HttpMethod, url: { path: path.split('?')[0]! } } });
+      const routed = route({
+        resources: operations,
+        input: { method: method.toLowerCase() as HttpMethod, url: { path: path.split('?')[0]! } },
+      });
       if (routed._tag === 'Left') return [];
       const headers = Object.fromEntries(response.headers);
       let body: unknown;
@@ -75,26 +78,42 @@ async function createPrismOracle(): Promise<PrismOracle> {
           body = response.text;
         }
       }
-      const result = validateOutput({ resource: routed.right, element: { statusCode: response.status, headers, body } });
+      const result = validateOutput({
+        resource: routed.right,
+        element: { statusCode: response.status, headers, body },
+      });
       if (result._tag === 'Right') return [];
       return result.left.map((diagnostic) => {
         const [first, ...rest] = (diagnostic.path ?? []).map(String);
         const message = diagnostic.message ?? String(diagnostic.code);
         const area: PrismDiagnostic['area'] =
-          first === 'body' ? 'body' : first === 'header' || first === 'headers' ? 'headers' : /media type/.test(message) ? 'content-type' : /status code/.test(message) ? 'status' : 'body';
-        const where = area === 'body' ? (rest.length > 0 ? `/${rest.join('/')}` : '') : area === 'headers' ? (rest[0] ?? '') : area;
+          first === 'body'
+            ? 'body'
+            : first === 'header' || first === 'headers'
+              ? 'headers'
+              : /media type/.test(message)
+                ? 'content-type'
+                : /status code/.test(message)
+                  ? 'status'
+                  : 'body';
+        const where =
+          area === 'body' ? (rest.length > 0 ? `/${rest.join('/')}` : '') : area === 'headers' ? (rest[0] ?? '') : area;
         return { area, path: where, message, severity: diagnostic.severity === 0 ? 'error' : 'warning' };
       });
     },
   };
 }
 
-const int64CapLimit = 'Prism caps format int64 at ±(2^53 - 1), the range of a JavaScript number; the value is an exact int64, which Ajv checks losslessly';
-const statusWarningLimit = 'Prism only warns of an undocumented status outside 2xx; the specification documents every status an operation answers, so the kit fails it';
-
+const int64CapLimit =
+  'Prism caps format int64 at ±(2^53 - 1), the range of a JavaScript number; the value is an exact int64, which Ajv checks losslessly';
+const statusWarningLimit =
+  'Prism only warns of an undocumented status outside 2xx; the specification documents every status an operation answers, so the kit fails it';
 
 function isInt64Cap(diagnostic: PrismDiagnostic, body: unknown): boolean {
-  return /must be [<>]= -?9007199254740991$/.test(diagnostic.message) && toInt64(valueAt(body, diagnostic.path)) !== undefined;
+  return (
+    /must be [<>]= -?9007199254740991$/.test(diagnostic.message) &&
+    toInt64(valueAt(body, diagnostic.path)) !== undefined
+  );
 }
 
 /**
@@ -105,17 +124,30 @@ function isInt64Cap(diagnostic: PrismDiagnostic, body: unknown): boolean {
  * compareOracles(ajvFindings, prismDiagnostics, response)
  * // { violations: [], disagreements: [{ area: 'body', ajv: [], prism: ['... must be <= 9007199254740991'], knownPrismLimit: '...' }] }
  */
-export function compareOracles(ajvFindings: readonly Finding[], prismDiagnostics: readonly PrismDiagnostic[], response: ObservedResponse): { violations: Finding[]; disagreements: Disagreement[] } {
+export function compareOracles(
+  ajvFindings: readonly Finding[],
+  prismDiagnostics: readonly PrismDiagnostic[],
+  response: ObservedResponse,
+): { violations: Finding[]; disagreements: Disagreement[] } {
   const violations: Finding[] = [];
   const disagreements: Disagreement[] = [];
   // Without a body there is no media type to judge: Prism's complaint about it is the missing body again.
-  const bodyMissing = ajvFindings.some((finding) => finding.area === 'body' && finding.path === '' && finding.message.startsWith('expected a JSON body for'));
+  const bodyMissing = ajvFindings.some(
+    (finding) =>
+      finding.area === 'body' && finding.path === '' && finding.message.startsWith('expected a JSON body for'),
+  );
   for (const area of ['status', 'content-type', 'body', 'headers'] as const) {
     if (area === 'content-type' && bodyMissing) continue;
     const ajv = ajvFindings.filter((finding) => finding.area === area);
-    const prismErrors = prismDiagnostics.filter((diagnostic) => diagnostic.area === area && diagnostic.severity === 'error');
-    const prismWarnings = prismDiagnostics.filter((diagnostic) => diagnostic.area === area && diagnostic.severity === 'warning');
-    const ajvMessages = ajv.map((finding) => `${finding.message}${finding.path && finding.path !== area ? ` (at ${finding.path})` : ''}`);
+    const prismErrors = prismDiagnostics.filter(
+      (diagnostic) => diagnostic.area === area && diagnostic.severity === 'error',
+    );
+    const prismWarnings = prismDiagnostics.filter(
+      (diagnostic) => diagnostic.area === area && diagnostic.severity === 'warning',
+    );
+    const ajvMessages = ajv.map(
+      (finding) => `${finding.message}${finding.path && finding.path !== area ? ` (at ${finding.path})` : ''}`,
+    );
     const prismMessages = (diagnostics: PrismDiagnostic[]) => diagnostics.map((diagnostic) => diagnostic.message);
     if (ajv.length > 0 && prismErrors.length === 0) {
       disagreements.push({
@@ -127,9 +159,18 @@ export function compareOracles(ajvFindings: readonly Finding[], prismDiagnostics
     } else if (ajv.length === 0 && prismErrors.length > 0) {
       const body = jsonBody(response);
       const unexplained = prismErrors.filter((diagnostic) => !isInt64Cap(diagnostic, body));
-      disagreements.push({ area, ajv: [], prism: prismMessages(prismErrors), ...(unexplained.length === 0 && { knownPrismLimit: int64CapLimit }) });
+      disagreements.push({
+        area,
+        ajv: [],
+        prism: prismMessages(prismErrors),
+        ...(unexplained.length === 0 && { knownPrismLimit: int64CapLimit }),
+      });
       for (const diagnostic of unexplained) {
-        violations.push({ path: diagnostic.path, message: `Prism: ${diagnostic.message} (Ajv finds nothing here)`, ...(area !== 'headers' && { area }) });
+        violations.push({
+          path: diagnostic.path,
+          message: `Prism: ${diagnostic.message} (Ajv finds nothing here)`,
+          ...(area !== 'headers' && { area }),
+        });
       }
     }
   }
@@ -142,7 +183,13 @@ export function compareOracles(ajvFindings: readonly Finding[], prismDiagnostics
  * @example
  * const disagreements = withSecondOracle(prism, 'GET', '/store/orders', observed, findings);
  */
-export function withSecondOracle(prism: PrismOracle | undefined, method: string, path: string, observed: ObservedResponse, findings: Finding[]): Disagreement[] {
+export function withSecondOracle(
+  prism: PrismOracle | undefined,
+  method: string,
+  path: string,
+  observed: ObservedResponse,
+  findings: Finding[],
+): Disagreement[] {
   if (prism === undefined) return [];
   const compared = compareOracles(findings, prism.check(method, path, observed), observed);
   findings.push(...compared.violations);

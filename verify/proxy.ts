@@ -58,7 +58,17 @@ export interface ValidatingProxy {
 }
 
 // RFC 9110 §7.6.1: these describe one connection. Transfer-Encoding stays: the body's bytes are forwarded as they come.
-const hopByHop = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'upgrade', 'host']);
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+]);
 /** Where the proxy serves its report (`GET`), beside the API it forwards. */
 export const reportPath = '/__verify/report';
 const violatedKept = 1000;
@@ -66,7 +76,9 @@ const violatedKept = 1000;
 const trailingGrace = 30;
 
 function respond(socket: Socket, status: number, body: string, reason: string): void {
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /**
@@ -92,7 +104,11 @@ export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
   const violated: ProxyExchange[] = [];
   const sockets = new Set<Socket>();
 
-  const report = (): ProxyReport => ({ upstream: upstream.href.replace(/\/+$/, ''), ...totals, violated: [...violated] });
+  const report = (): ProxyReport => ({
+    upstream: upstream.href.replace(/\/+$/, ''),
+    ...totals,
+    violated: [...violated],
+  });
 
   const record = (exchange: ProxyExchange) => {
     totals.exchanges++;
@@ -113,11 +129,17 @@ export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
       return;
     }
     if (read.malformed !== undefined) {
-      exchange.violations.push({ path: '', message: `expected an HTTP/1.1 response, got one the proxy cannot read: ${read.malformed}` });
+      exchange.violations.push({
+        path: '',
+        message: `expected an HTTP/1.1 response, got one the proxy cannot read: ${read.malformed}`,
+      });
       return;
     }
     if (read.status === undefined || !read.complete) {
-      exchange.violations.push({ path: '', message: `expected a whole response, got ${read.status === undefined ? 'the connection closed before the status line' : 'the connection closed before the whole body came'}` });
+      exchange.violations.push({
+        path: '',
+        message: `expected a whole response, got ${read.status === undefined ? 'the connection closed before the status line' : 'the connection closed before the whole body came'}`,
+      });
       return;
     }
     if (read.overLimit) {
@@ -131,10 +153,19 @@ export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
     try {
       ({ text, invalidUtf8 } = responseText(read.body, headers.get('content-encoding') ?? undefined));
     } catch (error) {
-      exchange.violations.push({ path: 'content-encoding', message: `expected a body encoded as its Content-Encoding says, got one that cannot be decoded (${(error as Error).message})` });
+      exchange.violations.push({
+        path: 'content-encoding',
+        message: `expected a body encoded as its Content-Encoding says, got one that cannot be decoded (${(error as Error).message})`,
+      });
       return;
     }
-    const observed: ObservedResponse = { status: read.status, headers, text, ...(invalidUtf8 && { invalidUtf8 }), ...(read.trailingBytes && { trailingBytes: true }) };
+    const observed: ObservedResponse = {
+      status: read.status,
+      headers,
+      text,
+      ...(invalidUtf8 && { invalidUtf8 }),
+      ...(read.trailingBytes && { trailingBytes: true }),
+    };
     const findings = checkAgainstSpec(method, exchange.operationPath, observed);
     exchange.disagreements = withSecondOracle(prism, method, exchange.operationPath, observed, findings);
     exchange.violations.push(...findings);
@@ -173,11 +204,30 @@ export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
         .flatMap(([, value]) => value.split(','))
         .map((name) => name.trim().toLowerCase()),
     );
-    const fields = head.headers.filter(([name]) => !hopByHop.has(name.toLowerCase()) && !connectionFields.has(name.toLowerCase()));
-    const requestHead = [`${method} ${targetPath} HTTP/1.1`, `host: ${upstream.host}`, ...fields.map(([name, value]) => `${name}: ${value}`), 'connection: close', '', ''].join('\r\n');
-    const exchange: ProxyExchange = { method, path, status: 0, violations: [], disagreements: [], durationMs: 0, ...(operationPath !== undefined && { operationPath }) };
+    const fields = head.headers.filter(
+      ([name]) => !hopByHop.has(name.toLowerCase()) && !connectionFields.has(name.toLowerCase()),
+    );
+    const requestHead = [
+      `${method} ${targetPath} HTTP/1.1`,
+      `host: ${upstream.host}`,
+      ...fields.map(([name, value]) => `${name}: ${value}`),
+      'connection: close',
+      '',
+      '',
+    ].join('\r\n');
+    const exchange: ProxyExchange = {
+      method,
+      path,
+      status: 0,
+      violations: [],
+      disagreements: [],
+      durationMs: 0,
+      ...(operationPath !== undefined && { operationPath }),
+    };
     const reader = new RawResponseReader(method, checkLimit);
-    const server = secure ? connectTls({ host: upstream.hostname, port, servername: upstream.hostname }) : connectTcp({ host: upstream.hostname, port });
+    const server = secure
+      ? connectTls({ host: upstream.hostname, port, servername: upstream.hostname })
+      : connectTcp({ host: upstream.hostname, port });
     let answered = false;
     let finished = false;
     let grace: NodeJS.Timeout | undefined;
@@ -212,9 +262,18 @@ export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
       if (answered) return finish();
       finished = true;
       const reason = error.code ?? error.message;
-      const record502: ErrorRecord = { code: 'upstream_unreachable', message: `The proxy cannot reach ${upstream.origin}: ${reason}.`, status: 502 };
+      const record502: ErrorRecord = {
+        code: 'upstream_unreachable',
+        message: `The proxy cannot reach ${upstream.origin}: ${reason}.`,
+        status: 502,
+      };
       if (!client.destroyed) respond(client, 502, stringifyJson(record502), 'Bad Gateway');
-      record({ ...exchange, status: 502, unchecked: `upstream unreachable: ${reason}`, durationMs: performance.now() - started });
+      record({
+        ...exchange,
+        status: 502,
+        unchecked: `upstream unreachable: ${reason}`,
+        durationMs: performance.now() - started,
+      });
     });
     // A client that goes away takes its upstream connection with it.
     client.on('close', () => {

@@ -58,7 +58,15 @@ export class RawResponseReader {
   }
 
   /** What was read: the final status, its header fields in order, the body (as sent, still encoded), and what went wrong. */
-  result(): { status?: number; headers: [string, string][]; body: Buffer; complete: boolean; trailingBytes: boolean; malformed?: string; overLimit: boolean } {
+  result(): {
+    status?: number;
+    headers: [string, string][];
+    body: Buffer;
+    complete: boolean;
+    trailingBytes: boolean;
+    malformed?: string;
+    overLimit: boolean;
+  } {
     return {
       ...(this.#status !== undefined && { status: this.#status }),
       headers: this.#headers,
@@ -102,7 +110,8 @@ export class RawResponseReader {
       const length = this.#header('content-length');
       if (this.#method === 'HEAD' || status === 204 || status === 304 || status < 200) this.#framing = { kind: 'none' };
       else if (encoding !== undefined && /(^|,)\s*chunked\s*$/i.test(encoding)) this.#framing = { kind: 'chunked' };
-      else if (length !== undefined && /^\d+$/.test(length.trim())) this.#framing = { kind: 'length', length: Number(length.trim()) };
+      else if (length !== undefined && /^\d+$/.test(length.trim()))
+        this.#framing = { kind: 'length', length: Number(length.trim()) };
       else this.#framing = { kind: 'close' };
     }
     const framing = this.#framing;
@@ -136,7 +145,12 @@ export class RawResponseReader {
         // The last chunk: trailer fields, if any, then an empty line.
         const afterSize = lineEnd + 2;
         let finish: number;
-        if (this.#buffer.length >= afterSize + 2 && this.#buffer[afterSize] === 13 && this.#buffer[afterSize + 1] === 10) finish = afterSize + 2;
+        if (
+          this.#buffer.length >= afterSize + 2 &&
+          this.#buffer[afterSize] === 13 &&
+          this.#buffer[afterSize + 1] === 10
+        )
+          finish = afterSize + 2;
         else {
           const end = this.#buffer.indexOf('\r\n\r\n', afterSize - 2);
           if (end === -1) return;

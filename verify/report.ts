@@ -62,7 +62,13 @@ export function coverageOf(suites: readonly SuiteResult[]): Coverage {
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const responses = routes.flatMap((route) =>
-    route.responses.map((response) => ({ operation: route.operation, method: route.method, path: route.path, status: response.status, exercised: counts.get(`${route.operation} ${response.status}`) ?? 0 })),
+    route.responses.map((response) => ({
+      operation: route.operation,
+      method: route.method,
+      path: route.path,
+      status: response.status,
+      exercised: counts.get(`${route.operation} ${response.status}`) ?? 0,
+    })),
   );
   return { responses, covered: responses.filter((entry) => entry.exercised > 0).length, total: responses.length };
 }
@@ -97,16 +103,31 @@ export function runReport(input: {
   }
   const unexercised = coverage.responses.filter((entry) => entry.exercised === 0);
   if (input.requireCoverage && unexercised.length > 0) {
-    reasons.push(`coverage: ${unexercised.length} documented response${unexercised.length === 1 ? '' : 's'} not exercised (${unexercised.map((entry) => `${entry.operation} ${entry.status}`).join(', ')})`);
+    reasons.push(
+      `coverage: ${unexercised.length} documented response${unexercised.length === 1 ? '' : 's'} not exercised (${unexercised.map((entry) => `${entry.operation} ${entry.status}`).join(', ')})`,
+    );
   }
   const failed = reasons.length > 0;
-  const setupErrors = suites.flatMap((suite) => suite.cases.filter((result) => result.verdict === 'error').map((result) => `${suite.suite} › ${result.name}: ${result.reason}`));
+  const setupErrors = suites.flatMap((suite) =>
+    suite.cases
+      .filter((result) => result.verdict === 'error')
+      .map((result) => `${suite.suite} › ${result.name}: ${result.reason}`),
+  );
   if (!failed) {
     if (checks === 0) {
-      const skipped = [...new Set(suites.flatMap((suite) => (suite.reason !== undefined ? [suite.reason] : suite.cases.flatMap((result) => (result.reason === undefined ? [] : [result.reason])))))];
-      const why = skipped.length > 0 && skipped.every((reason) => reason.includes('--state-url'))
-        ? 'everything asked for sets a provider state, and no --state-url was given'
-        : skipped.join('; ');
+      const skipped = [
+        ...new Set(
+          suites.flatMap((suite) =>
+            suite.reason !== undefined
+              ? [suite.reason]
+              : suite.cases.flatMap((result) => (result.reason === undefined ? [] : [result.reason])),
+          ),
+        ),
+      ];
+      const why =
+        skipped.length > 0 && skipped.every((reason) => reason.includes('--state-url'))
+          ? 'everything asked for sets a provider state, and no --state-url was given'
+          : skipped.join('; ');
       reasons.push(`no check ran${why === '' ? '' : `: ${why}`}`);
     }
     reasons.push(...setupErrors);
@@ -161,8 +182,10 @@ export function findingLine(caseName: string, exchangeName: string, finding: Fin
  * // 'Ajv and Prism disagree on the body: Ajv finds nothing; Prism: Response body property 0.id must be <= 9007199254740991 (known Prism limit: Prism caps ...)'
  */
 export function disagreementLine(disagreement: Disagreement): string {
-  const side = (name: string, messages: string[]) => (messages.length > 0 ? `${name}: ${messages.join('; ')}` : `${name} finds nothing`);
-  const known = disagreement.knownPrismLimit !== undefined ? ` (known Prism limit: ${disagreement.knownPrismLimit})` : '';
+  const side = (name: string, messages: string[]) =>
+    messages.length > 0 ? `${name}: ${messages.join('; ')}` : `${name} finds nothing`;
+  const known =
+    disagreement.knownPrismLimit !== undefined ? ` (known Prism limit: ${disagreement.knownPrismLimit})` : '';
   return `Ajv and Prism disagree on the ${disagreement.area}: ${side('Ajv', disagreement.ajv)}; ${side('Prism', disagreement.prism)}${known}`;
 }
 
@@ -176,12 +199,21 @@ export function disagreementLine(disagreement: Disagreement): string {
 export function exchangeLines(suite: SuiteName, caseName: string, exchange: CheckedExchange): string[] {
   const mark = exchange.violations.length > 0 ? '✗' : '✓';
   const subject = suite === 'scenarios' ? caseName : `${suite} › ${caseName}`;
-  const call = exchange.method === '' ? '' : ` (${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}, ${exchange.durationMs.toFixed(0)} ms)`;
+  const call =
+    exchange.method === ''
+      ? ''
+      : ` (${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}, ${exchange.durationMs.toFixed(0)} ms)`;
   return [
     `${mark} ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}${call}`,
     ...exchange.violations.map((finding) => `    ${findingLine(caseName, exchange.name, finding, suite)}`),
-    ...exchange.warnings.map((finding) => `    warning (advisory; --strict makes it a violation): ${findingLine(caseName, exchange.name, finding, suite)}`),
-    ...exchange.disagreements.map((disagreement) => `    note: ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}: ${disagreementLine(disagreement)}`),
+    ...exchange.warnings.map(
+      (finding) =>
+        `    warning (advisory; --strict makes it a violation): ${findingLine(caseName, exchange.name, finding, suite)}`,
+    ),
+    ...exchange.disagreements.map(
+      (disagreement) =>
+        `    note: ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}: ${disagreementLine(disagreement)}`,
+    ),
   ];
 }
 
@@ -197,7 +229,9 @@ export function runLines(result: CaseResult): string[] {
   return [
     `✗ explore › ${result.name}${result.reason === undefined ? '' : ` (${result.reason})`}`,
     ...(result.description === undefined ? [] : [`    state: ${result.description}`]),
-    ...result.exchanges.flatMap((exchange) => exchangeLines('explore', result.name, exchange).map((line) => `  ${line}`)),
+    ...result.exchanges.flatMap((exchange) =>
+      exchangeLines('explore', result.name, exchange).map((line) => `  ${line}`),
+    ),
   ];
 }
 
@@ -214,7 +248,10 @@ export function suiteLine(suite: SuiteResult, baseUrl: string): string {
   if (suite.verdict === 'skipped' && suite.reason !== undefined) return `${suite.suite}: skipped (${suite.reason})`;
   const count = (verdict: string) => suite.cases.filter((result) => result.verdict === verdict).length;
   const noun = { pact: 'interactions', scenarios: 'scenarios', explore: 'runs' }[suite.suite];
-  const extra = [count('skipped') > 0 ? `${count('skipped')} skipped` : '', count('error') > 0 ? `${count('error')} errors` : ''].filter((part) => part !== '');
+  const extra = [
+    count('skipped') > 0 ? `${count('skipped')} skipped` : '',
+    count('error') > 0 ? `${count('error')} errors` : '',
+  ].filter((part) => part !== '');
   return (
     `${suite.suite}: ${count('passed')} passed, ${count('failed')} failed${extra.length > 0 ? `, ${extra.join(', ')}` : ''}` +
     ` (${noun}; ${plural(suite.checks, 'check')}, ${plural(suite.violations, 'violation')}, ${plural(suite.warnings, 'warning')}, ${seconds(suite.durationMs)}` +
@@ -227,8 +264,14 @@ export function summaryLines(report: RunReport): string[] {
   const lines: string[] = [];
   for (const suite of report.suites) {
     for (const result of suite.cases) {
-      if (result.verdict === 'skipped' && result.reason !== undefined) lines.push(`- skipped ${suite.suite === 'scenarios' ? '' : `${suite.suite} › `}${result.name}: ${result.reason}`);
-      if (result.verdict === 'error') lines.push(`! error in ${suite.suite === 'scenarios' ? '' : `${suite.suite} › `}${result.name}: ${result.reason}`);
+      if (result.verdict === 'skipped' && result.reason !== undefined)
+        lines.push(
+          `- skipped ${suite.suite === 'scenarios' ? '' : `${suite.suite} › `}${result.name}: ${result.reason}`,
+        );
+      if (result.verdict === 'error')
+        lines.push(
+          `! error in ${suite.suite === 'scenarios' ? '' : `${suite.suite} › `}${result.name}: ${result.reason}`,
+        );
     }
   }
   lines.push(...report.suites.map((suite) => suiteLine(suite, report.baseUrl)));
@@ -237,13 +280,21 @@ export function summaryLines(report: RunReport): string[] {
     lines.push(
       report.prism
         ? `second oracle, Prism: ${plural(report.disagreements, 'disagreement')} with Ajv` +
-            (report.disagreements > 0 ? `, ${report.knownPrismLimits} of them known Prism limits (docs/harness.md)` : '')
+            (report.disagreements > 0
+              ? `, ${report.knownPrismLimits} of them known Prism limits (docs/harness.md)`
+              : '')
         : 'second oracle, Prism: off (--no-prism)',
     );
   }
-  const missing = report.coverage.responses.filter((entry) => entry.exercised === 0).map((entry) => `${entry.operation} ${entry.status}`);
-  lines.push(`coverage: ${report.coverage.covered} of ${report.coverage.total} documented responses exercised${missing.length > 0 ? ` (not: ${missing.join(', ')})` : ''}`);
-  lines.push(`verdict: ${report.verdict} (exit ${report.exitCode}; ${plural(report.checks, 'check')}, ${plural(report.violations, 'violation')}, ${seconds(report.durationMs)})${report.reasons.length > 0 && report.exitCode !== 0 ? `: ${report.reasons.join('; ')}` : ''}`);
+  const missing = report.coverage.responses
+    .filter((entry) => entry.exercised === 0)
+    .map((entry) => `${entry.operation} ${entry.status}`);
+  lines.push(
+    `coverage: ${report.coverage.covered} of ${report.coverage.total} documented responses exercised${missing.length > 0 ? ` (not: ${missing.join(', ')})` : ''}`,
+  );
+  lines.push(
+    `verdict: ${report.verdict} (exit ${report.exitCode}; ${plural(report.checks, 'check')}, ${plural(report.violations, 'violation')}, ${seconds(report.durationMs)})${report.reasons.length > 0 && report.exitCode !== 0 ? `: ${report.reasons.join('; ')}` : ''}`,
+  );
   return lines;
 }
 
@@ -263,21 +314,36 @@ export function toJunit(report: RunReport): string {
   let errors = 0;
   let skipped = 0;
   for (const suite of report.suites) {
-    const cases = suite.cases.length > 0 ? suite.cases : [{ name: suite.suite, verdict: suite.verdict, ...(suite.reason !== undefined && { reason: suite.reason }), exchanges: [] }];
+    const cases =
+      suite.cases.length > 0
+        ? suite.cases
+        : [
+            {
+              name: suite.suite,
+              verdict: suite.verdict,
+              ...(suite.reason !== undefined && { reason: suite.reason }),
+              exchanges: [],
+            },
+          ];
     for (const result of cases) {
       const name = `${suite.suite} › ${result.name}`;
       const testcases =
         result.exchanges.length === 0
           ? [
               `    <testcase classname="${xml(name)}" name="${xml(result.name)}">` +
-                (result.verdict === 'error' ? `<error message="${xml(result.reason ?? 'could not run')}"/>` : `<skipped message="${xml(result.reason ?? 'not run')}"/>`) +
+                (result.verdict === 'error'
+                  ? `<error message="${xml(result.reason ?? 'could not run')}"/>`
+                  : `<skipped message="${xml(result.reason ?? 'not run')}"/>`) +
                 '</testcase>',
             ]
           : result.exchanges.map((exchange) => {
               const failure = exchange.violations.length
                 ? `<failure message="${xml(findingLine(result.name, exchange.name, exchange.violations[0]!))}">${xml(exchange.violations.map((finding) => findingLine(result.name, exchange.name, finding)).join('\n'))}</failure>`
                 : '';
-              const notes = [...exchange.warnings.map((finding) => `warning: ${findingText(finding)}`), ...exchange.disagreements.map(disagreementLine)];
+              const notes = [
+                ...exchange.warnings.map((finding) => `warning: ${findingText(finding)}`),
+                ...exchange.disagreements.map(disagreementLine),
+              ];
               return `    <testcase classname="${xml(name)}" name="${xml(exchange.name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${notes.length > 0 ? `<system-out>${xml(notes.join('\n'))}</system-out>` : ''}</testcase>`;
             });
       const caseFailures = result.exchanges.filter((exchange) => exchange.violations.length > 0).length;
@@ -288,7 +354,11 @@ export function toJunit(report: RunReport): string {
       errors += caseErrors;
       skipped += caseSkipped;
       suites.push(
-        [`  <testsuite name="${xml(name)}" tests="${testcases.length}" failures="${caseFailures}" errors="${caseErrors}" skipped="${caseSkipped}">`, ...testcases, '  </testsuite>'].join('\n'),
+        [
+          `  <testsuite name="${xml(name)}" tests="${testcases.length}" failures="${caseFailures}" errors="${caseErrors}" skipped="${caseSkipped}">`,
+          ...testcases,
+          '  </testsuite>',
+        ].join('\n'),
       );
     }
   }
@@ -323,7 +393,9 @@ function findingCells(finding: Finding): [string, string, string] {
  */
 export function toHtml(report: RunReport): string {
   const badge = (verdict: string) => `<span class="verdict ${html(verdict)}">${html(verdict)}</span>`;
-  const statuses = [...new Set(report.coverage.responses.map((entry) => entry.status))].sort((left, right) => left - right);
+  const statuses = [...new Set(report.coverage.responses.map((entry) => entry.status))].sort(
+    (left, right) => left - right,
+  );
   const operations = routes.map((route) => route.operation);
   const matrix = [
     '<table class="coverage"><thead><tr><th>operation</th>',
@@ -332,9 +404,13 @@ export function toHtml(report: RunReport): string {
     ...operations.map((operation) => {
       const route = routes.find((candidate) => candidate.operation === operation)!;
       const cells = statuses.map((status) => {
-        const entry = report.coverage.responses.find((candidate) => candidate.operation === operation && candidate.status === status);
+        const entry = report.coverage.responses.find(
+          (candidate) => candidate.operation === operation && candidate.status === status,
+        );
         if (entry === undefined) return '<td class="undocumented">–</td>';
-        return entry.exercised > 0 ? `<td class="exercised" title="exercised ${entry.exercised} times">✓ ${entry.exercised}</td>` : '<td class="missing" title="documented, not exercised">✗ not exercised</td>';
+        return entry.exercised > 0
+          ? `<td class="exercised" title="exercised ${entry.exercised} times">✓ ${entry.exercised}</td>`
+          : '<td class="missing" title="documented, not exercised">✗ not exercised</td>';
       });
       return `<tr><th>${html(operation)}<br><code>${html(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
     }),
@@ -343,22 +419,32 @@ export function toHtml(report: RunReport): string {
   // Failures first: what a person opens the page for.
   const rank: Record<string, number> = { failed: 0, error: 1, skipped: 2, passed: 3 };
   const suites = report.suites.map((suite) => {
-    const cases = [...suite.cases].sort((left, right) => (rank[left.verdict] ?? 3) - (rank[right.verdict] ?? 3)).map((result) => {
-      const rows = result.exchanges.flatMap((exchange) =>
-        [...exchange.violations.map((finding) => ['violation', finding] as const), ...exchange.warnings.map((finding) => ['warning', finding] as const)].map(([kind, finding]) => {
-          const [where, expected, actual] = findingCells(finding);
-          return `<tr class="${kind}"><td>${html(exchange.name)}</td><td><code>${html(where)}</code></td><td>${html(expected)}</td><td>${html(actual)}</td></tr>`;
-        }),
-      );
-      const exchanges = result.exchanges.map((exchange) => `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${html(exchange.name)}${exchange.method === '' ? '' : ` <code>${html(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>`}</li>`);
-      return (
-        `<details class="case ${html(result.verdict)}"${result.verdict === 'failed' || result.verdict === 'error' ? ' open' : ''}><summary>${badge(result.verdict)} ${html(result.name)}` +
-        `${result.reason === undefined ? '' : ` <em>${html(result.reason)}</em>`}</summary>` +
-        `${result.description === undefined ? '' : `<p>${html(result.description)}</p>`}` +
-        (rows.length > 0 ? `<table class="findings"><thead><tr><th>step</th><th>where</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '') +
-        `<ul>${exchanges.join('')}</ul></details>`
-      );
-    });
+    const cases = [...suite.cases]
+      .sort((left, right) => (rank[left.verdict] ?? 3) - (rank[right.verdict] ?? 3))
+      .map((result) => {
+        const rows = result.exchanges.flatMap((exchange) =>
+          [
+            ...exchange.violations.map((finding) => ['violation', finding] as const),
+            ...exchange.warnings.map((finding) => ['warning', finding] as const),
+          ].map(([kind, finding]) => {
+            const [where, expected, actual] = findingCells(finding);
+            return `<tr class="${kind}"><td>${html(exchange.name)}</td><td><code>${html(where)}</code></td><td>${html(expected)}</td><td>${html(actual)}</td></tr>`;
+          }),
+        );
+        const exchanges = result.exchanges.map(
+          (exchange) =>
+            `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${html(exchange.name)}${exchange.method === '' ? '' : ` <code>${html(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>`}</li>`,
+        );
+        return (
+          `<details class="case ${html(result.verdict)}"${result.verdict === 'failed' || result.verdict === 'error' ? ' open' : ''}><summary>${badge(result.verdict)} ${html(result.name)}` +
+          `${result.reason === undefined ? '' : ` <em>${html(result.reason)}</em>`}</summary>` +
+          `${result.description === undefined ? '' : `<p>${html(result.description)}</p>`}` +
+          (rows.length > 0
+            ? `<table class="findings"><thead><tr><th>step</th><th>where</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+            : '') +
+          `<ul>${exchanges.join('')}</ul></details>`
+        );
+      });
     return `<section class="suite"><h2>${badge(suite.verdict)} ${html(suite.suite)}</h2><p>${html(suiteLine(suite, report.baseUrl))}</p>${cases.join('')}</section>`;
   });
   return `<!doctype html>

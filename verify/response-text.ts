@@ -12,9 +12,16 @@ export const acceptedEncodings = 'gzip, deflate, br';
  * @example
  * responseText(gzipSync('[]'), 'gzip') // { text: '[]', invalidUtf8: false }
  */
-export function responseText(body: Buffer, contentEncoding: string | undefined): { text: string; invalidUtf8: boolean } {
+export function responseText(
+  body: Buffer,
+  contentEncoding: string | undefined,
+): { text: string; invalidUtf8: boolean } {
   let decoded = body;
-  for (const coding of (contentEncoding ?? '').split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '' && part !== 'identity').reverse()) {
+  for (const coding of (contentEncoding ?? '')
+    .split(',')
+    .map((part) => part.trim().toLowerCase())
+    .filter((part) => part !== '' && part !== 'identity')
+    .reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') decoded = gunzipSync(decoded);
     else if (coding === 'deflate') decoded = inflateSync(decoded);
     else if (coding === 'br') decoded = brotliDecompressSync(decoded);

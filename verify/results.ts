@@ -34,7 +34,11 @@ export interface CheckedExchange {
  * @example
  * findingsOnlyExchange('verifier', [{ path: '', message: "Pact's verifier was killed" }])
  */
-export function findingsOnlyExchange(name: string, violations: Finding[], call: { method: string; path: string } = { method: '', path: '' }): CheckedExchange {
+export function findingsOnlyExchange(
+  name: string,
+  violations: Finding[],
+  call: { method: string; path: string } = { method: '', path: '' },
+): CheckedExchange {
   return { name, method: call.method, path: call.path, violations, warnings: [], disagreements: [], durationMs: 0 };
 }
 
@@ -82,7 +86,12 @@ export function caseVerdict(exchanges: readonly CheckedExchange[], given?: Verdi
  * @example
  * const suite = tallySuite('scenarios', cases, performance.now() - started);
  */
-export function tallySuite(suite: SuiteName, cases: CaseResult[], durationMs: number, extra: Partial<SuiteResult> = {}): SuiteResult {
+export function tallySuite(
+  suite: SuiteName,
+  cases: CaseResult[],
+  durationMs: number,
+  extra: Partial<SuiteResult> = {},
+): SuiteResult {
   const exchanges = cases.flatMap((result) => result.exchanges);
   const checks = exchanges.filter((exchange) => exchange.status !== undefined || exchange.violations.length > 0).length;
   const verdict: Verdict = cases.some((result) => result.verdict === 'failed')
@@ -100,7 +109,11 @@ export function tallySuite(suite: SuiteName, cases: CaseResult[], durationMs: nu
     violations: exchanges.reduce((sum, exchange) => sum + exchange.violations.length, 0),
     warnings: exchanges.reduce((sum, exchange) => sum + exchange.warnings.length, 0),
     disagreements: exchanges.reduce((sum, exchange) => sum + exchange.disagreements.length, 0),
-    knownPrismLimits: exchanges.reduce((sum, exchange) => sum + exchange.disagreements.filter((disagreement) => disagreement.knownPrismLimit !== undefined).length, 0),
+    knownPrismLimits: exchanges.reduce(
+      (sum, exchange) =>
+        sum + exchange.disagreements.filter((disagreement) => disagreement.knownPrismLimit !== undefined).length,
+      0,
+    ),
     durationMs,
     ...extra,
   };

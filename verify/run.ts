@@ -6,7 +6,14 @@ import { compareWithModel, ProviderHistory } from './compare.js';
 import { InterfaceModel, type ModelAnswer } from './model.js';
 import { defaultRequestTimeout, isFailure, observe, TargetUnreachable, type Observation } from './observe.js';
 import { loadPrismOracle, withSecondOracle, type Disagreement, type PrismOracle } from './prism.js';
-import { caseVerdict, findingsOnlyExchange, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
+import {
+  caseVerdict,
+  findingsOnlyExchange,
+  tallySuite,
+  type CaseResult,
+  type CheckedExchange,
+  type SuiteResult,
+} from './results.js';
 
 export { TargetUnreachable };
 
@@ -40,11 +47,22 @@ export interface VerifyOptions extends TargetOptions {
 }
 
 /** Sends a state change (setup or teardown) to the state URL; throws a one-line Error when it is refused or fails. */
-export async function changeProviderState(options: TargetOptions & { stateUrl: string }, orders: readonly unknown[], action: 'setup' | 'teardown'): Promise<void> {
+export async function changeProviderState(
+  options: TargetOptions & { stateUrl: string },
+  orders: readonly unknown[],
+  action: 'setup' | 'teardown',
+): Promise<void> {
   const { stateUrl } = options;
-  const observed = await sendToTarget(options, stateUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stateChangeBody(orders, action) });
+  const observed = await sendToTarget(options, stateUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: stateChangeBody(orders, action),
+  });
   if (isFailure(observed)) throw new Error(`provider state ${action} at ${stateUrl} failed: ${observed.failure}`);
-  if (observed.status < 200 || observed.status > 299) throw new Error(`provider state ${action} at ${stateUrl} answered ${observed.status}: ${observed.text.slice(0, 200).replace(/\s+/g, ' ')}`);
+  if (observed.status < 200 || observed.status > 299)
+    throw new Error(
+      `provider state ${action} at ${stateUrl} answered ${observed.status}: ${observed.text.slice(0, 200).replace(/\s+/g, ' ')}`,
+    );
 }
 
 /** How many requests may time out in one run before the target counts as no longer answering. */
@@ -66,7 +84,10 @@ export class RunStopped extends Error {
  */
 export function requestTimeout(options: TargetOptions): number {
   const timeout = options.timeout ?? defaultRequestTimeout;
-  if (options.watch !== undefined && options.watch.timeouts >= stallLimit) throw new RunStopped(`the target stopped answering: ${options.watch.timeouts} requests got no complete answer in time`);
+  if (options.watch !== undefined && options.watch.timeouts >= stallLimit)
+    throw new RunStopped(
+      `the target stopped answering: ${options.watch.timeouts} requests got no complete answer in time`,
+    );
   if (options.deadline === undefined) return timeout;
   const left = options.deadline - Date.now();
   if (left <= 0) throw new RunStopped('the run passed its deadline');
@@ -77,7 +98,11 @@ export function requestTimeout(options: TargetOptions): number {
  * Sends one request to the target under the run's timeout, deadline and watch.
  * @throws TargetUnreachable, RunStopped.
  */
-export async function sendToTarget(options: TargetOptions, url: string, init: Parameters<typeof observe>[1]): Promise<Observation> {
+export async function sendToTarget(
+  options: TargetOptions,
+  url: string,
+  init: Parameters<typeof observe>[1],
+): Promise<Observation> {
   const timeout = requestTimeout(options);
   options.onRequest?.(url, init);
   const observation = await observe(url, init, timeout);
@@ -89,8 +114,16 @@ export async function sendToTarget(options: TargetOptions, url: string, init: Pa
  * Sends one call of a step or a command to the target, with the key choice's header.
  * @throws TargetUnreachable, RunStopped.
  */
-export function sendCall(options: TargetOptions, method: string, path: string, key: KeyChoice | undefined): Promise<Observation> {
-  return sendToTarget(options, `${options.baseUrl.replace(/\/+$/, '')}${path}`, { method, headers: { accept: 'application/json', ...authorizationHeader(key, options.apiKey) } });
+export function sendCall(
+  options: TargetOptions,
+  method: string,
+  path: string,
+  key: KeyChoice | undefined,
+): Promise<Observation> {
+  return sendToTarget(options, `${options.baseUrl.replace(/\/+$/, '')}${path}`, {
+    method,
+    headers: { accept: 'application/json', ...authorizationHeader(key, options.apiKey) },
+  });
 }
 
 /** Turns the findings of one response into an exchange: violations, or warnings when advisory and not strict. */
@@ -103,7 +136,10 @@ export function judged(
   strict: boolean,
   started: number,
 ): CheckedExchange {
-  const unique = findings.filter((finding, index) => findings.findIndex((other) => other.path === finding.path && other.message === finding.message) === index);
+  const unique = findings.filter(
+    (finding, index) =>
+      findings.findIndex((other) => other.path === finding.path && other.message === finding.message) === index,
+  );
   return {
     name,
     method: call.method,
@@ -124,7 +160,10 @@ interface ScenarioContext {
   history: ProviderHistory;
 }
 
-async function runStep(context: ScenarioContext, step: ContractStep): Promise<{ exchange: CheckedExchange; failed: boolean }> {
+async function runStep(
+  context: ScenarioContext,
+  step: ContractStep,
+): Promise<{ exchange: CheckedExchange; failed: boolean }> {
   const { options, model } = context;
   const started = performance.now();
   const { method, path, key } = step.request;
@@ -139,7 +178,10 @@ async function runStep(context: ScenarioContext, step: ContractStep): Promise<{ 
   const after = model === undefined ? [] : await model.orders();
   const failure = observations.find(isFailure);
   if (failure !== undefined) {
-    return { exchange: judged(step.name, step.request, failure, [{ path: '', message: failure.failure }], [], true, started), failed: true };
+    return {
+      exchange: judged(step.name, step.request, failure, [{ path: '', message: failure.failure }], [], true, started),
+      failed: true,
+    };
   }
   const responses = observations as ObservedResponse[];
   const findings: Finding[] = [];
@@ -147,13 +189,22 @@ async function runStep(context: ScenarioContext, step: ContractStep): Promise<{ 
   if (count === 1) {
     const observed = responses[0]!;
     findings.push(...checkResponse(step, observed));
-    if (model !== undefined && answers[0] !== undefined) findings.push(...compareWithModel({ path, answer: answers[0], before, after, observed }, context.history));
+    if (model !== undefined && answers[0] !== undefined)
+      findings.push(...compareWithModel({ path, answer: answers[0], before, after, observed }, context.history));
     disagreements = withSecondOracle(context.prism, method, path, observed, findings);
   } else {
-    findings.push(...raceFindings(step.expect, responses.map((response) => response.status)));
+    findings.push(
+      ...raceFindings(
+        step.expect,
+        responses.map((response) => response.status),
+      ),
+    );
     findings.push(...eachAnswerAgainstSpec(method, path, responses));
   }
-  return { exchange: judged(step.name, step.request, responses[0]!, findings, disagreements, options.strict ?? false, started), failed: false };
+  return {
+    exchange: judged(step.name, step.request, responses[0]!, findings, disagreements, options.strict ?? false, started),
+    failed: false,
+  };
 }
 
 /** The exchange that records why the run stopped: a violation, so the run cannot end green. */
@@ -168,16 +219,33 @@ export function stoppedExchange(reason: string): CheckedExchange {
  * @example
  * raceFindings({ status: 204, others: [404, 409] }, [204, 404, 409]) // []
  */
-export function raceFindings(expect: ContractStep['expect'], statuses: readonly number[], calls = 'answers', because?: string): Finding[] {
+export function raceFindings(
+  expect: ContractStep['expect'],
+  statuses: readonly number[],
+  calls = 'answers',
+  because?: string,
+): Finding[] {
   const winner = [expect.status].flat();
   const got = `${because === undefined ? '' : `${because}, `}got ${statuses.join(', ')}`;
   if (expect.others === undefined) {
-    return statuses.every((status) => winner.includes(status)) ? [] : [{ path: 'status', message: `expected every one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')}, ${got}` }];
+    return statuses.every((status) => winner.includes(status))
+      ? []
+      : [
+          {
+            path: 'status',
+            message: `expected every one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')}, ${got}`,
+          },
+        ];
   }
   const winners = statuses.filter((status) => winner.includes(status)).length;
   const others = expect.others;
   if (winners === 1 && statuses.every((status) => winner.includes(status) || others.includes(status))) return [];
-  return [{ path: 'status', message: `expected exactly one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')} and the others ${others.join(' or ')}, ${got}` }];
+  return [
+    {
+      path: 'status',
+      message: `expected exactly one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')} and the others ${others.join(' or ')}, ${got}`,
+    },
+  ];
 }
 
 /**
@@ -187,14 +255,32 @@ export function raceFindings(expect: ContractStep['expect'], statuses: readonly 
  * eachAnswerAgainstSpec('DELETE', '/store/orders/7', responses) // [] when every answer conforms
  */
 export function eachAnswerAgainstSpec(method: string, path: string, responses: readonly ObservedResponse[]): Finding[] {
-  return responses.flatMap((observed, index) => checkAgainstSpec(method, path, observed).map((finding) => ({ ...finding, path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}` })));
+  return responses.flatMap((observed, index) =>
+    checkAgainstSpec(method, path, observed).map((finding) => ({
+      ...finding,
+      path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}`,
+    })),
+  );
 }
 
 // A scenario's result, and why the run stopped when it stopped during this scenario.
-async function runScenario(options: VerifyOptions, prism: PrismOracle | undefined, scenario: Scenario): Promise<{ result: CaseResult; stopped?: string }> {
-  const result: CaseResult = { name: scenario.name, description: scenario.description, verdict: 'passed', exchanges: [] };
-  if (injectsFaults(scenario)) return { result: { ...result, verdict: 'skipped', reason: 'it injects faults, which only the mock can replay' } };
-  if (scenario.state !== undefined && options.stateUrl === undefined) return { result: { ...result, verdict: 'skipped', reason: 'it sets a provider state, and no --state-url was given' } };
+async function runScenario(
+  options: VerifyOptions,
+  prism: PrismOracle | undefined,
+  scenario: Scenario,
+): Promise<{ result: CaseResult; stopped?: string }> {
+  const result: CaseResult = {
+    name: scenario.name,
+    description: scenario.description,
+    verdict: 'passed',
+    exchanges: [],
+  };
+  if (injectsFaults(scenario))
+    return { result: { ...result, verdict: 'skipped', reason: 'it injects faults, which only the mock can replay' } };
+  if (scenario.state !== undefined && options.stateUrl === undefined)
+    return {
+      result: { ...result, verdict: 'skipped', reason: 'it sets a provider state, and no --state-url was given' },
+    };
   const orders = scenario.state?.params.orders;
   try {
     if (orders !== undefined) await changeProviderState({ ...options, stateUrl: options.stateUrl! }, orders, 'setup');
@@ -203,7 +289,12 @@ async function runScenario(options: VerifyOptions, prism: PrismOracle | undefine
     return { result: { ...result, verdict: 'error', reason: (error as Error).message } };
   }
   let stopped: string | undefined;
-  const context: ScenarioContext = { options, prism, model: orders === undefined ? undefined : await InterfaceModel.seeded(orders), history: new ProviderHistory() };
+  const context: ScenarioContext = {
+    options,
+    prism,
+    model: orders === undefined ? undefined : await InterfaceModel.seeded(orders),
+    history: new ProviderHistory(),
+  };
   try {
     for (const step of contractSteps(scenario)) {
       const { exchange, failed } = await runStep(context, step);
@@ -222,7 +313,8 @@ async function runScenario(options: VerifyOptions, prism: PrismOracle | undefine
     result.reason = stopped = error.message;
   } finally {
     // Pact's teardown after each scenario that set a state; a failure to tear down is not the contract's.
-    if (orders !== undefined) await changeProviderState({ ...options, stateUrl: options.stateUrl! }, [], 'teardown').catch(() => undefined);
+    if (orders !== undefined)
+      await changeProviderState({ ...options, stateUrl: options.stateUrl! }, [], 'teardown').catch(() => undefined);
   }
   return { result: { ...result, verdict: caseVerdict(result.exchanges) }, ...(stopped !== undefined && { stopped }) };
 }
@@ -251,7 +343,13 @@ export async function verify(options: VerifyOptions): Promise<SuiteResult> {
         if (!(error instanceof RunStopped)) throw error;
         stopped = error.message;
         const exchange = stoppedExchange(error.message);
-        cases.push({ name: scenario.name, description: scenario.description, verdict: 'failed', reason: stopped, exchanges: [exchange] });
+        cases.push({
+          name: scenario.name,
+          description: scenario.description,
+          verdict: 'failed',
+          reason: stopped,
+          exchanges: [exchange],
+        });
         options.onExchange?.(exchange, scenario.name);
         continue;
       }
@@ -259,7 +357,13 @@ export async function verify(options: VerifyOptions): Promise<SuiteResult> {
       cases.push(outcome.result);
       stopped = outcome.stopped;
     } else {
-      cases.push({ name: scenario.name, description: scenario.description, verdict: 'skipped', reason: `not run: ${stopped}`, exchanges: [] });
+      cases.push({
+        name: scenario.name,
+        description: scenario.description,
+        verdict: 'skipped',
+        reason: `not run: ${stopped}`,
+        exchanges: [],
+      });
     }
   }
   return tallySuite('scenarios', cases, performance.now() - started);

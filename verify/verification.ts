@@ -45,7 +45,8 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   try {
     for (const suite of options.suites) {
       if (suite === 'pact') {
-        if (options.stateUrl === undefined) results.push(skippedSuite('pact', 'every interaction sets a provider state, and no --state-url was given'));
+        if (options.stateUrl === undefined)
+          results.push(skippedSuite('pact', 'every interaction sets a provider state, and no --state-url was given'));
         else {
           results.push(
             await verifyPact({
@@ -57,11 +58,25 @@ export async function runVerification(options: VerificationOptions): Promise<Run
           );
         }
       } else if (suite === 'scenarios') {
-        results.push(await verify({ ...options, onExchange: (exchange, scenario) => options.onExchange?.('scenarios', scenario, exchange) }));
+        results.push(
+          await verify({
+            ...options,
+            onExchange: (exchange, scenario) => options.onExchange?.('scenarios', scenario, exchange),
+          }),
+        );
       } else if (options.stateUrl === undefined) {
-        results.push(skippedSuite('explore', 'every run sets a generated provider state, and no --state-url was given'));
+        results.push(
+          skippedSuite('explore', 'every run sets a generated provider state, and no --state-url was given'),
+        );
       } else {
-        results.push(await explore({ ...options, ...options.exploration, stateUrl: options.stateUrl, ...(options.onRun !== undefined && { onRun: options.onRun }) }));
+        results.push(
+          await explore({
+            ...options,
+            ...options.exploration,
+            stateUrl: options.stateUrl,
+            ...(options.onRun !== undefined && { onRun: options.onRun }),
+          }),
+        );
       }
     }
   } catch (error) {
@@ -79,5 +94,10 @@ export async function runVerification(options: VerificationOptions): Promise<Run
     durationMs: performance.now() - started,
   });
   if (unreachable === undefined) return report;
-  return { ...report, reasons: [unreachable, ...report.reasons.filter((reason) => !reason.startsWith('no check ran'))], exitCode: report.violations > 0 ? 1 : 2, verdict: report.violations > 0 ? 'failed' : 'not-run' };
+  return {
+    ...report,
+    reasons: [unreachable, ...report.reasons.filter((reason) => !reason.startsWith('no check ran'))],
+    exitCode: report.violations > 0 ? 1 : 2,
+    verdict: report.violations > 0 ? 'failed' : 'not-run',
+  };
 }

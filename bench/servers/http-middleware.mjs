@@ -5,4 +5,6 @@ import { createOrderMock, parseJson } from '../../dist/mocks/index.js';
 
 const mock = createOrderMock({ seed: parseJson(readFileSync(process.env.SEED_FILE, 'utf8')) });
 const server = createServer(...mock.handlers);
-const listener = server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${listener.address().port}/v1`));
+const listener = server.listen(0, '127.0.0.1', () =>
+  console.log(`listening on http://127.0.0.1:${listener.address().port}/v1`),
+);

@@ -4,7 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer, parseJson } from '../../dist/mocks/index.js';
 
-const server = createServer({ seed: parseJson(readFileSync(process.env.SEED_FILE, 'utf8')), sessions: { limit: 1000 } });
+const server = createServer({
+  seed: parseJson(readFileSync(process.env.SEED_FILE, 'utf8')),
+  sessions: { limit: 1000 },
+});
 console.log(`listening on ${await server.listen(0, '127.0.0.1')}/v1`);
 process.on('message', () => {
   globalThis.gc();

@@ -32,7 +32,12 @@ function row(order: ClientOrder): HTMLTableRowElement {
   const id = String(order.id);
   const tr = document.createElement('tr');
   tr.dataset.orderId = id;
-  const cells = [`#${id}`, order.petId === undefined ? '—' : `Pet ${order.petId}`, String(order.quantity ?? '—'), order.shipDate ? new Date(order.shipDate).toLocaleDateString('en-GB') : '—'];
+  const cells = [
+    `#${id}`,
+    order.petId === undefined ? '—' : `Pet ${order.petId}`,
+    String(order.quantity ?? '—'),
+    order.shipDate ? new Date(order.shipDate).toLocaleDateString('en-GB') : '—',
+  ];
   for (const text of cells) {
     const td = document.createElement('td');
     td.textContent = text;
@@ -94,11 +99,15 @@ byNumber.addEventListener('submit', (event) => {
   if (orderId !== '') void cancel(orderId);
 });
 
-const scenario = new URLSearchParams(location.search).get('scenario');
+const parameters = new URLSearchParams(location.search);
+const scenario = parameters.get('scenario');
 try {
   // In your own app, start the mock only in development: `if (import.meta.env.DEV) await startBrowserMock(...)`.
-  await startBrowserMock({ scenario });
-  scenarioLine.textContent = scenario ? `Mock scenario: ${scenario}` : 'Mock with its built-in orders (add ?scenario=NAME to the address to pick a scenario)';
+  // With ?persist, the fake's orders survive a reload (kept in localStorage).
+  await startBrowserMock({ scenario, persist: parameters.has('persist') });
+  scenarioLine.textContent = scenario
+    ? `Mock scenario: ${scenario}`
+    : 'Mock with its built-in orders (add ?scenario=NAME to the address to pick a scenario)';
   await loadOrders();
 } catch (error) {
   scenarioLine.textContent = 'The mock did not start.';

@@ -15,14 +15,27 @@ function describeFailure(error: unknown, action: string): Message {
     if (error.status === 401) {
       return error.code === 'missing_api_key'
         ? { text: `You are not signed in: enter an API key to ${action}.`, tone: 'error' }
-        : { text: `The order service did not accept your API key, so it could not ${action}. Check the key and try again.`, tone: 'error' };
+        : {
+            text: `The order service did not accept your API key, so it could not ${action}. Check the key and try again.`,
+            tone: 'error',
+          };
     }
     if (error.status >= 500) {
-      return { text: `The order service is having trouble (${error.status}), so it could not ${action}. Please try again in a moment.`, tone: 'error' };
+      return {
+        text: `The order service is having trouble (${error.status}), so it could not ${action}. Please try again in a moment.`,
+        tone: 'error',
+      };
     }
-    return { text: `The order service refused to ${action} (${error.status}${error.code ? `, ${error.code}` : ''}).`, tone: 'error' };
+    return {
+      text: `The order service refused to ${action} (${error.status}${error.code ? `, ${error.code}` : ''}).`,
+      tone: 'error',
+    };
   }
-  if (error instanceof TypeError) return { text: `Could not reach the order service to ${action}. Check your connection and try again.`, tone: 'error' };
+  if (error instanceof TypeError)
+    return {
+      text: `Could not reach the order service to ${action}. Check your connection and try again.`,
+      tone: 'error',
+    };
   return { text: `Something went wrong while trying to ${action}: ${(error as Error).message}`, tone: 'error' };
 }
 
@@ -37,7 +50,10 @@ export function describeCancellation(orderId: string, error?: unknown): Message 
     return { text: `Order ${orderId} has already shipped, so it can no longer be cancelled.`, tone: 'refusal' };
   }
   if (error instanceof OrderApiError && error.status === 404) {
-    return { text: `Order ${orderId} was not found: there is no such order, or it was already cancelled.`, tone: 'refusal' };
+    return {
+      text: `Order ${orderId} was not found: there is no such order, or it was already cancelled.`,
+      tone: 'refusal',
+    };
   }
   return describeFailure(error, `cancel order ${orderId}`);
 }

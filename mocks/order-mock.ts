@@ -1,0 +1,166 @@
+import { http, type RequestHandler } from 'msw';
+import { developmentApiKey } from '../spec/authorization.js';
+import type { FaultInput } from '../spec/fault-format.js';
+import { createAuthenticator } from './auth.js';
+import { defaultSeed } from './default-seed.js';
+import { toFaultInputs } from './faults.js';
+import { MockSession, type LoadableScenario, type MockControls } from './mock-session.js';
+import { OrderSeed } from './order-seed.js';
+import { createPipeline, type HandleRequest } from './pipeline.js';
+import { networkError, replyToResponse } from './reply.js';
+import { defaultJournalSize } from './journal.js';
+import { SessionRegistry, type SessionOptions, type SessionSummary } from './sessions.js';
+
+/**
+ * The deprecation date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification).
+ * @example
+ * createOrderMock({ petDeprecation: defaultPetDeprecation, petSunset: '2028-01-01T00:00:00Z' })
+ */
+export const defaultPetDeprecation = new Date('2026-01-01T00:00:00Z');
+/**
+ * The sunset date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification).
+ * @example
+ * defaultPetSunset.toUTCString() // 'Wed, 30 Jun 2027 23:59:59 GMT'
+ */
+export const defaultPetSunset = new Date('2027-06-30T23:59:59Z');
+
+/** How to build an order mock. Every option has a default, so `createOrderMock()` is a working mock. */
+export interface OrderMockOptions {
+  /**
+   * The one base URL to answer, ending with `/v1` (for example `https://staging.example.com/v1`).
+   * By default the handlers answer `/v1` on any origin, so production and staging addresses both work.
+   */
+  baseUrl?: string;
+  /** The accepted bearer keys. Default: the development key `petstore-dev-key`. */
+  apiKeys?: readonly string[];
+  /**
+   * The orders to start with and to return to on reset, each with an optional `status`: checked
+   * once, then shared by every session and reset (an `OrderSeed` is taken as already checked). Default: `defaultSeed`.
+   */
+  seed?: readonly unknown[] | OrderSeed;
+  /** The scenarios `POST /__mock/scenarios/{name}` can load (in Node, `loadScenarios()` reads the kit's; `bundledScenarios` holds them everywhere). Default: none. */
+  scenarios?: readonly LoadableScenario[];
+  /** The faults to start with and to return to on reset (see `FaultInput`). Default: none. */
+  faults?: readonly FaultInput[];
+  /** How many sessions named by `X-Mock-Session` may exist, and how long one may go unused. Default: 100, 30 minutes. */
+  sessions?: SessionOptions;
+  /** How many calls each session's journal keeps, oldest dropped first; 0 keeps none. Default: 1,000. */
+  journalSize?: number;
+  /** Whether to answer the control plane under `/__mock`. Default: true. */
+  control?: boolean;
+  /** The deprecation date of `GET /pets/{petId}` (RFC 9745). Default: 2026-01-01T00:00:00Z. */
+  petDeprecation?: Date | string;
+  /** The sunset date of `GET /pets/{petId}` (RFC 8594); not before the deprecation date. Default: 2027-06-30T23:59:59Z. */
+  petSunset?: Date | string;
+  /**
+   * Your own MSW handlers, asked before the kit's, through the same pipeline: the same sessions,
+   * journal and logging (and, on the standalone server, CORS). A function is called once with the
+   * mock, so that the handlers can use its store (`await mock.collection()`).
+   * @example
+   * createOrderMock({ handlers: [http.get('*\/v1/store/inventory', () => HttpResponse.json({ dogs: 3 }))] })
+   */
+  handlers?: readonly RequestHandler[] | ((mock: OrderMock) => readonly RequestHandler[]);
+  /** Called with one line a request the mock answers (method, path, status, milliseconds; never a header). Default: silent. */
+  log?: (line: string) => void;
+}
+
+/**
+ * A stateful mock of the order interface: its MSW handlers, and the controls of its default session
+ * (the mock itself) and of named ones.
+ */
+export interface OrderMock extends MockControls {
+  /** The MSW request handlers: give them to `setupServer`, `setupWorker` or the kit's HTTP server. */
+  readonly handlers: RequestHandler[];
+  /**
+   * The mock's one pipeline, without any transport: a request in, its answer out (`undefined` for a
+   * request outside `/v1` and `/__mock`). The handlers and the standalone server are adapters over it.
+   * @example
+   * const answer = await mock.handle(new Request('http://localhost/v1/store/orders', { headers: { authorization: 'Bearer petstore-dev-key' } }));
+   * answer?.status // 200
+   */
+  readonly handle: HandleRequest;
+  /**
+   * The controls of the session that requests with `X-Mock-Session: name` see, created from the seed on first use.
+   * @throws MockError `invalid_session` or `session_limit_reached`.
+   * @example
+   * await mock.session('test-file-a').loadScenario('cancel-shipped-order');
+   */
+  session(name: string): MockControls;
+  /** The named sessions in use, as `GET /__mock/sessions` lists them. */
+  sessions(): SessionSummary[];
+}
+
+/**
+ * The kit's MSW handler: the MSW adapter over the mock's one pipeline. A request outside the mock's
+ * namespaces is left to the next handler (or the network); a dropped connection is `Response.error()`.
+ */
+function pipelineHandler(handle: HandleRequest): RequestHandler {
+  return http.all(/.*/, async ({ request }) => {
+    const answer = await handle(request);
+    if (answer === undefined) return undefined;
+    return answer === networkError ? Response.error() : replyToResponse(answer);
+  });
+}
+
+function toDate(value: Date | string, name: string): Date {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) throw new TypeError(`${name} is not a date: ${JSON.stringify(String(value))}.`);
+  return date;
+}
+
+function checkedDates(options: OrderMockOptions): { petDeprecation: Date; petSunset: Date } {
+  const petDeprecation = toDate(options.petDeprecation ?? defaultPetDeprecation, 'petDeprecation');
+  const petSunset = toDate(options.petSunset ?? defaultPetSunset, 'petSunset');
+  if (petSunset < petDeprecation)
+    throw new TypeError('the pet sunset date must not be earlier than its deprecation date');
+  return { petDeprecation, petSunset };
+}
+
+/**
+ * Creates a stateful mock of the order interface: pending orders cancel with 204, shipped ones
+ * refuse with 409, unknown ones give 404, and every call needs a bearer key or gets 401.
+ * The handlers are plain MSW handlers; the same array serves `setupServer`, `setupWorker` and the
+ * kit's standalone HTTP server. The mock is also the controls of its default session.
+ * @throws MockError when the seed is invalid; TypeError when a key or a date is.
+ * @example
+ * import { setupServer } from 'msw/node';
+ * import { createOrderMock } from 'petstore-contract-kit/msw';
+ *
+ * const mock = createOrderMock({ seed: [{ id: 1 }, { id: 2, status: 'shipped' }] });
+ * const server = setupServer(...mock.handlers);
+ * server.listen();
+ * await fetch('https://api.example.com/v1/store/orders/2', {
+ *   method: 'DELETE',
+ *   headers: { authorization: 'Bearer petstore-dev-key' },
+ * }); // 409
+ */
+export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
+  const start = {
+    seed: OrderSeed.from(options.seed ?? defaultSeed),
+    faults: toFaultInputs(options.faults ?? []),
+    scenarios: options.scenarios ?? [],
+    journalSize: options.journalSize ?? defaultJournalSize,
+  };
+  const sessions = new SessionRegistry(() => new MockSession(start), options.sessions);
+  let userHandlers: readonly RequestHandler[] = [];
+  const handle = createPipeline({
+    sessions,
+    authenticate: createAuthenticator(options.apiKeys ?? [developmentApiKey]),
+    ...checkedDates(options),
+    baseUrl: options.baseUrl?.replace(/\/+$/, ''),
+    control: options.control ?? true,
+    journal: start.journalSize > 0,
+    now: options.sessions?.now ?? Date.now,
+    log: options.log,
+    userHandlers: () => userHandlers,
+  });
+  // The mock is its default session, with the pipeline, the handlers and the named sessions beside: one layer of controls.
+  const mock: OrderMock = Object.assign(sessions.default, {
+    handle,
+    handlers: [pipelineHandler(handle)],
+    session: (name: string): MockControls => sessions.resolve(name),
+    sessions: () => sessions.list(),
+  });
+  userHandlers = typeof options.handlers === 'function' ? options.handlers(mock) : [...(options.handlers ?? [])];
+  return mock;
+}

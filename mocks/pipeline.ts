@@ -1,0 +1,310 @@
+import { getResponse, type RequestHandler } from 'msw';
+import {
+  matchSegments,
+  pathSegments,
+  routesAtPath,
+  templateSegments,
+  type OperationName,
+  type Route,
+} from '../spec/routes.js';
+import { controlRoutes, type ControlRoute } from './control.js';
+import { MockError, errorToReply, noOperation } from './errors.js';
+import type { MockSession } from './mock-session.js';
+import { operations } from './operations.js';
+import { networkError, replyOfResponse, type NetworkError, type Reply, type RequestHead } from './reply.js';
+import { sessionHeader, type SessionRegistry } from './sessions.js';
+
+/**
+ * A request as the mock's one pipeline reads it, whatever carried it: a Fetch `Request` is one (MSW's
+ * adapters pass it as it is); the standalone server makes one from a Node request without building a
+ * Fetch `Request`.
+ * @example
+ * const request: MockRequest = new Request('http://127.0.0.1:4010/v1/store/orders', { headers: { authorization: 'Bearer petstore-dev-key' } });
+ */
+export interface MockRequest extends RequestHead {
+  readonly method: string;
+  /** The absolute URL, as WHATWG URL parsing writes it (dot segments removed). */
+  readonly url: string;
+  /** The body, as UTF-8 text (`''` for none). */
+  text(): Promise<string>;
+  /** The same request as a Fetch `Request`, for the user's MSW handlers (a Fetch `Request` need not have it). */
+  toRequest?(): Promise<Request>;
+}
+
+/** What the pipeline answers: a reply, or a dropped connection (a fault with `network: true`). */
+export type Answer = Reply | NetworkError;
+
+/**
+ * The one function from a request to an answer, before any transport: routing by the route table,
+ * the bearer check, 404 and 405 with `Allow`, HEAD and OPTIONS, the control plane, sessions, faults,
+ * the journal and logging. `undefined` for a request outside the mock's namespaces (the API's base
+ * path and `/__mock`), unless `answerEverything` asks for a 404 Error record instead.
+ * @example
+ * const answer = await mock.handle(new Request('http://localhost/v1/store/orders/3', { method: 'DELETE', headers }));
+ * // { status: 409, headers: { 'content-type': 'application/json' }, body: '{"code":"order_already_shipped",...}' }
+ */
+export type HandleRequest = (
+  request: MockRequest,
+  options?: { answerEverything?: boolean },
+) => Promise<Answer | undefined>;
+
+/** What the pipeline is built from: the mock's parts, made once by `createOrderMock`. */
+export interface PipelineParts {
+  sessions: SessionRegistry<MockSession>;
+  authenticate: (request: RequestHead) => MockError | undefined;
+  petDeprecation: Date;
+  petSunset: Date;
+  /** The one base URL to answer, without a trailing slash; undefined answers `/v1` on any origin. */
+  baseUrl: string | undefined;
+  /** Whether to answer the control plane under `/__mock`. */
+  control: boolean;
+  /** Whether calls are journaled at all (a journal size of 0: no). */
+  journal: boolean;
+  /** The clock of the journal's times, in milliseconds since the epoch. */
+  now: () => number;
+  /** One line a request (method, path, status, milliseconds; never a header). */
+  log: ((line: string) => void) | undefined;
+  /** The user's MSW handlers, asked before the kit's own (read at each request: they may be set after the pipeline). */
+  userHandlers: () => readonly RequestHandler[];
+}
+
+/** Where a request falls: the API below its base path, the control plane below `/__mock`, or neither. */
+type Namespace = { kind: 'api' | 'control'; path: string };
+
+const methodsWithGet = (methods: readonly string[]) => (methods.includes('GET') ? [...methods, 'HEAD'] : [...methods]);
+
+function decodable(path: string): boolean {
+  if (!path.includes('%')) return true;
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// One trailing slash names the same resource (`/store/orders/`), as MSW's path matching has it.
+function segmentsOf(path: string): readonly string[] {
+  const segments = pathSegments(path);
+  return segments.length > 1 && segments[segments.length - 1] === '' ? segments.slice(0, -1) : segments;
+}
+
+function bodyLength(body: Reply['body']): number {
+  if (body === null) return 0;
+  if (typeof body === 'string') return new TextEncoder().encode(body).byteLength;
+  return body.reduce((total, part) => total + part.byteLength, 0);
+}
+
+// HEAD answers what GET would, without the content: the same Content-Length (RFC 9110 §9.3.2, §8.6).
+function withoutContent(reply: Reply): Reply {
+  return {
+    status: reply.status,
+    headers: { ...reply.headers, 'content-length': String(bodyLength(reply.body)) },
+    body: null,
+  };
+}
+
+function options204(allow: string): Reply {
+  return { status: 204, headers: { allow }, body: null };
+}
+
+/** The journal entry's operation, set as soon as the route is known: a call that fails is journaled with it. */
+interface CallNote {
+  operation: OperationName | null;
+}
+
+const notDecodable = 'the path is not valid percent-encoded UTF-8';
+
+function methodNotAllowed(method: string, pathname: string, methods: readonly string[], allow: string): MockError {
+  return new MockError(
+    'method_not_allowed',
+    `Method ${method} is not allowed on ${pathname}: use ${methods.join(' or ')}.`,
+    {
+      headers: { allow },
+    },
+  );
+}
+
+/** The methods a path allows, GET's HEAD included, and the `Allow` header that lists them with OPTIONS. */
+function allowedMethods(methods: readonly string[]): { methods: string[]; allow: string } {
+  const allowed = methodsWithGet(methods);
+  return { methods: allowed, allow: [...allowed, 'OPTIONS'].join(', ') };
+}
+
+/** The control route a path below `/__mock` fits, with its parameter's text, or undefined. */
+function matchControlRoute(segments: readonly string[]): { route: ControlRoute; parameter: string } | undefined {
+  for (const route of controlRoutes) {
+    const parameter = matchSegments(route.segments, segments);
+    if (parameter !== undefined) return { route, parameter };
+  }
+  return undefined;
+}
+
+/** The mock's one request pipeline; see `HandleRequest`. Each step is one method. */
+class RequestPipeline {
+  readonly #parts: PipelineParts;
+  readonly #base: URL | undefined;
+  readonly #basePath: string;
+
+  constructor(parts: PipelineParts) {
+    this.#parts = parts;
+    this.#base = parts.baseUrl === undefined ? undefined : new URL(parts.baseUrl);
+    this.#basePath = this.#base === undefined ? '/v1' : this.#base.pathname.replace(/\/+$/, '');
+  }
+
+  async handle(request: MockRequest, options: { answerEverything?: boolean } = {}): Promise<Answer | undefined> {
+    const started = performance.now();
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return new MockError('invalid_request', 'The request target is not a valid path.').toReply();
+    }
+    const namespace = this.#namespaceOf(url);
+    const call: CallNote = { operation: null };
+    let answer: Answer | undefined;
+    try {
+      answer = await this.#answer(request, url, namespace, call, options.answerEverything === true);
+    } catch (error) {
+      answer = errorToReply(error);
+    }
+    if (answer === undefined) return undefined;
+    if (request.method === 'HEAD' && answer !== networkError) answer = withoutContent(answer);
+    const status = answer === networkError ? 'network' : answer.status;
+    if (namespace?.kind === 'api') this.#record(request, url, status, call.operation);
+    this.#parts.log?.(`${request.method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+    return answer;
+  }
+
+  // The user's handlers first, then the kit's own routes.
+  async #answer(
+    request: MockRequest,
+    url: URL,
+    namespace: Namespace | undefined,
+    call: CallNote,
+    answerEverything: boolean,
+  ): Promise<Answer | undefined> {
+    const users = await this.#userAnswer(request);
+    if (users !== undefined) {
+      if (namespace?.kind === 'api')
+        call.operation =
+          routesAtPath(segmentsOf(namespace.path)).find((route) => route.method === request.method)?.operation ?? null;
+      return users;
+    }
+    if (namespace?.kind === 'api') return this.#answerApi(request, url, namespace.path, call);
+    if (namespace?.kind === 'control') return this.#answerControl(request, url, namespace.path);
+    return answerEverything ? noOperation(request.method, url.pathname).toReply() : undefined;
+  }
+
+  #namespaceOf(url: URL): Namespace | undefined {
+    const sameOrigin = this.#base === undefined || url.origin === this.#base.origin;
+    if (!sameOrigin) return undefined;
+    if (url.pathname.startsWith(`${this.#basePath}/`))
+      return { kind: 'api', path: url.pathname.slice(this.#basePath.length) };
+    if (this.#parts.control && url.pathname.startsWith('/__mock/'))
+      return { kind: 'control', path: url.pathname.slice('/__mock'.length) };
+    return undefined;
+  }
+
+  // The bearer check first, then the error: a caller without a key learns nothing of the paths.
+  #refuseAfterBearerCheck(request: MockRequest, failure: MockError): never {
+    throw this.#parts.authenticate(request) ?? failure;
+  }
+
+  async #answerApi(request: MockRequest, url: URL, path: string, call: CallNote): Promise<Answer> {
+    const method = request.method;
+    if (!decodable(path)) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname, notDecodable));
+    const segments = segmentsOf(path);
+    const candidates = routesAtPath(segments);
+    if (candidates.length === 0) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname));
+    const { methods, allow } = allowedMethods(candidates.map((candidate) => candidate.method));
+    if (method === 'OPTIONS') return options204(allow);
+    const route = candidates.find((candidate) => candidate.method === (method === 'HEAD' ? 'GET' : method));
+    if (route === undefined)
+      this.#refuseAfterBearerCheck(request, methodNotAllowed(method, url.pathname, methods, allow));
+    if (route.method === method) call.operation = route.operation;
+    const parameter = decodeURIComponent(matchSegments(templateSegments(route.path), segments) ?? '');
+    return this.#answerOperation(request, route, parameter);
+  }
+
+  async #answerOperation(request: MockRequest, route: Route, parameter: string): Promise<Answer> {
+    const session = this.#parts.sessions.forRequest(request);
+    // The session's faults first: they stand for the network and the servers in front of the provider.
+    const faulted = session.applyFaults(route.operation);
+    if (faulted !== undefined) {
+      const injected = await faulted;
+      if (injected !== undefined) return injected;
+    }
+    const { authenticate, petDeprecation, petSunset } = this.#parts;
+    return operations[route.operation](
+      { store: session.store, authenticate, petDeprecation, petSunset },
+      request,
+      parameter,
+    );
+  }
+
+  async #answerControl(request: MockRequest, url: URL, path: string): Promise<Answer> {
+    const method = request.method;
+    if (!decodable(path)) throw noOperation(method, url.pathname, notDecodable);
+    const matched = matchControlRoute(segmentsOf(path));
+    if (matched === undefined) throw noOperation(method, url.pathname);
+    const { methods, allow } = allowedMethods(Object.keys(matched.route.methods));
+    if (method === 'OPTIONS') return options204(allow);
+    const answer = matched.route.methods[method === 'HEAD' ? 'GET' : method];
+    if (answer === undefined) throw methodNotAllowed(method, url.pathname, methods, allow);
+    const sessions = this.#parts.sessions;
+    return answer({
+      request,
+      url,
+      parameter: decodeURIComponent(matched.parameter),
+      sessions,
+      session: () => sessions.forRequest(request),
+    });
+  }
+
+  async #userAnswer(request: MockRequest): Promise<Answer | undefined> {
+    const handlers = this.#parts.userHandlers();
+    if (handlers.length === 0) return undefined;
+    const fetchRequest = request instanceof Request ? request.clone() : await request.toRequest?.();
+    if (fetchRequest === undefined) return undefined;
+    const response = await getResponse([...handlers], fetchRequest);
+    return response === undefined ? undefined : replyOfResponse(response);
+  }
+
+  // The journal of the call's session (the default one when its header names no session that can be used).
+  #record(request: MockRequest, url: URL, status: number | 'network', operation: OperationName | null): void {
+    const { sessions, journal, authenticate, now } = this.#parts;
+    if (!journal) return;
+    const name = request.headers.get(sessionHeader);
+    let session = sessions.default;
+    if (name !== null) {
+      try {
+        session = sessions.resolve(name);
+      } catch {
+        // an invalid name, or one past the session limit: the default session's journal
+      }
+    }
+    const header = request.headers.get('authorization');
+    session.recordCall({
+      method: request.method,
+      path: url.pathname,
+      operation,
+      status,
+      session: session === sessions.default ? null : name,
+      time: now(),
+      authorization: header === null ? 'none' : authenticate(request) === undefined ? 'valid' : 'invalid',
+    });
+  }
+}
+
+/**
+ * Builds the mock's one request pipeline (see `HandleRequest`). The MSW handlers, the standalone
+ * server and the harness's model all answer through it.
+ * @example
+ * const handle = createPipeline(parts);
+ * await handle(new Request('http://localhost/v1/store/orders')) // 401 missing_api_key
+ */
+export function createPipeline(parts: PipelineParts): HandleRequest {
+  const pipeline = new RequestPipeline(parts);
+  return (request, options) => pipeline.handle(request, options);
+}

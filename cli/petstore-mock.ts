@@ -5,9 +5,9 @@ import { toFaultInputs } from '../mocks/faults.js';
 import { scenarioFaults } from '../mocks/mock-session.js';
 import { readSeedFile } from '../mocks/seed-file.js';
 import { createServer, type ServerOptions } from '../mocks/server.js';
-import { bundledScenarios } from '../spec/generated/scenarios.js';
+import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { parseJson } from '../spec/json.js';
-import { loadScenarios } from '../spec/scenarios.js';
+import { loadScenarios } from '../mocks/scenarios.js';
 import { loadHandlersFile } from './handlers-file.js';
 import { tuneMemory } from './memory.js';
 import {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { writeFile } from 'node:fs/promises';
 import { stringifyJson } from '../spec/json.js';
-import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../spec/scenarios.js';
+import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../mocks/scenarios.js';
 import { createValidatingProxy, reportPath, type ProxyExchange } from '../verify/proxy.js';
 import { defaultExplorationSeed } from '../verify/explore.js';
 import { defaultRequestTimeout } from '../verify/observe.js';

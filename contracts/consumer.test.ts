@@ -7,7 +7,7 @@ import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, stringifyJson } from '../spec/json.js';
 import { matchRoute } from '../spec/routes.js';
-import { loadScenarios } from '../spec/scenarios.js';
+import { loadScenarios } from '../mocks/scenarios.js';
 import { createOrderClient, OrderApiError, type OrderClient } from './client.js';
 import { deriveInteractions, type DerivedInteraction } from './interactions.js';
 import { shippedPactFile } from './pact-file.js';

@@ -1,10 +1,10 @@
 import { getResponse } from 'msw';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { createOrderMock } from '../mocks/order-mock.js';
-import { authorizationHeader, type KeyChoice } from '../spec/authorization.js';
+import { authorizationHeader, type KeyChoice } from '../mocks/authorization.js';
 import { parseJson, type JsonValue } from '../spec/json.js';
 import { providerState } from '../spec/provider-state.js';
-import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../spec/scenarios.js';
+import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../mocks/scenarios.js';
 import { pactApiKey } from './participants.js';
 
 /** One Pact interaction, derived from one scenario step. */

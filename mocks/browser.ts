@@ -1,5 +1,5 @@
 import { setupWorker, type SetupWorker } from 'msw/browser';
-import { bundledScenarios } from '../spec/generated/scenarios.js';
+import { bundledScenarios } from './generated/scenarios.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 import { defaultPersistKey, persistOrders, type PersistOptions } from './persisted-orders.js';
 

@@ -1,4 +1,4 @@
-import { faultViolations, type FaultInput, type FaultOperation } from '../spec/fault-format.js';
+import { faultViolations, type FaultInput, type FaultOperation } from './fault-format.js';
 import type { ErrorRecord } from '../spec/records.js';
 import type { OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';

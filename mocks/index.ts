@@ -20,7 +20,7 @@ export {
   type Scenario,
   type ScenarioStep,
   type StepExpectation,
-} from '../spec/scenarios.js';
+} from './scenarios.js';
 export { openApiDocument } from '../spec/schema-validator.js';
 export type { ErrorRecord, Order } from '../spec/records.js';
 export { matchRoute, operationNames, routeOf, routes, type OperationName, type Route } from '../spec/routes.js';

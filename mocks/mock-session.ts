@@ -1,5 +1,5 @@
-import type { FaultInput } from '../spec/fault-format.js';
-import type { ScenarioStep } from '../spec/scenarios.js';
+import type { FaultInput } from './fault-format.js';
+import type { ScenarioStep } from './scenarios.js';
 import { operationOf, type OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
 import { FaultPlan, type ActiveFault } from './faults.js';

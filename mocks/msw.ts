@@ -35,14 +35,14 @@ export {
   type SessionOptions,
   type SessionSummary,
 } from './sessions.js';
-export { developmentApiKey } from '../spec/authorization.js';
+export { developmentApiKey } from './authorization.js';
 export {
   faultOperations,
   faultDelayLimit,
   type FaultEffect,
   type FaultInput,
   type FaultOperation,
-} from '../spec/fault-format.js';
+} from './fault-format.js';
 export { orderStatuses, providerState, type OrderInput, type OrderStatus } from '../spec/provider-state.js';
 export type { Violation } from '../spec/schema-validator.js';
 export {

@@ -1,6 +1,6 @@
 import { http, type RequestHandler } from 'msw';
-import { developmentApiKey } from '../spec/authorization.js';
-import type { FaultInput } from '../spec/fault-format.js';
+import { developmentApiKey } from './authorization.js';
+import type { FaultInput } from './fault-format.js';
 import { createAuthenticator } from './auth.js';
 import { defaultSeed } from './default-seed.js';
 import { toFaultInputs } from './faults.js';

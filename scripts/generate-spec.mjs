@@ -6,7 +6,7 @@
 //   spec/generated/contract.ts          the route table (every operation: its name, method, path, parameter,
 //                                       documented responses with their schemas and headers) and the
 //                                       component schemas without their prose: small enough for a browser client
-//   spec/generated/scenarios.ts         the scenarios of scenarios/*.yaml as a constant, for the browser
+//   mocks/generated/scenarios.ts        the scenarios of scenarios/*.yaml as a constant, for the browser
 //                                       (which has no file system); Node reads the files themselves
 // `node scripts/generate-spec.mjs` writes them; `--check` exits 1 when a committed file is stale.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -141,7 +141,7 @@ async function render() {
     [new URL('spec/generated/openapi-document.ts', root), documentModule],
     [new URL('spec/generated/openapi-types.ts', root), typesModule],
     [new URL('spec/generated/contract.ts', root), renderContract(document)],
-    [new URL('spec/generated/scenarios.ts', root), await renderScenarios()],
+    [new URL('mocks/generated/scenarios.ts', root), await renderScenarios()],
   ]);
 }
 

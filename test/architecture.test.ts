@@ -124,8 +124,16 @@ describe('the layers', () => {
     expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
     expect(
       [...modules].filter((file) =>
-        ['spec/scenarios.ts', 'spec/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
+        ['mocks/scenarios.ts', 'mocks/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
       ),
     ).toEqual([]);
+  });
+
+  it('keeps spec/ to the contract: no Node built-in, no file system, nothing of the mock or the harness', async () => {
+    const files = await sourceFiles('spec');
+    const packages = new Set<string>();
+    for (const file of files) for (const name of (await importsOf(file)).packages) packages.add(name);
+    expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
+    expect(files.filter((file) => /(scenario|fault|authorization|package-folder)/.test(file))).toEqual([]);
   });
 });

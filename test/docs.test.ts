@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { errorStatuses } from '../mocks/errors.js';
 import { tolerances } from '../verify/compare.js';
-import { loadScenarios } from '../spec/scenarios.js';
+import { loadScenarios } from '../mocks/scenarios.js';
 
 const read = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../spec/json.js';
-import { loadScenarioFile } from '../spec/scenarios.js';
+import { loadScenarioFile } from '../mocks/scenarios.js';
 import { explore } from '../verify/explore.js';
 import { runVerification } from '../verify/verification.js';
 import { runToExit, startCommand } from './cli-support.js';
@@ -74,7 +74,7 @@ describe.each<[string, Switches]>([
     const report = await runVerification({
       ...providerTarget(provider.origin),
       suites: ['pact', 'scenarios'],
-      scenarios: (await import('../spec/scenarios.js').then((module) => module.loadScenarios())).filter(
+      scenarios: (await import('../mocks/scenarios.js').then((module) => module.loadScenarios())).filter(
         (scenario) => !scenario.steps.some((step) => step.fault !== undefined),
       ),
       version: 'test',

@@ -6,10 +6,10 @@
 // then fixed edges kept as regressions.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { loadScenarios, type Scenario } from '../spec/scenarios.js';
+import { loadScenarios, type Scenario } from '../mocks/scenarios.js';
 import { createServer, type MockServer } from '../mocks/server.js';
-import { authorizationHeader } from '../spec/authorization.js';
-import { bundledScenarios } from '../spec/generated/scenarios.js';
+import { authorizationHeader } from '../mocks/authorization.js';
+import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { exchanges, seedOrders } from './arbitraries.js';
 import { sendRaw as send, type Exchange } from './support.js';
 

@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FaultPlan } from '../mocks/faults.js';
-import { injectsFaults, loadScenarioFile, loadScenarios, ScenarioError, type ScenarioStep } from '../spec/scenarios.js';
-import { bundledScenarios } from '../spec/generated/scenarios.js';
+import {
+  injectsFaults,
+  loadScenarioFile,
+  loadScenarios,
+  ScenarioError,
+  type ScenarioStep,
+} from '../mocks/scenarios.js';
+import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { cliPath, runToExit, startCommand } from './cli-support.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from './support.js';
 import { mkdtemp, writeFile, rm } from 'node:fs/promises';

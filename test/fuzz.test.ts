@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type MockServer } from '../mocks/server.js';
-import { bundledScenarios } from '../spec/generated/scenarios.js';
+import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { matchRoute } from '../spec/routes.js';
 import { exchanges, seedOrders } from './arbitraries.js';
 import { sendRaw, type Exchange, type Observed } from './support.js';

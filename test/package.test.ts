@@ -7,7 +7,7 @@ import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenarios } from '../spec/scenarios.js';
+import { loadScenarios } from '../mocks/scenarios.js';
 import { optionalDependencies } from '../verify/optional-dependencies.js';
 import { projectRoot, runToExit, startCommand } from './cli-support.js';
 import { launchChromium } from './headless-browser.js';

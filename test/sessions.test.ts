@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bundledScenarios } from '../spec/generated/scenarios.js';
+import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { SessionRegistry } from '../mocks/sessions.js';
 import { cliPath, runToExit, startCommand } from './cli-support.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from './support.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../spec/json.js';
 import { operationOf, routes } from '../spec/routes.js';
-import { contractSteps, injectsFaults, loadScenarioFile, loadScenarios, ScenarioError } from '../spec/scenarios.js';
+import { contractSteps, injectsFaults, loadScenarioFile, loadScenarios, ScenarioError } from '../mocks/scenarios.js';
 import { isCancel, isList, json, startBrokenProvider, type Fault } from './broken-provider.js';
 import { runToExit } from './cli-support.js';
 import { startServer } from './support.js';

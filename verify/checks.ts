@@ -1,7 +1,7 @@
 import { toInt64 } from '../spec/int64.js';
 import { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
 import { documentedResponse, matchRoute, type DocumentedResponse } from '../spec/routes.js';
-import type { BodySchemaName, ContractStep, ScenarioId } from '../spec/scenarios.js';
+import type { BodySchemaName, ContractStep, ScenarioId } from '../mocks/scenarios.js';
 import { documentSchema, int64Message, schemaReference, schemaValidator } from '../spec/schema-validator.js';
 
 /** Which part of a response a spec-level finding is about: what both oracles, Ajv and Prism, judge. */

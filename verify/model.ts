@@ -1,7 +1,7 @@
 import { createOrderMock, type OrderMock } from '../mocks/order-mock.js';
 import { networkError } from '../mocks/reply.js';
 import type { StoredOrder } from '../mocks/order-store.js';
-import { authorizationHeader, developmentApiKey, type KeyChoice } from '../spec/authorization.js';
+import { authorizationHeader, developmentApiKey, type KeyChoice } from '../mocks/authorization.js';
 import { matchRoute, type OperationName } from '../spec/routes.js';
 
 const utf8 = new TextDecoder();

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { developmentApiKey, type KeyChoice } from '../spec/authorization.js';
+import { developmentApiKey, type KeyChoice } from '../mocks/authorization.js';
 import { parseJson, stringifyJson } from '../spec/json.js';
 import type { ErrorRecord } from '../spec/records.js';
 import { checkAgainstSpec, type Finding } from './checks.js';

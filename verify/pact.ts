@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pactParticipants } from '../contracts/participants.js';
 import { shippedPactFile } from '../contracts/pact-file.js';
 import { parseJson, stringifyJson } from '../spec/json.js';
-import { packageFolder } from '../spec/package-folder.js';
+import { packageFolder } from '../mocks/package-folder.js';
 import type { Finding } from './checks.js';
 import { requireInstalled } from './optional-dependencies.js';
 import { guardStatePath, startPactGuard, type GuardRecord } from './pact-guard.js';

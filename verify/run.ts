@@ -1,6 +1,6 @@
-import { authorizationHeader, type KeyChoice } from '../spec/authorization.js';
+import { authorizationHeader, type KeyChoice } from '../mocks/authorization.js';
 import { stateChangeBody } from '../spec/provider-state.js';
-import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../spec/scenarios.js';
+import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../mocks/scenarios.js';
 import { checkAgainstSpec, checkResponse, type Finding, type ObservedResponse } from './checks.js';
 import { compareWithModel, ProviderHistory } from './compare.js';
 import { InterfaceModel, type ModelAnswer } from './model.js';

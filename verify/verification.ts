@@ -1,4 +1,4 @@
-import type { Scenario } from '../spec/scenarios.js';
+import type { Scenario } from '../mocks/scenarios.js';
 import { explore, type ExploreOptions } from './explore.js';
 import { TargetUnreachable } from './observe.js';
 import { verifyPact, type PactBroker } from './pact.js';

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { KeyChoice } from './authorization.js';
 import { stepFaultViolations, type FaultEffect } from './fault-format.js';
-import { withSafeIntegers } from './json.js';
+import { withSafeIntegers } from '../spec/json.js';
 import { packageFolder } from './package-folder.js';
-import { duplicateOrderId, orderInputViolations, type OrderInput } from './provider-state.js';
-import { operationOf } from './routes.js';
-import { schemaValidator, violationSummary, type Violation } from './schema-validator.js';
+import { duplicateOrderId, orderInputViolations, type OrderInput } from '../spec/provider-state.js';
+import { operationOf } from '../spec/routes.js';
+import { schemaValidator, violationSummary, type Violation } from '../spec/schema-validator.js';
 
 /** A schema a body must match: a list of Orders, or a schema of the document. */
 export type BodySchemaName = 'Order[]' | 'Error' | 'Pet';

@@ -1,8 +1,9 @@
 import { toInt64 } from '../spec/int64.js';
-import { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
+import { parseJson, type JsonValue } from '../spec/json.js';
 import { documentedResponse, matchRoute, type DocumentedResponse } from '../spec/routes.js';
 import type { BodySchemaName, ContractStep, ScenarioId } from '../spec/scenarios.js';
 import { documentSchema, int64Message, schemaReference, schemaValidator } from '../spec/schema-validator.js';
+import { preview } from './preview.js';
 
 /** Which part of a response a spec-level finding is about: what both oracles, Ajv and Prism, judge. */
 export type SpecArea = 'status' | 'content-type' | 'body';
@@ -37,12 +38,6 @@ const bodySchemas: Record<BodySchemaName, object> = {
   Error: { $ref: schemaReference('Error') },
   Pet: { $ref: schemaReference('Pet') },
 };
-
-function preview(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = stringifyJson(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
 
 /** The value at a JSON Pointer (RFC 6901) into a parsed body, or undefined. */
 export function valueAt(body: unknown, pointer: string): unknown {

@@ -1,6 +1,7 @@
 import { stringifyJson } from '../spec/json.js';
 import { matchRoute, routes, type OperationName } from '../spec/routes.js';
 import type { Finding } from './checks.js';
+import { escapeMarkup } from './escape-markup.js';
 import type { Disagreement } from './prism.js';
 import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from './results.js';
 
@@ -298,10 +299,6 @@ export function summaryLines(report: RunReport): string[] {
   return lines;
 }
 
-function xml(text: string): string {
-  return text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
 /**
  * The report as JUnit XML: a testsuite per suite and case (`pact › interaction`, `scenarios › scenario`,
  * `explore › run 3`), a testcase per exchange, a failure per violated exchange; skipped cases are
@@ -330,21 +327,21 @@ export function toJunit(report: RunReport): string {
       const testcases =
         result.exchanges.length === 0
           ? [
-              `    <testcase classname="${xml(name)}" name="${xml(result.name)}">` +
+              `    <testcase classname="${escapeMarkup(name)}" name="${escapeMarkup(result.name)}">` +
                 (result.verdict === 'error'
-                  ? `<error message="${xml(result.reason ?? 'could not run')}"/>`
-                  : `<skipped message="${xml(result.reason ?? 'not run')}"/>`) +
+                  ? `<error message="${escapeMarkup(result.reason ?? 'could not run')}"/>`
+                  : `<skipped message="${escapeMarkup(result.reason ?? 'not run')}"/>`) +
                 '</testcase>',
             ]
           : result.exchanges.map((exchange) => {
               const failure = exchange.violations.length
-                ? `<failure message="${xml(findingLine(result.name, exchange.name, exchange.violations[0]!))}">${xml(exchange.violations.map((finding) => findingLine(result.name, exchange.name, finding)).join('\n'))}</failure>`
+                ? `<failure message="${escapeMarkup(findingLine(result.name, exchange.name, exchange.violations[0]!))}">${escapeMarkup(exchange.violations.map((finding) => findingLine(result.name, exchange.name, finding)).join('\n'))}</failure>`
                 : '';
               const notes = [
                 ...exchange.warnings.map((finding) => `warning: ${findingText(finding)}`),
                 ...exchange.disagreements.map(disagreementLine),
               ];
-              return `    <testcase classname="${xml(name)}" name="${xml(exchange.name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${notes.length > 0 ? `<system-out>${xml(notes.join('\n'))}</system-out>` : ''}</testcase>`;
+              return `    <testcase classname="${escapeMarkup(name)}" name="${escapeMarkup(exchange.name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${notes.length > 0 ? `<system-out>${escapeMarkup(notes.join('\n'))}</system-out>` : ''}</testcase>`;
             });
       const caseFailures = result.exchanges.filter((exchange) => exchange.violations.length > 0).length;
       const caseErrors = result.exchanges.length === 0 && result.verdict === 'error' ? 1 : 0;
@@ -355,7 +352,7 @@ export function toJunit(report: RunReport): string {
       skipped += caseSkipped;
       suites.push(
         [
-          `  <testsuite name="${xml(name)}" tests="${testcases.length}" failures="${caseFailures}" errors="${caseErrors}" skipped="${caseSkipped}">`,
+          `  <testsuite name="${escapeMarkup(name)}" tests="${testcases.length}" failures="${caseFailures}" errors="${caseErrors}" skipped="${caseSkipped}">`,
           ...testcases,
           '  </testsuite>',
         ].join('\n'),
@@ -376,10 +373,6 @@ export function toJson(report: RunReport): string {
   return `${stringifyJson(report)}\n`;
 }
 
-function html(text: string): string {
-  return text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
 /** A finding split for a table: where, what was expected, what came. */
 function findingCells(finding: Finding): [string, string, string] {
   const match = /^(.*?)expected (.*), got (.*)$/s.exec(finding.message);
@@ -392,7 +385,7 @@ function findingCells(finding: Finding): [string, string, string] {
  * cases and every violation (where, expected, actual), and the coverage matrix of the documented responses.
  */
 export function toHtml(report: RunReport): string {
-  const badge = (verdict: string) => `<span class="verdict ${html(verdict)}">${html(verdict)}</span>`;
+  const badge = (verdict: string) => `<span class="verdict ${escapeMarkup(verdict)}">${escapeMarkup(verdict)}</span>`;
   const statuses = [...new Set(report.coverage.responses.map((entry) => entry.status))].sort(
     (left, right) => left - right,
   );
@@ -412,7 +405,7 @@ export function toHtml(report: RunReport): string {
           ? `<td class="exercised" title="exercised ${entry.exercised} times">✓ ${entry.exercised}</td>`
           : '<td class="missing" title="documented, not exercised">✗ not exercised</td>';
       });
-      return `<tr><th>${html(operation)}<br><code>${html(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
+      return `<tr><th>${escapeMarkup(operation)}<br><code>${escapeMarkup(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
     }),
     '</tbody></table>',
   ].join('');
@@ -428,27 +421,27 @@ export function toHtml(report: RunReport): string {
             ...exchange.warnings.map((finding) => ['warning', finding] as const),
           ].map(([kind, finding]) => {
             const [where, expected, actual] = findingCells(finding);
-            return `<tr class="${kind}"><td>${html(exchange.name)}</td><td><code>${html(where)}</code></td><td>${html(expected)}</td><td>${html(actual)}</td></tr>`;
+            return `<tr class="${kind}"><td>${escapeMarkup(exchange.name)}</td><td><code>${escapeMarkup(where)}</code></td><td>${escapeMarkup(expected)}</td><td>${escapeMarkup(actual)}</td></tr>`;
           }),
         );
         const exchanges = result.exchanges.map(
           (exchange) =>
-            `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${html(exchange.name)}${exchange.method === '' ? '' : ` <code>${html(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>`}</li>`,
+            `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${escapeMarkup(exchange.name)}${exchange.method === '' ? '' : ` <code>${escapeMarkup(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>`}</li>`,
         );
         return (
-          `<details class="case ${html(result.verdict)}"${result.verdict === 'failed' || result.verdict === 'error' ? ' open' : ''}><summary>${badge(result.verdict)} ${html(result.name)}` +
-          `${result.reason === undefined ? '' : ` <em>${html(result.reason)}</em>`}</summary>` +
-          `${result.description === undefined ? '' : `<p>${html(result.description)}</p>`}` +
+          `<details class="case ${escapeMarkup(result.verdict)}"${result.verdict === 'failed' || result.verdict === 'error' ? ' open' : ''}><summary>${badge(result.verdict)} ${escapeMarkup(result.name)}` +
+          `${result.reason === undefined ? '' : ` <em>${escapeMarkup(result.reason)}</em>`}</summary>` +
+          `${result.description === undefined ? '' : `<p>${escapeMarkup(result.description)}</p>`}` +
           (rows.length > 0
             ? `<table class="findings"><thead><tr><th>step</th><th>where</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
             : '') +
           `<ul>${exchanges.join('')}</ul></details>`
         );
       });
-    return `<section class="suite"><h2>${badge(suite.verdict)} ${html(suite.suite)}</h2><p>${html(suiteLine(suite, report.baseUrl))}</p>${cases.join('')}</section>`;
+    return `<section class="suite"><h2>${badge(suite.verdict)} ${escapeMarkup(suite.suite)}</h2><p>${escapeMarkup(suiteLine(suite, report.baseUrl))}</p>${cases.join('')}</section>`;
   });
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>petstore-verify: ${html(report.verdict)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>petstore-verify: ${escapeMarkup(report.verdict)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1c1c1c}
@@ -460,8 +453,8 @@ table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;paddin
 tr.violation td{background:#fdf0ef}tr.warning td{background:#fff7e0}details.case{margin:.3rem 0}summary{cursor:pointer}
 </style></head><body>
 <h1>${badge(report.verdict)} petstore-verify</h1>
-<p>${html(report.baseUrl)} · ${html(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
-${report.reasons.length > 0 && report.exitCode !== 0 ? `<ul class="reasons">${report.reasons.map((reason) => `<li>${html(reason)}</li>`).join('')}</ul>` : ''}
+<p>${escapeMarkup(report.baseUrl)} · ${escapeMarkup(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
+${report.reasons.length > 0 && report.exitCode !== 0 ? `<ul class="reasons">${report.reasons.map((reason) => `<li>${escapeMarkup(reason)}</li>`).join('')}</ul>` : ''}
 <h2>Coverage of the documented responses: ${report.coverage.covered} of ${report.coverage.total}</h2>
 ${matrix}
 ${suites.join('\n')}

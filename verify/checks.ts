@@ -86,7 +86,10 @@ function listFindings(
     }));
 }
 
-const jsonBodies = new WeakMap<ObservedResponse, JsonValue | undefined>();
+// The parsed body, kept on the response it was parsed from (not enumerable: a spread or a copy of the
+// response does not carry it, so a copy with another text is parsed again).
+const parsedBody = Symbol('parsed body');
+type ParsedResponse = ObservedResponse & { [parsedBody]?: { value: JsonValue | undefined } };
 
 /**
  * A response's body as JSON, parsed losslessly once for every check that reads it (the spec checks,
@@ -96,14 +99,15 @@ const jsonBodies = new WeakMap<ObservedResponse, JsonValue | undefined>();
  * jsonBody({ status: 200, headers: new Headers(), text: '[{"id":9223372036854775807}]' }) // [{ id: 9223372036854775807n }]
  */
 export function jsonBody(response: ObservedResponse): JsonValue | undefined {
-  if (jsonBodies.has(response)) return jsonBodies.get(response);
+  const parsed = (response as ParsedResponse)[parsedBody];
+  if (parsed !== undefined) return parsed.value;
   let value: JsonValue | undefined;
   try {
     value = parseJson(response.text.replace(/^\uFEFF/, ''));
   } catch {
     value = undefined;
   }
-  jsonBodies.set(response, value);
+  Object.defineProperty(response, parsedBody, { value: { value }, enumerable: false });
   return value;
 }
 

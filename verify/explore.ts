@@ -552,7 +552,7 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
   const seed = options.seed ?? defaultExplorationSeed;
   const fc = await loadFastCheck();
   const { stateArbitrary, commandArbitraries } = arbitraries(fc);
-  const prism = options.prism === false ? undefined : await loadPrismOracle();
+  const prism = options.prism === false ? undefined : await (options.loadPrism ?? loadPrismOracle)();
   const runs: CaseResult[] = [];
   let firstFailureSeen = false;
   let failedRun = 0;

@@ -61,38 +61,36 @@ function date(value: string, name: string): Date {
   return parsed;
 }
 
-// Before any seed is read: the young generation must not grow while a big one loads.
-const collectGarbage = tuneMemory();
+const flagConfig = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'api-key': { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  scenario: { type: 'string' },
+  scenarios: { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  'max-sessions': { type: 'string' },
+  'session-idle-timeout': { type: 'string' },
+  'no-control': { type: 'boolean' },
+  handlers: { type: 'string' },
+  'pet-deprecation': { type: 'string' },
+  'pet-sunset': { type: 'string' },
+  'body-limit': { type: 'string' },
+  'journal-size': { type: 'string' },
+  'headers-timeout': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean' },
+  version: { type: 'boolean' },
+} as const;
 
-async function parseOptions(
-  argv: string[],
-  environment: NodeJS.ProcessEnv,
-): Promise<(ServerOptions & { port: number; host: string }) | 'help' | 'version'> {
-  const values = parseFlags(argv, {
-    port: { type: 'string' },
-    host: { type: 'string' },
-    'api-key': { type: 'string', multiple: true },
-    seed: { type: 'string' },
-    scenario: { type: 'string' },
-    scenarios: { type: 'string' },
-    fault: { type: 'string', multiple: true },
-    'max-sessions': { type: 'string' },
-    'session-idle-timeout': { type: 'string' },
-    'no-control': { type: 'boolean' },
-    handlers: { type: 'string' },
-    'pet-deprecation': { type: 'string' },
-    'pet-sunset': { type: 'string' },
-    'body-limit': { type: 'string' },
-    'journal-size': { type: 'string' },
-    'headers-timeout': { type: 'string' },
-    'request-timeout': { type: 'string' },
-    verbose: { type: 'boolean' },
-    help: { type: 'boolean' },
-    version: { type: 'boolean' },
-  });
-  if (values.help) return 'help';
-  if (values.version) return 'version';
+/** The command line as read, before any flag is checked. */
+type MockFlags = ReturnType<typeof parseFlags<typeof flagConfig>>;
 
+type MockOptions = ServerOptions & { port: number; host: string };
+
+/** The bearer keys to accept: `--api-key`, else `$PETSTORE_API_KEYS` (comma-separated), each a bearer token. */
+function apiKeysOf(values: MockFlags, environment: NodeJS.ProcessEnv): string[] | undefined {
   const apiKeys =
     values['api-key'] ??
     environment.PETSTORE_API_KEYS?.split(',')
@@ -102,77 +100,138 @@ async function parseOptions(
     if (!isValidBearerToken(key))
       throw new UsageError('an API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding)');
   }
-  const options: ServerOptions & { port: number; host: string } = {
-    port: portFlag(values.port ?? environment.PORT ?? '4010'),
-    host: hostFlag(values.host ?? '127.0.0.1'),
-    control: !values['no-control'],
-  };
-  if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
-  if (values.scenario !== undefined && values.seed !== undefined)
-    throw new UsageError('--seed and --scenario cannot be used together');
-  if (values.seed !== undefined) {
-    try {
-      options.seed = await readSeedFile(values.seed);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
-    collectGarbage();
+  return apiKeys;
+}
+
+/** The orders of a `--seed` file, then a full collection to give back what reading it took. */
+async function seedFileOf(path: string, collectGarbage: () => void): Promise<ServerOptions['seed']> {
+  let seed: ServerOptions['seed'];
+  try {
+    seed = await readSeedFile(path);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
+  collectGarbage();
+  return seed;
+}
+
+/** The scenarios of `--scenarios DIR`, or the kit's as bundled at build time. */
+async function scenariosOf(directory: string | undefined): Promise<NonNullable<ServerOptions['scenarios']>> {
   // The kit's scenarios as bundled at build time: the same as scenarios/*.yaml (a test compares them),
   // without reading and checking 18 files at every start.
-  if (values.scenarios !== undefined) {
-    try {
-      options.scenarios = await loadScenarios({ directory: values.scenarios });
-    } catch (error) {
-      throw new UsageError(`--scenarios ${values.scenarios}: ${(error as Error).message.split('\n')[0]}`);
-    }
-  } else {
-    options.scenarios = bundledScenarios;
+  if (directory === undefined) return bundledScenarios;
+  try {
+    return await loadScenarios({ directory });
+  } catch (error) {
+    throw new UsageError(`--scenarios ${directory}: ${(error as Error).message.split('\n')[0]}`);
   }
-  if (values.scenario !== undefined) {
-    const scenario = options.scenarios.find((candidate) => candidate.name === values.scenario);
-    if (scenario === undefined)
-      throw new UsageError(
-        `unknown scenario ${JSON.stringify(values.scenario)}; known: ${options.scenarios.map((known) => known.name).join(', ')}`,
-      );
-    const faults = scenarioFaults(scenario);
-    if (scenario.state === undefined && faults.length === 0) {
-      throw new UsageError(
-        `scenario ${values.scenario} sets no provider state and no fault; it runs against any store`,
-      );
-    }
-    if (scenario.state !== undefined) options.seed = scenario.state.params.orders;
-    options.faults = faults;
+}
+
+/** What `--scenario NAME` starts with: its provider state's orders and its step faults. */
+function scenarioStart(
+  name: string,
+  scenarios: NonNullable<ServerOptions['scenarios']>,
+): Pick<ServerOptions, 'seed' | 'faults'> {
+  const scenario = scenarios.find((candidate) => candidate.name === name);
+  if (scenario === undefined)
+    throw new UsageError(
+      `unknown scenario ${JSON.stringify(name)}; known: ${scenarios.map((known) => known.name).join(', ')}`,
+    );
+  const faults = scenarioFaults(scenario);
+  if (scenario.state === undefined && faults.length === 0) {
+    throw new UsageError(`scenario ${name} sets no provider state and no fault; it runs against any store`);
   }
-  for (const text of values.fault ?? []) {
+  return { ...(scenario.state !== undefined && { seed: scenario.state.params.orders }), faults };
+}
+
+/** The store and the scenarios to start with: `--seed`, `--scenarios`, `--scenario` (not with `--seed`). */
+async function startingState(
+  values: MockFlags,
+  collectGarbage: () => void,
+): Promise<Pick<ServerOptions, 'seed' | 'scenarios' | 'faults'>> {
+  if (values.scenario !== undefined && values.seed !== undefined)
+    throw new UsageError('--seed and --scenario cannot be used together');
+  const seed = values.seed === undefined ? undefined : await seedFileOf(values.seed, collectGarbage);
+  const scenarios = await scenariosOf(values.scenarios);
+  if (values.scenario === undefined) return { ...(seed !== undefined && { seed }), scenarios };
+  return { scenarios, ...scenarioStart(values.scenario, scenarios) };
+}
+
+/** The faults to start with: the scenario's, then each `--fault JSON`. */
+function faultsOf(texts: readonly string[], initial: ServerOptions['faults']): ServerOptions['faults'] {
+  let faults = initial;
+  for (const text of texts) {
     try {
-      options.faults = [...(options.faults ?? []), ...toFaultInputs(parseJson(text))];
+      faults = [...(faults ?? []), ...toFaultInputs(parseJson(text))];
     } catch (error) {
       const message =
         error instanceof MockError ? error.message.replace(/^Invalid fault: /, '') : (error as Error).message;
       throw new UsageError(`--fault ${text}: ${message}`);
     }
   }
-  if (values['max-sessions'] !== undefined || values['session-idle-timeout'] !== undefined) {
-    options.sessions = {};
-    if (values['max-sessions'] !== undefined)
-      options.sessions.limit = integerFlag(values['max-sessions'], 'max-sessions', 0, 100_000);
-    if (values['session-idle-timeout'] !== undefined) {
-      options.sessions.idleTimeout =
-        integerFlag(values['session-idle-timeout'], 'session-idle-timeout', 1, 7 * 24 * 3600) * 1000;
-    }
+  return faults;
+}
+
+/** `--max-sessions` and `--session-idle-timeout` (seconds), when either is given. */
+function sessionsOf(values: MockFlags): ServerOptions['sessions'] {
+  if (values['max-sessions'] === undefined && values['session-idle-timeout'] === undefined) return undefined;
+  const sessions: NonNullable<ServerOptions['sessions']> = {};
+  if (values['max-sessions'] !== undefined)
+    sessions.limit = integerFlag(values['max-sessions'], 'max-sessions', 0, 100_000);
+  if (values['session-idle-timeout'] !== undefined) {
+    sessions.idleTimeout = integerFlag(values['session-idle-timeout'], 'session-idle-timeout', 1, 7 * 24 * 3600) * 1000;
   }
+  return sessions;
+}
+
+/** The pet dates, the journal's size, the body limit and the timeouts that were given. */
+function limitsOf(
+  values: MockFlags,
+): Pick<
+  ServerOptions,
+  'petDeprecation' | 'petSunset' | 'journalSize' | 'bodyLimit' | 'headersTimeout' | 'requestTimeout'
+> {
+  const limits: ReturnType<typeof limitsOf> = {};
   if (values['pet-deprecation'] !== undefined)
-    options.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
-  if (values['pet-sunset'] !== undefined) options.petSunset = date(values['pet-sunset'], 'pet-sunset');
+    limits.petDeprecation = date(values['pet-deprecation'], 'pet-deprecation');
+  if (values['pet-sunset'] !== undefined) limits.petSunset = date(values['pet-sunset'], 'pet-sunset');
   if (values['journal-size'] !== undefined)
-    options.journalSize = integerFlag(values['journal-size'], 'journal-size', 0, 1_000_000);
+    limits.journalSize = integerFlag(values['journal-size'], 'journal-size', 0, 1_000_000);
   if (values['body-limit'] !== undefined)
-    options.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
+    limits.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
   if (values['headers-timeout'] !== undefined)
-    options.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
+    limits.headersTimeout = integerFlag(values['headers-timeout'], 'headers-timeout', 100, 3_600_000);
   if (values['request-timeout'] !== undefined)
-    options.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);
+    limits.requestTimeout = integerFlag(values['request-timeout'], 'request-timeout', 100, 3_600_000);
+  return limits;
+}
+
+/** What the command runs with: the process's environment, and the collection to ask for after a big seed. */
+interface CommandContext {
+  environment: NodeJS.ProcessEnv;
+  collectGarbage: () => void;
+}
+
+async function parseOptions(argv: string[], context: CommandContext): Promise<MockOptions | 'help' | 'version'> {
+  const values = parseFlags(argv, flagConfig);
+  if (values.help) return 'help';
+  if (values.version) return 'version';
+  const { environment, collectGarbage } = context;
+  // Checked in the order of the flags' concerns: keys, address, starting state, faults, sessions, limits, handlers.
+  const apiKeys = apiKeysOf(values, environment);
+  const options: MockOptions = {
+    port: portFlag(values.port ?? environment.PORT ?? '4010'),
+    host: hostFlag(values.host ?? '127.0.0.1'),
+    control: !values['no-control'],
+  };
+  if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
+  const { faults, ...state } = await startingState(values, collectGarbage);
+  Object.assign(options, state);
+  const allFaults = faultsOf(values.fault ?? [], faults);
+  if (allFaults !== undefined) options.faults = allFaults;
+  const sessions = sessionsOf(values);
+  if (sessions !== undefined) options.sessions = sessions;
+  Object.assign(options, limitsOf(values));
   if (values.handlers !== undefined) options.handlers = await loadHandlersFile(values.handlers);
   if (values.verbose) options.log = (line) => console.log(line);
   options.collectGarbage = collectGarbage;
@@ -180,9 +239,11 @@ async function parseOptions(
 }
 
 async function main(): Promise<void> {
+  // Before any seed is read: the young generation must not grow while a big one loads.
+  const collectGarbage = tuneMemory();
   let options;
   try {
-    options = await parseOptions(process.argv.slice(2), process.env);
+    options = await parseOptions(process.argv.slice(2), { environment: process.env, collectGarbage });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.exit(usageFailure('petstore-mock', error));

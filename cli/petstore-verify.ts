@@ -17,10 +17,12 @@ import {
   type RunReport,
 } from '../verify/report.js';
 import { installHint, type OptionalDependency } from '../verify/optional-dependencies.js';
+import type { PactBroker } from '../verify/pact.js';
 import type { SuiteName } from '../verify/results.js';
 import { runVerification } from '../verify/verification.js';
 import {
   brokerFromEnvironment,
+  type BrokerSettings,
   hostFlag,
   integerFlag,
   listenOrExit,
@@ -110,34 +112,37 @@ function secondsFlag(value: string, name: string, maximum: number): number {
   return seconds * 1000;
 }
 
-function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) {
-  const values = parseFlags(argv, {
-    runs: { type: 'string' },
-    seed: { type: 'string' },
-    'max-steps': { type: 'string' },
-    save: { type: 'string' },
-    'base-url': { type: 'string' },
-    target: { type: 'string' },
-    'api-key': { type: 'string' },
-    'state-url': { type: 'string' },
-    scenario: { type: 'string', multiple: true },
-    scenarios: { type: 'string' },
-    suite: { type: 'string' },
-    timeout: { type: 'string' },
-    deadline: { type: 'string' },
-    'provider-version': { type: 'string' },
-    'provider-branch': { type: 'string' },
-    strict: { type: 'boolean' },
-    'no-prism': { type: 'boolean' },
-    'require-coverage': { type: 'boolean' },
-    junit: { type: 'string' },
-    json: { type: 'string' },
-    html: { type: 'string' },
-    help: { type: 'boolean' },
-    version: { type: 'boolean' },
-  });
-  if (values.help) return 'help' as const;
-  if (values.version) return 'version' as const;
+const verifyFlags = {
+  runs: { type: 'string' },
+  seed: { type: 'string' },
+  'max-steps': { type: 'string' },
+  save: { type: 'string' },
+  'base-url': { type: 'string' },
+  target: { type: 'string' },
+  'api-key': { type: 'string' },
+  'state-url': { type: 'string' },
+  scenario: { type: 'string', multiple: true },
+  scenarios: { type: 'string' },
+  suite: { type: 'string' },
+  timeout: { type: 'string' },
+  deadline: { type: 'string' },
+  'provider-version': { type: 'string' },
+  'provider-branch': { type: 'string' },
+  strict: { type: 'boolean' },
+  'no-prism': { type: 'boolean' },
+  'require-coverage': { type: 'boolean' },
+  junit: { type: 'string' },
+  json: { type: 'string' },
+  html: { type: 'string' },
+  help: { type: 'boolean' },
+  version: { type: 'boolean' },
+} as const;
+
+/** The command line of a run as read, before any flag is checked. */
+type VerifyFlags = ReturnType<typeof parseFlags<typeof verifyFlags>>;
+
+/** The target's base URL: `--base-url`, or the variable `--target production|staging` names. */
+function baseUrlOf(values: VerifyFlags, environment: NodeJS.ProcessEnv): string {
   let baseUrl = values['base-url'];
   if (values.target !== undefined) {
     if (baseUrl !== undefined) throw new UsageError('give --base-url or --target, not both');
@@ -148,6 +153,72 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) 
     if (!baseUrl) throw new UsageError(`--target ${values.target} reads ${variable}, which is not set`);
   }
   if (baseUrl === undefined) throw new UsageError('--base-url (or --target) is required');
+  return baseUrl;
+}
+
+const suitesByFlag: Record<string, SuiteName[]> = {
+  pact: ['pact'],
+  ajv: ['scenarios'],
+  scenarios: ['scenarios'],
+  explore: ['explore'],
+  all: ['pact', 'scenarios', 'explore'],
+};
+
+/** The `--suite` asked for (`explore` for the explore command) and the suites it runs. */
+function suitesOf(values: VerifyFlags, explore: boolean): { suite: string; suites: SuiteName[] } {
+  if (explore && values.suite !== undefined)
+    throw new UsageError('petstore-verify explore runs the exploration: give no --suite');
+  const suite = explore ? 'explore' : (values.suite ?? 'all');
+  const suites = suitesByFlag[suite];
+  if (suites === undefined)
+    throw new UsageError(`--suite must be pact, ajv, explore or all, got ${JSON.stringify(suite)}`);
+  if (suite === 'pact' && values['state-url'] === undefined)
+    throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
+  if (suite === 'explore' && values['state-url'] === undefined)
+    throw new UsageError('exploration needs --state-url: every run sets a generated provider state');
+  return { suite, suites };
+}
+
+/** `--seed N`, or a random one for `--seed random`. */
+function seedOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return value === 'random' ? Math.floor(Math.random() * 2 ** 31) : integerFlag(value, 'seed', 0, 2 ** 31 - 1);
+}
+
+/** The Pact Broker of the environment, with the provider version and branch to publish results as. */
+function brokerOf(values: VerifyFlags, environment: NodeJS.ProcessEnv): BrokerSettings | undefined {
+  const broker = brokerFromEnvironment(environment);
+  if ((values['provider-version'] ?? values['provider-branch']) !== undefined && broker === undefined) {
+    throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
+  }
+  return broker;
+}
+
+function withProviderVersion(broker: BrokerSettings | undefined, values: VerifyFlags): PactBroker | undefined {
+  return (
+    broker && {
+      ...broker,
+      ...(values['provider-version'] !== undefined && { providerVersion: values['provider-version'] }),
+      ...(values['provider-branch'] !== undefined && { providerBranch: values['provider-branch'] }),
+    }
+  );
+}
+
+/** The exploration's runs (100 for the explore command, else 25), seed, steps and folder to save a failure in. */
+function explorationOf(values: VerifyFlags, suite: string, seed: number | undefined) {
+  return {
+    runs: values.runs === undefined ? (suite === 'explore' ? 100 : 25) : integerFlag(values.runs, 'runs', 1, 100_000),
+    ...(seed !== undefined && { seed }),
+    ...(values['max-steps'] !== undefined && { maxSteps: integerFlag(values['max-steps'], 'max-steps', 1, 100) }),
+    ...(values.save !== undefined && { save: values.save }),
+  };
+}
+
+function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) {
+  const values = parseFlags(argv, verifyFlags);
+  if (values.help) return 'help' as const;
+  if (values.version) return 'version' as const;
+  const baseUrl = baseUrlOf(values, environment);
   const apiKey = values['api-key'] ?? environment.PETSTORE_API_KEY;
   if (!apiKey) throw new UsageError('--api-key (or PETSTORE_API_KEY) is required');
   for (const [name, url] of [
@@ -155,34 +226,9 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) 
     ['state-url', values['state-url']],
   ] as const)
     if (url !== undefined) httpUrlFlag(url, name);
-  if (explore && values.suite !== undefined)
-    throw new UsageError('petstore-verify explore runs the exploration: give no --suite');
-  const suite = explore ? 'explore' : (values.suite ?? 'all');
-  const suites = (
-    {
-      pact: ['pact'],
-      ajv: ['scenarios'],
-      scenarios: ['scenarios'],
-      explore: ['explore'],
-      all: ['pact', 'scenarios', 'explore'],
-    } as Record<string, SuiteName[]>
-  )[suite];
-  if (suites === undefined)
-    throw new UsageError(`--suite must be pact, ajv, explore or all, got ${JSON.stringify(suite)}`);
-  if (suite === 'pact' && values['state-url'] === undefined)
-    throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
-  if (suite === 'explore' && values['state-url'] === undefined)
-    throw new UsageError('exploration needs --state-url: every run sets a generated provider state');
-  const seed =
-    values.seed === undefined
-      ? undefined
-      : values.seed === 'random'
-        ? Math.floor(Math.random() * 2 ** 31)
-        : integerFlag(values.seed, 'seed', 0, 2 ** 31 - 1);
-  const broker = brokerFromEnvironment(environment);
-  if ((values['provider-version'] ?? values['provider-branch']) !== undefined && broker === undefined) {
-    throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
-  }
+  const { suite, suites } = suitesOf(values, explore);
+  const seed = seedOf(values.seed);
+  const broker = brokerOf(values, environment);
   const hint = baseUrlHint(baseUrl);
   if (hint !== undefined && suites.includes('pact') && values['state-url'] !== undefined)
     throw new UsageError(`${hint}; Pact verification needs it`);
@@ -192,19 +238,10 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) 
     apiKey,
     suites,
     hint,
-    broker: broker && {
-      ...broker,
-      ...(values['provider-version'] !== undefined && { providerVersion: values['provider-version'] }),
-      ...(values['provider-branch'] !== undefined && { providerBranch: values['provider-branch'] }),
-    },
+    broker: withProviderVersion(broker, values),
     timeout: values.timeout === undefined ? defaultRequestTimeout : secondsFlag(values.timeout, 'timeout', 600),
     deadline: values.deadline === undefined ? 600_000 : secondsFlag(values.deadline, 'deadline', 86_400),
-    exploration: {
-      runs: values.runs === undefined ? (suite === 'explore' ? 100 : 25) : integerFlag(values.runs, 'runs', 1, 100_000),
-      ...(seed !== undefined && { seed }),
-      ...(values['max-steps'] !== undefined && { maxSteps: integerFlag(values['max-steps'], 'max-steps', 1, 100) }),
-      ...(values.save !== undefined && { save: values.save }),
-    },
+    exploration: explorationOf(values, suite, seed),
   };
 }
 
@@ -309,6 +346,29 @@ async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<
   }
 }
 
+type RunFlags = Exclude<ReturnType<typeof parse>, 'help' | 'version'>;
+
+/** What the suites asked for need, installed: else one line saying what to install, before anything runs. */
+function requireNeededPackages(options: RunFlags): void {
+  const needed: OptionalDependency[] = [];
+  if (options.suites.includes('pact') && options['state-url'] !== undefined) needed.push('pact');
+  if (!options['no-prism'] && options.suites.some((suite) => suite !== 'pact')) needed.push('prism');
+  const hint = installHint(needed);
+  if (hint !== undefined)
+    throw new UsageError(`${options.suites.length > 1 ? 'this run' : `the ${options.suites[0]} suite`} ${hint}`);
+}
+
+/**
+ * The scenarios `--scenario` names, else every contract scenario: scenarios that inject faults describe
+ * the mock, not the contract (named with --scenario, they are reported as skipped).
+ */
+async function scenariosOf(options: RunFlags): Promise<Scenario[]> {
+  const directory = options.scenarios ?? scenarioDirectory;
+  return options.scenario
+    ? await loadScenarios({ names: options.scenario, directory })
+    : (await loadScenarios({ directory })).filter((scenario) => !injectsFaults(scenario));
+}
+
 async function main(): Promise<number | undefined> {
   if (process.argv[2] === 'proxy') return proxy(process.argv.slice(3));
   if (process.argv[2] === 'publish-pact') return publish(process.argv.slice(3), process.env);
@@ -325,19 +385,8 @@ async function main(): Promise<number | undefined> {
       console.log(packageVersion());
       return 0;
     }
-    // What the suites asked for need, installed: else one line saying what to install, before anything runs.
-    const needed: OptionalDependency[] = [];
-    if (options.suites.includes('pact') && options['state-url'] !== undefined) needed.push('pact');
-    if (!options['no-prism'] && options.suites.some((suite) => suite !== 'pact')) needed.push('prism');
-    const hint = installHint(needed);
-    if (hint !== undefined)
-      throw new UsageError(`${options.suites.length > 1 ? 'this run' : `the ${options.suites[0]} suite`} ${hint}`);
-    // Every contract scenario by default; scenarios that inject faults describe the mock, not the contract
-    // (named with --scenario, they are reported as skipped).
-    const directory = options.scenarios ?? scenarioDirectory;
-    scenarios = options.scenario
-      ? await loadScenarios({ names: options.scenario, directory })
-      : (await loadScenarios({ directory })).filter((scenario) => !injectsFaults(scenario));
+    requireNeededPackages(options);
+    scenarios = await scenariosOf(options);
   } catch (error) {
     return usageFailure('petstore-verify', error);
   }

@@ -1,8 +1,9 @@
 import { toInt64 } from '../spec/int64.js';
-import { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
+import { parseJson, type JsonValue } from '../spec/json.js';
 import { documentedResponse, matchRoute, type DocumentedResponse } from '../spec/routes.js';
 import type { BodySchemaName, ContractStep, ScenarioId } from '../mocks/scenarios.js';
 import { documentSchema, int64Message, schemaReference, schemaValidator } from '../spec/schema-validator.js';
+import { preview } from './preview.js';
 
 /** Which part of a response a spec-level finding is about: what both oracles, Ajv and Prism, judge. */
 export type SpecArea = 'status' | 'content-type' | 'body';
@@ -37,12 +38,6 @@ const bodySchemas: Record<BodySchemaName, object> = {
   Error: { $ref: schemaReference('Error') },
   Pet: { $ref: schemaReference('Pet') },
 };
-
-function preview(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = stringifyJson(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
 
 /** The value at a JSON Pointer (RFC 6901) into a parsed body, or undefined. */
 export function valueAt(body: unknown, pointer: string): unknown {
@@ -91,7 +86,10 @@ function listFindings(
     }));
 }
 
-const jsonBodies = new WeakMap<ObservedResponse, JsonValue | undefined>();
+// The parsed body, kept on the response it was parsed from (not enumerable: a spread or a copy of the
+// response does not carry it, so a copy with another text is parsed again).
+const parsedBody = Symbol('parsed body');
+type ParsedResponse = ObservedResponse & { [parsedBody]?: { value: JsonValue | undefined } };
 
 /**
  * A response's body as JSON, parsed losslessly once for every check that reads it (the spec checks,
@@ -101,14 +99,15 @@ const jsonBodies = new WeakMap<ObservedResponse, JsonValue | undefined>();
  * jsonBody({ status: 200, headers: new Headers(), text: '[{"id":9223372036854775807}]' }) // [{ id: 9223372036854775807n }]
  */
 export function jsonBody(response: ObservedResponse): JsonValue | undefined {
-  if (jsonBodies.has(response)) return jsonBodies.get(response);
+  const parsed = (response as ParsedResponse)[parsedBody];
+  if (parsed !== undefined) return parsed.value;
   let value: JsonValue | undefined;
   try {
     value = parseJson(response.text.replace(/^\uFEFF/, ''));
   } catch {
     value = undefined;
   }
-  jsonBodies.set(response, value);
+  Object.defineProperty(response, parsedBody, { value: { value }, enumerable: false });
   return value;
 }
 

@@ -1,10 +1,11 @@
 import type { StoredOrder } from '../mocks/order-store.js';
 import { parseInt64, toInt64 } from '../spec/int64.js';
-import { stringifyJson, type JsonValue } from '../spec/json.js';
+import type { JsonValue } from '../spec/json.js';
 import { orderFields, orderInt64Fields } from '../spec/records.js';
 import { matchRoute } from '../spec/routes.js';
 import { jsonBody, type Finding, type ObservedResponse } from './checks.js';
 import type { ModelAnswer } from './model.js';
+import { preview } from './preview.js';
 
 /** Where the specification is open, what the harness accepts besides what the model answers, and why. */
 export interface Tolerance {
@@ -100,12 +101,6 @@ export const tolerances: readonly Tolerance[] = [
  */
 export class ProviderHistory {
   readonly left = new Set<bigint>();
-}
-
-function preview(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = stringifyJson(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 // Compared as the int64 it is (ids), the instant it says (date-times), or strictly.

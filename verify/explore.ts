@@ -397,49 +397,47 @@ async function loadFastCheck(): Promise<FastCheck> {
   }
 }
 
-/**
- * What exploration generates. States: 0 to 20 orders, sometimes more; ids over the whole int64 range;
- * every field present or absent, with edge values; statuses mixed. Commands: every kind of call,
- * weighted towards what changes the store.
- */
-function arbitraries(fc: FastCheck): {
-  stateArbitrary: Arbitrary<OrderInput[]>;
-  commandArbitraries: Arbitrary<ExplorationCommand>[];
-} {
-  const specialIds = [
-    0n,
-    1n,
-    -1n,
-    7n,
-    42n,
-    two53 - 1n,
-    two53,
-    two53 + 1n,
-    -two53,
-    -two53 - 1n,
-    -(two53 - 1n),
-    int64Maximum,
-    int64Maximum - 1n,
-    int64Minimum,
-    int64Minimum + 1n,
-  ];
-  const idArbitrary = fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...specialIds) },
-    { weight: 3, arbitrary: fc.bigInt({ min: -1000n, max: 1000n }) },
-    { weight: 2, arbitrary: fc.bigInt({ min: int64Minimum, max: int64Maximum }) },
-  );
-  const petIdArbitrary = fc.oneof(
-    fc.constantFrom(0n, 1n, int64Minimum, int64Maximum, two53 + 1n),
-    fc.bigInt({ min: int64Minimum, max: int64Maximum }),
-  );
-  const quantityArbitrary = fc.oneof(fc.constant(0), fc.integer({ min: -3, max: 1000 }));
+// Ids where a provider's int64 handling breaks: zero, the edges of a double's exact integers, int64's edges.
+const specialIds: readonly bigint[] = [
+  0n,
+  1n,
+  -1n,
+  7n,
+  42n,
+  two53 - 1n,
+  two53,
+  two53 + 1n,
+  -two53,
+  -two53 - 1n,
+  -(two53 - 1n),
+  int64Maximum,
+  int64Maximum - 1n,
+  int64Minimum,
+  int64Minimum + 1n,
+];
 
-  function pad(value: number, length = 2): string {
-    return String(value).padStart(length, '0');
-  }
+/** Order ids (special ids, small ones, the whole int64 range) and pet ids. */
+function idArbitraries(fc: FastCheck): { id: Arbitrary<bigint>; petId: Arbitrary<bigint> } {
+  return {
+    id: fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...specialIds) },
+      { weight: 3, arbitrary: fc.bigInt({ min: -1000n, max: 1000n }) },
+      { weight: 2, arbitrary: fc.bigInt({ min: int64Minimum, max: int64Maximum }) },
+    ),
+    petId: fc.oneof(
+      fc.constantFrom(0n, 1n, int64Minimum, int64Maximum, two53 + 1n),
+      fc.bigInt({ min: int64Minimum, max: int64Maximum }),
+    ),
+  };
+}
 
-  /** A ship date in one of the RFC 3339 forms a provider may write: Z, fractional seconds, +00:00, another offset. */
-  const shipDateArbitrary = fc
+function pad(value: number, length = 2): string {
+  return String(value).padStart(length, '0');
+}
+
+/** A ship date in one of the RFC 3339 forms a provider may write: Z, fractional seconds, +00:00, another offset. */
+function shipDateArbitrary(fc: FastCheck): Arbitrary<string> {
+  return fc
     .record({
       at: fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 11, 31) / 1000 }),
       form: fc.constantFrom('Z', 'fraction', 'zero-offset', 'offset'),
@@ -452,21 +450,22 @@ function arbitraries(fc: FastCheck): {
       const text = `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
       return form === 'Z' ? `${text}Z` : `${text}${form === 'offset' ? '+05:30' : '+00:00'}`;
     });
+}
 
+/** The orders of a generated provider state: unique ids, 0 to 20 mostly, and now and then 2^53 beside 2^53 + 1. */
+function stateArbitrary(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): Arbitrary<OrderInput[]> {
   const orderArbitrary = fc.record(
     {
-      id: idArbitrary,
-      petId: petIdArbitrary,
-      quantity: quantityArbitrary,
-      shipDate: shipDateArbitrary,
+      id: ids.id,
+      petId: ids.petId,
+      quantity: fc.oneof(fc.constant(0), fc.integer({ min: -3, max: 1000 })),
+      shipDate: shipDateArbitrary(fc),
       complete: fc.boolean(),
       status: fc.constantFrom<OrderStatus>('pending', 'pending', 'shipped', 'cancelled'),
     },
     { requiredKeys: ['id', 'status'] },
   );
-
-  /** The orders of a generated provider state: unique ids, 0 to 20 mostly, and now and then 2^53 beside 2^53 + 1. */
-  const stateArbitrary: Arbitrary<OrderInput[]> = fc
+  return fc
     .tuple(
       fc.oneof(
         { weight: 9, arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, maxLength: 20 }) },
@@ -484,55 +483,194 @@ function arbitraries(fc: FastCheck): {
         .map((id): OrderInput => ({ id, status: 'pending' }));
       return [...orders, ...extra] as OrderInput[];
     });
+}
 
+/** Every command exploration generates, weighted towards what changes the store. */
+function commandArbitraries(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): Arbitrary<ExplorationCommand>[] {
   const acceptedKey = fc.oneof(
     { weight: 5, arbitrary: fc.constant<KeyChoice>('valid') },
     { weight: 1, arbitrary: fc.constant<KeyChoice>('lowercase-scheme') },
   );
   const refusedKey = fc.constantFrom<KeyChoice>('none', 'wrong', 'basic');
-
-  /** Every command exploration generates, weighted towards what changes the store. */
-  const commandArbitraries: Arbitrary<ExplorationCommand>[] = [
+  return [
     acceptedKey.map((key) => new ListOrders(key)),
     fc
       .tuple(
         fc.constantFrom<CancelTarget>('pending', 'pending', 'pending', 'shipped', 'cancelled', 'unknown', 'neighbour'),
         fc.nat(20),
-        idArbitrary,
+        ids.id,
       )
       .map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
     fc
-      .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'cancelled', 'pending'), fc.nat(20), idArbitrary)
+      .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'cancelled', 'pending'), fc.nat(20), ids.id)
       .map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
     refusedKey.map((key) => new ListOrders(key)),
     fc
-      .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'unknown'), fc.nat(20), idArbitrary, refusedKey)
+      .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'unknown'), fc.nat(20), ids.id, refusedKey)
       .map(([kind, pick, unknown, key]) => new CancelOrder(kind, pick, unknown, key)),
-    fc.tuple(petIdArbitrary, fc.oneof(acceptedKey, refusedKey)).map(([petId, key]) => new ReadPet(petId, key)),
+    fc.tuple(ids.petId, fc.oneof(acceptedKey, refusedKey)).map(([petId, key]) => new ReadPet(petId, key)),
     fc.tuple(fc.nat(20), fc.integer({ min: 2, max: 6 })).map(([pick, count]) => new CancelBurst(pick, count)),
     fc.array(fc.nat(20), { minLength: 1, maxLength: 3 }).map((picks) => new ListDuringCancels(picks)),
   ];
-  return { stateArbitrary, commandArbitraries };
 }
 
-function savedScenario(
-  run: number,
-  seed: number,
-  state: OrderInput[],
-  steps: ContractStep[],
-  explored: number,
-  failed: string,
-): SavedScenario {
+/**
+ * What exploration generates. States: 0 to 20 orders, sometimes more; ids over the whole int64 range;
+ * every field present or absent, with edge values; statuses mixed. Commands: every kind of call,
+ * weighted towards what changes the store.
+ */
+function arbitraries(fc: FastCheck): {
+  stateArbitrary: Arbitrary<OrderInput[]>;
+  commandArbitraries: Arbitrary<ExplorationCommand>[];
+} {
+  const ids = idArbitraries(fc);
+  return { stateArbitrary: stateArbitrary(fc, ids), commandArbitraries: commandArbitraries(fc, ids) };
+}
+
+/** What a saved scenario says of the failure it replays. */
+interface FailureFound {
+  run: number;
+  seed: number;
+  state: OrderInput[];
+  /** The steps as scenario steps. */
+  saved: ContractStep[];
+  /** The steps the shrunk run explored. */
+  explored: number;
+  /** The step that differed, without its number. */
+  failed: string;
+}
+
+function savedScenario({ run, seed, state, saved, explored, failed }: FailureFound): SavedScenario {
   return {
     description: `Found by petstore-verify explore (seed ${seed}, run ${run}), shrunk to ${explored} step${explored === 1 ? '' : 's'}: ${failed} differs from what the model answers.`,
     state: { name: providerState, params: { orders: state } },
-    steps,
+    steps: saved,
   };
 }
 
 function toYaml(scenario: SavedScenario): string {
   // The yaml package writes a bigint as the exact integer it is.
   return `# Saved by petstore-verify explore: replay it with petstore-verify --scenarios DIR, or load it in petstore-mock --scenarios DIR.\n${stringify(scenario, { lineWidth: 0 })}`;
+}
+
+/** The last failure fast-check saw: after shrinking, the smallest. */
+interface ExploredFailure {
+  state: OrderInput[];
+  steps: CheckedExchange[];
+  saved: ContractStep[];
+}
+
+/** What the runs of one exploration gave: the passed runs, the first failing run's number, the last failure, an abort. */
+class ExplorationLog {
+  readonly runs: CaseResult[] = [];
+  failedRun = 0;
+  lastFailure: ExploredFailure | undefined;
+  aborted: Error | undefined;
+  #firstFailureSeen = false;
+  readonly #onRun: ((result: CaseResult) => void) | undefined;
+
+  constructor(onRun: ((result: CaseResult) => void) | undefined) {
+    this.#onRun = onRun;
+  }
+
+  /** A run that passed: reported until the first failure (after it, fast-check's runs are shrinking). */
+  passed(state: OrderInput[], steps: CheckedExchange[]): void {
+    if (this.#firstFailureSeen) return;
+    const result: CaseResult = {
+      name: `run ${this.runs.length + 1}`,
+      description: `${state.length} order${state.length === 1 ? '' : 's'}, ${steps.length} step${steps.length === 1 ? '' : 's'}`,
+      verdict: 'passed',
+      exchanges: steps,
+    };
+    this.runs.push(result);
+    this.#onRun?.(result);
+  }
+
+  failed(failure: ExploredFailure): void {
+    if (!this.#firstFailureSeen) {
+      this.#firstFailureSeen = true;
+      this.failedRun = this.runs.length + 1;
+    }
+    this.lastFailure = failure;
+  }
+}
+
+/**
+ * One run of the property: sets the generated state on the target and in the model, runs the commands
+ * against both, and tears the state down. A difference (or a state that cannot be set) is logged and
+ * thrown for fast-check to shrink; a target that stopped answering aborts the exploration.
+ */
+async function exploreRun(
+  run: { options: ExploreOptions; prism: PrismOracle | undefined; log: ExplorationLog; fc: FastCheck },
+  state: OrderInput[],
+  commands: Iterable<ExplorationCommand>,
+): Promise<void> {
+  const { options, prism, log, fc } = run;
+  if (log.aborted !== undefined) return;
+  const target: ExplorationTarget = { options, prism, history: new ProviderHistory(), steps: [], saved: [] };
+  try {
+    await changeProviderState(options, state, 'setup');
+    const mock = await InterfaceModel.seeded(state);
+    await fc.asyncModelRun(async () => ({ model: { mock, orders: await mock.orders() }, real: target }), commands);
+    log.passed(state, target.steps);
+  } catch (error) {
+    if (error instanceof TargetUnreachable || error instanceof RunStopped) {
+      log.aborted = error;
+      return;
+    }
+    if (!(error instanceof Mismatch)) {
+      // The state could not be set, or something else went wrong: a failure like any other, with its reason.
+      target.steps.push(
+        findingsOnlyExchange(`${target.steps.length + 1}. ${(error as Error).message}`, [
+          { path: '', message: (error as Error).message },
+        ]),
+      );
+    }
+    log.failed({ state, steps: target.steps, saved: target.saved });
+    throw error;
+  } finally {
+    await changeProviderState(options, [], 'teardown').catch(() => undefined);
+  }
+}
+
+/** The shrunk failure as a case and as the result's `failure`, its scenario written to `save` when given. */
+async function shrunkFailure(
+  failure: ExploredFailure,
+  found: { run: number; seed: number; numShrinks: number; save: string | undefined },
+): Promise<{ shrunk: CaseResult; failure: NonNullable<ExplorationResult['failure']> }> {
+  const { run, seed } = found;
+  const failing = failure.steps.at(-1)?.name ?? 'a step';
+  const scenario = savedScenario({
+    run,
+    seed,
+    state: failure.state,
+    saved: failure.saved,
+    explored: failure.steps.length,
+    failed: failing.replace(/^\d+\. /, ''),
+  });
+  let scenarioFile: string | undefined;
+  if (found.save !== undefined) {
+    await mkdir(found.save, { recursive: true });
+    scenarioFile = join(found.save, `explore-${seed}-run-${run}.yaml`);
+    await writeFile(scenarioFile, toYaml(scenario));
+  }
+  const shrunk: CaseResult = {
+    name: `run ${run}, shrunk`,
+    description: `${failure.state.length} order${failure.state.length === 1 ? '' : 's'} in the state: ${stringifyJson(failure.state)}`,
+    verdict: caseVerdict(failure.steps, 'failed'),
+    reason: `shrunk ${found.numShrinks} times to ${failure.steps.length} step${failure.steps.length === 1 ? '' : 's'}${scenarioFile === undefined ? '' : `; saved as ${scenarioFile}`}`,
+    exchanges: failure.steps,
+  };
+  return {
+    shrunk,
+    failure: {
+      run,
+      state: failure.state,
+      steps: failure.steps,
+      scenario,
+      ...(scenarioFile !== undefined && { scenarioFile }),
+    },
+  };
 }
 
 /**
@@ -552,103 +690,33 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
   const seed = options.seed ?? defaultExplorationSeed;
   const fc = await loadFastCheck();
   const { stateArbitrary, commandArbitraries } = arbitraries(fc);
-  const prism = options.prism === false ? undefined : await loadPrismOracle();
-  const runs: CaseResult[] = [];
-  let firstFailureSeen = false;
-  let failedRun = 0;
-  let lastFailure: { state: OrderInput[]; steps: CheckedExchange[]; saved: ContractStep[] } | undefined;
-  let aborted: Error | undefined;
-
+  const prism = options.prism === false ? undefined : await (options.loadPrism ?? loadPrismOracle)();
+  const log = new ExplorationLog(options.onRun);
   const property = fc.asyncProperty(
     stateArbitrary,
     fc.commands(commandArbitraries, { maxCommands: options.maxSteps ?? 12 }),
-    async (state, commands) => {
-      if (aborted !== undefined) return;
-      const target: ExplorationTarget = { options, prism, history: new ProviderHistory(), steps: [], saved: [] };
-      try {
-        await changeProviderState(options, state, 'setup');
-        const mock = await InterfaceModel.seeded(state);
-        await fc.asyncModelRun(async () => ({ model: { mock, orders: await mock.orders() }, real: target }), commands);
-        if (!firstFailureSeen) {
-          const result: CaseResult = {
-            name: `run ${runs.length + 1}`,
-            description: `${state.length} order${state.length === 1 ? '' : 's'}, ${target.steps.length} step${target.steps.length === 1 ? '' : 's'}`,
-            verdict: 'passed',
-            exchanges: target.steps,
-          };
-          runs.push(result);
-          options.onRun?.(result);
-        }
-      } catch (error) {
-        if (error instanceof TargetUnreachable || error instanceof RunStopped) {
-          aborted = error;
-          return;
-        }
-        if (!(error instanceof Mismatch)) {
-          // The state could not be set, or something else went wrong: a failure like any other, with its reason.
-          target.steps.push(
-            findingsOnlyExchange(`${target.steps.length + 1}. ${(error as Error).message}`, [
-              { path: '', message: (error as Error).message },
-            ]),
-          );
-        }
-        if (!firstFailureSeen) {
-          firstFailureSeen = true;
-          failedRun = runs.length + 1;
-        }
-        lastFailure = { state, steps: target.steps, saved: target.saved };
-        throw error;
-      } finally {
-        await changeProviderState(options, [], 'teardown').catch(() => undefined);
-      }
-    },
+    (state, commands) => exploreRun({ options, prism, log, fc }, state, commands),
   );
-
   const left = options.deadline === undefined ? undefined : options.deadline - Date.now();
   const details = await fc.check(property, {
     seed,
     numRuns: options.runs ?? 100,
     ...(left !== undefined && { interruptAfterTimeLimit: Math.max(1, left), markInterruptAsFailure: true }),
   });
+  const { aborted, lastFailure } = log;
   if (aborted instanceof TargetUnreachable) throw aborted;
-  const cases = [...runs];
+  const cases = [...log.runs];
   const result: ExplorationResult = { ...tallySuite('explore', cases, 0), seed };
   if (aborted !== undefined || (details.interrupted && !details.failed)) {
     const reason = aborted?.message ?? 'the run passed its deadline';
     cases.push({ name: 'stopped', verdict: 'failed', reason, exchanges: [stoppedExchange(reason)] });
     options.onRun?.(cases.at(-1)!);
   } else if (details.failed && lastFailure !== undefined) {
-    const failing = lastFailure.steps.at(-1)?.name ?? 'a step';
-    const scenario = savedScenario(
-      failedRun,
-      seed,
-      lastFailure.state,
-      lastFailure.saved,
-      lastFailure.steps.length,
-      failing.replace(/^\d+\. /, ''),
-    );
-    let scenarioFile: string | undefined;
-    if (options.save !== undefined) {
-      await mkdir(options.save, { recursive: true });
-      scenarioFile = join(options.save, `explore-${seed}-run-${failedRun}.yaml`);
-      await writeFile(scenarioFile, toYaml(scenario));
-    }
-    const shrunk: CaseResult = {
-      name: `run ${failedRun}, shrunk`,
-      description: `${lastFailure.state.length} order${lastFailure.state.length === 1 ? '' : 's'} in the state: ${stringifyJson(lastFailure.state)}`,
-      verdict: caseVerdict(lastFailure.steps, 'failed'),
-      reason: `shrunk ${details.numShrinks} times to ${lastFailure.steps.length} step${lastFailure.steps.length === 1 ? '' : 's'}${scenarioFile === undefined ? '' : `; saved as ${scenarioFile}`}`,
-      exchanges: lastFailure.steps,
-    };
+    const found = { run: log.failedRun, seed, numShrinks: details.numShrinks, save: options.save };
+    const { shrunk, failure } = await shrunkFailure(lastFailure, found);
     cases.push(shrunk);
     options.onRun?.(shrunk);
-    result.failure = {
-      run: failedRun,
-      state: lastFailure.state,
-      steps: lastFailure.steps,
-      scenario,
-      ...(scenarioFile !== undefined && { scenarioFile }),
-    };
+    result.failure = failure;
   }
   return { ...result, ...tallySuite('explore', cases, performance.now() - started), seed };
 }

@@ -20,7 +20,14 @@ export {
 } from './explore.js';
 export { InterfaceModel, type ModelAnswer } from './model.js';
 export { observe, TargetUnreachable, type Observation, type TargetFailure } from './observe.js';
-export { compareOracles, loadPrismOracle, type Disagreement, type PrismDiagnostic, type PrismOracle } from './prism.js';
+export {
+  compareOracles,
+  loadPrismOracle,
+  prismLoader,
+  type Disagreement,
+  type PrismDiagnostic,
+  type PrismOracle,
+} from './prism.js';
 export {
   pactProviderBaseUrl,
   publishPact,

@@ -39,6 +39,38 @@ function parserFailure(error: NodeJS.ErrnoException): string {
   return `the answer is not valid HTTP/1.1 (${error.message.replace(/^Parse Error: /, '')})`;
 }
 
+/** A response whose connection has closed, as an observation: whole and decoded, or the failure it is. */
+function observationOf(response: IncomingMessage, body: Buffer, trailingBytes: boolean): Observation {
+  if (!response.complete) return { failure: 'the connection closed before the whole response came' };
+  const encoding = response.headers['content-encoding'];
+  let text: string;
+  let invalidUtf8: boolean;
+  try {
+    ({ text, invalidUtf8 } = responseText(body, encoding));
+  } catch (error) {
+    return {
+      failure: `the body could not be decoded as its Content-Encoding (${encoding}) says: ${(error as Error).message}`,
+    };
+  }
+  const headers = new Headers();
+  for (let index = 0; index < response.rawHeaders.length; index += 2)
+    headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
+  return {
+    status: response.statusCode ?? 0,
+    headers,
+    text,
+    ...(invalidUtf8 && { invalidUtf8 }),
+    ...(trailingBytes && { trailingBytes }),
+  };
+}
+
+/** Why a request failed, from its error: the target cannot be reached, answered what is not HTTP, or broke the connection. */
+function requestFailure(error: NodeJS.ErrnoException, url: string): Observation | TargetUnreachable {
+  if (unreachableCodes.has(error.code ?? '')) return new TargetUnreachable(`cannot reach ${url}: ${error.code}`);
+  if (error.code?.startsWith('HPE_')) return { failure: parserFailure(error) };
+  return { failure: `the connection failed before an answer came (${error.code ?? error.message})` };
+}
+
 /**
  * Sends one request and reads the whole response under one timeout, inside the same error handling:
  * whether the headers or the body stall, the outcome is the same failure. Each exchange has its own
@@ -88,10 +120,7 @@ export function observe(
         trailingBytes = true;
         return;
       }
-      if (unreachableCodes.has(error.code ?? ''))
-        return settle(new TargetUnreachable(`cannot reach ${url}: ${error.code}`));
-      if (error.code?.startsWith('HPE_')) return settle({ failure: parserFailure(error) });
-      settle({ failure: `the connection failed before an answer came (${error.code ?? error.message})` });
+      settle(requestFailure(error, url));
     });
     request.on('response', (response: IncomingMessage) => {
       responded = true;
@@ -100,28 +129,7 @@ export function observe(
       response.on('error', () => undefined);
       response.on('close', () => {
         // Let an error the parser raises for bytes after the response land before judging.
-        setImmediate(() => {
-          if (!response.complete) return settle({ failure: 'the connection closed before the whole response came' });
-          let text: string;
-          let invalidUtf8: boolean;
-          try {
-            ({ text, invalidUtf8 } = responseText(Buffer.concat(chunks), response.headers['content-encoding']));
-          } catch (error) {
-            return settle({
-              failure: `the body could not be decoded as its Content-Encoding (${response.headers['content-encoding']}) says: ${(error as Error).message}`,
-            });
-          }
-          const headers = new Headers();
-          for (let index = 0; index < response.rawHeaders.length; index += 2)
-            headers.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
-          settle({
-            status: response.statusCode ?? 0,
-            headers,
-            text,
-            ...(invalidUtf8 && { invalidUtf8 }),
-            ...(trailingBytes && { trailingBytes }),
-          });
-        });
+        setImmediate(() => settle(observationOf(response, Buffer.concat(chunks), trailingBytes)));
       });
     });
     request.end(init.body);

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { developmentApiKey, type KeyChoice } from '../mocks/authorization.js';
 import { parseJson, stringifyJson } from '../spec/json.js';
 import type { ErrorRecord } from '../spec/records.js';
+import { readBody } from '../mocks/read-body.js';
 import { checkAgainstSpec, type Finding } from './checks.js';
+import { hopByHopFields } from './hop-by-hop-fields.js';
 import { compareWithModel, ProviderHistory } from './compare.js';
 import { InterfaceModel } from './model.js';
 import { isFailure, type Observation } from './observe.js';
@@ -33,25 +35,9 @@ export interface PactGuard {
   close(): Promise<void>;
 }
 
-// RFC 9110 §7.6.1, and what the guard rewrites (it answers with the decoded body it read).
-const notForwarded = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'content-encoding',
-]);
-
-async function readBody(incoming: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
+// What the guard rewrites besides the per-connection fields: the Host, and the framing and encoding
+// of the body (it answers with the decoded body it read).
+const notForwarded = new Set([...hopByHopFields, 'transfer-encoding', 'host', 'content-length', 'content-encoding']);
 
 function keyChoiceOf(authorization: string | undefined): KeyChoice {
   if (authorization === undefined) return 'none';
@@ -78,6 +64,165 @@ function answer(outgoing: ServerResponse, observation: Observation): void {
   outgoing.end(observation.status === 204 || observation.status === 304 ? undefined : observation.text);
 }
 
+/** The request's header fields to forward, with the pact's development key swapped for the target's. */
+function forwardedHeaders(incoming: IncomingMessage, apiKey: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (!notForwarded.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  if (incoming.headers.authorization === `Bearer ${developmentApiKey}`) headers.authorization = `Bearer ${apiKey}`;
+  return headers;
+}
+
+/** What a request that could not be sent says, as a failure: the run stopped, or the target could not be reached. */
+interface SendFailure {
+  /** Told when the run stopped (its deadline, or a target that stopped answering). */
+  onStopped: (reason: string) => void;
+  stopped: (reason: string) => string;
+  unreachable: (reason: string) => string;
+}
+
+/** Sends a request; a run that stopped or a target that cannot be reached becomes a failed observation. */
+async function sendOrFail(send: () => Promise<Observation>, failure: SendFailure): Promise<Observation> {
+  try {
+    return await send();
+  } catch (error) {
+    if (error instanceof RunStopped) {
+      failure.onStopped(error.message);
+      return { failure: failure.stopped(error.message) };
+    }
+    return { failure: failure.unreachable((error as Error).message) };
+  }
+}
+
+/** The provider state Pact last set: the orders as JSON text, the model of the interface in that state, and what left it. */
+class GuardState {
+  orders: string | undefined;
+  model: InterfaceModel | undefined;
+  history = new ProviderHistory();
+
+  /** Follows a state change Pact sent (its JSON body): set up the orders it names, or tear down. */
+  async change(body: Buffer): Promise<void> {
+    try {
+      const change = parseJson(body.toString('utf8')) as { action?: string; params?: { orders?: unknown[] } };
+      if (change.action === 'teardown') {
+        this.#clear();
+      } else {
+        const orders = change.params?.orders ?? [];
+        this.orders = stringifyJson(orders);
+        this.model = await InterfaceModel.seeded(orders).catch(() => undefined);
+        this.history = new ProviderHistory();
+      }
+    } catch {
+      this.#clear();
+    }
+  }
+
+  #clear(): void {
+    this.orders = undefined;
+    this.model = undefined;
+  }
+}
+
+type GuardOptions = TargetOptions & { stateUrl: string };
+
+/** The guard's two routes: Pact's state changes, and every other request, forwarded and checked. */
+class Guard {
+  readonly records: GuardRecord[] = [];
+  readonly #options: GuardOptions;
+  readonly #onStopped: (reason: string) => void;
+  readonly #base: URL;
+  readonly #state = new GuardState();
+
+  constructor(options: GuardOptions, onStopped: (reason: string) => void) {
+    this.#options = options;
+    this.#onStopped = onStopped;
+    this.#base = new URL(options.baseUrl.replace(/\/+$/, ''));
+  }
+
+  handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    return incoming.method === 'POST' && incoming.url === guardStatePath
+      ? this.changeState(incoming, outgoing)
+      : this.forward(incoming, outgoing);
+  }
+
+  /** Passes a state change on to the provider's state URL, and sets the model in the same state. */
+  async changeState(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const body = await readBody(incoming);
+    const send = () =>
+      sendToTarget(this.#options, this.#options.stateUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Uint8Array(body),
+      });
+    const observation = await sendOrFail(send, {
+      onStopped: this.#onStopped,
+      stopped: (reason) => reason,
+      unreachable: (reason) => `cannot reach the state URL: ${reason}`,
+    });
+    await this.#state.change(body);
+    answer(outgoing, observation);
+  }
+
+  /** Forwards a request to the provider, checks its answer (and the store after a cancel), records it, and answers Pact. */
+  async forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const method = incoming.method ?? 'GET';
+    const target = incoming.url ?? '/';
+    const base = this.#base;
+    const path = target.startsWith(base.pathname) ? target.slice(base.pathname.length) || '/' : target;
+    const { authorization } = incoming.headers;
+    const headers = forwardedHeaders(incoming, this.#options.apiKey);
+    const body = await readBody(incoming);
+    const send = () =>
+      sendToTarget(this.#options, `${base.origin}${target}`, {
+        method,
+        headers,
+        ...(body.length > 0 && { body: new Uint8Array(body) }),
+      });
+    const observation = await sendOrFail(send, {
+      onStopped: this.#onStopped,
+      stopped: (reason) => `expected the run to finish, got: ${reason}`,
+      unreachable: (reason) => `cannot reach the provider: ${reason}`,
+    });
+    const findings = await this.#findings({ method, path, authorization }, observation);
+    const exchange = judged(`${method} ${path}`, { method, path }, observation, findings, [], true, started);
+    this.records.push({ method, path, authorization, state: this.#state.orders, exchange });
+    answer(outgoing, observation);
+  }
+
+  async #findings(
+    call: { method: string; path: string; authorization: string | undefined },
+    observation: Observation,
+  ): Promise<Finding[]> {
+    if (isFailure(observation)) return [{ path: '', message: observation.failure }];
+    const findings = checkAgainstSpec(call.method, call.path, observation);
+    if (call.method === 'DELETE' && this.#state.model !== undefined)
+      findings.push(...(await this.#storeAfter(call.method, call.path, keyChoiceOf(call.authorization))));
+    return findings;
+  }
+
+  // The provider's orders after a call that may change them, compared with the model's after the same call.
+  async #storeAfter(method: string, path: string, key: KeyChoice): Promise<Finding[]> {
+    const model = this.#state.model!;
+    await model.call(method, path, key);
+    const after = await model.orders();
+    const listAnswer = await model.call('GET', '/store/orders', 'valid');
+    let observed: Observation;
+    try {
+      observed = await sendCall(this.#options, 'GET', '/store/orders', 'valid');
+    } catch (error) {
+      observed = { failure: (error as Error).message };
+    }
+    const prefix = `after this call, GET /store/orders`;
+    if (isFailure(observed)) return [{ path: '', message: `${prefix} failed: ${observed.failure}` }];
+    return compareWithModel(
+      { path: '/store/orders', answer: listAnswer!, before: after, after, observed },
+      this.#state.history,
+    ).map((finding) => ({ ...finding, message: `${prefix}: ${finding.message}` }));
+  }
+}
+
 /**
  * Starts the guard Pact's verifier talks to instead of the provider. It forwards every request with
  * the pact's development key swapped for the target's (the 401 interactions keep their missing or
@@ -90,118 +235,10 @@ function answer(outgoing: ServerResponse, observation: Observation): void {
  * @example
  * const guard = await startPactGuard({ baseUrl, apiKey, stateUrl });
  */
-export async function startPactGuard(
-  options: TargetOptions & { stateUrl: string },
-  onStopped: (reason: string) => void,
-): Promise<PactGuard> {
-  const base = new URL(options.baseUrl.replace(/\/+$/, ''));
-  const records: GuardRecord[] = [];
-  let state: string | undefined;
-  let model: InterfaceModel | undefined;
-  let history = new ProviderHistory();
-
-  async function changeState(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const body = await readBody(incoming);
-    let observation: Observation;
-    try {
-      observation = await sendToTarget(options, options.stateUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: new Uint8Array(body),
-      });
-    } catch (error) {
-      if (error instanceof RunStopped) onStopped(error.message);
-      observation = {
-        failure:
-          error instanceof RunStopped ? error.message : `cannot reach the state URL: ${(error as Error).message}`,
-      };
-    }
-    try {
-      const change = parseJson(body.toString('utf8')) as { action?: string; params?: { orders?: unknown[] } };
-      if (change.action === 'teardown') {
-        state = undefined;
-        model = undefined;
-      } else {
-        const orders = change.params?.orders ?? [];
-        state = stringifyJson(orders);
-        model = await InterfaceModel.seeded(orders).catch(() => undefined);
-        history = new ProviderHistory();
-      }
-    } catch {
-      state = undefined;
-      model = undefined;
-    }
-    answer(outgoing, observation);
-  }
-
-  async function forward(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const started = performance.now();
-    const method = incoming.method ?? 'GET';
-    const target = incoming.url ?? '/';
-    const path = target.startsWith(base.pathname) ? target.slice(base.pathname.length) || '/' : target;
-    const authorization = incoming.headers.authorization;
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(incoming.headers)) {
-      if (!notForwarded.has(name) && value !== undefined)
-        headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    if (authorization === `Bearer ${developmentApiKey}`) headers.authorization = `Bearer ${options.apiKey}`;
-    const body = await readBody(incoming);
-    const findings: Finding[] = [];
-    let observation: Observation;
-    try {
-      observation = await sendToTarget(options, `${base.origin}${target}`, {
-        method,
-        headers,
-        ...(body.length > 0 && { body: new Uint8Array(body) }),
-      });
-    } catch (error) {
-      if (error instanceof RunStopped) onStopped(error.message);
-      observation = {
-        failure:
-          error instanceof RunStopped
-            ? `expected the run to finish, got: ${error.message}`
-            : `cannot reach the provider: ${(error as Error).message}`,
-      };
-    }
-    if (isFailure(observation)) findings.push({ path: '', message: observation.failure });
-    else {
-      findings.push(...checkAgainstSpec(method, path, observation));
-      if (method === 'DELETE' && model !== undefined)
-        findings.push(...(await storeAfter(method, path, keyChoiceOf(authorization))));
-    }
-    records.push({
-      method,
-      path,
-      authorization,
-      state,
-      exchange: judged(`${method} ${path}`, { method, path }, observation, findings, [], true, started),
-    });
-    answer(outgoing, observation);
-  }
-
-  // The provider's orders after a call that may change them, compared with the model's after the same call.
-  async function storeAfter(method: string, path: string, key: KeyChoice): Promise<Finding[]> {
-    await model!.call(method, path, key);
-    const after = await model!.orders();
-    const listAnswer = await model!.call('GET', '/store/orders', 'valid');
-    let observed: Observation;
-    try {
-      observed = await sendCall(options, 'GET', '/store/orders', 'valid');
-    } catch (error) {
-      observed = { failure: (error as Error).message };
-    }
-    const prefix = `after this call, GET /store/orders`;
-    if (isFailure(observed)) return [{ path: '', message: `${prefix} failed: ${observed.failure}` }];
-    return compareWithModel(
-      { path: '/store/orders', answer: listAnswer!, before: after, after, observed },
-      history,
-    ).map((finding) => ({ ...finding, message: `${prefix}: ${finding.message}` }));
-  }
-
+export async function startPactGuard(options: GuardOptions, onStopped: (reason: string) => void): Promise<PactGuard> {
+  const guard = new Guard(options, onStopped);
   const server = createHttpServer((incoming, outgoing) => {
-    const handle = incoming.method === 'POST' && incoming.url === guardStatePath ? changeState : forward;
-    handle(incoming, outgoing).catch((error: unknown) => {
+    guard.handle(incoming, outgoing).catch((error: unknown) => {
       if (!outgoing.headersSent)
         answer(outgoing, { failure: `petstore-verify's guard failed: ${(error as Error).message}` });
       else outgoing.destroy();
@@ -211,7 +248,7 @@ export async function startPactGuard(
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
-    records,
+    records: guard.records,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

@@ -142,6 +142,33 @@ interface ChildOutcome {
   crash?: string;
 }
 
+/** What the verifier's process left: its verdict in the outcome file, else why there is none. */
+async function readOutcome(ended: {
+  exit: { code: number | null; signal: NodeJS.Signals | null };
+  outcomeFile: string;
+  /** The end of what the process wrote to stderr. */
+  stderr: string;
+  /** Why the process was stopped, if it was. */
+  stopReason: string | undefined;
+}): Promise<ChildOutcome> {
+  const { exit } = ended;
+  try {
+    if (exit.signal === 'SIGKILL') return { crash: ended.stopReason ?? `Pact's verifier was killed` };
+    const outcome = JSON.parse(await readFile(ended.outcomeFile, 'utf8')) as { results?: string; crash?: string };
+    if (outcome.crash !== undefined) return { crash: outcome.crash };
+    return { results: JSON.parse(outcome.results ?? '{}') as PactResults };
+  } catch {
+    const line = ended.stderr
+      .trim()
+      .split('\n')
+      .filter((text) => text.trim() !== '')
+      .pop();
+    return {
+      crash: `Pact's verifier ended without a verdict (exit ${exit.code ?? exit.signal})${line === undefined ? '' : `: ${line.trim()}`}`,
+    };
+  }
+}
+
 /** Pact's verifier in its own process; `stop` ends it early with a reason. */
 function runChild(
   options: object,
@@ -186,19 +213,7 @@ function runChild(
     );
     clearTimeout(timer);
     try {
-      if (exit.signal === 'SIGKILL') return { crash: stopReason ?? `Pact's verifier was killed` };
-      const outcome = JSON.parse(await readFile(outcomeFile, 'utf8')) as { results?: string; crash?: string };
-      if (outcome.crash !== undefined) return { crash: outcome.crash };
-      return { results: JSON.parse(outcome.results ?? '{}') as PactResults };
-    } catch {
-      const line = stderr
-        .trim()
-        .split('\n')
-        .filter((text) => text.trim() !== '')
-        .pop();
-      return {
-        crash: `Pact's verifier ended without a verdict (exit ${exit.code ?? exit.signal})${line === undefined ? '' : `: ${line.trim()}`}`,
-      };
+      return await readOutcome({ exit, outcomeFile, stderr, stopReason });
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
@@ -227,67 +242,85 @@ function recordsFor(interaction: PactInteraction, records: GuardRecord[], taken:
   return [found];
 }
 
-/**
- * Verifies the pact against any implementation with Pact's native verifier, run in a process of its
- * own under the run's deadline, behind the kit's guard (see `startPactGuard`): provider states go to
- * `stateUrl` in Pact's own state-change format (setup, then teardown). Resolves with one case per
- * interaction: Pact's mismatches, one line each, and what the guard found. A crash or a hang of the
- * verifier is a violation with its reason, never an exception.
- * @example
- * const suite = await verifyPact({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key', stateUrl: 'http://127.0.0.1:4010/__mock/provider-state' });
- * suite.verdict // 'passed'
- */
-export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResult> {
-  requireInstalled('pact');
-  const started = performance.now();
-  const prefix = pactProviderBaseUrl(options.baseUrl);
-  const broker = options.broker;
-  const pactUrls = broker === undefined ? (options.pactUrls ?? [shippedPactFile]) : [];
-  const interactions = await readInteractions(pactUrls);
+/** The options of Pact's verifier: the guard as the provider, and the pact files or the broker to verify. */
+function verifierOptions(setup: {
+  guardOrigin: string;
+  /** The provider's base URL without /v1. */
+  prefix: string;
+  broker: PactBroker | undefined;
+  pactUrls: string[];
+  timeout: number | undefined;
+}): object {
+  const { guardOrigin, broker } = setup;
+  return {
+    provider: pactParticipants.provider,
+    providerBaseUrl: `${guardOrigin}${new URL(setup.prefix).pathname.replace(/\/+$/, '')}`,
+    providerStatesSetupUrl: `${guardOrigin}${guardStatePath}`,
+    providerStatesSetupTeardown: true,
+    providerStatesSetupBody: true,
+    logLevel: 'error',
+    timeout: setup.timeout ?? 10_000,
+    ...(broker === undefined ? { pactUrls: setup.pactUrls } : brokerOptions(broker)),
+  };
+}
+
+function brokerOptions(broker: PactBroker): object {
+  return {
+    pactBrokerUrl: broker.url,
+    ...(broker.token !== undefined && { pactBrokerToken: broker.token }),
+    ...(broker.username !== undefined && { pactBrokerUsername: broker.username }),
+    ...(broker.password !== undefined && { pactBrokerPassword: broker.password }),
+    consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }],
+    ...(broker.providerVersion !== undefined && {
+      publishVerificationResult: true,
+      providerVersion: broker.providerVersion,
+    }),
+    ...(broker.providerBranch !== undefined && { providerVersionBranch: broker.providerBranch }),
+  };
+}
+
+/** Runs Pact's verifier behind the guard, under the run's deadline; the guard stops it when the run stops. */
+async function verifyBehindGuard(
+  options: PactVerifyOptions,
+  pacts: { prefix: string; pactUrls: string[] },
+): Promise<{ outcome: ChildOutcome; records: GuardRecord[] }> {
   let stopChild: (reason: string) => void = () => undefined;
   const guard = await startPactGuard(options, (reason) => stopChild(reason));
-  let outcome: ChildOutcome;
   try {
     const child = runChild(
-      {
-        provider: pactParticipants.provider,
-        providerBaseUrl: `${guard.origin}${new URL(prefix).pathname.replace(/\/+$/, '')}`,
-        providerStatesSetupUrl: `${guard.origin}${guardStatePath}`,
-        providerStatesSetupTeardown: true,
-        providerStatesSetupBody: true,
-        logLevel: 'error',
-        timeout: options.timeout ?? 10_000,
-        ...(broker === undefined
-          ? { pactUrls }
-          : {
-              pactBrokerUrl: broker.url,
-              ...(broker.token !== undefined && { pactBrokerToken: broker.token }),
-              ...(broker.username !== undefined && { pactBrokerUsername: broker.username }),
-              ...(broker.password !== undefined && { pactBrokerPassword: broker.password }),
-              consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }],
-              ...(broker.providerVersion !== undefined && {
-                publishVerificationResult: true,
-                providerVersion: broker.providerVersion,
-              }),
-              ...(broker.providerBranch !== undefined && { providerVersionBranch: broker.providerBranch }),
-            }),
-      },
+      verifierOptions({
+        guardOrigin: guard.origin,
+        prefix: pacts.prefix,
+        broker: options.broker,
+        pactUrls: pacts.pactUrls,
+        timeout: options.timeout,
+      }),
       options.deadline,
     );
     stopChild = (reason) => {
       child.stop(reason);
     };
-    outcome = await child.outcome;
+    return { outcome: await child.outcome, records: guard.records };
   } finally {
     await guard.close();
   }
-  const cases: CaseResult[] = [];
-  const taken = new Set<GuardRecord>();
-  const results = outcome.results?.interactionResults ?? [];
-  for (const result of results) {
+}
+
+/** What a verification gave, for turning into cases: Pact's outcome, the pact's interactions, the guard's records. */
+interface PactEvidence {
+  outcome: ChildOutcome;
+  interactions: PactInteraction[];
+  records: GuardRecord[];
+  /** The records already matched to an interaction. */
+  taken: Set<GuardRecord>;
+}
+
+/** A case per interaction result of Pact's: its mismatches, and what the guard found in its request. */
+function interactionCases({ outcome, interactions, records, taken }: PactEvidence): CaseResult[] {
+  return (outcome.results?.interactionResults ?? []).map((result) => {
     const error = outcome.results?.errors?.find((candidate) => isAbout(candidate, result.description));
     const interaction = interactions.find((candidate) => candidate.description === result.description);
-    const guarded = interaction === undefined ? [] : recordsFor(interaction, guard.records, taken);
+    const guarded = interaction === undefined ? [] : recordsFor(interaction, records, taken);
     const pactFindings =
       error === undefined
         ? result.result === 'OK'
@@ -307,34 +340,71 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
         }),
       );
     }
-    cases.push({ name: result.description, verdict: caseVerdict(exchanges), exchanges });
-    for (const exchange of exchanges) options.onExchange?.(exchange, result.description);
-  }
-  // What the guard saw that no interaction result names: the interactions of a verifier that was stopped,
-  // a broker's pacts, or a request Pact sent twice.
-  for (const record of guard.records.filter(
-    (candidate) => !taken.has(candidate) && candidate.exchange.violations.length > 0,
-  )) {
-    const interaction = interactions.find((candidate) => recordsFor(candidate, [record], taken).length > 0);
-    const name = interaction?.description ?? `${record.method} ${record.path}`;
-    cases.push({ name, verdict: 'failed', exchanges: [{ ...record.exchange, name }] });
-    options.onExchange?.({ ...record.exchange, name }, name);
-  }
-  // Errors that name no interaction that ran: a pact that could not be loaded, a broker that refused.
-  for (const error of outcome.results?.errors ?? []) {
-    if (results.some((result) => isAbout(error, result.description))) continue;
-    const exchange = findingsOnlyExchange(error.interaction, mismatchFindings(error));
-    cases.push({ name: error.interaction, verdict: 'failed', exchanges: [exchange] });
-    options.onExchange?.(exchange, error.interaction);
-  }
+    return { name: result.description, verdict: caseVerdict(exchanges), exchanges };
+  });
+}
+
+// What the guard saw that no interaction result names: the interactions of a verifier that was stopped,
+// a broker's pacts, or a request Pact sent twice.
+function unmatchedRecordCases({ interactions, records, taken }: PactEvidence): CaseResult[] {
+  return records
+    .filter((candidate) => !taken.has(candidate) && candidate.exchange.violations.length > 0)
+    .map((record) => {
+      const interaction = interactions.find((candidate) => recordsFor(candidate, [record], taken).length > 0);
+      const name = interaction?.description ?? `${record.method} ${record.path}`;
+      return { name, verdict: 'failed', exchanges: [{ ...record.exchange, name }] };
+    });
+}
+
+// Errors that name no interaction that ran: a pact that could not be loaded, a broker that refused.
+function unnamedErrorCases({ outcome }: PactEvidence): CaseResult[] {
+  const results = outcome.results?.interactionResults ?? [];
+  return (outcome.results?.errors ?? [])
+    .filter((error) => !results.some((result) => isAbout(error, result.description)))
+    .map((error) => ({
+      name: error.interaction,
+      verdict: 'failed',
+      exchanges: [findingsOnlyExchange(error.interaction, mismatchFindings(error))],
+    }));
+}
+
+// A verifier that crashed, or that verified none of the interactions.
+function verifierCases({ outcome, interactions }: PactEvidence): CaseResult[] {
+  const results = outcome.results?.interactionResults ?? [];
   if (
-    outcome.crash !== undefined ||
-    (outcome.results !== undefined && results.length === 0 && interactions.length > 0)
-  ) {
-    const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
-    const exchange = findingsOnlyExchange('verifier', [{ path: '', message: reason }]);
-    cases.push({ name: 'verifier', verdict: 'failed', reason, exchanges: [exchange] });
-    options.onExchange?.(exchange, 'verifier');
+    outcome.crash === undefined &&
+    !(outcome.results !== undefined && results.length === 0 && interactions.length > 0)
+  )
+    return [];
+  const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
+  const exchange = findingsOnlyExchange('verifier', [{ path: '', message: reason }]);
+  return [{ name: 'verifier', verdict: 'failed', reason, exchanges: [exchange] }];
+}
+
+/**
+ * Verifies the pact against any implementation with Pact's native verifier, run in a process of its
+ * own under the run's deadline, behind the kit's guard (see `startPactGuard`): provider states go to
+ * `stateUrl` in Pact's own state-change format (setup, then teardown). Resolves with one case per
+ * interaction: Pact's mismatches, one line each, and what the guard found. A crash or a hang of the
+ * verifier is a violation with its reason, never an exception.
+ * @example
+ * const suite = await verifyPact({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key', stateUrl: 'http://127.0.0.1:4010/__mock/provider-state' });
+ * suite.verdict // 'passed'
+ */
+export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResult> {
+  requireInstalled('pact');
+  const started = performance.now();
+  const prefix = pactProviderBaseUrl(options.baseUrl);
+  const pactUrls = options.broker === undefined ? (options.pactUrls ?? [shippedPactFile]) : [];
+  const interactions = await readInteractions(pactUrls);
+  const { outcome, records } = await verifyBehindGuard(options, { prefix, pactUrls });
+  const evidence: PactEvidence = { outcome, interactions, records, taken: new Set() };
+  const cases: CaseResult[] = [];
+  for (const caseResults of [interactionCases, unmatchedRecordCases, unnamedErrorCases, verifierCases]) {
+    for (const result of caseResults(evidence)) {
+      cases.push(result);
+      for (const exchange of result.exchanges) options.onExchange?.(exchange, result.name);
+    }
   }
   return tallySuite('pact', cases, performance.now() - started);
 }

@@ -36,23 +36,35 @@ export interface PrismOracle {
   check(method: string, path: string, response: ObservedResponse): PrismDiagnostic[];
 }
 
-let loading: Promise<PrismOracle> | undefined;
-
 /**
  * Loads Prism (`@stoplight/prism-http` 5.12) and turns the kit's OpenAPI document into its
- * operations, once per process.
+ * operations. Each call loads a new oracle; to share one, see `prismLoader`.
  * @example
  * const prism = await loadPrismOracle();
  * prism.check('GET', '/store/orders', { status: 200, headers, text: '[{"id":"1"}]' })
  * // [{ area: 'body', path: '/0/id', message: 'Response body property 0.id must be integer', severity: 'error' }]
  */
 export function loadPrismOracle(): Promise<PrismOracle> {
-  loading ??= createPrismOracle();
-  // A failed load (Prism not installed) is not kept: installing it fixes the next call.
-  loading.catch(() => {
-    loading = undefined;
-  });
-  return loading;
+  return createPrismOracle();
+}
+
+/**
+ * A loader of Prism's oracle that loads it on its first call and gives the same one after: what a
+ * run passes its suites (`TargetOptions.loadPrism`) so that Prism is loaded once, and only when a
+ * suite needs it. A failed load (Prism not installed) is not kept: installing it fixes the next call.
+ * @example
+ * const loadPrism = prismLoader();
+ * (await loadPrism()) === (await loadPrism()) // true
+ */
+export function prismLoader(): () => Promise<PrismOracle> {
+  let loading: Promise<PrismOracle> | undefined;
+  return () => {
+    loading ??= createPrismOracle();
+    loading.catch(() => {
+      loading = undefined;
+    });
+    return loading;
+  };
 }
 
 async function createPrismOracle(): Promise<PrismOracle> {

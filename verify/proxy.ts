@@ -5,7 +5,8 @@ import type { ErrorRecord } from '../spec/records.js';
 import { matchRoute } from '../spec/routes.js';
 import { checkAgainstSpec, type Finding, type ObservedResponse } from './checks.js';
 import { loadPrismOracle, withSecondOracle, type Disagreement, type PrismOracle } from './prism.js';
-import { RawResponseReader, readRequestHead } from './raw-response.js';
+import { RawResponseReader, readRequestHead, type RawRequestHead } from './raw-response.js';
+import { hopByHopFields } from './hop-by-hop-fields.js';
 import { responseText } from './response-text.js';
 
 /** How to build a validating proxy. */
@@ -57,18 +58,9 @@ export interface ValidatingProxy {
   report(): ProxyReport;
 }
 
-// RFC 9110 §7.6.1: these describe one connection. Transfer-Encoding stays: the body's bytes are forwarded as they come.
-const hopByHop = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'te',
-  'trailer',
-  'upgrade',
-  'host',
-]);
+// Transfer-Encoding stays: the body's bytes are forwarded as they come. Host is the upstream's, and
+// the proxy's own credentials (RFC 9110 §11.7) go no further.
+const notForwarded = new Set([...hopByHopFields, 'proxy-authenticate', 'proxy-authorization', 'host']);
 /** Where the proxy serves its report (`GET`), beside the API it forwards. */
 export const reportPath = '/__verify/report';
 const violatedKept = 1000;
@@ -79,6 +71,334 @@ function respond(socket: Socket, status: number, body: string, reason: string): 
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
+}
+
+/** The implementation the proxy forwards to, read once from its base URL. */
+interface Upstream {
+  url: URL;
+  /** The base URL's path, without a trailing slash (`/v1`, `/api/v1`). */
+  basePath: string;
+  secure: boolean;
+  port: number;
+}
+
+function upstreamOf(href: string): Upstream {
+  const url = new URL(href);
+  const secure = url.protocol === 'https:';
+  return {
+    url,
+    basePath: url.pathname.replace(/\/+$/, ''),
+    secure,
+    port: Number(url.port || (secure ? 443 : 80)),
+  };
+}
+
+/** The totals and the most recent violated exchanges: what `report()` says. */
+class ExchangeLog {
+  readonly #upstream: string;
+  readonly #onExchange: ((exchange: ProxyExchange) => void) | undefined;
+  readonly #totals = { exchanges: 0, checked: 0, violations: 0, disagreements: 0 };
+  readonly #violated: ProxyExchange[] = [];
+
+  constructor(upstream: URL, onExchange: ((exchange: ProxyExchange) => void) | undefined) {
+    this.#upstream = upstream.href.replace(/\/+$/, '');
+    this.#onExchange = onExchange;
+  }
+
+  record(exchange: ProxyExchange): void {
+    const totals = this.#totals;
+    totals.exchanges++;
+    if (exchange.unchecked === undefined) totals.checked++;
+    totals.violations += exchange.violations.length;
+    totals.disagreements += exchange.disagreements.length;
+    if (exchange.violations.length > 0) {
+      this.#violated.push(exchange);
+      if (this.#violated.length > violatedKept) this.#violated.shift();
+    }
+    this.#onExchange?.(exchange);
+  }
+
+  report(): ProxyReport {
+    return { upstream: this.#upstream, ...this.#totals, violated: [...this.#violated] };
+  }
+}
+
+type ReadResponse = ReturnType<RawResponseReader['result']>;
+
+/** Why a response cannot be judged against the spec: a violation, or a reason it is left unchecked. */
+function unjudgeable(
+  read: ReadResponse,
+  checkLimit: number,
+): { violation: Finding } | { unchecked: string } | undefined {
+  if (read.malformed !== undefined)
+    return {
+      violation: {
+        path: '',
+        message: `expected an HTTP/1.1 response, got one the proxy cannot read: ${read.malformed}`,
+      },
+    };
+  if (read.status === undefined || !read.complete)
+    return {
+      violation: {
+        path: '',
+        message: `expected a whole response, got ${read.status === undefined ? 'the connection closed before the status line' : 'the connection closed before the whole body came'}`,
+      },
+    };
+  if (read.overLimit) return { unchecked: `the body is over the check limit of ${checkLimit} bytes` };
+  return undefined;
+}
+
+/** The response as the checks read it, or the violation of a body that cannot be decoded. */
+function observedOf(read: ReadResponse & { status: number }): ObservedResponse | { violation: Finding } {
+  const headers = new Headers();
+  for (const [name, value] of read.headers) headers.append(name, value);
+  try {
+    const { text, invalidUtf8 } = responseText(read.body, headers.get('content-encoding') ?? undefined);
+    return {
+      status: read.status,
+      headers,
+      text,
+      ...(invalidUtf8 && { invalidUtf8 }),
+      ...(read.trailingBytes && { trailingBytes: true }),
+    };
+  } catch (error) {
+    return {
+      violation: {
+        path: 'content-encoding',
+        message: `expected a body encoded as its Content-Encoding says, got one that cannot be decoded (${(error as Error).message})`,
+      },
+    };
+  }
+}
+
+/** Checks what the reader read for an exchange, with the harness's checks and Prism's, into the exchange. */
+function checkExchange(
+  exchange: ProxyExchange,
+  reader: RawResponseReader,
+  oracles: { prism: PrismOracle | undefined; checkLimit: number },
+): void {
+  const { method, operationPath } = exchange;
+  const read = reader.result();
+  if (operationPath === undefined || matchRoute(method, operationPath) === undefined) {
+    exchange.unchecked = 'no operation of the specification';
+    return;
+  }
+  const problem = unjudgeable(read, oracles.checkLimit);
+  const observed = problem ?? observedOf(read as ReadResponse & { status: number });
+  if ('unchecked' in observed) exchange.unchecked = observed.unchecked;
+  else if ('violation' in observed) exchange.violations.push(observed.violation);
+  else {
+    const findings = checkAgainstSpec(method, operationPath, observed);
+    exchange.disagreements = withSecondOracle(oracles.prism, method, operationPath, observed, findings);
+    exchange.violations.push(...findings);
+  }
+}
+
+/** Where a request goes: under `/v1`, to the upstream's base path (an operation's path); else to the upstream's origin. */
+function routeRequest(path: string, upstream: Upstream): { operationPath?: string; targetPath: string } {
+  const [pathname = '/', search = ''] = path.split(/(?=\?)/);
+  const underApi = pathname === '/v1' || pathname.startsWith('/v1/');
+  const operationPath = underApi ? pathname.slice('/v1'.length) || '/' : undefined;
+  const targetPath = `${underApi ? `${upstream.basePath}${operationPath}` : pathname}${search}`;
+  return { targetPath, ...(operationPath !== undefined && { operationPath }) };
+}
+
+/** The request head sent upstream: the new target and Host, the client's fields but the per-connection ones. */
+function upstreamHead(head: RawRequestHead, targetPath: string, upstream: Upstream): string {
+  const connectionFields = new Set(
+    head.headers
+      .filter(([name]) => name.toLowerCase() === 'connection')
+      .flatMap(([, value]) => value.split(','))
+      .map((name) => name.trim().toLowerCase()),
+  );
+  const fields = head.headers.filter(
+    ([name]) => !notForwarded.has(name.toLowerCase()) && !connectionFields.has(name.toLowerCase()),
+  );
+  return [
+    `${head.method} ${targetPath} HTTP/1.1`,
+    `host: ${upstream.url.host}`,
+    ...fields.map(([name, value]) => `${name}: ${value}`),
+    'connection: close',
+    '',
+    '',
+  ].join('\r\n');
+}
+
+function connectUpstream(upstream: Upstream): Socket {
+  const { hostname } = upstream.url;
+  return upstream.secure
+    ? connectTls({ host: hostname, port: upstream.port, servername: hostname })
+    : connectTcp({ host: hostname, port: upstream.port });
+}
+
+function newExchange(method: string, path: string, operationPath: string | undefined): ProxyExchange {
+  return {
+    method,
+    path,
+    status: 0,
+    violations: [],
+    disagreements: [],
+    durationMs: 0,
+    ...(operationPath !== undefined && { operationPath }),
+  };
+}
+
+/** What one exchange needs: the client's connection and head, and where it goes, is checked and is recorded. */
+interface RelayOptions {
+  client: Socket;
+  head: RawRequestHead;
+  /** The bytes of the body that came with the head. */
+  bodyStart: Buffer;
+  upstream: Upstream;
+  checkLimit: number;
+  check: (exchange: ProxyExchange, reader: RawResponseReader) => void;
+  record: (exchange: ProxyExchange) => void;
+}
+
+/**
+ * Forwards one exchange: the request to the upstream, its response back byte for byte as it comes,
+ * then checks and records it once the response is over (or answers 502 when the upstream cannot be reached).
+ */
+function relayExchange({ client, head, bodyStart, upstream, checkLimit, check, record }: RelayOptions): void {
+  const started = performance.now();
+  const { method, target: path } = head;
+  const { targetPath, operationPath } = routeRequest(path, upstream);
+  const requestHead = upstreamHead(head, targetPath, upstream);
+  const exchange = newExchange(method, path, operationPath);
+  const reader = new RawResponseReader(method, checkLimit);
+  const server = connectUpstream(upstream);
+  let answered = false;
+  let finished = false;
+  let grace: NodeJS.Timeout | undefined;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(grace);
+    reader.close();
+    exchange.status = reader.result().status ?? 0;
+    check(exchange, reader);
+    exchange.durationMs = performance.now() - started;
+    record(exchange);
+    client.end();
+    server.destroy();
+  };
+  server.on(upstream.secure ? 'secureConnect' : 'connect', () => {
+    server.write(requestHead);
+    if (bodyStart.length > 0) server.write(bodyStart);
+    client.pipe(server, { end: false });
+    client.resume();
+  });
+  server.on('data', (chunk: Buffer) => {
+    answered = true;
+    client.write(chunk);
+    reader.push(chunk);
+    // Once the response is whole, a moment more for bytes after its end, then the exchange is over.
+    if (reader.complete && grace === undefined) grace = setTimeout(finish, trailingGrace);
+  });
+  server.on('end', finish);
+  server.on('close', finish);
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (answered) return finish();
+    finished = true;
+    const reason = error.code ?? error.message;
+    answerUnreachable(client, upstream, reason);
+    record({
+      ...exchange,
+      status: 502,
+      unchecked: `upstream unreachable: ${reason}`,
+      durationMs: performance.now() - started,
+    });
+  });
+  // A client that goes away takes its upstream connection with it.
+  client.on('close', () => {
+    if (!finished) server.destroy();
+  });
+}
+
+function answerUnreachable(client: Socket, upstream: Upstream, reason: string): void {
+  const record502: ErrorRecord = {
+    code: 'upstream_unreachable',
+    message: `The proxy cannot reach ${upstream.url.origin}: ${reason}.`,
+    status: 502,
+  };
+  if (!client.destroyed) respond(client, 502, stringifyJson(record502), 'Bad Gateway');
+}
+
+/** The proxy's listening server, its open connections, its oracle and its log. */
+class ProxyServer {
+  readonly #options: ProxyOptions;
+  readonly #upstream: Upstream;
+  readonly #checkLimit: number;
+  readonly #log: ExchangeLog;
+  readonly #sockets = new Set<Socket>();
+  readonly #server = createServer((client) => this.#accept(client));
+  #prism: PrismOracle | undefined;
+
+  constructor(options: ProxyOptions) {
+    this.#options = options;
+    this.#upstream = upstreamOf(options.upstream);
+    this.#checkLimit = options.checkLimit ?? 32 * 1024 * 1024;
+    this.#log = new ExchangeLog(this.#upstream.url, options.onExchange);
+  }
+
+  async listen(listenPort = 4020, host = '127.0.0.1'): Promise<string> {
+    if (this.#options.prism !== false) this.#prism = await loadPrismOracle();
+    const server = this.#server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(listenPort, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      for (const socket of this.#sockets) socket.destroy();
+      this.#server.close(() => resolve());
+    });
+  }
+
+  report(): ProxyReport {
+    return this.#log.report();
+  }
+
+  /** Reads a connection's request head, then serves the report or relays the exchange. */
+  #accept(client: Socket): void {
+    this.#sockets.add(client);
+    client.on('close', () => this.#sockets.delete(client));
+    client.on('error', () => client.destroy());
+    let buffered = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const head = readRequestHead(buffered);
+      if (head === undefined) return;
+      client.off('data', onData);
+      client.pause();
+      this.#serve(client, head, buffered.subarray(head.length));
+    };
+    client.on('data', onData);
+  }
+
+  #serve(client: Socket, head: RawRequestHead, bodyStart: Buffer): void {
+    if (head.method === 'GET' && head.target.split('?')[0] === reportPath) {
+      respond(client, 200, stringifyJson(this.report()), 'OK');
+      return;
+    }
+    relayExchange({
+      client,
+      head,
+      bodyStart,
+      upstream: this.#upstream,
+      checkLimit: this.#checkLimit,
+      check: (exchange, reader) =>
+        checkExchange(exchange, reader, { prism: this.#prism, checkLimit: this.#checkLimit }),
+      record: (exchange) => this.#log.record(exchange),
+    });
+  }
 }
 
 /**
@@ -94,213 +414,10 @@ function respond(socket: Socket, status: number, body: string, reason: string): 
  * const origin = await proxy.listen(4020, '127.0.0.1'); // point the frontend at `${origin}/v1`
  */
 export function createValidatingProxy(options: ProxyOptions): ValidatingProxy {
-  const upstream = new URL(options.upstream);
-  const basePath = upstream.pathname.replace(/\/+$/, '');
-  const secure = upstream.protocol === 'https:';
-  const port = Number(upstream.port || (secure ? 443 : 80));
-  const checkLimit = options.checkLimit ?? 32 * 1024 * 1024;
-  let prism: PrismOracle | undefined;
-  const totals = { exchanges: 0, checked: 0, violations: 0, disagreements: 0 };
-  const violated: ProxyExchange[] = [];
-  const sockets = new Set<Socket>();
-
-  const report = (): ProxyReport => ({
-    upstream: upstream.href.replace(/\/+$/, ''),
-    ...totals,
-    violated: [...violated],
-  });
-
-  const record = (exchange: ProxyExchange) => {
-    totals.exchanges++;
-    if (exchange.unchecked === undefined) totals.checked++;
-    totals.violations += exchange.violations.length;
-    totals.disagreements += exchange.disagreements.length;
-    if (exchange.violations.length > 0) {
-      violated.push(exchange);
-      if (violated.length > violatedKept) violated.shift();
-    }
-    options.onExchange?.(exchange);
-  };
-
-  const check = (exchange: ProxyExchange, method: string, reader: RawResponseReader): void => {
-    const read = reader.result();
-    if (exchange.operationPath === undefined || matchRoute(method, exchange.operationPath) === undefined) {
-      exchange.unchecked = 'no operation of the specification';
-      return;
-    }
-    if (read.malformed !== undefined) {
-      exchange.violations.push({
-        path: '',
-        message: `expected an HTTP/1.1 response, got one the proxy cannot read: ${read.malformed}`,
-      });
-      return;
-    }
-    if (read.status === undefined || !read.complete) {
-      exchange.violations.push({
-        path: '',
-        message: `expected a whole response, got ${read.status === undefined ? 'the connection closed before the status line' : 'the connection closed before the whole body came'}`,
-      });
-      return;
-    }
-    if (read.overLimit) {
-      exchange.unchecked = `the body is over the check limit of ${checkLimit} bytes`;
-      return;
-    }
-    const headers = new Headers();
-    for (const [name, value] of read.headers) headers.append(name, value);
-    let text: string;
-    let invalidUtf8: boolean;
-    try {
-      ({ text, invalidUtf8 } = responseText(read.body, headers.get('content-encoding') ?? undefined));
-    } catch (error) {
-      exchange.violations.push({
-        path: 'content-encoding',
-        message: `expected a body encoded as its Content-Encoding says, got one that cannot be decoded (${(error as Error).message})`,
-      });
-      return;
-    }
-    const observed: ObservedResponse = {
-      status: read.status,
-      headers,
-      text,
-      ...(invalidUtf8 && { invalidUtf8 }),
-      ...(read.trailingBytes && { trailingBytes: true }),
-    };
-    const findings = checkAgainstSpec(method, exchange.operationPath, observed);
-    exchange.disagreements = withSecondOracle(prism, method, exchange.operationPath, observed, findings);
-    exchange.violations.push(...findings);
-  };
-
-  function proxyConnection(client: Socket): void {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => client.destroy());
-    let buffered = Buffer.alloc(0);
-    const onData = (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      const head = readRequestHead(buffered);
-      if (head === undefined) return;
-      client.off('data', onData);
-      client.pause();
-      forward(client, head, buffered.subarray(head.length));
-    };
-    client.on('data', onData);
-  }
-
-  function forward(client: Socket, head: NonNullable<ReturnType<typeof readRequestHead>>, bodyStart: Buffer): void {
-    const started = performance.now();
-    const { method, target: path } = head;
-    if (method === 'GET' && path.split('?')[0] === reportPath) {
-      respond(client, 200, stringifyJson(report()), 'OK');
-      return;
-    }
-    const [pathname = '/', search = ''] = path.split(/(?=\?)/);
-    const underApi = pathname === '/v1' || pathname.startsWith('/v1/');
-    const operationPath = underApi ? pathname.slice('/v1'.length) || '/' : undefined;
-    const targetPath = `${underApi ? `${basePath}${operationPath}` : pathname}${search}`;
-    const connectionFields = new Set(
-      head.headers
-        .filter(([name]) => name.toLowerCase() === 'connection')
-        .flatMap(([, value]) => value.split(','))
-        .map((name) => name.trim().toLowerCase()),
-    );
-    const fields = head.headers.filter(
-      ([name]) => !hopByHop.has(name.toLowerCase()) && !connectionFields.has(name.toLowerCase()),
-    );
-    const requestHead = [
-      `${method} ${targetPath} HTTP/1.1`,
-      `host: ${upstream.host}`,
-      ...fields.map(([name, value]) => `${name}: ${value}`),
-      'connection: close',
-      '',
-      '',
-    ].join('\r\n');
-    const exchange: ProxyExchange = {
-      method,
-      path,
-      status: 0,
-      violations: [],
-      disagreements: [],
-      durationMs: 0,
-      ...(operationPath !== undefined && { operationPath }),
-    };
-    const reader = new RawResponseReader(method, checkLimit);
-    const server = secure
-      ? connectTls({ host: upstream.hostname, port, servername: upstream.hostname })
-      : connectTcp({ host: upstream.hostname, port });
-    let answered = false;
-    let finished = false;
-    let grace: NodeJS.Timeout | undefined;
-    const finish = () => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(grace);
-      reader.close();
-      exchange.status = reader.result().status ?? 0;
-      check(exchange, method, reader);
-      exchange.durationMs = performance.now() - started;
-      record(exchange);
-      client.end();
-      server.destroy();
-    };
-    server.on(secure ? 'secureConnect' : 'connect', () => {
-      server.write(requestHead);
-      if (bodyStart.length > 0) server.write(bodyStart);
-      client.pipe(server, { end: false });
-      client.resume();
-    });
-    server.on('data', (chunk: Buffer) => {
-      answered = true;
-      client.write(chunk);
-      reader.push(chunk);
-      // Once the response is whole, a moment more for bytes after its end, then the exchange is over.
-      if (reader.complete && grace === undefined) grace = setTimeout(finish, trailingGrace);
-    });
-    server.on('end', finish);
-    server.on('close', finish);
-    server.on('error', (error: NodeJS.ErrnoException) => {
-      if (answered) return finish();
-      finished = true;
-      const reason = error.code ?? error.message;
-      const record502: ErrorRecord = {
-        code: 'upstream_unreachable',
-        message: `The proxy cannot reach ${upstream.origin}: ${reason}.`,
-        status: 502,
-      };
-      if (!client.destroyed) respond(client, 502, stringifyJson(record502), 'Bad Gateway');
-      record({
-        ...exchange,
-        status: 502,
-        unchecked: `upstream unreachable: ${reason}`,
-        durationMs: performance.now() - started,
-      });
-    });
-    // A client that goes away takes its upstream connection with it.
-    client.on('close', () => {
-      if (!finished) server.destroy();
-    });
-  }
-
-  const server = createServer(proxyConnection);
+  const proxy = new ProxyServer(options);
   return {
-    async listen(listenPort = 4020, host = '127.0.0.1') {
-      if (options.prism !== false) prism = await loadPrismOracle();
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(listenPort, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      const address = server.address() as AddressInfo;
-      return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
-    },
-    close() {
-      return new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      });
-    },
-    report,
+    listen: (port, host) => proxy.listen(port, host),
+    close: () => proxy.close(),
+    report: () => proxy.report(),
   };
 }

@@ -1,6 +1,7 @@
 import { stringifyJson } from '../spec/json.js';
 import { matchRoute, routes, type OperationName } from '../spec/routes.js';
 import type { Finding } from './checks.js';
+import { escapeMarkup } from './escape-markup.js';
 import type { Disagreement } from './prism.js';
 import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from './results.js';
 
@@ -73,6 +74,49 @@ export function coverageOf(suites: readonly SuiteResult[]): Coverage {
   return { responses, covered: responses.filter((entry) => entry.exercised > 0).length, total: responses.length };
 }
 
+/** Why a run fails: each suite's violations, and the unexercised documented responses under `requireCoverage`. */
+function failureReasons(suites: readonly SuiteResult[], coverage: Coverage, requireCoverage: boolean): string[] {
+  const reasons: string[] = [];
+  for (const suite of suites) {
+    if (suite.violations > 0) reasons.push(`${suite.suite}: ${plural(suite.violations, 'violation')}`);
+  }
+  const unexercised = coverage.responses.filter((entry) => entry.exercised === 0);
+  if (requireCoverage && unexercised.length > 0) {
+    reasons.push(
+      `coverage: ${unexercised.length} documented response${unexercised.length === 1 ? '' : 's'} not exercised (${unexercised.map((entry) => `${entry.operation} ${entry.status}`).join(', ')})`,
+    );
+  }
+  return reasons;
+}
+
+/** Why a run that did not fail is not green either: no check ran (and why), or a case could not run. */
+function notRunReasons(suites: readonly SuiteResult[], checks: number): string[] {
+  const reasons: string[] = [];
+  if (checks === 0) {
+    const skipped = [
+      ...new Set(
+        suites.flatMap((suite) =>
+          suite.reason !== undefined
+            ? [suite.reason]
+            : suite.cases.flatMap((result) => (result.reason === undefined ? [] : [result.reason])),
+        ),
+      ),
+    ];
+    const why =
+      skipped.length > 0 && skipped.every((reason) => reason.includes('--state-url'))
+        ? 'everything asked for sets a provider state, and no --state-url was given'
+        : skipped.join('; ');
+    reasons.push(`no check ran${why === '' ? '' : `: ${why}`}`);
+  }
+  const setupErrors = suites.flatMap((suite) =>
+    suite.cases
+      .filter((result) => result.verdict === 'error')
+      .map((result) => `${suite.suite} › ${result.name}: ${result.reason}`),
+  );
+  reasons.push(...setupErrors);
+  return reasons;
+}
+
 /**
  * The run's report from its suites: totals, coverage, and one verdict that the exit code, the summary
  * and every report file share. A violation fails the run (1); so does an unexercised documented
@@ -97,41 +141,9 @@ export function runReport(input: {
   const coverage = coverageOf(suites);
   const checks = sum((suite) => suite.checks);
   const violations = sum((suite) => suite.violations);
-  const reasons: string[] = [];
-  for (const suite of suites) {
-    if (suite.violations > 0) reasons.push(`${suite.suite}: ${plural(suite.violations, 'violation')}`);
-  }
-  const unexercised = coverage.responses.filter((entry) => entry.exercised === 0);
-  if (input.requireCoverage && unexercised.length > 0) {
-    reasons.push(
-      `coverage: ${unexercised.length} documented response${unexercised.length === 1 ? '' : 's'} not exercised (${unexercised.map((entry) => `${entry.operation} ${entry.status}`).join(', ')})`,
-    );
-  }
+  const reasons = failureReasons(suites, coverage, input.requireCoverage);
   const failed = reasons.length > 0;
-  const setupErrors = suites.flatMap((suite) =>
-    suite.cases
-      .filter((result) => result.verdict === 'error')
-      .map((result) => `${suite.suite} › ${result.name}: ${result.reason}`),
-  );
-  if (!failed) {
-    if (checks === 0) {
-      const skipped = [
-        ...new Set(
-          suites.flatMap((suite) =>
-            suite.reason !== undefined
-              ? [suite.reason]
-              : suite.cases.flatMap((result) => (result.reason === undefined ? [] : [result.reason])),
-          ),
-        ),
-      ];
-      const why =
-        skipped.length > 0 && skipped.every((reason) => reason.includes('--state-url'))
-          ? 'everything asked for sets a provider state, and no --state-url was given'
-          : skipped.join('; ');
-      reasons.push(`no check ran${why === '' ? '' : `: ${why}`}`);
-    }
-    reasons.push(...setupErrors);
-  }
+  if (!failed) reasons.push(...notRunReasons(suites, checks));
   const exitCode = failed ? 1 : reasons.length > 0 ? 2 : 0;
   return {
     tool: 'petstore-verify',
@@ -298,86 +310,83 @@ export function summaryLines(report: RunReport): string[] {
   return lines;
 }
 
-function xml(text: string): string {
-  return text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
-}
-
 /**
  * The report as JUnit XML: a testsuite per suite and case (`pact › interaction`, `scenarios › scenario`,
  * `explore › run 3`), a testcase per exchange, a failure per violated exchange; skipped cases are
  * skipped testcases, cases that could not run are errors.
  */
 export function toJunit(report: RunReport): string {
-  const suites: string[] = [];
-  let tests = 0;
-  let failures = 0;
-  let errors = 0;
-  let skipped = 0;
-  for (const suite of report.suites) {
-    const cases =
-      suite.cases.length > 0
-        ? suite.cases
-        : [
-            {
-              name: suite.suite,
-              verdict: suite.verdict,
-              ...(suite.reason !== undefined && { reason: suite.reason }),
-              exchanges: [],
-            },
-          ];
-    for (const result of cases) {
-      const name = `${suite.suite} › ${result.name}`;
-      const testcases =
-        result.exchanges.length === 0
-          ? [
-              `    <testcase classname="${xml(name)}" name="${xml(result.name)}">` +
-                (result.verdict === 'error'
-                  ? `<error message="${xml(result.reason ?? 'could not run')}"/>`
-                  : `<skipped message="${xml(result.reason ?? 'not run')}"/>`) +
-                '</testcase>',
-            ]
-          : result.exchanges.map((exchange) => {
-              const failure = exchange.violations.length
-                ? `<failure message="${xml(findingLine(result.name, exchange.name, exchange.violations[0]!))}">${xml(exchange.violations.map((finding) => findingLine(result.name, exchange.name, finding)).join('\n'))}</failure>`
-                : '';
-              const notes = [
-                ...exchange.warnings.map((finding) => `warning: ${findingText(finding)}`),
-                ...exchange.disagreements.map(disagreementLine),
-              ];
-              return `    <testcase classname="${xml(name)}" name="${xml(exchange.name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${notes.length > 0 ? `<system-out>${xml(notes.join('\n'))}</system-out>` : ''}</testcase>`;
-            });
-      const caseFailures = result.exchanges.filter((exchange) => exchange.violations.length > 0).length;
-      const caseErrors = result.exchanges.length === 0 && result.verdict === 'error' ? 1 : 0;
-      const caseSkipped = result.exchanges.length === 0 && result.verdict !== 'error' ? 1 : 0;
-      tests += testcases.length;
-      failures += caseFailures;
-      errors += caseErrors;
-      skipped += caseSkipped;
-      suites.push(
-        [
-          `  <testsuite name="${xml(name)}" tests="${testcases.length}" failures="${caseFailures}" errors="${caseErrors}" skipped="${caseSkipped}">`,
-          ...testcases,
-          '  </testsuite>',
-        ].join('\n'),
-      );
-    }
-  }
+  const suites = report.suites.flatMap((suite) => junitCases(suite).map((result) => junitSuite(suite, result)));
+  const total = (pick: (suite: JunitSuite) => number) => suites.reduce((sum, suite) => sum + pick(suite), 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-verify" tests="${tests}" failures="${failures}" errors="${errors}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
-    ...suites,
+    `<testsuites name="petstore-verify" tests="${total((suite) => suite.tests)}" failures="${total((suite) => suite.failures)}" errors="${total((suite) => suite.errors)}" skipped="${total((suite) => suite.skipped)}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    ...suites.map((suite) => suite.xml),
     '</testsuites>',
     '',
   ].join('\n');
 }
 
+/** A suite's cases, or one case standing for a suite that ran none (skipped, or could not run). */
+function junitCases(suite: SuiteResult): CaseResult[] {
+  if (suite.cases.length > 0) return suite.cases;
+  return [
+    {
+      name: suite.suite,
+      verdict: suite.verdict,
+      ...(suite.reason !== undefined && { reason: suite.reason }),
+      exchanges: [],
+    },
+  ];
+}
+
+/** One case as a JUnit testsuite, with its counts. */
+interface JunitSuite {
+  xml: string;
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+}
+
+function junitSuite(suite: SuiteResult, result: CaseResult): JunitSuite {
+  const name = `${suite.suite} › ${result.name}`;
+  const testcases =
+    result.exchanges.length === 0
+      ? [
+          `    <testcase classname="${escapeMarkup(name)}" name="${escapeMarkup(result.name)}">` +
+            (result.verdict === 'error'
+              ? `<error message="${escapeMarkup(result.reason ?? 'could not run')}"/>`
+              : `<skipped message="${escapeMarkup(result.reason ?? 'not run')}"/>`) +
+            '</testcase>',
+        ]
+      : result.exchanges.map((exchange) => junitTestcase(name, result.name, exchange));
+  const failures = result.exchanges.filter((exchange) => exchange.violations.length > 0).length;
+  const errors = result.exchanges.length === 0 && result.verdict === 'error' ? 1 : 0;
+  const skipped = result.exchanges.length === 0 && result.verdict !== 'error' ? 1 : 0;
+  const xml = [
+    `  <testsuite name="${escapeMarkup(name)}" tests="${testcases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
+    ...testcases,
+    '  </testsuite>',
+  ].join('\n');
+  return { xml, tests: testcases.length, failures, errors, skipped };
+}
+
+/** An exchange as a JUnit testcase: a failure with its violations, its warnings and disagreements as output. */
+function junitTestcase(classname: string, caseName: string, exchange: CheckedExchange): string {
+  const failure = exchange.violations.length
+    ? `<failure message="${escapeMarkup(findingLine(caseName, exchange.name, exchange.violations[0]!))}">${escapeMarkup(exchange.violations.map((finding) => findingLine(caseName, exchange.name, finding)).join('\n'))}</failure>`
+    : '';
+  const notes = [
+    ...exchange.warnings.map((finding) => `warning: ${findingText(finding)}`),
+    ...exchange.disagreements.map(disagreementLine),
+  ];
+  return `    <testcase classname="${escapeMarkup(classname)}" name="${escapeMarkup(exchange.name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${notes.length > 0 ? `<system-out>${escapeMarkup(notes.join('\n'))}</system-out>` : ''}</testcase>`;
+}
+
 /** The report as JSON text (ids exact), with the exit code it ends with. */
 export function toJson(report: RunReport): string {
   return `${stringifyJson(report)}\n`;
-}
-
-function html(text: string): string {
-  return text.replace(/[<>&"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 /** A finding split for a table: where, what was expected, what came. */
@@ -387,24 +396,21 @@ function findingCells(finding: Finding): [string, string, string] {
   return [finding.path, `${match[1]}${match[2]}`, match[3]!];
 }
 
-/**
- * The report as one self-contained HTML page (no external assets): the verdict, each suite with its
- * cases and every violation (where, expected, actual), and the coverage matrix of the documented responses.
- */
-export function toHtml(report: RunReport): string {
-  const badge = (verdict: string) => `<span class="verdict ${html(verdict)}">${html(verdict)}</span>`;
-  const statuses = [...new Set(report.coverage.responses.map((entry) => entry.status))].sort(
-    (left, right) => left - right,
-  );
+const verdictBadge = (verdict: string) =>
+  `<span class="verdict ${escapeMarkup(verdict)}">${escapeMarkup(verdict)}</span>`;
+
+/** The coverage matrix as a table: an operation a row, a documented status a column, how often each was exercised. */
+function coverageMatrix(coverage: Coverage): string {
+  const statuses = [...new Set(coverage.responses.map((entry) => entry.status))].sort((left, right) => left - right);
   const operations = routes.map((route) => route.operation);
-  const matrix = [
+  return [
     '<table class="coverage"><thead><tr><th>operation</th>',
     ...statuses.map((status) => `<th>${status}</th>`),
     '</tr></thead><tbody>',
     ...operations.map((operation) => {
       const route = routes.find((candidate) => candidate.operation === operation)!;
       const cells = statuses.map((status) => {
-        const entry = report.coverage.responses.find(
+        const entry = coverage.responses.find(
           (candidate) => candidate.operation === operation && candidate.status === status,
         );
         if (entry === undefined) return '<td class="undocumented">–</td>';
@@ -412,43 +418,58 @@ export function toHtml(report: RunReport): string {
           ? `<td class="exercised" title="exercised ${entry.exercised} times">✓ ${entry.exercised}</td>`
           : '<td class="missing" title="documented, not exercised">✗ not exercised</td>';
       });
-      return `<tr><th>${html(operation)}<br><code>${html(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
+      return `<tr><th>${escapeMarkup(operation)}<br><code>${escapeMarkup(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
     }),
     '</tbody></table>',
   ].join('');
-  // Failures first: what a person opens the page for.
-  const rank: Record<string, number> = { failed: 0, error: 1, skipped: 2, passed: 3 };
-  const suites = report.suites.map((suite) => {
-    const cases = [...suite.cases]
-      .sort((left, right) => (rank[left.verdict] ?? 3) - (rank[right.verdict] ?? 3))
-      .map((result) => {
-        const rows = result.exchanges.flatMap((exchange) =>
-          [
-            ...exchange.violations.map((finding) => ['violation', finding] as const),
-            ...exchange.warnings.map((finding) => ['warning', finding] as const),
-          ].map(([kind, finding]) => {
-            const [where, expected, actual] = findingCells(finding);
-            return `<tr class="${kind}"><td>${html(exchange.name)}</td><td><code>${html(where)}</code></td><td>${html(expected)}</td><td>${html(actual)}</td></tr>`;
-          }),
-        );
-        const exchanges = result.exchanges.map(
-          (exchange) =>
-            `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${html(exchange.name)}${exchange.method === '' ? '' : ` <code>${html(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>`}</li>`,
-        );
-        return (
-          `<details class="case ${html(result.verdict)}"${result.verdict === 'failed' || result.verdict === 'error' ? ' open' : ''}><summary>${badge(result.verdict)} ${html(result.name)}` +
-          `${result.reason === undefined ? '' : ` <em>${html(result.reason)}</em>`}</summary>` +
-          `${result.description === undefined ? '' : `<p>${html(result.description)}</p>`}` +
-          (rows.length > 0
-            ? `<table class="findings"><thead><tr><th>step</th><th>where</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
-            : '') +
-          `<ul>${exchanges.join('')}</ul></details>`
-        );
-      });
-    return `<section class="suite"><h2>${badge(suite.verdict)} ${html(suite.suite)}</h2><p>${html(suiteLine(suite, report.baseUrl))}</p>${cases.join('')}</section>`;
-  });
+}
+
+// Failures first: what a person opens the page for.
+const verdictRank: Record<string, number> = { failed: 0, error: 1, skipped: 2, passed: 3 };
+
+/** A suite as a section: its summary line, then its cases, failures first. */
+function suiteSection(suite: SuiteResult, baseUrl: string): string {
+  const cases = [...suite.cases]
+    .sort((left, right) => (verdictRank[left.verdict] ?? 3) - (verdictRank[right.verdict] ?? 3))
+    .map(caseDetails);
+  return `<section class="suite"><h2>${verdictBadge(suite.verdict)} ${escapeMarkup(suite.suite)}</h2><p>${escapeMarkup(suiteLine(suite, baseUrl))}</p>${cases.join('')}</section>`;
+}
+
+/** A case as a details element (open when it failed): its violations and warnings in a table, its exchanges. */
+function caseDetails(result: CaseResult): string {
+  const rows = result.exchanges.flatMap((exchange) =>
+    [
+      ...exchange.violations.map((finding) => ['violation', finding] as const),
+      ...exchange.warnings.map((finding) => ['warning', finding] as const),
+    ].map(([kind, finding]) => {
+      const [where, expected, actual] = findingCells(finding);
+      return `<tr class="${kind}"><td>${escapeMarkup(exchange.name)}</td><td><code>${escapeMarkup(where)}</code></td><td>${escapeMarkup(expected)}</td><td>${escapeMarkup(actual)}</td></tr>`;
+    }),
+  );
+  const exchanges = result.exchanges.map(
+    (exchange) =>
+      `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${escapeMarkup(exchange.name)}${exchange.method === '' ? '' : ` <code>${escapeMarkup(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>`}</li>`,
+  );
+  return (
+    `<details class="case ${escapeMarkup(result.verdict)}"${result.verdict === 'failed' || result.verdict === 'error' ? ' open' : ''}><summary>${verdictBadge(result.verdict)} ${escapeMarkup(result.name)}` +
+    `${result.reason === undefined ? '' : ` <em>${escapeMarkup(result.reason)}</em>`}</summary>` +
+    `${result.description === undefined ? '' : `<p>${escapeMarkup(result.description)}</p>`}` +
+    (rows.length > 0
+      ? `<table class="findings"><thead><tr><th>step</th><th>where</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+      : '') +
+    `<ul>${exchanges.join('')}</ul></details>`
+  );
+}
+
+/**
+ * The report as one self-contained HTML page (no external assets): the verdict, each suite with its
+ * cases and every violation (where, expected, actual), and the coverage matrix of the documented responses.
+ */
+export function toHtml(report: RunReport): string {
+  const matrix = coverageMatrix(report.coverage);
+  const suites = report.suites.map((suite) => suiteSection(suite, report.baseUrl));
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>petstore-verify: ${html(report.verdict)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>petstore-verify: ${escapeMarkup(report.verdict)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1c1c1c}
@@ -459,9 +480,9 @@ table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;paddin
 .coverage td.exercised{background:#e3f4e8}.coverage td.missing{background:#fbe4e2;font-weight:600}.coverage td.undocumented{color:#999}
 tr.violation td{background:#fdf0ef}tr.warning td{background:#fff7e0}details.case{margin:.3rem 0}summary{cursor:pointer}
 </style></head><body>
-<h1>${badge(report.verdict)} petstore-verify</h1>
-<p>${html(report.baseUrl)} · ${html(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
-${report.reasons.length > 0 && report.exitCode !== 0 ? `<ul class="reasons">${report.reasons.map((reason) => `<li>${html(reason)}</li>`).join('')}</ul>` : ''}
+<h1>${verdictBadge(report.verdict)} petstore-verify</h1>
+<p>${escapeMarkup(report.baseUrl)} · ${escapeMarkup(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
+${report.reasons.length > 0 && report.exitCode !== 0 ? `<ul class="reasons">${report.reasons.map((reason) => `<li>${escapeMarkup(reason)}</li>`).join('')}</ul>` : ''}
 <h2>Coverage of the documented responses: ${report.coverage.covered} of ${report.coverage.total}</h2>
 ${matrix}
 ${suites.join('\n')}

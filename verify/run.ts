@@ -35,6 +35,8 @@ export interface TargetOptions {
   onRequest?: (url: string, init: Parameters<typeof observe>[1]) => void;
   /** Check every response with Prism's validator too, and report where it and Ajv disagree. Default: true. */
   prism?: boolean;
+  /** How to load Prism's oracle when `prism` is not false: `runVerification` passes one loader to all its suites, so Prism loads once a run. Default: `loadPrismOracle`. */
+  loadPrism?: () => Promise<PrismOracle>;
   /** Count advisory findings (the kit's own decisions) as violations. */
   strict?: boolean;
 }
@@ -332,7 +334,7 @@ async function runScenario(
  */
 export async function verify(options: VerifyOptions): Promise<SuiteResult> {
   const started = performance.now();
-  const prism = options.prism === false ? undefined : await loadPrismOracle();
+  const prism = options.prism === false ? undefined : await (options.loadPrism ?? loadPrismOracle)();
   const cases: CaseResult[] = [];
   let stopped: string | undefined;
   for (const scenario of options.scenarios) {

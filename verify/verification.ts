@@ -2,6 +2,7 @@ import type { Scenario } from '../mocks/scenarios.js';
 import { explore, type ExploreOptions } from './explore.js';
 import { TargetUnreachable } from './observe.js';
 import { verifyPact, type PactBroker } from './pact.js';
+import { prismLoader } from './prism.js';
 import { runReport, type RunReport } from './report.js';
 import { skippedSuite, type CaseResult, type CheckedExchange, type SuiteName, type SuiteResult } from './results.js';
 import { verify, type TargetOptions } from './run.js';
@@ -41,7 +42,8 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   const results: SuiteResult[] = [];
   let unreachable: string | undefined;
   // One watch for the whole run: once the target has stopped answering, every suite stops sending.
-  options = { ...options, watch: options.watch ?? { timeouts: 0 } };
+  // One Prism for the whole run too, loaded when the first suite that uses it starts.
+  options = { ...options, watch: options.watch ?? { timeouts: 0 }, loadPrism: options.loadPrism ?? prismLoader() };
   try {
     for (const suite of options.suites) {
       if (suite === 'pact') {

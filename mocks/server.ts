@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getResponse } from 'msw';
 import { MockError, noOperation } from './errors.js';
+import { readBody } from './read-body.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 import type { Answer, MockRequest } from './pipeline.js';
 import { networkError, replyOfResponse, type Reply } from './reply.js';
@@ -143,27 +144,6 @@ function tooLarge(limit: number): MockError {
   });
 }
 
-/** Reads a request's body once, up to `limit` bytes; a larger one rejects with 413 `payload_too_large`. */
-function readBody(incoming: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    if (Number(incoming.headers['content-length']) > limit) return reject(tooLarge(limit));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    incoming.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        incoming.removeAllListeners('data');
-        incoming.pause();
-        reject(tooLarge(limit));
-      } else {
-        chunks.push(chunk);
-      }
-    });
-    incoming.on('end', () => resolve(Buffer.concat(chunks)));
-    incoming.on('error', reject);
-  });
-}
-
 /** A Node request as the pipeline reads it: no Fetch `Request` is built unless a user's handler needs one. */
 class NodeRequest implements MockRequest {
   readonly method: string;
@@ -188,7 +168,9 @@ class NodeRequest implements MockRequest {
 
   /** The body, read once (an empty one when the request declares none). */
   body(): Promise<Buffer> {
-    this.#body ??= hasBody(this.#incoming) ? readBody(this.#incoming, this.#limit) : Promise.resolve(Buffer.alloc(0));
+    this.#body ??= hasBody(this.#incoming)
+      ? readBody(this.#incoming, { limit: this.#limit, tooLarge })
+      : Promise.resolve(Buffer.alloc(0));
     return this.#body.then((body) => {
       this.bytesRead = body.length;
       return body;

@@ -267,7 +267,16 @@ class RequestPipeline {
     if (handlers.length === 0) return undefined;
     const fetchRequest = request instanceof Request ? request.clone() : await request.toRequest?.();
     if (fetchRequest === undefined) return undefined;
-    const response = await getResponse([...handlers], fetchRequest);
+    let response: Response | undefined;
+    try {
+      response = await getResponse([...handlers], fetchRequest);
+    } catch (error) {
+      // The user's code, not the kit's: say whose handler failed, and why.
+      throw new MockError(
+        'internal_error',
+        `A handler of yours (the handlers option) threw: ${String((error as Error)?.message ?? error)}`,
+      );
+    }
     return response === undefined ? undefined : replyOfResponse(response);
   }
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { http, HttpResponse } from 'msw';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliPath, projectRoot, runToExit, startCommand } from './cli-support.js';
-import { authorized, jsonOf, startServer } from './support.js';
+import { authorized, expectError, jsonOf, startServer } from './support.js';
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -66,6 +66,23 @@ describe('createServer({ handlers })', () => {
     await server.api('/store/inventory');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^GET \/v1\/store\/inventory 200 [\d.]+ms$/);
+  });
+
+  it("answers 500 naming the user's handler when it throws, and keeps serving", async () => {
+    server = await startServer({
+      handlers: [
+        http.get('*/v1/store/inventory', () => {
+          throw new Error('inventory is not ready');
+        }),
+      ],
+    });
+    await expectError(
+      await server.api('/store/inventory'),
+      500,
+      'internal_error',
+      'A handler of yours (the handlers option) threw: inventory is not ready',
+    );
+    expect((await server.withKey('/store/orders')).status).toBe(200);
   });
 
   it('gives a function of the mock the mock itself, so that its handlers can read the store', async () => {

@@ -27,6 +27,38 @@ export interface VerificationOptions extends TargetOptions {
   onRun?: (result: CaseResult) => void;
 }
 
+/** One suite of a run: a suite that needs provider states is skipped, with the reason, when no state URL was given. */
+async function runSuite(
+  suite: VerificationOptions['suites'][number],
+  options: VerificationOptions,
+): Promise<SuiteResult> {
+  if (suite === 'scenarios') {
+    return verify({
+      ...options,
+      onExchange: (exchange, scenario) => options.onExchange?.('scenarios', scenario, exchange),
+    });
+  }
+  const { stateUrl } = options;
+  if (suite === 'pact') {
+    if (stateUrl === undefined)
+      return skippedSuite('pact', 'every interaction sets a provider state, and no --state-url was given');
+    return verifyPact({
+      ...options,
+      stateUrl,
+      ...(options.broker !== undefined && { broker: options.broker }),
+      onExchange: (exchange, interaction) => options.onExchange?.('pact', interaction, exchange),
+    });
+  }
+  if (stateUrl === undefined)
+    return skippedSuite('explore', 'every run sets a generated provider state, and no --state-url was given');
+  return explore({
+    ...options,
+    ...options.exploration,
+    stateUrl,
+    ...(options.onRun !== undefined && { onRun: options.onRun }),
+  });
+}
+
 /**
  * Runs the suites against a target and gives the run's report, whose `exitCode` the command exits
  * with: every suite that ran, the coverage of the documented responses, and the reasons when it is
@@ -45,42 +77,7 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   // One Prism for the whole run too, loaded when the first suite that uses it starts.
   options = { ...options, watch: options.watch ?? { timeouts: 0 }, loadPrism: options.loadPrism ?? prismLoader() };
   try {
-    for (const suite of options.suites) {
-      if (suite === 'pact') {
-        if (options.stateUrl === undefined)
-          results.push(skippedSuite('pact', 'every interaction sets a provider state, and no --state-url was given'));
-        else {
-          results.push(
-            await verifyPact({
-              ...options,
-              stateUrl: options.stateUrl,
-              ...(options.broker !== undefined && { broker: options.broker }),
-              onExchange: (exchange, interaction) => options.onExchange?.('pact', interaction, exchange),
-            }),
-          );
-        }
-      } else if (suite === 'scenarios') {
-        results.push(
-          await verify({
-            ...options,
-            onExchange: (exchange, scenario) => options.onExchange?.('scenarios', scenario, exchange),
-          }),
-        );
-      } else if (options.stateUrl === undefined) {
-        results.push(
-          skippedSuite('explore', 'every run sets a generated provider state, and no --state-url was given'),
-        );
-      } else {
-        results.push(
-          await explore({
-            ...options,
-            ...options.exploration,
-            stateUrl: options.stateUrl,
-            ...(options.onRun !== undefined && { onRun: options.onRun }),
-          }),
-        );
-      }
-    }
+    for (const suite of options.suites) results.push(await runSuite(suite, options));
   } catch (error) {
     if (!(error instanceof TargetUnreachable)) throw error;
     unreachable = error.message;

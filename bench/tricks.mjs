@@ -1,0 +1,372 @@
+#!/usr/bin/env node
+// Each speed trick of the kit against the library call that would replace it (issue 20, part 6), on
+// the workload it is for, A and B measured in one run, alternating, as medians and ratios:
+// - spec/json.ts's parser (JSON.parse, long integers marked, proved against lossless-json) against
+//   lossless-json's `parse`: a 100,000-order body and a 100-order list, in this process; and
+//   `PUT /__mock/orders` of the 100,000 orders, end to end, on the command built either way;
+// - Latin-1 text for byte bodies up to 64 KiB (mocks/server.ts) against writing the bytes: the list of
+//   100 orders under autocannon, beside the bare node:http server;
+// - the petstore-mock command's V8 tuning (cli/memory.ts: young generation kept small, full GCs after
+//   big loads) against none: RSS after a 100,000-order seed and after 200 cancels, and start time;
+// - the list serializer of mocks/order-seed.ts (`listBody`) against `stringifyJson` and one UTF-8
+//   encode: the list body of 100,000 orders;
+// - the one-regex RFC 3339 date-time format (spec/date-time.ts) against ajv-formats' own: the schema
+//   check of a 100,000-order seed (`orderInputViolations`).
+// The "without" builds are made here with esbuild from the sources, each one replacement away from
+// them (bundled the same way as scripts/bundle-cli.mjs), into dist/bench-variants/ (removed after).
+// `node --expose-gc bench/tricks.mjs [rounds] [seconds]` (defaults 5 and 5); TRICKS=json,put,list,date-time,latin1,v8
+// (some of them) runs only those. Needs `npm run build`. Prints a table.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { build } from 'esbuild';
+import { parse as losslessParse } from 'lossless-json';
+import { key, median, orders, root, start, startMock } from './support.mjs';
+
+const rounds = Number(process.argv[2] ?? 5);
+const autocannonRounds = Number(process.env.AUTOCANNON_ROUNDS ?? Math.min(rounds, 3));
+const seconds = Number(process.argv[3] ?? 5);
+const variantsDirectory = join(root, 'dist', 'bench-variants');
+const only = process.env.TRICKS?.split(',');
+const want = (name) => only === undefined || only.includes(name);
+const work = await mkdtemp(join(tmpdir(), 'petstore-tricks-'));
+
+/**
+ * Bundles `entry` (a path under the root) with some source files changed: `changes` maps a path to
+ * [from, to] pairs, each `from` found exactly once. Returns the bundle's path.
+ */
+async function variant(name, entry, changes) {
+  const outfile = join(variantsDirectory, name, 'bundle.js');
+  const pending = new Map(Object.entries(changes).map(([path, pairs]) => [join(root, path), pairs]));
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    keepNames: true,
+    logLevel: 'warning',
+    external: ['@pact-foundation/pact-core', '@stoplight/prism-http'],
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    plugins: [
+      {
+        name: 'changes',
+        setup(builder) {
+          builder.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+            const pairs = pending.get(path);
+            if (pairs === undefined) return undefined;
+            let contents = await readFile(path, 'utf8');
+            for (const [from, to] of pairs) {
+              if (contents.split(from).length !== 2) throw new Error(`${name}: not found once in ${path}: ${from}`);
+              contents = contents.replace(from, to);
+            }
+            pending.delete(path);
+            return { contents, loader: 'ts' };
+          });
+        },
+      },
+    ],
+  });
+  if (pending.size > 0) throw new Error(`${name}: not bundled: ${[...pending.keys()].join(', ')}`);
+  return outfile;
+}
+
+const time = (action) => {
+  const began = performance.now();
+  action();
+  return performance.now() - began;
+};
+const timeAsync = async (action) => {
+  const began = performance.now();
+  await action();
+  return performance.now() - began;
+};
+/** The median of `times` timings of `action`, after one untimed call (and a GC first, when exposed). */
+const medianTime = (times, action) => {
+  action();
+  const timings = [];
+  for (let run = 0; run < times; run++) {
+    globalThis.gc?.();
+    timings.push(time(action));
+  }
+  return median(timings);
+};
+const ratioOf = (pairs) => median(pairs.map(([a, b]) => a / b));
+
+const seed100k = orders(100_000, 3);
+const seed100kText = JSON.stringify(seed100k);
+const seed100kFile = join(work, 'orders-100000.json');
+await writeFile(seed100kFile, seed100kText);
+const list100Text = JSON.stringify(orders(100).map(({ status, ...order }) => order));
+const results = [];
+
+// 1. The JSON parser, in this process.
+if (want('json')) {
+  const { parseJson } = await import('../dist/spec/json.js');
+  const integerText = /^-?[0-9]+$/;
+  const parseNumber = (text) => {
+    const value = Number(text);
+    return integerText.test(text) && !Number.isSafeInteger(value) ? BigInt(text) : value;
+  };
+  const library = (text) => losslessParse(text, null, { parseNumber });
+  const big = [];
+  const small = [];
+  for (let round = 0; round < rounds; round++) {
+    big.push([medianTime(3, () => parseJson(seed100kText)), medianTime(3, () => library(seed100kText))]);
+    const own = medianTime(5, () => {
+      for (let run = 0; run < 1000; run++) parseJson(list100Text);
+    });
+    const theirs = medianTime(5, () => {
+      for (let run = 0; run < 1000; run++) library(list100Text);
+    });
+    small.push([own, theirs]);
+  }
+  results.push({
+    trick: 'spec/json.ts parser vs lossless-json `parse`',
+    workload: 'parse a 100,000-order body (9 MB)',
+    own: `${median(big.map(([a]) => a)).toFixed(0)} ms`,
+    library: `${median(big.map(([, b]) => b)).toFixed(0)} ms`,
+    ratio: ratioOf(big.map(([a, b]) => [b, a])),
+  });
+  results.push({
+    trick: '',
+    workload: 'parse a 100-order list (8 KB)',
+    own: `${median(small.map(([a]) => a)).toFixed(0)} µs`,
+    library: `${median(small.map(([, b]) => b)).toFixed(0)} µs`,
+    ratio: ratioOf(small.map(([a, b]) => [b, a])),
+  });
+}
+
+// 2. The list serializer, in this process.
+if (want('list')) {
+  const { listBody, toStoredOrders } = await import('../dist/mocks/order-seed.js');
+  const { stringifyJson } = await import('../dist/spec/json.js');
+  const { orderFields } = await import('../dist/spec/records.js');
+  const stored = toStoredOrders(seed100k);
+  const utf8 = new TextEncoder();
+  const library = (records) =>
+    utf8.encode(
+      stringifyJson(
+        records
+          .filter((order) => order.status !== 'cancelled')
+          .map((order) => {
+            const fields = {};
+            for (const field of orderFields) if (order[field] !== undefined) fields[field] = order[field];
+            return fields;
+          }),
+      ),
+    );
+  if (Buffer.compare(Buffer.from(listBody(stored)), Buffer.from(library(stored))) !== 0)
+    throw new Error('the two list bodies differ');
+  const pairs = [];
+  for (let round = 0; round < rounds; round++)
+    pairs.push([medianTime(3, () => listBody(stored)), medianTime(3, () => library(stored))]);
+  results.push({
+    trick: 'mocks/order-seed.ts `listBody` vs `stringifyJson` + encode',
+    workload: 'the list body of 100,000 orders (8.7 MB)',
+    own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
+    library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
+    ratio: ratioOf(pairs.map(([a, b]) => [b, a])),
+  });
+}
+
+// 3. The date-time format: two bundles of the schema check, one with ajv-formats' own format.
+if (want('date-time')) {
+  const entry = join('bench', '.tricks-entry.ts');
+  await writeFile(join(root, entry), "export { orderInputViolations } from '../spec/provider-state.js';\n");
+  let own;
+  let theirs;
+  try {
+    own = await import(await variant('date-time-own', entry, {}));
+    theirs = await import(
+      await variant('date-time-ajv-formats', entry, {
+        'spec/schema-validator.ts': [["ajv.addFormat('date-time', { type: 'string', validate: isDateTime });", '']],
+      })
+    );
+  } finally {
+    await rm(join(root, entry), { force: true });
+  }
+  if (own.orderInputViolations(seed100k).length !== 0 || theirs.orderInputViolations(seed100k).length !== 0)
+    throw new Error('the seed does not check');
+  const pairs = [];
+  for (let round = 0; round < rounds; round++)
+    pairs.push([
+      medianTime(3, () => own.orderInputViolations(seed100k)),
+      medianTime(3, () => theirs.orderInputViolations(seed100k)),
+    ]);
+  results.push({
+    trick: 'spec/date-time.ts vs ajv-formats `date-time`',
+    workload: 'schema check of a 100,000-order seed',
+    own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
+    library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
+    ratio: ratioOf(pairs.map(([a, b]) => [b, a])),
+  });
+}
+
+// The command, built as it is and without each trick.
+const cliEntry = join('cli', 'petstore-mock.ts');
+const cli = {
+  asIs: await variant('as-is', cliEntry, {}),
+  losslessJson: await variant('lossless-json', cliEntry, {
+    'spec/json.ts': [
+      [
+        'export function parseJson(text: string): JsonValue {\n',
+        'export function parseJson(text: string): JsonValue {\n  return parseLosslessly(text);\n',
+      ],
+    ],
+  }),
+  bytes: await variant('no-latin1', cliEntry, {
+    'mocks/server.ts': [['} else if (length <= smallBody) {', '} else if (length < 0) {']],
+  }),
+  collectionsOnly: await variant('no-young-generation-flag', cliEntry, {
+    'cli/memory.ts': [["setFlagsFromString('--semi-space-growth-factor=1');", '']],
+  }),
+  noTuning: await variant('no-v8-tuning', cliEntry, {
+    'cli/memory.ts': [
+      [
+        'export function tuneMemory(): () => void {\n',
+        'export function tuneMemory(): () => void {\n  return () => {};\n',
+      ],
+    ],
+  }),
+};
+
+// 4. PUT /__mock/orders of 100,000 orders, end to end.
+if (want('put')) {
+  const pairs = [];
+  for (let round = 0; round < rounds; round++) {
+    const timings = [];
+    for (const build of [cli.asIs, cli.losslessJson]) {
+      const mock = await startMock([], build);
+      const put = await timeAsync(async () => {
+        const response = await fetch(`${mock.origin}/__mock/orders`, { method: 'PUT', body: seed100kText });
+        if (response.status !== 204) throw new Error(`PUT answered ${response.status}`);
+      });
+      await mock.stop();
+      timings.push(put);
+    }
+    pairs.push(timings);
+  }
+  results.push({
+    trick: '',
+    after: 'parse a 100-order list (8 KB)',
+    workload: '`PUT /__mock/orders` of 100,000 orders (round trip)',
+    own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
+    library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
+    ratio: ratioOf(pairs.map(([a, b]) => [b, a])),
+  });
+}
+
+// 5. Latin-1 bodies: the list of 100 orders under load, beside the bare server.
+if (want('latin1')) {
+  const seed100 = join(work, 'orders-100.json');
+  await writeFile(seed100, JSON.stringify(orders(100)));
+  const sample = await startMock(['--seed', seed100], cli.asIs);
+  const body = await (await fetch(`${sample.api}/store/orders`, { headers: key })).text();
+  await sample.stop();
+  const bodyFile = join(work, 'list-100.json');
+  await writeFile(bodyFile, body);
+  const servers = {
+    baseline: await start(process.execPath, ['bench/servers/baseline.mjs'], { BODY_FILE: bodyFile }),
+    latin1: await startMock(['--seed', seed100], cli.asIs),
+    bytes: await startMock(['--seed', seed100], cli.bytes),
+  };
+  const rates = { baseline: [], latin1: [], bytes: [] };
+  try {
+    for (let round = 0; round < autocannonRounds; round++) {
+      for (const [name, server] of Object.entries(servers)) {
+        const result = await autocannon({
+          url: `${server.api}/store/orders`,
+          connections: 32,
+          duration: seconds,
+          headers: key,
+        });
+        if (result.non2xx + result.errors > 0) throw new Error(`${name}: failed requests`);
+        rates[name].push(result.requests.average);
+      }
+    }
+  } finally {
+    for (const server of Object.values(servers)) await server.stop();
+  }
+  const ofBaseline = (name) => median(rates[name].map((rate, round) => rate / rates.baseline[round]));
+  results.push({
+    trick: 'Latin-1 text bodies ≤ 64 KiB vs bytes (mocks/server.ts)',
+    workload: 'list of 100 orders, autocannon 32 connections, × the bare server',
+    own: `${ofBaseline('latin1').toFixed(2)}× (${median(rates.latin1).toFixed(0)} req/s)`,
+    library: `${ofBaseline('bytes').toFixed(2)}× (${median(rates.bytes).toFixed(0)} req/s)`,
+    ratio: ratioOf(rates.latin1.map((rate, round) => [rate, rates.bytes[round]])),
+  });
+}
+
+// 6. V8 tuning: memory with a 100,000-order seed, and start time of the default mock.
+if (want('v8')) {
+  const samples = { asIs: [], collectionsOnly: [], noTuning: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const name of Object.keys(samples)) {
+      const plain = await startMock([], cli[name]);
+      const startup = plain.firstAnswerMs;
+      await plain.stop();
+      const big = await startMock(['--seed', seed100kFile], cli[name]);
+      // Read at once: the records are then created in the background, and the first cancel waits for them.
+      const rssLoaded = await big.rss();
+      for (let id = 2, done = 0; done < 200; id += 3, done++) {
+        const response = await fetch(`${big.api}/store/orders/${id}`, { method: 'DELETE', headers: key });
+        await response.arrayBuffer();
+        if (response.status !== 204) throw new Error(`cancel of ${id} answered ${response.status}`);
+        if (done % 40 === 0) await (await fetch(`${big.api}/store/orders`, { headers: key })).arrayBuffer();
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const rssAfter = await big.rss();
+      await big.stop();
+      samples[name].push({ startup, rssLoaded, rssAfter });
+    }
+  }
+  const of = (name, field) => median(samples[name].map((sample) => sample[field]));
+  const row = (trick, workload, field, unit, against = 'noTuning') =>
+    results.push({
+      trick,
+      workload,
+      own: `${of('asIs', field).toFixed(0)} ${unit}`,
+      library: `${of(against, field).toFixed(0)} ${unit}`,
+      ratio: ratioOf(samples.asIs.map((sample, round) => [samples[against][round][field], sample[field]])),
+    });
+  row(
+    'V8 tuning of petstore-mock (cli/memory.ts) vs none',
+    'RSS at the first answer, 100,000-order seed',
+    'rssLoaded',
+    'MiB',
+  );
+  row('', 'RSS after 200 cancels and 5 lists, 100,000-order seed', 'rssAfter', 'MiB');
+  row('', 'start to first answer, default seed', 'startup', 'ms');
+  row(
+    '… its young-generation flag vs the collections alone',
+    'RSS at the first answer, 100,000-order seed',
+    'rssLoaded',
+    'MiB',
+    'collectionsOnly',
+  );
+  row('', 'RSS after 200 cancels and 5 lists, 100,000-order seed', 'rssAfter', 'MiB', 'collectionsOnly');
+}
+
+// The PUT row beside the parser's.
+const putRow = results.findIndex((row) => row.after !== undefined);
+if (putRow !== -1) {
+  const [put] = results.splice(putRow, 1);
+  results.splice(results.findIndex((row) => row.workload === put.after) + 1, 0, put);
+}
+
+await rm(variantsDirectory, { recursive: true, force: true });
+await rm(work, { recursive: true, force: true });
+
+console.log(
+  `Node ${process.version}, ${rounds} rounds (autocannon: ${autocannonRounds} of ${seconds} s), ${new Date().toISOString()}`,
+);
+console.log('| trick | workload | with it | without (library) | gain (above 1: the trick is faster or smaller) |');
+console.log('|---|---|---|---|---|');
+for (const row of results)
+  console.log(`| ${row.trick} | ${row.workload} | ${row.own} | ${row.library} | ${row.ratio.toFixed(2)}× |`);

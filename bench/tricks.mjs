@@ -10,11 +10,11 @@
 //   big loads) against none: RSS after a 100,000-order seed and after 200 cancels, and start time;
 // - the list serializer of mocks/order-seed.ts (`listBody`) against `stringifyJson` and one UTF-8
 //   encode: the list body of 100,000 orders;
-// - the one-regex RFC 3339 date-time format (spec/date-time.ts) against ajv-formats' own: the schema
-//   check of a 100,000-order seed (`orderInputViolations`).
+// (The one-regex date-time format, spec/date-time.ts, was measured here against ajv-formats' own on the
+// schema check of a 100,000-order seed, and removed: bench/RESULTS.md, "Speed tricks".)
 // The "without" builds are made here with esbuild from the sources, each one replacement away from
 // them (bundled the same way as scripts/bundle-cli.mjs), into dist/bench-variants/ (removed after).
-// `node --expose-gc bench/tricks.mjs [rounds] [seconds]` (defaults 5 and 5); TRICKS=json,put,list,date-time,latin1,v8
+// `node --expose-gc bench/tricks.mjs [rounds] [seconds]` (defaults 5 and 5); TRICKS=json,put,list,latin1,v8
 // (some of them) runs only those. Needs `npm run build`. Prints a table.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -169,39 +169,6 @@ if (want('list')) {
   results.push({
     trick: 'mocks/order-seed.ts `listBody` vs `stringifyJson` + encode',
     workload: 'the list body of 100,000 orders (8.7 MB)',
-    own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
-    library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
-    ratio: ratioOf(pairs.map(([a, b]) => [b, a])),
-  });
-}
-
-// 3. The date-time format: two bundles of the schema check, one with ajv-formats' own format.
-if (want('date-time')) {
-  const entry = join('bench', '.tricks-entry.ts');
-  await writeFile(join(root, entry), "export { orderInputViolations } from '../spec/provider-state.js';\n");
-  let own;
-  let theirs;
-  try {
-    own = await import(await variant('date-time-own', entry, {}));
-    theirs = await import(
-      await variant('date-time-ajv-formats', entry, {
-        'spec/schema-validator.ts': [["ajv.addFormat('date-time', { type: 'string', validate: isDateTime });", '']],
-      })
-    );
-  } finally {
-    await rm(join(root, entry), { force: true });
-  }
-  if (own.orderInputViolations(seed100k).length !== 0 || theirs.orderInputViolations(seed100k).length !== 0)
-    throw new Error('the seed does not check');
-  const pairs = [];
-  for (let round = 0; round < rounds; round++)
-    pairs.push([
-      medianTime(3, () => own.orderInputViolations(seed100k)),
-      medianTime(3, () => theirs.orderInputViolations(seed100k)),
-    ]);
-  results.push({
-    trick: 'spec/date-time.ts vs ajv-formats `date-time`',
-    workload: 'schema check of a 100,000-order seed',
     own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
     library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
     ratio: ratioOf(pairs.map(([a, b]) => [b, a])),

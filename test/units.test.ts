@@ -1,8 +1,6 @@
 import { Collection } from '@msw/data';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
-import { isDateTime } from '../spec/date-time.js';
 import { parseInt64, toInt64 } from '../spec/int64.js';
 import { parseJson, stringifyJson } from '../spec/json.js';
 import { OrderSeed, OrderStore, storedOrderSchema, toStoredOrders } from '../mocks/order-store.js';
@@ -26,71 +24,6 @@ describe('parseInt64', () => {
       expect(parseInt64(text)).toBeUndefined();
     },
   );
-});
-
-describe('isDateTime', () => {
-  const ajvFormats = (fullFormats['date-time'] as { validate: (text: string) => boolean }).validate;
-  const digits = (length: number) => fc.stringMatching(new RegExp(`^[0-9]{${length}}$`));
-  const pick = <T>(...values: T[]) => fc.constantFrom(...values);
-  const dateTimes = fc
-    .tuple(
-      fc.oneof(digits(4), pick('2000', '1900', '2024', '2026', '0000', '999')),
-      fc.oneof(digits(2), pick('01', '02', '12', '13', '00')),
-      fc.oneof(digits(2), pick('28', '29', '30', '31', '32', '00')),
-      pick('T', 't', ' ', '\u00a0', '_', 'TT', ''),
-      fc.oneof(digits(2), pick('23', '24', '00')),
-      fc.oneof(digits(2), pick('59', '60', '00')),
-      fc.oneof(digits(2), pick('59', '60', '61', '60.5', '59.999', '00.', '01.1')),
-      pick(
-        'Z',
-        'z',
-        '',
-        '+00:00',
-        '-00:00',
-        '+01:00',
-        '-01:00',
-        '+0100',
-        '+01',
-        '+24:00',
-        '+23:60',
-        '-23:59',
-        '+05:30',
-        ' Z',
-        'Zz',
-      ),
-    )
-    .map(
-      ([year, month, day, separator, hour, minute, second, zone]) =>
-        `${year}-${month}-${day}${separator}${hour}:${minute}:${second}${zone}`,
-    );
-
-  it("decides as ajv-formats' full date-time format does", () => {
-    fc.assert(
-      fc.property(fc.oneof(dateTimes, fc.string()), (text) => {
-        expect(isDateTime(text)).toBe(ajvFormats(text));
-      }),
-      { numRuns: 20_000 },
-    );
-  });
-
-  it.each([
-    '2026-12-01T09:00:00Z',
-    '2024-02-29t09:00:00.123+05:30',
-    '1998-12-31T23:59:60Z',
-    '1998-12-31T15:59:60-08:00',
-  ])('takes %s', (text) => {
-    expect(isDateTime(text)).toBe(true);
-  });
-
-  it.each([
-    '2026-02-29T09:00:00Z',
-    '2026-12-01T09:00:00',
-    '2026-12-01T24:00:00Z',
-    '2026-12-01T09:00:60Z',
-    '2026-12-01 09:00:00+24:00',
-  ])('refuses %s', (text) => {
-    expect(isDateTime(text)).toBe(false);
-  });
 });
 
 describe('toInt64', () => {

@@ -4,29 +4,26 @@
 // - spec/json.ts's parser (JSON.parse, long integers marked, proved against lossless-json) against
 //   lossless-json's `parse`: a 100,000-order body and a 100-order list, in this process; and
 //   `PUT /__mock/orders` of the 100,000 orders, end to end, on the command built either way;
-// - Latin-1 text for byte bodies up to 64 KiB (mocks/server.ts) against writing the bytes: the list of
-//   100 orders under autocannon, beside the bare node:http server;
 // - the petstore-mock command's V8 tuning (cli/memory.ts: young generation kept small, full GCs after
 //   big loads) against none: RSS after a 100,000-order seed and after 200 cancels, and start time;
 // - the list serializer of mocks/order-seed.ts (`listBody`) against `stringifyJson` and one UTF-8
 //   encode: the list body of 100,000 orders;
-// (The one-regex date-time format, spec/date-time.ts, was measured here against ajv-formats' own on the
-// schema check of a 100,000-order seed, and removed: bench/RESULTS.md, "Speed tricks".)
+// (Two more were measured here and removed, bench/RESULTS.md "Speed tricks": the one-regex date-time
+// format, spec/date-time.ts, against ajv-formats' own on the schema check of a 100,000-order seed; and
+// Latin-1 text for byte bodies up to 64 KiB in mocks/server.ts against writing the bytes, on the list
+// of 100 orders under autocannon beside the bare node:http server.)
 // The "without" builds are made here with esbuild from the sources, each one replacement away from
 // them (bundled the same way as scripts/bundle-cli.mjs), into dist/bench-variants/ (removed after).
-// `node --expose-gc bench/tricks.mjs [rounds] [seconds]` (defaults 5 and 5); TRICKS=json,put,list,latin1,v8
+// `node --expose-gc bench/tricks.mjs [rounds]` (default 5); TRICKS=json,put,list,v8
 // (some of them) runs only those. Needs `npm run build`. Prints a table.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { build } from 'esbuild';
 import { parse as losslessParse } from 'lossless-json';
-import { key, median, orders, root, start, startMock } from './support.mjs';
+import { key, median, orders, root, startMock } from './support.mjs';
 
 const rounds = Number(process.argv[2] ?? 5);
-const autocannonRounds = Number(process.env.AUTOCANNON_ROUNDS ?? Math.min(rounds, 3));
-const seconds = Number(process.argv[3] ?? 5);
 const variantsDirectory = join(root, 'dist', 'bench-variants');
 const only = process.env.TRICKS?.split(',');
 const want = (name) => only === undefined || only.includes(name);
@@ -187,9 +184,6 @@ const cli = {
       ],
     ],
   }),
-  bytes: await variant('no-latin1', cliEntry, {
-    'mocks/server.ts': [['} else if (length <= smallBody) {', '} else if (length < 0) {']],
-  }),
   collectionsOnly: await variant('no-young-generation-flag', cliEntry, {
     'cli/memory.ts': [["setFlagsFromString('--semi-space-growth-factor=1');", '']],
   }),
@@ -226,47 +220,6 @@ if (want('put')) {
     own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
     library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
     ratio: ratioOf(pairs.map(([a, b]) => [b, a])),
-  });
-}
-
-// 5. Latin-1 bodies: the list of 100 orders under load, beside the bare server.
-if (want('latin1')) {
-  const seed100 = join(work, 'orders-100.json');
-  await writeFile(seed100, JSON.stringify(orders(100)));
-  const sample = await startMock(['--seed', seed100], cli.asIs);
-  const body = await (await fetch(`${sample.api}/store/orders`, { headers: key })).text();
-  await sample.stop();
-  const bodyFile = join(work, 'list-100.json');
-  await writeFile(bodyFile, body);
-  const servers = {
-    baseline: await start(process.execPath, ['bench/servers/baseline.mjs'], { BODY_FILE: bodyFile }),
-    latin1: await startMock(['--seed', seed100], cli.asIs),
-    bytes: await startMock(['--seed', seed100], cli.bytes),
-  };
-  const rates = { baseline: [], latin1: [], bytes: [] };
-  try {
-    for (let round = 0; round < autocannonRounds; round++) {
-      for (const [name, server] of Object.entries(servers)) {
-        const result = await autocannon({
-          url: `${server.api}/store/orders`,
-          connections: 32,
-          duration: seconds,
-          headers: key,
-        });
-        if (result.non2xx + result.errors > 0) throw new Error(`${name}: failed requests`);
-        rates[name].push(result.requests.average);
-      }
-    }
-  } finally {
-    for (const server of Object.values(servers)) await server.stop();
-  }
-  const ofBaseline = (name) => median(rates[name].map((rate, round) => rate / rates.baseline[round]));
-  results.push({
-    trick: 'Latin-1 text bodies ≤ 64 KiB vs bytes (mocks/server.ts)',
-    workload: 'list of 100 orders, autocannon 32 connections, × the bare server',
-    own: `${ofBaseline('latin1').toFixed(2)}× (${median(rates.latin1).toFixed(0)} req/s)`,
-    library: `${ofBaseline('bytes').toFixed(2)}× (${median(rates.bytes).toFixed(0)} req/s)`,
-    ratio: ratioOf(rates.latin1.map((rate, round) => [rate, rates.bytes[round]])),
   });
 }
 
@@ -330,9 +283,7 @@ if (putRow !== -1) {
 await rm(variantsDirectory, { recursive: true, force: true });
 await rm(work, { recursive: true, force: true });
 
-console.log(
-  `Node ${process.version}, ${rounds} rounds (autocannon: ${autocannonRounds} of ${seconds} s), ${new Date().toISOString()}`,
-);
+console.log(`Node ${process.version}, ${rounds} rounds, ${new Date().toISOString()}`);
 console.log('| trick | workload | with it | without (library) | gain (above 1: the trick is faster or smaller) |');
 console.log('|---|---|---|---|---|');
 for (const row of results)

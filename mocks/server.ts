@@ -88,12 +88,6 @@ function urlOf(target: string, origin: string): string {
   }
 }
 
-// A body of bytes up to 64 KiB is sent as Latin-1 text, made once for each body: Node writes a string
-// body and the head in one write, where bytes take a second, gathered write (a list of 100 orders
-// answered 0.42× the bare server's rate as bytes). Latin-1 maps each byte to one character, so the
-// bytes sent are the same. Each server keeps its own texts.
-const smallBody = 64 * 1024;
-
 function bodyLength(body: Reply['body']): number {
   if (body === null) return 0;
   return typeof body === 'string' ? Buffer.byteLength(body) : body.reduce((total, part) => total + part.byteLength, 0);
@@ -101,12 +95,6 @@ function bodyLength(body: Reply['body']): number {
 
 /** The one place a reply meets the socket. A network error (a fault with `network: true`) drops the connection without an answer. */
 function createReplyWriter(): (outgoing: ServerResponse, reply: Answer, cors: Record<string, string>) => void {
-  const latin1Texts = new WeakMap<readonly Uint8Array[], string>();
-  const latin1Text = (body: readonly Uint8Array[]): string => {
-    let text = latin1Texts.get(body);
-    if (text === undefined) latin1Texts.set(body, (text = Buffer.concat(body).toString('latin1')));
-    return text;
-  };
   return (outgoing, reply, cors) => {
     if (reply === networkError) return void outgoing.destroy();
     const headers: Record<string, string | number> = { ...cors, ...reply.headers };
@@ -118,8 +106,6 @@ function createReplyWriter(): (outgoing: ServerResponse, reply: Answer, cors: Re
     outgoing.writeHead(reply.status, headers);
     if (body === null || typeof body === 'string') {
       outgoing.end(body ?? undefined);
-    } else if (length <= smallBody) {
-      outgoing.end(latin1Text(body), 'latin1');
     } else {
       // Parts in one write: corked, they leave in as few packets as one buffer would.
       outgoing.cork();

@@ -147,7 +147,7 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     sessions,
     authenticate: createAuthenticator(options.apiKeys ?? [developmentApiKey]),
     ...checkedDates(options),
-    baseUrl: options.baseUrl?.replace(/\/+$/, ''),
+    baseUrl: options.baseUrl,
     control: options.control ?? true,
     journal: start.journalSize > 0,
     now: options.sessions?.now ?? Date.now,

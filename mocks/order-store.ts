@@ -140,6 +140,7 @@ export class OrderStore {
   // The store's writes, one after the other: each starts once the one before has settled.
   #writes: Promise<unknown> = Promise.resolve();
   readonly #listeners = new Set<() => void>();
+  #announcing = false;
 
   /**
    * @param seed the orders the store starts with, and returns to on `reset()`: a checked `OrderSeed`, or orders to check.
@@ -249,9 +250,10 @@ export class OrderStore {
   }
 
   /**
-   * Calls `listener` after each change of the store's orders: a replacement, a reset, and every write
-   * through its collection (a cancel, or yours). Called on a later turn, once the change is in
-   * place (`@msw/data` tells its hooks of a change before it makes it). Returns the unsubscribe.
+   * Calls `listener` after the store's orders change: a replacement, a reset, and every write through
+   * its collection (a cancel, or yours). Called on a later turn, once the change is in place
+   * (`@msw/data` tells its hooks of a change before it makes it), once for all the changes made
+   * before that turn. Returns the unsubscribe.
    * @example
    * const stop = store.onChange(() => localStorage.setItem('orders', stringifyJson(store.all())));
    */
@@ -260,9 +262,12 @@ export class OrderStore {
     return () => this.#listeners.delete(listener);
   }
 
+  // One call of each listener for all the changes of a turn: a burst of cancels is saved once, not once each.
   #changed(): void {
-    if (this.#listeners.size === 0) return;
+    if (this.#listeners.size === 0 || this.#announcing) return;
+    this.#announcing = true;
     setTimeout(() => {
+      this.#announcing = false;
       for (const listener of this.#listeners) listener();
     }, 0);
   }

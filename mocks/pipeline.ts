@@ -1,12 +1,5 @@
 import { getResponse, type RequestHandler } from 'msw';
-import {
-  matchSegments,
-  pathSegments,
-  routesAtPath,
-  templateSegments,
-  type OperationName,
-  type Route,
-} from '../spec/routes.js';
+import { matchSegments, pathSegments, routesAtPath, type OperationName, type Route } from '../spec/routes.js';
 import { controlRoutes, type ControlRoute } from './control.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
 import type { MockSession } from './mock-session.js';
@@ -54,7 +47,7 @@ export interface PipelineParts {
   authenticate: (request: RequestHead) => MockError | undefined;
   petDeprecation: Date;
   petSunset: Date;
-  /** The one base URL to answer, without a trailing slash; undefined answers `/v1` on any origin. */
+  /** The one base URL to answer (a trailing slash is ignored); undefined answers `/v1` on any origin. */
   baseUrl: string | undefined;
   /** Whether to answer the control plane under `/__mock`. */
   control: boolean;
@@ -188,7 +181,8 @@ class RequestPipeline {
     if (users !== undefined) {
       if (namespace?.kind === 'api')
         call.operation =
-          routesAtPath(segmentsOf(namespace.path)).find((route) => route.method === request.method)?.operation ?? null;
+          routesAtPath(segmentsOf(namespace.path)).find(({ route }) => route.method === request.method)?.route
+            .operation ?? null;
       return users;
     }
     if (namespace?.kind === 'api') return this.#answerApi(request, url, namespace.path, call);
@@ -214,17 +208,15 @@ class RequestPipeline {
   async #answerApi(request: MockRequest, url: URL, path: string, call: CallNote): Promise<Answer> {
     const method = request.method;
     if (!decodable(path)) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname, notDecodable));
-    const segments = segmentsOf(path);
-    const candidates = routesAtPath(segments);
+    const candidates = routesAtPath(segmentsOf(path));
     if (candidates.length === 0) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname));
-    const { methods, allow } = allowedMethods(candidates.map((candidate) => candidate.method));
+    const { methods, allow } = allowedMethods(candidates.map(({ route }) => route.method));
     if (method === 'OPTIONS') return options204(allow);
-    const route = candidates.find((candidate) => candidate.method === (method === 'HEAD' ? 'GET' : method));
-    if (route === undefined)
+    const match = candidates.find(({ route }) => route.method === (method === 'HEAD' ? 'GET' : method));
+    if (match === undefined)
       this.#refuseAfterBearerCheck(request, methodNotAllowed(method, url.pathname, methods, allow));
-    if (route.method === method) call.operation = route.operation;
-    const parameter = decodeURIComponent(matchSegments(templateSegments(route.path), segments) ?? '');
-    return this.#answerOperation(request, route, parameter);
+    if (match.route.method === method) call.operation = match.route.operation;
+    return this.#answerOperation(request, match.route, decodeURIComponent(match.parameter));
   }
 
   async #answerOperation(request: MockRequest, route: Route, parameter: string): Promise<Answer> {

@@ -87,14 +87,18 @@ export function matchSegments(template: readonly string[], segments: readonly st
 const templates = routes.map((route) => ({ route, segments: templateSegments(route.path) }));
 
 /**
- * The routes whose path template a path fits, whatever their method (the methods a 405 allows).
+ * The routes whose path template a path fits, whatever their method (the methods a 405 allows), each
+ * with its parameter's text as it stands in the path (`''` for a route without one).
  * @example
- * routesAtPath(pathSegments('/store/orders/3')).map((route) => route.method) // ['DELETE']
+ * routesAtPath(pathSegments('/store/orders/3')) // [{ route: <cancelOrder>, parameter: '3' }]
  */
-export function routesAtPath(segments: readonly string[]): Route[] {
-  return templates
-    .filter((template) => matchSegments(template.segments, segments) !== undefined)
-    .map(({ route }) => route);
+export function routesAtPath(segments: readonly string[]): { route: Route; parameter: string }[] {
+  const matches: { route: Route; parameter: string }[] = [];
+  for (const template of templates) {
+    const parameter = matchSegments(template.segments, segments);
+    if (parameter !== undefined) matches.push({ route: template.route, parameter });
+  }
+  return matches;
 }
 
 /**

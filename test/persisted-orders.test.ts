@@ -96,4 +96,21 @@ describe('persistOrders', () => {
     await announced;
     expect(storage.items.get('orders')).toBe(first);
   });
+
+  it('saves a burst of changes once, after the last of them', async () => {
+    const storage = memoryStorage();
+    const writes: string[] = [];
+    const mock = createOrderMock({ seed: [{ id: 1 }] });
+    await persistOrders(mock, {
+      storage: { ...storage, setItem: (key, value) => void (writes.push(value), storage.setItem(key, value)) },
+      key: 'orders',
+    });
+    // Two replacements in one turn: each is in place at once, so one save holds the last.
+    void mock.replaceOrders([{ id: 2 }]);
+    void mock.replaceOrders([{ id: 3 }]);
+    await saved(storage, 'orders');
+    // Every save scheduled in that turn has run once the event loop has passed its timers.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['[{"id":3,"status":"pending"}]']);
+  });
 });

@@ -102,7 +102,13 @@ describe('persistOrders', () => {
     const writes: string[] = [];
     const mock = createOrderMock({ seed: [{ id: 1 }] });
     await persistOrders(mock, {
-      storage: { ...storage, setItem: (key, value) => void (writes.push(value), storage.setItem(key, value)) },
+      storage: {
+        ...storage,
+        setItem: (key, value) => {
+          writes.push(value);
+          storage.setItem(key, value);
+        },
+      },
       key: 'orders',
     });
     // Two replacements in one turn: each is in place at once, so one save holds the last.

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { parse as losslessParse } from 'lossless-json';
 import { key, median, orders, root, startMock } from './support.mjs';
+import { cliBundleOptions } from '../scripts/bundle-cli.mjs';
 
 const rounds = Number(process.argv[2] ?? 5);
 const variantsDirectory = join(root, 'dist', 'bench-variants');
@@ -39,17 +40,8 @@ async function variant(name, entry, changes) {
   await build({
     entryPoints: [join(root, entry)],
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    minify: true,
-    keepNames: true,
-    logLevel: 'warning',
-    external: ['@pact-foundation/pact-core', '@stoplight/prism-http'],
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    },
+    ...cliBundleOptions,
+    sourcemap: false,
     plugins: [
       {
         name: 'changes',

@@ -163,11 +163,6 @@ class NodeRequest implements MockRequest {
     });
   }
 
-  /** Whether the body was left unread (it must be drained before the connection can serve another request). */
-  get unread(): boolean {
-    return this.#body === undefined && hasBody(this.#incoming);
-  }
-
   async text(): Promise<string> {
     return new TextDecoder().decode(await this.body());
   }
@@ -227,7 +222,7 @@ async function answerThroughMsw(mock: OrderMock, request: NodeRequest): Promise<
 
 /**
  * Creates the standalone HTTP server: a thin node:http adapter over the mock's one pipeline
- * (`mock.handle`). It reads a request's body only when the pipeline asks for it, adds CORS headers so
+ * (`mock.handle`). It reads a request's body within the limit before answering, adds CORS headers so
  * a web app on another origin can call it, bounds bodies and slow clients, and answers what the
  * mock does not know with a 404 Error record.
  * @example
@@ -247,22 +242,30 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const afterLargeReply = createLargeReplyCollector(options.collectGarbage);
   let origin = 'http://127.0.0.1';
 
+  // A body is read whole (within the limit) before anything is answered, whatever the route: a body
+  // over the limit is 413 on every path, and the connection is free for the next request.
+  async function answerOf(request: NodeRequest): Promise<Answer> {
+    try {
+      await request.body();
+    } catch (error) {
+      if (error instanceof MockError) return error.toReply();
+      throw error;
+    }
+    return throughMsw ? answerThroughMsw(mock, request) : (await mock.handle(request, { answerEverything: true }))!;
+  }
+
   const server = createHttpServer(httpLimits(options), async (incoming, outgoing) => {
     incoming.on('error', () => {});
     outgoing.on('error', () => {});
     const request = new NodeRequest(incoming, origin, bodyLimit);
     try {
-      const answer = throughMsw
-        ? await answerThroughMsw(mock, request)
-        : (await mock.handle(request, { answerEverything: true }))!;
+      const answer = await answerOf(request);
       writeReply(outgoing, answer, corsHeaders(incoming, answer));
       if (answer !== networkError) afterLargeReply(answer, outgoing);
       if (answer !== networkError && answer.headers.connection === 'close') incoming.resume();
     } catch {
       outgoing.destroy();
     }
-    // A body nobody asked for is drained, so that the connection can carry the next request.
-    if (request.unread) incoming.resume();
     if (request.bytesRead >= largeBody) options.collectGarbage?.();
     warmUp.soon();
   });

@@ -91,6 +91,19 @@ describe('limits of the standalone server', () => {
     expect((await mock.withKey('/store/orders')).status).toBe(200);
   });
 
+  it('refuses a body over the limit on an API path too, with 413, and cancels nothing', async () => {
+    mock = await startServer({ seed: [{ id: 1 }], bodyLimit: 1024 });
+    const body = 'a'.repeat(2048);
+    const parts = [
+      `DELETE /v1/store/orders/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-dev-key\r\nContent-Length: ${body.length}\r\n\r\n`,
+      body,
+    ];
+    const { reply } = await dribble(mock.origin, parts, 5);
+    expect(reply).toMatch(/^HTTP\/1\.1 413 Payload Too Large\r\n/);
+    expect(errorOf(reply).code).toBe('payload_too_large');
+    expect(await jsonOf(await mock.withKey('/store/orders'))).toEqual([{ id: 1 }]);
+  });
+
   it('answers 431 to a thousand headers of 20 bytes each, and keeps answering', async () => {
     mock = await startServer();
     const headers = Array.from({ length: 1000 }, (_, index) => `X-H${index}: ${'v'.repeat(12)}\r\n`).join('');

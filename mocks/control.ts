@@ -1,4 +1,4 @@
-import { parseJson, type JsonValue } from '../spec/json.js';
+import { JsonBoundsScanner, parseJson, type JsonBoundBreach, type JsonBounds, type JsonValue } from '../spec/json.js';
 import { providerState, stateChangeViolations, type StateChange } from '../spec/provider-state.js';
 import type { OperationName } from '../spec/routes.js';
 import { violationSummary } from '../spec/schema-validator.js';
@@ -10,12 +10,40 @@ import type { MockRequest } from './pipeline.js';
 import type { SessionRegistry } from './sessions.js';
 import { templateSegments } from '../spec/routes.js';
 
+/**
+ * What a control-plane body may hold: every body it takes is a few levels deep (a provider state's
+ * orders, four), and every number fits an int64 (19 digits). Checked as the body comes, before it is
+ * parsed: past these, it is refused at once.
+ */
+export const controlBodyBounds: JsonBounds = { maxDepth: 32, maxDigits: 19 };
+
+/**
+ * The Error a control-plane body past its bounds is refused with.
+ * @example
+ * boundsError({ bound: 'depth', limit: 32 }).code // 'invalid_json'
+ */
+export function boundsError(breach: JsonBoundBreach, headers: Record<string, string> = {}): MockError {
+  return breach.bound === 'digits'
+    ? new MockError(
+        'number_out_of_range',
+        `Invalid JSON body: a number of more than ${breach.limit} digits is out of range (an int64 has at most 19 digits).`,
+        { headers },
+      )
+    : new MockError(
+        'invalid_json',
+        `Invalid JSON body: arrays and objects are nested more than ${breach.limit} levels deep (the control plane reads at most ${breach.limit}).`,
+        { headers },
+      );
+}
+
 const noContent = (): Reply => ({ status: 204, headers: {}, body: null });
 
 // The body is read as JSON whatever its Content-Type says: `curl -d` labels JSON as a form, a browser's
 // fetch with a string body as text/plain. The JSON parse is the check.
 async function readJsonBody(request: MockRequest): Promise<JsonValue> {
   const text = await request.text();
+  const breach = new JsonBoundsScanner(controlBodyBounds).feed(text);
+  if (breach !== undefined) throw boundsError(breach);
   try {
     return parseJson(text);
   } catch (error) {

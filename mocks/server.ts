@@ -2,6 +2,9 @@ import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, t
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getResponse } from 'msw';
+import type { JsonBounds } from '../spec/json.js';
+import { JsonBoundsScanner } from '../spec/json.js';
+import { boundsError, controlBodyBounds } from './control.js';
 import { MockError, noOperation } from './errors.js';
 import { readBody } from './read-body.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
@@ -143,24 +146,42 @@ class NodeRequest implements MockRequest {
   readonly #limit: number;
   #body: Promise<Buffer> | undefined;
 
-  constructor(incoming: IncomingMessage, origin: string, limit: number) {
+  readonly #bounds: JsonBounds | undefined;
+
+  /** `boundsAt(pathname)`: what a JSON body at that path may hold, checked as it comes (the control plane's bodies). */
+  constructor(
+    incoming: IncomingMessage,
+    options: { origin: string; limit: number; boundsAt: (pathname: string) => JsonBounds | undefined },
+  ) {
+    const origin = options.origin;
     this.#incoming = incoming;
-    this.#limit = limit;
+    this.#limit = options.limit;
     this.method = incoming.method ?? 'GET';
     this.url = urlOf(incoming.url ?? '/', origin);
     this.headers = headersOf(incoming);
     this.raw = incoming.rawHeaders;
+    this.#bounds = options.boundsAt(new URL(this.url).pathname);
   }
 
   /** The body, read once (an empty one when the request declares none). */
   body(): Promise<Buffer> {
     this.#body ??= hasBody(this.#incoming)
-      ? readBody(this.#incoming, { limit: this.#limit, tooLarge })
+      ? readBody(this.#incoming, { limit: this.#limit, tooLarge, inspect: this.#inspector() })
       : Promise.resolve(Buffer.alloc(0));
     return this.#body.then((body) => {
       this.bytesRead = body.length;
       return body;
     });
+  }
+
+  // A body past its bounds is refused as it comes: the rest is never read (the connection closes).
+  #inspector(): ((chunk: Buffer) => MockError | undefined) | undefined {
+    if (this.#bounds === undefined) return undefined;
+    const scanner = new JsonBoundsScanner(this.#bounds);
+    return (chunk) => {
+      const breach = scanner.feed(chunk);
+      return breach === undefined ? undefined : boundsError(breach, { connection: 'close' });
+    };
   }
 
   async text(): Promise<string> {
@@ -242,6 +263,10 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const afterLargeReply = createLargeReplyCollector(options.collectGarbage);
   let origin = 'http://127.0.0.1';
 
+  // The control plane's bodies are checked as they come; any other body is the user's handlers' to judge.
+  const control = options.control ?? true;
+  const boundsAt = (pathname: string) => (control && pathname.startsWith('/__mock/') ? controlBodyBounds : undefined);
+
   // A body is read whole (within the limit) before anything is answered, whatever the route: a body
   // over the limit is 413 on every path, and the connection is free for the next request.
   async function answerOf(request: NodeRequest): Promise<Answer> {
@@ -257,7 +282,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const server = createHttpServer(httpLimits(options), async (incoming, outgoing) => {
     incoming.on('error', () => {});
     outgoing.on('error', () => {});
-    const request = new NodeRequest(incoming, origin, bodyLimit);
+    const request = new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt });
     try {
       const answer = await answerOf(request);
       writeReply(outgoing, answer, corsHeaders(incoming, answer));

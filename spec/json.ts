@@ -201,3 +201,67 @@ export function withSafeIntegers(value: unknown): unknown {
   }
   return value;
 }
+
+/** What a JSON text may hold, checked in one pass over its bytes before it is parsed. */
+export interface JsonBounds {
+  /** The deepest nesting of arrays and objects. */
+  maxDepth: number;
+  /** The most digits in a run of them outside strings (an integer literal, or a number's parts). */
+  maxDigits: number;
+}
+
+/** A bound a JSON text goes past: which one, and the bound. */
+export interface JsonBoundBreach {
+  bound: 'depth' | 'digits';
+  limit: number;
+}
+
+/**
+ * Checks a JSON text's nesting and digit runs as its bytes (or characters) come, before any parse:
+ * constant work per byte, so a body nested 10,000 deep or holding an integer of 30 million digits is
+ * refused as soon as it passes the bound, without a parse that overflows the stack or a conversion to
+ * `bigint` that takes seconds. Strings are skipped (escapes included); the text's syntax is not checked
+ * (the parse does that). Feed it chunks in order; it answers the first breach, and the same from then on.
+ * @example
+ * const scanner = new JsonBoundsScanner({ maxDepth: 32, maxDigits: 19 });
+ * scanner.feed('[{"id": 99999999999999999999}]'); // { bound: 'digits', limit: 19 }
+ */
+export class JsonBoundsScanner {
+  readonly #bounds: JsonBounds;
+  #depth = 0;
+  #digits = 0;
+  #inString = false;
+  #escaped = false;
+  #breach: JsonBoundBreach | undefined;
+
+  constructor(bounds: JsonBounds) {
+    this.#bounds = bounds;
+  }
+
+  /** Reads the next chunk (bytes, or text: the characters that matter are ASCII); the first breach, or undefined. */
+  feed(chunk: Uint8Array | string): JsonBoundBreach | undefined {
+    if (this.#breach !== undefined) return this.#breach;
+    const bytes = typeof chunk !== 'string';
+    for (let at = 0; at < chunk.length && this.#breach === undefined; at++)
+      this.#next(bytes ? (chunk as Uint8Array)[at]! : (chunk as string).charCodeAt(at));
+    return this.#breach;
+  }
+
+  #next(code: number): void {
+    if (this.#inString) {
+      if (this.#escaped) this.#escaped = false;
+      else if (code === 0x5c) this.#escaped = true;
+      else if (code === 0x22) this.#inString = false;
+      return;
+    }
+    if (isDigit(code)) {
+      if (++this.#digits > this.#bounds.maxDigits) this.#breach = { bound: 'digits', limit: this.#bounds.maxDigits };
+      return;
+    }
+    this.#digits = 0;
+    if (code === 0x22) this.#inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++this.#depth > this.#bounds.maxDepth) this.#breach = { bound: 'depth', limit: this.#bounds.maxDepth };
+    } else if (code === 0x5d || code === 0x7d) this.#depth--;
+  }
+}

@@ -1,0 +1,132 @@
+// The mock under hostile input: a body that would cost seconds to convert or overflow the stack is
+// refused as it comes, at constant work per byte, and no such request holds up another session.
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOrderMock } from '../mocks/index.js';
+import { replyToResponse, type Reply } from '../mocks/reply.js';
+import { JsonBoundsScanner } from '../spec/json.js';
+import { expectError, jsonOf, startServer } from './support.js';
+
+type Started = Awaited<ReturnType<typeof startServer>>;
+let mock: Started | undefined;
+afterEach(async () => {
+  await mock?.close();
+  mock = undefined;
+});
+
+const outOfRange = {
+  code: 'number_out_of_range',
+  message: 'Invalid JSON body: a number of more than 19 digits is out of range (an int64 has at most 19 digits).',
+  status: 400,
+};
+const tooDeep = {
+  code: 'invalid_json',
+  message:
+    'Invalid JSON body: arrays and objects are nested more than 32 levels deep (the control plane reads at most 32).',
+  status: 400,
+};
+
+/** A response read from a raw socket: the head, and the body once Content-Length bytes of it came. */
+function firstResponse(socket: Socket): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk;
+      const end = text.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const length = Number(/\r\ncontent-length: (\d+)/i.exec(text.slice(0, end))?.[1]);
+      if (text.length - end - 4 >= length) resolve({ head: text.slice(0, end), body: text.slice(end + 4) });
+    });
+    socket.on('error', reject);
+  });
+}
+
+/**
+ * Starts a control-plane PUT that declares a body of `declared` bytes and sends only `start` of it:
+ * the rest never comes, so an answer can only have been made from what came.
+ */
+async function sendStartOf(origin: string, start: string, declared: number) {
+  const { hostname, port } = new URL(origin);
+  const socket = connect(Number(port), hostname);
+  const answer = firstResponse(socket);
+  socket.write(`PUT /__mock/orders HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\n\r\n${start}`);
+  return { socket, answer };
+}
+
+describe('bodies the control plane refuses as they come', () => {
+  it('refuses an integer longer than any int64 before the rest of its 30 MB body comes', async () => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    const { socket, answer } = await sendStartOf(mock.origin, `[{"id": ${'9'.repeat(65_536)}`, 30_000_010);
+    const { head, body } = await answer;
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toMatch(/\r\nconnection: close/i);
+    expect(JSON.parse(body)).toEqual(outOfRange);
+    socket.destroy();
+    expect(await jsonOf(await mock.control('/orders'))).toEqual([expect.objectContaining({ id: 1 })]);
+  });
+
+  it('refuses nesting deeper than 32 levels before the rest of the body comes', async () => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    const { socket, answer } = await sendStartOf(mock.origin, '['.repeat(10_000), 20_000);
+    const { head, body } = await answer;
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(body)).toEqual(tooDeep);
+    socket.destroy();
+  });
+
+  it("answers another session's request while a hostile body is still coming", async () => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    const { socket, answer } = await sendStartOf(mock.origin, `[{"id": ${'9'.repeat(1_000)}`, 30_000_010);
+    const other = await mock.withKey('/store/orders', { headers: { 'x-mock-session': 'other' } });
+    expect(other.status).toBe(200);
+    expect(await jsonOf(other)).toEqual([expect.objectContaining({ id: 1 })]);
+    expect(JSON.parse((await answer).body)).toEqual(outOfRange);
+    socket.destroy();
+  });
+
+  it('accepts the largest int64 and the deepest body the bounds allow', async () => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    const put = await mock.control('/orders', { method: 'PUT', body: '[{"id": 9223372036854775807}]' });
+    expect(put.status).toBe(204);
+    const deep = `${'['.repeat(31)}{"id": 1}${']'.repeat(31)}`;
+    await expectError(await mock.control('/orders', { method: 'PUT', body: deep }), 400, 'invalid_orders');
+  });
+
+  it('refuses the same bodies with the same records in process', async () => {
+    const inProcess = createOrderMock({ seed: [{ id: 1 }] });
+    const put = async (body: string) =>
+      replyToResponse(
+        (await inProcess.handle(new Request('http://localhost/__mock/orders', { method: 'PUT', body }))) as Reply,
+      );
+    await expectError(await put(`[{"id": ${'1'.repeat(100_000)}}]`), 400, outOfRange.code, outOfRange.message);
+    await expectError(await put(`${'['.repeat(10_000)}${']'.repeat(10_000)}`), 400, tooDeep.code, tooDeep.message);
+    expect(await inProcess.orders()).toEqual([expect.objectContaining({ id: 1n })]);
+  });
+});
+
+describe('JsonBoundsScanner', () => {
+  const bounds = { maxDepth: 2, maxDigits: 3 };
+
+  it('skips digits and brackets inside strings, escaped quotes included', () => {
+    expect(new JsonBoundsScanner(bounds).feed('[{"a": "12345 [[[ \\" 6789 {{"}]')).toBeUndefined();
+  });
+
+  it('counts a run of digits across chunks', () => {
+    const scanner = new JsonBoundsScanner(bounds);
+    expect(scanner.feed(new TextEncoder().encode('[12'))).toBeUndefined();
+    expect(scanner.feed(new TextEncoder().encode('34]'))).toEqual({ bound: 'digits', limit: 3 });
+  });
+
+  it('counts depth across chunks, and forgets levels that closed', () => {
+    const scanner = new JsonBoundsScanner(bounds);
+    expect(scanner.feed('[[]')).toBeUndefined();
+    expect(scanner.feed(',[1]]')).toBeUndefined();
+    expect(scanner.feed('[[[')).toEqual({ bound: 'depth', limit: 2 });
+  });
+
+  it('keeps answering the first breach', () => {
+    const scanner = new JsonBoundsScanner(bounds);
+    scanner.feed('1234');
+    expect(scanner.feed('[]')).toEqual({ bound: 'digits', limit: 3 });
+  });
+});

@@ -1,6 +1,6 @@
 import { JsonBoundsScanner, parseJson, type JsonBoundBreach, type JsonBounds, type JsonValue } from '../spec/json.js';
 import { providerState, stateChangeViolations, type StateChange } from '../spec/provider-state.js';
-import type { OperationName } from '../spec/routes.js';
+import { operationNames, type OperationName } from '../spec/routes.js';
 import { violationSummary } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
 import type { RequestFilter } from './journal.js';
@@ -161,36 +161,61 @@ export function removeFault(session: MockSession, id: string): Reply {
 
 const journalFilters = ['operation', 'status', 'method', 'path'] as const;
 
+const invalidFilter = (name: string, message: string, violation: string) =>
+  new MockError('invalid_request', message, { violations: [{ path: `/${name}`, message: violation }] });
+
+// Every filter is named once: a filter given twice is refused rather than half applied.
+function checkFilterNames(query: URLSearchParams): void {
+  for (const name of new Set(query.keys())) {
+    if (!(journalFilters as readonly string[]).includes(name))
+      throw invalidFilter(
+        name,
+        `Unknown filter ${JSON.stringify(name)}: filter by ${journalFilters.join(', ')}.`,
+        'is not a filter',
+      );
+    const given = query.getAll(name).length;
+    if (given > 1)
+      throw invalidFilter(
+        name,
+        `Filter ${JSON.stringify(name)} is given ${given} times: give each filter once.`,
+        'is given more than once',
+      );
+  }
+}
+
+function operationFilter(operation: string): OperationName | null {
+  if (operation === 'null') return null;
+  if ((operationNames as readonly string[]).includes(operation)) return operation as OperationName;
+  throw invalidFilter(
+    'operation',
+    `Unknown operation filter ${JSON.stringify(operation)}: an operation of the interface (${operationNames.join(', ')}), or null for calls that are no operation.`,
+    'is not an operation',
+  );
+}
+
+function statusFilter(status: string): number | 'network' {
+  if (status === 'network') return status;
+  if (/^[1-5][0-9]{2}$/.test(status)) return Number(status);
+  throw invalidFilter(
+    'status',
+    `Invalid status filter ${JSON.stringify(status)}: a status from 100 to 599, or network.`,
+    'must be a status or network',
+  );
+}
+
 /**
  * `GET /__mock/requests`: the calls of the interface the session answered, oldest first; the query
  * filters them (`?operation=cancelOrder&status=204`, `method`, `path`; `operation=null` for calls that are no operation).
- * @throws MockError `invalid_request` for an unknown filter or a status that is neither a number nor `network`.
+ * @throws MockError `invalid_request` for an unknown filter, a filter given twice, an unknown operation, or a status that is neither a number nor `network`.
  */
 export function readRequests(session: MockSession, url: URL): Reply {
   const query = url.searchParams;
+  checkFilterNames(query);
   const filter: RequestFilter = {};
-  for (const name of query.keys()) {
-    if (!(journalFilters as readonly string[]).includes(name)) {
-      throw new MockError(
-        'invalid_request',
-        `Unknown filter ${JSON.stringify(name)}: filter by ${journalFilters.join(', ')}.`,
-        { violations: [{ path: `/${name}`, message: 'is not a filter' }] },
-      );
-    }
-  }
   const operation = query.get('operation');
-  if (operation !== null) filter.operation = operation === 'null' ? null : (operation as OperationName);
+  if (operation !== null) filter.operation = operationFilter(operation);
   const status = query.get('status');
-  if (status !== null) {
-    if (status !== 'network' && !/^[1-5][0-9]{2}$/.test(status)) {
-      throw new MockError(
-        'invalid_request',
-        `Invalid status filter ${JSON.stringify(status)}: a status from 100 to 599, or network.`,
-        { violations: [{ path: '/status', message: 'must be a status or network' }] },
-      );
-    }
-    filter.status = status === 'network' ? 'network' : Number(status);
-  }
+  if (status !== null) filter.status = statusFilter(status);
   const method = query.get('method');
   if (method !== null) filter.method = method;
   const path = query.get('path');

@@ -104,9 +104,27 @@ const validateStepFault = schemaValidator('step-fault', {
 const effectRequirement =
   'must ask for a delay, a status or a dropped connection (network: true), and not both a status and a dropped connection';
 
+const delayShape = `must be a whole number of milliseconds (0 to ${faultDelayLimit}) or { "min", "max" }`;
+
+// Ajv checks a delay against both of its shapes and reports why each failed: keep only the reasons of
+// the shape the value has (an object's "max must be <= 60000", not "must be integer"), or one line
+// naming both shapes for a value that has neither.
+function delayViolations(found: Violation[], delay: unknown): Violation[] {
+  if (delay === undefined) return found;
+  const shape =
+    typeof delay === 'number' ? 'number' : typeof delay === 'object' && delay !== null ? 'object' : 'neither';
+  const shapeMessages = new Set(['must be integer', 'must be object', 'must match exactly one schema in oneOf']);
+  const kept = found.filter(({ path, message }) => path !== '/delay' || !shapeMessages.has(message));
+  const integerBranch = found.find(({ path, message }) => path === '/delay' && message === 'must be integer');
+  if (shape === 'neither') return [...kept, { path: '/delay', message: delayShape }];
+  // A number that is not an integer (2.5) fails only the integer check of its own shape.
+  if (shape === 'number' && integerBranch !== undefined && !Number.isInteger(delay)) return [...kept, integerBranch];
+  return kept;
+}
+
 // Ajv reports an unmet anyOf or not as a message about schemas; say what the rule means instead.
 function effectViolations(validate: (value: unknown) => Violation[], value: unknown, at: string): Violation[] {
-  const found = validate(value);
+  const found = delayViolations(validate(value), (value as FaultEffect | null)?.delay);
   // When no effect is asked for, Ajv also reports why each alternative failed (`/delay is required`, ...):
   // those name no rule of their own, only the one the effect requirement states.
   const noEffect = found.some(({ message }) => /^must match a schema in anyOf/.test(message));

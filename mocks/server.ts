@@ -295,6 +295,18 @@ export function createServer(options: ServerOptions = {}): MockServer {
     warmUp.soon();
   });
   server.on('clientError', answerClientError);
+  // CONNECT: Node hands the socket over rather than answering. A path (CONNECT /v1/store/orders) goes
+  // through the pipeline like any method (405 with Allow, or 404); a host and port (a tunnel) is 400.
+  server.on('connect', async (incoming: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => {});
+    const target = incoming.url ?? '';
+    const answer = target.startsWith('/')
+      ? await answerOf(new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt })).catch(
+          (): Answer => networkError,
+        )
+      : notAProxy();
+    writeRawReply(socket, answer);
+  });
 
   return {
     mock,
@@ -388,9 +400,28 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new MockError('request_timeout', 'The request was not received in time.')
         : new MockError('invalid_request', 'Malformed HTTP request.');
-  const body = JSON.stringify(failure.toRecord());
-  socket.end(
-    `HTTP/1.1 ${failure.status} ${STATUS_CODES[failure.status]}\r\ncontent-type: application/json\r\n` +
-      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  writeRawReply(socket, failure.toReply());
 }
+
+/**
+ * Writes a reply straight to a socket Node gave up on or handed over (a client error, a CONNECT),
+ * and closes it: no keep-alive, for what follows on the socket is not a request Node will read.
+ */
+function writeRawReply(socket: Duplex, answer: Answer): void {
+  if (answer === networkError || !socket.writable) return void socket.destroy();
+  const body = answer.body === null ? [] : typeof answer.body === 'string' ? [Buffer.from(answer.body)] : answer.body;
+  const length = body.reduce((total, part) => total + part.byteLength, 0);
+  const fields = { ...answer.headers, 'content-length': String(length), connection: 'close' };
+  const head = Object.entries(fields)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.write(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n`);
+  for (const part of body) socket.write(part);
+  socket.end();
+}
+
+const notAProxy = (): Reply =>
+  new MockError(
+    'invalid_request',
+    'CONNECT asks for a tunnel to another host: the mock is the server, not a proxy.',
+  ).toReply();

@@ -181,6 +181,23 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
     expect((await list()).status).toBe(200);
   });
 
+  it('names the cause in a delay range, not the other shape a delay may have', async () => {
+    const failure = await expectError(
+      await post({ operation: 'listOrders', delay: { min: 0, max: 100_000 } }),
+      400,
+      'invalid_fault',
+      'Invalid fault: /delay/max must be <= 60000.',
+    );
+    expect(failure.violations).toEqual([{ path: '/delay/max', message: 'must be <= 60000' }]);
+  });
+
+  it('names both shapes for a delay that has neither', async () => {
+    const failure = await expectError(await post({ delay: 'slow' }), 400, 'invalid_fault');
+    expect(failure.violations).toEqual([
+      { path: '/delay', message: 'must be a whole number of milliseconds (0 to 60000) or { "min", "max" }' },
+    ]);
+  });
+
   it('refuses a body that is not JSON with 400 invalid_json', async () => {
     await expectError(await post('{"status": 503'), 400, 'invalid_json');
     expect(await jsonOf(await mock.control('/faults'))).toEqual([]);

@@ -104,6 +104,45 @@ describe('bodies the control plane refuses as they come', () => {
   });
 });
 
+/** Sends a raw request and reads until the server closes the connection. */
+function exchange(origin: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(request));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}
+
+describe('CONNECT', () => {
+  it('answers CONNECT to a path of the interface with 405 and Allow, and journals it', async () => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    const reply = await exchange(
+      mock.origin,
+      'CONNECT /v1/store/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-dev-key\r\n\r\n',
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(reply).toMatch(/\r\nallow: GET, HEAD, OPTIONS\r\n/i);
+    expect(JSON.parse(reply.split('\r\n\r\n')[1]!)).toMatchObject({ code: 'method_not_allowed', status: 405 });
+    const journal = (await jsonOf(await mock.control('/requests'))) as { method: string; status: number }[];
+    expect(journal.map((entry) => [entry.method, entry.status])).toEqual([['CONNECT', 405]]);
+  });
+
+  it('answers CONNECT to a host and port with 400: the mock is no proxy', async () => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    const reply = await exchange(mock.origin, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(reply).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(reply.split('\r\n\r\n')[1]!)).toEqual({
+      code: 'invalid_request',
+      message: 'CONNECT asks for a tunnel to another host: the mock is the server, not a proxy.',
+      status: 400,
+    });
+    expect((await mock.withKey('/store/orders')).status).toBe(200);
+  });
+});
+
 describe('JsonBoundsScanner', () => {
   const bounds = { maxDepth: 2, maxDigits: 3 };
 

@@ -112,6 +112,24 @@ describe('the request journal over HTTP (GET and DELETE /__mock/requests)', () =
     );
   });
 
+  it('refuses an operation filter that names no operation, listing the operations', async () => {
+    await expectError(
+      await mock.control('/requests?operation=cancelorder'),
+      400,
+      'invalid_request',
+      'Unknown operation filter "cancelorder": an operation of the interface (listOrders, cancelOrder, readPet), or null for calls that are no operation.',
+    );
+  });
+
+  it('refuses a filter given twice rather than applying one of its values', async () => {
+    await expectError(
+      await mock.control('/requests?status=200&status=409'),
+      400,
+      'invalid_request',
+      'Filter "status" is given 2 times: give each filter once.',
+    );
+  });
+
   it('forgets the calls and the coverage on DELETE, and on reset', async () => {
     await mock.withKey('/store/orders');
     expect((await mock.control('/requests', { method: 'DELETE' })).status).toBe(204);

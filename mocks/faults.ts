@@ -65,6 +65,12 @@ const sleep = (milliseconds: number) => new Promise<void>((resolve) => setTimeou
 export class FaultPlan {
   #faults: FaultInForce[] = [];
   #nextId = 1;
+  readonly #sleep: (milliseconds: number) => Promise<void>;
+
+  /** `sleep`: how a delay waits (a test's own, to decide when delayed calls go on). Default: a timer. */
+  constructor(options: { sleep?: ((milliseconds: number) => Promise<void>) | undefined } = {}) {
+    this.#sleep = options.sleep ?? sleep;
+  }
 
   /** Adds faults (checked first with `toFaultInputs`; on an error nothing is added) and returns them as they are now in force. */
   add(inputs: unknown): ActiveFault[] {
@@ -143,7 +149,7 @@ export class FaultPlan {
   async apply(operation: OperationName): Promise<Reply | NetworkError | undefined> {
     const decision = this.decide(operation);
     if (decision === undefined) return undefined;
-    if (decision.delay > 0) await sleep(decision.delay);
+    if (decision.delay > 0) await this.#sleep(decision.delay);
     return decision.reply;
   }
 }

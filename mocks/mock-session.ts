@@ -141,6 +141,8 @@ export interface SessionStart {
   scenarios: readonly LoadableScenario[];
   /** How many calls the journal keeps (0: none). */
   journalSize: number;
+  /** How a fault's delay waits. Default: a timer. */
+  sleep?: (milliseconds: number) => Promise<void>;
 }
 
 /**
@@ -152,12 +154,13 @@ export interface SessionStart {
  */
 export class MockSession implements MockControls {
   readonly store: OrderStore;
-  readonly #plan = new FaultPlan();
+  readonly #plan: FaultPlan;
   readonly #journal: RequestJournal;
   readonly #start: SessionStart;
 
   constructor(start: SessionStart) {
     this.store = new OrderStore(start.seed);
+    this.#plan = new FaultPlan({ sleep: start.sleep });
     this.#journal = new RequestJournal(start.journalSize);
     this.#start = start;
     if (start.faults.length > 0) this.#plan.add(start.faults);

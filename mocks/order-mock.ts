@@ -46,6 +46,14 @@ export interface OrderMockOptions {
   sessions?: SessionOptions;
   /** How many calls each session's journal keeps, oldest dropped first; 0 keeps none. Default: 1,000. */
   journalSize?: number;
+  /**
+   * How a fault's delay waits, for tests that decide when a delayed call goes on instead of waiting
+   * for it. Default: a timer of the delay.
+   * @example
+   * const waiting: (() => void)[] = [];
+   * createOrderMock({ sleep: () => new Promise((resolve) => waiting.push(resolve)) });
+   */
+  sleep?: (milliseconds: number) => Promise<void>;
   /** Whether to answer the control plane under `/__mock`. Default: true. */
   control?: boolean;
   /** The deprecation date of `GET /pets/{petId}` (RFC 9745). Default: 2026-01-01T00:00:00Z. */
@@ -140,6 +148,7 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     faults: toFaultInputs(options.faults ?? []),
     scenarios: options.scenarios ?? [],
     journalSize: options.journalSize ?? defaultJournalSize,
+    sleep: options.sleep,
   };
   const sessions = new SessionRegistry(() => new MockSession(start), options.sessions);
   let userHandlers: readonly RequestHandler[] = [];

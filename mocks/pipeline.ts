@@ -101,9 +101,14 @@ function options204(allow: string): Reply {
   return { status: 204, headers: { allow }, body: null };
 }
 
-/** The journal entry's operation, set as soon as the route is known: a call that fails is journaled with it. */
+/**
+ * What the journal entry needs, noted as the call is answered: the operation, as soon as the route is
+ * known (a call that fails is journaled with it), and the session, once it is chosen (the call is
+ * journaled there, even if the session ends meanwhile: an ended session is not created again).
+ */
 interface CallNote {
   operation: OperationName | null;
+  session?: MockSession;
 }
 
 const notDecodable = 'the path is not valid percent-encoded UTF-8';
@@ -164,7 +169,7 @@ class RequestPipeline {
     if (answer === undefined) return undefined;
     if (request.method === 'HEAD' && answer !== networkError) answer = withoutContent(answer);
     const status = answer === networkError ? 'network' : answer.status;
-    if (namespace?.kind === 'api') this.#record(request, url, status, call.operation);
+    if (namespace?.kind === 'api') this.#record(request, url, status, call);
     this.#parts.log?.(`${request.method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
     return answer;
   }
@@ -216,11 +221,12 @@ class RequestPipeline {
     if (match === undefined)
       this.#refuseAfterBearerCheck(request, methodNotAllowed(method, url.pathname, methods, allow));
     if (match.route.method === method) call.operation = match.route.operation;
-    return this.#answerOperation(request, match.route, decodeURIComponent(match.parameter));
+    return this.#answerOperation(request, match.route, decodeURIComponent(match.parameter), call);
   }
 
-  async #answerOperation(request: MockRequest, route: Route, parameter: string): Promise<Answer> {
+  async #answerOperation(request: MockRequest, route: Route, parameter: string, call: CallNote): Promise<Answer> {
     const session = this.#parts.sessions.forRequest(request);
+    call.session = session;
     // The session's faults first: they stand for the network and the servers in front of the provider.
     const faulted = session.applyFaults(route.operation);
     if (faulted !== undefined) {
@@ -272,24 +278,31 @@ class RequestPipeline {
     return response === undefined ? undefined : replyOfResponse(response);
   }
 
-  // The journal of the call's session (the default one when its header names no session that can be used).
-  #record(request: MockRequest, url: URL, status: number | 'network', operation: OperationName | null): void {
+  // The session whose journal holds a call answered before its session was chosen (a 401, 404 or 405, or
+  // the user's handlers): the one its header names, or the default one. None for a name that cannot be
+  // used (invalid, or past the session limit): such a call is refused for every session, and journaled in none.
+  #journalSession(request: MockRequest): MockSession | undefined {
+    const { sessions } = this.#parts;
+    const name = request.headers.get(sessionHeader);
+    if (name === null) return sessions.default;
+    try {
+      return sessions.resolve(name);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #record(request: MockRequest, url: URL, status: number | 'network', call: CallNote): void {
     const { sessions, journal, authenticate, now } = this.#parts;
     if (!journal) return;
+    const session = call.session ?? this.#journalSession(request);
+    if (session === undefined) return;
     const name = request.headers.get(sessionHeader);
-    let session = sessions.default;
-    if (name !== null) {
-      try {
-        session = sessions.resolve(name);
-      } catch {
-        // an invalid name, or one past the session limit: the default session's journal
-      }
-    }
     const header = request.headers.get('authorization');
     session.recordCall({
       method: request.method,
       path: url.pathname,
-      operation,
+      operation: call.operation,
       status,
       session: session === sessions.default ? null : name,
       time: now(),

@@ -31,7 +31,12 @@ export interface SessionSummary {
   idle: number;
 }
 
-const sessionName = /^[\x21-\x7e]{1,128}$/;
+// Letters, digits, '.', '_' and '-', not starting with a dot: a name that URL parsing leaves as it is
+// (no '.' or '..' segment, no '/', nothing to percent-encode), so every session can be ended over HTTP.
+const sessionName = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
+
+/** What a session name may be, as the 400 `invalid_session` says it. */
+export const sessionNameRule = "a session name is 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'";
 
 /**
  * The sessions of one mock: the default one (requests without the header) and named ones, each
@@ -77,10 +82,7 @@ export class SessionRegistry<State> {
    */
   resolve(name: string): State {
     if (!sessionName.test(name)) {
-      throw new MockError(
-        'invalid_session',
-        `Invalid ${sessionHeader} header: a session name is 1 to 128 visible ASCII characters.`,
-      );
+      throw new MockError('invalid_session', `Invalid ${sessionHeader} header: ${sessionNameRule}.`);
     }
     const now = this.#now();
     const existing = this.#named.get(name);

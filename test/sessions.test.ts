@@ -21,6 +21,35 @@ const cancel = (id: number, session?: string) =>
     headers: session === undefined ? {} : { 'x-mock-session': session },
   });
 
+describe('an ended session', () => {
+  afterEach(() => mock.close());
+
+  it('stays ended when a call of it that was in flight finishes', async () => {
+    const waiting: (() => void)[] = [];
+    let delayed = 0;
+    mock = await startServer({
+      seed,
+      sleep: () => {
+        delayed++;
+        return new Promise((resolve) => waiting.push(resolve));
+      },
+    });
+    const fault = await mock.control('/faults', {
+      method: 'POST',
+      headers: { 'x-mock-session': 's1' },
+      body: JSON.stringify({ operation: 'cancelOrder', delay: 500 }),
+    });
+    expect(fault.status).toBe(201);
+    const inFlight = cancel(1, 's1');
+    await expect.poll(() => delayed).toBe(1);
+    expect((await mock.control('/sessions/s1', { method: 'DELETE' })).status).toBe(204);
+    for (const resume of waiting) resume();
+    expect((await inFlight).status).toBe(204);
+    expect(await jsonOf(await mock.control('/sessions'))).toEqual([]);
+    expect(await jsonOf(await mock.control('/requests'))).toEqual([]);
+  });
+});
+
 describe('sessions over HTTP (X-Mock-Session)', () => {
   beforeEach(async () => {
     mock = await startServer({ seed, scenarios: bundledScenarios });
@@ -85,15 +114,28 @@ describe('sessions over HTTP (X-Mock-Session)', () => {
   });
 
   it('refuses a malformed session name with 400 invalid_session, on the API and the control plane', async () => {
-    for (const name of ['two words', 'x'.repeat(129)]) {
+    for (const name of ['two words', 'x'.repeat(129), '.', '..', '.hidden', 'a/b', 'job:17', 'caf%C3%A9']) {
       await expectError(
         await mock.api('/store/orders', { headers: as(name) }),
         400,
         'invalid_session',
-        'Invalid X-Mock-Session header: a session name is 1 to 128 visible ASCII characters.',
+        "Invalid X-Mock-Session header: a session name is 1 to 128 letters, digits, '.', '_' or '-', not starting with '.'.",
       );
       await expectError(await mock.control('/orders', { headers: { 'x-mock-session': name } }), 400, 'invalid_session');
     }
+    expect(await jsonOf(await mock.control('/sessions'))).toEqual([]);
+  });
+
+  it('journals a call refused for its session name in no session', async () => {
+    await mock.api('/store/orders', { headers: as('..') });
+    await mock.api('/store/orders/1', { method: 'DELETE', headers: as('two words') });
+    expect(await jsonOf(await mock.control('/requests'))).toEqual([]);
+    expect(await jsonOf(await mock.control('/sessions'))).toEqual([]);
+  });
+
+  it('ends a session whose name has dots, underscores and dashes over HTTP', async () => {
+    expect(await listed('release_1.2-rc')).toEqual([1, 2, 3]);
+    expect((await mock.control('/sessions/release_1.2-rc', { method: 'DELETE' })).status).toBe(204);
     expect(await jsonOf(await mock.control('/sessions'))).toEqual([]);
   });
 

@@ -39,6 +39,7 @@ Options:
                            repeat for more (see README, Faults and latency)
   --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
+  --max-orders N           most orders all sessions hold together; a replacement past it is 409 (default 1000000)
   --no-control             do not serve the control plane under /__mock
   --handlers FILE          serve your own MSW handlers first: an ES module or CommonJS file whose default
                            export is an array of handlers, or a function (mock) => handlers
@@ -77,6 +78,7 @@ const flagConfig = {
   'pet-sunset': { type: 'string' },
   'body-limit': { type: 'string' },
   'journal-size': { type: 'string' },
+  'max-orders': { type: 'string' },
   'headers-timeout': { type: 'string' },
   'request-timeout': { type: 'string' },
   verbose: { type: 'boolean' },
@@ -184,12 +186,12 @@ function sessionsOf(values: MockFlags): ServerOptions['sessions'] {
   return sessions;
 }
 
-/** The pet dates, the journal's size, the body limit and the timeouts that were given. */
+/** The pet dates, the journal's size, the order budget, the body limit and the timeouts that were given. */
 function limitsOf(
   values: MockFlags,
 ): Pick<
   ServerOptions,
-  'petDeprecation' | 'petSunset' | 'journalSize' | 'bodyLimit' | 'headersTimeout' | 'requestTimeout'
+  'petDeprecation' | 'petSunset' | 'journalSize' | 'maxOrders' | 'bodyLimit' | 'headersTimeout' | 'requestTimeout'
 > {
   const limits: ReturnType<typeof limitsOf> = {};
   if (values['pet-deprecation'] !== undefined)
@@ -197,6 +199,8 @@ function limitsOf(
   if (values['pet-sunset'] !== undefined) limits.petSunset = date(values['pet-sunset'], 'pet-sunset');
   if (values['journal-size'] !== undefined)
     limits.journalSize = integerFlag(values['journal-size'], 'journal-size', 0, 1_000_000);
+  if (values['max-orders'] !== undefined)
+    limits.maxOrders = integerFlag(values['max-orders'], 'max-orders', 1, 100_000_000);
   if (values['body-limit'] !== undefined)
     limits.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
   if (values['headers-timeout'] !== undefined)

@@ -3,6 +3,7 @@ import { providerState, stateChangeViolations, type StateChange } from '../spec/
 import { operationNames, type OperationName } from '../spec/routes.js';
 import { violationSummary } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
+import { storedOrdersBody } from './order-seed.js';
 import type { RequestFilter } from './journal.js';
 import type { MockSession } from './mock-session.js';
 import { jsonReply, type Reply } from './reply.js';
@@ -51,9 +52,13 @@ async function readJsonBody(request: MockRequest): Promise<JsonValue> {
   }
 }
 
-/** `GET /__mock/orders`: every order, with its status. */
+/** `GET /__mock/orders`: every order, with its status (written in slices: a big store holds no one up). */
 export async function readOrders(session: MockSession): Promise<Reply> {
-  return jsonReply(await session.orders());
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: await storedOrdersBody(await session.orders()),
+  };
 }
 
 /** `PUT /__mock/orders`: replaces the store with a JSON array of orders (each with an optional `status`); 204. */

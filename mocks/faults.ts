@@ -51,6 +51,9 @@ export interface FaultDecision {
   reply?: Reply | NetworkError;
 }
 
+/** The most faults in force in one session at once (a `POST /__mock/faults` may add at most 100 at a time). */
+export const faultsInForceLimit = 100;
+
 const sleep = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
 
 /**
@@ -72,9 +75,19 @@ export class FaultPlan {
     this.#sleep = options.sleep ?? sleep;
   }
 
-  /** Adds faults (checked first with `toFaultInputs`; on an error nothing is added) and returns them as they are now in force. */
+  /**
+   * Adds faults (checked first with `toFaultInputs`; on an error nothing is added) and returns them as they are now in force.
+   * @throws MockError `invalid_fault`, or `fault_limit_reached` when more than `faultsInForceLimit` would be in force.
+   */
   add(inputs: unknown): ActiveFault[] {
-    const added = toFaultInputs(inputs).map((input) => {
+    const checked = toFaultInputs(inputs);
+    if (this.#faults.length + checked.length > faultsInForceLimit)
+      throw new MockError(
+        'fault_limit_reached',
+        `Cannot add ${checked.length} fault${checked.length === 1 ? '' : 's'}: ${this.#faults.length} ${this.#faults.length === 1 ? 'is' : 'are'} in force and a session holds at most ${faultsInForceLimit}. ` +
+          'Remove some with DELETE /__mock/faults/{id}, or all with DELETE /__mock/faults.',
+      );
+    const added = checked.map((input) => {
       const fault: ActiveFault = {
         id: this.#nextId++,
         ...input,

@@ -143,6 +143,8 @@ export interface SessionStart {
   journalSize: number;
   /** How a fault's delay waits. Default: a timer. */
   sleep?: (milliseconds: number) => Promise<void>;
+  /** The most orders all sessions may hold, and how many the others hold: a replacement past it is refused. */
+  orderBudget?: { limit: number; heldBesides(session: MockSession): number };
 }
 
 /**
@@ -175,8 +177,22 @@ export class MockSession implements MockControls {
   }
 
   /** As `MockControls#replaceOrders`; `at` is where the orders sit in a request body, for the violations' paths. */
-  replaceOrders(orders: unknown, at = ''): Promise<void> {
-    return this.store.replace(orders, at);
+  async replaceOrders(orders: unknown, at = ''): Promise<void> {
+    this.#checkRoomFor(orders);
+    await this.store.replace(orders, at);
+  }
+
+  // Refused before anything is checked or changed: the count is known from the array alone.
+  #checkRoomFor(orders: unknown): void {
+    const budget = this.#start.orderBudget;
+    if (budget === undefined || !Array.isArray(orders)) return;
+    const besides = budget.heldBesides(this);
+    if (besides + orders.length <= budget.limit) return;
+    throw new MockError(
+      'order_limit_reached',
+      `Cannot hold ${orders.length} orders here: the other sessions hold ${besides} and the mock holds at most ${budget.limit} orders in all. ` +
+        'End sessions with DELETE /__mock/sessions/{name}, or start the mock with a larger --max-orders.',
+    );
   }
 
   /** As `MockControls#reset`; the journal is cleared too, so each test starts from nothing. */
@@ -194,7 +210,10 @@ export class MockSession implements MockControls {
       throw new MockError('unknown_scenario', `Unknown scenario ${JSON.stringify(name)}; known: ${known}.`);
     }
     const faults = scenarioFaults(scenario);
-    if (scenario.state !== undefined) await this.store.replace(scenario.state.params.orders);
+    if (scenario.state !== undefined) {
+      this.#checkRoomFor(scenario.state.params.orders);
+      await this.store.replace(scenario.state.params.orders);
+    }
     this.#plan.clear();
     if (faults.length > 0) this.#plan.add(faults);
     return {

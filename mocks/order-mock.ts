@@ -54,6 +54,12 @@ export interface OrderMockOptions {
    * createOrderMock({ sleep: () => new Promise((resolve) => waiting.push(resolve)) });
    */
   sleep?: (milliseconds: number) => Promise<void>;
+  /**
+   * The most orders all sessions hold together: a `PUT /__mock/orders`, provider state or scenario that
+   * would pass it is refused with 409 `order_limit_reached`, and nothing changes. Sessions still on
+   * the seed count its orders. Default: 1,000,000.
+   */
+  maxOrders?: number;
   /** Whether to answer the control plane under `/__mock`. Default: true. */
   control?: boolean;
   /** The deprecation date of `GET /pets/{petId}` (RFC 9745). Default: 2026-01-01T00:00:00Z. */
@@ -70,6 +76,15 @@ export interface OrderMockOptions {
   handlers?: readonly RequestHandler[] | ((mock: OrderMock) => readonly RequestHandler[]);
   /** Called with one line a request the mock answers (method, path, status, milliseconds; never a header). Default: silent. */
   log?: (line: string) => void;
+}
+
+/** How many orders all of a mock's sessions may hold together, unless told otherwise. */
+export const defaultMaxOrders = 1_000_000;
+
+function checkedMaxOrders(maxOrders = defaultMaxOrders): number {
+  if (!Number.isSafeInteger(maxOrders) || maxOrders < 0)
+    throw new TypeError(`maxOrders must be a whole number >= 0, not ${maxOrders}`);
+  return maxOrders;
 }
 
 /**
@@ -149,8 +164,16 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     scenarios: options.scenarios ?? [],
     journalSize: options.journalSize ?? defaultJournalSize,
     sleep: options.sleep,
+    orderBudget: {
+      limit: checkedMaxOrders(options.maxOrders),
+      heldBesides: (session: MockSession) => {
+        let held = 0;
+        for (const other of sessions.states()) if (other !== session) held += other.store.size;
+        return held;
+      },
+    },
   };
-  const sessions = new SessionRegistry(() => new MockSession(start), options.sessions);
+  const sessions: SessionRegistry<MockSession> = new SessionRegistry(() => new MockSession(start), options.sessions);
   let userHandlers: readonly RequestHandler[] = [];
   const handle = createPipeline({
     sessions,

@@ -46,6 +46,33 @@ function publicOrderJson(order: OrderFields): string {
 const utf8 = new TextEncoder();
 const utf8Text = new TextDecoder();
 
+/** A turn of the event loop: what a long piece of work waits for between slices, so that other requests get through. */
+export const nextTurn = (): Promise<void> =>
+  new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+
+/**
+ * The JSON body of stored orders, every field and the status (`GET /__mock/orders`), as UTF-8 parts
+ * written `perSlice` orders at a time with a turn of the event loop between slices: 200,000 orders
+ * never hold the server for more than a few milliseconds at once.
+ * @example
+ * new TextDecoder().decode(Buffer.concat(await storedOrdersBody([{ id: 1n, status: 'shipped' }]))) // '[{"id":1,"status":"shipped"}]'
+ */
+export async function storedOrdersBody(orders: readonly StoredOrder[], perSlice = 2_000): Promise<Uint8Array[]> {
+  if (orders.length === 0) return [utf8.encode('[]')];
+  const parts: Uint8Array[] = [];
+  for (let start = 0; start < orders.length; start += perSlice) {
+    if (start > 0) await nextTurn();
+    const texts: string[] = [];
+    for (const order of orders.slice(start, start + perSlice)) {
+      const fields = publicOrderJson(order);
+      texts.push(`${fields === '{}' ? '{' : `${fields.slice(0, -1)},`}"status":${JSON.stringify(order.status)}}`);
+    }
+    const end = start + perSlice >= orders.length ? ']' : '';
+    parts.push(utf8.encode(`${start === 0 ? '[' : ','}${texts.join(',')}${end}`));
+  }
+  return parts;
+}
+
 /**
  * The body of `listOrders` for these orders, as UTF-8 bytes: every order that is not cancelled,
  * documented fields only. Written field by field, about four times faster than a general serialiser

@@ -4,7 +4,7 @@ import { toInt64 } from '../spec/int64.js';
 import { orderRecordSchema, type OrderInput } from '../spec/provider-state.js';
 import { schemaValidator } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
-import { listBody, OrderSeed, storedOrder, type StoredOrder } from './order-seed.js';
+import { listBody, nextTurn, OrderSeed, storedOrder, type StoredOrder } from './order-seed.js';
 
 export { OrderSeed, toStoredOrders, type StoredOrder } from './order-seed.js';
 
@@ -102,8 +102,6 @@ function sameRecords(records: readonly OrderRecord[], current: readonly OrderRec
 // Records are created in slices, with a turn of the event loop between them, so that a store of
 // 100,000 orders being created never holds a request up for more than a few milliseconds.
 const recordsPerSlice = 500;
-const nextTurn = (): Promise<void> =>
-  new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
 const notFound = (id: bigint) => new MockError('order_not_found', `Order ${id} not found.`);
 const duplicate = (id: bigint) =>

@@ -109,6 +109,12 @@ export class SessionRegistry<State> {
     return entry.state;
   }
 
+  /** Every session's state: the default one first, then the named ones (idle ones not yet dropped included). */
+  *states(): IterableIterator<State> {
+    yield this.default;
+    for (const { state } of this.#named.values()) yield state;
+  }
+
   /** Drops a named session; tells whether there was one. */
   drop(name: string): boolean {
     return this.#named.delete(name);

@@ -3,6 +3,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../mocks/index.js';
+import { storedOrdersBody } from '../mocks/order-seed.js';
 import { replyToResponse, type Reply } from '../mocks/reply.js';
 import { JsonBoundsScanner } from '../spec/json.js';
 import { expectError, jsonOf, startServer } from './support.js';
@@ -101,6 +102,63 @@ describe('bodies the control plane refuses as they come', () => {
     await expectError(await put(`[{"id": ${'1'.repeat(100_000)}}]`), 400, outOfRange.code, outOfRange.message);
     await expectError(await put(`${'['.repeat(10_000)}${']'.repeat(10_000)}`), 400, tooDeep.code, tooDeep.message);
     expect(await inProcess.orders()).toEqual([expect.objectContaining({ id: 1n })]);
+  });
+});
+
+describe('budgets', () => {
+  it('refuses faults past 100 in force in a session with 409, adding none, and counts each session apart', async () => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    const post = (body: unknown, session = 'a') =>
+      mock!.control('/faults', { method: 'POST', headers: { 'x-mock-session': session }, body: JSON.stringify(body) });
+    const batch = (count: number) => Array.from({ length: count }, () => ({ operation: 'readPet', delay: 1 }));
+    expect((await post(batch(60))).status).toBe(201);
+    await expectError(
+      await post(batch(41)),
+      409,
+      'fault_limit_reached',
+      'Cannot add 41 faults: 60 are in force and a session holds at most 100. Remove some with DELETE /__mock/faults/{id}, or all with DELETE /__mock/faults.',
+    );
+    const inForce = await mock.control('/faults', { headers: { 'x-mock-session': 'a' } });
+    expect(((await jsonOf(inForce)) as unknown[]).length).toBe(60);
+    expect((await post(batch(40))).status).toBe(201);
+    expect((await post(batch(100), 'b')).status).toBe(201);
+  });
+
+  it('refuses a replacement that would bring all sessions past --max-orders with 409, changing nothing', async () => {
+    mock = await startServer({ seed: [{ id: 1 }, { id: 2 }], maxOrders: 10 });
+    const put = (count: number, session: string) =>
+      mock!.control('/orders', {
+        method: 'PUT',
+        headers: { 'x-mock-session': session },
+        body: JSON.stringify(Array.from({ length: count }, (_, index) => ({ id: index + 1 }))),
+      });
+    expect((await put(6, 'a')).status).toBe(204);
+    await expectError(
+      await put(3, 'b'),
+      409,
+      'order_limit_reached',
+      'Cannot hold 3 orders here: the other sessions hold 8 and the mock holds at most 10 orders in all. End sessions with DELETE /__mock/sessions/{name}, or start the mock with a larger --max-orders.',
+    );
+    expect(await jsonOf(await mock.control('/orders', { headers: { 'x-mock-session': 'b' } }))).toEqual([
+      expect.objectContaining({ id: 1 }),
+      expect.objectContaining({ id: 2 }),
+    ]);
+    expect((await put(2, 'b')).status).toBe(204);
+    expect((await mock.control('/sessions/a', { method: 'DELETE' })).status).toBe(204);
+    expect((await put(8, 'b')).status).toBe(204);
+  });
+
+  it('writes the stored orders in slices, with turns of the event loop between them', async () => {
+    const orders = Array.from({ length: 5 }, (_, index) => ({ id: BigInt(index + 1), status: 'pending' as const }));
+    const events: string[] = [];
+    setImmediate(() => events.push('another request'));
+    const parts = await storedOrdersBody(orders, 2);
+    events.push('body written');
+    expect(events).toEqual(['another request', 'body written']);
+    expect(parts).toHaveLength(3);
+    expect(JSON.parse(Buffer.concat(parts).toString())).toEqual(
+      orders.map((order) => ({ id: Number(order.id), status: 'pending' })),
+    );
   });
 });
 

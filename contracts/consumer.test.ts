@@ -4,7 +4,7 @@ import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PactV4, SpecificationVersion } from '@pact-foundation/pact';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseJson, stringifyJson } from '../spec/json.js';
 import { matchRoute } from '../spec/routes.js';
 import { loadScenarios } from '../mocks/scenarios.js';
@@ -52,6 +52,26 @@ async function callClient(client: OrderClient, interaction: DerivedInteraction):
   }
 }
 
+/**
+ * Waits until Pact's mock server has recorded the match of the request it answered. Its Rust core
+ * answers first and records the match on another task; under load, Pact's check right after the test
+ * can find nothing recorded and report the request "expected but not received" although it was
+ * received, matched and answered (pact-foundation/pact-core-mock-server#13; about one run in five
+ * here with another test run beside it). A request that truly did not match is never recorded:
+ * after the wait, Pact's own check reports it as before.
+ */
+async function untilMatchRecorded(builder: object, port: number): Promise<void> {
+  const core = (builder as { pact: { mockServerMatchedSuccessfully(port: number): boolean } }).pact;
+  await vi
+    .waitFor(
+      () => {
+        if (!core.mockServerMatchedSuccessfully(port)) throw new Error('not recorded yet');
+      },
+      { timeout: 5_000, interval: 5 },
+    )
+    .catch(() => {});
+}
+
 describe("the order client against Pact's mock server", () => {
   it.each(interactions.map((interaction) => [interaction.description, interaction] as const))(
     '%s',
@@ -91,6 +111,7 @@ describe("the order client against Pact's mock server", () => {
           const ids = (outcome as { id: bigint }[]).map((order) => order.id);
           for (const id of interaction.step.expect.listed ?? []) expect(ids).toContain(BigInt(id));
         }
+        await untilMatchRecorded(builder, server.port);
       });
     },
   );

@@ -91,10 +91,26 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
   });
 
   it('waits for a delay before answering', async () => {
+    await mock.close();
+    const delays: number[] = [];
+    const waiting: (() => void)[] = [];
+    mock = await startServer({
+      seed,
+      sleep: (milliseconds) => {
+        delays.push(milliseconds);
+        return new Promise((resolve) => waiting.push(resolve));
+      },
+    });
     await post({ operation: 'listOrders', delay: 250, times: 1 });
-    const started = performance.now();
-    expect((await list()).status).toBe(200);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(240);
+    let answered = false;
+    const listed = list().then((response) => {
+      answered = true;
+      return response;
+    });
+    await expect.poll(() => delays).toEqual([250]);
+    expect(answered).toBe(false);
+    for (const resume of waiting) resume();
+    expect((await listed).status).toBe(200);
   });
 
   it('removes one fault by its id with DELETE /__mock/faults/{id}, and says when there is none', async () => {

@@ -39,7 +39,7 @@ Options:
                            repeat for more (see README, Faults and latency)
   --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
-  --max-orders N           most orders all sessions hold together; a replacement past it is 409 (default 1000000)
+  --max-orders N           most orders all sessions hold together; a replacement past it is 409 (default 500000)
   --no-control             do not serve the control plane under /__mock
   --handlers FILE          serve your own MSW handlers first: an ES module or CommonJS file whose default
                            export is an array of handlers, or a function (mock) => handlers

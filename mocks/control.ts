@@ -3,7 +3,6 @@ import { providerState, stateChangeViolations, type StateChange } from '../spec/
 import { operationNames, type OperationName } from '../spec/routes.js';
 import { violationSummary } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
-import { storedOrdersBody } from './order-seed.js';
 import type { RequestFilter } from './journal.js';
 import type { MockSession } from './mock-session.js';
 import { jsonReply, type Reply } from './reply.js';
@@ -57,7 +56,7 @@ export async function readOrders(session: MockSession): Promise<Reply> {
   return {
     status: 200,
     headers: { 'content-type': 'application/json' },
-    body: await storedOrdersBody(await session.orders()),
+    body: await session.store.storedBody(),
   };
 }
 

@@ -57,7 +57,7 @@ export interface OrderMockOptions {
   /**
    * The most orders all sessions hold together: a `PUT /__mock/orders`, provider state or scenario that
    * would pass it is refused with 409 `order_limit_reached`, and nothing changes. Sessions still on
-   * the seed count its orders. Default: 1,000,000.
+   * the seed count its orders. Default: 500,000 (about 600 MiB once their records exist).
    */
   maxOrders?: number;
   /** Whether to answer the control plane under `/__mock`. Default: true. */
@@ -79,7 +79,7 @@ export interface OrderMockOptions {
 }
 
 /** How many orders all of a mock's sessions may hold together, unless told otherwise. */
-export const defaultMaxOrders = 1_000_000;
+export const defaultMaxOrders = 500_000;
 
 function checkedMaxOrders(maxOrders = defaultMaxOrders): number {
   if (!Number.isSafeInteger(maxOrders) || maxOrders < 0)

@@ -51,23 +51,28 @@ export const nextTurn = (): Promise<void> =>
   new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
 /**
- * The JSON body of stored orders, every field and the status (`GET /__mock/orders`), as UTF-8 parts
- * written `perSlice` orders at a time with a turn of the event loop between slices: 200,000 orders
- * never hold the server for more than a few milliseconds at once.
+ * The JSON body of stored orders, every field and the status (`GET /__mock/orders`), as UTF-8 parts:
+ * `count` orders read `perSlice` at a time by `slice(start, end)`, with a turn of the event loop
+ * between slices, so that a store of 250,000 orders never holds the server for long at once.
  * @example
- * new TextDecoder().decode(Buffer.concat(await storedOrdersBody([{ id: 1n, status: 'shipped' }]))) // '[{"id":1,"status":"shipped"}]'
+ * const orders = [{ id: 1n, status: 'shipped' as const }];
+ * new TextDecoder().decode(Buffer.concat(await storedOrdersBody(orders.length, (start, end) => orders.slice(start, end)))) // '[{"id":1,"status":"shipped"}]'
  */
-export async function storedOrdersBody(orders: readonly StoredOrder[], perSlice = 2_000): Promise<Uint8Array[]> {
-  if (orders.length === 0) return [utf8.encode('[]')];
+export async function storedOrdersBody(
+  count: number,
+  slice: (start: number, end: number) => readonly StoredOrder[],
+  perSlice = 500,
+): Promise<Uint8Array[]> {
+  if (count === 0) return [utf8.encode('[]')];
   const parts: Uint8Array[] = [];
-  for (let start = 0; start < orders.length; start += perSlice) {
+  for (let start = 0; start < count; start += perSlice) {
     if (start > 0) await nextTurn();
     const texts: string[] = [];
-    for (const order of orders.slice(start, start + perSlice)) {
+    for (const order of slice(start, Math.min(start + perSlice, count))) {
       const fields = publicOrderJson(order);
       texts.push(`${fields === '{}' ? '{' : `${fields.slice(0, -1)},`}"status":${JSON.stringify(order.status)}}`);
     }
-    const end = start + perSlice >= orders.length ? ']' : '';
+    const end = start + perSlice >= count ? ']' : '';
     parts.push(utf8.encode(`${start === 0 ? '[' : ','}${texts.join(',')}${end}`));
   }
   return parts;

@@ -4,7 +4,7 @@ import { toInt64 } from '../spec/int64.js';
 import { orderRecordSchema, type OrderInput } from '../spec/provider-state.js';
 import { schemaValidator } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
-import { listBody, nextTurn, OrderSeed, storedOrder, type StoredOrder } from './order-seed.js';
+import { listBody, nextTurn, OrderSeed, storedOrder, storedOrdersBody, type StoredOrder } from './order-seed.js';
 
 export { OrderSeed, toStoredOrders, type StoredOrder } from './order-seed.js';
 
@@ -190,6 +190,21 @@ export class OrderStore {
     return this.#records === undefined
       ? this.#seed.orders()
       : this.#records.collection.all().map((order) => ({ ...order }));
+  }
+
+  /**
+   * The body of `GET /__mock/orders`: every order with its status, written a slice at a time with turns
+   * of the event loop between (`storedOrdersBody`), from the orders as they were when it was asked for.
+   */
+  storedBody(): Promise<Uint8Array[]> {
+    const records = this.#records;
+    if (records === undefined) {
+      const seed = this.#seed;
+      return storedOrdersBody(seed.size, (start, end) => seed.orders(start, end));
+    }
+    // The records as they are now (references: an update puts a new record in place, and leaves these).
+    const current = [...records.collection.all()];
+    return storedOrdersBody(current.length, (start, end) => current.slice(start, end));
   }
 
   /** The order with this id, whatever its status (a copy); a scan of the collection, or of the seed before the store's first change. */

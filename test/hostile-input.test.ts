@@ -152,7 +152,7 @@ describe('budgets', () => {
     const orders = Array.from({ length: 5 }, (_, index) => ({ id: BigInt(index + 1), status: 'pending' as const }));
     const events: string[] = [];
     setImmediate(() => events.push('another request'));
-    const parts = await storedOrdersBody(orders, 2);
+    const parts = await storedOrdersBody(orders.length, (start, end) => orders.slice(start, end), 2);
     events.push('body written');
     expect(events).toEqual(['another request', 'body written']);
     expect(parts).toHaveLength(3);

@@ -76,10 +76,9 @@ function decodable(path: string): boolean {
   }
 }
 
-// One trailing slash names the same resource (`/store/orders/`), as MSW's path matching has it.
+// A path's segments as written: an empty one (a trailing slash, two slashes) matches no route.
 function segmentsOf(path: string): readonly string[] {
-  const segments = pathSegments(path);
-  return segments.length > 1 && segments[segments.length - 1] === '' ? segments.slice(0, -1) : segments;
+  return pathSegments(path);
 }
 
 function bodyLength(body: Reply['body']): number {

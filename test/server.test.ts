@@ -119,8 +119,11 @@ describe('GET /v1/store/orders', () => {
     expect(await (await mock.withKey('/store/orders')).text()).toBe('[]');
   });
 
-  it('treats a trailing slash as the same path', async () => {
-    expect(((await jsonOf(await mock.withKey('/store/orders/'))) as unknown[]).length).toBe(5);
+  it('answers 404 for a path with an empty segment, after the key check, and cancels nothing', async () => {
+    await expectError(await mock.withKey('/store/orders/'), 404, 'not_found', 'No operation at GET /v1/store/orders/.');
+    await expectError(await mock.withKey('/store//orders/1', { method: 'DELETE' }), 404, 'not_found');
+    await expectError(await mock.api('/store/orders/'), 401, 'missing_api_key');
+    expect((await mock.withKey('/store/orders/1', { method: 'DELETE' })).status).toBe(204);
   });
 
   it('keeps a quantity beyond 2^53 exact (quantity has no format, so any integer)', async () => {

@@ -17,6 +17,13 @@ import { templateSegments } from '../spec/routes.js';
  */
 export const controlBodyBounds: JsonBounds = { maxDepth: 32, maxDigits: 19 };
 
+/** The control routes that read a JSON body: their bodies are checked against `controlBodyBounds` as they come. */
+export const controlBodyPaths: ReadonlySet<string> = new Set([
+  '/__mock/orders',
+  '/__mock/faults',
+  '/__mock/provider-state',
+]);
+
 /**
  * The Error a control-plane body past its bounds is refused with.
  * @example

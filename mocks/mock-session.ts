@@ -2,7 +2,7 @@ import type { FaultInput } from './fault-format.js';
 import type { ScenarioStep } from './scenarios.js';
 import { operationOf, type OperationName } from '../spec/routes.js';
 import { MockError } from './errors.js';
-import { FaultPlan, type ActiveFault } from './faults.js';
+import { FaultPlan, faultsInForceLimit, type ActiveFault } from './faults.js';
 import {
   RequestJournal,
   type JournalEntry,
@@ -182,10 +182,11 @@ export class MockSession implements MockControls {
     await this.store.replace(orders, at);
   }
 
-  // Refused before anything is checked or changed: the count is known from the array alone.
+  // Refused before anything is checked or changed (the count is known from the array alone), and only
+  // when the store would grow: a smaller replacement is taken even when the mock is over its budget.
   #checkRoomFor(orders: unknown): void {
     const budget = this.#start.orderBudget;
-    if (budget === undefined || !Array.isArray(orders)) return;
+    if (budget === undefined || !Array.isArray(orders) || orders.length <= this.store.size) return;
     const besides = budget.heldBesides(this);
     if (besides + orders.length <= budget.limit) return;
     throw new MockError(
@@ -210,6 +211,12 @@ export class MockSession implements MockControls {
       throw new MockError('unknown_scenario', `Unknown scenario ${JSON.stringify(name)}; known: ${known}.`);
     }
     const faults = scenarioFaults(scenario);
+    // Everything the scenario asks for is checked before anything changes.
+    if (faults.length > faultsInForceLimit)
+      throw new MockError(
+        'fault_limit_reached',
+        `Cannot load scenario ${JSON.stringify(name)}: its ${faults.length} faults are more than a session holds (${faultsInForceLimit}).`,
+      );
     if (scenario.state !== undefined) {
       this.#checkRoomFor(scenario.state.params.orders);
       await this.store.replace(scenario.state.params.orders);

@@ -110,6 +110,8 @@ interface CallNote {
   session?: MockSession;
 }
 
+const fetchForbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 const notDecodable = 'the path is not valid percent-encoded UTF-8';
 
 function methodNotAllowed(method: string, pathname: string, methods: readonly string[], allow: string): MockError {
@@ -261,7 +263,8 @@ class RequestPipeline {
 
   async #userAnswer(request: MockRequest): Promise<Answer | undefined> {
     const handlers = this.#parts.userHandlers();
-    if (handlers.length === 0) return undefined;
+    // A method Fetch cannot carry (CONNECT, TRACE, TRACK) makes no Request for MSW: the kit answers it.
+    if (handlers.length === 0 || fetchForbiddenMethods.has(request.method.toUpperCase())) return undefined;
     const fetchRequest = request instanceof Request ? request.clone() : await request.toRequest?.();
     if (fetchRequest === undefined) return undefined;
     let response: Response | undefined;

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { getResponse } from 'msw';
 import type { JsonBounds } from '../spec/json.js';
 import { JsonBoundsScanner } from '../spec/json.js';
-import { boundsError, controlBodyBounds } from './control.js';
+import { boundsError, controlBodyBounds, controlBodyPaths } from './control.js';
 import { MockError, noOperation } from './errors.js';
 import { readBody } from './read-body.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
@@ -160,7 +160,7 @@ class NodeRequest implements MockRequest {
     this.url = urlOf(incoming.url ?? '/', origin);
     this.headers = headersOf(incoming);
     this.raw = incoming.rawHeaders;
-    this.#bounds = options.boundsAt(new URL(this.url).pathname);
+    this.#bounds = options.boundsAt(pathnameOf(this.url));
   }
 
   /** The body, read once (an empty one when the request declares none). */
@@ -190,6 +190,15 @@ class NodeRequest implements MockRequest {
 
   async toRequest(): Promise<Request> {
     return toFetchRequest(this, await this.body());
+  }
+}
+
+// The path of a request's URL, or '' for a target that is no URL (the pipeline answers it with 400).
+function pathnameOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
   }
 }
 
@@ -263,9 +272,10 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const afterLargeReply = createLargeReplyCollector(options.collectGarbage);
   let origin = 'http://127.0.0.1';
 
-  // The control plane's bodies are checked as they come; any other body is the user's handlers' to judge.
+  // The bodies of the control routes that read one are checked as they come; any other body (a user's
+  // handler's, under /__mock or not) is theirs to judge.
   const control = options.control ?? true;
-  const boundsAt = (pathname: string) => (control && pathname.startsWith('/__mock/') ? controlBodyBounds : undefined);
+  const boundsAt = (pathname: string) => (control && controlBodyPaths.has(pathname) ? controlBodyBounds : undefined);
 
   // A body is read whole (within the limit) before anything is answered, whatever the route: a body
   // over the limit is 413 on every path, and the connection is free for the next request.

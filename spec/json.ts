@@ -262,6 +262,6 @@ export class JsonBoundsScanner {
     if (code === 0x22) this.#inString = true;
     else if (code === 0x5b || code === 0x7b) {
       if (++this.#depth > this.#bounds.maxDepth) this.#breach = { bound: 'depth', limit: this.#bounds.maxDepth };
-    } else if (code === 0x5d || code === 0x7d) this.#depth--;
+    } else if ((code === 0x5d || code === 0x7d) && this.#depth > 0) this.#depth--;
   }
 }

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FaultPlan } from '../mocks/faults.js';
 import {
   injectsFaults,
@@ -108,6 +108,8 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
       return response;
     });
     await expect.poll(() => delays).toEqual([250]);
+    // One more round trip to the server: an answer that did not wait for the delay would be here by now.
+    expect((await mock.control('/faults')).status).toBe(200);
     expect(answered).toBe(false);
     for (const resume of waiting) resume();
     expect((await listed).status).toBe(200);
@@ -287,6 +289,23 @@ describe('scenarios that inject faults', () => {
       });
       await replay(mock.origin, scenario.steps);
       expect(await jsonOf(await mock.control('/faults')), scenario.name).toEqual([]);
+    }
+  });
+
+  it('waits for a delay on a timer by default', async () => {
+    vi.useFakeTimers();
+    try {
+      const plan = new FaultPlan();
+      plan.add({ operation: 'listOrders', delay: 250, times: 1 });
+      let settled = false;
+      const applied = plan.apply('listOrders').then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(249);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await applied;
+      expect(settled).toBe(true);
+    } finally {
+      vi.useRealTimers();
     }
   });
 

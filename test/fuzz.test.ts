@@ -129,5 +129,5 @@ describe('fuzzing the HTTP surface', () => {
       headers: { authorization: 'Bearer petstore-dev-key' },
     });
     expect(alive !== 'connection dropped' && alive.status).toBe(200);
-  }, 60_000);
+  }, 180_000);
 });

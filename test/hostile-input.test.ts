@@ -1,6 +1,7 @@
 // The mock under hostile input: a body that would cost seconds to convert or overflow the stack is
 // refused as it comes, at constant work per byte, and no such request holds up another session.
 import { connect, type Socket } from 'node:net';
+import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../mocks/index.js';
 import { storedOrdersBody } from '../mocks/order-seed.js';
@@ -148,6 +149,22 @@ describe('budgets', () => {
     expect((await put(8, 'b')).status).toBe(204);
   });
 
+  it('takes a replacement that shrinks a store even when the sessions are over the budget', async () => {
+    mock = await startServer({ seed: [{ id: 1 }, { id: 2 }, { id: 3 }], maxOrders: 8 });
+    for (const session of ['a', 'b', 'c'])
+      await mock.withKey('/store/orders', { headers: { 'x-mock-session': session } });
+    const put = (body: string, session?: string) =>
+      mock!.control('/orders', {
+        method: 'PUT',
+        body,
+        headers: session === undefined ? {} : { 'x-mock-session': session },
+      });
+    expect((await put('[]', 'a')).status).toBe(204);
+    expect((await put('[{"id": 7}]')).status).toBe(204);
+    const six = JSON.stringify([1, 2, 3, 4, 5, 6].map((id) => ({ id })));
+    await expectError(await put(six, 'b'), 409, 'order_limit_reached');
+  });
+
   it('writes the stored orders in slices, with turns of the event loop between them', async () => {
     const orders = Array.from({ length: 5 }, (_, index) => ({ id: BigInt(index + 1), status: 'pending' as const }));
     const events: string[] = [];
@@ -173,6 +190,36 @@ function exchange(origin: string, request: string): Promise<string> {
     socket.on('error', reject);
   });
 }
+
+describe('request targets and user handlers', () => {
+  it('answers a request target that is no URL with 400 and keeps serving', async () => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    for (const target of ['http://[/', 'http://exa%mple/', 'http://a:99999/']) {
+      const reply = await exchange(mock.origin, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(reply, target).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    }
+    expect((await mock.withKey('/store/orders')).status).toBe(200);
+  });
+
+  it("leaves a body under /__mock that no control route reads to the user's handler", async () => {
+    mock = await startServer({
+      handlers: [http.post('*/__mock/custom', async ({ request }) => HttpResponse.text(await request.text()))],
+    });
+    const body = `{"n": ${'1'.repeat(40)}}`;
+    const response = await mock.control('/custom', { method: 'POST', body });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(body);
+  });
+
+  it('answers CONNECT itself when user handlers are installed (Fetch cannot carry it)', async () => {
+    mock = await startServer({ handlers: [http.get('*/v1/store/inventory', () => HttpResponse.json({}))] });
+    const reply = await exchange(
+      mock.origin,
+      'CONNECT /v1/store/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-dev-key\r\n\r\n',
+    );
+    expect(reply).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+  });
+});
 
 describe('CONNECT', () => {
   it('answers CONNECT to a path of the interface with 405 and Allow, and journals it', async () => {
@@ -218,6 +265,18 @@ describe('JsonBoundsScanner', () => {
     const scanner = new JsonBoundsScanner(bounds);
     expect(scanner.feed('[[]')).toBeUndefined();
     expect(scanner.feed(',[1]]')).toBeUndefined();
+    expect(scanner.feed('[[[')).toEqual({ bound: 'depth', limit: 2 });
+  });
+
+  it('reads an escape split across chunks', () => {
+    const scanner = new JsonBoundsScanner(bounds);
+    expect(scanner.feed('["a\\')).toBeUndefined();
+    expect(scanner.feed('"12345"]')).toBeUndefined();
+  });
+
+  it('gives no extra depth for a closing bracket without its opening one', () => {
+    const scanner = new JsonBoundsScanner(bounds);
+    expect(scanner.feed(']]]]')).toBeUndefined();
     expect(scanner.feed('[[[')).toEqual({ bound: 'depth', limit: 2 });
   });
 

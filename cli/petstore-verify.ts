@@ -265,6 +265,33 @@ function exchangeLines(exchange: ProxyExchange, quiet: boolean): string[] {
   ];
 }
 
+const proxyUsage = `Usage: petstore-verify proxy --upstream URL [options]
+
+Forwards every request to the implementation at URL and checks each answer against the
+specification as it passes (Ajv, and Prism's validator as a second oracle), printing one line per
+exchange. Stop it with Ctrl-C: it prints the totals and exits 1 if any answer broke the contract.
+
+Options:
+  --upstream URL   the implementation, ending with /v1
+  --port N         port to listen on; 0 picks a free one (default 4020)
+  --host HOST      address to bind (default 127.0.0.1)
+  --no-prism       do not check with Prism's validator too
+  --json FILE      write the report as JSON when stopped
+  --quiet          print only the exchanges that break the contract
+  --help           print this help
+`;
+
+const publishUsage = `Usage: petstore-verify publish-pact --consumer-version V [--branch B]
+
+Publishes the pact the package ships to the Pact Broker at $PACT_BROKER_BASE_URL (with
+$PACT_BROKER_TOKEN, or $PACT_BROKER_USERNAME and $PACT_BROKER_PASSWORD), as consumer version V.
+
+Options:
+  --consumer-version V  the consumer's version to publish the pact as
+  --branch B            the consumer version's branch
+  --help                print this help
+`;
+
 function parseProxy(argv: string[]) {
   const values = parseFlags(argv, {
     upstream: { type: 'string' },
@@ -284,6 +311,10 @@ function parseProxy(argv: string[]) {
 }
 
 async function proxy(argv: string[]): Promise<number | undefined> {
+  if (argv.includes('--help')) {
+    process.stdout.write(proxyUsage);
+    return 0;
+  }
   let options;
   try {
     options = parseProxy(argv);
@@ -320,6 +351,10 @@ async function proxy(argv: string[]): Promise<number | undefined> {
 }
 
 async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
+  if (argv.includes('--help')) {
+    process.stdout.write(publishUsage);
+    return 0;
+  }
   let values;
   const broker = brokerFromEnvironment(environment);
   try {

@@ -113,6 +113,19 @@ describe("petstore-verify against the kit's own mock", () => {
   });
 });
 
+describe('petstore-verify subcommands', () => {
+  it.each([
+    ['proxy', 'Usage: petstore-verify proxy --upstream URL [options]'],
+    ['explore', 'Usage: petstore-verify [options]'],
+    ['publish-pact', 'Usage: petstore-verify publish-pact --consumer-version V [--branch B]'],
+  ])('%s answers --help with its usage and exit 0', async (command, usage) => {
+    const exit = await runToExit(process.execPath, [verifyCli, command, '--help']);
+    expect(exit.code).toBe(0);
+    expect(exit.stdout.startsWith(`${usage}\n`)).toBe(true);
+    expect(exit.stderr).toBe('');
+  });
+});
+
 describe('petstore-verify arguments and reachability', () => {
   it.each([
     [[], 'petstore-verify: --base-url (or --target) is required (see --help)\n'],

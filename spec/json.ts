@@ -107,7 +107,8 @@ function markLongIntegers(text: string, tally: Tally): string {
           text.charCodeAt(at) === 0x45
         )
           at++;
-      } else if (at - digits >= 16) {
+      } else if (at - digits >= 16 && text.charCodeAt(digits) !== 0x30) {
+        // (A leading zero is not JSON: left as it is, JSON.parse refuses it and the lossless parser words why.)
         parts.push(text.slice(copiedUpTo, start), '"\\u0000', text.slice(start, at), '"');
         copiedUpTo = at;
         tally.marks++;

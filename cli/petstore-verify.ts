@@ -426,10 +426,14 @@ async function main(): Promise<number | undefined> {
     return usageFailure('petstore-verify', error);
   }
   if (options.hint !== undefined) console.log(`hint: ${options.hint}`);
-  if (options.suites.includes('explore') && options['state-url'] !== undefined) {
+  // Said when the first exploration run is reported: a run the preflight stops explores nothing.
+  let exploreAnnounced = false;
+  const announceExplore = () => {
+    if (exploreAnnounced) return;
+    exploreAnnounced = true;
     const seed = options.exploration.seed ?? defaultExplorationSeed;
     console.log(`explore: ${options.exploration.runs} runs, seed ${seed} (the same seed replays them: --seed ${seed})`);
-  }
+  };
   const report = await runVerification({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -446,12 +450,14 @@ async function main(): Promise<number | undefined> {
     exploration: options.exploration,
     onExchange: (suite, caseName, exchange) => console.log(suiteExchangeLines(suite, caseName, exchange).join('\n')),
     onRun: (result) => {
+      announceExplore();
       const lines = runLines(result);
       if (lines.length > 0) console.log(lines.join('\n'));
     },
   });
   const unreachable = report.reasons.find((reason) => reason.startsWith('cannot reach '));
-  if (unreachable !== undefined) console.error(`petstore-verify: ${unreachable}`);
+  if (report.setupError !== undefined) console.error(`petstore-verify: ${report.setupError.message}`);
+  else if (unreachable !== undefined) console.error(`petstore-verify: ${unreachable}`);
   console.log(summaryLines(report).join('\n'));
   if (options.hint !== undefined && report.exitCode !== 0) console.log(`hint: ${options.hint}`);
   await writeReports(report, options);

@@ -292,7 +292,9 @@ describe('petstore-verify explore', () => {
       '--state-url',
       'http://127.0.0.1:9/s',
     ]);
-    expect(unreachable.stderr).toBe('petstore-verify: cannot reach http://127.0.0.1:9/s: ECONNREFUSED\n');
+    expect(unreachable.stderr).toBe(
+      'petstore-verify: the base URL does not answer: GET http://127.0.0.1:9/v1/store/orders: cannot reach http://127.0.0.1:9/v1/store/orders: ECONNREFUSED; check --base-url\n',
+    );
     expect(unreachable.code).toBe(2);
   });
 });

@@ -19,6 +19,8 @@ export interface TargetFailure {
   failure: string;
   /** Set when no whole answer came in time. */
   timedOut?: boolean;
+  /** Set when not even the headers came in time: nothing answered. */
+  silent?: boolean;
 }
 
 /** What one exchange with the target gave: a whole response, or a failure of the target. */
@@ -111,7 +113,11 @@ export function observe(
       agent: false,
     });
     const timer = setTimeout(() => {
-      settle({ failure: `no complete answer within ${timeout} ms (the headers or the body stalled)`, timedOut: true });
+      settle({
+        failure: `no complete answer within ${timeout} ms (the headers or the body stalled)`,
+        timedOut: true,
+        ...(!responded && { silent: true }),
+      });
       request.destroy();
     }, timeout);
     request.on('error', (error: NodeJS.ErrnoException) => {

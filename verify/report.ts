@@ -1,3 +1,4 @@
+import type { PreflightFailure } from './preflight.js';
 import { stringifyJson } from '../spec/json.js';
 import { matchRoute, routes, type OperationName } from '../spec/routes.js';
 import type { Finding } from './checks.js';
@@ -44,6 +45,8 @@ export interface RunReport {
   exitCode: 0 | 1 | 2;
   /** Why the run is not green, one line each. */
   reasons: string[];
+  /** The setup mistake the preflight found, when it found one: then no suite ran (exit 2). */
+  setupError?: PreflightFailure;
   durationMs: number;
 }
 
@@ -301,9 +304,11 @@ export function summaryLines(report: RunReport): string[] {
   const missing = report.coverage.responses
     .filter((entry) => entry.exercised === 0)
     .map((entry) => `${entry.operation} ${entry.status}`);
-  lines.push(
-    `coverage: ${report.coverage.covered} of ${report.coverage.total} documented responses exercised${missing.length > 0 ? ` (not: ${missing.join(', ')})` : ''}`,
-  );
+  // A run the preflight stopped checked nothing: its coverage says nothing either.
+  if (report.setupError === undefined)
+    lines.push(
+      `coverage: ${report.coverage.covered} of ${report.coverage.total} documented responses exercised${missing.length > 0 ? ` (not: ${missing.join(', ')})` : ''}`,
+    );
   lines.push(
     `verdict: ${report.verdict} (exit ${report.exitCode}; ${plural(report.checks, 'check')}, ${plural(report.violations, 'violation')}, ${seconds(report.durationMs)})${report.reasons.length > 0 && report.exitCode !== 0 ? `: ${report.reasons.join('; ')}` : ''}`,
   );

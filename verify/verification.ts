@@ -1,3 +1,4 @@
+import { preflight, type PreflightFailure, type PreflightOptions } from './preflight.js';
 import type { Scenario } from '../mocks/scenarios.js';
 import { explore, type ExploreOptions } from './explore.js';
 import { TargetUnreachable } from './observe.js';
@@ -19,6 +20,8 @@ export interface VerificationOptions extends TargetOptions {
   requireCoverage?: boolean;
   /** The kit's version, for the reports. */
   version: string;
+  /** Whether to check the base URL, the key and the state URL before any suite (`preflight`). Default: true. */
+  preflight?: boolean;
   /** The exploration's runs, seed, steps and folder to save a failure in (see `ExploreOptions`). */
   exploration?: Pick<ExploreOptions, 'runs' | 'seed' | 'maxSteps' | 'save'>;
   /** Called after every judged exchange of the pact and the scenarios, for progress output. */
@@ -68,6 +71,39 @@ async function runSuite(
  * const report = await runVerification({ baseUrl, apiKey, stateUrl, suites: ['pact', 'scenarios'], scenarios, version: '0.1.0' });
  * process.exitCode = report.exitCode;
  */
+function preflightOptions(options: VerificationOptions): PreflightOptions {
+  // Only a suite that sets provider states needs the state URL to work.
+  const needsStates =
+    options.suites.some((suite) => suite !== 'scenarios') ||
+    options.scenarios.some((scenario) => scenario.state !== undefined);
+  return {
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeout: Math.min(options.timeout ?? 10_000, 10_000),
+    ...(needsStates && options.stateUrl !== undefined && { stateUrl: options.stateUrl }),
+  };
+}
+
+// A run the preflight stopped: no suite, the one reason, exit 2.
+function setupErrorReport(
+  options: VerificationOptions,
+  setupError: PreflightFailure,
+  startedAt: Date,
+  started: number,
+): RunReport {
+  const report = runReport({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    suites: [],
+    version: options.version,
+    strict: options.strict ?? false,
+    prism: options.prism !== false,
+    requireCoverage: options.requireCoverage ?? false,
+    startedAt,
+    durationMs: performance.now() - started,
+  });
+  return { ...report, setupError, reasons: [setupError.message], exitCode: 2, verdict: 'not-run' };
+}
+
 export async function runVerification(options: VerificationOptions): Promise<RunReport> {
   const startedAt = new Date();
   const started = performance.now();
@@ -76,6 +112,8 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   // One watch for the whole run: once the target has stopped answering, every suite stops sending.
   // One Prism for the whole run too, loaded when the first suite that uses it starts.
   options = { ...options, watch: options.watch ?? { timeouts: 0 }, loadPrism: options.loadPrism ?? prismLoader() };
+  const setupError = options.preflight === false ? undefined : await preflight(preflightOptions(options));
+  if (setupError !== undefined) return setupErrorReport(options, setupError, startedAt, started);
   try {
     for (const suite of options.suites) results.push(await runSuite(suite, options));
   } catch (error) {

@@ -1,0 +1,93 @@
+import { stringifyJson } from '../spec/json.js';
+import { providerState } from '../spec/provider-state.js';
+import { observe, TargetUnreachable, type Observation } from './observe.js';
+
+/** A setup mistake the preflight found: which check, and one line naming what to fix. */
+export interface PreflightFailure {
+  check: 'base-url' | 'api-key' | 'state-url';
+  message: string;
+}
+
+/** What the preflight checks: the target, the key, and the state URL when there is one. */
+export interface PreflightOptions {
+  /** The base URL of the implementation, ending with /v1. */
+  baseUrl: string;
+  apiKey: string;
+  stateUrl?: string;
+  /** Milliseconds for each request. Default: 10,000 (the preflight asks at most three). */
+  timeout?: number;
+}
+
+async function observed(
+  url: string,
+  init: Parameters<typeof observe>[1],
+  timeout: number,
+): Promise<Observation | string> {
+  try {
+    return await observe(url, init, timeout);
+  } catch (error) {
+    if (error instanceof TargetUnreachable) return error.message;
+    throw error;
+  }
+}
+
+const answered = (observation: Observation | string): string =>
+  typeof observation === 'string'
+    ? observation
+    : 'failure' in observation
+      ? observation.failure
+      : `${observation.status}`;
+
+async function checkTarget(options: PreflightOptions, timeout: number): Promise<PreflightFailure | undefined> {
+  const list = `${options.baseUrl.replace(/\/+$/, '')}/store/orders`;
+  const observation = await observed(
+    list,
+    { method: 'GET', headers: { authorization: `Bearer ${options.apiKey}` } },
+    timeout,
+  );
+  // Nothing answered (refused, unknown host, no headers in time): a setup mistake. A response that came
+  // broken (a truncated body, bad gzip, a body that stalls) is the provider's to answer for: the suites judge it.
+  const silent = typeof observation === 'string' || ('failure' in observation && observation.silent === true);
+  if (silent)
+    return {
+      check: 'base-url',
+      message: `the base URL does not answer: GET ${list}: ${answered(observation)}; check --base-url`,
+    };
+  if ('failure' in observation) return undefined;
+  if (observation.status === 401)
+    return { check: 'api-key', message: 'the API key was refused (401): check --api-key' };
+  return undefined;
+}
+
+async function checkStateUrl(stateUrl: string, timeout: number): Promise<PreflightFailure | undefined> {
+  for (const action of ['setup', 'teardown'] as const) {
+    const body = stringifyJson({ state: providerState, params: { orders: [] }, action });
+    const observation = await observed(
+      stateUrl,
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body },
+      timeout,
+    );
+    const status = typeof observation === 'string' || 'failure' in observation ? undefined : observation.status;
+    if (status === undefined || status < 200 || status > 299)
+      return {
+        check: 'state-url',
+        message: `the state URL refused a ${action} of "${providerState}": POST ${stateUrl} answered ${answered(observation)}; check --state-url (the kit's mock serves it at /__mock/provider-state)`,
+      };
+  }
+  return undefined;
+}
+
+/**
+ * Checks, before any suite runs, the mistakes that would make every check fail for one reason: a
+ * base URL that does not answer, an API key the target refuses (the list answers 401 with it), and
+ * a state URL that does not take a setup and a teardown of an empty store. At most three requests.
+ * @example
+ * const failure = await preflight({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'wrong' });
+ * // { check: 'api-key', message: 'the API key was refused (401): check --api-key' }
+ */
+export async function preflight(options: PreflightOptions): Promise<PreflightFailure | undefined> {
+  const timeout = options.timeout ?? 10_000;
+  const target = await checkTarget(options, timeout);
+  if (target !== undefined || options.stateUrl === undefined) return target;
+  return checkStateUrl(options.stateUrl, timeout);
+}

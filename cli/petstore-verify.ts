@@ -41,8 +41,9 @@ const usage = `Usage: petstore-verify [options]
 
 Checks an implementation of the pet store order interface against the specification: the shipped
 pact, then the scenarios, then a short exploration. Exit 0 when it conforms, 1 on any violation, 2
-when the arguments are wrong, the target cannot be reached, or nothing could be checked (the reason
-is printed).
+when the arguments are wrong, the setup is (the preflight, before any suite: a base URL that does
+not answer, a refused key, a state URL that refuses a setup), or nothing could be checked (the
+reason is printed, one line).
 
 Options:
   --base-url URL        the implementation, ending with /v1

@@ -4,8 +4,10 @@ import { defineConfig } from 'vitest/config';
 // Two projects, run in sequence by `npm test`: the Pact consumer tests write the pact, then the
 // suite (provider verification included) reads it.
 const shared = {
-  // The CLI and package tests start real processes (npm, node); the machines are shared and noisy.
-  testTimeout: 30_000,
+  // The CLI and package tests start real processes (npm, node); the machines are shared and noisy, and
+  // two files run at once: a whole default verification (~4 s alone) took over 30 s at load 8.5 on
+  // 2 cores. The timeout only bounds a hung test; no honest one comes near it.
+  testTimeout: 120_000,
   hookTimeout: 60_000,
   // expect.poll waits for a condition (a page's text, a callback's call): 1 s by default, which a loaded
   // machine can spend before a headless browser paints. The test's own timeout still bounds the wait.

@@ -192,5 +192,5 @@ describe('npm run example (the Vite dev server)', () => {
     await page.goto(`${devOrigin}/?scenario=cancel-pending-order`);
     await expect.poll(() => page.locator('#orders tbody tr').count(), { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await page.locator('#scenario').textContent()).toBe('Mock scenario: cancel-pending-order');
-  }, 60_000);
+  }, 120_000);
 });

@@ -27,7 +27,7 @@ export function runToExit(
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 30_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 120_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -23,13 +23,13 @@ const mockTarget = () => ({
   baseUrl: `${mock.origin}/v1`,
   apiKey: 'petstore-dev-key',
   stateUrl: `${mock.origin}/__mock/provider-state`,
-  timeout: 5000,
+  timeout: 10_000,
 });
 const providerTarget = (origin: string) => ({
   baseUrl: `${origin}/v1`,
   apiKey: hostileKey,
   stateUrl: `${origin}/__state`,
-  timeout: 5000,
+  timeout: 10_000,
 });
 
 beforeAll(async () => {
@@ -53,7 +53,7 @@ describe("exploring the kit's own mock", () => {
     const sizes = result.cases.map((run) => Number(/^(\d+) order/.exec(run.description ?? '')?.[1]));
     expect(Math.max(...sizes)).toBeGreaterThan(20);
     expect(sizes).toContain(0);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe.each<[string, Switches]>([
@@ -84,7 +84,7 @@ describe.each<[string, Switches]>([
       ['scenarios', 'passed'],
     ]);
     expect(report.exitCode).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it('is caught by exploration, shrunk to a few steps, and saved as a scenario that replays it', async () => {
     const result = await explore({ ...providerTarget(provider.origin), runs: 100, save: saved, prism: false });
@@ -244,7 +244,7 @@ describe('petstore-verify explore', () => {
     } finally {
       await provider.close();
     }
-  }, 60_000);
+  }, 120_000);
 
   it.each([
     [['--runs', '0'], 'petstore-verify: --runs must be an integer from 1 to 100000, got "0" (see --help)\n'],
@@ -349,5 +349,5 @@ describe('scenarios saved by exploration, in the other tools', () => {
     } finally {
       await provider.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -76,11 +76,6 @@ function decodable(path: string): boolean {
   }
 }
 
-// A path's segments as written: an empty one (a trailing slash, two slashes) matches no route.
-function segmentsOf(path: string): readonly string[] {
-  return pathSegments(path);
-}
-
 function bodyLength(body: Reply['body']): number {
   if (body === null) return 0;
   if (typeof body === 'string') return new TextEncoder().encode(body).byteLength;
@@ -187,7 +182,7 @@ class RequestPipeline {
     if (users !== undefined) {
       if (namespace?.kind === 'api')
         call.operation =
-          routesAtPath(segmentsOf(namespace.path)).find(({ route }) => route.method === request.method)?.route
+          routesAtPath(pathSegments(namespace.path)).find(({ route }) => route.method === request.method)?.route
             .operation ?? null;
       return users;
     }
@@ -214,7 +209,7 @@ class RequestPipeline {
   async #answerApi(request: MockRequest, url: URL, path: string, call: CallNote): Promise<Answer> {
     const method = request.method;
     if (!decodable(path)) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname, notDecodable));
-    const candidates = routesAtPath(segmentsOf(path));
+    const candidates = routesAtPath(pathSegments(path));
     if (candidates.length === 0) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname));
     const { methods, allow } = allowedMethods(candidates.map(({ route }) => route.method));
     if (method === 'OPTIONS') return options204(allow);
@@ -245,7 +240,7 @@ class RequestPipeline {
   async #answerControl(request: MockRequest, url: URL, path: string): Promise<Answer> {
     const method = request.method;
     if (!decodable(path)) throw noOperation(method, url.pathname, notDecodable);
-    const matched = matchControlRoute(segmentsOf(path));
+    const matched = matchControlRoute(pathSegments(path));
     if (matched === undefined) throw noOperation(method, url.pathname);
     const { methods, allow } = allowedMethods(Object.keys(matched.route.methods));
     if (method === 'OPTIONS') return options204(allow);

@@ -420,8 +420,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 function writeRawReply(socket: Duplex, answer: Answer): void {
   if (answer === networkError || !socket.writable) return void socket.destroy();
   const body = answer.body === null ? [] : typeof answer.body === 'string' ? [Buffer.from(answer.body)] : answer.body;
-  const length = body.reduce((total, part) => total + part.byteLength, 0);
-  const fields = { ...answer.headers, 'content-length': String(length), connection: 'close' };
+  const fields = { ...answer.headers, 'content-length': String(bodyLength(answer.body)), connection: 'close' };
   const head = Object.entries(fields)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');

@@ -165,6 +165,9 @@ describe('petstore-verify --suite pact fails broken providers', () => {
         `petstore-verify: the state URL refused a setup of "the store holds orders": POST ${mock.origin}/__mock/no-such-state-endpoint answered 404; check --state-url (the kit's mock serves it at /__mock/provider-state)\n`,
       );
       expect(exit.stdout).not.toMatch(/setup state change handlers has failed/);
+      expect(exit.stdout).toMatch(
+        /^verdict: not-run \(exit 2; 0 checks, 0 violations, [\d.]+ s\): the state URL refused/,
+      );
       expect(exit.code).toBe(2);
     } finally {
       await mock.close();

@@ -203,32 +203,6 @@ describe('petstore-verify arguments and reachability', () => {
       `petstore-verify: the base URL does not answer: GET ${origin}/v1/store/orders: cannot reach ${origin}/v1/store/orders: ECONNREFUSED; check --base-url\n`,
     );
   });
-
-  it('exits 2 naming the state URL when it refuses a setup, before any suite runs', async () => {
-    const mock = await startServer();
-    try {
-      const stateUrl = `${mock.origin}/__mock/provider-states`;
-      const exit = await petstoreVerify([
-        '--base-url',
-        `${mock.origin}/v1`,
-        '--api-key',
-        'petstore-dev-key',
-        '--state-url',
-        stateUrl,
-        '--suite',
-        'pact',
-      ]);
-      expect(exit.code).toBe(2);
-      expect(exit.stderr).toBe(
-        `petstore-verify: the state URL refused a setup of "the store holds orders": POST ${stateUrl} answered 404; check --state-url (the kit's mock serves it at /__mock/provider-state)\n`,
-      );
-      expect(exit.stdout).toMatch(
-        /^verdict: not-run \(exit 2; 0 checks, 0 violations, [\d.]+ s\): the state URL refused/,
-      );
-    } finally {
-      await mock.close();
-    }
-  });
 });
 
 describe('petstore-verify catches broken providers', () => {

@@ -1,4 +1,4 @@
-import { preflight, type PreflightFailure, type PreflightOptions } from './preflight.js';
+import { preflight, type PreflightOptions } from './preflight.js';
 import type { Scenario } from '../mocks/scenarios.js';
 import { explore, type ExploreOptions } from './explore.js';
 import { TargetUnreachable } from './observe.js';
@@ -84,16 +84,11 @@ function preflightOptions(options: VerificationOptions): PreflightOptions {
   };
 }
 
-// A run the preflight stopped: no suite, the one reason, exit 2.
-function setupErrorReport(
-  options: VerificationOptions,
-  setupError: PreflightFailure,
-  startedAt: Date,
-  started: number,
-): RunReport {
-  const report = runReport({
+// The report of the suites that ran, from the run's options and clock.
+function reportOf(options: VerificationOptions, suites: SuiteResult[], startedAt: Date, started: number): RunReport {
+  return runReport({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    suites: [],
+    suites,
     version: options.version,
     strict: options.strict ?? false,
     prism: options.prism !== false,
@@ -101,7 +96,6 @@ function setupErrorReport(
     startedAt,
     durationMs: performance.now() - started,
   });
-  return { ...report, setupError, reasons: [setupError.message], exitCode: 2, verdict: 'not-run' };
 }
 
 export async function runVerification(options: VerificationOptions): Promise<RunReport> {
@@ -113,23 +107,22 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   // One Prism for the whole run too, loaded when the first suite that uses it starts.
   options = { ...options, watch: options.watch ?? { timeouts: 0 }, loadPrism: options.loadPrism ?? prismLoader() };
   const setupError = options.preflight === false ? undefined : await preflight(preflightOptions(options));
-  if (setupError !== undefined) return setupErrorReport(options, setupError, startedAt, started);
+  // A run the preflight stopped: no suite, the one reason, exit 2.
+  if (setupError !== undefined)
+    return {
+      ...reportOf(options, [], startedAt, started),
+      setupError,
+      reasons: [setupError.message],
+      exitCode: 2,
+      verdict: 'not-run',
+    };
   try {
     for (const suite of options.suites) results.push(await runSuite(suite, options));
   } catch (error) {
     if (!(error instanceof TargetUnreachable)) throw error;
     unreachable = error.message;
   }
-  const report = runReport({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    suites: results,
-    version: options.version,
-    strict: options.strict ?? false,
-    prism: options.prism !== false,
-    requireCoverage: options.requireCoverage ?? false,
-    startedAt,
-    durationMs: performance.now() - started,
-  });
+  const report = reportOf(options, results, startedAt, started);
   if (unreachable === undefined) return report;
   return {
     ...report,

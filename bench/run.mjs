@@ -5,7 +5,7 @@
 // one, over loopback only. Every figure is the median of several runs, and every throughput and p99
 // figure is also given as a ratio to the baseline measured in the same run.
 // BENCH_RUNS (default 3) and BENCH_SECONDS (default 5) shorten or lengthen it. Needs `npm run build`.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,10 @@ import { measureInProcess } from './in-process.mjs';
 import { measureRecordCreation } from './msw-data.mjs';
 import { bigStoreGoals, measureBigStores } from './scale.mjs';
 import { key, median, mockCli, orders, root, start } from './support.mjs';
+
+/** The line after which bench/RESULTS.md is written by hand: each run keeps what follows it. */
+const handWrittenMarker =
+  '<!-- Written by hand below this line: npm run bench keeps it. Each section says when and how it was measured. -->';
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -311,5 +315,11 @@ const lines = [
     `${records.findByReference.toFixed(2)} ms | ${records.updateLast.toFixed(2)} ms | ${records.updateFirst.toFixed(2)} ms |`,
   '',
 ];
-await writeFile(new URL('RESULTS.md', import.meta.url), lines.join('\n'));
+// What is written by hand below the marker (figures of other scripts, profiles) is kept.
+const resultsFile = new URL('RESULTS.md', import.meta.url);
+const handWritten = await readFile(resultsFile, 'utf8').then(
+  (text) => (text.includes(handWrittenMarker) ? text.slice(text.indexOf(handWrittenMarker)) : ''),
+  () => '',
+);
+await writeFile(resultsFile, `${lines.join('\n')}${handWritten === '' ? '' : `\n${handWritten}`}`);
 console.log(lines.join('\n'));

@@ -1,5 +1,9 @@
 #!/usr/bin/env node
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, appendFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { baselineText, readBaseline, type Baseline } from '../verify/baseline.js';
+import { githubAnnotations, githubSummary } from '../verify/github.js';
 import { stringifyJson } from '../spec/json.js';
 import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../mocks/scenarios.js';
 import { createValidatingProxy, reportPath, type ProxyExchange } from '../verify/proxy.js';
@@ -7,6 +11,7 @@ import { defaultExplorationSeed } from '../verify/explore.js';
 import { defaultRequestTimeout } from '../verify/observe.js';
 import {
   disagreementLine,
+  shownDisagreements,
   exchangeLines as suiteExchangeLines,
   findingText,
   runLines,
@@ -36,7 +41,7 @@ import {
 
 const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options] [--runs N] [--seed N|random] [--max-steps N] [--save DIR]
-       petstore-verify proxy --upstream URL [--port N] [--host HOST] [--no-prism] [--json FILE] [--quiet]
+       petstore-verify proxy --upstream URL [--port N] [--host HOST] [--no-prism] [--json FILE] [--quiet] [--verbose]
        petstore-verify publish-pact --consumer-version V [--branch B]
 
 Checks an implementation of the pet store order interface against the specification: the shipped
@@ -56,8 +61,10 @@ Options:
                         scenarios, checked with Ajv, Prism and the kit's mock as model), explore
                         (generated states and command sequences against the model; needs --state-url)
                         or all (default: pact, the scenarios, then 25 exploration runs; what needs
-                        --state-url is skipped, saying why, without it)
-  --scenario NAME       run this scenario (repeatable; default: all of them)
+                        --state-url is skipped, saying why, without it; with --scenario or
+                        --scenarios, the default is the scenarios alone)
+  --scenario NAME       run this scenario (repeatable; default: all of them); with --suite pact or
+                        all, the pact verifies only this scenario's interactions
   --scenarios DIR       run the scenarios of this folder instead of the kit's
   --timeout S           seconds to wait for one whole answer, headers and body (default 10)
   --deadline S          seconds the whole run may take; what is left then fails the run (default 600)
@@ -65,6 +72,8 @@ Options:
   --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
   --strict              count the kit's own decisions (advisory expectations) as violations
   --no-prism            do not check responses with Prism's validator too (saves ~0.5 s of start-up)
+  --verbose             also print where Prism disagrees with Ajv for a known Prism limit (int64 beyond
+                        2^53); without it they are only counted
   --require-coverage    fail the run when a documented response (operation and status) was not exercised
   --runs N              exploration: how many generated runs (default 100 for explore, 25 in the default run)
   --seed N              exploration: the seed that replays a run exactly (default 20261123; random: a new one)
@@ -73,8 +82,14 @@ Options:
   --junit FILE          write a JUnit XML report of every suite that ran
   --json FILE           write the whole report as JSON
   --html FILE           write a self-contained HTML page of the report, with the coverage matrix
+  --write-baseline FILE write the violations of this run as a baseline of known failures (JSON)
+  --baseline FILE       known failures (from --write-baseline): reported as known, failing nothing;
+                        the run fails only on new violations, and says which known ones are fixed
   --help                print this help
   --version             print the version
+
+In GitHub Actions (GITHUB_ACTIONS=true) it also prints a workflow command per finding (::error,
+::warning, ::notice for a known failure) and appends a Markdown summary to $GITHUB_STEP_SUMMARY.
 
 Proxy: petstore-verify proxy forwards every request unchanged to --upstream (requests under /v1 to
 the upstream base URL, others to its origin), returns every response byte for byte, and checks each
@@ -85,6 +100,7 @@ writes --json, and exits 1 if it saw a violation, else 0.
   --port N              the port to listen on (default 4020, 0 for any free port)
   --host HOST           the address to listen on (default 127.0.0.1)
   --quiet               print only the exchanges with a violation
+  --verbose             also print where Prism disagrees with Ajv for a known Prism limit
 
 Publish: petstore-verify publish-pact publishes the shipped pact to $PACT_BROKER_BASE_URL
 ($PACT_BROKER_TOKEN, or $PACT_BROKER_USERNAME and $PACT_BROKER_PASSWORD).
@@ -130,11 +146,14 @@ const verifyFlags = {
   'provider-version': { type: 'string' },
   'provider-branch': { type: 'string' },
   strict: { type: 'boolean' },
+  verbose: { type: 'boolean' },
   'no-prism': { type: 'boolean' },
   'require-coverage': { type: 'boolean' },
   junit: { type: 'string' },
   json: { type: 'string' },
   html: { type: 'string' },
+  baseline: { type: 'string' },
+  'write-baseline': { type: 'string' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const;
@@ -169,7 +188,9 @@ const suitesByFlag: Record<string, SuiteName[]> = {
 function suitesOf(values: VerifyFlags, explore: boolean): { suite: string; suites: SuiteName[] } {
   if (explore && values.suite !== undefined)
     throw new UsageError('petstore-verify explore runs the exploration: give no --suite');
-  const suite = explore ? 'explore' : (values.suite ?? 'all');
+  // Scenarios named or given as a folder are run alone, unless --suite asks for more.
+  const chosen = values.scenario !== undefined || values.scenarios !== undefined;
+  const suite = explore ? 'explore' : (values.suite ?? (chosen ? 'scenarios' : 'all'));
   const suites = suitesByFlag[suite];
   if (suites === undefined)
     throw new UsageError(`--suite must be pact, ajv, explore or all, got ${JSON.stringify(suite)}`);
@@ -246,23 +267,70 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) 
   };
 }
 
-async function writeReports(
-  report: RunReport,
-  files: { junit?: string | undefined; json?: string | undefined; html?: string | undefined },
-): Promise<void> {
+/** The files a run writes when it ends: the reports and the baseline. */
+interface OutputFiles {
+  junit?: string | undefined;
+  json?: string | undefined;
+  html?: string | undefined;
+  'write-baseline'?: string | undefined;
+}
+
+/**
+ * Checks, before the run, that every file it will write can be written: its folder exists and is
+ * writable, and it is not a folder itself.
+ * @throws UsageError naming the flag and the file.
+ */
+async function checkWritable(files: OutputFiles): Promise<void> {
+  for (const [flag, file] of Object.entries(files)) {
+    if (typeof file !== 'string' || !['junit', 'json', 'html', 'write-baseline'].includes(flag)) continue;
+    const existing = await stat(file).catch(() => undefined);
+    if (existing?.isDirectory()) throw new UsageError(`--${flag} ${file} is a folder, not a file`);
+    try {
+      await access(existing === undefined ? dirname(resolve(file)) : file, constants.W_OK);
+    } catch (error) {
+      throw new UsageError(
+        `--${flag} ${file} cannot be written: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'its folder does not exist' : (error as NodeJS.ErrnoException).code}`,
+      );
+    }
+  }
+}
+
+/**
+ * In GitHub Actions (`GITHUB_ACTIONS=true`): a workflow command per finding on stdout, and the step
+ * summary appended to `$GITHUB_STEP_SUMMARY`. A summary that cannot be written is said, not fatal.
+ */
+async function reportToGitHub(report: RunReport, environment: NodeJS.ProcessEnv): Promise<void> {
+  if (environment.GITHUB_ACTIONS !== 'true') return;
+  const annotations = githubAnnotations(report);
+  if (annotations.length > 0) console.log(annotations.join('\n'));
+  const summaryFile = environment.GITHUB_STEP_SUMMARY;
+  if (!summaryFile) return;
+  try {
+    await appendFile(summaryFile, githubSummary(report));
+  } catch (error) {
+    console.error(
+      `petstore-verify: cannot append the step summary to ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+    );
+  }
+}
+
+async function writeReports(report: RunReport, files: OutputFiles): Promise<void> {
+  if (files['write-baseline'] !== undefined) await writeFile(files['write-baseline'], baselineText(report.suites));
   if (files.junit !== undefined) await writeFile(files.junit, toJunit(report));
   if (files.json !== undefined) await writeFile(files.json, toJson(report));
   if (files.html !== undefined) await writeFile(files.html, toHtml(report));
 }
 
-function exchangeLines(exchange: ProxyExchange, quiet: boolean): string[] {
-  if (quiet && exchange.violations.length === 0) return [];
+function exchangeLines(exchange: ProxyExchange, options: { quiet: boolean; verbose: boolean }): string[] {
+  if (options.quiet && exchange.violations.length === 0) return [];
   const mark = exchange.unchecked !== undefined ? '-' : exchange.violations.length > 0 ? '✗' : '✓';
   const subject = `${exchange.method} ${exchange.operationPath ?? exchange.path} → ${exchange.status}`;
   return [
     `${mark} ${exchange.method} ${exchange.path} → ${exchange.status} (${exchange.durationMs.toFixed(0)} ms${exchange.unchecked !== undefined ? `; not checked: ${exchange.unchecked}` : ''})`,
     ...exchange.violations.map((finding) => `    ${subject}: ${findingText(finding)}`),
-    ...exchange.disagreements.map((disagreement) => `    note: ${subject}: ${disagreementLine(disagreement)}`),
+    ...shownDisagreements(exchange.disagreements, options).map(
+      (disagreement) => `    note: ${subject}: ${disagreementLine(disagreement)}`,
+    ),
   ];
 }
 
@@ -279,6 +347,7 @@ Options:
   --no-prism       do not check with Prism's validator too
   --json FILE      write the report as JSON when stopped
   --quiet          print only the exchanges that break the contract
+  --verbose        also print where Prism disagrees with Ajv for a known Prism limit
   --help           print this help
 `;
 
@@ -301,6 +370,7 @@ function parseProxy(argv: string[]) {
     'no-prism': { type: 'boolean' },
     json: { type: 'string' },
     quiet: { type: 'boolean' },
+    verbose: { type: 'boolean' },
   });
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
   return {
@@ -324,12 +394,12 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   }
   const missing = options['no-prism'] ? undefined : installHint(['prism']);
   if (missing !== undefined) return usageFailure('petstore-verify', new UsageError(`the proxy ${missing}`));
-  const quiet = options.quiet ?? false;
+  const lineOptions = { quiet: options.quiet ?? false, verbose: options.verbose ?? false };
   const server = createValidatingProxy({
     upstream: options.upstream,
     prism: !options['no-prism'],
     onExchange: (exchange) => {
-      const lines = exchangeLines(exchange, quiet);
+      const lines = exchangeLines(exchange, lineOptions);
       if (lines.length > 0) console.log(lines.join('\n'));
     },
   });
@@ -411,6 +481,7 @@ async function main(): Promise<number | undefined> {
   const exploreCommand = process.argv[2] === 'explore';
   let options;
   let scenarios: Scenario[];
+  let baseline: Baseline | undefined;
   try {
     options = parse(process.argv.slice(exploreCommand ? 3 : 2), process.env, exploreCommand);
     if (options === 'help') {
@@ -423,10 +494,13 @@ async function main(): Promise<number | undefined> {
     }
     requireNeededPackages(options);
     scenarios = await scenariosOf(options);
+    await checkWritable(options);
+    if (options.baseline !== undefined) baseline = await readBaseline(options.baseline);
   } catch (error) {
     return usageFailure('petstore-verify', error);
   }
   if (options.hint !== undefined) console.log(`hint: ${options.hint}`);
+  const lineOptions = { verbose: options.verbose ?? false };
   // Said when the first exploration run is reported: a run the preflight stops explores nothing.
   let exploreAnnounced = false;
   const announceExplore = () => {
@@ -442,6 +516,8 @@ async function main(): Promise<number | undefined> {
     suites: options.suites,
     scenarios,
     ...(options.broker !== undefined && { broker: options.broker }),
+    ...(options.scenario !== undefined && { pactScenarios: options.scenario }),
+    ...(baseline !== undefined && { baseline }),
     strict: options.strict ?? false,
     prism: !options['no-prism'],
     timeout: options.timeout,
@@ -449,19 +525,20 @@ async function main(): Promise<number | undefined> {
     requireCoverage: options['require-coverage'] ?? false,
     version: packageVersion(),
     exploration: options.exploration,
-    onExchange: (suite, caseName, exchange) => console.log(suiteExchangeLines(suite, caseName, exchange).join('\n')),
+    onExchange: (suite, caseName, exchange) =>
+      console.log(suiteExchangeLines(suite, caseName, exchange, lineOptions).join('\n')),
     onRun: (result) => {
       announceExplore();
-      const lines = runLines(result);
+      const lines = runLines(result, lineOptions);
       if (lines.length > 0) console.log(lines.join('\n'));
     },
   });
-  const unreachable = report.reasons.find((reason) => reason.startsWith('cannot reach '));
   if (report.setupError !== undefined) console.error(`petstore-verify: ${report.setupError.message}`);
-  else if (unreachable !== undefined) console.error(`petstore-verify: ${unreachable}`);
-  console.log(summaryLines(report).join('\n'));
+  else if (report.unreachable !== undefined) console.error(`petstore-verify: ${report.unreachable}`);
+  console.log(summaryLines(report, lineOptions).join('\n'));
   if (options.hint !== undefined && report.exitCode !== 0) console.log(`hint: ${options.hint}`);
   await writeReports(report, options);
+  await reportToGitHub(report, process.env);
   return report.exitCode;
 }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { errorStatuses } from '../mocks/errors.js';
 import { tolerances } from '../verify/compare.js';
+import { rules } from '../verify/rules.js';
 import { loadScenarios } from '../mocks/scenarios.js';
 
 const read = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');
@@ -55,6 +56,27 @@ describe('the documentation', () => {
     expect(rows).toEqual(
       tolerances.map((tolerance) => [tolerance.id, tolerance.where, tolerance.accepts, tolerance.because]),
     );
+  });
+
+  it("lists the harness's rules in docs/harness.md exactly as the harness holds them", async () => {
+    const harness = await read('docs/harness.md');
+    const section = harness.slice(
+      harness.indexOf('### The rules'),
+      harness.indexOf('\n## ', harness.indexOf('### The rules')),
+    );
+    const rows = [...section.matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \| ([^|]+) \|$/gm)].map((match) =>
+      match.slice(1).map((cell) => cell.trim()),
+    );
+    expect(rows).toEqual(rules.map((rule) => [rule.code, rule.means, rule.tolerates]));
+  });
+
+  it('names in each rule only tolerances the table holds', () => {
+    const known = new Set(tolerances.map((tolerance) => tolerance.id));
+    for (const rule of rules) {
+      const named = [...rule.tolerates.matchAll(/\b[a-z]+(?:-[a-z0-9]+)+\b/g)].map((match) => match[0]);
+      for (const id of named.filter((word) => !['Content-Length', 'date-time'].includes(word)))
+        expect(known.has(id), `${rule.code}: ${id}`).toBe(true);
+    }
   });
 
   it('documents every petstore-verify flag, and every scenario the kit ships', async () => {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../spec/json.js';
 import { loadScenarioFile } from '../mocks/scenarios.js';
+import { findingMessage } from '../verify/finding.js';
 import { explore } from '../verify/explore.js';
 import { runVerification } from '../verify/verification.js';
 import { runToExit, startCommand } from './cli-support.js';
@@ -129,7 +130,7 @@ describe('a race: cancels that are not atomic', () => {
     const saved = await mkdtemp(join(directory, 'race-'));
     try {
       const result = await explore({ ...providerTarget(provider.origin), runs: 100, save: saved, prism: false });
-      expect(result.failure!.steps.at(-1)!.violations[0]!.message).toMatch(
+      expect(findingMessage(result.failure!.steps.at(-1)!.violations[0]!)).toMatch(
         /^expected exactly one of \d cancels at once to be 204 and the others 404 or 409, as the model answers one after another, got 204, 204/,
       );
       const scenario = await loadScenarioFile(result.failure!.scenarioFile!);

@@ -119,17 +119,17 @@ describe.concurrent('the default run fails a provider that breaks the contract, 
     [
       'closes the socket in the middle of a body',
       { closeMidBody: true },
-      /list-orders › list the orders: the connection closed before the whole response came\n/,
+      /list-orders › list the orders: expected a whole answer in time, got the connection closed before the whole response came\n/,
     ],
     [
       'labels a body gzip that is not gzip',
       { badGzip: true },
-      /list-shape › list the orders: the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check\n/,
+      /list-shape › list the orders: expected a whole answer in time, got the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check\n/,
     ],
     [
       'stalls after the headers',
       { stallBody: true },
-      /: no complete answer within 500 ms \(the headers or the body stalled\)\n[\s\S]*expected the run to finish, got: the target stopped answering: 3 requests got no complete answer in time/,
+      /: expected a whole answer in time, got no complete answer within 500 ms \(the headers or the body stalled\)\n[\s\S]*expected the run to finish, got the target stopped answering: 3 requests got no complete answer in time/,
     ],
     [
       'lists an order twice',
@@ -285,8 +285,10 @@ describe('the run has a deadline', slow, () => {
   it("stops Pact's verifier and the scenarios at the deadline, and fails with the reason", async () => {
     const reports = await verifyAgainst({}, ['--deadline', '0.8']);
     expectConsistent(reports, 1);
-    expect(reports.exit.stdout).toMatch(/pact › verifier: Pact's verifier was stopped: the run passed its deadline\n/);
-    expect(reports.exit.stdout).toMatch(/: expected the run to finish, got: the run passed its deadline\n/);
+    expect(reports.exit.stdout).toMatch(
+      /pact › verifier: expected Pact's verifier to verify the pact, got Pact's verifier was stopped: the run passed its deadline\n/,
+    );
+    expect(reports.exit.stdout).toMatch(/: expected the run to finish, got the run passed its deadline\n/);
   });
 });
 

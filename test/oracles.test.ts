@@ -79,7 +79,9 @@ describe('Ajv and Prism, the two oracles', () => {
       '/store/orders',
       jsonResponse(200, '[{"id":9223372036854775808}]'),
     );
-    expect(ajv).toEqual([{ path: '/0/id', message: 'expected an int64, got 9223372036854775808', area: 'body' }]);
+    expect(ajv).toEqual([
+      { code: 'int64-exact', path: '/0/id', expected: 'an int64', actual: '9223372036854775808', area: 'body' },
+    ]);
     expect(disagreements).toEqual([]);
   });
 
@@ -91,8 +93,10 @@ describe('Ajv and Prism, the two oracles', () => {
     );
     expect(ajv).toEqual([
       {
+        code: 'status-undocumented',
         path: 'status',
-        message: 'expected a status DELETE /store/orders/{orderId} documents (204, 401, 404, 409), got 400',
+        expected: 'a status DELETE /store/orders/{orderId} documents (204, 401, 404, 409)',
+        actual: '400',
         area: 'status',
       },
     ]);
@@ -120,8 +124,10 @@ describe('Ajv and Prism, the two oracles', () => {
     const { violations, disagreements } = compareOracles([], prismOnly, jsonResponse(200, '[{"quantity":1}]'));
     expect(violations).toEqual([
       {
+        code: 'prism',
         path: '/0/quantity',
-        message: 'Prism: Response body property 0.quantity must be integer (Ajv finds nothing here)',
+        expected: 'a response both oracles accept',
+        actual: 'Prism: Response body property 0.quantity must be integer (Ajv finds nothing here)',
         area: 'body',
       },
     ]);
@@ -132,7 +138,7 @@ describe('Ajv and Prism, the two oracles', () => {
 
   it("reports an error only Ajv finds as a disagreement, keeping Ajv's violation", () => {
     const { violations, disagreements } = compareOracles(
-      [{ path: '/0/id', message: 'expected an int64, got 1.5', area: 'body' }],
+      [{ code: 'int64-exact', path: '/0/id', expected: 'an int64', actual: '1.5', area: 'body' }],
       [],
       jsonResponse(200, '[{"id":1.5}]'),
     );

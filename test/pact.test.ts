@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyPact } from '../verify/pact.js';
+import { scenarioFilter, verifyPact } from '../verify/pact.js';
 import { createServer as createHttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,39 @@ describe("petstore-verify --suite pact against the kit's own mock", () => {
     expect(exit.code).toBe(0);
   });
 
+  it('runs a scenario named with --scenario alone: no pact, no exploration', async () => {
+    const exit = await petstoreVerify([...target(), '--scenario', 'cancel-shipped-order']);
+    expect(exit.stdout.split('\n').filter((line) => /^[✓✗] /.test(line))).toEqual([
+      expect.stringMatching(/^✓ cancel-shipped-order › cancel the shipped order \(DELETE \/store\/orders\/3 → 409, /),
+      expect.stringMatching(
+        /^✓ cancel-shipped-order › the shipped order is still listed \(GET \/store\/orders → 200, /,
+      ),
+    ]);
+    expect(exit.stdout).not.toMatch(/^(pact|explore)[: ]/m);
+    expect(exit.stdout).toMatch(/\nscenarios: 1 passed, 0 failed \(scenarios; 2 checks, /);
+    expect(exit.code).toBe(0);
+  });
+
+  it("verifies, under --suite pact, only the named scenario's interactions, in the scenario's step order", async () => {
+    const exit = await petstoreVerify([...target(), '--suite', 'pact', '--scenario', 'cancel-cancelled-order']);
+    expect(exit.stdout.match(/^✓ pact › .+(?= \()/gm)).toEqual([
+      '✓ pact › cancel-cancelled-order › cancel the pending order',
+      '✓ pact › cancel-cancelled-order › cancel it again',
+      '✓ pact › cancel-cancelled-order › the other order is still listed',
+      '✓ pact › cancel-cancelled-order › cancel it a third time',
+    ]);
+    expect(exit.stdout).toMatch(/\npact: 4 passed, 0 failed \(interactions; 4 checks, /);
+    expect(exit.code).toBe(0);
+  });
+
+  it('skips the pact suite, saying why, when no named scenario has an interaction in the pact', async () => {
+    const exit = await petstoreVerify([...target(), '--suite', 'pact', '--scenario', 'list-with-another-scheme']);
+    expect(exit.stdout.split('\n')).toContain(
+      'pact: skipped (none of the chosen scenarios has an interaction in the pact)',
+    );
+    expect(exit.code).toBe(2);
+  });
+
   it('skips the pact suite, saying why, without --state-url', async () => {
     const exit = await petstoreVerify(['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key']);
     expect(exit.stdout).toContain(
@@ -109,13 +142,13 @@ describe('petstore-verify --suite pact fails broken providers', () => {
     [
       'cancels a shipped order',
       (_request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response),
-      /\n {4}pact › cancel-shipped-order › cancel the shipped order: Pact: expected 409 but was 204 \(at status\)\n/,
+      /\n {4}pact › cancel-shipped-order › cancel the shipped order: expected status 409, got 204 \(at status\)\n/,
     ],
     [
       'puts another status in the Error record',
       (_request, response) =>
         response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response,
-      /\n {4}pact › list-without-key › list the orders without a key: Pact: Expected 403 \(Integer\) to be equal to 401 \(Integer\) \(at \$\.status\)\n/,
+      /\n {4}pact › list-without-key › list the orders without a key: expected 401, got 403 \(Pact: Expected 403 \(Integer\) to be equal to 401 \(Integer\)\) \(at \$\.status\)\n/,
     ],
     [
       'sends ids as strings',
@@ -123,7 +156,7 @@ describe('petstore-verify --suite pact fails broken providers', () => {
         isList(request) && response.status === 200
           ? json((await response.text()).replace(/"id":(\d+)/g, '"id":"$1"'), 200)
           : response,
-      /\n {4}pact › list-orders › list the orders: Pact: .*\n/,
+      /\n {4}pact › list-orders › list the orders: expected .* \(Pact: .*\n/,
     ],
     [
       'rounds ids beyond 2^53',
@@ -131,7 +164,7 @@ describe('petstore-verify --suite pact fails broken providers', () => {
         isList(request) && response.status === 200
           ? json(JSON.stringify(JSON.parse(await response.text())), 200)
           : response,
-      /\n {4}pact › cancel-order-beyond-2-53 › list both orders with exact ids: Pact: .*9007199254740993.*\n/,
+      /\n {4}pact › cancel-order-beyond-2-53 › list both orders with exact ids: expected .*9007199254740993.* \(Pact: .*\n/,
     ],
   ];
 
@@ -189,8 +222,16 @@ describe('the pact suite ends with a verdict whatever the verifier does', () => 
         pactUrls: [file],
       });
       expect(suite.verdict).toBe('failed');
-      expect(suite.cases.map((result) => [result.name, result.exchanges[0]!.violations[0]!.message])).toEqual([
-        ['Failed to load pact', `Pact: Failed to load pact '${file}' - Failed to parse Pact JSON`],
+      expect(suite.cases.map((result) => [result.name, result.exchanges[0]!.violations[0]!])).toEqual([
+        [
+          'Failed to load pact',
+          {
+            code: 'pact',
+            path: '',
+            expected: 'the interaction to be verified',
+            actual: `Failed to load pact '${file}' - Failed to parse Pact JSON`,
+          },
+        ],
       ]);
     } finally {
       await mock.close();
@@ -276,5 +317,15 @@ describe('petstore-verify publish-pact', () => {
     });
     expect(withoutVersion.stderr).toBe('petstore-verify: publish-pact needs --consumer-version V (see --help)\n');
     expect(withoutVersion.code).toBe(2);
+  });
+});
+
+describe('scenarioFilter', () => {
+  it("matches the interactions of the named scenarios, and no other scenario's", () => {
+    const filter = new RegExp(scenarioFilter(['cancel-shipped-order', 'list.orders']));
+    expect(filter.test('cancel-shipped-order › cancel the shipped order')).toBe(true);
+    expect(filter.test('list.orders › list the orders')).toBe(true);
+    expect(filter.test('listxorders › list the orders')).toBe(false);
+    expect(filter.test('cancel-shipped-order-again › cancel it')).toBe(false);
   });
 });

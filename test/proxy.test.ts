@@ -148,7 +148,13 @@ describe('petstore-verify proxy', () => {
       };
       expect(report.exchanges).toBe(1);
       expect(report.violations).toBeGreaterThan(0);
-      expect(report.violated[0]!.violations[0]!.message).toBe('expected content-type application/json, got text/plain');
+      expect(report.violated[0]!.violations[0]!).toEqual({
+        code: 'media-type',
+        path: 'content-type',
+        expected: 'content-type application/json',
+        actual: 'text/plain',
+        area: 'content-type',
+      });
     } finally {
       const exit = await proxy.stop('SIGTERM');
       await provider.close();

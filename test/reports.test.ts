@@ -71,6 +71,9 @@ describe('the reports of a failing default run', () => {
       exitCode: number;
       verdict: string;
       reasons: string[];
+      violations: number;
+      failedChecks: number;
+      findings: { scenario: string; severity: string }[];
       suites: { suite: string; verdict: string; cases: { name: string; verdict: string }[] }[];
     };
     expect(report.exitCode).toBe(1);
@@ -84,8 +87,24 @@ describe('the reports of a failing default run', () => {
     expect(report.suites[1]!.cases.find((scenario) => scenario.name === 'list-orders')!.verdict).toBe('failed');
     expect(report.suites[2]!.cases.map((run) => [run.name, run.verdict])).toEqual([['run 1, shrunk', 'failed']]);
     expect(report.reasons).toEqual(['scenarios: 4 violations', 'explore: 1 violation']);
+    expect([report.violations, report.failedChecks]).toEqual([5, 3]);
+    expect(report.findings.filter((finding) => finding.severity === 'error')).toHaveLength(5);
+    expect(report.findings.find((finding) => finding.scenario === 'list-orders')).toEqual({
+      code: 'order-field',
+      severity: 'error',
+      suite: 'scenarios',
+      operation: 'listOrders',
+      scenario: 'list-orders',
+      step: 'list the orders',
+      method: 'GET',
+      target: '/store/orders',
+      path: '/0/complete',
+      expected: 'complete false as the provider state gives it',
+      actual: 'true',
+      message: 'expected complete false as the provider state gives it, got true (at /0/complete)',
+    });
     expect(stdout).toMatch(
-      /\nverdict: failed \(exit 1; \d+ checks, 5 violations, [\d.]+ s\): scenarios: 4 violations; explore: 1 violation\n$/,
+      /\nverdict: failed \(exit 1; \d+ checks \(3 failed\), 5 violations, [\d.]+ s\): scenarios: 4 violations; explore: 1 violation\n$/,
     );
   });
 
@@ -97,10 +116,10 @@ describe('the reports of a failing default run', () => {
     );
     expect(xml).toContain('<testsuite name="scenarios › list-orders" tests="1" failures="1"');
     expect(xml).toContain(
-      '<failure message="list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)">',
+      '<failure message="list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)" type="order-field">',
     );
     expect(xml).toContain(
-      '<failure message="run 1, shrunk › 1. list the orders: expected complete false as the provider state gives it, got true (at /0/complete)">',
+      '<failure message="run 1, shrunk › 1. list the orders: expected complete false as the provider state gives it, got true (at /0/complete)" type="order-field">',
     );
   });
 
@@ -114,6 +133,7 @@ describe('the reports of a failing default run', () => {
       const row = failing.locator('table.findings tbody tr').first();
       expect(await row.locator('td').allTextContents()).toEqual([
         'list the orders',
+        'order-field',
         '/0/complete',
         'complete false as the provider state gives it',
         'true',

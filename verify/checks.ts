@@ -3,24 +3,10 @@ import { parseJson, type JsonValue } from '../spec/json.js';
 import { documentedResponse, matchRoute, type DocumentedResponse } from '../spec/routes.js';
 import type { BodySchemaName, ContractStep, ScenarioId } from '../mocks/scenarios.js';
 import { documentSchema, int64Message, schemaReference, schemaValidator } from '../spec/schema-validator.js';
+import type { Finding, SpecArea } from './finding.js';
 import { preview } from './preview.js';
 
-/** Which part of a response a spec-level finding is about: what both oracles, Ajv and Prism, judge. */
-export type SpecArea = 'status' | 'content-type' | 'body';
-
-/**
- * One way a response breaks the contract or a scenario: where (a JSON Pointer into the body, or a
- * header or `status`), and what was expected and what came. `area` marks what the specification
- * itself decides (a documented status, the media type, the body's schema), as opposed to the
- * kit's rules and the scenario's expectations. Advisory findings are the kit's own decisions where
- * the specification is open: warnings unless the run is strict.
- */
-export interface Finding {
-  path: string;
-  message: string;
-  area?: SpecArea;
-  advisory?: boolean;
-}
+export type { Finding, SpecArea };
 
 /** A response as the harness saw it: its body decoded as UTF-8, a byte order mark kept. */
 export interface ObservedResponse {
@@ -54,8 +40,10 @@ function schemaFindings(key: string, schema: object, body: JsonValue): Finding[]
     key,
     schema,
   )(body).map(({ path, message }) => ({
+    code: message === int64Message ? 'int64-exact' : 'body-schema',
     path,
-    message: `expected ${message === int64Message ? 'an int64' : message.replace(/^must (be )?/, '').replace(/^is /, '')}, got ${preview(valueAt(body, path))}`,
+    expected: message === int64Message ? 'an int64' : message.replace(/^must (be )?/, '').replace(/^is /, ''),
+    actual: preview(valueAt(body, path)),
   }));
 }
 
@@ -72,7 +60,7 @@ function listFindings(
 ): Finding[] {
   if (!Array.isArray(body))
     return ids.length > 0
-      ? [{ path: '', message: `expected a list to look ids up in, got ${preview(body)}`, advisory }]
+      ? [{ code: 'order-listed', path: '', expected: 'a list to look ids up in', actual: preview(body), advisory }]
       : [];
   const listed = body.map((order) =>
     order !== null && typeof order === 'object' && !Array.isArray(order) ? order.id : undefined,
@@ -80,8 +68,10 @@ function listFindings(
   return ids
     .filter((id) => listed.some((candidate) => sameId(candidate, id)) !== mustBeListed)
     .map((id) => ({
+      code: 'order-listed',
       path: '',
-      message: `expected order ${id} ${mustBeListed ? 'in' : 'not in'} the list, got ids [${listed.map((candidate) => preview(candidate)).join(', ')}]`,
+      expected: `order ${id} ${mustBeListed ? 'in' : 'not in'} the list`,
+      actual: `ids [${listed.map((candidate) => preview(candidate)).join(', ')}]`,
       advisory,
     }));
 }
@@ -131,16 +121,20 @@ class ResponseBody {
     const contentType = this.response.headers.get('content-type');
     if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
       this.findings.push({
+        code: 'media-type',
         path: 'content-type',
-        message: `expected content-type application/json, got ${contentType ?? 'none'}`,
+        expected: 'content-type application/json',
+        actual: contentType ?? 'none',
         ...(area && { area: 'content-type' as const }),
       });
     }
     this.value = jsonBody(this.response);
     if (this.value === undefined)
       this.findings.push({
+        code: 'body-json',
         path: '',
-        message: `expected a JSON body, got ${JSON.stringify(this.response.text.slice(0, 40))}`,
+        expected: 'a JSON body',
+        actual: JSON.stringify(this.response.text.slice(0, 40)),
         ...(area && { area }),
       });
     return this.value;
@@ -155,13 +149,17 @@ function encodingFindings(response: ObservedResponse): Finding[] {
   const findings: Finding[] = [];
   if (response.text.startsWith('\uFEFF'))
     findings.push({
+      code: 'encoding',
       path: '',
-      message: 'expected a JSON text without a byte order mark (RFC 8259 §8.1), got one before the JSON',
+      expected: 'a JSON text without a byte order mark (RFC 8259 §8.1)',
+      actual: 'one before the JSON',
     });
   if (response.invalidUtf8)
     findings.push({
+      code: 'encoding',
       path: '',
-      message: 'expected a body in UTF-8 (RFC 8259 §8.1), got bytes that are not valid UTF-8',
+      expected: 'a body in UTF-8 (RFC 8259 §8.1)',
+      actual: 'bytes that are not valid UTF-8',
     });
   if (response.trailingBytes) {
     const why =
@@ -169,8 +167,10 @@ function encodingFindings(response: ObservedResponse): Finding[] {
         ? 'a 204 cannot carry content, RFC 9110 §15.3.5'
         : 'its framing says where it ends, RFC 9112 §6';
     findings.push({
+      code: 'framing',
       path: '',
-      message: `expected nothing after the end of the response (${why}), got more bytes on the connection`,
+      expected: `nothing after the end of the response (${why})`,
+      actual: 'more bytes on the connection',
     });
   }
   return findings;
@@ -185,15 +185,19 @@ function challengeFindings(response: ObservedResponse): Finding[] {
   if (challenge === null)
     return [
       {
+        code: 'auth-challenge',
         path: 'www-authenticate',
-        message: 'expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got no WWW-Authenticate',
+        expected: 'a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3)',
+        actual: 'no WWW-Authenticate',
       },
     ];
   if (!bearerChallenge.test(challenge))
     return [
       {
+        code: 'auth-challenge',
         path: 'www-authenticate',
-        message: `expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got ${JSON.stringify(challenge)}`,
+        expected: 'a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3)',
+        actual: JSON.stringify(challenge),
       },
     ];
   return [];
@@ -221,14 +225,18 @@ function headerFindings(documented: DocumentedResponse, response: ObservedRespon
     if (value === null) continue;
     if (name.toLowerCase() === 'deprecation' && !structuredDate.test(value.trim())) {
       findings.push({
+        code: 'header-syntax',
         path: name,
-        message: `expected Deprecation as a Structured Field Date such as @1767225600 (RFC 9745), got ${JSON.stringify(value)}`,
+        expected: 'Deprecation as a Structured Field Date such as @1767225600 (RFC 9745)',
+        actual: JSON.stringify(value),
       });
     }
     if (name.toLowerCase() === 'sunset' && (!httpDate.test(value.trim()) || Number.isNaN(Date.parse(value)))) {
       findings.push({
+        code: 'header-syntax',
         path: name,
-        message: `expected Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT (RFC 8594), got ${JSON.stringify(value)}`,
+        expected: 'Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT (RFC 8594)',
+        actual: JSON.stringify(value),
       });
     }
   }
@@ -247,8 +255,10 @@ function duplicateIdFindings(documented: DocumentedResponse, body: JsonValue | u
     if (first === undefined) seen.set(id, index);
     else
       findings.push({
+        code: 'id-unique',
         path: `/${index}/id`,
-        message: `expected each order id once, got ${id} again (first at /${first})`,
+        expected: 'each order id once',
+        actual: `${id} again (first at /${first})`,
       });
   });
   return findings;
@@ -286,8 +296,10 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
         ? ` (a redirect${location === null ? '' : ` to ${location}`}; the specification documents none)`
         : '';
     findings.push({
+      code: 'status-undocumented',
       path: 'status',
-      message: `expected a status ${method} ${route.path} documents (${statuses}), got ${response.status}${redirect}`,
+      expected: `a status ${method} ${route.path} documents (${statuses})`,
+      actual: `${response.status}${redirect}`,
       area: 'status',
     });
     return checked;
@@ -295,7 +307,13 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
   findings.push(...headerFindings(documented, response));
   if (documented.schema !== null) {
     if (!checked.body.present)
-      findings.push({ path: '', message: `expected a JSON body for ${response.status}, got none`, area: 'body' });
+      findings.push({
+        code: 'body-missing',
+        path: '',
+        expected: `a JSON body for ${response.status}`,
+        actual: 'none',
+        area: 'body',
+      });
     else {
       validateBody(
         checked,
@@ -310,15 +328,12 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
     // what betrays a body is its framing, a Content-Length above zero or a Transfer-Encoding.
     const length = response.headers.get('content-length');
     const encoding = response.headers.get('transfer-encoding');
-    if (checked.body.present)
-      findings.push({ path: '', message: `expected no body with 204, got ${response.text.length} bytes` });
+    const noBody = { code: 'no-content', expected: 'no body with 204' } as const;
+    if (checked.body.present) findings.push({ ...noBody, path: '', actual: `${response.text.length} bytes` });
     else if (length !== null && length.trim() !== '0')
-      findings.push({ path: 'content-length', message: `expected no body with 204, got content-length ${length}` });
+      findings.push({ ...noBody, path: 'content-length', actual: `content-length ${length}` });
     if (encoding !== null)
-      findings.push({
-        path: 'transfer-encoding',
-        message: `expected no body with 204, got transfer-encoding ${encoding}`,
-      });
+      findings.push({ ...noBody, path: 'transfer-encoding', actual: `transfer-encoding ${encoding}` });
   } else if (checked.body.present) {
     // A body the specification does not show (the 409) may be absent; present, it is an Error record.
     validateBody(checked, 'Error', bodySchemas.Error);
@@ -333,8 +348,10 @@ function checkErrorStatus(checked: Checked, response: ObservedResponse): void {
   const given = body.status;
   if ((typeof given === 'number' || typeof given === 'bigint') && given !== response.status) {
     checked.findings.push({
+      code: 'error-status',
       path: '/status',
-      message: `expected the Error record's status to be the HTTP status ${response.status}, got ${given}`,
+      expected: `the Error record's status to be the HTTP status ${response.status}`,
+      actual: String(given),
     });
   }
 }
@@ -366,17 +383,29 @@ export function checkResponse(step: ContractStep, response: ObservedResponse): F
   const expected = Array.isArray(step.expect.status) ? step.expect.status : [step.expect.status];
   const statusFinding: Finding[] = expected.includes(response.status)
     ? []
-    : [{ path: 'status', message: `expected status ${expected.join(' or ')}, got ${response.status}` }];
+    : [
+        {
+          code: 'status-unexpected',
+          path: 'status',
+          expected: `status ${expected.join(' or ')}`,
+          actual: String(response.status),
+        },
+      ];
   const checked = checkSpec(method, path, response);
   const { findings, body } = checked;
   findings.unshift(...statusFinding);
 
   const expectedBody = step.expect.body;
   if (expectedBody === 'none' && body.present && response.status !== 204) {
-    findings.push({ path: '', message: `expected no body, got ${response.text.length} bytes` });
+    findings.push({ code: 'no-content', path: '', expected: 'no body', actual: `${response.text.length} bytes` });
   } else if (expectedBody !== undefined && expectedBody !== 'none') {
     if (!body.present && !expectedBody.optional)
-      findings.push({ path: '', message: `expected a body matching ${expectedBody.schema}, got none` });
+      findings.push({
+        code: 'body-missing',
+        path: '',
+        expected: `a body matching ${expectedBody.schema}`,
+        actual: 'none',
+      });
     if (body.present)
       validateBody(
         checked,
@@ -400,7 +429,8 @@ export function checkResponse(step: ContractStep, response: ObservedResponse): F
     findings.push(...listFindings(undefined, listed, true, false));
   }
   for (const header of step.expect.headers ?? []) {
-    if (!response.headers.has(header)) findings.push({ path: header, message: `expected header ${header}, got none` });
+    if (!response.headers.has(header))
+      findings.push({ code: 'header-missing', path: header, expected: `header ${header}`, actual: 'none' });
   }
   return findings;
 }

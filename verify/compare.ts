@@ -141,23 +141,29 @@ function listFindings(model: StoredOrder[], body: JsonValue | undefined, history
     const order = byId.get(id);
     if (order === undefined) {
       findings.push({
+        code: 'order-unknown',
         path: `/${index}/id`,
-        message: `expected only orders of the provider state, got order ${id}, which it does not hold`,
+        expected: 'only orders of the provider state',
+        actual: `order ${id}, which it does not hold`,
       });
       return;
     }
     if (order.status === 'cancelled' && history.left.has(id)) {
       findings.push({
+        code: 'order-relisted',
         path: `/${index}/id`,
-        message: `expected cancelled order ${id} to stay out of the list once it left, got it listed again`,
+        expected: `cancelled order ${id} to stay out of the list once it left`,
+        actual: 'it listed again',
       });
     }
     for (const field of orderFields) {
       if (order[field] === undefined) continue; // tolerance unseeded-fields
       if (!sameValue(field, order[field], entry[field])) {
         findings.push({
+          code: 'order-field',
           path: `/${index}/${field}`,
-          message: `expected ${field} ${preview(order[field])} as the provider state gives it, got ${preview(entry[field])}`,
+          expected: `${field} ${preview(order[field])} as the provider state gives it`,
+          actual: preview(entry[field]),
         });
       }
     }
@@ -169,7 +175,12 @@ function listFindings(model: StoredOrder[], body: JsonValue | undefined, history
     if (order.status === 'cancelled') {
       if (!seen.has(order.id)) history.left.add(order.id);
     } else if (!seen.has(order.id)) {
-      findings.push({ path: '', message: `expected order ${order.id} in the list, got ids [${listedIds.join(', ')}]` });
+      findings.push({
+        code: 'order-listed',
+        path: '',
+        expected: `order ${order.id} in the list`,
+        actual: `ids [${listedIds.join(', ')}]`,
+      });
     }
   }
   return findings;
@@ -215,7 +226,14 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
   const { answer, observed } = call;
   const accepted = acceptedStatuses(answer, call.before, call.path);
   if (!accepted.includes(observed.status)) {
-    return [{ path: 'status', message: `expected status ${accepted.join(' or ')}, got ${observed.status}` }];
+    return [
+      {
+        code: 'status-unexpected',
+        path: 'status',
+        expected: `status ${accepted.join(' or ')}`,
+        actual: String(observed.status),
+      },
+    ];
   }
   const findings: Finding[] = [];
   if (answer.operation === 'listOrders' && observed.status === 200)
@@ -223,7 +241,12 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
   if (answer.operation === 'readPet' && observed.status === 200) {
     for (const name of ['Deprecation', 'Sunset']) {
       if (!observed.headers.has(name))
-        findings.push({ path: name, message: `expected header ${name} on the deprecated pet read, got none` });
+        findings.push({
+          code: 'header-missing',
+          path: name,
+          expected: `header ${name} on the deprecated pet read`,
+          actual: 'none',
+        });
     }
   }
   return findings;

@@ -12,7 +12,7 @@ import type { BodySchemaName, ContractStep } from '../mocks/scenarios.js';
 import { checkAgainstSpec, type Finding, type ObservedResponse } from './checks.js';
 import { acceptedStatuses, compareWithModel, ProviderHistory } from './compare.js';
 import { InterfaceModel, type ModelAnswer } from './model.js';
-import { isFailure, TargetUnreachable, type Observation } from './observe.js';
+import { failureFinding, isFailure, TargetUnreachable, type Observation } from './observe.js';
 import { installHint } from './optional-dependencies.js';
 import { loadPrismOracle, withSecondOracle, type PrismOracle } from './prism.js';
 import {
@@ -129,7 +129,15 @@ async function judgedCall(
   model.orders = await model.mock.orders();
   const findings = judge(target, call, observed, answer!, before, model.orders);
   // Exploration compares with the model strictly: an advisory finding stops a run too.
-  const exchange = judged(name, call, observed, findings.findings, findings.disagreements, true, started);
+  const exchange = judged({
+    name,
+    call,
+    observed,
+    findings: findings.findings,
+    disagreements: findings.disagreements,
+    strict: true,
+    started,
+  });
   return { exchange, answer: answer!, before };
 }
 
@@ -141,7 +149,7 @@ function judge(
   before: StoredOrder[],
   after: StoredOrder[],
 ) {
-  if (isFailure(observed)) return { findings: [{ path: '', message: observed.failure }], disagreements: [] };
+  if (isFailure(observed)) return { findings: [failureFinding(observed)], disagreements: [] };
   const findings: Finding[] = checkAgainstSpec(call.method, call.path, observed);
   findings.push(...compareWithModel({ path: call.path, answer, before, after, observed }, target.history));
   return { findings, disagreements: withSecondOracle(target.prism, call.method, call.path, observed, findings) };
@@ -287,7 +295,7 @@ class CancelBurst implements ExplorationCommand {
     model.orders = await model.mock.orders();
     const failure = observations.find(isFailure);
     const findings: Finding[] = [];
-    if (failure !== undefined) findings.push({ path: '', message: failure.failure });
+    if (failure !== undefined) findings.push(failureFinding(failure));
     else {
       const responses = observations as ObservedResponse[];
       findings.push(...eachAnswerAgainstSpec(call.method, call.path, responses));
@@ -300,7 +308,14 @@ class CancelBurst implements ExplorationCommand {
         ),
       );
     }
-    const exchange = judged(`${this.toString()}: ${id}`, call, observations[0]!, findings, [], true, started);
+    const exchange = judged({
+      name: `${this.toString()}: ${id}`,
+      call,
+      observed: observations[0]!,
+      findings,
+      strict: true,
+      started,
+    });
     record(target, exchange, {
       name: '',
       request: { method: 'DELETE', path: call.path },
@@ -338,12 +353,13 @@ class ListDuringCancels implements ExplorationCommand {
       const answer = (await model.mock.call(call.method, call.path, call.key))!;
       const observed = cancelled[index]!;
       const after = await model.mock.orders();
-      if (isFailure(observed)) findings.push({ path: '', message: `${call.method} ${call.path}: ${observed.failure}` });
+      const about = `${call.method} ${call.path}`;
+      if (isFailure(observed)) findings.push(failureFinding(observed, about));
       else
         findings.push(
           ...compareWithModel({ path: call.path, answer, before, after, observed }, target.history).map((finding) => ({
             ...finding,
-            message: `${call.method} ${call.path}: ${finding.message}`,
+            about,
           })),
         );
       saved.push(stepOf(call, answer, before, after));
@@ -353,15 +369,15 @@ class ListDuringCancels implements ExplorationCommand {
     const listAnswer = (await model.mock.call(list.method, list.path, list.key))!;
     const listJudged = judge(target, list, listed!, listAnswer, before, model.orders);
     findings.push(...listJudged.findings);
-    const exchange = judged(
-      `${this.toString()}: ${ids.join(', ')}`,
-      list,
-      listed!,
+    const exchange = judged({
+      name: `${this.toString()}: ${ids.join(', ')}`,
+      call: list,
+      observed: listed!,
       findings,
-      listJudged.disagreements,
-      true,
+      disagreements: listJudged.disagreements,
+      strict: true,
       started,
-    );
+    });
     // A scenario cannot send different requests at once: it replays the cancels, then the list.
     const listStep = stepOf(list, listAnswer, before, model.orders);
     target.steps.push({ ...exchange, name: `${target.steps.length + 1}. ${exchange.name}` });
@@ -622,7 +638,12 @@ async function exploreRun(
       // The state could not be set, or something else went wrong: a failure like any other, with its reason.
       target.steps.push(
         findingsOnlyExchange(`${target.steps.length + 1}. ${(error as Error).message}`, [
-          { path: '', message: (error as Error).message },
+          {
+            code: 'exploration',
+            path: '',
+            expected: 'the run to set its state and replay',
+            actual: (error as Error).message,
+          },
         ]),
       );
     }

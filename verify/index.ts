@@ -9,7 +9,9 @@
  *   suites: ['scenarios'], scenarios: await loadScenarios(), version: '0.1.0' });
  * process.exitCode = report.exitCode;
  */
-export { checkAgainstSpec, checkResponse, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
+export { checkAgainstSpec, checkResponse, type ObservedResponse } from './checks.js';
+export { findingMessage, type Finding, type SpecArea } from './finding.js';
+export { rules, type Rule, type RuleCode } from './rules.js';
 export { compareWithModel, ProviderHistory, tolerances, type ComparedCall, type Tolerance } from './compare.js';
 export {
   defaultExplorationSeed,
@@ -49,13 +51,17 @@ export {
   exchangeLines,
   findingLine,
   findingText,
+  reportedFindings,
   runReport,
+  shownDisagreements,
   summaryLines,
   toHtml,
   toJson,
   toJunit,
   type Coverage,
   type CoverageEntry,
+  type LineOptions,
+  type ReportedFinding,
   type RunReport,
 } from './report.js';
 export {

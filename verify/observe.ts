@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ObservedResponse } from './checks.js';
+import type { Finding } from './finding.js';
 import { acceptedEncodings, responseText } from './response-text.js';
 
 /** How long the harness waits for one whole answer (headers and body) unless told otherwise: 10 s. */
@@ -21,6 +22,8 @@ export interface TargetFailure {
   timedOut?: boolean;
   /** Set when not even the headers came in time: nothing answered. */
   silent?: boolean;
+  /** Set when the request was not sent because the run had stopped (`failure` says why). */
+  runStopped?: boolean;
 }
 
 /** What one exchange with the target gave: a whole response, or a failure of the target. */
@@ -145,8 +148,26 @@ export function observe(
 /**
  * Whether an observation is a failure of the target rather than a response.
  * @example
- * if (isFailure(observed)) findings.push({ path: '', message: observed.failure });
+ * if (isFailure(observed)) findings.push(failureFinding(observed));
  */
 export function isFailure(observation: Observation): observation is TargetFailure {
   return 'failure' in observation;
+}
+
+/**
+ * A failure of the target as a finding (rule `no-answer`, or `run-stopped` when the run stopped
+ * before it was sent); `about` names the call when it is not the exchange's own.
+ * @example
+ * failureFinding({ failure: 'the connection closed before the whole response came' })
+ * // { code: 'no-answer', path: '', expected: 'a whole answer in time', actual: 'the connection closed before the whole response came' }
+ */
+export function failureFinding(failure: TargetFailure, about?: string): Finding {
+  return {
+    ...(failure.runStopped
+      ? { code: 'run-stopped', expected: 'the run to finish' }
+      : { code: 'no-answer', expected: 'a whole answer in time' }),
+    path: '',
+    actual: failure.failure,
+    ...(about !== undefined && { about }),
+  };
 }

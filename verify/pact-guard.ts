@@ -8,7 +8,7 @@ import { checkAgainstSpec, type Finding } from './checks.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import { compareWithModel, ProviderHistory } from './compare.js';
 import { InterfaceModel } from './model.js';
-import { isFailure, type Observation } from './observe.js';
+import { failureFinding, isFailure, type Observation } from './observe.js';
 import { judged, RunStopped, sendCall, sendToTarget, type TargetOptions } from './run.js';
 import type { CheckedExchange } from './results.js';
 
@@ -78,7 +78,6 @@ function forwardedHeaders(incoming: IncomingMessage, apiKey: string | undefined)
 interface SendFailure {
   /** Told when the run stopped (its deadline, or a target that stopped answering). */
   onStopped: (reason: string) => void;
-  stopped: (reason: string) => string;
   unreachable: (reason: string) => string;
 }
 
@@ -89,7 +88,7 @@ async function sendOrFail(send: () => Promise<Observation>, failure: SendFailure
   } catch (error) {
     if (error instanceof RunStopped) {
       failure.onStopped(error.message);
-      return { failure: failure.stopped(error.message) };
+      return { failure: error.message, runStopped: true };
     }
     return { failure: failure.unreachable((error as Error).message) };
   }
@@ -157,7 +156,6 @@ class Guard {
       });
     const observation = await sendOrFail(send, {
       onStopped: this.#onStopped,
-      stopped: (reason) => reason,
       unreachable: (reason) => `cannot reach the state URL: ${reason}`,
     });
     await this.#state.change(body);
@@ -182,11 +180,17 @@ class Guard {
       });
     const observation = await sendOrFail(send, {
       onStopped: this.#onStopped,
-      stopped: (reason) => `expected the run to finish, got: ${reason}`,
       unreachable: (reason) => `cannot reach the provider: ${reason}`,
     });
     const findings = await this.#findings({ method, path, authorization }, observation);
-    const exchange = judged(`${method} ${path}`, { method, path }, observation, findings, [], true, started);
+    const exchange = judged({
+      name: `${method} ${path}`,
+      call: { method, path },
+      observed: observation,
+      findings,
+      strict: true,
+      started,
+    });
     this.records.push({ method, path, authorization, state: this.#state.orders, exchange });
     answer(outgoing, observation);
   }
@@ -195,7 +199,7 @@ class Guard {
     call: { method: string; path: string; authorization: string | undefined },
     observation: Observation,
   ): Promise<Finding[]> {
-    if (isFailure(observation)) return [{ path: '', message: observation.failure }];
+    if (isFailure(observation)) return [failureFinding(observation)];
     const findings = checkAgainstSpec(call.method, call.path, observation);
     if (call.method === 'DELETE' && this.#state.model !== undefined)
       findings.push(...(await this.#storeAfter(call.method, call.path, keyChoiceOf(call.authorization))));
@@ -214,12 +218,12 @@ class Guard {
     } catch (error) {
       observed = { failure: (error as Error).message };
     }
-    const prefix = `after this call, GET /store/orders`;
-    if (isFailure(observed)) return [{ path: '', message: `${prefix} failed: ${observed.failure}` }];
+    const about = 'after this call, GET /store/orders';
+    if (isFailure(observed)) return [failureFinding(observed, about)];
     return compareWithModel(
       { path: '/store/orders', answer: listAnswer!, before: after, after, observed },
       this.#state.history,
-    ).map((finding) => ({ ...finding, message: `${prefix}: ${finding.message}` }));
+    ).map((finding) => ({ ...finding, about }));
   }
 }
 

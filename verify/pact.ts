@@ -12,12 +12,14 @@ import { guardStatePath, startPactGuard, type GuardRecord } from './pact-guard.j
 import {
   caseVerdict,
   findingsOnlyExchange,
+  skippedSuite,
   tallySuite,
   type CaseResult,
   type CheckedExchange,
   type SuiteResult,
 } from './results.js';
 import type { TargetOptions } from './run.js';
+import type { Scenario } from '../mocks/scenarios.js';
 
 /** A Pact Broker to fetch pacts from and publish verification results to. */
 export interface PactBroker {
@@ -40,6 +42,46 @@ export interface PactVerifyOptions extends TargetOptions {
   broker?: PactBroker;
   /** Called after every interaction, for progress output. */
   onExchange?: (exchange: CheckedExchange, interaction: string) => void;
+  /**
+   * Verify only the interactions of these scenarios (an interaction is named `scenario › step`).
+   * Default: every interaction of the pact.
+   */
+  onlyScenarios?: readonly string[];
+  /**
+   * The scenarios in the order their interactions are reported, step by step; interactions of no
+   * scenario here come after them, in Pact's order. Default: Pact's order (by description).
+   */
+  scenarios?: readonly Scenario[];
+}
+
+/**
+ * The regular expression (Pact's `PACT_DESCRIPTION` filter) that matches the interactions of these scenarios.
+ * @example
+ * scenarioFilter(['cancel-shipped-order']) // '^(?:cancel-shipped-order) › '
+ */
+export function scenarioFilter(names: readonly string[]): string {
+  return `^(?:${names.map((name) => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|')}) › `;
+}
+
+/** Whether an interaction named `scenario › step` belongs to one of these scenarios. */
+function ofScenarios(description: string, names: readonly string[] | undefined): boolean {
+  return names === undefined || names.some((name) => description.startsWith(`${name} › `));
+}
+
+/**
+ * Sorts cases named `scenario › step` into the scenarios' order, step by step; the others keep
+ * their order, after them.
+ */
+function inScenarioOrder(cases: CaseResult[], scenarios: readonly Scenario[] | undefined): CaseResult[] {
+  if (scenarios === undefined) return cases;
+  const rank = new Map<string, number>();
+  for (const scenario of scenarios)
+    for (const step of scenario.steps) rank.set(`${scenario.name} › ${step.name}`, rank.size);
+  const rankOf = (name: string) => rank.get(name) ?? rank.size;
+  return cases
+    .map((result, index) => ({ result, index }))
+    .sort((one, other) => rankOf(one.result.name) - rankOf(other.result.name) || one.index - other.index)
+    .map(({ result }) => result);
 }
 
 /**
@@ -109,26 +151,57 @@ interface PactResults {
     mismatch?: {
       type?: string;
       message?: string;
-      mismatches?: { type?: string; mismatch?: string; path?: string; key?: string }[];
+      mismatches?: PactMismatch[];
     };
   }[];
+}
+
+/** One mismatch of Pact's verifier: what the pact expected, what came, and Pact's sentence. */
+interface PactMismatch {
+  type?: string;
+  expected?: unknown;
+  actual?: unknown;
+  mismatch?: string;
+  path?: string;
+  key?: string;
+}
+
+// A value Pact reports, on one line and at most 200 characters.
+function pactValue(value: unknown): string {
+  const text = (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))).replace(/\s+/g, ' ');
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/** A mismatch of Pact's as a finding: Pact's expected and actual values, and its sentence when it adds one. */
+function mismatchFinding(mismatch: PactMismatch): Finding {
+  const sentence = pactValue(mismatch.mismatch ?? mismatch.type ?? 'a mismatch');
+  if (mismatch.type === 'StatusMismatch')
+    return {
+      code: 'pact',
+      path: 'status',
+      expected: `status ${pactValue(mismatch.expected)}`,
+      actual: pactValue(mismatch.actual),
+    };
+  return {
+    code: 'pact',
+    path: mismatch.type === 'HeaderMismatch' ? (mismatch.key ?? 'header') : (mismatch.path ?? ''),
+    expected: mismatch.expected === undefined ? 'what the pact describes' : pactValue(mismatch.expected),
+    actual: mismatch.actual === undefined ? sentence : `${pactValue(mismatch.actual)} (Pact: ${sentence})`,
+  };
 }
 
 function mismatchFindings(error: NonNullable<PactResults['errors']>[number]): Finding[] {
   const mismatches = error.mismatch?.mismatches ?? [];
   if (mismatches.length === 0)
     return [
-      { path: '', message: `Pact: ${error.mismatch?.message ?? error.mismatch?.type ?? 'the interaction failed'}` },
+      {
+        code: 'pact',
+        path: '',
+        expected: 'the interaction to be verified',
+        actual: pactValue(error.mismatch?.message ?? error.mismatch?.type ?? 'it failed'),
+      },
     ];
-  return mismatches.map((mismatch) => ({
-    path:
-      mismatch.type === 'StatusMismatch'
-        ? 'status'
-        : mismatch.type === 'HeaderMismatch'
-          ? (mismatch.key ?? 'header')
-          : (mismatch.path ?? ''),
-    message: `Pact: ${(mismatch.mismatch ?? mismatch.type ?? 'mismatch').replace(/\s+/g, ' ')}`,
-  }));
+  return mismatches.map(mismatchFinding);
 }
 
 // Whether an error of Pact's verifier is about this interaction: it names it by its description,
@@ -170,10 +243,14 @@ async function readOutcome(ended: {
 }
 
 /** Pact's verifier in its own process; `stop` ends it early with a reason. */
-function runChild(
-  options: object,
-  deadline: number | undefined,
-): { outcome: Promise<ChildOutcome>; stop(reason: string): void } {
+function runChild(run: {
+  /** The verifier's options. */
+  options: object;
+  deadline: number | undefined;
+  /** Pact's `PACT_DESCRIPTION`: only the interactions whose description matches it are verified. */
+  descriptionFilter: string | undefined;
+}): { outcome: Promise<ChildOutcome>; stop(reason: string): void } {
+  const { options, deadline, descriptionFilter } = run;
   let stopReason: string | undefined;
   let stopChild: (() => void) | undefined;
   const outcome = (async () => {
@@ -189,7 +266,13 @@ function runChild(
         outcomeFile,
       ],
       {
-        env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
+        env: {
+          ...process.env,
+          PACT_DO_NOT_TRACK: 'true',
+          PACT_DESCRIPTION: descriptionFilter,
+          PACT_PROVIDER_STATE: undefined,
+          PACT_PROVIDER_NO_STATE: undefined,
+        },
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );
@@ -287,16 +370,17 @@ async function verifyBehindGuard(
   let stopChild: (reason: string) => void = () => undefined;
   const guard = await startPactGuard(options, (reason) => stopChild(reason));
   try {
-    const child = runChild(
-      verifierOptions({
+    const child = runChild({
+      options: verifierOptions({
         guardOrigin: guard.origin,
         prefix: pacts.prefix,
         broker: options.broker,
         pactUrls: pacts.pactUrls,
         timeout: options.timeout,
       }),
-      options.deadline,
-    );
+      deadline: options.deadline,
+      descriptionFilter: options.onlyScenarios === undefined ? undefined : scenarioFilter(options.onlyScenarios),
+    });
     stopChild = (reason) => {
       child.stop(reason);
     };
@@ -325,7 +409,14 @@ function interactionCases({ outcome, interactions, records, taken }: PactEvidenc
       error === undefined
         ? result.result === 'OK'
           ? []
-          : [{ path: '', message: `Pact: the interaction ended with ${result.result}` }]
+          : [
+              {
+                code: 'pact' as const,
+                path: '',
+                expected: 'the interaction to be verified',
+                actual: `it ended with ${result.result}`,
+              },
+            ]
         : mismatchFindings(error);
     const exchanges: CheckedExchange[] = guarded.map((record) => ({
       ...record.exchange,
@@ -377,7 +468,9 @@ function verifierCases({ outcome, interactions }: PactEvidence): CaseResult[] {
   )
     return [];
   const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
-  const exchange = findingsOnlyExchange('verifier', [{ path: '', message: reason }]);
+  const exchange = findingsOnlyExchange('verifier', [
+    { code: 'pact-verifier', path: '', expected: "Pact's verifier to verify the pact", actual: reason },
+  ]);
   return [{ name: 'verifier', verdict: 'failed', reason, exchanges: [exchange] }];
 }
 
@@ -396,16 +489,17 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
   const started = performance.now();
   const prefix = pactProviderBaseUrl(options.baseUrl);
   const pactUrls = options.broker === undefined ? (options.pactUrls ?? [shippedPactFile]) : [];
-  const interactions = await readInteractions(pactUrls);
+  const interactions = (await readInteractions(pactUrls)).filter((interaction) =>
+    ofScenarios(interaction.description, options.onlyScenarios),
+  );
+  if (options.broker === undefined && interactions.length === 0 && options.onlyScenarios !== undefined)
+    return skippedSuite('pact', 'none of the chosen scenarios has an interaction in the pact');
   const { outcome, records } = await verifyBehindGuard(options, { prefix, pactUrls });
   const evidence: PactEvidence = { outcome, interactions, records, taken: new Set() };
-  const cases: CaseResult[] = [];
-  for (const caseResults of [interactionCases, unmatchedRecordCases, unnamedErrorCases, verifierCases]) {
-    for (const result of caseResults(evidence)) {
-      cases.push(result);
-      for (const exchange of result.exchanges) options.onExchange?.(exchange, result.name);
-    }
-  }
+  const cases = inScenarioOrder(interactionCases(evidence), options.scenarios);
+  for (const caseResults of [unmatchedRecordCases, unnamedErrorCases, verifierCases])
+    cases.push(...caseResults(evidence));
+  for (const result of cases) for (const exchange of result.exchanges) options.onExchange?.(exchange, result.name);
   return tallySuite('pact', cases, performance.now() - started);
 }
 

@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import type { HttpMethod } from '@stoplight/types';
 import { toInt64 } from '../spec/int64.js';
 import { openApiDocument } from '../spec/schema-validator.js';
-import { jsonBody, valueAt, type Finding, type ObservedResponse, type SpecArea } from './checks.js';
+import { jsonBody, valueAt, type ObservedResponse } from './checks.js';
+import { findingMessage, type Finding, type SpecArea } from './finding.js';
 import { requireInstalled } from './optional-dependencies.js';
 
 // Prism ships CommonJS, and its validators and router only under dist/ (not in its index, which
@@ -144,10 +145,7 @@ export function compareOracles(
   const violations: Finding[] = [];
   const disagreements: Disagreement[] = [];
   // Without a body there is no media type to judge: Prism's complaint about it is the missing body again.
-  const bodyMissing = ajvFindings.some(
-    (finding) =>
-      finding.area === 'body' && finding.path === '' && finding.message.startsWith('expected a JSON body for'),
-  );
+  const bodyMissing = ajvFindings.some((finding) => finding.area === 'body' && finding.code === 'body-missing');
   for (const area of ['status', 'content-type', 'body', 'headers'] as const) {
     if (area === 'content-type' && bodyMissing) continue;
     const ajv = ajvFindings.filter((finding) => finding.area === area);
@@ -158,7 +156,7 @@ export function compareOracles(
       (diagnostic) => diagnostic.area === area && diagnostic.severity === 'warning',
     );
     const ajvMessages = ajv.map(
-      (finding) => `${finding.message}${finding.path && finding.path !== area ? ` (at ${finding.path})` : ''}`,
+      (finding) => `${findingMessage(finding)}${finding.path && finding.path !== area ? ` (at ${finding.path})` : ''}`,
     );
     const prismMessages = (diagnostics: PrismDiagnostic[]) => diagnostics.map((diagnostic) => diagnostic.message);
     if (ajv.length > 0 && prismErrors.length === 0) {
@@ -179,8 +177,10 @@ export function compareOracles(
       });
       for (const diagnostic of unexplained) {
         violations.push({
+          code: 'prism',
           path: diagnostic.path,
-          message: `Prism: ${diagnostic.message} (Ajv finds nothing here)`,
+          expected: 'a response both oracles accept',
+          actual: `Prism: ${diagnostic.message} (Ajv finds nothing here)`,
           ...(area !== 'headers' && { area }),
         });
       }

@@ -133,15 +133,22 @@ function unjudgeable(
   if (read.malformed !== undefined)
     return {
       violation: {
+        code: 'no-answer',
         path: '',
-        message: `expected an HTTP/1.1 response, got one the proxy cannot read: ${read.malformed}`,
+        expected: 'an HTTP/1.1 response',
+        actual: `one the proxy cannot read: ${read.malformed}`,
       },
     };
   if (read.status === undefined || !read.complete)
     return {
       violation: {
+        code: 'no-answer',
         path: '',
-        message: `expected a whole response, got ${read.status === undefined ? 'the connection closed before the status line' : 'the connection closed before the whole body came'}`,
+        expected: 'a whole response',
+        actual:
+          read.status === undefined
+            ? 'the connection closed before the status line'
+            : 'the connection closed before the whole body came',
       },
     };
   if (read.overLimit) return { unchecked: `the body is over the check limit of ${checkLimit} bytes` };
@@ -164,8 +171,10 @@ function observedOf(read: ReadResponse & { status: number }): ObservedResponse |
   } catch (error) {
     return {
       violation: {
+        code: 'no-answer',
         path: 'content-encoding',
-        message: `expected a body encoded as its Content-Encoding says, got one that cannot be decoded (${(error as Error).message})`,
+        expected: 'a body encoded as its Content-Encoding says',
+        actual: `one that cannot be decoded (${(error as Error).message})`,
       },
     };
   }

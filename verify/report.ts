@@ -1,7 +1,9 @@
 import type { PreflightFailure } from './preflight.js';
 import { stringifyJson } from '../spec/json.js';
 import { matchRoute, routes, type OperationName } from '../spec/routes.js';
-import type { Finding } from './checks.js';
+import { findingMessage, type Finding } from './finding.js';
+import type { RuleCode } from './rules.js';
+import type { KnownFailure } from './baseline.js';
 import { escapeMarkup } from './escape-markup.js';
 import type { Disagreement } from './prism.js';
 import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from './results.js';
@@ -23,6 +25,68 @@ export interface Coverage {
   total: number;
 }
 
+/**
+ * One finding of a run, as every report renders it: the rule, whether it fails the run (`error`) or
+ * is advisory (`warning`), the suite, the operation of the call, the scenario (or the pact
+ * interaction, or the exploration run) and its step, where in the response, what was expected and
+ * what came. `message` is the one-line text the console prints (made from the rest).
+ */
+export interface ReportedFinding {
+  code: RuleCode;
+  severity: 'error' | 'warning';
+  suite: SuiteName;
+  /** The operation of the call (`listOrders`, `cancelOrder`, `readPet`), or null for none (a run that stopped). */
+  operation: OperationName | null;
+  /** The scenario, the pact interaction or the exploration run. */
+  scenario: string;
+  /** The step of the scenario, the exchange of the interaction, the numbered command of the run. */
+  step: string;
+  method: string;
+  /** The path of the call, below the base URL. */
+  target: string;
+  path: string;
+  expected: string;
+  actual: string;
+  message: string;
+  /** Set on a violation the baseline knows of (`--baseline`): it fails nothing. */
+  known?: true;
+}
+
+/**
+ * Every violation and warning of the suites, in the order they were judged.
+ * @example
+ * reportedFindings(report.suites).filter((finding) => finding.severity === 'error').length === report.violations // true
+ */
+export function reportedFindings(suites: readonly SuiteResult[]): ReportedFinding[] {
+  return suites.flatMap((suite) =>
+    suite.cases.flatMap((result) =>
+      result.exchanges.flatMap((exchange) => {
+        const operation = matchRoute(exchange.method, exchange.path)?.route.operation ?? null;
+        const reported = (finding: Finding, severity: ReportedFinding['severity'], known = false): ReportedFinding => ({
+          code: finding.code,
+          severity,
+          suite: suite.suite,
+          operation,
+          scenario: result.name,
+          step: exchange.name,
+          method: exchange.method,
+          target: exchange.path,
+          path: finding.path,
+          expected: finding.expected,
+          actual: finding.actual,
+          message: findingText(finding),
+          ...(known && { known: true as const }),
+        });
+        return [
+          ...exchange.violations.map((finding) => reported(finding, 'error')),
+          ...(exchange.known ?? []).map((finding) => reported(finding, 'error', true)),
+          ...exchange.warnings.map((finding) => reported(finding, 'warning')),
+        ];
+      }),
+    ),
+  );
+}
+
 /** The whole run: every suite that ran, the coverage, and the verdict the exit code says. */
 export interface RunReport {
   tool: 'petstore-verify';
@@ -33,10 +97,19 @@ export interface RunReport {
   startedAt: string;
   suites: SuiteResult[];
   checks: number;
+  /** The checks with at least one violation: JUnit's failures. */
+  failedChecks: number;
+  /** The violations that fail the run: with a baseline, those it does not know. */
   violations: number;
+  /** The violations the baseline knows of (`--baseline`): reported, failing nothing. */
+  knownViolations: number;
+  /** With `--baseline`: how many known failures it holds, and those this run did not see (fixed). */
+  baseline?: { known: number; fixed: KnownFailure[] };
   warnings: number;
   disagreements: number;
   knownPrismLimits: number;
+  /** Every violation and warning, as data: what every report renders. */
+  findings: ReportedFinding[];
   coverage: Coverage;
   /** Whether an unexercised documented response fails the run (`--require-coverage`). */
   requireCoverage: boolean;
@@ -47,6 +120,8 @@ export interface RunReport {
   reasons: string[];
   /** The setup mistake the preflight found, when it found one: then no suite ran (exit 2). */
   setupError?: PreflightFailure;
+  /** Set when the target stopped answering at all during the run (the first reason says the same). */
+  unreachable?: string;
   durationMs: number;
 }
 
@@ -93,9 +168,9 @@ function failureReasons(suites: readonly SuiteResult[], coverage: Coverage, requ
 }
 
 /** Why a run that did not fail is not green either: no check ran (and why), or a case could not run. */
-function notRunReasons(suites: readonly SuiteResult[], checks: number): string[] {
+function notRunReasons(suites: readonly SuiteResult[], checks: number, explained: boolean): string[] {
   const reasons: string[] = [];
-  if (checks === 0) {
+  if (checks === 0 && !explained) {
     const skipped = [
       ...new Set(
         suites.flatMap((suite) =>
@@ -138,6 +213,12 @@ export function runReport(input: {
   requireCoverage: boolean;
   startedAt: Date;
   durationMs: number;
+  /** The setup mistake the preflight found: no suite ran, the run is not green (2). */
+  setupError?: PreflightFailure;
+  /** Why the target could not be reached any more during the run: the first reason. */
+  unreachable?: string;
+  /** With a baseline: how many known failures it holds, and those the run did not see. */
+  baseline?: { known: number; fixed: KnownFailure[] };
 }): RunReport {
   const { suites } = input;
   const sum = (pick: (suite: SuiteResult) => number) => suites.reduce((total, suite) => total + pick(suite), 0);
@@ -146,8 +227,11 @@ export function runReport(input: {
   const violations = sum((suite) => suite.violations);
   const reasons = failureReasons(suites, coverage, input.requireCoverage);
   const failed = reasons.length > 0;
-  if (!failed) reasons.push(...notRunReasons(suites, checks));
-  const exitCode = failed ? 1 : reasons.length > 0 ? 2 : 0;
+  // A target that stopped answering says why nothing (more) was checked.
+  if (!failed) reasons.push(...notRunReasons(suites, checks, input.unreachable !== undefined));
+  if (input.unreachable !== undefined) reasons.unshift(input.unreachable);
+  if (input.setupError !== undefined) reasons.splice(0, reasons.length, input.setupError.message);
+  const exitCode = input.setupError !== undefined ? 2 : failed ? 1 : reasons.length > 0 ? 2 : 0;
   return {
     tool: 'petstore-verify',
     version: input.version,
@@ -157,15 +241,21 @@ export function runReport(input: {
     startedAt: input.startedAt.toISOString(),
     suites,
     checks,
+    failedChecks: sum((suite) => suite.failedChecks),
     violations,
+    knownViolations: sum((suite) => suite.knownViolations),
+    ...(input.baseline !== undefined && { baseline: input.baseline }),
     warnings: sum((suite) => suite.warnings),
     disagreements: sum((suite) => suite.disagreements),
     knownPrismLimits: sum((suite) => suite.knownPrismLimits),
+    findings: reportedFindings(suites),
     coverage,
     requireCoverage: input.requireCoverage,
     verdict: exitCode === 0 ? 'passed' : exitCode === 1 ? 'failed' : 'not-run',
     exitCode,
     reasons,
+    ...(input.setupError !== undefined && { setupError: input.setupError }),
+    ...(input.unreachable !== undefined && { unreachable: input.unreachable }),
     durationMs: input.durationMs,
   };
 }
@@ -173,16 +263,16 @@ export function runReport(input: {
 /**
  * A finding's message with where it is: `expected integer, got "1" (at /0/id)`.
  * @example
- * findingText({ path: '', message: 'expected a JSON body, got "oops"' }) // 'expected a JSON body, got "oops"'
+ * findingText({ code: 'body-json', path: '', expected: 'a JSON body', actual: '"oops"' }) // 'expected a JSON body, got "oops"'
  */
 export function findingText(finding: Finding): string {
-  return `${finding.message}${finding.path === '' ? '' : ` (at ${finding.path})`}`;
+  return `${findingMessage(finding)}${finding.path === '' ? '' : ` (at ${finding.path})`}`;
 }
 
 /**
  * One violation as a line: `case › exchange: expected …, got … (at /0/id)`.
  * @example
- * findingLine('list-orders', 'list the orders', { path: '/0/id', message: 'expected integer, got "1"' })
+ * findingLine('list-orders', 'list the orders', { code: 'body-schema', path: '/0/id', expected: 'integer', actual: '"1"' })
  * // 'list-orders › list the orders: expected integer, got "1" (at /0/id)'
  */
 export function findingLine(caseName: string, exchangeName: string, finding: Finding, suite?: SuiteName): string {
@@ -204,14 +294,37 @@ export function disagreementLine(disagreement: Disagreement): string {
   return `Ajv and Prism disagree on the ${disagreement.area}: ${side('Ajv', disagreement.ajv)}; ${side('Prism', disagreement.prism)}${known}`;
 }
 
+/** How much the console says. */
+export interface LineOptions {
+  /** Also print the disagreements that are known limits of Prism (int64 beyond 2^53). Default: false. */
+  verbose?: boolean;
+}
+
 /**
- * The progress line of an exchange, then one line per violation, per warning and per disagreement.
- * Scenario lines name the scenario; other suites' lines start with the suite.
+ * The disagreements worth a line: all of them when verbose, else those that are no known Prism limit.
+ * @example
+ * shownDisagreements(exchange.disagreements, {}) // [] when Prism only capped an int64
+ */
+export function shownDisagreements(disagreements: readonly Disagreement[], options: LineOptions): Disagreement[] {
+  return options.verbose
+    ? [...disagreements]
+    : disagreements.filter((disagreement) => disagreement.knownPrismLimit === undefined);
+}
+
+/**
+ * The progress line of an exchange, then one line per violation, per warning and per disagreement
+ * (known Prism limits only when verbose). Scenario lines name the scenario; other suites' lines
+ * start with the suite.
  * @example
  * exchangeLines('scenarios', 'cancel-shipped-order', exchange)
  * // ['✓ cancel-shipped-order › cancel the shipped order (DELETE /store/orders/3 → 409, 12 ms)']
  */
-export function exchangeLines(suite: SuiteName, caseName: string, exchange: CheckedExchange): string[] {
+export function exchangeLines(
+  suite: SuiteName,
+  caseName: string,
+  exchange: CheckedExchange,
+  options: LineOptions = {},
+): string[] {
   const mark = exchange.violations.length > 0 ? '✗' : '✓';
   const subject = suite === 'scenarios' ? caseName : `${suite} › ${caseName}`;
   const call =
@@ -221,11 +334,14 @@ export function exchangeLines(suite: SuiteName, caseName: string, exchange: Chec
   return [
     `${mark} ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}${call}`,
     ...exchange.violations.map((finding) => `    ${findingLine(caseName, exchange.name, finding, suite)}`),
+    ...(exchange.known ?? []).map(
+      (finding) => `    known failure (baseline): ${findingLine(caseName, exchange.name, finding, suite)}`,
+    ),
     ...exchange.warnings.map(
       (finding) =>
         `    warning (advisory; --strict makes it a violation): ${findingLine(caseName, exchange.name, finding, suite)}`,
     ),
-    ...exchange.disagreements.map(
+    ...shownDisagreements(exchange.disagreements, options).map(
       (disagreement) =>
         `    note: ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}: ${disagreementLine(disagreement)}`,
     ),
@@ -238,20 +354,25 @@ export function exchangeLines(suite: SuiteName, caseName: string, exchange: Chec
  * @example
  * runLines({ name: 'run 3', description: '4 orders, 7 steps', verdict: 'passed', exchanges }) // ['✓ explore › run 3 (4 orders, 7 steps)']
  */
-export function runLines(result: CaseResult): string[] {
+export function runLines(result: CaseResult, options: LineOptions = {}): string[] {
   if (result.verdict === 'passed') return [`✓ explore › ${result.name} (${result.description ?? ''})`];
   if (result.exchanges.length === 0) return [];
   return [
     `✗ explore › ${result.name}${result.reason === undefined ? '' : ` (${result.reason})`}`,
     ...(result.description === undefined ? [] : [`    state: ${result.description}`]),
     ...result.exchanges.flatMap((exchange) =>
-      exchangeLines('explore', result.name, exchange).map((line) => `  ${line}`),
+      exchangeLines('explore', result.name, exchange, options).map((line) => `  ${line}`),
     ),
   ];
 }
 
 function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+// `12 checks`, or `12 checks (3 failed)`: the failed ones are JUnit's failures, the violations in them counted apart.
+function checkCount(counts: { checks: number; failedChecks: number }): string {
+  return `${plural(counts.checks, 'check')}${counts.failedChecks > 0 ? ` (${counts.failedChecks} failed)` : ''}`;
 }
 
 function seconds(milliseconds: number): string {
@@ -269,13 +390,37 @@ export function suiteLine(suite: SuiteResult, baseUrl: string): string {
   ].filter((part) => part !== '');
   return (
     `${suite.suite}: ${count('passed')} passed, ${count('failed')} failed${extra.length > 0 ? `, ${extra.join(', ')}` : ''}` +
-    ` (${noun}; ${plural(suite.checks, 'check')}, ${plural(suite.violations, 'violation')}, ${plural(suite.warnings, 'warning')}, ${seconds(suite.durationMs)}` +
+    ` (${noun}; ${checkCount(suite)}, ${plural(suite.violations, 'violation')}, ${plural(suite.warnings, 'warning')}, ${seconds(suite.durationMs)}` +
     `${suite.seed === undefined ? '' : `, seed ${suite.seed}`}, ${baseUrl})`
   );
 }
 
+// What Prism said beside Ajv: every disagreement when verbose, else the ones that are no known Prism limit.
+function secondOracleLine(report: RunReport, options: LineOptions): string {
+  const known = report.knownPrismLimits;
+  if (options.verbose || known === 0)
+    return (
+      `second oracle, Prism: ${plural(report.disagreements, 'disagreement')} with Ajv` +
+      (report.disagreements > 0 ? `, ${known} of them known Prism limits (docs/harness.md)` : '')
+    );
+  return `second oracle, Prism: ${plural(report.disagreements - known, 'disagreement')} with Ajv, besides ${plural(known, 'known Prism limit')} (--verbose shows them; docs/harness.md)`;
+}
+
+// What the baseline said: the known failures seen again, and those fixed.
+function baselineLine(report: RunReport, baseline: { known: number; fixed: KnownFailure[] }): string {
+  const fixed = baseline.fixed.map(
+    (failure) => `${failure.suite} › ${failure.scenario} › ${failure.step} ${failure.code}`,
+  );
+  return (
+    `baseline: ${plural(report.knownViolations, 'violation')} ${report.knownViolations === 1 ? 'is a known failure' : 'are known failures'} (the baseline holds ${baseline.known})` +
+    (fixed.length === 0
+      ? ''
+      : `; ${plural(fixed.length, 'known failure')} ${fixed.length === 1 ? 'is' : 'are'} fixed: remove ${fixed.length === 1 ? 'it' : 'them'} from the baseline (${fixed.join('; ')})`)
+  );
+}
+
 /** The closing summary: what was skipped or could not run, a line per suite, the second oracle, coverage, the verdict. */
-export function summaryLines(report: RunReport): string[] {
+export function summaryLines(report: RunReport, options: LineOptions = {}): string[] {
   const lines: string[] = [];
   for (const suite of report.suites) {
     for (const result of suite.cases) {
@@ -292,14 +437,7 @@ export function summaryLines(report: RunReport): string[] {
   lines.push(...report.suites.map((suite) => suiteLine(suite, report.baseUrl)));
   const judgedByPrism = report.suites.some((suite) => suite.suite !== 'pact' && suite.checks > 0);
   if (judgedByPrism) {
-    lines.push(
-      report.prism
-        ? `second oracle, Prism: ${plural(report.disagreements, 'disagreement')} with Ajv` +
-            (report.disagreements > 0
-              ? `, ${report.knownPrismLimits} of them known Prism limits (docs/harness.md)`
-              : '')
-        : 'second oracle, Prism: off (--no-prism)',
-    );
+    lines.push(report.prism ? secondOracleLine(report, options) : 'second oracle, Prism: off (--no-prism)');
   }
   const missing = report.coverage.responses
     .filter((entry) => entry.exercised === 0)
@@ -309,8 +447,9 @@ export function summaryLines(report: RunReport): string[] {
     lines.push(
       `coverage: ${report.coverage.covered} of ${report.coverage.total} documented responses exercised${missing.length > 0 ? ` (not: ${missing.join(', ')})` : ''}`,
     );
+  if (report.baseline !== undefined) lines.push(baselineLine(report, report.baseline));
   lines.push(
-    `verdict: ${report.verdict} (exit ${report.exitCode}; ${plural(report.checks, 'check')}, ${plural(report.violations, 'violation')}, ${seconds(report.durationMs)})${report.reasons.length > 0 && report.exitCode !== 0 ? `: ${report.reasons.join('; ')}` : ''}`,
+    `verdict: ${report.verdict} (exit ${report.exitCode}; ${checkCount(report)}, ${plural(report.violations, 'violation')}${report.baseline === undefined ? '' : ` (${report.knownViolations} known)`}, ${seconds(report.durationMs)})${report.reasons.length > 0 && report.exitCode !== 0 ? `: ${report.reasons.join('; ')}` : ''}`,
   );
   return lines;
 }
@@ -368,7 +507,8 @@ function junitSuite(suite: SuiteResult, result: CaseResult): JunitSuite {
       : result.exchanges.map((exchange) => junitTestcase(name, result.name, exchange));
   const failures = result.exchanges.filter((exchange) => exchange.violations.length > 0).length;
   const errors = result.exchanges.length === 0 && result.verdict === 'error' ? 1 : 0;
-  const skipped = result.exchanges.length === 0 && result.verdict !== 'error' ? 1 : 0;
+  const skipped =
+    result.exchanges.length === 0 ? (result.verdict !== 'error' ? 1 : 0) : result.exchanges.filter(knownOnly).length;
   const xml = [
     `  <testsuite name="${escapeMarkup(name)}" tests="${testcases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     ...testcases,
@@ -377,16 +517,27 @@ function junitSuite(suite: SuiteResult, result: CaseResult): JunitSuite {
   return { xml, tests: testcases.length, failures, errors, skipped };
 }
 
-/** An exchange as a JUnit testcase: a failure with its violations, its warnings and disagreements as output. */
+// An exchange that failed only by failures the baseline knows: JUnit's skipped, not its failures.
+const knownOnly = (exchange: CheckedExchange) => exchange.violations.length === 0 && (exchange.known ?? []).length > 0;
+
+/**
+ * An exchange as a JUnit testcase: a failure with its violations, skipped when it failed only by
+ * known failures (`--baseline`), its warnings and disagreements as output.
+ */
 function junitTestcase(classname: string, caseName: string, exchange: CheckedExchange): string {
+  const known = exchange.known ?? [];
+  const skipped = knownOnly(exchange)
+    ? `<skipped message="${escapeMarkup(`known failure (baseline): ${findingLine(caseName, exchange.name, known[0]!)}`)}"/>`
+    : '';
   const failure = exchange.violations.length
-    ? `<failure message="${escapeMarkup(findingLine(caseName, exchange.name, exchange.violations[0]!))}">${escapeMarkup(exchange.violations.map((finding) => findingLine(caseName, exchange.name, finding)).join('\n'))}</failure>`
+    ? `<failure message="${escapeMarkup(findingLine(caseName, exchange.name, exchange.violations[0]!))}" type="${escapeMarkup([...new Set(exchange.violations.map((finding) => finding.code))].join(' '))}">${escapeMarkup(exchange.violations.map((finding) => findingLine(caseName, exchange.name, finding)).join('\n'))}</failure>`
     : '';
   const notes = [
+    ...known.map((finding) => `known failure (baseline): ${findingText(finding)}`),
     ...exchange.warnings.map((finding) => `warning: ${findingText(finding)}`),
     ...exchange.disagreements.map(disagreementLine),
   ];
-  return `    <testcase classname="${escapeMarkup(classname)}" name="${escapeMarkup(exchange.name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${notes.length > 0 ? `<system-out>${escapeMarkup(notes.join('\n'))}</system-out>` : ''}</testcase>`;
+  return `    <testcase classname="${escapeMarkup(classname)}" name="${escapeMarkup(exchange.name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${skipped}${notes.length > 0 ? `<system-out>${escapeMarkup(notes.join('\n'))}</system-out>` : ''}</testcase>`;
 }
 
 /** The report as JSON text (ids exact), with the exit code it ends with. */
@@ -396,9 +547,11 @@ export function toJson(report: RunReport): string {
 
 /** A finding split for a table: where, what was expected, what came. */
 function findingCells(finding: Finding): [string, string, string] {
-  const match = /^(.*?)expected (.*), got (.*)$/s.exec(finding.message);
-  if (match === null) return [finding.path, finding.message, ''];
-  return [finding.path, `${match[1]}${match[2]}`, match[3]!];
+  return [
+    finding.path,
+    `${finding.about === undefined ? '' : `${finding.about}: `}${finding.expected}`,
+    finding.actual,
+  ];
 }
 
 const verdictBadge = (verdict: string) =>
@@ -445,10 +598,11 @@ function caseDetails(result: CaseResult): string {
   const rows = result.exchanges.flatMap((exchange) =>
     [
       ...exchange.violations.map((finding) => ['violation', finding] as const),
+      ...(exchange.known ?? []).map((finding) => ['known', finding] as const),
       ...exchange.warnings.map((finding) => ['warning', finding] as const),
     ].map(([kind, finding]) => {
       const [where, expected, actual] = findingCells(finding);
-      return `<tr class="${kind}"><td>${escapeMarkup(exchange.name)}</td><td><code>${escapeMarkup(where)}</code></td><td>${escapeMarkup(expected)}</td><td>${escapeMarkup(actual)}</td></tr>`;
+      return `<tr class="${kind}"><td>${escapeMarkup(exchange.name)}</td><td><code>${escapeMarkup(finding.code)}</code></td><td><code>${escapeMarkup(where)}</code></td><td>${escapeMarkup(expected)}</td><td>${escapeMarkup(actual)}</td></tr>`;
     }),
   );
   const exchanges = result.exchanges.map(
@@ -460,7 +614,7 @@ function caseDetails(result: CaseResult): string {
     `${result.reason === undefined ? '' : ` <em>${escapeMarkup(result.reason)}</em>`}</summary>` +
     `${result.description === undefined ? '' : `<p>${escapeMarkup(result.description)}</p>`}` +
     (rows.length > 0
-      ? `<table class="findings"><thead><tr><th>step</th><th>where</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+      ? `<table class="findings"><thead><tr><th>step</th><th>rule</th><th>where</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
       : '') +
     `<ul>${exchanges.join('')}</ul></details>`
   );
@@ -483,7 +637,7 @@ h1{margin-bottom:.2rem}code{font:13px ui-monospace,monospace}
 .verdict.passed{background:#1f7a3a}.verdict.failed{background:#b3261e}.verdict.not-run,.verdict.error{background:#8a5a00}.verdict.skipped{background:#666}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
 .coverage td.exercised{background:#e3f4e8}.coverage td.missing{background:#fbe4e2;font-weight:600}.coverage td.undocumented{color:#999}
-tr.violation td{background:#fdf0ef}tr.warning td{background:#fff7e0}details.case{margin:.3rem 0}summary{cursor:pointer}
+tr.violation td{background:#fdf0ef}tr.warning td{background:#fff7e0}tr.known td{background:#eef1f6}details.case{margin:.3rem 0}summary{cursor:pointer}
 </style></head><body>
 <h1>${verdictBadge(report.verdict)} petstore-verify</h1>
 <p>${escapeMarkup(report.baseUrl)} · ${escapeMarkup(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>

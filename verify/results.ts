@@ -1,4 +1,4 @@
-import type { Finding } from './checks.js';
+import type { Finding } from './finding.js';
 import type { Disagreement } from './prism.js';
 
 /** How a suite, a case or a run ended. */
@@ -20,6 +20,8 @@ export interface CheckedExchange {
   path: string;
   status?: number;
   violations: Finding[];
+  /** Violations a baseline knows of (`--baseline`): reported, failing nothing. */
+  known?: Finding[];
   /** Advisory findings: the kit's own decisions where the specification is open (violations under --strict). */
   warnings: Finding[];
   /** Where Prism and Ajv judged this response differently. */
@@ -32,7 +34,7 @@ export interface CheckedExchange {
  * (a run that stopped, a verifier that crashed, a pact that could not be loaded), or what Pact alone
  * said of an interaction. Its violations, and nothing else.
  * @example
- * findingsOnlyExchange('verifier', [{ path: '', message: "Pact's verifier was killed" }])
+ * findingsOnlyExchange('verifier', [{ code: 'pact-verifier', path: '', expected: "Pact's verifier to verify the pact", actual: "Pact's verifier was killed" }])
  */
 export function findingsOnlyExchange(
   name: string,
@@ -61,7 +63,11 @@ export interface SuiteResult {
   cases: CaseResult[];
   /** How many responses were judged. */
   checks: number;
+  /** How many of them had a violation (JUnit's failures). */
+  failedChecks: number;
   violations: number;
+  /** Violations a baseline knows of: reported, failing nothing. */
+  knownViolations: number;
   warnings: number;
   disagreements: number;
   knownPrismLimits: number;
@@ -106,7 +112,9 @@ export function tallySuite(
     verdict,
     cases,
     checks,
+    failedChecks: exchanges.filter((exchange) => exchange.violations.length > 0).length,
     violations: exchanges.reduce((sum, exchange) => sum + exchange.violations.length, 0),
+    knownViolations: exchanges.reduce((sum, exchange) => sum + (exchange.known?.length ?? 0), 0),
     warnings: exchanges.reduce((sum, exchange) => sum + exchange.warnings.length, 0),
     disagreements: exchanges.reduce((sum, exchange) => sum + exchange.disagreements.length, 0),
     knownPrismLimits: exchanges.reduce(

@@ -4,7 +4,14 @@ import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '
 import { checkAgainstSpec, checkResponse, type Finding, type ObservedResponse } from './checks.js';
 import { compareWithModel, ProviderHistory } from './compare.js';
 import { InterfaceModel, type ModelAnswer } from './model.js';
-import { defaultRequestTimeout, isFailure, observe, TargetUnreachable, type Observation } from './observe.js';
+import {
+  defaultRequestTimeout,
+  failureFinding,
+  isFailure,
+  observe,
+  TargetUnreachable,
+  type Observation,
+} from './observe.js';
 import { loadPrismOracle, withSecondOracle, type Disagreement, type PrismOracle } from './prism.js';
 import {
   caseVerdict,
@@ -128,19 +135,38 @@ export function sendCall(
   });
 }
 
-/** Turns the findings of one response into an exchange: violations, or warnings when advisory and not strict. */
-export function judged(
-  name: string,
-  call: { method: string; path: string },
-  observed: Observation,
-  findings: Finding[],
-  disagreements: Disagreement[],
-  strict: boolean,
-  started: number,
-): CheckedExchange {
+/** One judged response, as `judged` takes it. */
+export interface Judgement {
+  /** The exchange's name: a step's, an interaction's, a numbered command's. */
+  name: string;
+  call: { method: string; path: string };
+  observed: Observation;
+  findings: Finding[];
+  disagreements?: Disagreement[];
+  /** Whether advisory findings are violations too. */
+  strict: boolean;
+  /** When the exchange started (`performance.now()`). */
+  started: number;
+}
+
+/**
+ * Turns the findings of one response into an exchange: violations, or warnings when advisory and
+ * not strict; a finding given twice counts once.
+ * @example
+ * judged({ name: 'list the orders', call, observed, findings: [], strict: false, started }).violations // []
+ */
+export function judged(judgement: Judgement): CheckedExchange {
+  const { name, call, observed, findings, disagreements = [], strict, started } = judgement;
   const unique = findings.filter(
     (finding, index) =>
-      findings.findIndex((other) => other.path === finding.path && other.message === finding.message) === index,
+      findings.findIndex(
+        (other) =>
+          other.code === finding.code &&
+          other.path === finding.path &&
+          other.expected === finding.expected &&
+          other.actual === finding.actual &&
+          other.about === finding.about,
+      ) === index,
   );
   return {
     name,
@@ -181,7 +207,14 @@ async function runStep(
   const failure = observations.find(isFailure);
   if (failure !== undefined) {
     return {
-      exchange: judged(step.name, step.request, failure, [{ path: '', message: failure.failure }], [], true, started),
+      exchange: judged({
+        name: step.name,
+        call: step.request,
+        observed: failure,
+        findings: [failureFinding(failure)],
+        strict: true,
+        started,
+      }),
       failed: true,
     };
   }
@@ -204,14 +237,24 @@ async function runStep(
     findings.push(...eachAnswerAgainstSpec(method, path, responses));
   }
   return {
-    exchange: judged(step.name, step.request, responses[0]!, findings, disagreements, options.strict ?? false, started),
+    exchange: judged({
+      name: step.name,
+      call: step.request,
+      observed: responses[0]!,
+      findings,
+      disagreements,
+      strict: options.strict ?? false,
+      started,
+    }),
     failed: false,
   };
 }
 
 /** The exchange that records why the run stopped: a violation, so the run cannot end green. */
 export function stoppedExchange(reason: string): CheckedExchange {
-  return findingsOnlyExchange('stopped', [{ path: '', message: `expected the run to finish, got: ${reason}` }]);
+  return findingsOnlyExchange('stopped', [
+    { code: 'run-stopped', path: '', expected: 'the run to finish', actual: reason },
+  ]);
 }
 
 /**
@@ -228,26 +271,25 @@ export function raceFindings(
   because?: string,
 ): Finding[] {
   const winner = [expect.status].flat();
-  const got = `${because === undefined ? '' : `${because}, `}got ${statuses.join(', ')}`;
+  const race = (expected: string): Finding[] => [
+    {
+      code: 'status-race',
+      path: 'status',
+      expected: `${expected}${because === undefined ? '' : `, ${because}`}`,
+      actual: statuses.join(', '),
+    },
+  ];
   if (expect.others === undefined) {
     return statuses.every((status) => winner.includes(status))
       ? []
-      : [
-          {
-            path: 'status',
-            message: `expected every one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')}, ${got}`,
-          },
-        ];
+      : race(`every one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')}`);
   }
   const winners = statuses.filter((status) => winner.includes(status)).length;
   const others = expect.others;
   if (winners === 1 && statuses.every((status) => winner.includes(status) || others.includes(status))) return [];
-  return [
-    {
-      path: 'status',
-      message: `expected exactly one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')} and the others ${others.join(' or ')}, ${got}`,
-    },
-  ];
+  return race(
+    `exactly one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')} and the others ${others.join(' or ')}`,
+  );
 }
 
 /**

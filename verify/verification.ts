@@ -1,4 +1,5 @@
-import { preflight, type PreflightOptions } from './preflight.js';
+import { KnownFailures, type Baseline, type KnownFailure } from './baseline.js';
+import { preflight, type PreflightFailure, type PreflightOptions } from './preflight.js';
 import type { Scenario } from '../mocks/scenarios.js';
 import { explore, type ExploreOptions } from './explore.js';
 import { TargetUnreachable } from './observe.js';
@@ -14,6 +15,11 @@ export interface VerificationOptions extends TargetOptions {
   suites: readonly SuiteName[];
   /** The scenarios of the `scenarios` suite. */
   scenarios: readonly Scenario[];
+  /**
+   * Verify only the pact interactions of these scenarios (`--scenario`). Default: every interaction.
+   * Either way the pact suite reports them in the order of `scenarios`, step by step.
+   */
+  pactScenarios?: readonly string[];
   /** The pact suite's broker, when the pacts come from one. */
   broker?: PactBroker;
   /** Whether a documented response the run did not exercise fails it. Default: false. */
@@ -22,6 +28,8 @@ export interface VerificationOptions extends TargetOptions {
   version: string;
   /** Whether to check the base URL, the key and the state URL before any suite (`preflight`). Default: true. */
   preflight?: boolean;
+  /** Violations already known (`--baseline`): reported as known, failing nothing; the report says which are fixed. */
+  baseline?: Baseline;
   /** The exploration's runs, seed, steps and folder to save a failure in (see `ExploreOptions`). */
   exploration?: Pick<ExploreOptions, 'runs' | 'seed' | 'maxSteps' | 'save'>;
   /** Called after every judged exchange of the pact and the scenarios, for progress output. */
@@ -49,6 +57,7 @@ async function runSuite(
       ...options,
       stateUrl,
       ...(options.broker !== undefined && { broker: options.broker }),
+      ...(options.pactScenarios !== undefined && { onlyScenarios: options.pactScenarios }),
       onExchange: (exchange, interaction) => options.onExchange?.('pact', interaction, exchange),
     });
   }
@@ -84,9 +93,23 @@ function preflightOptions(options: VerificationOptions): PreflightOptions {
   };
 }
 
-// The report of the suites that ran, from the run's options and clock.
-function reportOf(options: VerificationOptions, suites: SuiteResult[], startedAt: Date, started: number): RunReport {
+// The report of the suites that ran, from the run's options and clock, and what stopped it early.
+function reportOf(
+  options: VerificationOptions,
+  run: {
+    suites: SuiteResult[];
+    startedAt: Date;
+    started: number;
+    setupError?: PreflightFailure | undefined;
+    unreachable?: string | undefined;
+    baseline?: { known: number; fixed: KnownFailure[] } | undefined;
+  },
+): RunReport {
+  const { suites, startedAt, started } = run;
   return runReport({
+    ...(run.baseline !== undefined && { baseline: run.baseline }),
+    ...(run.setupError !== undefined && { setupError: run.setupError }),
+    ...(run.unreachable !== undefined && { unreachable: run.unreachable }),
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     suites,
     version: options.version,
@@ -106,28 +129,40 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   // One watch for the whole run: once the target has stopped answering, every suite stops sending.
   // One Prism for the whole run too, loaded when the first suite that uses it starts.
   options = { ...options, watch: options.watch ?? { timeouts: 0 }, loadPrism: options.loadPrism ?? prismLoader() };
+  // With a baseline, the progress lines already say which failures are known.
+  const knownFailures = options.baseline === undefined ? undefined : new KnownFailures(options.baseline);
+  if (knownFailures !== undefined) options = { ...options, ...markedCallbacks(options, knownFailures) };
   const setupError = options.preflight === false ? undefined : await preflight(preflightOptions(options));
   // A run the preflight stopped: no suite, the one reason, exit 2.
-  if (setupError !== undefined)
-    return {
-      ...reportOf(options, [], startedAt, started),
-      setupError,
-      reasons: [setupError.message],
-      exitCode: 2,
-      verdict: 'not-run',
-    };
+  if (setupError !== undefined) return reportOf(options, { suites: [], startedAt, started, setupError });
   try {
     for (const suite of options.suites) results.push(await runSuite(suite, options));
   } catch (error) {
     if (!(error instanceof TargetUnreachable)) throw error;
     unreachable = error.message;
   }
-  const report = reportOf(options, results, startedAt, started);
-  if (unreachable === undefined) return report;
+  if (knownFailures === undefined) return reportOf(options, { suites: results, startedAt, started, unreachable });
+  const { suites, fixed } = knownFailures.apply(results);
+  return reportOf(options, {
+    suites,
+    startedAt,
+    started,
+    unreachable,
+    baseline: { known: knownFailures.baseline.known.length, fixed },
+  });
+}
+
+// The progress callbacks, given exchanges and runs with the baseline's failures marked as known.
+function markedCallbacks(
+  options: VerificationOptions,
+  knownFailures: KnownFailures,
+): Pick<VerificationOptions, 'onExchange' | 'onRun'> {
+  const { onExchange, onRun } = options;
   return {
-    ...report,
-    reasons: [unreachable, ...report.reasons.filter((reason) => !reason.startsWith('no check ran'))],
-    exitCode: report.violations > 0 ? 1 : 2,
-    verdict: report.violations > 0 ? 'failed' : 'not-run',
+    ...(onExchange !== undefined && {
+      onExchange: (suite, caseName, exchange) =>
+        onExchange(suite, caseName, knownFailures.markExchange(suite, caseName, exchange)),
+    }),
+    ...(onRun !== undefined && { onRun: (result) => onRun(knownFailures.markCase('explore', result)) }),
   };
 }

@@ -1,0 +1,211 @@
+import { readFile } from 'node:fs/promises';
+import { parseJson } from '../spec/json.js';
+import { matchRoute } from '../spec/routes.js';
+import type { Finding } from './finding.js';
+import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
+
+/**
+ * What names a violation across runs, never its message: the suite, the rule, the operation, and
+ * where in the suite (the scenario and its step, the pact interaction, or for exploration the
+ * sequence of commands up to the failing one, since a run's number depends on the seed).
+ */
+export interface KnownFailure {
+  suite: string;
+  code: string;
+  operation: string | null;
+  scenario: string;
+  step: string;
+}
+
+/** A baseline file: the violations a team already knows of, which fail no run. */
+export interface Baseline {
+  tool: 'petstore-verify';
+  /** The file format's version. */
+  baseline: 1;
+  known: KnownFailure[];
+}
+
+/** A baseline file that cannot be used: the message names the file and what is wrong. */
+export class BaselineError extends Error {
+  override name = 'BaselineError';
+}
+
+// The commands of an exploration run up to the one at `index`, without their numbers.
+function commandSequence(result: CaseResult, index: number): string {
+  return result.exchanges
+    .slice(0, index + 1)
+    .map((exchange) => exchange.name.replace(/^\d+\.\s*/, ''))
+    .join(' → ');
+}
+
+/**
+ * The identity of a finding of an exchange of a case.
+ * @example
+ * knownFailureOf({ suite: 'scenarios', result, index: 0, finding })
+ * // { suite: 'scenarios', code: 'status-unexpected', operation: 'cancelOrder', scenario: 'cancel-shipped-order', step: 'cancel the shipped order' }
+ */
+export function knownFailureOf(where: {
+  suite: string;
+  result: CaseResult;
+  index: number;
+  finding: Finding;
+}): KnownFailure {
+  const { suite, result, index, finding } = where;
+  const exchange = result.exchanges[index]!;
+  const explored = suite === 'explore';
+  return {
+    suite,
+    code: finding.code,
+    operation: matchRoute(exchange.method, exchange.path)?.route.operation ?? null,
+    scenario: explored ? 'explore' : result.name,
+    step: explored ? commandSequence(result, index) : exchange.name,
+  };
+}
+
+const identity = (failure: KnownFailure) =>
+  JSON.stringify([failure.suite, failure.code, failure.operation, failure.scenario, failure.step]);
+
+/**
+ * The baseline of these suites: every violation's identity, once each, sorted so that the file
+ * changes only when the failures do.
+ * @example
+ * await writeFile('verify-baseline.json', baselineText(report.suites));
+ */
+export function baselineText(suites: readonly SuiteResult[]): string {
+  const known = new Map<string, KnownFailure>();
+  for (const suite of suites)
+    for (const result of suite.cases)
+      result.exchanges.forEach((exchange, index) => {
+        for (const finding of [...exchange.violations, ...(exchange.known ?? [])]) {
+          const failure = knownFailureOf({ suite: suite.suite, result, index, finding });
+          known.set(identity(failure), failure);
+        }
+      });
+  const sorted = [...known.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+  const baseline: Baseline = { tool: 'petstore-verify', baseline: 1, known: sorted.map(([, failure]) => failure) };
+  return `${JSON.stringify(baseline, null, 2)}\n`;
+}
+
+function isKnownFailure(value: unknown): value is KnownFailure {
+  if (value === null || typeof value !== 'object') return false;
+  const entry = value as Record<string, unknown>;
+  return (
+    ['suite', 'code', 'scenario', 'step'].every((field) => typeof entry[field] === 'string') &&
+    (entry.operation === null || typeof entry.operation === 'string')
+  );
+}
+
+/**
+ * Reads a baseline file written by `--write-baseline`.
+ * @throws BaselineError when it cannot be read, is not JSON, or is not a baseline.
+ * @example
+ * const baseline = await readBaseline('verify-baseline.json');
+ */
+export async function readBaseline(file: string): Promise<Baseline> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new BaselineError(`cannot read the baseline ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    throw new BaselineError(`the baseline ${file} is not JSON: ${(error as Error).message}`);
+  }
+  const baseline = value as Partial<Baseline> | null;
+  if (
+    baseline === null ||
+    typeof baseline !== 'object' ||
+    baseline.tool !== 'petstore-verify' ||
+    baseline.baseline !== 1 ||
+    !Array.isArray(baseline.known)
+  )
+    throw new BaselineError(
+      `the baseline ${file} is not one petstore-verify --write-baseline writes ({"tool": "petstore-verify", "baseline": 1, "known": [...]})`,
+    );
+  const invalid = baseline.known.findIndex((entry) => !isKnownFailure(entry));
+  if (invalid !== -1)
+    throw new BaselineError(
+      `the baseline ${file} has an invalid entry at /known/${invalid}: each needs suite, code, operation, scenario and step`,
+    );
+  return baseline as Baseline;
+}
+
+/** The suites with the baseline's failures moved from `violations` to `known`, and what the baseline holds that no longer fails. */
+export interface BaselineOutcome {
+  suites: SuiteResult[];
+  /** Known failures of the baseline that this run did not see: fixed, or not run. */
+  fixed: KnownFailure[];
+}
+
+/** A baseline, ready to look identities up in. */
+export class KnownFailures {
+  readonly #known: Set<string>;
+  readonly #seen = new Set<string>();
+
+  constructor(readonly baseline: Baseline) {
+    this.#known = new Set(baseline.known.map(identity));
+  }
+
+  /**
+   * A case with the violations the baseline knows moved to each exchange's `known`; a case that
+   * failed only by known failures passes, one that could not run keeps its verdict.
+   * @example
+   * const marked = knownFailures.markCase('scenarios', result);
+   */
+  markCase(suite: string, result: CaseResult): CaseResult {
+    const exchanges = result.exchanges.map((exchange, index): CheckedExchange => {
+      const split = { violations: [] as Finding[], known: [...(exchange.known ?? [])] };
+      for (const finding of exchange.violations) {
+        const key = identity(knownFailureOf({ suite, result, index, finding }));
+        if (this.#known.has(key)) {
+          this.#seen.add(key);
+          split.known.push(finding);
+        } else split.violations.push(finding);
+      }
+      return { ...exchange, ...split };
+    });
+    return { ...result, exchanges, verdict: result.verdict === 'failed' ? caseVerdict(exchanges) : result.verdict };
+  }
+
+  /** One exchange of a scenario or a pact interaction, marked as `markCase` marks it (for progress lines). */
+  markExchange(suite: string, caseName: string, exchange: CheckedExchange): CheckedExchange {
+    return this.markCase(suite, { name: caseName, verdict: 'passed', exchanges: [exchange] }).exchanges[0]!;
+  }
+
+  /**
+   * Marks every case of the suites, and says which known failures are fixed: those whose scenario or
+   * interaction (for exploration, the suite) ran without failing so. A run that chose other
+   * scenarios says nothing of the rest.
+   * @example
+   * const { suites, fixed } = new KnownFailures(await readBaseline('verify-baseline.json')).apply(report.suites);
+   */
+  apply(suites: readonly SuiteResult[]): BaselineOutcome {
+    const marked = suites.map((suite) =>
+      suite.cases.length === 0
+        ? suite
+        : tallySuite(
+            suite.suite,
+            suite.cases.map((result) => this.markCase(suite.suite, result)),
+            suite.durationMs,
+            {
+              ...(suite.seed !== undefined && { seed: suite.seed }),
+              ...(suite.reason !== undefined && { reason: suite.reason }),
+            },
+          ),
+    );
+    const ran = new Set(
+      suites.flatMap((suite) =>
+        suite.cases
+          .filter((result) => result.verdict !== 'skipped')
+          .map((result) => `${suite.suite} ${suite.suite === 'explore' ? 'explore' : result.name}`),
+      ),
+    );
+    const fixed = this.baseline.known.filter(
+      (failure) => ran.has(`${failure.suite} ${failure.scenario}`) && !this.#seen.has(identity(failure)),
+    );
+    return { suites: marked, fixed };
+  }
+}

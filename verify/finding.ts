@@ -1,0 +1,33 @@
+import type { RuleCode } from './rules.js';
+
+/** Which part of a response a spec-level finding is about: what both oracles, Ajv and Prism, judge. */
+export type SpecArea = 'status' | 'content-type' | 'body';
+
+/**
+ * One way a response breaks the contract or a scenario, as data: the rule it breaks (`code`, from
+ * the table in rules.ts), where (a JSON Pointer into the body, a header's name, or `status`), what
+ * was expected and what came. `about` names the call it is about when that is not the exchange's own
+ * (the list the harness sent after a cancel, one of several answers sent at once). `area` marks what
+ * the specification itself decides (a documented status, the media type, the body's schema), as
+ * opposed to the kit's rules and the scenario's expectations. Advisory findings are the kit's own
+ * decisions where the specification is open: warnings unless the run is strict.
+ */
+export interface Finding {
+  code: RuleCode;
+  path: string;
+  expected: string;
+  actual: string;
+  about?: string;
+  area?: SpecArea;
+  advisory?: boolean;
+}
+
+/**
+ * A finding as one sentence, without where it is: `expected integer, got "1"`. Made by the reports,
+ * never parsed back.
+ * @example
+ * findingMessage({ code: 'body-schema', path: '/0/id', expected: 'integer', actual: '"1"' }) // 'expected integer, got "1"'
+ */
+export function findingMessage(finding: Finding): string {
+  return `${finding.about === undefined ? '' : `${finding.about}: `}expected ${finding.expected}, got ${finding.actual}`;
+}

@@ -7,7 +7,7 @@ import { githubAnnotations, githubSummary } from '../verify/github.js';
 import { stringifyJson } from '../spec/json.js';
 import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../mocks/scenarios.js';
 import { createValidatingProxy, reportPath, type ProxyExchange } from '../verify/proxy.js';
-import { defaultExplorationSeed } from '../verify/explore.js';
+import { defaultExplorationSeed } from '../verify/explore/explore.js';
 import { defaultRequestTimeout } from '../verify/observe.js';
 import {
   disagreementLine,

@@ -4,6 +4,8 @@ import { createOrderMock } from '../mocks/order-mock.js';
 import { authorizationHeader, type KeyChoice } from '../mocks/authorization.js';
 import { parseJson, type JsonValue } from '../spec/json.js';
 import { providerState } from '../spec/provider-state.js';
+import { parseInt64 } from '../spec/int64.js';
+import { matchRoute } from '../spec/routes.js';
 import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../mocks/scenarios.js';
 import { pactApiKey } from './participants.js';
 
@@ -43,16 +45,23 @@ function integerMatcher(value: number | bigint): Record<string, unknown> {
 export const rfc3339DateTime = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$';
 
 /**
- * Whether a step belongs in the pact: a single request with a key the typed client sends (the
- * accepted key, none, or a wrong one). Races (`parallel`) and other schemes are what the scenario
- * suite and exploration check; a consumer contract holds what the consumer does.
+ * Whether a step belongs in the pact: a single request the typed client sends, with a key it sends
+ * (the accepted key, none, or a wrong one), to an operation's path with an id written as an int64 is.
+ * Races (`parallel`), other schemes and keys, and paths near the documented ones are what the
+ * scenario suite and exploration check; a consumer contract holds what the consumer does.
  * @example
  * inPact({ request: { method: 'GET', path: '/store/orders', key: 'basic' } }) // false
+ * inPact({ request: { method: 'DELETE', path: '/store/orders/abc' } }) // false
  */
 export function inPact(step: Pick<ContractStep, 'request' | 'parallel'>): boolean {
+  const { method, path, key } = step.request;
+  const route = matchRoute(method, path);
+  const parameter = route?.parameter;
   return (
     step.parallel === undefined &&
-    (step.request.key === undefined || ['valid', 'none', 'wrong'].includes(step.request.key))
+    (key === undefined || ['valid', 'none', 'wrong'].includes(key)) &&
+    route !== undefined &&
+    (parameter === undefined || String(parseInt64(parameter)) === parameter)
   );
 }
 

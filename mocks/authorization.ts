@@ -20,9 +20,21 @@ export const wrongApiKey = 'petstore-verify-wrong-key';
  * - `wrong`: a key no deployment accepts, `Bearer petstore-verify-wrong-key`;
  * - `basic`: another scheme, `Basic` credentials made of the accepted key (a 401 all the same);
  * - `lowercase-scheme`: the accepted key with the scheme written `bearer` (accepted: RFC 9110 §11.1
- *   makes the scheme name case-insensitive).
+ *   makes the scheme name case-insensitive);
+ * - keys near the accepted one, each refused: `prefixed` (a character before it), `suffixed` (a
+ *   character after it), `containing` (one on each side), `truncated` (its last character cut).
  */
-export const keyChoices = ['valid', 'none', 'wrong', 'basic', 'lowercase-scheme'] as const;
+export const keyChoices = [
+  'valid',
+  'none',
+  'wrong',
+  'basic',
+  'lowercase-scheme',
+  'prefixed',
+  'suffixed',
+  'containing',
+  'truncated',
+] as const;
 /** Which key a request sends (see `keyChoices`). */
 export type KeyChoice = (typeof keyChoices)[number];
 
@@ -56,6 +68,14 @@ export function authorizationHeader(
       return { authorization: `Basic ${btoa(`${apiKey}:`)}` };
     case 'lowercase-scheme':
       return { authorization: `bearer ${apiKey}` };
+    case 'prefixed':
+      return { authorization: `Bearer x${apiKey}` };
+    case 'suffixed':
+      return { authorization: `Bearer ${apiKey}x` };
+    case 'containing':
+      return { authorization: `Bearer x${apiKey}x` };
+    case 'truncated':
+      return { authorization: `Bearer ${apiKey.slice(0, -1)}` };
     default:
       return { authorization: `Bearer ${apiKey}` };
   }

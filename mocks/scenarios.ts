@@ -159,8 +159,12 @@ export async function loadScenarios(
   options: { names?: readonly string[]; directory?: string } = {},
 ): Promise<Scenario[]> {
   const directory = options.directory ?? scenarioDirectory;
-  const known = (await readdir(directory)).filter((file) => /\.ya?ml$/.test(file)).sort();
-  const knownNames = known.map((file) => file.replace(/\.ya?ml$/, ''));
+  // In the order of their names (`a` before `a-b`), not of their file names (`a-b.yaml` before `a.yaml`).
+  const byName = (file: string) => file.replace(/\.ya?ml$/, '');
+  const known = (await readdir(directory))
+    .filter((file) => /\.ya?ml$/.test(file))
+    .sort((left, right) => (byName(left) < byName(right) ? -1 : byName(left) > byName(right) ? 1 : 0));
+  const knownNames = known.map(byName);
   const names = options.names ?? knownNames;
   for (const name of names) {
     if (!knownNames.includes(name))

@@ -42,7 +42,12 @@ function toSource(value, indent = '') {
 
 async function renderScenarios() {
   const directory = new URL('scenarios/', root);
-  const files = (await readdir(directory)).filter((file) => file.endsWith('.yaml')).sort();
+  // In the order of their names, as loadScenarios lists them (`a` before `a-b`).
+  const files = (await readdir(directory))
+    .filter((file) => file.endsWith('.yaml'))
+    .sort((left, right) =>
+      left.slice(0, -5) < right.slice(0, -5) ? -1 : left.slice(0, -5) > right.slice(0, -5) ? 1 : 0,
+    );
   const scenarios = [];
   for (const file of files) {
     const document = parse(await readFile(new URL(file, directory), 'utf8'), { intAsBigInt: true });

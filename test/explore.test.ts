@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../spec/json.js';
 import { loadScenarioFile } from '../mocks/scenarios.js';
 import { findingMessage } from '../verify/finding.js';
-import { explore } from '../verify/explore.js';
+import { explore } from '../verify/explore/explore.js';
 import { runVerification } from '../verify/verification.js';
 import { runToExit, startCommand } from './cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from './hostile-provider.js';
@@ -60,7 +60,6 @@ describe("exploring the kit's own mock", () => {
 describe.each<[string, Switches]>([
   ['a list that silently pages after 8 orders', { pageAfter: 8 }],
   ['a cancel that hits the wrong order once the store holds more than 6', { wrongOrderAbove: 6 }],
-  ['negative ids refused on cancel', { refuseNegativeIds: true }],
   ['a state that leaks after 3 cancels: the 4th answers 204 and changes nothing', { leakAfterCancels: 3 }],
 ])('a provider with %s', (_, switches) => {
   let provider: Awaited<ReturnType<typeof startHostileProvider>>;
@@ -122,6 +121,23 @@ describe.each<[string, Switches]>([
     });
     expect(againstMock.exitCode).toBe(0);
   }, 90_000);
+});
+
+describe.each<[string, Switches]>([
+  ['accepts any Bearer token that starts with the key', { keyPrefixMatch: true }],
+  ['puts a cancelled order back into the list when a second cancel is refused', { relistOnSecondCancel: true }],
+  ['keeps quantities in 32 bits', { int32Quantity: true }],
+])('exploration generates what catches a provider that %s', (_, switches) => {
+  it('and shrinks the failure to a few steps', async () => {
+    const provider = await startHostileProvider(switches);
+    try {
+      const result = await explore({ ...providerTarget(provider.origin), runs: 100, prism: false });
+      expect(result.verdict).toBe('failed');
+      expect(result.failure!.steps.length).toBeLessThanOrEqual(4);
+    } finally {
+      await provider.close();
+    }
+  });
 });
 
 describe('a race: cancels that are not atomic', () => {

@@ -48,6 +48,14 @@ export interface Switches {
   lookupBeforeAuth?: boolean;
   redirectList?: boolean;
   cancelRemovesNeighbour?: boolean;
+  /** Accepts any Bearer token that starts with the key. */
+  keyPrefixMatch?: boolean;
+  /** Serves the list at `/store/orders/` (a trailing slash) without asking for a key. */
+  openTrailingSlash?: boolean;
+  /** A refused second cancel puts the cancelled order back into the list. */
+  relistOnSecondCancel?: boolean;
+  /** Keeps quantities in 32 bits: 4294967296 comes back as 0. */
+  int32Quantity?: boolean;
   // Defects the fixed scenarios and the pact cannot reach: exploration must find them.
   /** Lists at most this many orders: a list that silently pages. */
   pageAfter?: number;
@@ -130,6 +138,7 @@ export async function startHostileProvider(switches: Switches = {}) {
   ];
   let store: StoredOrder[] = defaultStore();
   const cancels = new Map<bigint, number>();
+  const relisted = new Set<bigint>();
   let successfulCancels = 0;
 
   const error = (status: number, code: string, message: string, headers: Record<string, string> = {}): Answer => ({
@@ -146,6 +155,7 @@ export async function startHostileProvider(switches: Switches = {}) {
     if (header === undefined) return error(401, 'unauthorized', 'No API key.', challenge);
     if (switches.acceptBasic && /^basic /i.test(header)) return undefined;
     if (isPetRead && switches.petAcceptsAnyKey && /^bearer /i.test(header)) return undefined;
+    if (switches.keyPrefixMatch && /^bearer /i.test(header) && header.slice(7).startsWith(hostileKey)) return undefined;
     const match = /^bearer (.+)$/i.exec(header);
     if (match === null || match[1] !== hostileKey) return error(401, 'unauthorized', 'Bad API key.', challenge);
     return undefined;
@@ -166,6 +176,8 @@ export async function startHostileProvider(switches: Switches = {}) {
     if (switches.wrongField === 'quantity' && fields.quantity !== undefined)
       fields.quantity = Number(fields.quantity) + 1;
     if (switches.wrongField === 'complete' && fields.complete !== undefined) fields.complete = !fields.complete;
+    if (switches.int32Quantity && fields.quantity !== undefined)
+      fields.quantity = Number(BigInt.asIntN(32, BigInt(fields.quantity as number)));
     if (switches.wrongField === 'shipDate' && typeof fields.shipDate === 'string')
       fields.shipDate = new Date(Date.parse(fields.shipDate) + 86_400_000).toISOString();
     return fields;
@@ -189,6 +201,7 @@ export async function startHostileProvider(switches: Switches = {}) {
           return { fields, id: toInt64(fields.id)!, status: (status ?? 'pending') as StoredOrder['status'] };
         });
         cancels.clear();
+        relisted.clear();
         successfulCancels = 0;
       }
       return { status: 200, body: { orders: store.length } };
@@ -206,6 +219,7 @@ export async function startHostileProvider(switches: Switches = {}) {
       if (order.status === 'cancelled') {
         cancels.set(order.id, (cancels.get(order.id) ?? 0) + 1);
         if (switches.reviveOnSecondCancel) order.status = 'pending';
+        if (switches.relistOnSecondCancel) relisted.add(order.id);
         return switches.secondCancelConflict
           ? error(409, 'conflict', 'Already cancelled.')
           : error(404, 'not_found', 'No such order.');
@@ -232,7 +246,9 @@ export async function startHostileProvider(switches: Switches = {}) {
       if (refused !== undefined) return refused;
       if (switches.redirectList) return { status: 302, headers: { location: '/v1/store/orders-moved' } };
       if (switches.emptyStoreErrors && store.length === 0) return error(500, 'internal', 'Nothing to list.');
-      let orders = store.filter((order) => switches.keepCancelledListed || order.status !== 'cancelled').map(listed);
+      let orders = store
+        .filter((order) => switches.keepCancelledListed || order.status !== 'cancelled' || relisted.has(order.id))
+        .map(listed);
       if (switches.pageAfter !== undefined) orders = orders.slice(0, switches.pageAfter);
       if (switches.reverseListOrder) orders = orders.reverse();
       if (switches.duplicateIds && orders.length > 0) orders.push(orders[0]!);
@@ -240,6 +256,8 @@ export async function startHostileProvider(switches: Switches = {}) {
       if (switches.fractionalId && orders.length > 0) orders[0] = { ...orders[0], id: 2.5 };
       return { status: 200, body: orders };
     }
+    if (switches.openTrailingSlash && request.path === '/v1/store/orders/' && request.method === 'GET')
+      return { status: 200, body: store.filter((order) => order.status !== 'cancelled').map(listed) };
     if (request.path === '/v1/store/orders-moved' && request.method === 'GET') {
       return { status: 200, body: store.filter((order) => order.status !== 'cancelled').map(listed) };
     }

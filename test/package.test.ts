@@ -378,7 +378,7 @@ server.close();
       expect(exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([]);
       expect(exit.stdout).toMatch(/\npact: \d+ passed, 0 failed \(interactions; \d+ checks, 0 violations, /);
       expect(exit.stdout).toMatch(
-        /\nscenarios: 21 passed, 0 failed \(scenarios; \d+ checks, 0 violations, 0 warnings, /,
+        /\nscenarios: 26 passed, 0 failed \(scenarios; \d+ checks, 0 violations, 0 warnings, /,
       );
       expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);
       expect(exit.code).toBe(0);

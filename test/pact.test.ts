@@ -54,7 +54,7 @@ describe("petstore-verify --suite pact against the kit's own mock", () => {
     expect(exit.stdout.lastIndexOf('✓ pact › ')).toBeLessThan(exit.stdout.indexOf('✓ cancel-cancelled-order'));
     expect(exit.stdout).toMatch(
       new RegExp(
-        `\\npact: ${await interactionCount()} passed, 0 failed \\(interactions;[^\\n]*\\nscenarios: 21 passed, 0 failed \\(scenarios;`,
+        `\\npact: ${await interactionCount()} passed, 0 failed \\(interactions;[^\\n]*\\nscenarios: 26 passed, 0 failed \\(scenarios;`,
       ),
     );
     expect(exit.code).toBe(0);
@@ -98,7 +98,7 @@ describe("petstore-verify --suite pact against the kit's own mock", () => {
     expect(exit.stdout).toContain(
       '\npact: skipped (every interaction sets a provider state, and no --state-url was given)\n',
     );
-    expect(exit.stdout).toMatch(/\nscenarios: 8 passed, 0 failed, 13 skipped/);
+    expect(exit.stdout).toMatch(/\nscenarios: 10 passed, 0 failed, 16 skipped/);
     expect(exit.code).toBe(0);
   });
 

@@ -19,7 +19,7 @@ export {
   type ExplorationResult,
   type ExploreOptions,
   type SavedScenario,
-} from './explore.js';
+} from './explore/explore.js';
 export { InterfaceModel, type ModelAnswer } from './model.js';
 export { observe, TargetUnreachable, type Observation, type TargetFailure } from './observe.js';
 export {

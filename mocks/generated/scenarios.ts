@@ -90,6 +90,97 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
     ],
   },
   {
+    "name": "cancel-cancelled-order-then-list",
+    "description": "A refused second cancel changes nothing: the cancelled order stays as the first cancel left it, listed unchanged or absent from the list, and once absent it stays absent.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 1,
+            "petId": 101,
+            "quantity": 1,
+            "status": "pending",
+          },
+          {
+            "id": 2,
+            "petId": 102,
+            "quantity": 2,
+            "status": "pending",
+          },
+        ],
+      },
+    },
+    "steps": [
+      {
+        "name": "cancel the pending order",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/1",
+        },
+        "expect": {
+          "status": 204,
+          "body": "none",
+        },
+      },
+      {
+        "name": "list after the cancellation",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            2,
+          ],
+          "advisory": {
+            "notListed": [
+              1,
+            ],
+          },
+        },
+      },
+      {
+        "name": "cancel it again",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/1",
+        },
+        "expect": {
+          "status": [
+            404,
+            409,
+          ],
+        },
+      },
+      {
+        "name": "list after the refused cancel",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            2,
+          ],
+          "advisory": {
+            "notListed": [
+              1,
+            ],
+          },
+        },
+      },
+    ],
+  },
+  {
     "name": "cancel-far-out-of-range-order",
     "description": "Cancelling the largest int64 id is 404 with an Error record when the store holds only its neighbour 9223372036854775806 (the same number once read as a float), which stays pending and listed.",
     "state": {
@@ -366,22 +457,28 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
     ],
   },
   {
-    "name": "cancel-pending-order-concurrently",
-    "description": "Five cancellations of one pending order at once: exactly one succeeds with 204, the others are refused (404 or 409), and the order is cancelled once.",
+    "name": "cancel-orders-at-int64-edges",
+    "description": "Orders at the edges of int64 are listed exactly and can be cancelled: ids at the minimum and the maximum, petIds at the other ends, and quantities beyond 32 bits, all JSON integers that come back as they were given.",
     "state": {
       "name": "the store holds orders",
       "params": {
         "orders": [
           {
-            "id": 7,
-            "petId": 107,
-            "quantity": 1,
+            "id": -9223372036854775808n,
+            "petId": 9223372036854775807n,
+            "quantity": 4294967296,
             "status": "pending",
           },
           {
-            "id": 8,
-            "petId": 108,
-            "quantity": 1,
+            "id": 9223372036854775807n,
+            "petId": -9223372036854775808n,
+            "quantity": 2147483648,
+            "status": "pending",
+          },
+          {
+            "id": 9007199254740993n,
+            "petId": 9007199254740993n,
+            "quantity": -2147483649,
             "status": "pending",
           },
         ],
@@ -389,22 +486,7 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
     },
     "steps": [
       {
-        "name": "cancel order 7 five times at once",
-        "request": {
-          "method": "DELETE",
-          "path": "/store/orders/7",
-        },
-        "parallel": 5,
-        "expect": {
-          "status": 204,
-          "others": [
-            404,
-            409,
-          ],
-        },
-      },
-      {
-        "name": "the other order is still listed",
+        "name": "list the orders at the edges",
         "request": {
           "method": "GET",
           "path": "/store/orders",
@@ -415,11 +497,52 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
             "schema": "Order[]",
           },
           "listed": [
-            8,
+            -9223372036854775808n,
+            9223372036854775807n,
+            9007199254740993n,
+          ],
+        },
+      },
+      {
+        "name": "cancel the order at the int64 minimum",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/-9223372036854775808",
+        },
+        "expect": {
+          "status": 204,
+          "body": "none",
+        },
+      },
+      {
+        "name": "cancel the order at the int64 maximum",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/9223372036854775807",
+        },
+        "expect": {
+          "status": 204,
+          "body": "none",
+        },
+      },
+      {
+        "name": "the order beyond 2^53 is still listed, exactly",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            9007199254740993n,
           ],
           "advisory": {
             "notListed": [
-              7,
+              -9223372036854775808n,
+              9223372036854775807n,
             ],
           },
         },
@@ -477,6 +600,67 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
           "advisory": {
             "notListed": [
               1,
+            ],
+          },
+        },
+      },
+    ],
+  },
+  {
+    "name": "cancel-pending-order-concurrently",
+    "description": "Five cancellations of one pending order at once: exactly one succeeds with 204, the others are refused (404 or 409), and the order is cancelled once.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 7,
+            "petId": 107,
+            "quantity": 1,
+            "status": "pending",
+          },
+          {
+            "id": 8,
+            "petId": 108,
+            "quantity": 1,
+            "status": "pending",
+          },
+        ],
+      },
+    },
+    "steps": [
+      {
+        "name": "cancel order 7 five times at once",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/7",
+        },
+        "parallel": 5,
+        "expect": {
+          "status": 204,
+          "others": [
+            404,
+            409,
+          ],
+        },
+      },
+      {
+        "name": "the other order is still listed",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            8,
+          ],
+          "advisory": {
+            "notListed": [
+              7,
             ],
           },
         },
@@ -610,6 +794,83 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
           "method": "DELETE",
           "path": "/store/orders/1",
           "key": "basic",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "the order is still listed",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            1,
+          ],
+        },
+      },
+    ],
+  },
+  {
+    "name": "cancel-with-near-keys",
+    "description": "A cancel with a key near the accepted one is refused with 401 and changes nothing: the pending order is still listed afterwards.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 1,
+            "petId": 101,
+            "quantity": 1,
+            "status": "pending",
+          },
+        ],
+      },
+    },
+    "steps": [
+      {
+        "name": "cancel the pending order with the key and a character after it",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/1",
+          "key": "suffixed",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "cancel the pending order with the key cut short",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/1",
+          "key": "truncated",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "cancel the pending order with a token that contains the key",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/1",
+          "key": "containing",
         },
         "expect": {
           "status": 401,
@@ -805,6 +1066,52 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
     ],
   },
   {
+    "name": "list-orders",
+    "description": "Listing returns every order as an array of Order records.",
+    "state": {
+      "name": "the store holds orders",
+      "params": {
+        "orders": [
+          {
+            "id": 1,
+            "petId": 101,
+            "quantity": 1,
+            "shipDate": "2026-12-01T09:00:00Z",
+            "complete": false,
+            "status": "pending",
+          },
+          {
+            "id": 3,
+            "petId": 103,
+            "quantity": 2,
+            "shipDate": "2026-11-02T15:30:00Z",
+            "complete": true,
+            "status": "shipped",
+          },
+        ],
+      },
+    },
+    "steps": [
+      {
+        "name": "list the orders",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+        },
+        "expect": {
+          "status": 200,
+          "body": {
+            "schema": "Order[]",
+          },
+          "listed": [
+            1,
+            3,
+          ],
+        },
+      },
+    ],
+  },
+  {
     "name": "list-orders-edge-values",
     "description": "Every field comes back with the value the state gives it, edge values included: quantity 0 and complete false are sent, not dropped; petId at both int64 extremes is exact; ship dates with fractional seconds or an offset are the same instants in any RFC 3339 form.",
     "state": {
@@ -964,52 +1271,6 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
     ],
   },
   {
-    "name": "list-orders",
-    "description": "Listing returns every order as an array of Order records.",
-    "state": {
-      "name": "the store holds orders",
-      "params": {
-        "orders": [
-          {
-            "id": 1,
-            "petId": 101,
-            "quantity": 1,
-            "shipDate": "2026-12-01T09:00:00Z",
-            "complete": false,
-            "status": "pending",
-          },
-          {
-            "id": 3,
-            "petId": 103,
-            "quantity": 2,
-            "shipDate": "2026-11-02T15:30:00Z",
-            "complete": true,
-            "status": "shipped",
-          },
-        ],
-      },
-    },
-    "steps": [
-      {
-        "name": "list the orders",
-        "request": {
-          "method": "GET",
-          "path": "/store/orders",
-        },
-        "expect": {
-          "status": 200,
-          "body": {
-            "schema": "Order[]",
-          },
-          "listed": [
-            1,
-            3,
-          ],
-        },
-      },
-    ],
-  },
-  {
     "name": "list-shape",
     "description": "Whatever the target holds, the list is a JSON array of Order records.",
     "steps": [
@@ -1085,6 +1346,68 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
     ],
   },
   {
+    "name": "list-with-near-keys",
+    "description": "Keys near the accepted one are refused with 401 and an Error record: the accepted key with a character before or after it, inside a longer token, or with its last character cut. A provider that compares keys by prefix, by substring or by a shorter length lets them in.",
+    "steps": [
+      {
+        "name": "list the orders with the key after another character",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+          "key": "prefixed",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "list the orders with the key and a character after it",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+          "key": "suffixed",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "list the orders with a token that contains the key",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+          "key": "containing",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "list the orders with the key cut short",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders",
+          "key": "truncated",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+    ],
+  },
+  {
     "name": "list-with-wrong-key",
     "description": "Listing with a key that is not valid is refused with 401 and an Error record.",
     "steps": [
@@ -1113,6 +1436,102 @@ export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = [
         "request": {
           "method": "GET",
           "path": "/store/orders",
+          "key": "none",
+        },
+        "expect": {
+          "status": 401,
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+    ],
+  },
+  {
+    "name": "near-paths-without-key",
+    "description": "Paths near the documented ones never answer 2xx without a key (every request requires authentication): a trailing slash, a second slash, an id that is no integer, an id beyond int64, a percent-encoded id. Where the path is an operation's, the answer is a documented 401 or 404 with an Error record, never an HTML page; elsewhere, any refusal or redirect will do.",
+    "steps": [
+      {
+        "name": "list with a trailing slash",
+        "request": {
+          "method": "GET",
+          "path": "/store/orders/",
+          "key": "none",
+        },
+        "expect": {
+          "status": [
+            301,
+            302,
+            307,
+            308,
+            400,
+            401,
+            403,
+            404,
+            405,
+          ],
+        },
+      },
+      {
+        "name": "list with a second slash",
+        "request": {
+          "method": "GET",
+          "path": "/store//orders",
+          "key": "none",
+        },
+        "expect": {
+          "status": [
+            301,
+            302,
+            307,
+            308,
+            400,
+            401,
+            403,
+            404,
+            405,
+          ],
+        },
+      },
+      {
+        "name": "cancel an id that is no integer",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/abc",
+          "key": "none",
+        },
+        "expect": {
+          "status": [
+            401,
+            404,
+          ],
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "cancel an id beyond int64",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/9223372036854775808",
+          "key": "none",
+        },
+        "expect": {
+          "status": [
+            401,
+            404,
+          ],
+          "body": {
+            "schema": "Error",
+          },
+        },
+      },
+      {
+        "name": "cancel a percent-encoded id",
+        "request": {
+          "method": "DELETE",
+          "path": "/store/orders/%31",
           "key": "none",
         },
         "expect": {

@@ -1,0 +1,177 @@
+// What exploration generates: provider states and sequences of commands, with fast-check.
+import type { Arbitrary } from 'fast-check';
+import type { KeyChoice } from '../../mocks/authorization.js';
+import { int64Maximum, int64Minimum } from '../../spec/int64.js';
+import type { OrderInput, OrderStatus } from '../../spec/provider-state.js';
+import { installHint } from '../optional-dependencies.js';
+import { two53 } from './exploration.js';
+import {
+  CancelAgainThenList,
+  CancelBurst,
+  CancelOrder,
+  ListDuringCancels,
+  ListOrders,
+  ReadPet,
+  type CancelTarget,
+  type ExplorationCommand,
+} from './commands.js';
+
+/** fast-check, as the exploration loads it: only when it runs. */
+export type FastCheck = typeof import('fast-check');
+
+/**
+ * fast-check, loaded when an exploration runs: an optional peer of the package, which the
+ * petstore-verify command carries inside its bundle.
+ * @throws Error with the install line when it is not installed.
+ */
+export async function loadFastCheck(): Promise<FastCheck> {
+  try {
+    return await import('fast-check');
+  } catch {
+    throw new Error(`petstore-contract-kit ${installHint(['fastCheck']) ?? 'needs fast-check'}`);
+  }
+}
+
+// Ids where a provider's int64 handling breaks: zero, the edges of a double's exact integers, int64's edges.
+const specialIds: readonly bigint[] = [
+  0n,
+  1n,
+  -1n,
+  7n,
+  42n,
+  two53 - 1n,
+  two53,
+  two53 + 1n,
+  -two53,
+  -two53 - 1n,
+  -(two53 - 1n),
+  int64Maximum,
+  int64Maximum - 1n,
+  int64Minimum,
+  int64Minimum + 1n,
+];
+
+/** Order ids (special ids, small ones, the whole int64 range) and pet ids. */
+function idArbitraries(fc: FastCheck): { id: Arbitrary<bigint>; petId: Arbitrary<bigint> } {
+  return {
+    id: fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...specialIds) },
+      { weight: 3, arbitrary: fc.bigInt({ min: -1000n, max: 1000n }) },
+      { weight: 2, arbitrary: fc.bigInt({ min: int64Minimum, max: int64Maximum }) },
+    ),
+    petId: fc.oneof(
+      fc.constantFrom(0n, 1n, int64Minimum, int64Maximum, two53 + 1n),
+      fc.bigInt({ min: int64Minimum, max: int64Maximum }),
+    ),
+  };
+}
+
+function pad(value: number, length = 2): string {
+  return String(value).padStart(length, '0');
+}
+
+/** A ship date in one of the RFC 3339 forms a provider may write: Z, fractional seconds, +00:00, another offset. */
+function shipDateArbitrary(fc: FastCheck): Arbitrary<string> {
+  return fc
+    .record({
+      at: fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2030, 11, 31) / 1000 }),
+      form: fc.constantFrom('Z', 'fraction', 'zero-offset', 'offset'),
+    })
+    .map(({ at, form }) => {
+      const date = new Date(at * 1000);
+      if (form === 'fraction') return new Date(at * 1000 + 250).toISOString();
+      const shift = form === 'offset' ? 5 * 60 + 30 : 0;
+      const local = new Date(date.getTime() + shift * 60_000);
+      const text = `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}`;
+      return form === 'Z' ? `${text}Z` : `${text}${form === 'offset' ? '+05:30' : '+00:00'}`;
+    });
+}
+
+/** The orders of a generated provider state: unique ids, 0 to 20 mostly, and now and then 2^53 beside 2^53 + 1. */
+function stateArbitrary(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): Arbitrary<OrderInput[]> {
+  const orderArbitrary = fc.record(
+    {
+      id: ids.id,
+      petId: ids.petId,
+      // Quantities beyond 32 bits too: the schema sets no format, so any JSON integer comes back exactly.
+      quantity: fc.oneof(
+        fc.constant(0),
+        fc.integer({ min: -3, max: 1000 }),
+        fc.constantFrom(2_147_483_647, 2_147_483_648, 4_294_967_296, -2_147_483_649),
+      ),
+      shipDate: shipDateArbitrary(fc),
+      complete: fc.boolean(),
+      status: fc.constantFrom<OrderStatus>('pending', 'pending', 'shipped', 'cancelled'),
+    },
+    { requiredKeys: ['id', 'status'] },
+  );
+  return fc
+    .tuple(
+      fc.oneof(
+        { weight: 9, arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, maxLength: 20 }) },
+        {
+          weight: 1,
+          arbitrary: fc.uniqueArray(orderArbitrary, { selector: (order) => order.id, minLength: 21, maxLength: 60 }),
+        },
+      ),
+      fc.constantFrom('none', 'none', 'none', 'above', 'below'),
+    )
+    .map(([orders, neighbours]) => {
+      const pair = neighbours === 'above' ? [two53, two53 + 1n] : neighbours === 'below' ? [-two53, -two53 - 1n] : [];
+      const extra = pair
+        .filter((id) => !orders.some((order) => order.id === id))
+        .map((id): OrderInput => ({ id, status: 'pending' }));
+      return [...orders, ...extra] as OrderInput[];
+    });
+}
+
+/** Every command exploration generates, weighted towards what changes the store. */
+function commandArbitraries(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): Arbitrary<ExplorationCommand>[] {
+  const acceptedKey = fc.oneof(
+    { weight: 5, arbitrary: fc.constant<KeyChoice>('valid') },
+    { weight: 1, arbitrary: fc.constant<KeyChoice>('lowercase-scheme') },
+  );
+  const refusedKey = fc.constantFrom<KeyChoice>(
+    'none',
+    'wrong',
+    'basic',
+    'prefixed',
+    'suffixed',
+    'containing',
+    'truncated',
+  );
+  return [
+    acceptedKey.map((key) => new ListOrders(key)),
+    fc
+      .tuple(
+        fc.constantFrom<CancelTarget>('pending', 'pending', 'pending', 'shipped', 'cancelled', 'unknown', 'neighbour'),
+        fc.nat(20),
+        ids.id,
+      )
+      .map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
+    fc
+      .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'cancelled', 'pending'), fc.nat(20), ids.id)
+      .map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
+    refusedKey.map((key) => new ListOrders(key)),
+    fc
+      .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'unknown'), fc.nat(20), ids.id, refusedKey)
+      .map(([kind, pick, unknown, key]) => new CancelOrder(kind, pick, unknown, key)),
+    fc.tuple(ids.petId, fc.oneof(acceptedKey, refusedKey)).map(([petId, key]) => new ReadPet(petId, key)),
+    fc.tuple(fc.nat(20), fc.integer({ min: 2, max: 6 })).map(([pick, count]) => new CancelBurst(pick, count)),
+    fc.array(fc.nat(20), { minLength: 1, maxLength: 3 }).map((picks) => new ListDuringCancels(picks)),
+    fc.nat(20).map((pick) => new CancelAgainThenList(pick)),
+  ];
+}
+
+/**
+ * What exploration generates. States: 0 to 20 orders, sometimes more; ids over the whole int64 range;
+ * every field present or absent, with edge values; statuses mixed. Commands: every kind of call,
+ * weighted towards what changes the store.
+ */
+export function arbitraries(fc: FastCheck): {
+  stateArbitrary: Arbitrary<OrderInput[]>;
+  commandArbitraries: Arbitrary<ExplorationCommand>[];
+} {
+  const ids = idArbitraries(fc);
+  return { stateArbitrary: stateArbitrary(fc, ids), commandArbitraries: commandArbitraries(fc, ids) };
+}

@@ -1,0 +1,34 @@
+// The model and the target, as fast-check's model-based testing sees them: what every command runs against.
+import type { StoredOrder } from '../../mocks/order-store.js';
+import type { ContractStep } from '../../mocks/scenarios.js';
+import type { ProviderHistory } from '../compare.js';
+import type { InterfaceModel } from '../model.js';
+import type { PrismOracle } from '../prism.js';
+import type { CheckedExchange } from '../results.js';
+import type { ExploreOptions } from './explore.js';
+
+/** 2^53: beyond it, a JavaScript number no longer holds every integer. */
+export const two53 = 2n ** 53n;
+
+/** The model side: the kit's mock, and its orders after the last command (what preconditions read). */
+export interface ExplorationModel {
+  mock: InterfaceModel;
+  orders: StoredOrder[];
+}
+
+/** The target side: where to send, what to remember, and the log of the run. */
+export interface ExplorationTarget {
+  options: ExploreOptions;
+  prism: PrismOracle | undefined;
+  history: ProviderHistory;
+  steps: CheckedExchange[];
+  saved: ContractStep[];
+}
+
+/** Thrown by a command whose answer differs from the model's: fast-check then shrinks the run. */
+export class Mismatch extends Error {
+  override name = 'Mismatch';
+}
+
+/** `1st`, `2nd`, `3rd`, `4th`… for a zero-based index. */
+export const ordinal = (index: number) => `${index + 1}${['st', 'nd', 'rd'][index] ?? 'th'}`;

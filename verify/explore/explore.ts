@@ -1,0 +1,197 @@
+// Exploration: generated provider states and command sequences, sent to a provider and to the kit's mock as
+// model, every answer compared; a difference is shrunk and can be saved as a scenario (`explore`).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { stringifyJson } from '../../spec/json.js';
+import type { OrderInput } from '../../spec/provider-state.js';
+import type { ContractStep } from '../../mocks/scenarios.js';
+import { ProviderHistory } from '../compare.js';
+import { InterfaceModel } from '../model.js';
+import { TargetUnreachable } from '../observe.js';
+import { loadPrismOracle, type PrismOracle } from '../prism.js';
+import {
+  caseVerdict,
+  findingsOnlyExchange,
+  tallySuite,
+  type CaseResult,
+  type CheckedExchange,
+  type SuiteResult,
+} from '../results.js';
+import { changeProviderState, RunStopped, stoppedExchange, type TargetOptions } from '../run.js';
+import { arbitraries, loadFastCheck } from './arbitraries.js';
+import { Mismatch, type ExplorationTarget } from './exploration.js';
+import { ExplorationLog } from './exploration-log.js';
+import { savedScenario, toYaml } from './saved-scenario.js';
+import type { FastCheck } from './arbitraries.js';
+import type { ExplorationCommand } from './commands.js';
+import type { ExploredFailure } from './exploration-log.js';
+
+/** The seed an exploration uses unless told otherwise: the same sequences in every CI run. */
+export const defaultExplorationSeed = 20261123;
+
+/** How to explore a provider. */
+export interface ExploreOptions extends TargetOptions {
+  /** Where Pact's state changes go: every run sets a generated state. */
+  stateUrl: string;
+  /** How many generated runs (a state and a sequence of commands each). Default: 100. */
+  runs?: number;
+  /** The seed of the generation: a run replays exactly with the same seed. Default: `defaultExplorationSeed`. */
+  seed?: number;
+  /** The most commands in one run. Default: 12. */
+  maxSteps?: number;
+  /** Write the shrunk failure, if any, as a scenario file in this folder. */
+  save?: string;
+  /** Called after every run, and once with the shrunk failure. */
+  onRun?: (result: CaseResult) => void;
+}
+
+/** The outcome of an exploration: the suite's results, and the shrunk failure when there is one. */
+export interface ExplorationResult extends SuiteResult {
+  seed: number;
+  /** The shrunk failure: its state, its numbered steps, and where its scenario file was saved. */
+  failure?: {
+    run: number;
+    state: OrderInput[];
+    steps: CheckedExchange[];
+    scenarioFile?: string;
+    scenario: SavedScenario;
+  };
+}
+
+/** A scenario as exploration saves it: the kit's scenario format. */
+export interface SavedScenario {
+  description: string;
+  state: { name: string; params: { orders: OrderInput[] } };
+  steps: ContractStep[];
+}
+
+/**
+ * One run of the property: sets the generated state on the target and in the model, runs the commands
+ * against both, and tears the state down. A difference (or a state that cannot be set) is logged and
+ * thrown for fast-check to shrink; a target that stopped answering aborts the exploration.
+ */
+async function exploreRun(
+  run: { options: ExploreOptions; prism: PrismOracle | undefined; log: ExplorationLog; fc: FastCheck },
+  state: OrderInput[],
+  commands: Iterable<ExplorationCommand>,
+): Promise<void> {
+  const { options, prism, log, fc } = run;
+  if (log.aborted !== undefined) return;
+  const target: ExplorationTarget = { options, prism, history: new ProviderHistory(), steps: [], saved: [] };
+  try {
+    await changeProviderState(options, state, 'setup');
+    const mock = await InterfaceModel.seeded(state);
+    await fc.asyncModelRun(async () => ({ model: { mock, orders: await mock.orders() }, real: target }), commands);
+    log.passed(state, target.steps);
+  } catch (error) {
+    if (error instanceof TargetUnreachable || error instanceof RunStopped) {
+      log.aborted = error;
+      return;
+    }
+    if (!(error instanceof Mismatch)) {
+      // The state could not be set, or something else went wrong: a failure like any other, with its reason.
+      target.steps.push(
+        findingsOnlyExchange(`${target.steps.length + 1}. ${(error as Error).message}`, [
+          {
+            code: 'exploration',
+            path: '',
+            expected: 'the run to set its state and replay',
+            actual: (error as Error).message,
+          },
+        ]),
+      );
+    }
+    log.failed({ state, steps: target.steps, saved: target.saved });
+    throw error;
+  } finally {
+    await changeProviderState(options, [], 'teardown').catch(() => undefined);
+  }
+}
+
+/** The shrunk failure as a case and as the result's `failure`, its scenario written to `save` when given. */
+async function shrunkFailure(
+  failure: ExploredFailure,
+  found: { run: number; seed: number; numShrinks: number; save: string | undefined },
+): Promise<{ shrunk: CaseResult; failure: NonNullable<ExplorationResult['failure']> }> {
+  const { run, seed } = found;
+  const failing = failure.steps.at(-1)?.name ?? 'a step';
+  const scenario = savedScenario({
+    run,
+    seed,
+    state: failure.state,
+    saved: failure.saved,
+    explored: failure.steps.length,
+    failed: failing.replace(/^\d+\. /, ''),
+  });
+  let scenarioFile: string | undefined;
+  if (found.save !== undefined) {
+    await mkdir(found.save, { recursive: true });
+    scenarioFile = join(found.save, `explore-${seed}-run-${run}.yaml`);
+    await writeFile(scenarioFile, toYaml(scenario));
+  }
+  const shrunk: CaseResult = {
+    name: `run ${run}, shrunk`,
+    description: `${failure.state.length} order${failure.state.length === 1 ? '' : 's'} in the state: ${stringifyJson(failure.state)}`,
+    verdict: caseVerdict(failure.steps, 'failed'),
+    reason: `shrunk ${found.numShrinks} times to ${failure.steps.length} step${failure.steps.length === 1 ? '' : 's'}${scenarioFile === undefined ? '' : `; saved as ${scenarioFile}`}`,
+    exchanges: failure.steps,
+  };
+  return {
+    shrunk,
+    failure: {
+      run,
+      state: failure.state,
+      steps: failure.steps,
+      scenario,
+      ...(scenarioFile !== undefined && { scenarioFile }),
+    },
+  };
+}
+
+/**
+ * Explores a provider with generated provider states and command sequences (fast-check's model-based
+ * testing), the kit's mock as the model: each run sets a generated state through `stateUrl` (and in the
+ * model), then runs the commands against both and compares every answer (the spec, Prism, the model,
+ * the tolerance table). A difference stops the run; fast-check shrinks it to the smallest state and
+ * sequence that still differ, which is reported as numbered steps and, with `save`, written as a
+ * scenario file that replays it. The same seed gives the same runs.
+ * @throws TargetUnreachable when the target or the state URL does not answer at all.
+ * @example
+ * const result = await explore({ baseUrl, apiKey, stateUrl, runs: 100, seed: 42 });
+ * result.failure?.steps // the shrunk sequence, numbered
+ */
+export async function explore(options: ExploreOptions): Promise<ExplorationResult> {
+  const started = performance.now();
+  const seed = options.seed ?? defaultExplorationSeed;
+  const fc = await loadFastCheck();
+  const { stateArbitrary, commandArbitraries } = arbitraries(fc);
+  const prism = options.prism === false ? undefined : await (options.loadPrism ?? loadPrismOracle)();
+  const log = new ExplorationLog(options.onRun);
+  const property = fc.asyncProperty(
+    stateArbitrary,
+    fc.commands(commandArbitraries, { maxCommands: options.maxSteps ?? 12 }),
+    (state, commands) => exploreRun({ options, prism, log, fc }, state, commands),
+  );
+  const left = options.deadline === undefined ? undefined : options.deadline - Date.now();
+  const details = await fc.check(property, {
+    seed,
+    numRuns: options.runs ?? 100,
+    ...(left !== undefined && { interruptAfterTimeLimit: Math.max(1, left), markInterruptAsFailure: true }),
+  });
+  const { aborted, lastFailure } = log;
+  if (aborted instanceof TargetUnreachable) throw aborted;
+  const cases = [...log.runs];
+  const result: ExplorationResult = { ...tallySuite('explore', cases, 0), seed };
+  if (aborted !== undefined || (details.interrupted && !details.failed)) {
+    const reason = aborted?.message ?? 'the run passed its deadline';
+    cases.push({ name: 'stopped', verdict: 'failed', reason, exchanges: [stoppedExchange(reason)] });
+    options.onRun?.(cases.at(-1)!);
+  } else if (details.failed && lastFailure !== undefined) {
+    const found = { run: log.failedRun, seed, numShrinks: details.numShrinks, save: options.save };
+    const { shrunk, failure } = await shrunkFailure(lastFailure, found);
+    cases.push(shrunk);
+    options.onRun?.(shrunk);
+    result.failure = failure;
+  }
+  return { ...result, ...tallySuite('explore', cases, performance.now() - started), seed };
+}

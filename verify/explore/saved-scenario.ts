@@ -1,0 +1,31 @@
+// The shrunk failure of an exploration as a scenario file of the kit's format.
+import { stringify } from 'yaml';
+import { providerState, type OrderInput } from '../../spec/provider-state.js';
+import type { ContractStep } from '../../mocks/scenarios.js';
+import type { SavedScenario } from './explore.js';
+
+/** What a saved scenario says of the failure it replays. */
+export interface FailureFound {
+  run: number;
+  seed: number;
+  state: OrderInput[];
+  /** The steps as scenario steps. */
+  saved: ContractStep[];
+  /** The steps the shrunk run explored. */
+  explored: number;
+  /** The step that differed, without its number. */
+  failed: string;
+}
+
+export function savedScenario({ run, seed, state, saved, explored, failed }: FailureFound): SavedScenario {
+  return {
+    description: `Found by petstore-verify explore (seed ${seed}, run ${run}), shrunk to ${explored} step${explored === 1 ? '' : 's'}: ${failed} differs from what the model answers.`,
+    state: { name: providerState, params: { orders: state } },
+    steps: saved,
+  };
+}
+
+export function toYaml(scenario: SavedScenario): string {
+  // The yaml package writes a bigint as the exact integer it is.
+  return `# Saved by petstore-verify explore: replay it with petstore-verify --scenarios DIR, or load it in petstore-mock --scenarios DIR.\n${stringify(scenario, { lineWidth: 0 })}`;
+}

@@ -95,16 +95,32 @@ function run(cli, switches) {
   });
 }
 
+// CATCH_ONLY=relistOnSecondCancel,leakAfterCancels runs only the defects whose switches it names.
+const only = process.env.CATCH_ONLY?.split(',');
+if (only !== undefined) {
+  const named = (switches) => Object.keys(switches).some((name) => only.includes(name));
+  defects.splice(0, defects.length, ...defects.filter(named));
+  honest.splice(0, honest.length);
+}
+
 const clis = process.argv.slice(2).length > 0 ? process.argv.slice(2) : [join(root, 'dist/bin/petstore-verify.js')];
 try {
   for (const cli of clis) {
     const missed = [];
-    for (const switches of defects) if ((await run(cli, switches)) !== 1) missed.push(JSON.stringify(switches));
+    // Caught: the run is not green. A provider that never sends its headers is exit 2 by design (the
+    // preflight: the base URL does not answer), which fails a CI as surely as exit 1.
+    const exits = [];
+    for (const switches of defects) {
+      const code = await run(cli, switches);
+      if (code !== 1) exits.push(`${JSON.stringify(switches)} exit ${code}`);
+      if (code === 0) missed.push(JSON.stringify(switches));
+    }
     const failedHonest = [];
     for (const switches of honest) if ((await run(cli, switches)) !== 0) failedHonest.push(JSON.stringify(switches));
     console.log(
       `${cli}: caught ${defects.length - missed.length} of ${defects.length} defects` +
-        `${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}; ` +
+        `${missed.length > 0 ? ` (missed: ${missed.join(', ')})` : ''}` +
+        `${exits.length > 0 ? ` [not exit 1: ${exits.join(', ')}]` : ''}; ` +
         `honest variations green: ${honest.length - failedHonest.length} of ${honest.length}` +
         `${failedHonest.length > 0 ? ` (red: ${failedHonest.join(', ')})` : ''}`,
     );

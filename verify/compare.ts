@@ -88,6 +88,14 @@ export const tolerances: readonly Tolerance[] = [
     because: 'the Pet fields and the dates are not shown',
   },
   {
+    id: 'near-path-refusals',
+    where: 'a path near a documented one, without a key (scenario near-paths-without-key)',
+    accepts:
+      "401 or 404 with an Error record on an operation's path; elsewhere any redirect or 4xx refusal, never a 2xx",
+    because:
+      "every request requires authentication, but whether routing or authentication answers first is the provider's",
+  },
+  {
     id: 'bearer-challenge-parameters',
     where: 'WWW-Authenticate on a 401',
     accepts: 'a Bearer challenge with any parameters (realm, error), among other challenges',

@@ -28,7 +28,7 @@ export const rules = [
   {
     code: 'status-unexpected',
     means: 'the status is the one the scenario step, or the model in the same state, gives',
-    tolerates: 'cancelled-order-cancelled-again',
+    tolerates: 'cancelled-order-cancelled-again, near-path-refusals',
   },
   {
     code: 'status-race',

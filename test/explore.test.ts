@@ -127,6 +127,7 @@ describe.each<[string, Switches]>([
   ['accepts any Bearer token that starts with the key', { keyPrefixMatch: true }],
   ['puts a cancelled order back into the list when a second cancel is refused', { relistOnSecondCancel: true }],
   ['keeps quantities in 32 bits', { int32Quantity: true }],
+  ['serves the list at a trailing slash without asking for a key', { openTrailingSlash: true }],
 ])('exploration generates what catches a provider that %s', (_, switches) => {
   it('and shrinks the failure to a few steps', async () => {
     const provider = await startHostileProvider(switches);

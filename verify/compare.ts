@@ -104,6 +104,18 @@ export const tolerances: readonly Tolerance[] = [
 ];
 
 /**
+ * What a provider may answer a request without a key on a path near a documented one (tolerance
+ * `near-path-refusals`): on an operation's path (an id that is no canonical int64), a 401 or a 404;
+ * elsewhere (a trailing slash, a second slash), any redirect or 4xx refusal. Never a 2xx.
+ * @example
+ * nearPathStatuses('DELETE', '/store/orders/abc') // [401, 404]
+ * nearPathStatuses('GET', '/store/orders/') // [301, 302, 307, 308, 400, 401, 403, 404, 405]
+ */
+export function nearPathStatuses(method: string, path: string): number[] {
+  return matchRoute(method, path) === undefined ? [301, 302, 307, 308, 400, 401, 403, 404, 405] : [401, 404];
+}
+
+/**
  * What the harness remembers of a provider across the calls of one state: the cancelled orders it
  * has shown leaving the list, which must not come back (tolerance `cancelled-order-listed`).
  */

@@ -5,6 +5,7 @@ import { int64Maximum, int64Minimum } from '../../spec/int64.js';
 import type { OrderInput, OrderStatus } from '../../spec/provider-state.js';
 import { installHint } from '../optional-dependencies.js';
 import { two53 } from './exploration.js';
+import { NearPathWithoutKey, nearPaths, type NearPath } from './near-path-without-key.js';
 import {
   CancelAgainThenList,
   CancelBurst,
@@ -164,7 +165,21 @@ function commandArbitraries(fc: FastCheck, ids: ReturnType<typeof idArbitraries>
     fc
       .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'unknown'), fc.nat(20), ids.id, refusedKey)
       .map(([kind, pick, unknown, key]) => new CancelOrder(kind, pick, unknown, key)),
-    fc.tuple(ids.petId, fc.oneof(acceptedKey, refusedKey)).map(([petId, key]) => new ReadPet(petId, key)),
+    // The pet read, or now and then a request without a key on a path near a documented one.
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(ids.petId, fc.oneof(acceptedKey, refusedKey))
+          .map(([petId, key]): ExplorationCommand => new ReadPet(petId, key)),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .tuple(fc.constantFrom<NearPath>(...nearPaths), fc.nat(20))
+          .map(([kind, pick]): ExplorationCommand => new NearPathWithoutKey(kind, pick)),
+      },
+    ),
     fc.tuple(fc.nat(20), fc.integer({ min: 2, max: 6 })).map(([pick, count]) => new CancelBurst(pick, count)),
     fc.array(fc.nat(20), { minLength: 1, maxLength: 3 }).map((picks) => new ListDuringCancels(picks)),
   ];

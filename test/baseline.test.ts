@@ -138,6 +138,14 @@ describe('files a run reads and writes, checked before it starts', () => {
     },
   );
 
+  it('writes no baseline when the run could not finish (exit 2), and says so', async () => {
+    const file = join(directory, 'unfinished.json');
+    const exit = await runToExit(process.execPath, [verifyCli, ...target, '--write-baseline', file]);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toContain(`petstore-verify: --write-baseline ${file} not written: the run did not finish\n`);
+    await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
   it('refuses a report path that is a folder before the run, with exit 2', async () => {
     const exit = await runToExit(process.execPath, [verifyCli, ...target, '--json', directory]);
     expect(exit.stderr).toBe(`petstore-verify: --json ${directory} is a folder, not a file (see --help)\n`);

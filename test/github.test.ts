@@ -58,6 +58,12 @@ describe('GitHub workflow commands', () => {
     ]);
   });
 
+  it('show what the target sent as text in the step summary, never as HTML or Markdown', () => {
+    expect(githubSummary(reportWith('integer', '<b>*bold*</b> `x`'))).toContain(
+      '| integer | &lt;b&gt;\\*bold\\*&lt;/b&gt; \\`x\\` |\n',
+    );
+  });
+
   it('write a step summary with the verdict, the suites and each violation in a table', () => {
     const summary = githubSummary(reportWith('integer', 'a | b'));
     expect(summary).toContain('## ❌ petstore-verify: failed (exit 1)\n');

@@ -38,18 +38,8 @@ function commandSequence(result: CaseResult, index: number): string {
     .join(' → ');
 }
 
-/**
- * The identity of a finding of an exchange of a case.
- * @example
- * knownFailureOf({ suite: 'scenarios', result, index: 0, finding })
- * // { suite: 'scenarios', code: 'status-unexpected', operation: 'cancelOrder', scenario: 'cancel-shipped-order', step: 'cancel the shipped order' }
- */
-export function knownFailureOf(where: {
-  suite: string;
-  result: CaseResult;
-  index: number;
-  finding: Finding;
-}): KnownFailure {
+// The identity of a finding of an exchange of a case: { suite, code, operation, scenario, step }.
+function knownFailureOf(where: { suite: string; result: CaseResult; index: number; finding: Finding }): KnownFailure {
   const { suite, result, index, finding } = where;
   const exchange = result.exchanges[index]!;
   const explored = suite === 'explore';
@@ -183,24 +173,39 @@ export class KnownFailures {
    * const { suites, fixed } = new KnownFailures(await readBaseline('verify-baseline.json')).apply(report.suites);
    */
   apply(suites: readonly SuiteResult[]): BaselineOutcome {
+    // What a suite carries besides its tallies (exploration's shrunk failure) is kept.
     const marked = suites.map((suite) =>
       suite.cases.length === 0
         ? suite
-        : tallySuite(
-            suite.suite,
-            suite.cases.map((result) => this.markCase(suite.suite, result)),
-            suite.durationMs,
-            {
-              ...(suite.seed !== undefined && { seed: suite.seed }),
-              ...(suite.reason !== undefined && { reason: suite.reason }),
-            },
-          ),
+        : {
+            ...suite,
+            ...tallySuite(
+              suite.suite,
+              suite.cases.map((result) => this.markCase(suite.suite, result)),
+              suite.durationMs,
+              {
+                ...(suite.seed !== undefined && { seed: suite.seed }),
+                ...(suite.reason !== undefined && { reason: suite.reason }),
+              },
+            ),
+          },
     );
+    // Ran whole: not skipped, set up, and not cut short by a target that failed to answer or a run
+    // that stopped; exploration only when none of its runs was.
+    const ranWhole = (result: CaseResult) =>
+      (result.verdict === 'passed' || result.verdict === 'failed') &&
+      !result.exchanges.some((exchange) =>
+        [...exchange.violations, ...(exchange.known ?? [])].some(
+          (finding) => finding.code === 'run-stopped' || finding.code === 'no-answer',
+        ),
+      );
     const ran = new Set(
       suites.flatMap((suite) =>
-        suite.cases
-          .filter((result) => result.verdict !== 'skipped')
-          .map((result) => `${suite.suite} ${suite.suite === 'explore' ? 'explore' : result.name}`),
+        suite.suite === 'explore'
+          ? suite.cases.length > 0 && suite.cases.every(ranWhole)
+            ? ['explore explore']
+            : []
+          : suite.cases.filter(ranWhole).map((result) => `${suite.suite} ${result.name}`),
       ),
     );
     const fixed = this.baseline.known.filter(

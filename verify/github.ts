@@ -31,17 +31,23 @@ export function githubAnnotations(report: RunReport): string[] {
   });
 }
 
-// A table cell of Markdown: pipes escaped, on one line.
+// A table cell of Markdown, on one line: what the target sent is shown as text, never as HTML or
+// Markdown (HTML's special characters as entities, Markdown's escaped).
 function cell(text: string): string {
-  return text.replaceAll('|', '\\|').replace(/\s+/g, ' ');
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replace(/[\\`*_[\]|]/g, '\\$&')
+    .replace(/\s+/g, ' ');
 }
 
-/** How many findings the step summary lists before it says how many more there are. */
-export const summaryFindingLimit = 50;
+// How many findings the step summary lists before it says how many more there are.
+const summaryFindingLimit = 50;
 
 /**
  * The run as a Markdown step summary (`$GITHUB_STEP_SUMMARY`): the verdict, a table of the suites,
- * and the violations (the first `summaryFindingLimit`), each with its rule, where, expected and actual.
+ * and the violations (the first 50), each with its rule, where, expected and actual.
  * @example
  * await appendFile(process.env.GITHUB_STEP_SUMMARY!, githubSummary(report));
  */

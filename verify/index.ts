@@ -9,7 +9,17 @@
  *   suites: ['scenarios'], scenarios: await loadScenarios(), version: '0.1.0' });
  * process.exitCode = report.exitCode;
  */
+export {
+  BaselineError,
+  baselineText,
+  KnownFailures,
+  readBaseline,
+  type Baseline,
+  type BaselineOutcome,
+  type KnownFailure,
+} from './baseline.js';
 export { checkAgainstSpec, checkResponse, type ObservedResponse } from './checks.js';
+export { githubAnnotations, githubSummary } from './github.js';
 export { findingMessage, type Finding, type SpecArea } from './finding.js';
 export { rules, type Rule, type RuleCode } from './rules.js';
 export { compareWithModel, ProviderHistory, tolerances, type ComparedCall, type Tolerance } from './compare.js';

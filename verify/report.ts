@@ -55,7 +55,7 @@ export interface ReportedFinding {
 /**
  * Every violation and warning of the suites, in the order they were judged.
  * @example
- * reportedFindings(report.suites).filter((finding) => finding.severity === 'error').length === report.violations // true
+ * reportedFindings(report.suites).filter((finding) => finding.severity === 'error' && !finding.known).length === report.violations // true
  */
 export function reportedFindings(suites: readonly SuiteResult[]): ReportedFinding[] {
   return suites.flatMap((suite) =>
@@ -355,10 +355,11 @@ export function exchangeLines(
  * runLines({ name: 'run 3', description: '4 orders, 7 steps', verdict: 'passed', exchanges }) // ['✓ explore › run 3 (4 orders, 7 steps)']
  */
 export function runLines(result: CaseResult, options: LineOptions = {}): string[] {
-  if (result.verdict === 'passed') return [`✓ explore › ${result.name} (${result.description ?? ''})`];
+  const known = result.exchanges.some((exchange) => (exchange.known ?? []).length > 0);
+  if (result.verdict === 'passed' && !known) return [`✓ explore › ${result.name} (${result.description ?? ''})`];
   if (result.exchanges.length === 0) return [];
   return [
-    `✗ explore › ${result.name}${result.reason === undefined ? '' : ` (${result.reason})`}`,
+    `${result.verdict === 'passed' ? '✓' : '✗'} explore › ${result.name}${result.reason === undefined ? '' : ` (${result.reason})`}`,
     ...(result.description === undefined ? [] : [`    state: ${result.description}`]),
     ...result.exchanges.flatMap((exchange) =>
       exchangeLines('explore', result.name, exchange, options).map((line) => `  ${line}`),

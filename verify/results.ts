@@ -99,7 +99,9 @@ export function tallySuite(
   extra: Partial<SuiteResult> = {},
 ): SuiteResult {
   const exchanges = cases.flatMap((result) => result.exchanges);
-  const checks = exchanges.filter((exchange) => exchange.status !== undefined || exchange.violations.length > 0).length;
+  const checks = exchanges.filter(
+    (exchange) => exchange.status !== undefined || exchange.violations.length > 0 || (exchange.known ?? []).length > 0,
+  ).length;
   const verdict: Verdict = cases.some((result) => result.verdict === 'failed')
     ? 'failed'
     : cases.some((result) => result.verdict === 'error')

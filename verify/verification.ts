@@ -71,15 +71,7 @@ async function runSuite(
   });
 }
 
-/**
- * Runs the suites against a target and gives the run's report, whose `exitCode` the command exits
- * with: every suite that ran, the coverage of the documented responses, and the reasons when it is
- * not green. A target that cannot be reached at all ends the run with exit 2 and the reason; nothing
- * is thrown.
- * @example
- * const report = await runVerification({ baseUrl, apiKey, stateUrl, suites: ['pact', 'scenarios'], scenarios, version: '0.1.0' });
- * process.exitCode = report.exitCode;
- */
+// What the preflight checks: the state URL only when a suite sets provider states.
 function preflightOptions(options: VerificationOptions): PreflightOptions {
   // Only a suite that sets provider states needs the state URL to work.
   const needsStates =
@@ -121,6 +113,15 @@ function reportOf(
   });
 }
 
+/**
+ * Runs the suites against a target and gives the run's report, whose `exitCode` the command exits
+ * with: every suite that ran, the coverage of the documented responses, and the reasons when it is
+ * not green. A target that stops answering ends the run with the reason: exit 1 when violations were
+ * found before, else 2; nothing is thrown.
+ * @example
+ * const report = await runVerification({ baseUrl, apiKey, stateUrl, suites: ['pact', 'scenarios'], scenarios, version: '0.1.0' });
+ * process.exitCode = report.exitCode;
+ */
 export async function runVerification(options: VerificationOptions): Promise<RunReport> {
   const startedAt = new Date();
   const started = performance.now();

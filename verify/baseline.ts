@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseJson } from '../spec/json.js';
 import { matchRoute } from '../spec/routes.js';
+import { unnumbered } from './explore/judged-call.js';
 import type { Finding } from './finding.js';
 import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
 
@@ -34,7 +35,7 @@ export class BaselineError extends Error {
 function commandSequence(result: CaseResult, index: number): string {
   return result.exchanges
     .slice(0, index + 1)
-    .map((exchange) => exchange.name.replace(/^\d+\.\s*/, ''))
+    .map((exchange) => unnumbered(exchange.name))
     .join(' → ');
 }
 

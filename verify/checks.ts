@@ -372,6 +372,18 @@ export function checkAgainstSpec(method: string, path: string, response: Observe
 }
 
 /**
+ * The status is one of those accepted (rule `status-unexpected`): no finding, or the one that says so.
+ * @example
+ * statusFindings([404, 409], 204) // [{ code: 'status-unexpected', path: 'status', expected: 'status 404 or 409', actual: '204' }]
+ */
+export function statusFindings(accepted: readonly number[], actual: number): Finding[] {
+  if (accepted.includes(actual)) return [];
+  return [
+    { code: 'status-unexpected', path: 'status', expected: `status ${accepted.join(' or ')}`, actual: String(actual) },
+  ];
+}
+
+/**
  * Checks one response against the specification (as `checkAgainstSpec`) and against the step's
  * expectations: the expected status, the body's schema or its absence, listed and unlisted ids
  * (compared exactly over the whole int64 range), headers.
@@ -380,20 +392,9 @@ export function checkAgainstSpec(method: string, path: string, response: Observe
  */
 export function checkResponse(step: ContractStep, response: ObservedResponse): Finding[] {
   const { method, path } = step.request;
-  const expected = Array.isArray(step.expect.status) ? step.expect.status : [step.expect.status];
-  const statusFinding: Finding[] = expected.includes(response.status)
-    ? []
-    : [
-        {
-          code: 'status-unexpected',
-          path: 'status',
-          expected: `status ${expected.join(' or ')}`,
-          actual: String(response.status),
-        },
-      ];
   const checked = checkSpec(method, path, response);
   const { findings, body } = checked;
-  findings.unshift(...statusFinding);
+  findings.unshift(...statusFindings([step.expect.status].flat(), response.status));
 
   const expectedBody = step.expect.body;
   if (expectedBody === 'none' && body.present && response.status !== 204) {

@@ -3,7 +3,7 @@ import { parseInt64, toInt64 } from '../spec/int64.js';
 import type { JsonValue } from '../spec/json.js';
 import { orderFields, orderInt64Fields } from '../spec/records.js';
 import { matchRoute } from '../spec/routes.js';
-import { jsonBody, type Finding, type ObservedResponse } from './checks.js';
+import { jsonBody, statusFindings, type Finding, type ObservedResponse } from './checks.js';
 import type { ModelAnswer } from './model.js';
 import { preview } from './preview.js';
 
@@ -244,17 +244,8 @@ export interface ComparedCall {
  */
 export function compareWithModel(call: ComparedCall, history: ProviderHistory): Finding[] {
   const { answer, observed } = call;
-  const accepted = acceptedStatuses(answer, call.before, call.path);
-  if (!accepted.includes(observed.status)) {
-    return [
-      {
-        code: 'status-unexpected',
-        path: 'status',
-        expected: `status ${accepted.join(' or ')}`,
-        actual: String(observed.status),
-      },
-    ];
-  }
+  const refused = statusFindings(acceptedStatuses(answer, call.before, call.path), observed.status);
+  if (refused.length > 0) return refused;
   const findings: Finding[] = [];
   if (answer.operation === 'listOrders' && observed.status === 200)
     findings.push(...listFindings(call.after, jsonBody(observed), history));

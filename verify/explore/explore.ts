@@ -20,6 +20,7 @@ import {
 import { changeProviderState, RunStopped, stoppedExchange, type TargetOptions } from '../run.js';
 import { arbitraries, loadFastCheck } from './arbitraries.js';
 import { Mismatch, type ExplorationTarget } from './exploration.js';
+import { unnumbered } from './judged-call.js';
 import { ExplorationLog } from './exploration-log.js';
 import { savedScenario, toYaml } from './saved-scenario.js';
 import type { FastCheck } from './arbitraries.js';
@@ -121,7 +122,7 @@ async function shrunkFailure(
     state: failure.state,
     saved: failure.saved,
     explored: failure.steps.length,
-    failed: failing.replace(/^\d+\. /, ''),
+    failed: unnumbered(failing),
   });
   let scenarioFile: string | undefined;
   if (found.save !== undefined) {

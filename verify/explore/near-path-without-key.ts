@@ -1,7 +1,7 @@
 // A command exploration generates: a request without a key on a path near a documented one.
 import type { ContractStep } from '../../mocks/scenarios.js';
 import { matchRoute } from '../../spec/routes.js';
-import { checkAgainstSpec, type Finding } from '../checks.js';
+import { checkResponse } from '../checks.js';
 import { nearPathStatuses } from '../compare.js';
 import { failureFinding, isFailure } from '../observe.js';
 import { judged, sendCall } from '../run.js';
@@ -67,27 +67,15 @@ export class NearPathWithoutKey implements ExplorationCommand {
     const order = model.orders.length === 0 ? undefined : model.orders[this.pick % model.orders.length];
     const call = nearPath(this.kind, order?.id ?? 1n);
     const observed = await sendCall(target.options, call.method, call.path, 'none');
-    const statuses = nearPathStatuses(call.method, call.path);
-    const findings: Finding[] = [];
-    if (isFailure(observed)) findings.push(failureFinding(observed));
-    else {
-      if (!statuses.includes(observed.status))
-        findings.push({
-          code: 'status-unexpected',
-          path: 'status',
-          expected: `status ${statuses.join(' or ')}`,
-          actual: String(observed.status),
-        });
-      if (matchRoute(call.method, call.path) !== undefined)
-        findings.push(...checkAgainstSpec(call.method, call.path, observed));
-    }
-    const exchange = judged({ name: this.toString(), call, observed, findings, strict: true, started });
+    // The step a scenario would replay, judged as the scenario suite judges it.
     const onOperation = matchRoute(call.method, call.path) !== undefined;
     const step: ContractStep = {
       name: '',
       request: { ...call, key: 'none' },
-      expect: { status: statuses, ...(onOperation && { body: { schema: 'Error' } }) },
+      expect: { status: nearPathStatuses(call.method, call.path), ...(onOperation && { body: { schema: 'Error' } }) },
     };
+    const findings = isFailure(observed) ? [failureFinding(observed)] : checkResponse(step, observed);
+    const exchange = judged({ name: this.toString(), call, observed, findings, strict: true, started });
     record(target, exchange, step);
   }
   toString(): string {

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { isValidBearerToken } from '../mocks/auth.js';
+import { checkedControlOrigin } from '../mocks/control-access.js';
 import { MockError } from '../mocks/errors.js';
 import { toFaultInputs } from '../mocks/faults.js';
 import { scenarioFaults } from '../mocks/mock-session.js';
@@ -8,6 +9,7 @@ import { createServer, type ServerOptions } from '../mocks/server.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { parseJson } from '../spec/json.js';
 import { loadScenarios } from '../mocks/scenarios.js';
+import { controlPlaneLines } from './control-plane-lines.js';
 import { loadHandlersFile } from './handlers-file.js';
 import { tuneMemory } from './memory.js';
 import {
@@ -40,7 +42,11 @@ Options:
   --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
   --max-orders N           most orders all sessions hold together; a replacement past it is 409 (default 500000)
-  --no-control             do not serve the control plane under /__mock
+  --no-control             do not serve the control plane under /__mock (nor its page, /__mock/)
+  --control-origin ORIGIN  let web pages of this origin call the control plane too (loopback origins
+                           always may, other sites never); repeat for more
+  --control-key KEY        require Authorization: Bearer KEY on the control plane (the page asks for it);
+                           worth setting with a --host other than loopback
   --handlers FILE          serve your own MSW handlers first: an ES module or CommonJS file whose default
                            export is an array of handlers, or a function (mock) => handlers
   --pet-deprecation DATE   deprecation date announced by GET /pets/{petId} (default 2026-01-01T00:00:00Z)
@@ -73,6 +79,8 @@ const flagConfig = {
   'max-sessions': { type: 'string' },
   'session-idle-timeout': { type: 'string' },
   'no-control': { type: 'boolean' },
+  'control-origin': { type: 'string', multiple: true },
+  'control-key': { type: 'string' },
   handlers: { type: 'string' },
   'pet-deprecation': { type: 'string' },
   'pet-sunset': { type: 'string' },
@@ -210,6 +218,26 @@ function limitsOf(
   return limits;
 }
 
+/** Who may use the control plane besides this machine's own pages: `--control-origin`, `--control-key`. */
+function controlAccessOf(values: MockFlags): Pick<ServerOptions, 'controlOrigins' | 'controlKey'> {
+  const access: Pick<ServerOptions, 'controlOrigins' | 'controlKey'> = {};
+  if (values['control-origin'] !== undefined)
+    access.controlOrigins = values['control-origin'].map((origin) => {
+      try {
+        return checkedControlOrigin(origin);
+      } catch (error) {
+        throw new UsageError(`--control-origin: ${(error as Error).message}`);
+      }
+    });
+  const key = values['control-key'];
+  if (key !== undefined) {
+    if (!isValidBearerToken(key))
+      throw new UsageError('--control-key must be a bearer token: letters, digits and - . _ ~ + / (then = padding)');
+    access.controlKey = key;
+  }
+  return access;
+}
+
 /** What the command runs with: the process's environment, and the collection to ask for after a big seed. */
 interface CommandContext {
   environment: NodeJS.ProcessEnv;
@@ -236,6 +264,7 @@ async function parseOptions(argv: string[], context: CommandContext): Promise<Mo
   const sessions = sessionsOf(values);
   if (sessions !== undefined) options.sessions = sessions;
   Object.assign(options, limitsOf(values));
+  Object.assign(options, controlAccessOf(values));
   if (values.handlers !== undefined) options.handlers = await loadHandlersFile(values.handlers);
   if (values.verbose) options.log = (line) => console.log(line);
   options.collectGarbage = collectGarbage;
@@ -268,7 +297,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     [
       `petstore-mock listening on ${origin}/v1`,
-      options.control ? `control plane at ${origin}/__mock` : 'control plane off',
+      ...controlPlaneLines(options, origin),
       options.apiKeys
         ? `accepting ${options.apiKeys.length} configured API key(s)`
         : 'accepting the development API key (see README)',

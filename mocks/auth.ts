@@ -4,7 +4,21 @@ import type { RequestHead } from './reply.js';
 // RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 const bearerToken = /^[A-Za-z0-9\-._~+/]+=*$/;
 const bearerScheme = /^Bearer(?: |$)/i;
-const realm = 'Bearer realm="petstore"';
+import type { ErrorCode } from './errors.js';
+
+/** What a bearer check answers with: its realm, and the code and message of a missing and of a refused key. */
+export interface BearerRealm {
+  realm: string;
+  missing: { code: ErrorCode; message: string };
+  invalid: { code: ErrorCode; message: string; description: string };
+}
+
+/** The interface's own realm: the API key every operation needs. */
+const apiRealm: BearerRealm = {
+  realm: 'petstore',
+  missing: { code: 'missing_api_key', message: 'Missing API key: send it as "Authorization: Bearer <API_KEY>".' },
+  invalid: { code: 'invalid_api_key', message: 'Invalid API key.', description: 'The API key is not valid' },
+};
 
 /**
  * Whether a string can be sent as a bearer token at all (RFC 6750 `b64token`).
@@ -36,7 +50,10 @@ function constantTimeEqual(candidate: string, key: string): boolean {
  * const authenticate = createAuthenticator(['secret']);
  * authenticate(new Request('http://x/v1/store/orders', { headers: { authorization: 'bearer secret' } })) // undefined
  */
-export function createAuthenticator(apiKeys: readonly string[]): (request: RequestHead) => MockError | undefined {
+export function createAuthenticator(
+  apiKeys: readonly string[],
+  realm: BearerRealm = apiRealm,
+): (request: RequestHead) => MockError | undefined {
   if (apiKeys.length === 0) throw new TypeError('At least one API key is required.');
   for (const key of apiKeys) {
     if (!isValidBearerToken(key))
@@ -47,16 +64,18 @@ export function createAuthenticator(apiKeys: readonly string[]): (request: Reque
     const header = request.headers.get('authorization');
     if (header === null || !bearerScheme.test(header)) {
       // No credentials, or another scheme: RFC 6750 section 3.1 says not to name an error code.
-      return new MockError('missing_api_key', 'Missing API key: send it as "Authorization: Bearer <API_KEY>".', {
-        headers: { 'www-authenticate': realm },
+      return new MockError(realm.missing.code, realm.missing.message, {
+        headers: { 'www-authenticate': `Bearer realm="${realm.realm}"` },
       });
     }
     const candidate = header.slice('Bearer'.length).trim();
     let accepted = false;
     for (const key of keys) accepted = constantTimeEqual(candidate, key) || accepted;
     if (accepted) return undefined;
-    return new MockError('invalid_api_key', 'Invalid API key.', {
-      headers: { 'www-authenticate': `${realm}, error="invalid_token", error_description="The API key is not valid"` },
+    return new MockError(realm.invalid.code, realm.invalid.message, {
+      headers: {
+        'www-authenticate': `Bearer realm="${realm.realm}", error="invalid_token", error_description="${realm.invalid.description}"`,
+      },
     });
   };
 }

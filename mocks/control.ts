@@ -9,6 +9,7 @@ import { jsonReply, type Reply } from './reply.js';
 import type { MockRequest } from './pipeline.js';
 import type { SessionRegistry } from './sessions.js';
 import { templateSegments } from '../spec/routes.js';
+import { controlPage } from './control-page.js';
 
 /**
  * What a control-plane body may hold: every body it takes is a few levels deep (a provider state's
@@ -58,11 +59,25 @@ async function readJsonBody(request: MockRequest): Promise<JsonValue> {
   }
 }
 
-/** `GET /__mock/orders`: every order, with its status (written in slices: a big store holds no one up). */
-export async function readOrders(session: MockSession): Promise<Reply> {
+/** Whether an `If-None-Match` field names this entity tag (weak comparison, RFC 9110 section 13.1.2). */
+function matchesTag(ifNoneMatch: string | null, tag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  const opaque = (value: string) => value.trim().replace(/^W\//, '');
+  return ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((candidate) => opaque(candidate) === opaque(tag));
+}
+
+/**
+ * `GET /__mock/orders`: every order, with its status (written in slices: a big store holds no one up).
+ * Tagged (`ETag`): with `If-None-Match` of the current tag it answers 304 without a body, so a page
+ * that watches the store asks every second for nothing while nothing changes.
+ */
+export async function readOrders(session: MockSession, request: MockRequest): Promise<Reply> {
+  const tag = session.store.changeTag;
+  const headers = { etag: tag, 'cache-control': 'no-cache' };
+  if (matchesTag(request.headers.get('if-none-match'), tag)) return { status: 304, headers, body: null };
   return {
     status: 200,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: await session.store.storedBody(),
   };
 }
@@ -274,11 +289,13 @@ function controlRoute(path: string, methods: ControlRoute['methods']): ControlRo
  */
 export const controlRoutes: readonly ControlRoute[] = [
   controlRoute('/orders', {
-    GET: ({ session }) => readOrders(session()),
+    GET: ({ session, request }) => readOrders(session(), request),
     PUT: ({ session, request }) => replaceOrders(session(), request),
   }),
   controlRoute('/reset', { POST: ({ session }) => resetOrders(session()) }),
   controlRoute('/provider-state', { POST: ({ session, request }) => changeProviderState(session(), request) }),
+  controlRoute('/', { GET: () => controlPage() }),
+  controlRoute('/scenarios', { GET: ({ sessions }) => jsonReply(sessions.default.scenarios()) }),
   controlRoute('/scenarios/{name}', { POST: ({ session, parameter }) => loadScenario(session(), parameter) }),
   controlRoute('/faults', {
     GET: ({ session }) => readFaults(session()),

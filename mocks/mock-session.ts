@@ -16,8 +16,20 @@ import type { NetworkError, Reply } from './reply.js';
 /** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */
 export interface LoadableScenario {
   name: string;
+  /** What the scenario shows, in a sentence (listed by `GET /__mock/scenarios`). */
+  description?: string;
   state?: { params: { orders: readonly unknown[] } };
   steps?: readonly Pick<ScenarioStep, 'request' | 'fault'>[];
+}
+
+/** A scenario the mock can load, as `GET /__mock/scenarios` lists it. */
+export interface ScenarioSummary {
+  name: string;
+  description: string;
+  /** How many orders its provider state holds, or null when it keeps the store as it is. */
+  orders: number | null;
+  /** How many faults its steps put in force. */
+  faults: number;
 }
 
 /** What loading a scenario did, as `POST /__mock/scenarios/{name}` answers it. */
@@ -95,6 +107,12 @@ export interface MockControls {
    */
   loadScenario(name: string): Promise<ScenarioLoaded>;
   /**
+   * The scenarios `loadScenario` knows, by name, as `GET /__mock/scenarios` lists them.
+   * @example
+   * createOrderMock({ scenarios: bundledScenarios }).scenarios()[0] // { name: 'cancel-cancelled-order', description: '…', orders: 1, faults: 0 }
+   */
+  scenarios(): ScenarioSummary[];
+  /**
    * Adds faults, as `POST /__mock/faults` does, and returns them with their ids.
    * @throws MockError `invalid_fault`; nothing is added.
    * @example
@@ -145,6 +163,8 @@ export interface SessionStart {
   sleep?: (milliseconds: number) => Promise<void>;
   /** The most orders all sessions may hold, and how many the others hold: a replacement past it is refused. */
   orderBudget?: { limit: number; heldBesides(session: MockSession): number };
+  /** Numbers the sessions' stores, for their entity tags (each session takes the next number). Default: random tags. */
+  storeSerial?: () => number;
 }
 
 /**
@@ -161,7 +181,8 @@ export class MockSession implements MockControls {
   readonly #start: SessionStart;
 
   constructor(start: SessionStart) {
-    this.store = new OrderStore(start.seed);
+    const serial = start.storeSerial?.();
+    this.store = new OrderStore(start.seed, serial === undefined ? {} : { tag: `s${serial}` });
     this.#plan = new FaultPlan({ sleep: start.sleep });
     this.#journal = new RequestJournal(start.journalSize);
     this.#start = start;
@@ -202,6 +223,15 @@ export class MockSession implements MockControls {
     this.#plan.clear();
     if (this.#start.faults.length > 0) this.#plan.add(this.#start.faults);
     await this.store.reset();
+  }
+
+  scenarios(): ScenarioSummary[] {
+    return this.#start.scenarios.map((scenario) => ({
+      name: scenario.name,
+      description: scenario.description ?? '',
+      orders: scenario.state === undefined ? null : scenario.state.params.orders.length,
+      faults: scenarioFaults(scenario).length,
+    }));
   }
 
   async loadScenario(name: string): Promise<ScenarioLoaded> {

@@ -15,7 +15,13 @@ export {
   type OrderMock,
   type OrderMockOptions,
 } from './order-mock.js';
-export { scenarioFaults, type LoadableScenario, type MockControls, type ScenarioLoaded } from './mock-session.js';
+export {
+  scenarioFaults,
+  type LoadableScenario,
+  type MockControls,
+  type ScenarioLoaded,
+  type ScenarioSummary,
+} from './mock-session.js';
 export { defaultSeed } from './default-seed.js';
 export { MockError, errorStatuses, type ErrorCode } from './errors.js';
 export {

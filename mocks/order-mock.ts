@@ -2,6 +2,7 @@ import { http, type RequestHandler } from 'msw';
 import { developmentApiKey } from './authorization.js';
 import type { FaultInput } from './fault-format.js';
 import { createAuthenticator } from './auth.js';
+import type { ControlAccess } from './control-access.js';
 import { defaultSeed } from './default-seed.js';
 import { toFaultInputs } from './faults.js';
 import { MockSession, type LoadableScenario, type MockControls } from './mock-session.js';
@@ -62,6 +63,12 @@ export interface OrderMockOptions {
   maxOrders?: number;
   /** Whether to answer the control plane under `/__mock`. Default: true. */
   control?: boolean;
+  /**
+   * Who may use the control plane: the standalone server guards it against other sites and hostile
+   * host names (see `createControlAccess`). In process, the control plane is reached only by the code
+   * that runs the mock, and this is undefined: every caller may.
+   */
+  controlAccess?: ControlAccess;
   /** The deprecation date of `GET /pets/{petId}` (RFC 9745). Default: 2026-01-01T00:00:00Z. */
   petDeprecation?: Date | string;
   /** The sunset date of `GET /pets/{petId}` (RFC 8594); not before the deprecation date. Default: 2027-06-30T23:59:59Z. */
@@ -158,7 +165,9 @@ function checkedDates(options: OrderMockOptions): { petDeprecation: Date; petSun
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
+  let stores = 0;
   const start = {
+    storeSerial: () => stores++,
     seed: OrderSeed.from(options.seed ?? defaultSeed),
     faults: toFaultInputs(options.faults ?? []),
     scenarios: options.scenarios ?? [],
@@ -181,6 +190,7 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     ...checkedDates(options),
     baseUrl: options.baseUrl,
     control: options.control ?? true,
+    controlAccess: options.controlAccess,
     journal: start.journalSize > 0,
     now: options.sessions?.now ?? Date.now,
     log: options.log,

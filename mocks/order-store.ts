@@ -155,14 +155,22 @@ export class OrderStore {
   #writes: Promise<unknown> = Promise.resolve();
   readonly #listeners = new Set<() => void>();
   #announcing = false;
+  // Which store this is, for its entity tags: two stores (sessions) never share a tag.
+  readonly #tagPrefix: string;
+  #version = 0;
+  #ownWrites = 0;
+  #othersChanged = false;
+  #ownWriteChanged = false;
 
   /**
    * @param seed the orders the store starts with, and returns to on `reset()`: a checked `OrderSeed`, or orders to check.
+   * @param options.tag what tells this store's entity tags from other stores' (a mock numbers its sessions' stores). Default: a random one.
    * @throws MockError when the seed is not a valid list of orders.
    */
-  constructor(seed: OrderSeed | readonly unknown[]) {
+  constructor(seed: OrderSeed | readonly unknown[], options: { tag?: string } = {}) {
     this.#initial = OrderSeed.from(seed);
     this.#seed = this.#initial;
+    this.#tagPrefix = options.tag ?? Math.random().toString(36).slice(2, 10);
   }
 
   /**
@@ -284,18 +292,51 @@ export class OrderStore {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * An entity tag of the store's orders as they are now (`GET /__mock/orders` answers it as its
+   * `ETag`): it changes with every change of the orders, a replacement, a reset or any write through
+   * the collection, and differs from every other store's.
+   * @example
+   * const before = store.changeTag;
+   * await store.cancel(1n);
+   * store.changeTag === before // false
+   */
+  get changeTag(): string {
+    return `W/"${this.#tagPrefix}.${this.#version}"`;
+  }
+
   // One call of each listener for all the changes of a turn: a burst of cancels is saved once, not once each.
-  #changed(): void {
-    if (this.#listeners.size === 0 || this.#announcing) return;
+  // The version moves at once. @msw/data tells its hooks of a change before it makes it, so a body read
+  // in between is tagged with the new version: it moves again once the change is in place, when the
+  // store's own write (a cancel) has finished, or, for a write of someone else's, on the next turn.
+  #changed(through: 'collection' | 'store'): void {
+    this.#version++;
+    if (through === 'collection') {
+      if (this.#ownWrites === 0) this.#othersChanged = true;
+      else this.#ownWriteChanged = true;
+    }
+    if (this.#announcing || (this.#listeners.size === 0 && !this.#othersChanged)) return;
     this.#announcing = true;
     setTimeout(() => {
       this.#announcing = false;
+      if (this.#othersChanged) this.#version++;
+      this.#othersChanged = false;
       for (const listener of this.#listeners) listener();
     }, 0);
   }
 
   #write<T>(write: () => Promise<T>): Promise<T> {
-    const written = this.#writes.then(write);
+    const written = this.#writes.then(async () => {
+      this.#ownWrites++;
+      try {
+        return await write();
+      } finally {
+        this.#ownWrites--;
+        // A write that changed something: the change is in place now. A refused one changed nothing.
+        if (this.#ownWriteChanged) this.#version++;
+        this.#ownWriteChanged = false;
+      }
+    });
     this.#writes = written.catch(() => {});
     return written;
   }
@@ -305,7 +346,7 @@ export class OrderStore {
     this.#generation++;
     this.#records = undefined;
     this.#creating = undefined;
-    this.#changed();
+    this.#changed('store');
   }
 
   #materialized(): Promise<Records> {
@@ -342,7 +383,7 @@ export class OrderStore {
     const { collection } = records;
     const changed = () => {
       records.list = undefined;
-      this.#changed();
+      this.#changed('collection');
     };
     collection.hooks.on('create', (event) => {
       changed();

@@ -1,6 +1,7 @@
 import { getResponse, type RequestHandler } from 'msw';
 import { matchSegments, pathSegments, routesAtPath, type OperationName, type Route } from '../spec/routes.js';
 import { controlRoutes, type ControlRoute } from './control.js';
+import type { ControlAccess } from './control-access.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
 import type { MockSession } from './mock-session.js';
 import { operations } from './operations.js';
@@ -51,6 +52,8 @@ export interface PipelineParts {
   baseUrl: string | undefined;
   /** Whether to answer the control plane under `/__mock`. */
   control: boolean;
+  /** Who may use the control plane (the standalone server's guard); undefined lets every caller. */
+  controlAccess: ControlAccess | undefined;
   /** Whether calls are journaled at all (a journal size of 0: no). */
   journal: boolean;
   /** The clock of the journal's times, in milliseconds since the epoch. */
@@ -134,6 +137,19 @@ function matchControlRoute(segments: readonly string[]): { route: ControlRoute; 
   return undefined;
 }
 
+/**
+ * What a control key does not guard: a preflight (browsers send it without credentials) and the
+ * control page itself, which holds no data and asks for the key.
+ */
+function keyFree(method: string, path: string): boolean {
+  return method === 'OPTIONS' || ((method === 'GET' || method === 'HEAD') && (path === '/' || path === ''));
+}
+
+// `/__mock` is the control page's folder: its address ends with a slash.
+function controlPageRedirect(url: URL): Reply {
+  return { status: 308, headers: { location: `/__mock/${url.search}` }, body: null };
+}
+
 /** The mock's one request pipeline; see `HandleRequest`. Each step is one method. */
 class RequestPipeline {
   readonly #parts: PipelineParts;
@@ -196,7 +212,7 @@ class RequestPipeline {
     if (!sameOrigin) return undefined;
     if (url.pathname.startsWith(`${this.#basePath}/`))
       return { kind: 'api', path: url.pathname.slice(this.#basePath.length) };
-    if (this.#parts.control && url.pathname.startsWith('/__mock/'))
+    if (this.#parts.control && (url.pathname.startsWith('/__mock/') || url.pathname === '/__mock'))
       return { kind: 'control', path: url.pathname.slice('/__mock'.length) };
     return undefined;
   }
@@ -239,6 +255,11 @@ class RequestPipeline {
 
   async #answerControl(request: MockRequest, url: URL, path: string): Promise<Answer> {
     const method = request.method;
+    // Who may call comes first: a refused caller learns nothing, and changes nothing.
+    const access = this.#parts.controlAccess;
+    const refused = access?.refusal(request, { keyNeeded: !keyFree(method, path) });
+    if (refused !== undefined) throw refused;
+    if (path === '') return controlPageRedirect(url);
     if (!decodable(path)) throw noOperation(method, url.pathname, notDecodable);
     const matched = matchControlRoute(pathSegments(path));
     if (matched === undefined) throw noOperation(method, url.pathname);

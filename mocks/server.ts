@@ -1,10 +1,12 @@
 import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname as machineName, networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { getResponse } from 'msw';
 import type { JsonBounds } from '../spec/json.js';
 import { JsonBoundsScanner } from '../spec/json.js';
 import { boundsError, controlBodyBounds, controlBodyPaths } from './control.js';
+import { createControlAccess } from './control-access.js';
 import { MockError, noOperation } from './errors.js';
 import { readBody } from './read-body.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
@@ -27,7 +29,15 @@ export const defaultBodyLimit = 32 * 1024 * 1024;
 export const defaultTimeouts = { headers: 10_000, request: 30_000 } as const;
 
 /** How to build the standalone server: the mock's options, plus the transport's own. */
-export interface ServerOptions extends Omit<OrderMockOptions, 'baseUrl'> {
+export interface ServerOptions extends Omit<OrderMockOptions, 'baseUrl' | 'controlAccess'> {
+  /**
+   * Origins besides the loopback ones whose pages may call the control plane (`--control-origin`).
+   * A control request from any other origin is refused with 403 `forbidden_origin`, and its answer
+   * names no origin in `Access-Control-Allow-Origin`. Default: none.
+   */
+  controlOrigins?: readonly string[];
+  /** A key the control plane then requires as `Authorization: Bearer KEY` (`--control-key`). Default: none. */
+  controlKey?: string;
   /** The largest request body to read, in bytes; a larger one gets 413. Default: 32 MiB. */
   bodyLimit?: number;
   /** Milliseconds a client may take to send its headers; then 408 and the connection closes. Default: 10,000. */
@@ -215,16 +225,29 @@ function toFetchRequest(request: NodeRequest, body: Buffer): Request {
   });
 }
 
-function corsHeaders(incoming: IncomingMessage, reply: Answer): Record<string, string> {
+/**
+ * The CORS fields of an answer. The API's answers let any origin read them (a web app on another
+ * origin calls it); the control plane's name only an origin that may call it, the request's own.
+ */
+function corsHeaders(
+  incoming: IncomingMessage,
+  reply: Answer,
+  allowedOrigin: string | undefined,
+): Record<string, string> {
+  if (allowedOrigin === undefined) return { vary: 'Origin' };
+  const cors =
+    allowedOrigin === '*'
+      ? simpleCors
+      : { ...simpleCors, 'access-control-allow-origin': allowedOrigin, vary: 'Origin' };
   const allow = reply === networkError ? undefined : reply.headers.allow;
   if (
     incoming.method !== 'OPTIONS' ||
     incoming.headers['access-control-request-method'] === undefined ||
     allow === undefined
   )
-    return simpleCors;
+    return cors;
   return {
-    ...simpleCors,
+    ...cors,
     'access-control-allow-methods': allow,
     'access-control-allow-headers': incoming.headers['access-control-request-headers'] ?? 'Authorization, Content-Type',
     'access-control-max-age': '600',
@@ -264,7 +287,8 @@ async function answerThroughMsw(mock: OrderMock, request: NodeRequest): Promise<
  * await server.close();
  */
 export function createServer(options: ServerOptions = {}): MockServer {
-  const mock = createOrderMock(options);
+  const access = createControlAccess({ origins: options.controlOrigins, key: options.controlKey });
+  const mock = createOrderMock({ ...options, controlAccess: access });
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const throughMsw = options.fastPath === false;
   const writeReply = createReplyWriter();
@@ -276,6 +300,9 @@ export function createServer(options: ServerOptions = {}): MockServer {
   // handler's, under /__mock or not) is theirs to judge.
   const control = options.control ?? true;
   const boundsAt = (pathname: string) => (control && controlBodyPaths.has(pathname) ? controlBodyBounds : undefined);
+  const isControl = (pathname: string) => control && (pathname === '/__mock' || pathname.startsWith('/__mock/'));
+  const allowedOrigin = (request: NodeRequest) =>
+    isControl(pathnameOf(request.url)) ? access.allowedOrigin(request) : '*';
 
   // A body is read whole (within the limit) before anything is answered, whatever the route: a body
   // over the limit is 413 on every path, and the connection is free for the next request.
@@ -295,7 +322,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
     const request = new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt });
     try {
       const answer = await answerOf(request);
-      writeReply(outgoing, answer, corsHeaders(incoming, answer));
+      writeReply(outgoing, answer, corsHeaders(incoming, answer, allowedOrigin(request)));
       if (answer !== networkError) afterLargeReply(answer, outgoing);
       if (answer !== networkError && answer.headers.connection === 'close') incoming.resume();
     } catch {
@@ -328,6 +355,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
           const address = server.address() as AddressInfo;
           const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           origin = `http://${hostname}:${address.port}`;
+          access.addHosts(boundNames(address.address));
           resolve(origin);
           warmUp.after(250);
         });
@@ -341,6 +369,17 @@ export function createServer(options: ServerOptions = {}): MockServer {
       });
     },
   };
+}
+
+/**
+ * The names a server bound to this address answers to, for the control plane's `Host` check: the
+ * address itself; bound to every interface (`0.0.0.0`, `::`), each interface's address and the
+ * machine's name too.
+ */
+function boundNames(address: string): string[] {
+  if (address !== '0.0.0.0' && address !== '::') return [address];
+  const interfaces = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []);
+  return [address, machineName(), ...interfaces.map((entry) => entry.address)];
 }
 
 /** Node's timeouts for slow clients, from the options. */

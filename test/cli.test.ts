@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { controlPlaneLines } from '../cli/control-plane-lines.js';
 import { cliPath, runToExit, startCommand, type RunningMock } from './cli-support.js';
 import { authorized, expectError } from './support.js';
 
@@ -35,7 +36,7 @@ describe('petstore-mock', () => {
   it('prints where it listens and serves the default orders there', async () => {
     await withMock([], async (mock) => {
       expect(mock.output()).toMatch(
-        /^petstore-mock listening on http:\/\/127\.0\.0\.1:\d+\/v1\ncontrol plane at http:\/\/127\.0\.0\.1:\d+\/__mock\n/,
+        /^petstore-mock listening on http:\/\/127\.0\.0\.1:\d+\/v1\ncontrol plane and its page at http:\/\/127\.0\.0\.1:\d+\/__mock\/\n/,
       );
       const response = await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized });
       expect(((await response.json()) as unknown[]).length).toBe(5);
@@ -110,6 +111,14 @@ describe('petstore-mock', () => {
     [
       ['--scenario', 'list-without-key'],
       /^petstore-mock: scenario list-without-key sets no provider state and no fault; it runs against any store \(see --help\)\n$/,
+    ],
+    [
+      ['--control-origin', 'https://app.test/app'],
+      /^petstore-mock: --control-origin: "https:\/\/app\.test\/app" is not an origin: write it as http\(s\):\/\/host\[:port\], for example https:\/\/app\.test:8443 \(see --help\)\n$/,
+    ],
+    [
+      ['--control-key', 'two words'],
+      /^petstore-mock: --control-key must be a bearer token: letters, digits and - \. _ ~ \+ \/ \(then = padding\) \(see --help\)\n$/,
     ],
     [
       ['--scenario', 'cancel-shipped-order', '--seed', 'orders.yaml'],
@@ -234,6 +243,23 @@ describe('petstore-mock', () => {
     }
   });
 
+  it('guards the control plane with --control-origin and --control-key', async () => {
+    await withMock(['--control-origin', 'https://app.test:8443', '--control-key', 'control-secret'], async (mock) => {
+      const reset = (headers: Record<string, string>) =>
+        fetch(`${mock.origin}/__mock/reset`, { method: 'POST', headers });
+      await expectError(await reset({}), 401, 'missing_control_key');
+      expect((await reset({ authorization: 'Bearer control-secret', origin: 'https://app.test:8443' })).status).toBe(
+        204,
+      );
+      await expectError(
+        await reset({ authorization: 'Bearer control-secret', origin: 'https://other.test' }),
+        403,
+        'forbidden_origin',
+      );
+      expect((await fetch(`${mock.origin}/__mock/`)).status).toBe(200);
+    });
+  });
+
   it('turns the control plane off with --no-control', async () => {
     await withMock(['--no-control'], async (mock) => {
       expect(mock.output()).toContain('control plane off');
@@ -298,3 +324,30 @@ function freePort(): Promise<number> {
     });
   });
 }
+
+describe('what petstore-mock says of its control plane at start', () => {
+  it('names the page on a loopback address', () => {
+    expect(controlPlaneLines({ control: true, host: '127.0.0.1' }, 'http://127.0.0.1:4010')).toEqual([
+      'control plane and its page at http://127.0.0.1:4010/__mock/',
+    ]);
+  });
+
+  it('warns that the network can reach it on another address, without a key', () => {
+    expect(controlPlaneLines({ control: true, host: '0.0.0.0' }, 'http://0.0.0.0:4010')).toEqual([
+      'control plane and its page at http://0.0.0.0:4010/__mock/',
+      'warning: --host 0.0.0.0 makes the control plane reachable from the network, without a key: anyone who can reach this port can read and change the mock (set --control-key KEY, or --no-control)',
+    ]);
+  });
+
+  it('says the network needs the key when one is set', () => {
+    expect(controlPlaneLines({ control: true, host: '0.0.0.0', controlKey: 'k' }, 'http://0.0.0.0:4010')[1]).toBe(
+      'the control plane is reachable from the network and requires the --control-key',
+    );
+  });
+
+  it('says it is off with --no-control', () => {
+    expect(controlPlaneLines({ control: false, host: '0.0.0.0' }, 'http://0.0.0.0:4010')).toEqual([
+      'control plane off',
+    ]);
+  });
+});

@@ -334,3 +334,112 @@ describe('POST /__mock/scenarios/{name}', () => {
     );
   });
 });
+
+describe('GET /__mock/scenarios', () => {
+  it('lists the scenarios the server knows, by name, with what each shows', async () => {
+    const withScenarios = await startServer({ scenarios: await loadScenarios() });
+    try {
+      const response = await withScenarios.control('/scenarios');
+      expect(response.status).toBe(200);
+      const listed = (await response.json()) as { name: string }[];
+      expect(listed.map(({ name }) => name)).toEqual((await loadScenarios()).map(({ name }) => name));
+      expect(listed.find(({ name }) => name === 'cancel-shipped-order')).toEqual({
+        name: 'cancel-shipped-order',
+        description: 'A shipped order cannot be cancelled; the refusal is 409 and the order stays listed.',
+        orders: 2,
+        faults: 0,
+      });
+      expect(listed.find(({ name }) => name === 'list-orders-unavailable')).toMatchObject({ faults: 1 });
+      expect(listed.find(({ name }) => name === 'list-without-key')).toMatchObject({ orders: null });
+    } finally {
+      await withScenarios.close();
+    }
+  });
+
+  it('is an empty list for a server given no scenarios', async () => {
+    expect(await (await mock.control('/scenarios')).json()).toEqual([]);
+  });
+});
+
+describe('the ETag of GET /__mock/orders', () => {
+  const tagged = async (tag?: string) =>
+    mock.control('/orders', tag === undefined ? {} : { headers: { 'if-none-match': tag } });
+
+  it('answers 304 without a body while the orders have not changed', async () => {
+    const tag = (await tagged()).headers.get('etag')!;
+    expect(tag).toMatch(/^W\/".+"$/);
+    const again = await tagged(tag);
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect(again.headers.get('etag')).toBe(tag);
+  });
+
+  it('changes with a cancel, and the new list is sent', async () => {
+    const tag = (await tagged()).headers.get('etag')!;
+    expect((await mock.withKey('/store/orders/1', { method: 'DELETE' })).status).toBe(204);
+    const after = await tagged(tag);
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(tag);
+    expect(((await jsonOf(after)) as { status: string }[])[0]!.status).toBe('cancelled');
+  });
+
+  it('changes with a write through the collection', async () => {
+    const tag = (await tagged()).headers.get('etag')!;
+    const orders = await mock.server.mock.collection();
+    await orders.update((query) => query.where({ id: 2n }), {
+      data(order) {
+        order.status = 'shipped';
+      },
+    });
+    const after = await tagged(tag);
+    expect(after.status).toBe(200);
+    expect(((await jsonOf(after)) as { status: string }[])[1]!.status).toBe('shipped');
+  });
+
+  it('changes with a reset and a replacement', async () => {
+    const first = (await tagged()).headers.get('etag')!;
+    await mock.control('/orders', { method: 'PUT', body: '[{"id": 1}]' });
+    const second = (await tagged(first)).headers.get('etag')!;
+    expect(second).not.toBe(first);
+    await mock.control('/reset', { method: 'POST' });
+    expect((await tagged(second)).status).toBe(200);
+  });
+
+  it('differs from session to session', async () => {
+    const tag = (await tagged()).headers.get('etag')!;
+    const other = await mock.control('/orders', { headers: { 'x-mock-session': 'other', 'if-none-match': tag } });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe('GET /__mock/', () => {
+  it('is the control page: one HTML document that loads nothing from elsewhere', async () => {
+    const response = await mock.control('/');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const policy = response.headers.get('content-security-policy')!;
+    expect(policy).toMatch(
+      /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+='; style-src 'sha256-[A-Za-z0-9+/]+='; connect-src 'self';/,
+    );
+    expect(policy).toContain("frame-ancestors 'none'");
+    const page = await response.text();
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).not.toMatch(/\b(?:src|href)="(?!data:)/);
+    expect(page).not.toMatch(/https?:\/\//);
+  });
+
+  it('is where /__mock leads (308)', async () => {
+    const response = await mock.control('', { redirect: 'manual' });
+    expect(response.status).toBe(308);
+    expect(response.headers.get('location')).toBe('/__mock/');
+  });
+
+  it('is off with the rest of the control plane (--no-control)', async () => {
+    const closed = await startServer({ control: false });
+    try {
+      await expectError(await closed.control('/'), 404, 'not_found', 'No operation at GET /__mock/.');
+    } finally {
+      await closed.close();
+    }
+  });
+});

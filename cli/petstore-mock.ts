@@ -42,6 +42,8 @@ Options:
   --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
   --max-orders N           most orders all sessions hold together; a replacement past it is 409 (default 500000)
+  --conflict-body SHAPE    what the 409 of a shipped order's cancel carries: error (an Error record, the
+                           default) or none (no body); per session: PUT /__mock/settings
   --no-control             do not serve the control plane under /__mock (nor its page, /__mock/)
   --control-origin ORIGIN  let web pages of this origin call the control plane too (loopback origins
                            always may, other sites never); repeat for more
@@ -81,6 +83,7 @@ const flagConfig = {
   'no-control': { type: 'boolean' },
   'control-origin': { type: 'string', multiple: true },
   'control-key': { type: 'string' },
+  'conflict-body': { type: 'string' },
   handlers: { type: 'string' },
   'pet-deprecation': { type: 'string' },
   'pet-sunset': { type: 'string' },
@@ -265,8 +268,15 @@ async function parseOptions(argv: string[], context: CommandContext): Promise<Mo
   if (sessions !== undefined) options.sessions = sessions;
   Object.assign(options, limitsOf(values));
   Object.assign(options, controlAccessOf(values));
+  const conflictBody = values['conflict-body'];
+  if (conflictBody !== undefined) {
+    if (conflictBody !== 'error' && conflictBody !== 'none')
+      throw new UsageError(`--conflict-body must be error or none, got ${JSON.stringify(conflictBody)}`);
+    options.conflictBody = conflictBody;
+  }
   if (values.handlers !== undefined) options.handlers = await loadHandlersFile(values.handlers);
   if (values.verbose) options.log = (line) => console.log(line);
+  options.warn = (line) => console.error(`petstore-mock: ${line}`);
   options.collectGarbage = collectGarbage;
   return options;
 }

@@ -111,28 +111,31 @@ export function createControlAccess(options: ControlAccessOptions = {}): Control
     return isLoopbackName(hostname) || (host !== null && originHost === host.toLowerCase());
   }
 
-  return {
-    refusal(request, { keyNeeded = true } = {}) {
-      const host = request.headers.get('host');
-      if (host !== null) {
-        const hostname = hostnameOf(host);
-        if (hostname === undefined || !hostAllowed(hostname))
-          return new MockError(
-            'forbidden_host',
-            `The control plane answers only to this machine's names (localhost, 127.0.0.1, [::1], or the address the server is bound to), not to Host ${JSON.stringify(host)}.`,
-          );
-      }
-      const origin = request.headers.get('origin');
-      if (origin !== null && !originAllowed(origin, host))
+  function refusal(request: RequestHead, { keyNeeded = true } = {}): MockError | undefined {
+    const host = request.headers.get('host');
+    if (host !== null) {
+      const hostname = hostnameOf(host);
+      if (hostname === undefined || !hostAllowed(hostname))
         return new MockError(
-          'forbidden_origin',
-          `Origin ${origin} may not use the control plane: only loopback origins (http://localhost:*, http://127.0.0.1:*, http://[::1]:*), the server's own, and those given with --control-origin may.`,
+          'forbidden_host',
+          `The control plane answers only to this machine's names (localhost, 127.0.0.1, [::1], or the address the server is bound to), not to Host ${JSON.stringify(host)}.`,
         );
-      return keyNeeded ? keyRefusal(request) : undefined;
-    },
+    }
+    const origin = request.headers.get('origin');
+    if (origin !== null && !originAllowed(origin, host))
+      return new MockError(
+        'forbidden_origin',
+        `Origin ${origin} may not use the control plane: only loopback origins (http://localhost:*, http://127.0.0.1:*, http://[::1]:*), the server's own, and those given with --control-origin may.`,
+      );
+    return keyNeeded ? keyRefusal(request) : undefined;
+  }
+
+  return {
+    refusal,
     allowedOrigin(request) {
       const origin = request.headers.get('origin');
-      return origin !== null && originAllowed(origin, request.headers.get('host')) ? origin : undefined;
+      if (origin === null) return undefined;
+      return refusal(request, { keyNeeded: false }) === undefined ? origin : undefined;
     },
     addHosts(names) {
       for (const name of names) {

@@ -21,6 +21,7 @@ export const controlBodyBounds: JsonBounds = { maxDepth: 32, maxDigits: 19 };
 /** The control routes that read a JSON body: their bodies are checked against `controlBodyBounds` as they come. */
 export const controlBodyPaths: ReadonlySet<string> = new Set([
   '/__mock/orders',
+  '/__mock/settings',
   '/__mock/faults',
   '/__mock/provider-state',
 ]);
@@ -308,6 +309,10 @@ export const controlRoutes: readonly ControlRoute[] = [
     DELETE: ({ session }) => clearRequests(session()),
   }),
   controlRoute('/coverage', { GET: ({ session }) => readCoverage(session()) }),
+  controlRoute('/settings', {
+    GET: ({ session }) => jsonReply(session().settings()),
+    PUT: async ({ session, request }) => jsonReply(session().changeSettings(await readJsonBody(request))),
+  }),
   controlRoute('/sessions', { GET: ({ sessions }) => readSessions(sessions) }),
   controlRoute('/sessions/{name}', { DELETE: ({ sessions, parameter }) => endSession(sessions, parameter) }),
 ];

@@ -52,11 +52,13 @@ export class MockError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly violations: readonly Violation[];
+  /** The exact id the client probably meant, when the one it sent is a float64 rounding of it (journaled, never in the body). */
+  readonly probablyMeant: bigint | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { headers?: Record<string, string>; violations?: readonly Violation[] } = {},
+    options: { headers?: Record<string, string>; violations?: readonly Violation[]; probablyMeant?: bigint } = {},
   ) {
     super(message);
     this.name = 'MockError';
@@ -64,6 +66,7 @@ export class MockError extends Error {
     this.status = errorStatuses[code];
     this.headers = options.headers ?? {};
     this.violations = options.violations ?? [];
+    this.probablyMeant = options.probablyMeant;
   }
 
   /** The Error record `{ code, message, status }`, with the violations where there are any (control plane only). */

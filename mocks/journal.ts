@@ -25,6 +25,11 @@ export interface JournalEntry {
   /** When the call was answered (ISO 8601). */
   time: string;
   authorization: AuthorizationSeen;
+  /**
+   * Only on a 404 for an id that a float64 makes of an order's id beyond 2^53: that order's exact id,
+   * the one the client probably meant (it parsed the id with `JSON.parse` and lost its last digits).
+   */
+  probablyMeant?: string;
 }
 
 /** A call as a session records it: its time in milliseconds since the epoch, made ISO 8601 when listed. */

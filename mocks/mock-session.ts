@@ -11,6 +11,7 @@ import {
   type ResponseCoverage,
 } from './journal.js';
 import { type OrderSeed, OrderStore, type OrderCollection, type StoredOrder } from './order-store.js';
+import type { ConflictBody } from './operations.js';
 import type { NetworkError, Reply } from './reply.js';
 
 /** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */
@@ -70,6 +71,48 @@ export function scenarioFaults(scenario: LoadableScenario): FaultInput[] {
   return faults;
 }
 
+/**
+ * How a session answers where the contract allows more than one answer; `GET`/`PUT /__mock/settings`.
+ * @example
+ * { conflictBody: 'none' } // a shipped order's 409 comes without a body
+ */
+export interface MockSettings {
+  /** What the 409 of a cancel of a shipped order carries: an Error record (`error`, the default) or no body (`none`). */
+  conflictBody: ConflictBody;
+}
+
+/** The settings a mock starts with unless told otherwise. */
+export const defaultMockSettings: Readonly<MockSettings> = { conflictBody: 'error' };
+
+const conflictBodies: readonly ConflictBody[] = ['error', 'none'];
+
+/**
+ * Checks settings from a request body or a caller: an object of known settings, each with a value it may take.
+ * @throws MockError `invalid_request` naming each setting that is wrong; nothing changes.
+ * @example
+ * checkedSettings({ conflictBody: 'none' }) // { conflictBody: 'none' }
+ */
+export function checkedSettings(value: unknown): Partial<MockSettings> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new MockError('invalid_request', 'Invalid settings: send an object such as {"conflictBody": "none"}.', {
+      violations: [{ path: '', message: 'must be an object' }],
+    });
+  const violations = Object.entries(value).flatMap(([name, setting]) =>
+    name !== 'conflictBody'
+      ? [{ path: `/${name}`, message: 'is not a setting (the settings: conflictBody)' }]
+      : conflictBodies.includes(setting as ConflictBody)
+        ? []
+        : [{ path: '/conflictBody', message: 'must be "error" or "none"' }],
+  );
+  if (violations.length > 0)
+    throw new MockError(
+      'invalid_request',
+      `Invalid settings: ${violations.map((violation) => `${violation.path} ${violation.message}`).join('; ')}.`,
+      { violations },
+    );
+  return value as Partial<MockSettings>;
+}
+
 /** The controls of one session's store and faults: the same calls as the control plane under `/__mock`. */
 export interface MockControls {
   /** The store behind the session. */
@@ -112,6 +155,15 @@ export interface MockControls {
    * createOrderMock({ scenarios: bundledScenarios }).scenarios()[0] // { name: 'cancel-cancelled-order', description: '…', orders: 1, faults: 0 }
    */
   scenarios(): ScenarioSummary[];
+  /** How the session answers where the contract allows more than one answer (`GET /__mock/settings`). */
+  settings(): MockSettings;
+  /**
+   * Changes settings, as `PUT /__mock/settings` does, until the next reset; returns them all.
+   * @throws MockError `invalid_request` for an unknown setting or value; nothing changes.
+   * @example
+   * mock.changeSettings({ conflictBody: 'none' }); // DELETE of a shipped order: 409 without a body
+   */
+  changeSettings(settings: Partial<MockSettings>): MockSettings;
   /**
    * Adds faults, as `POST /__mock/faults` does, and returns them with their ids.
    * @throws MockError `invalid_fault`; nothing is added.
@@ -163,8 +215,10 @@ export interface SessionStart {
   sleep?: (milliseconds: number) => Promise<void>;
   /** The most orders all sessions may hold, and how many the others hold: a replacement past it is refused. */
   orderBudget?: { limit: number; heldBesides(session: MockSession): number };
-  /** Numbers the sessions' stores, for their entity tags (each session takes the next number). Default: random tags. */
-  storeSerial?: () => number;
+  /** The settings to start with and to return to on reset. Default: `defaultMockSettings`. */
+  settings?: MockSettings;
+  /** Names the sessions' stores, for their entity tags (each session takes the next name). Default: random tags. */
+  storeTag?: () => string;
 }
 
 /**
@@ -179,14 +233,33 @@ export class MockSession implements MockControls {
   readonly #plan: FaultPlan;
   readonly #journal: RequestJournal;
   readonly #start: SessionStart;
+  #settings: MockSettings;
+  #roundingHinted = false;
 
   constructor(start: SessionStart) {
-    const serial = start.storeSerial?.();
-    this.store = new OrderStore(start.seed, serial === undefined ? {} : { tag: `s${serial}` });
+    const tag = start.storeTag?.();
+    this.store = new OrderStore(start.seed, tag === undefined ? {} : { tag });
     this.#plan = new FaultPlan({ sleep: start.sleep });
     this.#journal = new RequestJournal(start.journalSize);
     this.#start = start;
+    this.#settings = { ...(start.settings ?? defaultMockSettings) };
     if (start.faults.length > 0) this.#plan.add(start.faults);
+  }
+
+  settings(): MockSettings {
+    return { ...this.#settings };
+  }
+
+  changeSettings(settings: unknown): MockSettings {
+    Object.assign(this.#settings, checkedSettings(settings));
+    return this.settings();
+  }
+
+  /** Whether the float64-rounding hint has yet to be logged for this session (true once, then false). */
+  firstRoundingHint(): boolean {
+    const first = !this.#roundingHinted;
+    this.#roundingHinted = true;
+    return first;
   }
 
   async orders(): Promise<StoredOrder[]> {
@@ -220,6 +293,7 @@ export class MockSession implements MockControls {
   /** As `MockControls#reset`; the journal is cleared too, so each test starts from nothing. */
   async reset(): Promise<void> {
     this.#journal.clear();
+    this.#settings = { ...(this.#start.settings ?? defaultMockSettings) };
     this.#plan.clear();
     if (this.#start.faults.length > 0) this.#plan.add(this.#start.faults);
     await this.store.reset();

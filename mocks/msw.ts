@@ -21,7 +21,10 @@ export {
   type MockControls,
   type ScenarioLoaded,
   type ScenarioSummary,
+  type MockSettings,
+  defaultMockSettings,
 } from './mock-session.js';
+export type { ConflictBody } from './operations.js';
 export { defaultSeed } from './default-seed.js';
 export { MockError, errorStatuses, type ErrorCode } from './errors.js';
 export {

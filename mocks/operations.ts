@@ -4,9 +4,16 @@ import { MockError } from './errors.js';
 import type { OrderStore } from './order-store.js';
 import { jsonReply, type Reply, type RequestHead } from './reply.js';
 
-/** What the operations of the order interface need: the store, the bearer check and the pet's deprecation dates. */
+/**
+ * What the 409 of a cancel of a shipped order carries: an Error record (`error`, the default) or no
+ * body (`none`); the specification shows no body for it, so a client must handle both.
+ */
+export type ConflictBody = 'error' | 'none';
+
+/** What the operations of the order interface need: the store, the bearer check, the pet's deprecation dates, the 409's shape. */
 export interface OrderInterface {
   store: OrderStore;
+  conflictBody: ConflictBody;
   authenticate: (request: RequestHead) => MockError | undefined;
   petDeprecation: Date;
   petSunset: Date;
@@ -37,13 +44,38 @@ export async function cancelOrder(context: OrderInterface, request: RequestHead,
   authenticated(context, request);
   const id = parseInt64(orderId);
   if (id === undefined) {
+    // Beyond int64, but perhaps a float64 rounding of the largest ids (9223372036854775807 prints as 9223372036854776000).
+    const rounded = /^-?[0-9]{1,20}$/.test(orderId) ? roundingHint(context.store, BigInt(orderId)) : undefined;
+    if (rounded !== undefined) throw rounded;
     throw new MockError(
       'order_not_found',
       `Order ${JSON.stringify(orderId)} not found: an order id is an integer from -9223372036854775808 to 9223372036854775807.`,
     );
   }
-  await context.store.cancel(id);
+  try {
+    await context.store.cancel(id);
+  } catch (error) {
+    if (error instanceof MockError && error.code === 'order_already_shipped' && context.conflictBody === 'none')
+      return { status: 409, headers: {}, body: null };
+    if (error instanceof MockError && error.code === 'order_not_found') throw roundingHint(context.store, id) ?? error;
+    throw error;
+  }
   return { status: 204, headers: {}, body: null };
+}
+
+/**
+ * The 404 for an id that is not in the store but is what a float64 makes of one that is (beyond 2^53):
+ * the client probably parsed the list with `JSON.parse` and lost the id's last digits. Still 404 (the
+ * contract), with a message that names the order it probably meant.
+ */
+function roundingHint(store: OrderStore, sent: bigint): MockError | undefined {
+  const [meant] = store.float64Twins(sent);
+  if (meant === undefined || store.find(sent) !== undefined) return undefined;
+  return new MockError(
+    'order_not_found',
+    `Order ${sent} not found. The store holds order ${meant}, which a float64 reads as ${sent}: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see the README, "Exact ids in typed clients".`,
+    { probablyMeant: meant },
+  );
 }
 
 /**

@@ -5,7 +5,14 @@ import { createAuthenticator } from './auth.js';
 import type { ControlAccess } from './control-access.js';
 import { defaultSeed } from './default-seed.js';
 import { toFaultInputs } from './faults.js';
-import { MockSession, type LoadableScenario, type MockControls } from './mock-session.js';
+import {
+  checkedSettings,
+  defaultMockSettings,
+  MockSession,
+  type LoadableScenario,
+  type MockControls,
+} from './mock-session.js';
+import type { ConflictBody } from './operations.js';
 import { OrderSeed } from './order-seed.js';
 import { createPipeline, type HandleRequest } from './pipeline.js';
 import { networkError, replyToResponse } from './reply.js';
@@ -61,6 +68,12 @@ export interface OrderMockOptions {
    * the seed count its orders. Default: 500,000 (about 600 MiB once their records exist).
    */
   maxOrders?: number;
+  /**
+   * What the 409 of a cancel of a shipped order carries in every session until it is changed (`PUT
+   * /__mock/settings`, `changeSettings`): an Error record (`'error'`) or no body (`'none'`); the
+   * specification shows no body for it, so a client must handle both. Default: `'error'`.
+   */
+  conflictBody?: ConflictBody;
   /** Whether to answer the control plane under `/__mock`. Default: true. */
   control?: boolean;
   /**
@@ -83,6 +96,12 @@ export interface OrderMockOptions {
   handlers?: readonly RequestHandler[] | ((mock: OrderMock) => readonly RequestHandler[]);
   /** Called with one line a request the mock answers (method, path, status, milliseconds; never a header). Default: silent. */
   log?: (line: string) => void;
+  /**
+   * Called once a session with a line about a client's mistake the mock noticed: a cancel of an id
+   * that a float64 makes of an order's id beyond 2^53 (the 404's message and the journal say it each
+   * time). petstore-mock prints it to stderr. Default: silent.
+   */
+  warn?: (line: string) => void;
 }
 
 /** How many orders all of a mock's sessions may hold together, unless told otherwise. */
@@ -165,13 +184,16 @@ function checkedDates(options: OrderMockOptions): { petDeprecation: Date; petSun
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
+  // The stores' entity tags: this mock's own random part, then the session's number (a restarted server never reuses a tag).
+  const mockTag = Math.random().toString(36).slice(2, 10);
   let stores = 0;
   const start = {
-    storeSerial: () => stores++,
+    storeTag: () => `${mockTag}.s${stores++}`,
     seed: OrderSeed.from(options.seed ?? defaultSeed),
     faults: toFaultInputs(options.faults ?? []),
     scenarios: options.scenarios ?? [],
     journalSize: options.journalSize ?? defaultJournalSize,
+    settings: { ...defaultMockSettings, ...checkedSettings({ conflictBody: options.conflictBody ?? 'error' }) },
     sleep: options.sleep,
     orderBudget: {
       limit: checkedMaxOrders(options.maxOrders),
@@ -194,6 +216,7 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     journal: start.journalSize > 0,
     now: options.sessions?.now ?? Date.now,
     log: options.log,
+    warn: options.warn,
     userHandlers: () => userHandlers,
   });
   // The mock is its default session, with the pipeline, the handlers and the named sessions beside: one layer of controls.

@@ -223,6 +223,21 @@ export class OrderStore {
   }
 
   /**
+   * The orders' ids beyond 2^53 that a float64 reads as `id` (the number a client that parsed them with
+   * `JSON.parse` holds), `id` itself excepted: a scan, made only for an id that was not found.
+   * @example
+   * new OrderStore([{ id: 9007199254740993n }]).float64Twins(9007199254740992n) // [9007199254740993n]
+   */
+  float64Twins(id: bigint): bigint[] {
+    const rounded = Number(id);
+    if (Math.abs(rounded) < 2 ** 53) return [];
+    const orders = this.#records === undefined ? this.#seed.orders() : this.#records.collection.all();
+    const twins: bigint[] = [];
+    for (const order of orders) if (order.id !== id && Number(order.id) === rounded) twins.push(order.id);
+    return twins;
+  }
+
+  /**
    * The JSON body of `listOrders`, as UTF-8 parts to send in order: every order that is not cancelled,
    * documented fields only. The seed's bytes until the store's first change; then written from the
    * collection's records once per change, and the same parts until the next.

@@ -60,6 +60,8 @@ export interface PipelineParts {
   now: () => number;
   /** One line a request (method, path, status, milliseconds; never a header). */
   log: ((line: string) => void) | undefined;
+  /** A line about a client's mistake the mock noticed, said once a session (a float64-rounded id). */
+  warn: ((line: string) => void) | undefined;
   /** The user's MSW handlers, asked before the kit's own (read at each request: they may be set after the pipeline). */
   userHandlers: () => readonly RequestHandler[];
 }
@@ -106,6 +108,8 @@ function options204(allow: string): Reply {
 interface CallNote {
   operation: OperationName | null;
   session?: MockSession;
+  /** The exact id the client probably meant, when it sent a float64 rounding of one (a 404). */
+  probablyMeant?: bigint;
 }
 
 const fetchForbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -177,6 +181,7 @@ class RequestPipeline {
       answer = await this.#answer(request, url, namespace, call, options.answerEverything === true);
     } catch (error) {
       answer = errorToReply(error);
+      if (error instanceof MockError && error.probablyMeant !== undefined) this.#noteRounding(url, call, error);
     }
     if (answer === undefined) return undefined;
     if (request.method === 'HEAD' && answer !== networkError) answer = withoutContent(answer);
@@ -194,6 +199,8 @@ class RequestPipeline {
     call: CallNote,
     answerEverything: boolean,
   ): Promise<Answer | undefined> {
+    // Who may use the control plane is checked before anyone answers there, the user's handlers too.
+    if (namespace?.kind === 'control') this.#guardControl(request, namespace.path);
     const users = await this.#userAnswer(request);
     if (users !== undefined) {
       if (namespace?.kind === 'api')
@@ -247,18 +254,20 @@ class RequestPipeline {
     }
     const { authenticate, petDeprecation, petSunset } = this.#parts;
     return operations[route.operation](
-      { store: session.store, authenticate, petDeprecation, petSunset },
+      { store: session.store, authenticate, petDeprecation, petSunset, conflictBody: session.settings().conflictBody },
       request,
       parameter,
     );
   }
 
+  // A refused caller learns nothing, and changes nothing.
+  #guardControl(request: MockRequest, path: string): void {
+    const refused = this.#parts.controlAccess?.refusal(request, { keyNeeded: !keyFree(request.method, path) });
+    if (refused !== undefined) throw refused;
+  }
+
   async #answerControl(request: MockRequest, url: URL, path: string): Promise<Answer> {
     const method = request.method;
-    // Who may call comes first: a refused caller learns nothing, and changes nothing.
-    const access = this.#parts.controlAccess;
-    const refused = access?.refusal(request, { keyNeeded: !keyFree(method, path) });
-    if (refused !== undefined) throw refused;
     if (path === '') return controlPageRedirect(url);
     if (!decodable(path)) throw noOperation(method, url.pathname, notDecodable);
     const matched = matchControlRoute(pathSegments(path));
@@ -268,12 +277,14 @@ class RequestPipeline {
     const answer = matched.route.methods[method === 'HEAD' ? 'GET' : method];
     if (answer === undefined) throw methodNotAllowed(method, url.pathname, methods, allow);
     const sessions = this.#parts.sessions;
+    // A read (GET, HEAD) never starts a session: it sees a session in use, or a fresh one not kept.
+    const reads = method === 'GET' || method === 'HEAD';
     return answer({
       request,
       url,
       parameter: decodeURIComponent(matched.parameter),
       sessions,
-      session: () => sessions.forRequest(request),
+      session: () => (reads ? sessions.peek(request) : sessions.forRequest(request)),
     });
   }
 
@@ -310,6 +321,15 @@ class RequestPipeline {
     }
   }
 
+  // A client that lost an id's precision: journaled with the call, and said in the log once a session.
+  #noteRounding(url: URL, call: CallNote, error: MockError): void {
+    call.probablyMeant = error.probablyMeant;
+    if (call.session?.firstRoundingHint())
+      this.#parts.warn?.(
+        `${url.pathname}: order ${error.probablyMeant} was probably meant; the client lost the last digits of an id beyond 2^53 (said once a session; see the journal's probablyMeant)`,
+      );
+  }
+
   #record(request: MockRequest, url: URL, status: number | 'network', call: CallNote): void {
     const { sessions, journal, authenticate, now } = this.#parts;
     if (!journal) return;
@@ -325,6 +345,7 @@ class RequestPipeline {
       session: session === sessions.default ? null : name,
       time: now(),
       authorization: header === null ? 'none' : authenticate(request) === undefined ? 'valid' : 'invalid',
+      ...(call.probablyMeant === undefined ? {} : { probablyMeant: String(call.probablyMeant) }),
     });
   }
 }

@@ -71,7 +71,7 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-const exposedHeaders = 'Allow, Deprecation, Sunset, WWW-Authenticate';
+const exposedHeaders = 'Allow, Deprecation, Sunset, WWW-Authenticate, ETag';
 const simpleCors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': exposedHeaders };
 
 /** The headers of a Node request as Fetch's `Headers#get` reads them: repeated headers joined with ", ". */
@@ -355,7 +355,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
           const address = server.address() as AddressInfo;
           const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
           origin = `http://${hostname}:${address.port}`;
-          access.addHosts(boundNames(address.address));
+          access.addHosts([host, ...boundNames(address.address)]);
           resolve(origin);
           warmUp.after(250);
         });

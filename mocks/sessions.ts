@@ -54,6 +54,7 @@ export class SessionRegistry<State> {
   readonly #now: () => number;
   // A Map iterates in insertion order; a session is moved to the end when used, so the first is the least recently used.
   readonly #named = new Map<string, { state: State; lastUsed: number }>();
+  #unstarted: State | undefined;
 
   constructor(create: () => State, options: SessionOptions = {}) {
     this.#create = create;
@@ -107,6 +108,24 @@ export class SessionRegistry<State> {
     const entry = { state: this.#create(), lastUsed: now };
     this.#named.set(name, entry);
     return entry.state;
+  }
+
+  /**
+   * The state of the session a request names, for a read: the session as it is if it is in use (its
+   * idle time unchanged), else a fresh state that is no session's (one, made on first need: reads
+   * never change it, so it stays as a new session would start). A read never starts a session, so a page
+   * that watches a session ended elsewhere does not start it again, nor keep it from going idle.
+   * @throws MockError `invalid_session` for a malformed name.
+   */
+  peek(request: RequestHead): State {
+    const name = request.headers.get(sessionHeader);
+    if (name === null) return this.default;
+    if (!sessionName.test(name))
+      throw new MockError('invalid_session', `Invalid ${sessionHeader} header: ${sessionNameRule}.`);
+    const existing = this.#named.get(name);
+    if (existing !== undefined && this.#now() - existing.lastUsed < this.idleTimeout) return existing.state;
+    this.#unstarted ??= this.#create();
+    return this.#unstarted;
   }
 
   /** Every session's state: the default one first, then the named ones (idle ones not yet dropped included). */

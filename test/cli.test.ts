@@ -117,6 +117,10 @@ describe('petstore-mock', () => {
       /^petstore-mock: --control-origin: "https:\/\/app\.test\/app" is not an origin: write it as http\(s\):\/\/host\[:port\], for example https:\/\/app\.test:8443 \(see --help\)\n$/,
     ],
     [
+      ['--conflict-body', 'empty'],
+      /^petstore-mock: --conflict-body must be error or none, got "empty" \(see --help\)\n$/,
+    ],
+    [
       ['--control-key', 'two words'],
       /^petstore-mock: --control-key must be a bearer token: letters, digits and - \. _ ~ \+ \/ \(then = padding\) \(see --help\)\n$/,
     ],

@@ -2,6 +2,7 @@
 // developer's browser (an Origin that is not loopback) and DNS rebinding (a Host that is not this
 // machine's) are refused with 403 and change nothing; curl, the harness and a local dev app keep working.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { http, HttpResponse } from 'msw';
 import { createControlAccess } from '../mocks/control-access.js';
 import { createOrderMock } from '../mocks/order-mock.js';
 import type { ServerOptions } from '../mocks/server.js';
@@ -83,6 +84,7 @@ describe('a control request from another site', () => {
   });
 
   it('the preflight of PUT /__mock/orders is refused and allows no origin', async () => {
+    const before = await everything();
     const observed = answered(
       await send({
         method: 'OPTIONS',
@@ -98,6 +100,7 @@ describe('a control request from another site', () => {
     expect(observed.headers['access-control-allow-origin']).toBeUndefined();
     expect(observed.headers['access-control-allow-methods']).toBeUndefined();
     expect(observed.headers.vary).toBe('Origin');
+    expect(await everything()).toEqual(before);
   });
 
   it('a read of the journal is refused and names no origin', async () => {
@@ -115,6 +118,7 @@ describe('a control request from another site', () => {
   });
 
   it('a look-alike of a loopback origin is refused', async () => {
+    const before = await everything();
     for (const origin of [
       'http://localhost.evil.example',
       'http://127.0.0.1.evil.example:4010',
@@ -123,6 +127,27 @@ describe('a control request from another site', () => {
       const observed = answered(await send({ method: 'POST', path: '/__mock/reset', headers: { origin } }));
       expect(observed.status, origin).toBe(403);
     }
+    expect(await everything()).toEqual(before);
+  });
+
+  it("your handlers under /__mock are guarded like the kit's control routes", async () => {
+    await mock.close();
+    let wiped = 0;
+    await start({
+      handlers: [
+        http.post('*/__mock/wipe', () => {
+          wiped++;
+          return new HttpResponse(null, { status: 204 });
+        }),
+      ],
+    });
+    const refused = answered(
+      await send({ method: 'POST', path: '/__mock/wipe', headers: { origin: evil, 'content-type': 'text/plain' } }),
+    );
+    expect(refused.status).toBe(403);
+    expect(wiped).toBe(0);
+    expect(answered(await send({ method: 'POST', path: '/__mock/wipe' })).status).toBe(204);
+    expect(wiped).toBe(1);
   });
 
   it('the order API keeps its CORS for a frontend on any origin', async () => {
@@ -171,8 +196,28 @@ describe('a control request through DNS rebinding', () => {
   });
 
   it('a Host that is no host name is refused', async () => {
-    const observed = answered(await send({ method: 'GET', path: '/__mock/faults', headers: { host: 'a b' } }));
+    const before = await everything();
+    const observed = answered(await send({ method: 'POST', path: '/__mock/reset', headers: { host: 'a b' } }));
     expect(observed.status).toBe(403);
+    expect(await everything()).toEqual(before);
+  });
+
+  it('a hostile page under its own name (Host and Origin alike) gets no Access-Control-Allow-Origin', async () => {
+    for (const method of ['GET', 'OPTIONS']) {
+      const observed = answered(
+        await send({
+          method,
+          path: '/__mock/faults',
+          headers: {
+            host: 'evil.example:8080',
+            origin: 'http://evil.example:8080',
+            'access-control-request-method': 'GET',
+          },
+        }),
+      );
+      expect(observed.status, method).toBe(403);
+      expect(observed.headers['access-control-allow-origin'], method).toBeUndefined();
+    }
   });
 });
 
@@ -239,10 +284,13 @@ describe('--control-origin', () => {
     );
     expect(allowed.status).toBe(204);
     expect(allowed.headers['access-control-allow-origin']).toBe('https://app.test:8443');
+    await arrange();
+    const before = await everything();
     const otherPort = answered(
       await send({ method: 'POST', path: '/__mock/reset', headers: { origin: 'https://app.test:9443' } }),
     );
     expect(otherPort.status).toBe(403);
+    expect(await everything()).toEqual(before);
   });
 
   it('refuses a value that is not an origin', () => {

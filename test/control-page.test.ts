@@ -139,6 +139,22 @@ describe('the control page', () => {
     await expect.poll(() => orderStatus('1').textContent()).toBe('pending');
   });
 
+  it('goes back to the default session when the chosen one is ended, and does not start it again', async () => {
+    await open();
+    await mock.withKey('/store/orders', { headers: { ...authorized, 'x-mock-session': 'job-8' } });
+    await expect
+      .poll(() => page.getByLabel('Session').locator('option').allTextContents(), { timeout: 20_000 })
+      .toContain('job-8');
+    await page.getByLabel('Session').selectOption('job-8');
+    expect((await mock.control('/sessions/job-8', { method: 'DELETE' })).status).toBe(204);
+    await expect.poll(() => page.getByLabel('Session').inputValue(), { timeout: 20_000 }).toBe('');
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toBe('Session job-8 ended; showing the default session.');
+    expect(await (await mock.control('/sessions')).json()).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
   it('resets the store, the faults and the journal', async () => {
     await open();
     await mock.withKey('/store/orders/1', { method: 'DELETE' });
@@ -156,6 +172,10 @@ describe('the control page', () => {
     await page.getByLabel('Control key').fill('control-secret');
     await page.getByRole('button', { name: 'Use key' }).click();
     await expect.poll(orderIds).toEqual(['1', '2', '3', '4', '5']);
+    // One refused call, then nothing asked until the key came: the console holds that one 401.
+    expect(consoleErrors).toEqual([
+      'Failed to load resource: the server responded with a status of 401 (Unauthorized)',
+    ]);
   });
 
   it('is usable by keyboard: Tab reaches every control, in order', async () => {

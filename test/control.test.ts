@@ -405,6 +405,17 @@ describe('the ETag of GET /__mock/orders', () => {
     expect((await tagged(second)).status).toBe(200);
   });
 
+  it("differs from server to server: a restarted mock never answers 304 to an older one's tag", async () => {
+    const tag = (await tagged()).headers.get('etag')!;
+    const restarted = await startServer();
+    try {
+      const fresh = await restarted.control('/orders', { headers: { 'if-none-match': tag } });
+      expect(fresh.status).toBe(200);
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it('differs from session to session', async () => {
     const tag = (await tagged()).headers.get('etag')!;
     const other = await mock.control('/orders', { headers: { 'x-mock-session': 'other', 'if-none-match': tag } });
@@ -441,5 +452,61 @@ describe('GET /__mock/', () => {
     } finally {
       await closed.close();
     }
+  });
+});
+
+describe('the 409 of a shipped order, with a body or without (GET and PUT /__mock/settings)', () => {
+  const putSettings = (body: string, headers: Record<string, string> = {}) =>
+    mock.control('/settings', { method: 'PUT', body, headers });
+
+  it('is an Error record by default', async () => {
+    expect(await (await mock.control('/settings')).json()).toEqual({ conflictBody: 'error' });
+    await expectError(await mock.withKey('/store/orders/3', { method: 'DELETE' }), 409, 'order_already_shipped');
+  });
+
+  it('comes without a body once conflictBody is none, and a pending order still cancels', async () => {
+    const changed = await putSettings('{"conflictBody": "none"}');
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toEqual({ conflictBody: 'none' });
+    const refused = await mock.withKey('/store/orders/3', { method: 'DELETE' });
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get('content-type')).toBeNull();
+    expect(await refused.text()).toBe('');
+    expect((await mock.withKey('/store/orders/1', { method: 'DELETE' })).status).toBe(204);
+    await expectError(await mock.withKey('/store/orders/1', { method: 'DELETE' }), 404, 'order_not_found');
+  });
+
+  it('is set per session, and a reset brings the start-up setting back', async () => {
+    await putSettings('{"conflictBody": "none"}', { 'x-mock-session': 'bare' });
+    const bare = await mock.withKey('/store/orders/3', { method: 'DELETE', headers: { 'x-mock-session': 'bare' } });
+    expect(await bare.text()).toBe('');
+    await expectError(await mock.withKey('/store/orders/3', { method: 'DELETE' }), 409, 'order_already_shipped');
+    await mock.control('/reset', { method: 'POST', headers: { 'x-mock-session': 'bare' } });
+    expect(await (await mock.control('/settings', { headers: { 'x-mock-session': 'bare' } })).json()).toEqual({
+      conflictBody: 'error',
+    });
+  });
+
+  it('starts without a body with conflictBody: none (--conflict-body none)', async () => {
+    const bare = await startServer({ conflictBody: 'none' });
+    try {
+      expect(await (await bare.withKey('/store/orders/3', { method: 'DELETE' })).text()).toBe('');
+      await bare.control('/reset', { method: 'POST' });
+      expect(await (await bare.control('/settings')).json()).toEqual({ conflictBody: 'none' });
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('refuses an unknown setting or value with 400 and changes nothing', async () => {
+    await expectError(
+      await putSettings('{"conflictBody": "empty", "speed": 1}'),
+      400,
+      'invalid_request',
+      'Invalid settings: /conflictBody must be "error" or "none"; /speed is not a setting (the settings: conflictBody).',
+    );
+    await expectError(await putSettings('[]'), 400, 'invalid_request');
+    await expectError(await putSettings('{'), 400, 'invalid_json');
+    expect(await (await mock.control('/settings')).json()).toEqual({ conflictBody: 'error' });
   });
 });

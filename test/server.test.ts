@@ -414,7 +414,9 @@ describe('other paths and methods', () => {
   it('lets a browser read the error and deprecation headers (CORS exposes them)', async () => {
     const response = await mock.api('/store/orders');
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
-    expect(response.headers.get('access-control-expose-headers')).toBe('Allow, Deprecation, Sunset, WWW-Authenticate');
+    expect(response.headers.get('access-control-expose-headers')).toBe(
+      'Allow, Deprecation, Sunset, WWW-Authenticate, ETag',
+    );
   });
 });
 

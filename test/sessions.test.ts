@@ -65,6 +65,18 @@ describe('sessions over HTTP (X-Mock-Session)', () => {
     expect((await cancel(1, 'a')).status).toBe(404);
   });
 
+  it('a control read does not start a session, nor keep one from going idle', async () => {
+    const read = await mock.control('/orders', { headers: { 'x-mock-session': 'watched' } });
+    expect(read.status).toBe(200);
+    expect(((await jsonOf(read)) as unknown[]).length).toBe(3);
+    expect(await (await mock.control('/requests', { headers: { 'x-mock-session': 'watched' } })).json()).toEqual([]);
+    expect(await (await mock.control('/sessions')).json()).toEqual([]);
+    expect((await cancel(1, 'watched')).status).toBe(204);
+    expect((await mock.control('/sessions/watched', { method: 'DELETE' })).status).toBe(204);
+    await mock.control('/orders', { headers: { 'x-mock-session': 'watched' } });
+    expect(await (await mock.control('/sessions')).json()).toEqual([]);
+  });
+
   it('applies the control plane to the session in the header only', async () => {
     const put = await mock.control('/orders', {
       method: 'PUT',

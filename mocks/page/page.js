@@ -12,8 +12,9 @@
     faultsText: '',
     journalText: '',
     coverageText: '',
-    sessionsText: '',
-    scenarios: [],
+    sessionNames: '',
+    scenarios: undefined,
+    keyNeeded: false,
   };
   const element = (id) => document.getElementById(id);
 
@@ -30,7 +31,10 @@
       options.body === undefined ? options.headers : { 'content-type': 'application/json', ...options.headers },
     );
     const response = await fetch(`/__mock${path}`, { method, headers, body: options.body, cache: 'no-store' });
-    if (response.status === 401) element('key-form').hidden = false;
+    if (response.status === 401) {
+      state.keyNeeded = true;
+      element('key-form').hidden = false;
+    }
     return response;
   }
 
@@ -210,20 +214,32 @@
   async function refreshSessions() {
     const response = await call('GET', '/sessions');
     if (!response.ok) return;
-    const text = await response.text();
-    if (text === state.sessionsText) return;
-    state.sessionsText = text;
+    const names = (await response.json()).map((session) => session.name);
+    // A session ended elsewhere is not asked again (asking would start it anew): back to the default one.
+    if (state.session !== '' && !names.includes(state.session)) {
+      say(`Session ${state.session} ended; showing the default session.`);
+      chooseSession('');
+    }
+    // Rebuilt only when the names change (their idle times change at every poll).
+    if (names.join('\n') === state.sessionNames) return;
+    state.sessionNames = names.join('\n');
     const select = element('session');
-    const names = JSON.parse(text).map((session) => session.name);
-    if (state.session !== '' && !names.includes(state.session)) names.push(state.session);
     select.replaceChildren(new Option('default', ''), ...names.map((name) => new Option(name, name)));
     select.value = state.session;
+  }
+
+  function chooseSession(name) {
+    state.session = name;
+    state.ordersTag = null;
+    state.faultsText = state.journalText = state.coverageText = '';
+    element('session').value = name;
   }
 
   async function refreshScenarios() {
     const response = await call('GET', '/scenarios');
     if (!response.ok) return;
     state.scenarios = await response.json();
+    if (state.scenarios.length === 0) element('scenario').disabled = true;
     element('scenario').replaceChildren(...state.scenarios.map((scenario) => new Option(scenario.name, scenario.name)));
     describeScenario();
   }
@@ -239,7 +255,14 @@
   async function refresh() {
     clearTimeout(timer);
     try {
-      await Promise.all([refreshOrders(), refreshFaults(), refreshJournal(), refreshCoverage(), refreshSessions()]);
+      // The sessions first: a session ended elsewhere is left before the panels ask for it. Each
+      // step only while the key is not missing: a refused call stops the round.
+      const steps = [
+        refreshSessions,
+        () => (state.scenarios === undefined ? refreshScenarios() : undefined),
+        () => Promise.all([refreshOrders(), refreshFaults(), refreshJournal(), refreshCoverage()]),
+      ];
+      for (const step of steps) if (!state.keyNeeded) await step();
     } catch {
       say('The mock does not answer; trying again.');
     }
@@ -247,7 +270,14 @@
   }
 
   async function act(method, path, options, done) {
-    const response = await call(method, path, options);
+    let response;
+    try {
+      response = await call(method, path, options);
+    } catch {
+      const message = 'The mock does not answer.';
+      say(message);
+      return { ok: false, message };
+    }
     if (!response.ok) {
       const message = await errorMessage(response);
       say(message);
@@ -300,9 +330,7 @@
   );
 
   element('session').addEventListener('change', (event) => {
-    state.session = event.target.value;
-    state.ordersTag = null;
-    state.faultsText = state.journalText = state.coverageText = '';
+    chooseSession(event.target.value);
     say(`Showing session ${state.session === '' ? 'default' : state.session}.`);
     refresh();
   });
@@ -312,9 +340,10 @@
     state.key = element('control-key').value;
     sessionStorage.setItem(keyStorage, state.key);
     element('key-form').hidden = true;
+    state.keyNeeded = false;
     state.ordersTag = null;
-    refreshScenarios().then(refresh);
+    refresh();
   });
 
-  refreshScenarios().then(refresh, refresh);
+  refresh();
 })();

@@ -78,7 +78,7 @@ export const routes = [
   },
   {
     "operation": "readPet",
-    "named": "kit",
+    "named": "spec",
     "method": "GET",
     "path": "/pets/{petId}",
     "parameter": {
@@ -153,6 +153,7 @@ export const schemas = {
     }
   },
   "Pet": {
-    "type": "object"
+    "type": "object",
+    "additionalProperties": true
   }
 } as const;

@@ -114,9 +114,10 @@ export const openApiDocument = {
     },
     "/pets/{petId}": {
       "get": {
+        "operationId": "readPet",
         "deprecated": true,
         "summary": "Read a pet (deprecated)",
-        "description": "Deprecated read-by-identifier operation of the pet resource, with a sunset date. Details beyond the method, the path shape and the deprecation are not shown in the specification: the operation identifier, the tag, the type of petId, the Pet fields and the sunset date are not shown. The 200 response is the success status HTTP gives a GET that returns a representation (RFC 9110, section 15.3.1); the 401 response comes from the authentication rule, which applies to every operation.",
+        "description": "Deprecated read-by-identifier operation of the pet resource, with a sunset date. Details beyond the method, the path shape and the deprecation are not shown in the specification: the operation identifier, the tag, the type of petId, the Pet fields and the sunset date are not shown. The operation identifier readPet is the kit's, so that generated clients name the operation (it is not on the wire). The 200 response is the success status HTTP gives a GET that returns a representation (RFC 9110, section 15.3.1); the 401 response comes from the authentication rule, which applies to every operation.",
         "parameters": [
           {
             "name": "petId",
@@ -233,7 +234,8 @@ export const openApiDocument = {
       },
       "Pet": {
         "type": "object",
-        "description": "A pet. Its fields are not shown in the specification."
+        "description": "A pet. Its fields are not shown in the specification: any field may be present.",
+        "additionalProperties": true
       }
     }
   }

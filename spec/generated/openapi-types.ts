@@ -50,36 +50,9 @@ export interface paths {
         /**
          * Read a pet (deprecated)
          * @deprecated
-         * @description Deprecated read-by-identifier operation of the pet resource, with a sunset date. Details beyond the method, the path shape and the deprecation are not shown in the specification: the operation identifier, the tag, the type of petId, the Pet fields and the sunset date are not shown. The 200 response is the success status HTTP gives a GET that returns a representation (RFC 9110, section 15.3.1); the 401 response comes from the authentication rule, which applies to every operation.
+         * @description Deprecated read-by-identifier operation of the pet resource, with a sunset date. Details beyond the method, the path shape and the deprecation are not shown in the specification: the operation identifier, the tag, the type of petId, the Pet fields and the sunset date are not shown. The operation identifier readPet is the kit's, so that generated clients name the operation (it is not on the wire). The 200 response is the success status HTTP gives a GET that returns a representation (RFC 9110, section 15.3.1); the 401 response comes from the authentication rule, which applies to every operation.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description Identifier of the pet. Its type is not shown in the specification. */
-                    petId: unknown;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The pet. Its fields are not shown in the specification. */
-                200: {
-                    headers: {
-                        /** @description RFC 9745 Deprecation header. The deprecation date is not shown in the specification. */
-                        Deprecation?: string;
-                        /** @description RFC 8594 Sunset header. The sunset date is not shown in the specification. */
-                        Sunset?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Pet"];
-                    };
-                };
-                401: components["responses"]["Unauthorized"];
-            };
-        };
+        get: operations["readPet"];
         put?: never;
         post?: never;
         delete?: never;
@@ -123,8 +96,10 @@ export interface components {
             /** @description The HTTP status code. */
             status: number;
         };
-        /** @description A pet. Its fields are not shown in the specification. */
-        Pet: Record<string, never>;
+        /** @description A pet. Its fields are not shown in the specification: any field may be present. */
+        Pet: {
+            [key: string]: unknown;
+        };
     };
     responses: {
         /** @description Missing or invalid API key. */
@@ -201,6 +176,34 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    readPet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the pet. Its type is not shown in the specification. */
+                petId: unknown;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pet. Its fields are not shown in the specification. */
+            200: {
+                headers: {
+                    /** @description RFC 9745 Deprecation header. The deprecation date is not shown in the specification. */
+                    Deprecation?: string;
+                    /** @description RFC 8594 Sunset header. The sunset date is not shown in the specification. */
+                    Sunset?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

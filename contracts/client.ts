@@ -1,10 +1,10 @@
 import { toInt64 } from '../spec/int64.js';
 import { parseJson } from '../spec/json.js';
-import { isErrorRecord, orderInt64Fields, type ErrorRecord, type Order } from '../spec/records.js';
+import { isErrorRecord, orderInt64Fields, type ErrorRecord, type ExactOrder } from '../spec/records.js';
 import { pathOf, routeOf, type OperationName } from '../spec/routes.js';
 
 /** An Order as the client returns it: the spec's Order, with its int64 fields as exact `bigint`s. */
-export type ClientOrder = Omit<Order, 'id' | 'petId'> & { id?: bigint; petId?: bigint };
+export type ClientOrder = ExactOrder;
 
 /** The deprecated pet read's answer: the pet (its fields are not shown in the specification) and the announced dates. */
 export interface PetReading {

@@ -22,7 +22,8 @@ export {
   type StepExpectation,
 } from './scenarios.js';
 export { openApiDocument } from '../spec/schema-validator.js';
-export type { ErrorRecord, Order } from '../spec/records.js';
+export type { ErrorRecord, ExactOrder as Order, WireOrder } from '../spec/records.js';
+export { exactFetch } from '../spec/exact-fetch.js';
 export { matchRoute, operationNames, routeOf, routes, type OperationName, type Route } from '../spec/routes.js';
 export { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
 export { int64Maximum, int64Minimum, parseInt64 } from '../spec/int64.js';

@@ -97,7 +97,9 @@ export function checkedSettings(value: unknown): Partial<MockSettings> {
     throw new MockError('invalid_request', 'Invalid settings: send an object such as {"conflictBody": "none"}.', {
       violations: [{ path: '', message: 'must be an object' }],
     });
-  const violations = Object.entries(value).flatMap(([name, setting]) =>
+  // Read once: what is stored is what was checked.
+  const entries = Object.entries(value);
+  const violations = entries.flatMap(([name, setting]) =>
     name !== 'conflictBody'
       ? [{ path: `/${name}`, message: 'is not a setting (the settings: conflictBody)' }]
       : conflictBodies.includes(setting as ConflictBody)
@@ -110,7 +112,9 @@ export function checkedSettings(value: unknown): Partial<MockSettings> {
       `Invalid settings: ${violations.map((violation) => `${violation.path} ${violation.message}`).join('; ')}.`,
       { violations },
     );
-  return value as Partial<MockSettings>;
+  const checked: Partial<MockSettings> = {};
+  for (const [name, setting] of entries) if (name === 'conflictBody') checked.conflictBody = setting as ConflictBody;
+  return checked;
 }
 
 /** The controls of one session's store and faults: the same calls as the control plane under `/__mock`. */
@@ -294,6 +298,7 @@ export class MockSession implements MockControls {
   async reset(): Promise<void> {
     this.#journal.clear();
     this.#settings = { ...(this.#start.settings ?? defaultMockSettings) };
+    this.#roundingHinted = false;
     this.#plan.clear();
     if (this.#start.faults.length > 0) this.#plan.add(this.#start.faults);
     await this.store.reset();

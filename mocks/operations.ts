@@ -45,7 +45,7 @@ export async function cancelOrder(context: OrderInterface, request: RequestHead,
   const id = parseInt64(orderId);
   if (id === undefined) {
     // Beyond int64, but perhaps a float64 rounding of the largest ids (9223372036854775807 prints as 9223372036854776000).
-    const rounded = /^-?[0-9]{1,20}$/.test(orderId) ? roundingHint(context.store, BigInt(orderId)) : undefined;
+    const rounded = /^-?[0-9]{1,20}$/.test(orderId) ? await roundingHint(context.store, BigInt(orderId)) : undefined;
     if (rounded !== undefined) throw rounded;
     throw new MockError(
       'order_not_found',
@@ -57,7 +57,8 @@ export async function cancelOrder(context: OrderInterface, request: RequestHead,
   } catch (error) {
     if (error instanceof MockError && error.code === 'order_already_shipped' && context.conflictBody === 'none')
       return { status: 409, headers: {}, body: null };
-    if (error instanceof MockError && error.code === 'order_not_found') throw roundingHint(context.store, id) ?? error;
+    if (error instanceof MockError && error.code === 'order_not_found')
+      throw (await roundingHint(context.store, id)) ?? error;
     throw error;
   }
   return { status: 204, headers: {}, body: null };
@@ -68,13 +69,16 @@ export async function cancelOrder(context: OrderInterface, request: RequestHead,
  * the client probably parsed the list with `JSON.parse` and lost the id's last digits. Still 404 (the
  * contract), with a message that names the order it probably meant.
  */
-function roundingHint(store: OrderStore, sent: bigint): MockError | undefined {
-  const [meant] = store.float64Twins(sent);
-  if (meant === undefined || store.find(sent) !== undefined) return undefined;
+async function roundingHint(store: OrderStore, sent: bigint): Promise<MockError | undefined> {
+  const twins = await store.float64Twins(sent);
+  if (twins.length === 0 || store.find(sent) !== undefined) return undefined;
+  const named = twins
+    .map((twin) => `order ${twin.id}${twin.status === 'cancelled' ? ' (cancelled)' : ''}`)
+    .join(' and ');
   return new MockError(
     'order_not_found',
-    `Order ${sent} not found. The store holds order ${meant}, which a float64 reads as ${sent}: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see the README, "Exact ids in typed clients".`,
-    { probablyMeant: meant },
+    `Order ${sent} not found. The store holds ${named}, which a float64 cannot tell from ${sent}: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see the README, "Exact ids in typed clients".`,
+    { probablyMeant: twins[0]!.id },
   );
 }
 

@@ -1,7 +1,7 @@
 import { Collection, Query } from '@msw/data';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { toInt64 } from '../spec/int64.js';
-import { orderRecordSchema, type OrderInput } from '../spec/provider-state.js';
+import { orderRecordSchema, type OrderInput, type OrderStatus } from '../spec/provider-state.js';
 import { schemaValidator } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
 import { listBody, nextTurn, OrderSeed, storedOrder, storedOrdersBody, type StoredOrder } from './order-seed.js';
@@ -223,17 +223,25 @@ export class OrderStore {
   }
 
   /**
-   * The orders' ids beyond 2^53 that a float64 reads as `id` (the number a client that parsed them with
-   * `JSON.parse` holds), `id` itself excepted: a scan, made only for an id that was not found.
+   * The stored orders beyond 2^53 whose id a client that parsed it as a float64 (`JSON.parse`) would
+   * send as `sent`: the float64's exact value, or the digits JavaScript prints for it
+   * (9223372036854775807 prints as 9223372036854776000). `sent` itself is never one. A scan, made only
+   * for an id that was not found; it creates the store's records first, so that a big seed is not
+   * parsed again at each such 404.
    * @example
-   * new OrderStore([{ id: 9007199254740993n }]).float64Twins(9007199254740992n) // [9007199254740993n]
+   * await new OrderStore([{ id: 9007199254740993n }]).float64Twins(9007199254740992n) // [{ id: 9007199254740993n, status: 'pending' }]
    */
-  float64Twins(id: bigint): bigint[] {
-    const rounded = Number(id);
-    if (Math.abs(rounded) < 2 ** 53) return [];
-    const orders = this.#records === undefined ? this.#seed.orders() : this.#records.collection.all();
-    const twins: bigint[] = [];
-    for (const order of orders) if (order.id !== id && Number(order.id) === rounded) twins.push(order.id);
+  async float64Twins(sent: bigint): Promise<{ id: bigint; status: OrderStatus }[]> {
+    const rounded = Number(sent);
+    if (Math.abs(rounded) < 2 ** 53 || Math.abs(rounded) > 2 ** 63) return [];
+    const printed = (id: bigint) => {
+      const double = Number(id);
+      return double === rounded && (BigInt(double) === sent || BigInt(String(double)) === sent);
+    };
+    const { collection } = await this.#materialized();
+    const twins: { id: bigint; status: OrderStatus }[] = [];
+    for (const order of collection.all())
+      if (order.id !== sent && printed(order.id)) twins.push({ id: order.id, status: order.status });
     return twins;
   }
 

@@ -62,7 +62,8 @@ export interface Scenario {
   name: string;
   file: string;
   description: string;
-  state?: { name: string; params: { orders: unknown[] } };
+  /** Its orders as checked on load: an int64 beyond 2^53 is a `bigint`, a smaller one a number (`OrderInput`). */
+  state?: { name: string; params: { orders: OrderInput[] } };
   steps: ScenarioStep[];
 }
 

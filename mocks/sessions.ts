@@ -93,18 +93,7 @@ export class SessionRegistry<State> {
       this.#named.set(name, existing);
       return existing.state;
     }
-    this.#dropIdle(now);
-    if (this.#named.size >= this.limit) {
-      const oldest = this.#named.values().next().value;
-      const retryAfter =
-        oldest === undefined ? 60 : Math.max(1, Math.ceil((oldest.lastUsed + this.idleTimeout - now) / 1000));
-      throw new MockError(
-        'session_limit_reached',
-        `Cannot start session ${JSON.stringify(name)}: ${this.#named.size} sessions are in use and the limit is ${this.limit}. ` +
-          'End sessions with DELETE /__mock/sessions/{name}, or start the mock with a larger --max-sessions.',
-        { headers: { 'retry-after': String(retryAfter) } },
-      );
-    }
+    this.#refuseBeyondLimit(name, now);
     const entry = { state: this.#create(), lastUsed: now };
     this.#named.set(name, entry);
     return entry.state;
@@ -122,10 +111,27 @@ export class SessionRegistry<State> {
     if (name === null) return this.default;
     if (!sessionName.test(name))
       throw new MockError('invalid_session', `Invalid ${sessionHeader} header: ${sessionNameRule}.`);
+    const now = this.#now();
     const existing = this.#named.get(name);
-    if (existing !== undefined && this.#now() - existing.lastUsed < this.idleTimeout) return existing.state;
+    if (existing !== undefined && now - existing.lastUsed < this.idleTimeout) return existing.state;
+    this.#refuseBeyondLimit(name, now);
     this.#unstarted ??= this.#create();
     return this.#unstarted;
+  }
+
+  // A new name at the limit is refused (idle sessions are dropped first), for a read as for a call.
+  #refuseBeyondLimit(name: string, now: number): void {
+    this.#dropIdle(now);
+    if (this.#named.size < this.limit) return;
+    const oldest = this.#named.values().next().value;
+    const retryAfter =
+      oldest === undefined ? 60 : Math.max(1, Math.ceil((oldest.lastUsed + this.idleTimeout - now) / 1000));
+    throw new MockError(
+      'session_limit_reached',
+      `Cannot start session ${JSON.stringify(name)}: ${this.#named.size} sessions are in use and the limit is ${this.limit}. ` +
+        'End sessions with DELETE /__mock/sessions/{name}, or start the mock with a larger --max-sessions.',
+      { headers: { 'retry-after': String(retryAfter) } },
+    );
   }
 
   /** Every session's state: the default one first, then the named ones (idle ones not yet dropped included). */

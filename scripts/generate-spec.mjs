@@ -3,6 +3,7 @@
 //   spec/generated/openapi-document.ts  the document as a typed constant (no file system at run time,
 //                                       so the same code runs in Node and in the browser); Ajv and Prism read it
 //   spec/generated/openapi-types.ts     the types of every schema and operation (openapi-typescript)
+//   spec/generated/openapi-exact-types.ts  the same with every int64 a bigint (petstore-contract-kit/openapi)
 //   spec/generated/contract.ts          the route table (every operation: its name, method, path, parameter,
 //                                       documented responses with their schemas and headers) and the
 //                                       component schemas without their prose: small enough for a browser client
@@ -15,6 +16,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
 
 const root = new URL('../', import.meta.url);
 const specUrl = new URL('spec/openapi.yaml', root);
@@ -175,9 +177,21 @@ async function render() {
     '/** The OpenAPI document of the order interface, as parsed from `spec/openapi.yaml`. */\n' +
     `export const openApiDocument = ${JSON.stringify(document, null, 2)} as const;\n`;
   const typesModule = header + astToString(await openapiTS(specUrl));
+  // The same types with every int64 a bigint, for typed clients that read ids exactly (exactFetch):
+  // what openapi-typescript's transform hook makes of the document, shipped as petstore-contract-kit/openapi.
+  const exactTypesModule =
+    header +
+    '// Every int64 (order id, petId, the orderId parameter) is a bigint: read responses with exactFetch.\n' +
+    astToString(
+      await openapiTS(specUrl, {
+        transform: (schema) =>
+          schema.format === 'int64' ? ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword) : undefined,
+      }),
+    );
   return new Map([
     [new URL('spec/generated/openapi-document.ts', root), documentModule],
     [new URL('spec/generated/openapi-types.ts', root), typesModule],
+    [new URL('spec/generated/openapi-exact-types.ts', root), exactTypesModule],
     [new URL('spec/generated/contract.ts', root), renderContract(document)],
     [new URL('mocks/generated/scenarios.ts', root), await renderScenarios()],
     [new URL('mocks/generated/control-page.ts', root), await renderControlPage()],

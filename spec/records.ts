@@ -1,8 +1,19 @@
 import { schemas } from './generated/contract.js';
+import type { components as exactComponents } from './generated/openapi-exact-types.js';
 import type { components } from './generated/openapi-types.js';
 
-/** An Order record as the specification defines it (generated from `spec/openapi.yaml`). */
+/**
+ * An Order record as JSON carries it on the wire, its int64 fields as JavaScript numbers (generated
+ * from `spec/openapi.yaml`): what `JSON.parse` would give, exact only up to 2^53.
+ */
 export type Order = components['schemas']['Order'];
+/** The Order record on the wire (see `Order`): the name the package exports it under. */
+export type WireOrder = Order;
+/**
+ * An Order record as the kit gives it, its int64 fields (`id`, `petId`) as `bigint`s: what the kit's
+ * client, `exactFetch` and the generated `petstore-contract-kit/openapi` types hold.
+ */
+export type ExactOrder = exactComponents['schemas']['Order'];
 /** The Error record `{ code, message, status }` (generated from `spec/openapi.yaml`). */
 export type ErrorRecord = components['schemas']['Error'];
 

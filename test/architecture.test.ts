@@ -93,6 +93,7 @@ describe('the layers', () => {
   it('reads type imports and dynamic imports as imports', async () => {
     expect((await importsOf('spec/records.ts')).modules).toEqual([
       'spec/generated/contract.ts',
+      'spec/generated/openapi-exact-types.ts',
       'spec/generated/openapi-types.ts',
     ]);
     expect((await importsOf('spec/records.ts', true)).modules).toEqual(['spec/generated/contract.ts']);

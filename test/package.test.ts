@@ -72,7 +72,7 @@ describe("a frontend team's install", () => {
       name: match[1]!,
       code: match[2]!,
     }));
-    expect(files.map((file) => file.name)).toEqual(['orders.test.ts', 'arrange.test.ts']);
+    expect(files.map((file) => file.name)).toEqual(['orders.test.ts', 'typed-client.test.ts', 'arrange.test.ts']);
     const project = join(consumer, 'vitest-project');
     await mkdir(project);
     await writeFile(
@@ -80,7 +80,7 @@ describe("a frontend team's install", () => {
       JSON.stringify({ name: 'frontend-tests', private: true, type: 'module' }),
     );
     for (const file of files) await writeFile(join(project, file.name), file.code);
-    await install(project, ['vitest@4.1.12']);
+    await install(project, ['vitest@4.1.12', 'openapi-fetch@0.17.0']);
     const exit = await runToExit(
       process.execPath,
       [join(project, 'node_modules/vitest/vitest.mjs'), 'run', '--root', project],
@@ -89,7 +89,7 @@ describe("a frontend team's install", () => {
     // vitest colours its summary even into a pipe: compare the text without the colour codes.
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC of an ANSI colour code, on purpose
     expect((exit.stdout + exit.stderr).replace(/\u001b\[\d+m/g, '')).toMatch(
-      /Test Files\s+2 passed \(2\)\n\s+Tests\s+5 passed \(5\)/,
+      /Test Files\s+3 passed \(3\)\n\s+Tests\s+6 passed \(6\)/,
     );
     expect(exit.code).toBe(0);
   }, 180_000);
@@ -420,6 +420,48 @@ export const start = () => startBrowserMock({ scenario: 'cancel-shipped-order' }
     expect(text).toContain('9007199254740993n');
     expect(text).toContain('mockServiceWorker.js');
   });
+
+  it('bundles petstore-contract-kit/json for the browser, and it reads and writes ids exactly in Chromium', async () => {
+    await writeFile(
+      join(consumer, 'json-page.js'),
+      `import { parseJson, stringifyJson, int64AsBigint } from 'petstore-contract-kit/json';
+const orders = parseJson('[{"id":9007199254740993,"petId":-9223372036854775808},{"id":9007199254740992}]');
+const exact = int64AsBigint(JSON.parse('[{"id":1}]'), { type: 'array', items: { $ref: '#/components/schemas/Order' } });
+document.body.dataset.result = JSON.stringify({
+  ids: orders.map((order) => String(order.id)),
+  types: [typeof orders[0].id, typeof exact[0].id],
+  written: stringifyJson(orders[0]),
+});
+`,
+    );
+    // esbuild fails to resolve node:fs and the like for the browser platform: the bundle proves there are none.
+    const result = await build({
+      entryPoints: [join(consumer, 'json-page.js')],
+      bundle: true,
+      minify: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+      absWorkingDir: consumer,
+    });
+    const script = result.outputFiles[0]!.text;
+    expect(script).not.toMatch(/node:/);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.setContent('<!doctype html><html><body></body></html>');
+      await page.addScriptTag({ content: script, type: 'module' });
+      await page.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 });
+      expect(JSON.parse((await page.evaluate(() => document.body.dataset.result))!)).toEqual({
+        ids: ['9007199254740993', '9007199254740992'],
+        types: ['bigint', 'bigint'],
+        written: '{"id":9007199254740993,"petId":-9223372036854775808}',
+      });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 
   it('bundles petstore-contract-kit/client for the browser small: no Ajv, not the whole OpenAPI document', async () => {
     await writeFile(

@@ -27,7 +27,7 @@ describe('a cancel of an id that a float64 makes of one in the store', () => {
       await cancel('9007199254740992'),
       404,
       'order_not_found',
-      'Order 9007199254740992 not found. The store holds order 9007199254740993, which a float64 reads as 9007199254740992: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see the README, "Exact ids in typed clients".',
+      'Order 9007199254740992 not found. The store holds order 9007199254740993, which a float64 cannot tell from 9007199254740992: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see the README, "Exact ids in typed clients".',
     );
   });
 
@@ -66,6 +66,35 @@ describe('a cancel of an id that a float64 makes of one in the store', () => {
 });
 
 describe('a cancel that is no float64 rounding', () => {
+  it('keeps the plain 404 for an exact id beside a stored one: 9223372036854775806 is no float64 print of 9223372036854775807', async () => {
+    await mock.control('/orders', { method: 'PUT', body: '[{"id": 9223372036854775806}]' });
+    await expectError(
+      await cancel('9223372036854775807'),
+      404,
+      'order_not_found',
+      'Order 9223372036854775807 not found.',
+    );
+    expect(warnings).toEqual([]);
+  });
+
+  it('names every order a float64 cannot tell apart, and a cancelled one as cancelled', async () => {
+    await mock.control('/orders', {
+      method: 'PUT',
+      body: '[{"id": 9007199254740995, "status": "cancelled"}, {"id": 9007199254740997}]',
+    });
+    const body = await expectError(await cancel('9007199254740996'), 404, 'order_not_found');
+    expect(body.message).toMatch(
+      /^Order 9007199254740996 not found\. The store holds order 9007199254740995 \(cancelled\) and order 9007199254740997, which a float64 cannot tell from 9007199254740996: /,
+    );
+  });
+
+  it('says it in the log again after a reset', async () => {
+    await cancel('9007199254740992');
+    await mock.control('/reset', { method: 'POST' });
+    await cancel('9007199254740992');
+    expect(warnings).toHaveLength(2);
+  });
+
   it('keeps the plain 404 for an id with no twin', async () => {
     await expectError(await cancel('42'), 404, 'order_not_found', 'Order 42 not found.');
     expect(warnings).toEqual([]);

@@ -1,0 +1,14 @@
+/**
+ * `petstore-contract-kit/json`: the kit's exact JSON for int64, safe in the browser (no Node API,
+ * directly or through what it imports): parse and stringify with ids beyond 2^53 exact, and a
+ * `fetch` for typed clients (openapi-fetch) whose responses read every int64 as a `bigint`.
+ * @example
+ * import { parseJson, stringifyJson } from 'petstore-contract-kit/json';
+ *
+ * parseJson('[{"id":9007199254740993}]') // [{ id: 9007199254740993n }]
+ * stringifyJson({ id: 9007199254740993n }) // '{"id":9007199254740993}'
+ */
+export { parseJson, stringifyJson, type JsonValue } from './json.js';
+export { int64Maximum, int64Minimum, parseInt64 } from './int64.js';
+export { exactFetch, int64AsBigint } from './exact-fetch.js';
+export type { ExactOrder, WireOrder, ErrorRecord } from './records.js';

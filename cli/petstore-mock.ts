@@ -3,7 +3,7 @@ import { isValidBearerToken } from '../mocks/auth.js';
 import { checkedControlOrigin } from '../mocks/control-access.js';
 import { MockError } from '../mocks/errors.js';
 import { toFaultInputs } from '../mocks/faults.js';
-import { scenarioFaults } from '../mocks/mock-session.js';
+import { conflictBodies, scenarioFaults } from '../mocks/mock-session.js';
 import { readSeedFile } from '../mocks/seed-file.js';
 import { createServer, type ServerOptions } from '../mocks/server.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
@@ -241,6 +241,16 @@ function controlAccessOf(values: MockFlags): Pick<ServerOptions, 'controlOrigins
   return access;
 }
 
+/** What the 409 of a shipped order carries: `--conflict-body`, one of the mock's `conflictBodies`. */
+function conflictBodyOf(values: MockFlags): Pick<ServerOptions, 'conflictBody'> {
+  const value = values['conflict-body'];
+  if (value === undefined) return {};
+  const conflictBody = conflictBodies.find((body) => body === value);
+  if (conflictBody === undefined)
+    throw new UsageError(`--conflict-body must be ${conflictBodies.join(' or ')}, got ${JSON.stringify(value)}`);
+  return { conflictBody };
+}
+
 /** What the command runs with: the process's environment, and the collection to ask for after a big seed. */
 interface CommandContext {
   environment: NodeJS.ProcessEnv;
@@ -267,13 +277,7 @@ async function parseOptions(argv: string[], context: CommandContext): Promise<Mo
   const sessions = sessionsOf(values);
   if (sessions !== undefined) options.sessions = sessions;
   Object.assign(options, limitsOf(values));
-  Object.assign(options, controlAccessOf(values));
-  const conflictBody = values['conflict-body'];
-  if (conflictBody !== undefined) {
-    if (conflictBody !== 'error' && conflictBody !== 'none')
-      throw new UsageError(`--conflict-body must be error or none, got ${JSON.stringify(conflictBody)}`);
-    options.conflictBody = conflictBody;
-  }
+  Object.assign(options, controlAccessOf(values), conflictBodyOf(values));
   if (values.handlers !== undefined) options.handlers = await loadHandlersFile(values.handlers);
   if (values.verbose) options.log = (line) => console.log(line);
   options.warn = (line) => console.error(`petstore-mock: ${line}`);

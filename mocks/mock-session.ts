@@ -84,7 +84,8 @@ export interface MockSettings {
 /** The settings a mock starts with unless told otherwise. */
 export const defaultMockSettings: Readonly<MockSettings> = { conflictBody: 'error' };
 
-const conflictBodies: readonly ConflictBody[] = ['error', 'none'];
+/** What `conflictBody` may be: an Error record, or no body. */
+export const conflictBodies: readonly ConflictBody[] = ['error', 'none'];
 
 /**
  * Checks settings from a request body or a caller: an object of known settings, each with a value it may take.

@@ -193,7 +193,10 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     faults: toFaultInputs(options.faults ?? []),
     scenarios: options.scenarios ?? [],
     journalSize: options.journalSize ?? defaultJournalSize,
-    settings: { ...defaultMockSettings, ...checkedSettings({ conflictBody: options.conflictBody ?? 'error' }) },
+    settings: {
+      ...defaultMockSettings,
+      ...checkedSettings(options.conflictBody === undefined ? {} : { conflictBody: options.conflictBody }),
+    },
     sleep: options.sleep,
     orderBudget: {
       limit: checkedMaxOrders(options.maxOrders),

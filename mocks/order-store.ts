@@ -225,9 +225,9 @@ export class OrderStore {
   /**
    * The stored orders beyond 2^53 whose id a client that parsed it as a float64 (`JSON.parse`) would
    * send as `sent`: the float64's exact value, or the digits JavaScript prints for it
-   * (9223372036854775807 prints as 9223372036854776000). `sent` itself is never one. A scan, made only
-   * for an id that was not found; it creates the store's records first, so that a big seed is not
-   * parsed again at each such 404.
+   * (9223372036854775807 prints as 9223372036854776000). None when the store holds `sent` itself (a
+   * cancelled order): then nothing was lost. One scan, made only for an id that was not found; it
+   * creates the store's records first, so that a big seed is not parsed again at each such 404.
    * @example
    * await new OrderStore([{ id: 9007199254740993n }]).float64Twins(9007199254740992n) // [{ id: 9007199254740993n, status: 'pending' }]
    */
@@ -240,8 +240,10 @@ export class OrderStore {
     };
     const { collection } = await this.#materialized();
     const twins: { id: bigint; status: OrderStatus }[] = [];
-    for (const order of collection.all())
-      if (order.id !== sent && printed(order.id)) twins.push({ id: order.id, status: order.status });
+    for (const order of collection.all()) {
+      if (order.id === sent) return [];
+      if (printed(order.id)) twins.push({ id: order.id, status: order.status });
+    }
     return twins;
   }
 

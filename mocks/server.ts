@@ -148,6 +148,8 @@ class NodeRequest implements MockRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: MockRequest['headers'];
+  /** The path of the URL, parsed once ('' for a target that is no URL). */
+  readonly pathname: string;
   /** The request's headers as Node read them: name, value, name, value... */
   readonly raw: readonly string[];
   /** How many bytes of body were read (0 until read). */
@@ -170,7 +172,8 @@ class NodeRequest implements MockRequest {
     this.url = urlOf(incoming.url ?? '/', origin);
     this.headers = headersOf(incoming);
     this.raw = incoming.rawHeaders;
-    this.#bounds = options.boundsAt(pathnameOf(this.url));
+    this.pathname = pathnameOf(this.url);
+    this.#bounds = options.boundsAt(this.pathname);
   }
 
   /** The body, read once (an empty one when the request declares none). */
@@ -301,8 +304,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const control = options.control ?? true;
   const boundsAt = (pathname: string) => (control && controlBodyPaths.has(pathname) ? controlBodyBounds : undefined);
   const isControl = (pathname: string) => control && (pathname === '/__mock' || pathname.startsWith('/__mock/'));
-  const allowedOrigin = (request: NodeRequest) =>
-    isControl(pathnameOf(request.url)) ? access.allowedOrigin(request) : '*';
+  const allowedOrigin = (request: NodeRequest) => (isControl(request.pathname) ? access.allowedOrigin(request) : '*');
 
   // A body is read whole (within the limit) before anything is answered, whatever the route: a body
   // over the limit is 413 on every path, and the connection is free for the next request.

@@ -82,12 +82,9 @@ export class SessionRegistry<State> {
    * @throws MockError as `forRequest`.
    */
   resolve(name: string): State {
-    if (!sessionName.test(name)) {
-      throw new MockError('invalid_session', `Invalid ${sessionHeader} header: ${sessionNameRule}.`);
-    }
     const now = this.#now();
-    const existing = this.#named.get(name);
-    if (existing !== undefined && now - existing.lastUsed < this.idleTimeout) {
+    const existing = this.#inUse(name, now);
+    if (existing !== undefined) {
       this.#named.delete(name);
       existing.lastUsed = now;
       this.#named.set(name, existing);
@@ -109,14 +106,20 @@ export class SessionRegistry<State> {
   peek(request: RequestHead): State {
     const name = request.headers.get(sessionHeader);
     if (name === null) return this.default;
-    if (!sessionName.test(name))
-      throw new MockError('invalid_session', `Invalid ${sessionHeader} header: ${sessionNameRule}.`);
     const now = this.#now();
-    const existing = this.#named.get(name);
-    if (existing !== undefined && now - existing.lastUsed < this.idleTimeout) return existing.state;
+    const existing = this.#inUse(name, now);
+    if (existing !== undefined) return existing.state;
     this.#refuseBeyondLimit(name, now);
     this.#unstarted ??= this.#create();
     return this.#unstarted;
+  }
+
+  // The named session in use (used within the idle timeout), once the name is checked.
+  #inUse(name: string, now: number): { state: State; lastUsed: number } | undefined {
+    if (!sessionName.test(name))
+      throw new MockError('invalid_session', `Invalid ${sessionHeader} header: ${sessionNameRule}.`);
+    const existing = this.#named.get(name);
+    return existing !== undefined && now - existing.lastUsed < this.idleTimeout ? existing : undefined;
   }
 
   // A new name at the limit is refused (idle sessions are dropped first), for a read as for a call.

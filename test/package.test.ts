@@ -38,6 +38,24 @@ beforeAll(async () => {
   weight.msw = await mebibytes(mswAlone);
 }, 240_000);
 
+/**
+ * A file of the consumer's project bundled for the browser, as its text. esbuild fails to resolve
+ * node:fs and the like for the browser platform: a bundle proves there are none.
+ */
+async function bundleForBrowser(file: string, options: { minify?: boolean } = {}): Promise<string> {
+  const result = await build({
+    entryPoints: [join(consumer, file)],
+    bundle: true,
+    minify: options.minify ?? false,
+    platform: 'browser',
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+    absWorkingDir: consumer,
+  });
+  return result.outputFiles[0]!.text;
+}
+
 afterAll(async () => {
   await rm(consumer, { recursive: true, force: true });
   await rm(mswAlone, { recursive: true, force: true });
@@ -405,17 +423,7 @@ export const names = bundledScenarios.map((scenario) => scenario.name);
 export const start = () => startBrowserMock({ scenario: 'cancel-shipped-order' });
 `,
     );
-    // esbuild fails to resolve node:fs and the like for the browser platform: the bundle proves there are none.
-    const result = await build({
-      entryPoints: [join(consumer, 'app.js')],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-      absWorkingDir: consumer,
-    });
-    const text = result.outputFiles[0]!.text;
+    const text = await bundleForBrowser('app.js');
     for (const name of (await loadScenarios()).map((scenario) => scenario.name)) expect(text).toContain(`"${name}"`);
     expect(text).toContain('9007199254740993n');
     expect(text).toContain('mockServiceWorker.js');
@@ -434,18 +442,7 @@ document.body.dataset.result = JSON.stringify({
 });
 `,
     );
-    // esbuild fails to resolve node:fs and the like for the browser platform: the bundle proves there are none.
-    const result = await build({
-      entryPoints: [join(consumer, 'json-page.js')],
-      bundle: true,
-      minify: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-      absWorkingDir: consumer,
-    });
-    const script = result.outputFiles[0]!.text;
+    const script = await bundleForBrowser('json-page.js', { minify: true });
     expect(script).not.toMatch(/node:/);
     const browser = await launchChromium();
     try {
@@ -468,17 +465,7 @@ document.body.dataset.result = JSON.stringify({
       join(consumer, 'client-app.js'),
       "export { createOrderClient, OrderApiError } from 'petstore-contract-kit/client';\n",
     );
-    const result = await build({
-      entryPoints: [join(consumer, 'client-app.js')],
-      bundle: true,
-      minify: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-      absWorkingDir: consumer,
-    });
-    const text = result.outputFiles[0]!.text;
+    const text = await bundleForBrowser('client-app.js', { minify: true });
     expect(text).not.toMatch(/ajv|strictSchema/i);
     expect(text).not.toContain('Pet Store Service - Order Interface');
     // lossless-json is most of it; the route table and the client are a few kilobytes.

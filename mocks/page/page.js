@@ -9,9 +9,8 @@
     session: '',
     key: sessionStorage.getItem(keyStorage) ?? '',
     ordersTag: null,
-    faultsText: '',
-    journalText: '',
-    coverageText: '',
+    // The text each panel was last drawn from, by control path: a panel is drawn again only when it changes.
+    drawn: {},
     sessionNames: '',
     scenarios: undefined,
     keyNeeded: false,
@@ -120,13 +119,19 @@
     return parts.join(', ');
   }
 
-  async function refreshFaults() {
-    const response = await call('GET', '/faults');
-    if (!response.ok) return;
+  /** What a control route answers, parsed; undefined when it was refused or is what the panel shows already. */
+  async function changedJson(path) {
+    const response = await call('GET', path);
+    if (!response.ok) return undefined;
     const text = await response.text();
-    if (text === state.faultsText) return;
-    state.faultsText = text;
-    const faults = JSON.parse(text);
+    if (text === state.drawn[path]) return undefined;
+    state.drawn[path] = text;
+    return JSON.parse(text);
+  }
+
+  async function refreshFaults() {
+    const faults = await changedJson('/faults');
+    if (faults === undefined) return;
     element('faults-note').textContent =
       faults.length === 0 ? 'No faults in force: every call is answered by the mock.' : '';
     fillTable(
@@ -153,12 +158,8 @@
   }
 
   async function refreshJournal() {
-    const response = await call('GET', '/requests');
-    if (!response.ok) return;
-    const text = await response.text();
-    if (text === state.journalText) return;
-    state.journalText = text;
-    const journal = JSON.parse(text);
+    const journal = await changedJson('/requests');
+    if (journal === undefined) return;
     const calls = journal.slice(-shownCalls).reverse();
     element('journal-note').textContent =
       journal.length === 0
@@ -188,12 +189,8 @@
   }
 
   async function refreshCoverage() {
-    const response = await call('GET', '/coverage');
-    if (!response.ok) return;
-    const text = await response.text();
-    if (text === state.coverageText) return;
-    state.coverageText = text;
-    const coverage = JSON.parse(text);
+    const coverage = await changedJson('/coverage');
+    if (coverage === undefined) return;
     fillOperations(coverage.operations.map((operation) => operation.operation));
     element('coverage-summary').textContent = `${coverage.covered} of ${coverage.total} documented responses seen.`;
     fillTable(
@@ -231,7 +228,7 @@
   function chooseSession(name) {
     state.session = name;
     state.ordersTag = null;
-    state.faultsText = state.journalText = state.coverageText = '';
+    state.drawn = {};
     element('session').value = name;
   }
 

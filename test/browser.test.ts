@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build, createServer as createViteServer, preview, type PreviewServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
-import { launchChromium } from './headless-browser.js';
+import { launchChromium } from './headless-browser.mjs';
 
 const configFile = join(import.meta.dirname, '..', 'examples', 'web', 'vite.config.ts');
 /** Where the test keeps its screenshot: an artifact of the run, not in version control. */

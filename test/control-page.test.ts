@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../mocks/scenarios.js';
 import type { ServerOptions } from '../mocks/server.js';
-import { launchChromium } from './headless-browser.js';
+import { launchChromium } from './headless-browser.mjs';
 import { authorized, startServer } from './support.js';
 
 /** Where the test keeps its screenshot: an artifact of the run (docs/control-page.png is a copy of one). */

@@ -51,7 +51,18 @@ const numberTexts = fc.oneof(
   bigIntegers.map((digits) => `${digits}e2`),
   bigIntegers.map((digits) => `1.${digits.replace('-', '')}`),
   bigIntegers.map((digits) => `2E-${digits.replace('-', '')}`),
-  fc.constantFrom('-0', '0', '1e400', '-1e400', '0.1', '1E+5'),
+  fc.constantFrom(
+    '-0',
+    '0',
+    '1e400',
+    '-1e400',
+    '0.1',
+    '1E+5',
+    '12345678901234567e0',
+    '1.2345678901234567e16',
+    '9007199254740993.0',
+    '1e16',
+  ),
 );
 const stringTexts = fc.oneof(
   fc.string().map((text) => JSON.stringify(text)),
@@ -66,9 +77,18 @@ const stringTexts = fc.oneof(
     '"12345678901234567890"',
     '"x\\"12345678901234567890"',
     '"\\\\"',
+    // Digits in a string that look like a literal where a number may stand.
+    '": 12345678901234567,"',
+    '"[9007199254740993]"',
+    '",-9007199254740993}"',
+    '":12345678901234567,"',
+    '"\\":12345678901234567,"',
   ),
 );
-const keyTexts = fc.oneof(stringTexts, fc.constantFrom('"id"', '"id"', '"a"', '"__proto__"', '"k:v"', '"\\u003a"'));
+const keyTexts = fc.oneof(
+  stringTexts,
+  fc.constantFrom('"id"', '"id"', '"a"', '"__proto__"', '"k:v"', '"\\u003a"', '"0"', '"7"', '"01"', '"1e3"'),
+);
 const { valueText } = fc.letrec<{ valueText: string; arrayText: string; objectText: string }>((tie) => ({
   valueText: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -135,6 +155,45 @@ describe('parseJson', () => {
     );
     const value = parseJson(`[${orders.join(',')}]`) as { id: bigint; petId: number; note: string }[];
     expect(value[1999]).toEqual({ id: 2n ** 62n + 1999n, petId: 1999, note: `${2n ** 60n}:1999` });
+  });
+
+  it("reads exact integers under keys JSON.parse puts first, which are out of the text's order", () => {
+    expect(parseJson('{"b":9007199254740993,"0":9007199254740992}')).toEqual({
+      b: 9007199254740993n,
+      0: 9007199254740992n,
+    });
+  });
+
+  it('keeps a number with an exponent rounded beside a string that holds its digits as a literal would', () => {
+    expect(parseJson('["x: 12345678901234567,", 12345678901234567e0]')).toEqual([
+      'x: 12345678901234567,',
+      12345678901234568,
+    ]);
+  });
+
+  it('keeps a number with a fraction rounded beside a string that holds its digits as a literal would', () => {
+    expect(parseJson('["x: 9007199254740993,", 9007199254740993.0]')).toEqual([
+      'x: 9007199254740993,',
+      9007199254740992,
+    ]);
+  });
+
+  it('keeps a number with an exponent rounded beside a string that opens with a colon and its digits', () => {
+    expect(parseJson('[":12345678901234567,", 1.2345678901234567e16]')).toEqual([
+      ':12345678901234567,',
+      12345678901234568,
+    ]);
+  });
+
+  it('keeps a number with an exponent rounded beside a string with an escaped quote before a colon and its digits', () => {
+    expect(parseJson('{"a":"\\":12345678901234567,", "b":1.2345678901234567e16}')).toEqual({
+      a: '":12345678901234567,',
+      b: 12345678901234568,
+    });
+  });
+
+  it('reads an exact integer in an array beside a string that holds a colon and digits as a member would', () => {
+    expect(parseJson('[":9007199254740993,", 9007199254740995]')).toEqual([':9007199254740993,', 9007199254740995n]);
   });
 
   it("refuses a duplicate key JSON.parse would drop, with the lossless parser's words", () => {

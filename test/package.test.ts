@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../mocks/scenarios.js';
 import { optionalDependencies } from '../verify/optional-dependencies.js';
 import { projectRoot, runToExit, startCommand } from './cli-support.js';
-import { launchChromium } from './headless-browser.js';
+import { launchChromium } from './headless-browser.mjs';
 import { authorized } from './support.js';
 
 const run = promisify(execFile);

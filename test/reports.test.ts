@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../spec/json.js';
 import { routes } from '../spec/routes.js';
 import { runToExit } from './cli-support.js';
-import { launchChromium } from './headless-browser.js';
+import { launchChromium } from './headless-browser.mjs';
 import { startHostileProvider } from './hostile-provider.js';
 import { startServer } from './support.js';
 

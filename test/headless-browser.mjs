@@ -1,9 +1,10 @@
 // The headless Chromium the tests drive with playwright-core: the one @sparticuz/chromium ships inside
 // its npm package (unpacked to /tmp on first use; nothing is downloaded), or, with CHROMIUM_PATH, a
-// browser of the system's own such as Debian's /usr/bin/chromium.
+// browser of the system's own such as Debian's /usr/bin/chromium. Plain JavaScript (its types in
+// headless-browser.d.mts), so that the benchmarks launch the same browser the same way.
 import { existsSync } from 'node:fs';
 import packagedChromium from '@sparticuz/chromium';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium } from 'playwright-core';
 
 // The flags Chromium needs on these machines: run as root without a sandbox, no GPU, and none of
 // the background connections a closed network refuses.
@@ -17,8 +18,11 @@ const systemFlags = [
   '--disable-sync',
 ];
 
-/** Launches headless Chromium: CHROMIUM_PATH when it is set, else the browser inside @sparticuz/chromium. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * Launches headless Chromium: CHROMIUM_PATH when it is set, else the browser inside @sparticuz/chromium.
+ * @returns {Promise<import('playwright-core').Browser>}
+ */
+export async function launchChromium() {
   const systemPath = process.env.CHROMIUM_PATH;
   if (systemPath !== undefined && systemPath !== '') {
     if (!existsSync(systemPath)) throw new Error(`CHROMIUM_PATH names no file: ${systemPath}`);

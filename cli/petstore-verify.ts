@@ -6,7 +6,8 @@ import { baselineText, readBaseline, type Baseline } from '../verify/baseline.js
 import { githubAnnotations, githubSummary } from '../verify/github.js';
 import { stringifyJson } from '../spec/json.js';
 import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../mocks/scenarios.js';
-import { createValidatingProxy, reportPath, type ProxyExchange } from '../verify/proxy.js';
+import { createValidatingProxy, newRecordingPath, reportPath, type ProxyExchange } from '../verify/proxy.js';
+import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
 import { defaultExplorationSeed } from '../verify/explore/explore.js';
 import { defaultRequestTimeout } from '../verify/observe.js';
 import {
@@ -41,7 +42,8 @@ import {
 
 const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options] [--runs N] [--seed N|random] [--max-steps N] [--save DIR]
-       petstore-verify proxy --upstream URL [--port N] [--host HOST] [--no-prism] [--json FILE] [--quiet] [--verbose]
+       petstore-verify proxy --upstream URL [--port N] [--host HOST] [--record DIR [--record-name NAME] [--api-key KEY]]
+                             [--no-prism] [--json FILE] [--quiet] [--verbose]
        petstore-verify publish-pact --consumer-version V [--branch B]
 
 Checks an implementation of the pet store order interface against the specification: the shipped
@@ -99,6 +101,8 @@ writes --json, and exits 1 if it saw a violation, else 0.
   --upstream URL        the implementation, ending with /v1
   --port N              the port to listen on (default 4020, 0 for any free port)
   --host HOST           the address to listen on (default 127.0.0.1)
+  --record DIR          also write what passes as scenario files in DIR, expecting what the contract
+                        requires (petstore-verify proxy --help says more); --record-name NAME names the first
   --quiet               print only the exchanges with a violation
   --verbose             also print where Prism disagrees with Ajv for a known Prism limit
 
@@ -349,6 +353,12 @@ Options:
   --upstream URL   the implementation, ending with /v1
   --port N         port to listen on; 0 picks a free one (default 4020)
   --host HOST      address to bind (default 127.0.0.1)
+  --record DIR     also write what passes as scenario files in DIR, one a run (POST /__record/new
+                   starts the next, ?name=NAME names it): each call a step expecting what the
+                   contract requires, never a key, header or query
+  --record-name NAME  the first file's scenario name (default: recording-DATE-TIME)
+  --api-key KEY    the key the upstream accepts (default $PETSTORE_API_KEY), to tell each
+                   recorded key choice exactly; without it, from the upstream's answers
   --no-prism       do not check with Prism's validator too
   --json FILE      write the report as JSON when stopped
   --quiet          print only the exchanges that break the contract
@@ -367,19 +377,25 @@ Options:
   --help                print this help
 `;
 
-function parseProxy(argv: string[]) {
+function parseProxy(argv: string[], environment: NodeJS.ProcessEnv) {
   const values = parseFlags(argv, {
     upstream: { type: 'string' },
     port: { type: 'string' },
     host: { type: 'string' },
+    record: { type: 'string' },
+    'record-name': { type: 'string' },
+    'api-key': { type: 'string' },
     'no-prism': { type: 'boolean' },
     json: { type: 'string' },
     quiet: { type: 'boolean' },
     verbose: { type: 'boolean' },
   });
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
+  if (values['record-name'] !== undefined && values.record === undefined)
+    throw new UsageError('--record-name needs --record DIR');
   return {
     ...values,
+    'api-key': values['api-key'] ?? (environment.PETSTORE_API_KEY || undefined),
     upstream: httpUrlFlag(values.upstream, 'upstream'),
     port: portFlag(values.port ?? '4020'),
     host: hostFlag(values.host ?? '127.0.0.1'),
@@ -392,8 +408,21 @@ async function proxy(argv: string[]): Promise<number | undefined> {
     return 0;
   }
   let options;
+  let recorder: ScenarioRecorder | undefined;
+  let disagreements = 0;
   try {
-    options = parseProxy(argv);
+    options = parseProxy(argv, process.env);
+    if (options.record !== undefined)
+      recorder = await ScenarioRecorder.open({
+        directory: options.record,
+        name: options['record-name'],
+        apiKey: options['api-key'],
+        upstream: options.upstream,
+        onStep: (recorded) => {
+          disagreements += recorded.disagreements.length;
+          for (const line of disagreementLines(recorded)) console.log(line);
+        },
+      });
   } catch (error) {
     return usageFailure('petstore-verify', error);
   }
@@ -407,6 +436,7 @@ async function proxy(argv: string[]): Promise<number | undefined> {
       const lines = exchangeLines(exchange, lineOptions);
       if (lines.length > 0) console.log(lines.join('\n'));
     },
+    ...(recorder !== undefined && { recorder }),
   });
   stopOnSignals(async () => {
     await server.close();
@@ -414,8 +444,14 @@ async function proxy(argv: string[]): Promise<number | undefined> {
     console.log(
       `${report.exchanges} exchanges, ${report.checked} checked, ${report.violations} violations, ${report.disagreements} disagreements between Ajv and Prism`,
     );
+    if (report.recording !== undefined)
+      console.log(
+        report.recording.steps === 0
+          ? 'recorded nothing: no call of an operation passed'
+          : `recorded ${report.recording.steps} step${report.recording.steps === 1 ? '' : 's'} in ${report.recording.file}, ${disagreements} answer${disagreements === 1 ? '' : 's'} against the contract`,
+      );
     if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
-    return report.violations > 0 ? 1 : 0;
+    return report.violations > 0 || disagreements > 0 ? 1 : 0;
   });
   const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
   const hint = baseUrlHint(options.upstream);
@@ -423,7 +459,19 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   console.log(
     `petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${reportPath}`,
   );
+  if (recorder !== undefined)
+    console.log(
+      `recording to ${recorder.current().file} (${options['api-key'] === undefined ? 'key choices from the answers: give --api-key to tell them exactly' : 'key choices compared with --api-key'}); POST ${origin}${newRecordingPath} starts a new file`,
+    );
   return undefined;
+}
+
+/** One line for each way an answer the proxy recorded disagrees with what the contract requires there. */
+function disagreementLines({ step, disagreements }: RecordedStep): string[] {
+  return disagreements.map(
+    (finding) =>
+      `  recorded ${step.name}: the contract requires ${finding.expected}, the upstream answered ${finding.actual} [${finding.code}]`,
+  );
 }
 
 async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {

@@ -35,6 +35,36 @@ export interface ContractStep {
   parallel?: number;
   fault?: undefined;
   expect: StepExpectation;
+  /** In a recording: what the upstream answered, and where that broke the contract. Replays ignore it. */
+  recorded?: RecordedAnswer;
+}
+
+/**
+ * What the upstream answered a step of a recording (`petstore-verify proxy --record`): its status,
+ * and each way the answer broke the contract as the proxy judged it then (the rule's code, where,
+ * what the contract requires, what came).
+ */
+export interface RecordedAnswer {
+  status: number;
+  findings?: { code: string; path: string; expected: string; actual: string }[];
+}
+
+/** What a recording says of itself: where it came from, and what of its state is inferred rather than listed. */
+export interface RecordingNote {
+  /** The upstream's origin and base path (never its credentials). */
+  upstream: string;
+  /** When the recording started (RFC 3339). */
+  started: string;
+  /** How each step's key choice was told: by comparing with `--api-key`, or from the upstream's answers. */
+  keys: 'compared with --api-key' | 'inferred from the answers';
+  /** Orders (or their statuses) inferred from an answer rather than listed. */
+  inferred?: { id: ScenarioId; status: 'pending' | 'shipped'; listed: boolean; because: string }[];
+  /** Fields of listed orders a provider state cannot take, left out. */
+  dropped?: { id?: ScenarioId; field: string; reason: string }[];
+  /** Reads left out because they repeated the read before them, answer and all. */
+  repeatedReads?: number;
+  /** Requests for no operation of the specification, not recorded. */
+  skipped?: number;
 }
 
 /**
@@ -65,6 +95,8 @@ export interface Scenario {
   /** Its orders as checked on load: an int64 beyond 2^53 is a `bigint`, a smaller one a number (`OrderInput`). */
   state?: { name: string; params: { orders: OrderInput[] } };
   steps: ScenarioStep[];
+  /** Set in a file the proxy recorded. */
+  recording?: RecordingNote;
 }
 
 /**

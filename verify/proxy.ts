@@ -8,6 +8,7 @@ import { loadPrismOracle, withSecondOracle, type Disagreement, type PrismOracle 
 import { RawResponseReader, readRequestHead, type RawRequestHead } from './raw-response.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import { responseText } from './response-text.js';
+import { RecordingError, type ScenarioRecorder } from './recorder/scenario-recorder.js';
 
 /** How to build a validating proxy. */
 export interface ProxyOptions {
@@ -19,6 +20,12 @@ export interface ProxyOptions {
   onExchange?: (exchange: ProxyExchange) => void;
   /** The largest response body to keep for checking, in bytes (it is forwarded whatever its size). Default: 32 MiB. */
   checkLimit?: number;
+  /**
+   * Records what passes as scenario files (`ScenarioRecorder.open`): each call of an operation a step, in
+   * the order the upstream answered; `POST /__record/new` starts a new file. Closing the proxy waits for
+   * every step to be on disk.
+   */
+  recorder?: ScenarioRecorder;
 }
 
 /** One request forwarded, and what the checks found in its response. */
@@ -46,6 +53,8 @@ export interface ProxyReport {
   disagreements: number;
   /** The most recent exchanges with a violation (at most 1,000). */
   violated: ProxyExchange[];
+  /** With a recorder: the file being written, and its steps so far. */
+  recording?: { name: string; file: string; steps: number };
 }
 
 /** A running validating proxy. */
@@ -63,6 +72,8 @@ export interface ValidatingProxy {
 const notForwarded = new Set([...hopByHopFields, 'proxy-authenticate', 'proxy-authorization', 'host']);
 /** Where the proxy serves its report (`GET`), beside the API it forwards. */
 export const reportPath = '/__verify/report';
+/** Where a recording proxy starts a new file (`POST`, `?name=NAME` to name it). */
+export const newRecordingPath = '/__record/new';
 const violatedKept = 1000;
 // How long, after a response is complete, the proxy still listens for bytes after its end before closing.
 const trailingGrace = 30;
@@ -185,12 +196,12 @@ function checkExchange(
   exchange: ProxyExchange,
   reader: RawResponseReader,
   oracles: { prism: PrismOracle | undefined; checkLimit: number },
-): void {
+): ObservedResponse | undefined {
   const { method, operationPath } = exchange;
   const read = reader.result();
   if (operationPath === undefined || matchRoute(method, operationPath) === undefined) {
     exchange.unchecked = 'no operation of the specification';
-    return;
+    return undefined;
   }
   const problem = unjudgeable(read, oracles.checkLimit);
   const observed = problem ?? observedOf(read as ReadResponse & { status: number });
@@ -200,7 +211,9 @@ function checkExchange(
     const findings = checkAgainstSpec(method, operationPath, observed);
     exchange.disagreements = withSecondOracle(oracles.prism, method, operationPath, observed, findings);
     exchange.violations.push(...findings);
+    return observed;
   }
+  return undefined;
 }
 
 /** Where a request goes: under `/v1`, to the upstream's base path (an operation's path); else to the upstream's origin. */
@@ -364,15 +377,17 @@ class ProxyServer {
     return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => {
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
       for (const socket of this.#sockets) socket.destroy();
       this.#server.close(() => resolve());
     });
+    await this.#options.recorder?.close();
   }
 
   report(): ProxyReport {
-    return this.#log.report();
+    const recorder = this.#options.recorder;
+    return { ...this.#log.report(), ...(recorder !== undefined && { recording: recorder.current() }) };
   }
 
   /** Reads a connection's request head, then serves the report or relays the exchange. */
@@ -393,8 +408,13 @@ class ProxyServer {
   }
 
   #serve(client: Socket, head: RawRequestHead, bodyStart: Buffer): void {
-    if (head.method === 'GET' && head.target.split('?')[0] === reportPath) {
+    const [pathname, query = ''] = head.target.split('?');
+    if (head.method === 'GET' && pathname === reportPath) {
       respond(client, 200, stringifyJson(this.report()), 'OK');
+      return;
+    }
+    if (head.method === 'POST' && pathname === newRecordingPath) {
+      this.#cutRecording(client, new URLSearchParams(query).get('name') ?? undefined);
       return;
     }
     relayExchange({
@@ -403,10 +423,40 @@ class ProxyServer {
       bodyStart,
       upstream: this.#upstream,
       checkLimit: this.#checkLimit,
-      check: (exchange, reader) =>
-        checkExchange(exchange, reader, { prism: this.#prism, checkLimit: this.#checkLimit }),
+      check: (exchange, reader) => {
+        const observed = checkExchange(exchange, reader, { prism: this.#prism, checkLimit: this.#checkLimit });
+        this.#options.recorder?.record({
+          method: exchange.method,
+          operationPath: exchange.operationPath,
+          authorization: head.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1],
+          status: exchange.status,
+          observed,
+          findings: exchange.violations,
+        });
+      },
       record: (exchange) => this.#log.record(exchange),
     });
+  }
+
+  /** Starts a new recording file: 201 with its name and file, 400 for a name that is none, 404 when not recording. */
+  #cutRecording(client: Socket, name: string | undefined): void {
+    const recorder = this.#options.recorder;
+    if (recorder === undefined) {
+      const record: ErrorRecord = {
+        code: 'not_recording',
+        message: 'The proxy was started without --record.',
+        status: 404,
+      };
+      respond(client, 404, stringifyJson(record), 'Not Found');
+      return;
+    }
+    try {
+      respond(client, 201, stringifyJson(recorder.cut(name)), 'Created');
+    } catch (error) {
+      if (!(error instanceof RecordingError)) throw error;
+      const record: ErrorRecord = { code: 'invalid_recording_name', message: `${error.message}.`, status: 400 };
+      respond(client, 400, stringifyJson(record), 'Bad Request');
+    }
   }
 }
 

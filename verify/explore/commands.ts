@@ -9,7 +9,8 @@ import type { Finding, ObservedResponse } from '../checks.js';
 import { compareWithModel } from '../compare.js';
 import { failureFinding, isFailure } from '../observe.js';
 import { eachAnswerAgainstSpec, judged, raceFindings, sendCall } from '../run.js';
-import { judge, judgedCall, record, stepOf } from './judged-call.js';
+import { stepOf } from '../model-step.js';
+import { judge, judgedCall, record } from './judged-call.js';
 import { Mismatch, ordinal, two53, type ExplorationModel, type ExplorationTarget } from './exploration.js';
 
 export type ExplorationCommand = AsyncCommand<ExplorationModel, ExplorationTarget>;

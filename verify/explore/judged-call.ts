@@ -1,29 +1,15 @@
 // One call on both sides, judged, and recorded as a step of the run and of the scenario it would save.
 import type { StoredOrder } from '../../mocks/order-store.js';
 import type { KeyChoice } from '../../mocks/authorization.js';
-import { documentedResponse, routeOf, type OperationName } from '../../spec/routes.js';
-import type { BodySchemaName, ContractStep } from '../../mocks/scenarios.js';
+import type { ContractStep } from '../../mocks/scenarios.js';
 import { checkAgainstSpec, type Finding } from '../checks.js';
-import { acceptedStatuses, compareWithModel } from '../compare.js';
+import { compareWithModel } from '../compare.js';
 import type { ModelAnswer } from '../model.js';
 import { failureFinding, isFailure, type Observation } from '../observe.js';
 import { withSecondOracle } from '../prism.js';
 import type { CheckedExchange } from '../results.js';
 import { judged, sendCall } from '../run.js';
 import { Mismatch, type ExplorationModel, type ExplorationTarget } from './exploration.js';
-
-export function bodySchemaOf(operation: OperationName, status: number): ContractStep['expect']['body'] {
-  const documented = documentedResponse(routeOf(operation), status);
-  if (status === 204) return 'none';
-  if (documented === undefined) return undefined;
-  const schema: BodySchemaName =
-    operation === 'listOrders' && status === 200
-      ? 'Order[]'
-      : operation === 'readPet' && status === 200
-        ? 'Pet'
-        : 'Error';
-  return documented.schema === null ? { schema: 'Error', optional: true } : { schema };
-}
 
 /** One call on both sides, judged: the model's answer, the provider's, the spec, Prism, the model comparison. */
 export async function judgedCall(
@@ -82,34 +68,4 @@ export function record(target: ExplorationTarget, exchange: CheckedExchange, ste
   target.steps.push(numbered);
   target.saved.push({ ...step, name: numbered.name });
   if (exchange.violations.length > 0) throw new Mismatch(numbered.name);
-}
-
-/** The scenario step that replays a call: its request, and what the model answered (with the tolerances). */
-export function stepOf(
-  call: { method: string; path: string; key: KeyChoice },
-  answer: ModelAnswer,
-  before: StoredOrder[],
-  after: StoredOrder[],
-): ContractStep {
-  const statuses = acceptedStatuses(answer, before, call.path);
-  const body = bodySchemaOf(answer.operation, answer.status);
-  const expect: ContractStep['expect'] = {
-    status: statuses.length === 1 ? statuses[0]! : statuses,
-    ...(body !== undefined && { body }),
-  };
-  if (answer.operation === 'listOrders' && answer.status === 200) {
-    expect.listed = after.filter((order) => order.status !== 'cancelled').map((order) => order.id);
-    const cancelled = after.filter((order) => order.status === 'cancelled').map((order) => order.id);
-    if (cancelled.length > 0) expect.advisory = { notListed: cancelled };
-  }
-  if (answer.operation === 'readPet' && answer.status === 200) expect.headers = ['Deprecation', 'Sunset'];
-  return {
-    name: '',
-    request: {
-      method: call.method as 'GET' | 'DELETE',
-      path: call.path,
-      ...(call.key !== 'valid' && { key: call.key }),
-    },
-    expect,
-  };
 }

@@ -1,0 +1,507 @@
+// Recording through the proxy (petstore-verify proxy --record): a session against a provider becomes
+// a scenario file that expects what the contract requires, holds no secret, and replays anywhere.
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getResponse } from 'msw';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createOrderMock } from '../mocks/order-mock.js';
+import { loadScenarios, type ContractStep, type Scenario } from '../mocks/scenarios.js';
+import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
+import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
+import { verify } from '../verify/run.js';
+import { json, startBrokenProvider } from './broken-provider.js';
+import { runToExit, startCommand } from './cli-support.js';
+import { authorized, startServer } from './support.js';
+
+const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
+const clock = () => new Date('2026-11-25T03:05:12Z');
+const seed = [
+  { id: 1, petId: 101, quantity: 1, status: 'pending' },
+  { id: 3, petId: 103, quantity: 1, status: 'shipped' },
+  { id: 9007199254740993n, petId: 7, quantity: 2, status: 'pending' },
+  { id: 9007199254740992n, petId: 8, quantity: 1, status: 'shipped' },
+] as const;
+const secrets = { key: 'petstore-dev-key', cookie: 'session-cookie-secret', query: 'query-token-secret' };
+
+let directory: string;
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-record-'));
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** A proxy recording into `directory` in process, in front of `upstream`; `steps` fills as each step reaches the disk. */
+async function recordingProxy(upstream: string, options: { apiKey?: string; name?: string } = {}) {
+  const steps: RecordedStep[] = [];
+  const exchanges: ProxyExchange[] = [];
+  const waiters: (() => void)[] = [];
+  const recorder = await ScenarioRecorder.open({
+    directory,
+    upstream: `${upstream}/v1`,
+    now: clock,
+    ...options,
+    onStep: (step) => {
+      steps.push(step);
+      for (const wake of waiters.splice(0)) wake();
+    },
+  });
+  const proxy = createValidatingProxy({
+    upstream: `${upstream}/v1`,
+    prism: false,
+    recorder,
+    onExchange: (exchange) => exchanges.push(exchange),
+  });
+  const origin = await proxy.listen(0, '127.0.0.1');
+  const call = async (method: string, path: string, headers: Record<string, string> = authorized) => {
+    const response = await fetch(`${origin}/v1${path}`, { method, headers });
+    await response.arrayBuffer();
+    return response.status;
+  };
+  /** Resolves once `count` steps are on disk. */
+  const stepsWritten = async (count: number) => {
+    while (steps.length < count) await new Promise<void>((wake) => waiters.push(wake));
+  };
+  return { origin, call, steps, exchanges, stepsWritten, close: () => proxy.close() };
+}
+
+async function recordedScenarios(): Promise<Scenario[]> {
+  return loadScenarios({ directory });
+}
+
+async function filesText(): Promise<string> {
+  const files = await readdir(directory);
+  return (await Promise.all(files.map((file) => readFile(join(directory, file), 'utf8')))).join('\n');
+}
+
+const statuses = (scenario: Scenario) => (scenario.steps as ContractStep[]).map((step) => step.expect.status);
+
+/** The session of the issue: a list, a 204, a 409, a 404, a 401 and an id beyond 2^53, with secrets around them. */
+async function recordHonestSession(upstream: string) {
+  const proxy = await recordingProxy(upstream, { apiKey: secrets.key });
+  const withSecrets = { ...authorized, cookie: `session=${secrets.cookie}`, 'x-api-key': secrets.key };
+  expect(await proxy.call('GET', `/store/orders?access_token=${secrets.query}`, withSecrets)).toBe(200);
+  expect(await proxy.call('DELETE', '/store/orders/1')).toBe(204);
+  expect(await proxy.call('DELETE', '/store/orders/3')).toBe(409);
+  expect(await proxy.call('DELETE', '/store/orders/42')).toBe(404);
+  expect(await proxy.call('GET', '/store/orders', {})).toBe(401);
+  expect(await proxy.call('DELETE', '/store/orders/9007199254740993')).toBe(204);
+  expect(await proxy.call('GET', '/store/orders')).toBe(200);
+  await proxy.close();
+  return proxy;
+}
+
+function replay(scenarios: Scenario[], origin: string) {
+  return verify({
+    scenarios,
+    baseUrl: `${origin}/v1`,
+    apiKey: secrets.key,
+    stateUrl: `${origin}/__mock/provider-state`,
+    prism: false,
+  });
+}
+
+/** A provider that reads order ids as float64, as a JavaScript client would: it cancels the wrong order beyond 2^53. */
+async function startRoundingProvider() {
+  const mock = createOrderMock({ seed: [] });
+  const server = createHttpServer(async (incoming, outgoing) => {
+    const path = incoming.url!.replace(
+      /\/store\/orders\/(\d+)$/,
+      (_, id: string) => `/store/orders/${BigInt(Number(id))}`,
+    );
+    const body = incoming.method === 'POST' ? await new Response(incoming as unknown as ReadableStream).text() : null;
+    const request = new Request(`http://127.0.0.1${path}`, {
+      method: incoming.method!,
+      headers: incoming.headers as Record<string, string>,
+      body,
+    });
+    const response = (await getResponse(mock.handlers, request))!;
+    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+    outgoing.end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('petstore-verify proxy --record', () => {
+  it('records a session as a scenario whose steps expect what the contract requires', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      await recordHonestSession(upstream.origin);
+    } finally {
+      await upstream.close();
+    }
+    const [scenario] = await recordedScenarios();
+    expect(scenario!.name).toBe('recording-2026-11-25-030512');
+    expect(statuses(scenario!)).toEqual([200, 204, 409, 404, 401, 204, 200]);
+    expect((scenario!.steps as ContractStep[]).map((step) => step.name)).toEqual([
+      '1. list the orders',
+      '2. cancel order 1',
+      '3. cancel order 3',
+      '4. cancel order 42',
+      '5. list the orders without a key',
+      '6. cancel order 9007199254740993',
+      '7. list the orders',
+    ]);
+    expect((scenario!.steps[6] as ContractStep).expect).toMatchObject({
+      listed: [3, 9007199254740992n],
+      advisory: { notListed: [1, 9007199254740993n] },
+    });
+  });
+
+  it('infers the state from the first list and the outcomes, ids beyond 2^53 exact', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      await recordHonestSession(upstream.origin);
+    } finally {
+      await upstream.close();
+    }
+    const [scenario] = await recordedScenarios();
+    expect(scenario!.state!.params.orders).toEqual([
+      { id: 1, petId: 101, quantity: 1, status: 'pending' },
+      { id: 3, petId: 103, quantity: 1, status: 'shipped' },
+      { id: 9007199254740993n, petId: 7, quantity: 2, status: 'pending' },
+      { id: 9007199254740992n, petId: 8, quantity: 1 },
+    ]);
+    expect(scenario!.recording!.inferred).toEqual([
+      { id: 1, status: 'pending', listed: true, because: '2. cancel order 1' },
+      { id: 3, status: 'shipped', listed: true, because: '3. cancel order 3' },
+      { id: 9007199254740993n, status: 'pending', listed: true, because: '6. cancel order 9007199254740993' },
+    ]);
+  });
+
+  it('writes no key, header, cookie or query to the folder', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      await recordHonestSession(upstream.origin);
+    } finally {
+      await upstream.close();
+    }
+    const text = await filesText();
+    for (const secret of [...Object.values(secrets), 'Bearer', 'authorization', 'cookie', 'access_token'])
+      expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
+    expect(await readdir(directory)).toEqual(['recording-2026-11-25-030512.yaml']);
+  });
+
+  it('replays green against the provider it came from, and against the mock', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      await recordHonestSession(upstream.origin);
+      const scenarios = await recordedScenarios();
+      expect((await replay(scenarios, upstream.origin)).verdict).toBe('passed');
+    } finally {
+      await upstream.close();
+    }
+    const mock = await startServer();
+    try {
+      expect((await replay(await recordedScenarios(), mock.origin)).verdict).toBe('passed');
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('replays red against a provider that cancels the wrong order', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      await recordHonestSession(upstream.origin);
+    } finally {
+      await upstream.close();
+    }
+    const rounding = await startRoundingProvider();
+    try {
+      const result = await replay(await recordedScenarios(), rounding.origin);
+      expect(result.verdict).toBe('failed');
+      // It cancels 9007199254740992 instead (204 all the same): the list after it shows which went.
+      const failed = result.cases[0]!.exchanges.filter((exchange) => exchange.violations.length > 0);
+      expect(failed.map((exchange) => exchange.name)).toEqual(['7. list the orders']);
+      expect(failed[0]!.violations.map((finding) => finding.code)).toContain('order-listed');
+    } finally {
+      await rounding.close();
+    }
+  });
+
+  it('starts the mock in the recorded state', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      await recordHonestSession(upstream.origin);
+    } finally {
+      await upstream.close();
+    }
+    const mock = createOrderMock({ scenarios: await recordedScenarios() });
+    await mock.loadScenario('recording-2026-11-25-030512');
+    expect(await mock.orders()).toEqual([
+      { id: 1n, petId: 101n, quantity: 1, status: 'pending' },
+      { id: 3n, petId: 103n, quantity: 1, status: 'shipped' },
+      { id: 9007199254740993n, petId: 7n, quantity: 2, status: 'pending' },
+      { id: 9007199254740992n, petId: 8n, quantity: 1, status: 'pending' },
+    ]);
+  });
+
+  it("writes the contract's expectation where the deployment breaks it, flags the step, and replays red against it", async () => {
+    // A deployment that lists the orders to a client without a key.
+    const broken = await startBrokenProvider(async (request, response) =>
+      request.method === 'GET' && !request.headers.has('authorization') ? json([{ id: 1 }], 200) : response,
+    );
+    try {
+      const proxy = await recordingProxy(broken.origin, { apiKey: secrets.key });
+      expect(await proxy.call('GET', '/store/orders', {})).toBe(200);
+      await proxy.close();
+      const [scenario] = await recordedScenarios();
+      const step = scenario!.steps[0] as ContractStep;
+      expect(step.expect).toEqual({ status: 401, body: { schema: 'Error' } });
+      expect(step.recorded).toEqual({
+        status: 200,
+        findings: [{ code: 'status-unexpected', path: 'status', expected: 'status 401', actual: '200' }],
+      });
+      expect(proxy.steps[0]!.disagreements.map((finding) => finding.code)).toEqual(['status-unexpected']);
+      expect((await replay([scenario!], broken.origin)).verdict).toBe('failed');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('infers an order never listed from what its cancel answered, and marks it inferred', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      const proxy = await recordingProxy(upstream.origin);
+      expect(await proxy.call('DELETE', '/store/orders/3')).toBe(409);
+      expect(await proxy.call('DELETE', '/store/orders/1')).toBe(204);
+      expect(await proxy.call('DELETE', '/store/orders/42')).toBe(404);
+      await proxy.close();
+    } finally {
+      await upstream.close();
+    }
+    const [scenario] = await recordedScenarios();
+    expect(scenario!.state!.params.orders).toEqual([
+      { id: 3, status: 'shipped' },
+      { id: 1, status: 'pending' },
+    ]);
+    expect(scenario!.recording).toMatchObject({
+      keys: 'inferred from the answers',
+      inferred: [
+        { id: 3, status: 'shipped', listed: false, because: '1. cancel order 3' },
+        { id: 1, status: 'pending', listed: false, because: '2. cancel order 1' },
+      ],
+    });
+  });
+
+  it('tells each key choice apart with the accepted key, and writes none of them', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    const keys = {
+      wrong: 'Bearer not-the-key',
+      basic: `Basic ${btoa(`${secrets.key}:`)}`,
+      'lowercase-scheme': `bearer ${secrets.key}`,
+      prefixed: `Bearer x${secrets.key}`,
+      suffixed: `Bearer ${secrets.key}x`,
+      containing: `Bearer x${secrets.key}x`,
+      truncated: `Bearer ${secrets.key.slice(0, -1)}`,
+    };
+    try {
+      const proxy = await recordingProxy(upstream.origin, { apiKey: secrets.key });
+      for (const authorization of Object.values(keys))
+        await proxy.call('DELETE', '/store/orders/42', { authorization });
+      await proxy.close();
+    } finally {
+      await upstream.close();
+    }
+    const [scenario] = await recordedScenarios();
+    expect(scenario!.steps.map((step) => step.request.key)).toEqual(Object.keys(keys));
+    expect(statuses(scenario!)).toEqual([401, 401, 404, 401, 401, 401, 401]);
+    expect(await filesText()).not.toContain(secrets.key);
+  });
+
+  it('writes identical reads in a row once', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      const proxy = await recordingProxy(upstream.origin);
+      for (let read = 0; read < 3; read++) await proxy.call('GET', '/store/orders');
+      await proxy.call('DELETE', '/store/orders/1');
+      await proxy.call('GET', '/store/orders');
+      await proxy.close();
+    } finally {
+      await upstream.close();
+    }
+    const [scenario] = await recordedScenarios();
+    expect(scenario!.steps.map((step) => step.name)).toEqual([
+      '1. list the orders',
+      '2. cancel order 1',
+      '3. list the orders',
+    ]);
+    expect(scenario!.recording!.repeatedReads).toBe(2);
+  });
+
+  it('leaves a complete scenario file after every step, and no temporary file', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      const proxy = await recordingProxy(upstream.origin);
+      const calls: [string, string][] = [
+        ['GET', '/store/orders'],
+        ['DELETE', '/store/orders/1'],
+        ['DELETE', '/store/orders/3'],
+      ];
+      for (const [index, [method, path]] of calls.entries()) {
+        await proxy.call(method, path);
+        await proxy.stepsWritten(index + 1);
+        const [scenario] = await recordedScenarios();
+        expect(scenario!.steps).toHaveLength(index + 1);
+        expect(await readdir(directory)).toEqual(['recording-2026-11-25-030512.yaml']);
+      }
+      await proxy.close();
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('records every one of concurrent calls, in the order the upstream answered them', async () => {
+    const orders = Array.from({ length: 20 }, (_, index) => ({ id: index + 1, status: 'pending' as const }));
+    const upstream = await startServer({ seed: orders });
+    try {
+      const proxy = await recordingProxy(upstream.origin);
+      const answers = await Promise.all(orders.map(({ id }) => proxy.call('DELETE', `/store/orders/${id}`)));
+      expect(answers).toEqual(orders.map(() => 204));
+      await proxy.close();
+      const [scenario] = await recordedScenarios();
+      const answered = proxy.exchanges.map((exchange) => exchange.path.replace('/v1/store/orders/', ''));
+      expect(scenario!.steps.map((step) => step.request.path.replace('/store/orders/', ''))).toEqual(answered);
+      expect(new Set(answered).size).toBe(20);
+      expect(statuses(scenario!)).toEqual(orders.map(() => 204));
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('answers 502 and records nothing when the upstream cannot be reached', async () => {
+    const upstream = await startServer();
+    const origin = upstream.origin;
+    await upstream.close();
+    const proxy = await recordingProxy(origin);
+    expect(await proxy.call('GET', '/store/orders')).toBe(502);
+    await proxy.close();
+    expect(await readdir(directory)).toEqual([]);
+  });
+
+  it('starts a new file on POST /__record/new, named as asked, never over a file that exists', async () => {
+    await writeFile(join(directory, 'found-on-staging.yaml'), 'kept: as it was\n');
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      const proxy = await recordingProxy(upstream.origin, { name: 'before-the-cut' });
+      await proxy.call('GET', '/store/orders');
+      const cut = await fetch(`${proxy.origin}/__record/new?name=found-on-staging`, { method: 'POST' });
+      expect(cut.status).toBe(201);
+      expect(await cut.json()).toEqual({
+        name: 'found-on-staging-2',
+        file: join(directory, 'found-on-staging-2.yaml'),
+      });
+      await proxy.call('DELETE', '/store/orders/3');
+      const refused = await fetch(`${proxy.origin}/__record/new?name=${encodeURIComponent('../escape')}`, {
+        method: 'POST',
+      });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({
+        code: 'invalid_recording_name',
+        message:
+          "\"../escape\" is not a scenario name: letters, digits, '.', '_' and '-', starting with a letter or digit.",
+        status: 400,
+      });
+      await proxy.close();
+    } finally {
+      await upstream.close();
+    }
+    expect((await readdir(directory)).sort()).toEqual([
+      'before-the-cut.yaml',
+      'found-on-staging-2.yaml',
+      'found-on-staging.yaml',
+    ]);
+    expect(await readFile(join(directory, 'found-on-staging.yaml'), 'utf8')).toBe('kept: as it was\n');
+    const [before, after] = await loadScenarios({ directory, names: ['before-the-cut', 'found-on-staging-2'] });
+    expect(before!.steps.map((step) => step.name)).toEqual(['1. list the orders']);
+    expect(after!.steps.map((step) => step.name)).toEqual(['1. cancel order 3']);
+  });
+
+  it('answers 404 to POST /__record/new when not recording', async () => {
+    const upstream = await startServer();
+    const proxy = createValidatingProxy({ upstream: `${upstream.origin}/v1`, prism: false });
+    try {
+      const origin = await proxy.listen(0, '127.0.0.1');
+      const response = await fetch(`${origin}/__record/new`, { method: 'POST' });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({
+        code: 'not_recording',
+        message: 'The proxy was started without --record.',
+        status: 404,
+      });
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+  });
+});
+
+describe('petstore-verify proxy --record on the command line', () => {
+  it('exits 2 at start when the folder cannot be written', async () => {
+    const file = join(directory, 'a-file');
+    await writeFile(file, '');
+    const exit = await runToExit(process.execPath, [
+      verifyCli,
+      'proxy',
+      '--upstream',
+      'http://127.0.0.1:9/v1',
+      '--record',
+      join(file, 'sub'),
+    ]);
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toBe(
+      `petstore-verify: cannot write recordings to ${join(file, 'sub')}: ENOTDIR (see --help)\n`,
+    );
+  });
+
+  it('prints a disagreement at once, and leaves a whole file when stopped with SIGTERM', async () => {
+    const broken = await startBrokenProvider(async (request, response) =>
+      request.method === 'DELETE' && response.status === 409 ? new Response(null, { status: 204 }) : response,
+    );
+    const proxy = await startCommand(
+      process.execPath,
+      [
+        verifyCli,
+        'proxy',
+        '--upstream',
+        `${broken.origin}/v1`,
+        '--port',
+        '0',
+        '--no-prism',
+        '--record',
+        directory,
+        '--record-name',
+        'shipped-twice',
+      ],
+      { env: { PETSTORE_API_KEY: secrets.key } },
+    );
+    try {
+      await fetch(`${broken.origin}/__mock/orders`, { method: 'PUT', body: '[{"id":3,"status":"shipped"}]' });
+      const call = (method: string) => fetch(`${proxy.baseUrl}/store/orders/3`, { method, headers: authorized });
+      // The first cancel tells the recorder nothing it can hold against the answer; a second 204 can be told.
+      expect((await call('DELETE')).status).toBe(204);
+      expect((await call('DELETE')).status).toBe(204);
+      const output = await proxy.outputMatching('recorded 2. cancel order 3:');
+      expect(output).toContain(
+        'recorded 2. cancel order 3: the contract requires status 404 or 409, the upstream answered 204 [status-unexpected]',
+      );
+    } finally {
+      const exit = await proxy.stop();
+      await broken.close();
+      expect(exit.code).toBe(1);
+      expect(exit.stdout).toContain(
+        `recorded 2 steps in ${join(directory, 'shipped-twice.yaml')}, 1 answer against the contract`,
+      );
+    }
+    const [scenario] = await recordedScenarios();
+    expect(scenario!.name).toBe('shipped-twice');
+    expect(scenario!.steps.map((step) => (step as ContractStep).recorded?.status)).toEqual([204, 204]);
+  });
+});

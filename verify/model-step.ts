@@ -1,0 +1,60 @@
+// A model's answer to a call as the scenario step that replays it: what exploration saves and the proxy records.
+import type { KeyChoice } from '../mocks/authorization.js';
+import type { StoredOrder } from '../mocks/order-store.js';
+import type { BodySchemaName, ContractStep } from '../mocks/scenarios.js';
+import { documentedResponse, routeOf, type OperationName } from '../spec/routes.js';
+import { acceptedStatuses } from './compare.js';
+import type { ModelAnswer } from './model.js';
+
+/**
+ * The body a step expects for an operation's status: none for a 204, the documented schema, or an
+ * Error record that may be absent where the specification shows no body (the 409).
+ * @example
+ * bodySchemaOf('cancelOrder', 409) // { schema: 'Error', optional: true }
+ */
+export function bodySchemaOf(operation: OperationName, status: number): ContractStep['expect']['body'] {
+  const documented = documentedResponse(routeOf(operation), status);
+  if (status === 204) return 'none';
+  if (documented === undefined) return undefined;
+  const schema: BodySchemaName =
+    operation === 'listOrders' && status === 200
+      ? 'Order[]'
+      : operation === 'readPet' && status === 200
+        ? 'Pet'
+        : 'Error';
+  return documented.schema === null ? { schema: 'Error', optional: true } : { schema };
+}
+
+/**
+ * The scenario step that replays a call: its request, and what the model answered (with the tolerances).
+ * @example
+ * stepOf({ method: 'DELETE', path: '/store/orders/3', key: 'valid' }, answer, before, after).expect // { status: 409, body: { schema: 'Error', optional: true } }
+ */
+export function stepOf(
+  call: { method: string; path: string; key: KeyChoice },
+  answer: ModelAnswer,
+  before: StoredOrder[],
+  after: StoredOrder[],
+): ContractStep {
+  const statuses = acceptedStatuses(answer, before, call.path);
+  const body = bodySchemaOf(answer.operation, answer.status);
+  const expect: ContractStep['expect'] = {
+    status: statuses.length === 1 ? statuses[0]! : statuses,
+    ...(body !== undefined && { body }),
+  };
+  if (answer.operation === 'listOrders' && answer.status === 200) {
+    expect.listed = after.filter((order) => order.status !== 'cancelled').map((order) => order.id);
+    const cancelled = after.filter((order) => order.status === 'cancelled').map((order) => order.id);
+    if (cancelled.length > 0) expect.advisory = { notListed: cancelled };
+  }
+  if (answer.operation === 'readPet' && answer.status === 200) expect.headers = ['Deprecation', 'Sunset'];
+  return {
+    name: '',
+    request: {
+      method: call.method as 'GET' | 'DELETE',
+      path: call.path,
+      ...(call.key !== 'valid' && { key: call.key }),
+    },
+    expect,
+  };
+}

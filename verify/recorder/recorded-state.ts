@@ -1,0 +1,151 @@
+import { isAcceptedKey, type KeyChoice } from '../../mocks/authorization.js';
+import { parseInt64, toInt64 } from '../../spec/int64.js';
+import type { JsonValue } from '../../spec/json.js';
+import { orderInputViolations, type OrderInput } from '../../spec/provider-state.js';
+import { orderFields } from '../../spec/records.js';
+import { matchRoute } from '../../spec/routes.js';
+
+/** One call as the recorder saw it: what the state can be inferred from. */
+export interface StateEvidence {
+  method: string;
+  /** The operation's path below the base URL. */
+  path: string;
+  key: KeyChoice;
+  /** The upstream's status (0 when none came). */
+  status: number;
+  /** The body read exactly, when it was JSON. */
+  body: JsonValue | undefined;
+  /** The step's name, to say where an inference came from. */
+  step: string;
+}
+
+/** An order added to the state, or given its status, from what an answer implies rather than from a list. */
+export interface InferredOrder {
+  id: bigint;
+  status: 'pending' | 'shipped';
+  /** Whether the first list held it (then only its status is inferred). */
+  listed: boolean;
+  /** The step whose answer implies it. */
+  because: string;
+}
+
+/** What a field of a listed order could not keep, and why. */
+export interface DroppedField {
+  id: bigint | undefined;
+  field: string;
+  reason: string;
+}
+
+type Outcome = { status: 'pending' | 'shipped' | 'absent'; because: string };
+
+/**
+ * The provider state a recording starts from, inferred from the traffic and nothing else: the orders
+ * of the first list seen with an accepted key, each field as listed (the Order fields a provider state
+ * takes); an order's status from the first cancel of it with an accepted key (204: it was pending;
+ * 409: shipped; 404: absent); and the orders never listed whose cancel implies they were there.
+ * @example
+ * const state = new RecordedState();
+ * state.observe({ method: 'DELETE', path: '/store/orders/5', key: 'valid', status: 409, body: undefined, step: '1. cancel order 5' });
+ * state.orders() // [{ id: 5n, status: 'shipped' }]
+ */
+export class RecordedState {
+  #listed: OrderInput[] | undefined;
+  readonly #dropped: DroppedField[] = [];
+  /** The first accepted cancel's outcome for each id, in the order they came. */
+  readonly #outcomes = new Map<bigint, Outcome>();
+
+  observe(evidence: StateEvidence): void {
+    if (!isAcceptedKey(evidence.key)) return;
+    const match = matchRoute(evidence.method, evidence.path);
+    if (match === undefined) return;
+    const { operation } = match.route;
+    if (operation === 'listOrders' && evidence.status === 200 && this.#listed === undefined) {
+      if (Array.isArray(evidence.body)) this.#listed = this.#listedOrders(evidence.body);
+      return;
+    }
+    if (operation !== 'cancelOrder' || match.parameter === undefined) return;
+    const id = parseInt64(safelyDecoded(match.parameter));
+    if (id === undefined || this.#outcomes.has(id)) return;
+    const status =
+      evidence.status === 204
+        ? 'pending'
+        : evidence.status === 409
+          ? 'shipped'
+          : evidence.status === 404
+            ? 'absent'
+            : undefined;
+    if (status !== undefined) this.#outcomes.set(id, { status, because: evidence.step });
+  }
+
+  /** The orders the recording's state holds: the first list's, then those inferred, in the order they came. */
+  orders(): OrderInput[] {
+    const listed = (this.#listed ?? []).map((order) => {
+      const outcome = this.#outcomes.get(toInt64(order.id)!);
+      return outcome === undefined || outcome.status === 'absent' ? order : { ...order, status: outcome.status };
+    });
+    const listedIds = new Set(listed.map((order) => toInt64(order.id)!));
+    const inferred = [...this.#outcomes]
+      .filter(([id, outcome]) => outcome.status !== 'absent' && !listedIds.has(id))
+      .map(([id, outcome]) => ({ id, status: outcome.status as 'pending' | 'shipped' }));
+    return [...listed, ...inferred];
+  }
+
+  /** The orders, or statuses, the state holds because an answer implies them. */
+  inferred(): InferredOrder[] {
+    const listedIds = new Set((this.#listed ?? []).map((order) => toInt64(order.id)!));
+    return [...this.#outcomes].flatMap(([id, { status, because }]) =>
+      status === 'absent' ? [] : [{ id, status, listed: listedIds.has(id), because }],
+    );
+  }
+
+  /** The fields of listed orders a provider state could not take (unknown fields, invalid values). */
+  dropped(): DroppedField[] {
+    return [...this.#dropped];
+  }
+
+  #listedOrders(body: JsonValue[]): OrderInput[] {
+    const orders: OrderInput[] = [];
+    const seen = new Set<bigint>();
+    for (const entry of body) {
+      if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
+      const id = toInt64(entry.id);
+      if (id === undefined || seen.has(id)) {
+        this.#dropped.push({ id, field: 'id', reason: id === undefined ? 'not an int64' : 'listed twice' });
+        continue;
+      }
+      seen.add(id);
+      orders.push(this.#stateOrder(id, entry));
+    }
+    return orders;
+  }
+
+  // The Order fields as listed (and a listed status a provider state knows), less what a provider state refuses.
+  #stateOrder(id: bigint, entry: { [key: string]: JsonValue }): OrderInput {
+    const order: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(entry)) {
+      const known = (orderFields as string[]).includes(field) || (field === 'status' && isStateStatus(value));
+      if (known) order[field] = value;
+      else this.#dropped.push({ id, field, reason: 'no field of an Order a provider state takes' });
+    }
+    for (const { path, message } of orderInputViolations([order])) {
+      const field = path.split('/')[2];
+      if (field === undefined || field === 'id' || !(field in order)) continue;
+      delete order[field];
+      this.#dropped.push({ id, field, reason: message });
+    }
+    order.id = id;
+    return order as OrderInput;
+  }
+}
+
+function isStateStatus(value: unknown): boolean {
+  return value === 'pending' || value === 'shipped';
+}
+
+function safelyDecoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,384 @@
+import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { KeyChoice } from '../../mocks/authorization.js';
+import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
+import { parseJson, type JsonValue } from '../../spec/json.js';
+import { matchRoute } from '../../spec/routes.js';
+import type { Finding, ObservedResponse } from '../checks.js';
+import { compareWithModel, ProviderHistory } from '../compare.js';
+import { InterfaceModel } from '../model.js';
+import { stepOf } from '../model-step.js';
+import { keyChoiceOf } from './key-choice-of.js';
+import { RecordedState } from './recorded-state.js';
+import { recordingText, type RecordingParts } from './recording-text.js';
+
+/** One exchange the proxy forwarded, as the recorder takes it. */
+export interface ExchangeToRecord {
+  method: string;
+  /** The path below the base URL, without its query: undefined for a request outside it. */
+  operationPath: string | undefined;
+  /** The request's `Authorization` header: read to tell the key choice, never written. */
+  authorization: string | undefined;
+  /** The upstream's status (0 when none came). */
+  status: number;
+  /** The response as the checks read it, when it could be read whole. */
+  observed: ObservedResponse | undefined;
+  /** What the proxy's checks found against the specification. */
+  findings: readonly Finding[];
+}
+
+/** A step as it was recorded: its name, the file, and where the upstream's answer disagrees with the contract. */
+export interface RecordedStep {
+  file: string;
+  step: ContractStep;
+  /** The model's findings: where the upstream's answer is not what the contract requires in the recorded state. */
+  disagreements: Finding[];
+}
+
+/** How to record. */
+export interface RecorderOptions {
+  /** The folder the scenario files go to (made if missing). */
+  directory: string;
+  /** The first file's scenario name; else a timestamped one. */
+  name?: string | undefined;
+  /** The key the deployment accepts, to tell every key choice exactly; else they are inferred from the answers. */
+  apiKey?: string | undefined;
+  /** The upstream's base URL, written in the file without its credentials. */
+  upstream: string;
+  /** The clock that names files and dates recordings. Default: the system's. */
+  now?: () => Date;
+  /** Called once each step is on disk. */
+  onStep?: (recorded: RecordedStep) => void;
+}
+
+/** A folder the recorder cannot write, or a name it cannot take: the message says which and why. */
+export class RecordingError extends Error {
+  override name = 'RecordingError';
+}
+
+const scenarioName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** One call kept for the recording, with what the upstream answered. */
+interface KeptCall {
+  title: string;
+  method: 'GET' | 'DELETE';
+  path: string;
+  key: KeyChoice;
+  exchange: ExchangeToRecord;
+}
+
+/** The file being written: its name, its calls, their steps, and the model that judges them. */
+interface Recording {
+  name: string;
+  file: string;
+  started: Date;
+  calls: KeptCall[];
+  steps: ContractStep[];
+  state: RecordedState;
+  /** The state the steps were judged in, as JSON: a new one means judging them all again. */
+  stateKey: string | undefined;
+  model: InterfaceModel | undefined;
+  history: ProviderHistory;
+  repeatedReads: number;
+  skipped: number;
+}
+
+/**
+ * Records the exchanges a proxy forwards as scenario files of the kit's format, one step per call of an
+ * operation: the request, the key choice (never the key: no header is written, no query either), and what
+ * the contract requires in the state the traffic implies (the kit's mock as the model), with what the
+ * upstream answered beside it. The whole file is written again after each step, to a temporary file
+ * renamed over it, so it is complete and valid whenever the proxy stops.
+ * @example
+ * const recorder = await ScenarioRecorder.open({ directory: 'recordings', upstream: 'https://staging.example.com/v1' });
+ * recorder.record(exchange); // after each forwarded exchange
+ * await recorder.close(); // every step on disk
+ */
+export class ScenarioRecorder {
+  readonly #options: RecorderOptions;
+  readonly #now: () => Date;
+  readonly #names = new Set<string>();
+  #recording: Recording;
+  #queue: Promise<void> = Promise.resolve();
+
+  private constructor(options: RecorderOptions, name: string) {
+    this.#options = options;
+    this.#now = options.now ?? (() => new Date());
+    this.#recording = this.#newRecording(name);
+  }
+
+  /**
+   * A recorder writing to `directory`, checked writable now.
+   * @throws RecordingError when the folder cannot be made or written, or the name is not a scenario name.
+   */
+  static async open(options: RecorderOptions): Promise<ScenarioRecorder> {
+    const probe = join(options.directory, `.petstore-record-probe-${process.pid}`);
+    try {
+      await madeDirectory(options.directory);
+      await writeFile(probe, '');
+      await unlink(probe);
+    } catch (error) {
+      throw new RecordingError(
+        `cannot write recordings to ${options.directory}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
+    }
+    const taken = new Set((await readdir(options.directory)).map((file) => file.replace(/\.ya?ml$/, '')));
+    const now = options.now ?? (() => new Date());
+    const recorder = new ScenarioRecorder(options, freeName(options.name ?? timestampedName(now()), taken));
+    for (const name of taken) recorder.#names.add(name);
+    return recorder;
+  }
+
+  /** The file being written, and how many steps it holds. */
+  current(): { name: string; file: string; steps: number } {
+    const { name, file, steps } = this.#recording;
+    return { name, file, steps: steps.length };
+  }
+
+  /** Records one exchange, after the ones recorded before it; a request for no operation is counted, not recorded. */
+  record(exchange: ExchangeToRecord): void {
+    this.#queue = this.#queue.then(() => this.#recordNow(exchange));
+  }
+
+  /**
+   * Starts a new file for the steps from now on: named `name`, else with a timestamp.
+   * @throws RecordingError when the name is not a scenario name.
+   */
+  cut(name?: string): { name: string; file: string } {
+    const chosen = freeName(name ?? timestampedName(this.#now()), this.#names);
+    const next = this.#newRecording(chosen);
+    this.#queue = this.#queue.then(() => {
+      this.#recording = next;
+    });
+    return { name: next.name, file: next.file };
+  }
+
+  /** Resolves once every exchange recorded so far is on disk. */
+  async close(): Promise<void> {
+    await this.#queue;
+  }
+
+  #newRecording(name: string): Recording {
+    this.#names.add(name);
+    return {
+      name,
+      file: join(this.#options.directory, `${name}.yaml`),
+      started: this.#now(),
+      calls: [],
+      steps: [],
+      state: new RecordedState(),
+      stateKey: undefined,
+      model: undefined,
+      history: new ProviderHistory(),
+      repeatedReads: 0,
+      skipped: 0,
+    };
+  }
+
+  async #recordNow(exchange: ExchangeToRecord): Promise<void> {
+    const recording = this.#recording;
+    const call = this.#keptCall(exchange, recording.calls.length + 1);
+    if (call === undefined) {
+      recording.skipped++;
+      return;
+    }
+    if (repeatsRead(recording.calls.at(-1), call)) {
+      recording.repeatedReads++;
+      return;
+    }
+    recording.calls.push(call);
+    recording.state.observe({ ...call, status: exchange.status, body: jsonBodyOf(exchange), step: call.title });
+    const disagreements = await judgeSteps(recording);
+    await writeRecording(recording, this.#parts(recording));
+    this.#options.onStep?.({ file: recording.file, step: recording.steps.at(-1)!, disagreements });
+  }
+
+  #keptCall(exchange: ExchangeToRecord, number: number): KeptCall | undefined {
+    const { method, operationPath: path } = exchange;
+    if (path === undefined || (method !== 'GET' && method !== 'DELETE')) return undefined;
+    if (matchRoute(method, path) === undefined) return undefined;
+    const key = keyChoiceOf(exchange.authorization, { apiKey: this.#options.apiKey, status: exchange.status });
+    return { title: `${number}. ${stepTitle(method, path, key)}`, method, path, key, exchange };
+  }
+
+  #parts(recording: Recording): RecordingParts {
+    const inferred = recording.state.inferred();
+    const dropped = recording.state.dropped();
+    const note: RecordingNote = {
+      upstream: withoutCredentials(this.#options.upstream),
+      started: recording.started.toISOString(),
+      keys: this.#options.apiKey === undefined ? 'inferred from the answers' : 'compared with --api-key',
+      ...(inferred.length > 0 && { inferred }),
+      ...(dropped.length > 0 && {
+        dropped: dropped.map(({ id, field, reason }) => ({ ...(id !== undefined && { id }), field, reason })),
+      }),
+      ...(recording.repeatedReads > 0 && { repeatedReads: recording.repeatedReads }),
+      ...(recording.skipped > 0 && { skipped: recording.skipped }),
+    };
+    const count = recording.steps.length;
+    return {
+      description: `Recorded by petstore-verify proxy from ${note.upstream}: ${count} step${count === 1 ? '' : 's'}, each expecting what the contract requires in the state the traffic implies.`,
+      recording: note,
+      orders: recording.state.orders(),
+      steps: recording.steps,
+    };
+  }
+}
+
+/**
+ * Makes a folder and the folders above it that are missing. Not `mkdir`'s `recursive`: on Node 20 it
+ * loops forever where the parent cannot hold a folder (under /proc).
+ */
+async function madeDirectory(path: string): Promise<void> {
+  try {
+    await mkdir(path);
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EEXIST') {
+      if (!(await stat(path)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+      return;
+    }
+    if (code !== 'ENOENT' || dirname(path) === path) throw error;
+    await madeDirectory(dirname(path));
+    await mkdir(path);
+  }
+}
+
+/**
+ * Judges the recording's steps with the model seeded with the state inferred so far: all of them again
+ * when the state changed (a later answer can tell an earlier step's order), else the last one alone.
+ * Returns the last step's disagreements.
+ */
+async function judgeSteps(recording: Recording): Promise<Finding[]> {
+  const orders = recording.state.orders();
+  const stateKey = JSON.stringify(orders, (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+  let from = recording.calls.length - 1;
+  if (stateKey !== recording.stateKey || recording.model === undefined) {
+    recording.model = await InterfaceModel.seeded(orders);
+    recording.history = new ProviderHistory();
+    recording.stateKey = stateKey;
+    recording.steps = [];
+    from = 0;
+  }
+  let disagreements: Finding[] = [];
+  for (const call of recording.calls.slice(from)) {
+    const judged = await judgedStep(recording.model, recording.history, call);
+    recording.steps.push(judged.step);
+    disagreements = judged.disagreements;
+  }
+  return disagreements;
+}
+
+async function judgedStep(
+  model: InterfaceModel,
+  history: ProviderHistory,
+  call: KeptCall,
+): Promise<{ step: ContractStep; disagreements: Finding[] }> {
+  const before = await model.orders();
+  const answer = (await model.call(call.method, call.path, call.key))!;
+  const after = await model.orders();
+  const { observed, status, findings } = call.exchange;
+  const disagreements =
+    observed === undefined ? [] : compareWithModel({ path: call.path, answer, before, after, observed }, history);
+  const all = [...findings, ...disagreements];
+  const step: ContractStep = {
+    ...stepOf(call, answer, before, after),
+    name: call.title,
+    recorded: {
+      status,
+      ...(all.length > 0 && {
+        findings: all.map(({ code, path, expected, actual }) => ({ code, path, expected, actual })),
+      }),
+    },
+  };
+  return { step, disagreements };
+}
+
+async function writeRecording(recording: Recording, parts: RecordingParts): Promise<void> {
+  const temporary = join(recording.file, '..', `.${recording.name}.yaml.${process.pid}.tmp`);
+  await writeFile(temporary, recordingText(parts));
+  await rename(temporary, recording.file);
+}
+
+function jsonBodyOf(exchange: ExchangeToRecord): JsonValue | undefined {
+  if (exchange.observed === undefined || exchange.observed.text === '') return undefined;
+  try {
+    return parseJson(exchange.observed.text);
+  } catch {
+    return undefined;
+  }
+}
+
+// A read identical to the one just before it, answer and all: nothing changed between them.
+function repeatsRead(previous: KeptCall | undefined, call: KeptCall): boolean {
+  return (
+    previous !== undefined &&
+    call.method === 'GET' &&
+    previous.method === 'GET' &&
+    previous.path === call.path &&
+    previous.key === call.key &&
+    previous.exchange.status === call.exchange.status &&
+    previous.exchange.observed !== undefined &&
+    previous.exchange.observed.text === call.exchange.observed?.text
+  );
+}
+
+const keyPhrases: Record<KeyChoice, string> = {
+  valid: '',
+  none: ' without a key',
+  wrong: ' with a wrong key',
+  basic: ' with another scheme',
+  'lowercase-scheme': ' with the scheme in lower case',
+  prefixed: ' with a near key (prefixed)',
+  suffixed: ' with a near key (suffixed)',
+  containing: ' with a near key (containing)',
+  truncated: ' with a near key (truncated)',
+};
+
+/**
+ * A step's name: what the call does, and with which key.
+ * @example
+ * stepTitle('DELETE', '/store/orders/3', 'none') // 'cancel order 3 without a key'
+ */
+export function stepTitle(method: string, path: string, key: KeyChoice): string {
+  const match = matchRoute(method, path);
+  const parameter = match?.parameter === undefined ? '' : ` ${match.parameter}`;
+  const action =
+    match?.route.operation === 'cancelOrder'
+      ? `cancel order${parameter}`
+      : match?.route.operation === 'readPet'
+        ? `read pet${parameter}`
+        : 'list the orders';
+  return `${action}${keyPhrases[key]}`;
+}
+
+/**
+ * A name free among `taken`: the name itself, else with `-2`, `-3`, … after it (a trailing `.yaml` is dropped).
+ * @throws RecordingError when it is not a scenario name (letters, digits, `.`, `_`, `-`).
+ */
+function freeName(wanted: string, taken: ReadonlySet<string>): string {
+  const name = wanted.replace(/\.ya?ml$/, '');
+  if (!scenarioName.test(name))
+    throw new RecordingError(
+      `${JSON.stringify(wanted)} is not a scenario name: letters, digits, '.', '_' and '-', starting with a letter or digit`,
+    );
+  let free = name;
+  for (let suffix = 2; taken.has(free); suffix++) free = `${name}-${suffix}`;
+  return free;
+}
+
+/**
+ * A readable name for a recording started at `date` (UTC).
+ * @example
+ * timestampedName(new Date('2026-11-25T03:05:12Z')) // 'recording-2026-11-25-030512'
+ */
+export function timestampedName(date: Date): string {
+  const iso = date.toISOString();
+  return `recording-${iso.slice(0, 10)}-${iso.slice(11, 19).replaceAll(':', '')}`;
+}
+
+// The origin and path of a URL: no user, password, query or fragment reaches the file.
+function withoutCredentials(href: string): string {
+  const url = new URL(href);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

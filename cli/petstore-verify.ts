@@ -410,6 +410,7 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   let options;
   let recorder: ScenarioRecorder | undefined;
   let disagreements = 0;
+  let recordingFailed = false;
   try {
     options = parseProxy(argv, process.env);
     if (options.record !== undefined)
@@ -421,6 +422,10 @@ async function proxy(argv: string[]): Promise<number | undefined> {
         onStep: (recorded) => {
           disagreements += recorded.disagreements.length;
           for (const line of disagreementLines(recorded)) console.log(line);
+        },
+        onError: (error) => {
+          recordingFailed = true;
+          console.error(`petstore-verify: ${error.message}`);
         },
       });
   } catch (error) {
@@ -451,7 +456,7 @@ async function proxy(argv: string[]): Promise<number | undefined> {
           : `recorded ${report.recording.steps} step${report.recording.steps === 1 ? '' : 's'} in ${report.recording.file}, ${disagreements} answer${disagreements === 1 ? '' : 's'} against the contract`,
       );
     if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
-    return report.violations > 0 || disagreements > 0 ? 1 : 0;
+    return report.violations > 0 || disagreements > 0 || recordingFailed ? 1 : 0;
   });
   const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
   const hint = baseUrlHint(options.upstream);

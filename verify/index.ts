@@ -56,6 +56,13 @@ export {
   type ValidatingProxy,
 } from './proxy.js';
 export {
+  RecordingError,
+  ScenarioRecorder,
+  type ExchangeToRecord,
+  type RecordedStep,
+  type RecorderOptions,
+} from './recorder/scenario-recorder.js';
+export {
   coverageOf,
   disagreementLine,
   exchangeLines,

@@ -1,6 +1,7 @@
 import { createOrderMock, type OrderMock } from '../mocks/order-mock.js';
 import { networkError } from '../mocks/reply.js';
 import type { StoredOrder } from '../mocks/order-store.js';
+import type { OrderStatus } from '../spec/provider-state.js';
 import { authorizationHeader, developmentApiKey, type KeyChoice } from '../mocks/authorization.js';
 import { matchRoute, type OperationName } from '../spec/routes.js';
 
@@ -54,5 +55,20 @@ export class InterfaceModel {
   /** Every order of the model's store, with its status. */
   orders(): Promise<StoredOrder[]> {
     return this.#mock.orders();
+  }
+
+  /**
+   * Sets an order's status in the model's store: what a recording learns of an order, from a later
+   * answer, that no earlier call depended on.
+   * @example
+   * await model.setStatus(3n, 'shipped');
+   */
+  async setStatus(id: bigint, status: OrderStatus): Promise<void> {
+    const orders = await this.#mock.collection();
+    await orders.update((query) => query.where({ id }), {
+      data(order) {
+        order.status = status;
+      },
+    });
   }
 }

@@ -53,6 +53,9 @@ export class RecordedState {
   readonly #dropped: DroppedField[] = [];
   /** The first accepted cancel's outcome for each id, in the order they came. */
   readonly #outcomes = new Map<bigint, Outcome>();
+  /** The orders as last made, until something changes them; a listed order given a status, made once. */
+  #orders: OrderInput[] | undefined;
+  readonly #withStatus = new Map<bigint, OrderInput>();
 
   observe(evidence: StateEvidence): void {
     if (!isAcceptedKey(evidence.key)) return;
@@ -60,7 +63,10 @@ export class RecordedState {
     if (match === undefined) return;
     const { operation } = match.route;
     if (operation === 'listOrders' && evidence.status === 200 && this.#listed === undefined) {
-      if (Array.isArray(evidence.body)) this.#listed = this.#listedOrders(evidence.body);
+      if (Array.isArray(evidence.body)) {
+        this.#listed = this.#listedOrders(evidence.body);
+        this.#orders = undefined;
+      }
       return;
     }
     if (operation !== 'cancelOrder' || match.parameter === undefined) return;
@@ -74,14 +80,31 @@ export class RecordedState {
           : evidence.status === 404
             ? 'absent'
             : undefined;
-    if (status !== undefined) this.#outcomes.set(id, { status, because: evidence.step });
+    if (status === undefined) return;
+    this.#outcomes.set(id, { status, because: evidence.step });
+    this.#orders = undefined;
   }
 
-  /** The orders the recording's state holds: the first list's, then those inferred, in the order they came. */
+  /**
+   * The orders the recording's state holds: the first list's, then those inferred, in the order they
+   * came. The same objects until something changes them (an order given a status is a new one).
+   */
   orders(): OrderInput[] {
+    this.#orders ??= this.#madeOrders();
+    return this.#orders;
+  }
+
+  #madeOrders(): OrderInput[] {
     const listed = (this.#listed ?? []).map((order) => {
-      const outcome = this.#outcomes.get(toInt64(order.id)!);
-      return outcome === undefined || outcome.status === 'absent' ? order : { ...order, status: outcome.status };
+      const id = toInt64(order.id)!;
+      const outcome = this.#outcomes.get(id);
+      if (outcome === undefined || outcome.status === 'absent') return order;
+      let given = this.#withStatus.get(id);
+      if (given?.status !== outcome.status) {
+        given = { ...order, status: outcome.status };
+        this.#withStatus.set(id, given);
+      }
+      return given;
     });
     const listedIds = new Set(listed.map((order) => toInt64(order.id)!));
     const inferred = [...this.#outcomes]

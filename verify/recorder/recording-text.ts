@@ -2,12 +2,14 @@ import { Document, isPair, isScalar, visit } from 'yaml';
 import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
 import { providerState, type OrderInput } from '../../spec/provider-state.js';
 
-/** What a recording's file holds. */
+/** What a recording's file holds: its steps and its state already written as YAML (each kept, not written again). */
 export interface RecordingParts {
   description: string;
   recording: RecordingNote;
-  orders: OrderInput[];
-  steps: ContractStep[];
+  /** `stateText(orders)`. */
+  state: string;
+  /** `stepText(step)` for each step. */
+  steps: readonly string[];
 }
 
 const heading =
@@ -18,15 +20,51 @@ const heading =
  * A recording as the text of a scenario file: the kit's format, each int64 exact (the yaml package
  * writes a `bigint` as the integer it is), the steps last so that a step is one more item at the end.
  * @example
- * recordingText({ description, recording, orders: [{ id: 9007199254740993n }], steps }) // '# Recorded by …\ndescription: …'
+ * recordingText({ description, recording, state: stateText(orders, lines), steps: steps.map(stepText) }, lines) // '# Recorded by …\ndescription: …'
  */
-export function recordingText(parts: RecordingParts): string {
-  const head = yamlText({
-    description: parts.description,
-    recording: parts.recording,
-    state: { name: providerState, params: { orders: parts.orders } },
+export function recordingText(parts: RecordingParts, lines: Map<string, string>): string {
+  const { inferred, dropped, ...note } = parts.recording;
+  const head = `${yamlText({ description: parts.description })}recording:\n${yamlText(note).replace(/^(?=.)/gm, '  ')}`;
+  const inferredText = (inferred ?? []).map((item) =>
+    itemText(item, `inferred ${item.id} ${item.status} ${item.listed}`, lines, '    '),
+  );
+  const droppedText = (dropped ?? []).map((item) => itemText(item, undefined, lines, '    '));
+  return `${heading}${head}${listText('inferred', inferredText)}${listText('dropped', droppedText)}${parts.state}steps:\n${parts.steps.join('')}`;
+}
+
+function listText(name: string, items: readonly string[]): string {
+  return items.length === 0 ? '' : `  ${name}:\n${items.join('')}`;
+}
+
+// An item of a list as YAML at `indent`, kept in `lines` under `key` (what tells it apart from the other
+// items it could be: an inference's step, an order's fields, never change once it is made).
+function itemText(item: object, key: string | undefined, lines: Map<string, string>, indent: string): string {
+  if (key === undefined) return yamlText([item]).replace(/^(?=.)/gm, indent);
+  let line = lines.get(key);
+  if (line === undefined) {
+    line = yamlText([item]).replace(/^(?=.)/gm, indent);
+    lines.set(key, line);
+  }
+  return line;
+}
+
+/**
+ * The provider state a recording starts from, as the file's `state`. Each order's line is kept in
+ * `lines` (the state's orders are the same objects until one changes), so a state of thousands of
+ * orders costs a lookup an order when one of them is given its status.
+ * @example
+ * stateText([{ id: 3n, status: 'shipped' }], new WeakMap()) // 'state:\n  name: the store holds orders\n  params:\n    orders:\n      - { id: 3, status: shipped }\n'
+ */
+export function stateText(orders: readonly OrderInput[], lines: WeakMap<OrderInput, string>): string {
+  const texts = orders.map((order) => {
+    let line = lines.get(order);
+    if (line === undefined) {
+      line = yamlText([order]).replace(/^(?=.)/gm, '      ');
+      lines.set(order, line);
+    }
+    return line;
   });
-  return `${heading}${head}steps:\n${parts.steps.map(stepText).join('')}`;
+  return `state:\n  name: ${providerState}\n  params:\n    orders:${texts.length === 0 ? ' []\n' : `\n${texts.join('')}`}`;
 }
 
 /**
@@ -39,12 +77,14 @@ export function stepText(step: ContractStep): string {
   return yamlText([step]);
 }
 
-// As the kit's own scenarios are written: a map or list of plain values on one line ({ id: 1, status: shipped }).
+// As the kit's own scenarios are written: a map or list of plain values inside the value on one line
+// ({ id: 1, status: shipped }); the value itself in block style.
 function yamlText(value: unknown): string {
   const document = new Document(value);
   visit(document, {
-    Collection(_, node) {
-      if (node.items.every((item: unknown) => isScalar(isPair(item) ? item.value : item))) node.flow = true;
+    Collection(_, node, path) {
+      const nested = path.length > 1;
+      if (nested && node.items.every((item: unknown) => isScalar(isPair(item) ? item.value : item))) node.flow = true;
     },
   });
   return document.toString({ lineWidth: 0 });

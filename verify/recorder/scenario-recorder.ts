@@ -2,6 +2,7 @@ import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promise
 import { dirname, join } from 'node:path';
 import type { KeyChoice } from '../../mocks/authorization.js';
 import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
+import type { OrderInput } from '../../spec/provider-state.js';
 import { parseJson, type JsonValue } from '../../spec/json.js';
 import { matchRoute } from '../../spec/routes.js';
 import type { Finding, ObservedResponse } from '../checks.js';
@@ -10,7 +11,7 @@ import { InterfaceModel } from '../model.js';
 import { stepOf } from '../model-step.js';
 import { keyChoiceOf } from './key-choice-of.js';
 import { RecordedState } from './recorded-state.js';
-import { recordingText, type RecordingParts } from './recording-text.js';
+import { recordingText, stateText, stepText, type RecordingParts } from './recording-text.js';
 
 /** One exchange the proxy forwarded, as the recorder takes it. */
 export interface ExchangeToRecord {
@@ -49,9 +50,15 @@ export interface RecorderOptions {
   now?: () => Date;
   /** Called once each step is on disk. */
   onStep?: (recorded: RecordedStep) => void;
+  /** Called once when a file cannot be written: the recording stops there (the proxy goes on). */
+  onError?: (error: Error) => void;
 }
 
-/** A folder the recorder cannot write, or a name it cannot take: the message says which and why. */
+/**
+ * A folder the recorder cannot write, or a name it cannot take: the message says which and why.
+ * @example
+ * await ScenarioRecorder.open({ directory: '/proc/x', upstream }).catch((error) => error.message) // 'cannot write recordings to /proc/x: ENOENT'
+ */
 export class RecordingError extends Error {
   override name = 'RecordingError';
 }
@@ -74,14 +81,28 @@ interface Recording {
   started: Date;
   calls: KeptCall[];
   steps: ContractStep[];
+  /** Each step as the file writes it, kept: a step is written as YAML once. */
+  stepTexts: string[];
+  /** Each inference of the file as it writes it, by what it holds. */
+  lines: Map<string, string>;
+  /** Each order of the state as the file writes it. */
+  orderLines: WeakMap<OrderInput, string>;
   state: RecordedState;
-  /** The state the steps were judged in, as JSON: a new one means judging them all again. */
-  stateKey: string | undefined;
+  /** The orders of the state the steps were judged in, and its YAML. */
+  judgedIn: { orders: OrderInput[]; text: string } | undefined;
   model: InterfaceModel | undefined;
   history: ProviderHistory;
   repeatedReads: number;
   skipped: number;
+  /** Steps judged and not yet on disk (written together when exchanges queue up). */
+  unwritten: RecordedStep[];
+  /** Whether the file is behind what was recorded (a step, or a count). */
+  dirty: boolean;
 }
+
+// While exchanges queue up, steps are written together, at most this many at a time: each write is
+// still the whole file, complete and valid.
+const stepsWrittenTogether = 64;
 
 /**
  * Records the exchanges a proxy forwards as scenario files of the kit's format, one step per call of an
@@ -100,6 +121,9 @@ export class ScenarioRecorder {
   readonly #names = new Set<string>();
   #recording: Recording;
   #queue: Promise<void> = Promise.resolve();
+  /** Exchanges recorded and not yet judged. */
+  #waiting = 0;
+  #failed = false;
 
   private constructor(options: RecorderOptions, name: string) {
     this.#options = options;
@@ -137,7 +161,20 @@ export class ScenarioRecorder {
 
   /** Records one exchange, after the ones recorded before it; a request for no operation is counted, not recorded. */
   record(exchange: ExchangeToRecord): void {
-    this.#queue = this.#queue.then(() => this.#recordNow(exchange));
+    this.#waiting++;
+    this.#enqueue(() => this.#recordNow(exchange));
+  }
+
+  #enqueue(work: () => Promise<void> | void): void {
+    this.#queue = this.#queue
+      .then(() => (this.#failed ? undefined : work()))
+      .catch((error: unknown) => {
+        this.#failed = true;
+        const { code, message } = error as NodeJS.ErrnoException;
+        this.#options.onError?.(
+          new RecordingError(`cannot write ${this.#recording.file}: ${code ?? message}; the recording stopped`),
+        );
+      });
   }
 
   /**
@@ -147,7 +184,8 @@ export class ScenarioRecorder {
   cut(name?: string): { name: string; file: string } {
     const chosen = freeName(name ?? timestampedName(this.#now()), this.#names);
     const next = this.#newRecording(chosen);
-    this.#queue = this.#queue.then(() => {
+    this.#enqueue(async () => {
+      await this.#flush(this.#recording);
       this.#recording = next;
     });
     return { name: next.name, file: next.file };
@@ -155,6 +193,7 @@ export class ScenarioRecorder {
 
   /** Resolves once every exchange recorded so far is on disk. */
   async close(): Promise<void> {
+    this.#enqueue(() => this.#flush(this.#recording));
     await this.#queue;
   }
 
@@ -166,31 +205,42 @@ export class ScenarioRecorder {
       started: this.#now(),
       calls: [],
       steps: [],
+      stepTexts: [],
+      lines: new Map(),
+      orderLines: new WeakMap(),
       state: new RecordedState(),
-      stateKey: undefined,
+      judgedIn: undefined,
       model: undefined,
       history: new ProviderHistory(),
       repeatedReads: 0,
       skipped: 0,
+      unwritten: [],
+      dirty: false,
     };
   }
 
   async #recordNow(exchange: ExchangeToRecord): Promise<void> {
+    this.#waiting--;
     const recording = this.#recording;
     const call = this.#keptCall(exchange, recording.calls.length + 1);
-    if (call === undefined) {
-      recording.skipped++;
-      return;
+    if (call === undefined) recording.skipped++;
+    else if (repeatsRead(recording.calls.at(-1), call)) recording.repeatedReads++;
+    else {
+      recording.calls.push(call);
+      recording.state.observe({ ...call, status: exchange.status, body: jsonBodyOf(exchange), step: call.title });
+      const disagreements = await judgeSteps(recording);
+      recording.unwritten.push({ file: recording.file, step: recording.steps.at(-1)!, disagreements });
     }
-    if (repeatsRead(recording.calls.at(-1), call)) {
-      recording.repeatedReads++;
-      return;
-    }
-    recording.calls.push(call);
-    recording.state.observe({ ...call, status: exchange.status, body: jsonBodyOf(exchange), step: call.title });
-    const disagreements = await judgeSteps(recording);
+    recording.dirty = true;
+    if (this.#waiting === 0 || recording.unwritten.length >= stepsWrittenTogether) await this.#flush(recording);
+  }
+
+  /** Writes the file if it is behind (and holds a step), then tells of each step it wrote. */
+  async #flush(recording: Recording): Promise<void> {
+    if (!recording.dirty || recording.steps.length === 0) return;
     await writeRecording(recording, this.#parts(recording));
-    this.#options.onStep?.({ file: recording.file, step: recording.steps.at(-1)!, disagreements });
+    recording.dirty = false;
+    for (const recorded of recording.unwritten.splice(0)) this.#options.onStep?.(recorded);
   }
 
   #keptCall(exchange: ExchangeToRecord, number: number): KeptCall | undefined {
@@ -219,8 +269,8 @@ export class ScenarioRecorder {
     return {
       description: `Recorded by petstore-verify proxy from ${note.upstream}: ${count} step${count === 1 ? '' : 's'}, each expecting what the contract requires in the state the traffic implies.`,
       recording: note,
-      orders: recording.state.orders(),
-      steps: recording.steps,
+      state: recording.judgedIn!.text,
+      steps: recording.stepTexts,
     };
   }
 }
@@ -245,28 +295,65 @@ async function madeDirectory(path: string): Promise<void> {
 }
 
 /**
- * Judges the recording's steps with the model seeded with the state inferred so far: all of them again
- * when the state changed (a later answer can tell an earlier step's order), else the last one alone.
- * Returns the last step's disagreements.
+ * Judges the recording's new step with the model seeded with the state inferred so far. A state that
+ * only gives an order its status (from this step's answer: no earlier step depended on it) is set in
+ * the model; any other change (the first list, an order added) judges every step again. Returns the
+ * new step's disagreements.
  */
 async function judgeSteps(recording: Recording): Promise<Finding[]> {
   const orders = recording.state.orders();
-  const stateKey = JSON.stringify(orders, (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
-  let from = recording.calls.length - 1;
-  if (stateKey !== recording.stateKey || recording.model === undefined) {
+  const statuses = recording.judgedIn === undefined ? undefined : statusesGiven(recording.judgedIn.orders, orders);
+  if (statuses === undefined || recording.model === undefined) {
     recording.model = await InterfaceModel.seeded(orders);
     recording.history = new ProviderHistory();
-    recording.stateKey = stateKey;
     recording.steps = [];
-    from = 0;
+    recording.stepTexts = [];
+  } else {
+    // An order with no status is pending in the model already.
+    for (const [id, status] of statuses) if (status !== 'pending') await recording.model.setStatus(id, status);
   }
+  if (statuses === undefined || statuses.length > 0)
+    recording.judgedIn = { orders, text: stateText(orders, recording.orderLines) };
   let disagreements: Finding[] = [];
-  for (const call of recording.calls.slice(from)) {
+  for (const call of recording.calls.slice(recording.steps.length)) {
     const judged = await judgedStep(recording.model, recording.history, call);
     recording.steps.push(judged.step);
+    recording.stepTexts.push(stepText(judged.step));
     disagreements = judged.disagreements;
   }
   return disagreements;
+}
+
+/**
+ * The statuses `after` gives orders that had none in `before` (the same orders, fields and all, in the
+ * same order), or undefined when it changes anything else.
+ */
+function statusesGiven(
+  before: readonly OrderInput[],
+  after: readonly OrderInput[],
+): [bigint, 'pending' | 'shipped'][] | undefined {
+  if (before.length !== after.length) return undefined;
+  const given: [bigint, 'pending' | 'shipped'][] = [];
+  for (const [index, order] of after.entries()) {
+    const earlier = before[index]!;
+    if (order === earlier) continue;
+    const { status, ...fields } = order;
+    const { status: statusBefore, ...fieldsBefore } = earlier;
+    if (!sameFields(fields, fieldsBefore)) return undefined;
+    if (status === statusBefore) continue;
+    if (statusBefore !== undefined || (status !== 'pending' && status !== 'shipped')) return undefined;
+    given.push([BigInt(order.id), status]);
+  }
+  return given;
+}
+
+// Whether two orders have the same fields with the same values (each a number, bigint, string or boolean).
+function sameFields(left: object, right: object): boolean {
+  const entries = Object.entries(left);
+  return (
+    entries.length === Object.keys(right).length &&
+    entries.every(([field, value]) => (right as Record<string, unknown>)[field] === value)
+  );
 }
 
 async function judgedStep(
@@ -274,9 +361,14 @@ async function judgedStep(
   history: ProviderHistory,
   call: KeptCall,
 ): Promise<{ step: ContractStep; disagreements: Finding[] }> {
-  const before = await model.orders();
+  // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
+  // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
   const answer = (await model.call(call.method, call.path, call.key))!;
-  const after = await model.orders();
+  const read =
+    (answer.operation === 'cancelOrder' && answer.status === 404) ||
+    (answer.operation === 'listOrders' && answer.status === 200);
+  const after = read ? await model.orders() : [];
+  const before = answer.operation === 'cancelOrder' ? after : [];
   const { observed, status, findings } = call.exchange;
   const disagreements =
     observed === undefined ? [] : compareWithModel({ path: call.path, answer, before, after, observed }, history);
@@ -296,7 +388,7 @@ async function judgedStep(
 
 async function writeRecording(recording: Recording, parts: RecordingParts): Promise<void> {
   const temporary = join(recording.file, '..', `.${recording.name}.yaml.${process.pid}.tmp`);
-  await writeFile(temporary, recordingText(parts));
+  await writeFile(temporary, recordingText(parts, recording.lines));
   await rename(temporary, recording.file);
 }
 

@@ -1,6 +1,6 @@
 // Recording through the proxy (petstore-verify proxy --record): a session against a provider becomes
 // a scenario file that expects what the contract requires, holds no secret, and replays anywhere.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -422,6 +422,33 @@ describe('petstore-verify proxy --record', () => {
     const [before, after] = await loadScenarios({ directory, names: ['before-the-cut', 'found-on-staging-2'] });
     expect(before!.steps.map((step) => step.name)).toEqual(['1. list the orders']);
     expect(after!.steps.map((step) => step.name)).toEqual(['1. cancel order 3']);
+  });
+
+  it('stops recording with one error when the file cannot be written, and goes on proxying', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    const errors: string[] = [];
+    const recorder = await ScenarioRecorder.open({
+      directory,
+      upstream: `${upstream.origin}/v1`,
+      now: clock,
+      name: 'blocked',
+      onError: (error) => errors.push(error.message),
+    });
+    // A folder where the file would go: the rename of the written file over it fails.
+    await mkdir(join(directory, 'blocked.yaml'));
+    const proxy = createValidatingProxy({ upstream: `${upstream.origin}/v1`, prism: false, recorder });
+    try {
+      const origin = await proxy.listen(0, '127.0.0.1');
+      for (const path of ['/store/orders/1', '/store/orders/3']) {
+        const response = await fetch(`${origin}/v1${path}`, { method: 'DELETE', headers: authorized });
+        expect(response.status).toBe(path.endsWith('1') ? 204 : 409);
+      }
+    } finally {
+      await proxy.close();
+      await upstream.close();
+    }
+    expect(errors).toEqual([`cannot write ${join(directory, 'blocked.yaml')}: EISDIR; the recording stopped`]);
+    expect(await readdir(directory)).toEqual(['blocked.yaml']);
   });
 
   it('answers 404 to POST /__record/new when not recording', async () => {

@@ -388,8 +388,13 @@ async function judgedStep(
 
 async function writeRecording(recording: Recording, parts: RecordingParts): Promise<void> {
   const temporary = join(recording.file, '..', `.${recording.name}.yaml.${process.pid}.tmp`);
-  await writeFile(temporary, recordingText(parts, recording.lines));
-  await rename(temporary, recording.file);
+  try {
+    await writeFile(temporary, recordingText(parts, recording.lines));
+    await rename(temporary, recording.file);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
 }
 
 function jsonBodyOf(exchange: ExchangeToRecord): JsonValue | undefined {

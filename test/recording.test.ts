@@ -13,7 +13,7 @@ import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
 import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
 import { verify } from '../verify/run.js';
 import { json, startBrokenProvider } from './broken-provider.js';
-import { runToExit, startCommand } from './cli-support.js';
+import { cliPath as mockCli, runToExit, startCommand } from './cli-support.js';
 import { authorized, startServer } from './support.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
@@ -530,5 +530,51 @@ describe('petstore-verify proxy --record on the command line', () => {
     const [scenario] = await recordedScenarios();
     expect(scenario!.name).toBe('shipped-twice');
     expect(scenario!.steps.map((step) => (step as ContractStep).recorded?.status)).toEqual([204, 204]);
+  });
+
+  it('replays a recording with petstore-verify --scenarios, and starts petstore-mock in its state', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      await recordHonestSession(upstream.origin);
+    } finally {
+      await upstream.close();
+    }
+    const name = 'recording-2026-11-25-030512';
+    const mock = await startCommand(process.execPath, [
+      mockCli,
+      '--port',
+      '0',
+      '--scenarios',
+      directory,
+      '--scenario',
+      name,
+    ]);
+    try {
+      const listed = await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized });
+      expect(await listed.text()).toBe(
+        '[{"id":1,"petId":101,"quantity":1},{"id":3,"petId":103,"quantity":1},' +
+          '{"id":9007199254740993,"petId":7,"quantity":2},{"id":9007199254740992,"petId":8,"quantity":1}]',
+      );
+      const replayed = await runToExit(process.execPath, [
+        verifyCli,
+        '--base-url',
+        mock.baseUrl,
+        '--api-key',
+        secrets.key,
+        '--state-url',
+        `${mock.origin}/__mock/provider-state`,
+        '--suite',
+        'ajv',
+        '--no-prism',
+        '--scenarios',
+        directory,
+        '--scenario',
+        name,
+      ]);
+      expect(replayed.stdout).toMatch(/\nverdict: passed \(exit 0; /);
+      expect(replayed.code).toBe(0);
+    } finally {
+      await mock.stop();
+    }
   });
 });

@@ -94,6 +94,17 @@ async function recordHonestSession(upstream: string) {
   return proxy;
 }
 
+/** Records that session against a provider seeded with `seed`; `then` runs while the provider still listens. */
+async function recordedHonestSession(then?: (origin: string) => Promise<void>) {
+  const upstream = await startServer({ seed: [...seed] });
+  try {
+    await recordHonestSession(upstream.origin);
+    await then?.(upstream.origin);
+  } finally {
+    await upstream.close();
+  }
+}
+
 function replay(scenarios: Scenario[], origin: string) {
   return verify({
     scenarios,
@@ -131,12 +142,7 @@ async function startRoundingProvider() {
 
 describe('petstore-verify proxy --record', () => {
   it('records a session as a scenario whose steps expect what the contract requires', async () => {
-    const upstream = await startServer({ seed: [...seed] });
-    try {
-      await recordHonestSession(upstream.origin);
-    } finally {
-      await upstream.close();
-    }
+    await recordedHonestSession();
     const [scenario] = await recordedScenarios();
     expect(scenario!.name).toBe('recording-2026-11-25-030512');
     expect(statuses(scenario!)).toEqual([200, 204, 409, 404, 401, 204, 200]);
@@ -156,12 +162,7 @@ describe('petstore-verify proxy --record', () => {
   });
 
   it('infers the state from the first list and the outcomes, ids beyond 2^53 exact', async () => {
-    const upstream = await startServer({ seed: [...seed] });
-    try {
-      await recordHonestSession(upstream.origin);
-    } finally {
-      await upstream.close();
-    }
+    await recordedHonestSession();
     const [scenario] = await recordedScenarios();
     expect(scenario!.state!.params.orders).toEqual([
       { id: 1, petId: 101, quantity: 1, status: 'pending' },
@@ -177,12 +178,7 @@ describe('petstore-verify proxy --record', () => {
   });
 
   it('writes no key, header, cookie or query to the folder', async () => {
-    const upstream = await startServer({ seed: [...seed] });
-    try {
-      await recordHonestSession(upstream.origin);
-    } finally {
-      await upstream.close();
-    }
+    await recordedHonestSession();
     const text = await filesText();
     for (const secret of [...Object.values(secrets), 'Bearer', 'authorization', 'cookie', 'access_token'])
       expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
@@ -190,14 +186,9 @@ describe('petstore-verify proxy --record', () => {
   });
 
   it('replays green against the provider it came from, and against the mock', async () => {
-    const upstream = await startServer({ seed: [...seed] });
-    try {
-      await recordHonestSession(upstream.origin);
-      const scenarios = await recordedScenarios();
-      expect((await replay(scenarios, upstream.origin)).verdict).toBe('passed');
-    } finally {
-      await upstream.close();
-    }
+    await recordedHonestSession(async (origin) => {
+      expect((await replay(await recordedScenarios(), origin)).verdict).toBe('passed');
+    });
     const mock = await startServer();
     try {
       expect((await replay(await recordedScenarios(), mock.origin)).verdict).toBe('passed');
@@ -207,12 +198,7 @@ describe('petstore-verify proxy --record', () => {
   });
 
   it('replays red against a provider that cancels the wrong order', async () => {
-    const upstream = await startServer({ seed: [...seed] });
-    try {
-      await recordHonestSession(upstream.origin);
-    } finally {
-      await upstream.close();
-    }
+    await recordedHonestSession();
     const rounding = await startRoundingProvider();
     try {
       const result = await replay(await recordedScenarios(), rounding.origin);
@@ -227,12 +213,7 @@ describe('petstore-verify proxy --record', () => {
   });
 
   it('starts the mock in the recorded state', async () => {
-    const upstream = await startServer({ seed: [...seed] });
-    try {
-      await recordHonestSession(upstream.origin);
-    } finally {
-      await upstream.close();
-    }
+    await recordedHonestSession();
     const mock = createOrderMock({ scenarios: await recordedScenarios() });
     await mock.loadScenario('recording-2026-11-25-030512');
     expect(await mock.orders()).toEqual([
@@ -533,12 +514,7 @@ describe('petstore-verify proxy --record on the command line', () => {
   });
 
   it('replays a recording with petstore-verify --scenarios, and starts petstore-mock in its state', async () => {
-    const upstream = await startServer({ seed: [...seed] });
-    try {
-      await recordHonestSession(upstream.origin);
-    } finally {
-      await upstream.close();
-    }
+    await recordedHonestSession();
     const name = 'recording-2026-11-25-030512';
     const mock = await startCommand(process.execPath, [
       mockCli,

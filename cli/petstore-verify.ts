@@ -409,7 +409,6 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   }
   let options;
   let recorder: ScenarioRecorder | undefined;
-  let disagreements = 0;
   let recordingFailed = false;
   try {
     options = parseProxy(argv, process.env);
@@ -420,7 +419,6 @@ async function proxy(argv: string[]): Promise<number | undefined> {
         apiKey: options['api-key'],
         upstream: options.upstream,
         onStep: (recorded) => {
-          disagreements += recorded.disagreements.length;
           for (const line of disagreementLines(recorded)) console.log(line);
         },
         onError: (error) => {
@@ -449,12 +447,9 @@ async function proxy(argv: string[]): Promise<number | undefined> {
     console.log(
       `${report.exchanges} exchanges, ${report.checked} checked, ${report.violations} violations, ${report.disagreements} disagreements between Ajv and Prism`,
     );
-    if (report.recording !== undefined)
-      console.log(
-        report.recording.steps === 0
-          ? 'recorded nothing: no call of an operation passed'
-          : `recorded ${report.recording.steps} step${report.recording.steps === 1 ? '' : 's'} in ${report.recording.file}, ${disagreements} answer${disagreements === 1 ? '' : 's'} against the contract`,
-      );
+    const written = recorder?.written();
+    if (written !== undefined) console.log(recordingSummary(written));
+    const disagreements = written?.disagreements ?? 0;
     if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
     return report.violations > 0 || disagreements > 0 || recordingFailed ? 1 : 0;
   });
@@ -472,11 +467,19 @@ async function proxy(argv: string[]): Promise<number | undefined> {
 }
 
 /** One line for each way an answer the proxy recorded disagrees with what the contract requires there. */
-function disagreementLines({ step, disagreements }: RecordedStep): string[] {
+function disagreementLines({ step, disagreements, again }: RecordedStep): string[] {
+  const when = again === true ? ' (judged again: a later answer told more of the state)' : '';
   return disagreements.map(
     (finding) =>
-      `  recorded ${step.name}: the contract requires ${finding.expected}, the upstream answered ${finding.actual} [${finding.code}]`,
+      `  recorded ${step.name}${when}: the contract requires ${finding.expected}, the upstream answered ${finding.actual} [${finding.code}]`,
   );
+}
+
+function recordingSummary({ files, disagreements }: ReturnType<ScenarioRecorder['written']>): string {
+  if (files.length === 0) return 'recorded nothing: no call of an operation passed';
+  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+  const each = files.map(({ file, steps }) => `${plural(steps, 'step')} in ${file}`).join(', ');
+  return `recorded ${each}; ${plural(disagreements, 'answer')} against the contract`;
 }
 
 async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {

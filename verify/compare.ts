@@ -210,8 +210,22 @@ function listFindings(model: StoredOrder[], body: JsonValue | undefined, history
 function cancelsCancelledOrder(answer: ModelAnswer, before: readonly StoredOrder[], path: string): boolean {
   if (answer.operation !== 'cancelOrder' || answer.status !== 404) return false;
   const parameter = matchRoute('DELETE', path)?.parameter;
-  const id = parameter === undefined ? undefined : parseInt64(decodeURIComponent(parameter));
+  const id = parameter === undefined ? undefined : parseInt64(decodedSegment(parameter));
   return id !== undefined && before.some((order) => order.id === id && order.status === 'cancelled');
+}
+
+/**
+ * A path segment as the mock reads it (its escapes undone); a malformed escape (`%E0`) is left as it
+ * came, which no id is.
+ * @example
+ * decodedSegment('%31') // '1'
+ */
+export function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /**

@@ -281,7 +281,11 @@ interface RelayOptions {
  * Forwards one exchange: the request to the upstream, its response back byte for byte as it comes,
  * then checks and records it once the response is over (or answers 502 when the upstream cannot be reached).
  */
-function relayExchange({ client, head, bodyStart, upstream, checkLimit, check, record }: RelayOptions): void {
+function relayExchange({ client, head, bodyStart, upstream, checkLimit, check, record }: RelayOptions): Promise<void> {
+  let ended = () => {};
+  const over = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
   const started = performance.now();
   const { method, target: path } = head;
   const { targetPath, operationPath } = routeRequest(path, upstream);
@@ -303,6 +307,7 @@ function relayExchange({ client, head, bodyStart, upstream, checkLimit, check, r
     record(exchange);
     client.end();
     server.destroy();
+    ended();
   };
   server.on(upstream.secure ? 'secureConnect' : 'connect', () => {
     server.write(requestHead);
@@ -330,11 +335,13 @@ function relayExchange({ client, head, bodyStart, upstream, checkLimit, check, r
       unchecked: `upstream unreachable: ${reason}`,
       durationMs: performance.now() - started,
     });
+    ended();
   });
   // A client that goes away takes its upstream connection with it.
   client.on('close', () => {
     if (!finished) server.destroy();
   });
+  return over;
 }
 
 function answerUnreachable(client: Socket, upstream: Upstream, reason: string): void {
@@ -353,6 +360,8 @@ class ProxyServer {
   readonly #checkLimit: number;
   readonly #log: ExchangeLog;
   readonly #sockets = new Set<Socket>();
+  /** Exchanges under way: closing waits for each to be checked and recorded. */
+  readonly #relays = new Set<Promise<void>>();
   readonly #server = createServer((client) => this.#accept(client));
   #prism: PrismOracle | undefined;
 
@@ -382,6 +391,7 @@ class ProxyServer {
       for (const socket of this.#sockets) socket.destroy();
       this.#server.close(() => resolve());
     });
+    await Promise.all(this.#relays);
     await this.#options.recorder?.close();
   }
 
@@ -417,7 +427,7 @@ class ProxyServer {
       this.#cutRecording(client, new URLSearchParams(query).get('name') ?? undefined);
       return;
     }
-    relayExchange({
+    const relay = relayExchange({
       client,
       head,
       bodyStart,
@@ -436,6 +446,8 @@ class ProxyServer {
       },
       record: (exchange) => this.#log.record(exchange),
     });
+    this.#relays.add(relay);
+    void relay.then(() => this.#relays.delete(relay));
   }
 
   /** Starts a new recording file: 201 with its name and file, 400 for a name that is none, 404 when not recording. */

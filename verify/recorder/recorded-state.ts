@@ -4,6 +4,7 @@ import type { JsonValue } from '../../spec/json.js';
 import { orderInputViolations, type OrderInput } from '../../spec/provider-state.js';
 import { orderFields } from '../../spec/records.js';
 import { matchRoute } from '../../spec/routes.js';
+import { decodedSegment } from '../compare.js';
 
 /** One call as the recorder saw it: what the state can be inferred from. */
 export interface StateEvidence {
@@ -51,7 +52,7 @@ type Outcome = { status: 'pending' | 'shipped' | 'absent'; because: string };
 export class RecordedState {
   #listed: OrderInput[] | undefined;
   readonly #dropped: DroppedField[] = [];
-  /** The first accepted cancel's outcome for each id, in the order they came. */
+  /** What the accepted cancels of each id imply of it, in the order the ids came. */
   readonly #outcomes = new Map<bigint, Outcome>();
   /** The orders as last made, until something changes them; a listed order given a status, made once. */
   #orders: OrderInput[] | undefined;
@@ -70,8 +71,10 @@ export class RecordedState {
       return;
     }
     if (operation !== 'cancelOrder' || match.parameter === undefined) return;
-    const id = parseInt64(safelyDecoded(match.parameter));
-    if (id === undefined || this.#outcomes.has(id)) return;
+    // The id as the contract writes it: another spelling (007) may be refused as no order's.
+    const decoded = decodedSegment(match.parameter);
+    const id = parseInt64(decoded);
+    if (id === undefined || String(id) !== decoded) return;
     const status =
       evidence.status === 204
         ? 'pending'
@@ -80,7 +83,10 @@ export class RecordedState {
           : evidence.status === 404
             ? 'absent'
             : undefined;
-    if (status === undefined) return;
+    const known = this.#outcomes.get(id);
+    // The first answer tells, but a 204 tells more than a refusal: cancels of one order at once may end
+    // in any order, and only the first to reach a pending order is a 204 (the others 404 or 409).
+    if (status === undefined || (known !== undefined && (known.status === 'pending' || status !== 'pending'))) return;
     this.#outcomes.set(id, { status, because: evidence.step });
     this.#orders = undefined;
   }
@@ -98,7 +104,8 @@ export class RecordedState {
     const listed = (this.#listed ?? []).map((order) => {
       const id = toInt64(order.id)!;
       const outcome = this.#outcomes.get(id);
-      if (outcome === undefined || outcome.status === 'absent') return order;
+      // A status the list gave stands: an answer that disagrees with it is judged against it.
+      if (outcome === undefined || outcome.status === 'absent' || order.status !== undefined) return order;
       let given = this.#withStatus.get(id);
       if (given?.status !== outcome.status) {
         given = { ...order, status: outcome.status };
@@ -115,9 +122,11 @@ export class RecordedState {
 
   /** The orders, or statuses, the state holds because an answer implies them. */
   inferred(): InferredOrder[] {
-    const listedIds = new Set((this.#listed ?? []).map((order) => toInt64(order.id)!));
+    const listed = new Map((this.#listed ?? []).map((order) => [toInt64(order.id)!, order]));
     return [...this.#outcomes].flatMap(([id, { status, because }]) =>
-      status === 'absent' ? [] : [{ id, status, listed: listedIds.has(id), because }],
+      status === 'absent' || listed.get(id)?.status !== undefined
+        ? []
+        : [{ id, status, listed: listed.has(id), because }],
     );
   }
 
@@ -163,12 +172,4 @@ export class RecordedState {
 
 function isStateStatus(value: unknown): boolean {
   return value === 'pending' || value === 'shipped';
-}
-
-function safelyDecoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }

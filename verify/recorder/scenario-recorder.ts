@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { KeyChoice } from '../../mocks/authorization.js';
 import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
@@ -6,7 +6,8 @@ import type { OrderInput } from '../../spec/provider-state.js';
 import { parseJson, type JsonValue } from '../../spec/json.js';
 import { matchRoute } from '../../spec/routes.js';
 import type { Finding, ObservedResponse } from '../checks.js';
-import { compareWithModel, ProviderHistory } from '../compare.js';
+import { compareWithModel, decodedSegment, ProviderHistory } from '../compare.js';
+import { parseInt64 } from '../../spec/int64.js';
 import { InterfaceModel } from '../model.js';
 import { stepOf } from '../model-step.js';
 import { keyChoiceOf } from './key-choice-of.js';
@@ -34,6 +35,8 @@ export interface RecordedStep {
   step: ContractStep;
   /** The model's findings: where the upstream's answer is not what the contract requires in the recorded state. */
   disagreements: Finding[];
+  /** Set for an earlier step judged again, because a later answer told more of the state (the first list). */
+  again?: true;
 }
 
 /** How to record. */
@@ -94,10 +97,17 @@ interface Recording {
   history: ProviderHistory;
   repeatedReads: number;
   skipped: number;
+  /** For each step, where its answer disagrees with the contract. */
+  held: Finding[][];
+  /** The ids earlier cancels named: a status given later must not change what they were judged in. */
+  touched: Set<bigint>;
   /** Steps judged and not yet on disk (written together when exchanges queue up). */
   unwritten: RecordedStep[];
-  /** Whether the file is behind what was recorded (a step, or a count). */
+  /** Whether the file is behind its steps, or only behind its counts (written when it closes). */
   dirty: boolean;
+  countsChanged: boolean;
+  /** Whether the file is on disk yet: its first write must not replace a file someone else made. */
+  created: boolean;
 }
 
 // While exchanges queue up, steps are written together, at most this many at a time: each write is
@@ -120,6 +130,8 @@ export class ScenarioRecorder {
   readonly #now: () => Date;
   readonly #names = new Set<string>();
   #recording: Recording;
+  /** The recordings cut before this one. */
+  readonly #finished: Recording[] = [];
   #queue: Promise<void> = Promise.resolve();
   /** Exchanges recorded and not yet judged. */
   #waiting = 0;
@@ -159,6 +171,21 @@ export class ScenarioRecorder {
     return { name, file, steps: steps.length };
   }
 
+  /**
+   * Every file written so far with its steps, and how many answers disagree with the contract in them
+   * (as last judged).
+   */
+  written(): { files: { file: string; steps: number }[]; disagreements: number } {
+    const recordings = [...this.#finished, this.#recording].filter((recording) => recording.created);
+    return {
+      files: recordings.map(({ file, steps }) => ({ file, steps: steps.length })),
+      disagreements: recordings.reduce(
+        (sum, { held }) => sum + held.reduce((steps, found) => steps + found.length, 0),
+        0,
+      ),
+    };
+  }
+
   /** Records one exchange, after the ones recorded before it; a request for no operation is counted, not recorded. */
   record(exchange: ExchangeToRecord): void {
     this.#waiting++;
@@ -186,14 +213,20 @@ export class ScenarioRecorder {
     const next = this.#newRecording(chosen);
     this.#enqueue(async () => {
       await this.#flush(this.#recording);
+      this.#finished.push(this.#recording);
       this.#recording = next;
     });
     return { name: next.name, file: next.file };
   }
 
-  /** Resolves once every exchange recorded so far is on disk. */
+  /** Resolves once every exchange recorded so far is on disk (and what was recorded while it waited). */
   async close(): Promise<void> {
-    this.#enqueue(() => this.#flush(this.#recording));
+    let queue: Promise<void>;
+    do {
+      queue = this.#queue;
+      await queue;
+    } while (queue !== this.#queue);
+    this.#enqueue(() => this.#flush(this.#recording, { counts: true }));
     await this.#queue;
   }
 
@@ -214,8 +247,12 @@ export class ScenarioRecorder {
       history: new ProviderHistory(),
       repeatedReads: 0,
       skipped: 0,
+      held: [],
+      touched: new Set(),
       unwritten: [],
       dirty: false,
+      countsChanged: false,
+      created: false,
     };
   }
 
@@ -223,29 +260,37 @@ export class ScenarioRecorder {
     this.#waiting--;
     const recording = this.#recording;
     const call = this.#keptCall(exchange, recording.calls.length + 1);
-    if (call === undefined) recording.skipped++;
-    else if (repeatsRead(recording.calls.at(-1), call)) recording.repeatedReads++;
-    else {
+    if (call === undefined) {
+      recording.skipped++;
+      recording.countsChanged = true;
+    } else if (repeatsRead(recording.calls.at(-1), call)) {
+      recording.repeatedReads++;
+      recording.countsChanged = true;
+    } else {
       recording.calls.push(call);
       recording.state.observe({ ...call, status: exchange.status, body: jsonBodyOf(exchange), step: call.title });
-      const disagreements = await judgeSteps(recording);
-      recording.unwritten.push({ file: recording.file, step: recording.steps.at(-1)!, disagreements });
+      recording.unwritten.push(...(await judgeSteps(recording)));
+      recording.dirty = true;
     }
-    recording.dirty = true;
     if (this.#waiting === 0 || recording.unwritten.length >= stepsWrittenTogether) await this.#flush(recording);
   }
 
-  /** Writes the file if it is behind (and holds a step), then tells of each step it wrote. */
-  async #flush(recording: Recording): Promise<void> {
-    if (!recording.dirty || recording.steps.length === 0) return;
-    await writeRecording(recording, this.#parts(recording));
+  /** Writes the file if it is behind its steps (or, with `counts`, its counts), then tells of each step it wrote. */
+  async #flush(recording: Recording, { counts = false } = {}): Promise<void> {
+    const behind = recording.dirty || (counts && recording.countsChanged);
+    if (!behind || recording.steps.length === 0) return;
+    await writeRecording(recording, this.#parts(recording), this.#names);
     recording.dirty = false;
-    for (const recorded of recording.unwritten.splice(0)) this.#options.onStep?.(recorded);
+    recording.countsChanged = false;
+    for (const recorded of recording.unwritten.splice(0)) this.#options.onStep?.({ ...recorded, file: recording.file });
   }
 
   #keptCall(exchange: ExchangeToRecord, number: number): KeptCall | undefined {
-    const { method, operationPath: path } = exchange;
-    if (path === undefined || (method !== 'GET' && method !== 'DELETE')) return undefined;
+    const { method } = exchange;
+    // Parameters after a `;` in a segment (`5;jsessionid=…`) can carry a session: never written.
+    const path = exchange.operationPath?.replace(/;[^/]*/g, '');
+    // No answer at all (the connection dropped before a status line): nothing the upstream said to record.
+    if (path === undefined || exchange.status === 0 || (method !== 'GET' && method !== 'DELETE')) return undefined;
     if (matchRoute(method, path) === undefined) return undefined;
     const key = keyChoiceOf(exchange.authorization, { apiKey: this.#options.apiKey, status: exchange.status });
     return { title: `${number}. ${stepTitle(method, path, key)}`, method, path, key, exchange };
@@ -296,32 +341,58 @@ async function madeDirectory(path: string): Promise<void> {
 
 /**
  * Judges the recording's new step with the model seeded with the state inferred so far. A state that
- * only gives an order its status (from this step's answer: no earlier step depended on it) is set in
- * the model; any other change (the first list, an order added) judges every step again. Returns the
- * new step's disagreements.
+ * only gives an order no earlier step named its status (from this step's answer) is set in the model;
+ * any other change (the first list, an order added) judges every step again, and an earlier step whose
+ * disagreements change is told again. Returns the steps to tell of: the new one, and those.
  */
-async function judgeSteps(recording: Recording): Promise<Finding[]> {
+async function judgeSteps(recording: Recording): Promise<RecordedStep[]> {
   const orders = recording.state.orders();
-  const statuses = recording.judgedIn === undefined ? undefined : statusesGiven(recording.judgedIn.orders, orders);
+  const given = recording.judgedIn === undefined ? undefined : statusesGiven(recording.judgedIn.orders, orders);
+  const statuses = given?.some(([id]) => recording.touched.has(id)) ? undefined : given;
+  const heldBefore = recording.held;
   if (statuses === undefined || recording.model === undefined) {
     recording.model = await InterfaceModel.seeded(orders);
     recording.history = new ProviderHistory();
     recording.steps = [];
     recording.stepTexts = [];
+    recording.held = [];
+    recording.touched = new Set();
   } else {
     // An order with no status is pending in the model already.
     for (const [id, status] of statuses) if (status !== 'pending') await recording.model.setStatus(id, status);
   }
   if (statuses === undefined || statuses.length > 0)
     recording.judgedIn = { orders, text: stateText(orders, recording.orderLines) };
-  let disagreements: Finding[] = [];
+  const told: RecordedStep[] = [];
   for (const call of recording.calls.slice(recording.steps.length)) {
+    const index = recording.steps.length;
     const judged = await judgedStep(recording.model, recording.history, call);
     recording.steps.push(judged.step);
     recording.stepTexts.push(stepText(judged.step));
-    disagreements = judged.disagreements;
+    recording.held.push(judged.disagreements);
+    const cancelled = cancelledId(call);
+    if (cancelled !== undefined) recording.touched.add(cancelled);
+    const last = index === recording.calls.length - 1;
+    if (last || findingsText(heldBefore[index]) !== findingsText(judged.disagreements))
+      told.push({
+        file: recording.file,
+        step: judged.step,
+        disagreements: judged.disagreements,
+        ...(!last && { again: true as const }),
+      });
   }
-  return disagreements;
+  return told;
+}
+
+function findingsText(findings: readonly Finding[] | undefined): string {
+  return (findings ?? []).map(({ code, path, expected, actual }) => `${code} ${path} ${expected} ${actual}`).join('\n');
+}
+
+// The order a cancel names, as the mock reads its path.
+function cancelledId(call: KeptCall): bigint | undefined {
+  const match = matchRoute(call.method, call.path);
+  if (match?.route.operation !== 'cancelOrder' || match.parameter === undefined) return undefined;
+  return parseInt64(decodedSegment(match.parameter));
 }
 
 /**
@@ -379,21 +450,48 @@ async function judgedStep(
     recorded: {
       status,
       ...(all.length > 0 && {
-        findings: all.map(({ code, path, expected, actual }) => ({ code, path, expected, actual })),
+        findings: all.map(({ code, path, expected, actual }) => ({
+          code,
+          path,
+          expected: withoutQueries(expected),
+          actual: withoutQueries(actual),
+        })),
       }),
     },
   };
   return { step, disagreements };
 }
 
-async function writeRecording(recording: Recording, parts: RecordingParts): Promise<void> {
+// The whole file to a temporary file, then into place: renamed over the file it wrote before, or, for
+// its first write, linked where no file is (a file made since the name was chosen takes the next name).
+async function writeRecording(recording: Recording, parts: RecordingParts, names: Set<string>): Promise<void> {
   const temporary = join(recording.file, '..', `.${recording.name}.yaml.${process.pid}.tmp`);
   try {
     await writeFile(temporary, recordingText(parts, recording.lines));
-    await rename(temporary, recording.file);
+    if (recording.created) await rename(temporary, recording.file);
+    else {
+      await claimName(recording, temporary, names);
+      await unlink(temporary);
+    }
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
     throw error;
+  }
+}
+
+async function claimName(recording: Recording, temporary: string, names: Set<string>): Promise<void> {
+  const base = recording.name;
+  for (let suffix = 2; ; suffix++) {
+    try {
+      await link(temporary, recording.file);
+      recording.created = true;
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      recording.name = freeName(`${base}-${suffix}`, names);
+      names.add(recording.name);
+      recording.file = join(recording.file, '..', `${recording.name}.yaml`);
+    }
   }
 }
 
@@ -472,6 +570,16 @@ function freeName(wanted: string, taken: ReadonlySet<string>): string {
 export function timestampedName(date: Date): string {
   const iso = date.toISOString();
   return `recording-${iso.slice(0, 10)}-${iso.slice(11, 19).replaceAll(':', '')}`;
+}
+
+/**
+ * A finding's text without the query or fragment of any URL in it: a redirect's `Location` can carry
+ * the request's own query, or a session.
+ * @example
+ * withoutQueries('a redirect to https://sso.example.com/login?next=%2F&session=abc') // 'a redirect to https://sso.example.com/login?…'
+ */
+export function withoutQueries(text: string): string {
+  return text.replace(/([?#])[^\s"'<>]+/g, '$1…');
 }
 
 // The origin and path of a URL: no user, password, query or fragment reaches the file.

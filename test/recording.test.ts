@@ -5,16 +5,17 @@ import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getResponse } from 'msw';
+import { getResponse, http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../mocks/order-mock.js';
 import { loadScenarios, type ContractStep, type Scenario } from '../mocks/scenarios.js';
 import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
 import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
 import { verify } from '../verify/run.js';
-import { json, startBrokenProvider } from './broken-provider.js';
+import { isCancel, isList, json, startBrokenProvider } from './broken-provider.js';
 import { cliPath as mockCli, runToExit, startCommand } from './cli-support.js';
 import { authorized, startServer } from './support.js';
+import { stringifyJson } from '../spec/json.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const clock = () => new Date('2026-11-25T03:05:12Z');
@@ -53,7 +54,10 @@ async function recordingProxy(upstream: string, options: { apiKey?: string; name
     upstream: `${upstream}/v1`,
     prism: false,
     recorder,
-    onExchange: (exchange) => exchanges.push(exchange),
+    onExchange: (exchange) => {
+      exchanges.push(exchange);
+      for (const wake of waiters.splice(0)) wake();
+    },
   });
   const origin = await proxy.listen(0, '127.0.0.1');
   const call = async (method: string, path: string, headers: Record<string, string> = authorized) => {
@@ -65,7 +69,11 @@ async function recordingProxy(upstream: string, options: { apiKey?: string; name
   const stepsWritten = async (count: number) => {
     while (steps.length < count) await new Promise<void>((wake) => waiters.push(wake));
   };
-  return { origin, call, steps, exchanges, stepsWritten, close: () => proxy.close() };
+  /** Resolves once the proxy has forwarded `count` answers whole (each handed to the recorder first). */
+  const answered = async (count: number) => {
+    while (exchanges.length < count) await new Promise<void>((wake) => waiters.push(wake));
+  };
+  return { origin, call, steps, exchanges, stepsWritten, answered, recorder, close: () => proxy.close() };
 }
 
 async function recordedScenarios(): Promise<Scenario[]> {
@@ -428,7 +436,7 @@ describe('petstore-verify proxy --record', () => {
       await proxy.close();
       await upstream.close();
     }
-    expect(errors).toEqual([`cannot write ${join(directory, 'blocked.yaml')}: ENOENT; the recording stopped`]);
+    expect(errors).toEqual([`the recording stopped at ${join(directory, 'blocked.yaml')}: ENOENT`]);
   });
 
   it('answers 404 to POST /__record/new when not recording', async () => {
@@ -447,6 +455,214 @@ describe('petstore-verify proxy --record', () => {
       await proxy.close();
       await upstream.close();
     }
+  });
+});
+
+/** A deployment that is the kit's mock holding `orders`, with `fault` on every answer. */
+async function startDeployment(orders: unknown[], fault: Parameters<typeof startBrokenProvider>[0]) {
+  const deployment = await startBrokenProvider(fault);
+  const setup = await fetch(`${deployment.origin}/__mock/provider-state`, {
+    method: 'POST',
+    body: stringifyJson({ state: 'the store holds orders', params: { orders }, action: 'setup' }),
+  });
+  expect(setup.status).toBe(200);
+  return deployment;
+}
+
+/** Resolves once `count` requests wait on it, then lets them all go: calls that are surely at once. */
+function barrier(count: number) {
+  let arrived = 0;
+  let release = () => {};
+  const open = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return () => {
+    if (++arrived === count) release();
+    return open;
+  };
+}
+
+describe('petstore-verify proxy --record against what deployments do', () => {
+  it('writes no query or session a redirect carries', async () => {
+    const deployment = await startDeployment([], async (request, response) =>
+      isList(request)
+        ? new Response(null, {
+            status: 302,
+            headers: {
+              location: `http://127.0.0.1:9/login?next=${encodeURIComponent(request.url)}&session=sso-secret`,
+            },
+          })
+        : response,
+    );
+    try {
+      const proxy = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      const redirected = await fetch(`${proxy.origin}/v1/store/orders?access_token=${secrets.query}`, {
+        headers: authorized,
+        redirect: 'manual',
+      });
+      expect(redirected.status).toBe(302);
+      await proxy.close();
+    } finally {
+      await deployment.close();
+    }
+    const text = await filesText();
+    expect(text).toContain('status-unexpected');
+    for (const secret of [secrets.query, 'sso-secret', 'access_token']) expect(text).not.toContain(secret);
+  });
+
+  it('judges a cancel that failed before a 409 told the order shipped as the shipped order it was', async () => {
+    let cancels = 0;
+    const deployment = await startDeployment([{ id: 5, status: 'shipped' }], async (request, response) =>
+      isCancel(request) && ++cancels === 1
+        ? json({ code: 'unavailable', message: 'Try again.', status: 503 }, 503)
+        : response,
+    );
+    try {
+      const proxy = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      expect(await proxy.call('GET', '/store/orders')).toBe(200);
+      expect(await proxy.call('DELETE', '/store/orders/5')).toBe(503);
+      expect(await proxy.call('DELETE', '/store/orders/5')).toBe(409);
+      await proxy.close();
+    } finally {
+      await deployment.close();
+    }
+    const [scenario] = await recordedScenarios();
+    expect(statuses(scenario!)).toEqual([200, 409, 409]);
+    const mock = await startServer();
+    try {
+      expect((await replay([scenario!], mock.origin)).verdict).toBe('passed');
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('judges earlier steps again when a later list tells the state, and tells of what changed', async () => {
+    // A deployment that refuses to cancel an order it lists (its own handler, before the mock's).
+    const deployment = await startServer({
+      seed: [{ id: 7 }],
+      handlers: [
+        http.delete('*/store/orders/:orderId', () =>
+          HttpResponse.json({ code: 'order_not_found', message: 'Not found.', status: 404 }, { status: 404 }),
+        ),
+      ],
+    });
+    try {
+      const proxy = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      expect(await proxy.call('DELETE', '/store/orders/7')).toBe(404);
+      expect(await proxy.call('GET', '/store/orders')).toBe(200);
+      await proxy.close();
+      const again = proxy.steps.filter((recorded) => recorded.again === true);
+      expect(
+        again.map((recorded) => [recorded.step.name, recorded.disagreements.map((finding) => finding.code)]),
+      ).toEqual([['1. cancel order 7', ['status-unexpected']]]);
+      expect(proxy.recorder.written().disagreements).toBe(1);
+    } finally {
+      await deployment.close();
+    }
+  });
+
+  it('holds nothing against an honest race of cancels of one order, and infers it pending', async () => {
+    const arrived = barrier(6);
+    let proxy: Awaited<ReturnType<typeof recordingProxy>> | undefined;
+    const deployment = await startDeployment([{ id: 5 }], async (request, response) => {
+      if (!isCancel(request)) return response;
+      await arrived();
+      // The cancel that won answers last: the order the answers end in is not the order the cancels were taken in.
+      if (response.status === 204) await proxy!.answered(5);
+      return response;
+    });
+    try {
+      const recording = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      proxy = recording;
+      const answers = await Promise.all(Array.from({ length: 6 }, () => recording.call('DELETE', '/store/orders/5')));
+      expect(answers.sort()).toEqual([204, 404, 404, 404, 404, 404]);
+      await recording.close();
+      expect(recording.recorder.written().disagreements).toBe(0);
+    } finally {
+      await deployment.close();
+    }
+    const [scenario] = await recordedScenarios();
+    expect(scenario!.state!.params.orders).toEqual([{ id: 5, status: 'pending' }]);
+  });
+
+  it('holds nothing against a list at the same time as a cancel, whichever order they end in', async () => {
+    let proxy: Awaited<ReturnType<typeof recordingProxy>> | undefined;
+    let cancelTaken = () => {};
+    const taken = new Promise<void>((resolve) => {
+      cancelTaken = resolve;
+    });
+    const deployment = await startDeployment([{ id: 5 }, { id: 6 }], async (request, response) => {
+      if (!isCancel(request)) return response;
+      // The cancel is taken before the list is, and answers after the list has ended.
+      cancelTaken();
+      await proxy!.answered(2);
+      return response;
+    });
+    try {
+      proxy = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      expect(await proxy.call('GET', '/store/orders')).toBe(200);
+      const cancel = proxy.call('DELETE', '/store/orders/5');
+      await taken;
+      expect(await proxy.call('GET', '/store/orders')).toBe(200);
+      expect(await cancel).toBe(204);
+      await proxy.close();
+      expect(proxy.recorder.written().disagreements).toBe(0);
+    } finally {
+      await deployment.close();
+    }
+  });
+
+  it('holds two 204s for cancels of one order at once against the deployment', async () => {
+    const arrived = barrier(3);
+    const deployment = await startDeployment([{ id: 5 }], async (request, response) => {
+      if (!isCancel(request)) return response;
+      await arrived();
+      return new Response(null, { status: 204 });
+    });
+    try {
+      const proxy = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      const answers = await Promise.all(Array.from({ length: 3 }, () => proxy.call('DELETE', '/store/orders/5')));
+      expect(answers).toEqual([204, 204, 204]);
+      await proxy.close();
+      expect(proxy.recorder.written().disagreements).toBe(2);
+    } finally {
+      await deployment.close();
+    }
+  });
+
+  it('infers nothing from another spelling of an id, and goes on past a malformed one', async () => {
+    const upstream = await startServer({ seed: [{ id: 7, status: 'pending' }] });
+    try {
+      const proxy = await recordingProxy(upstream.origin, { apiKey: secrets.key });
+      await proxy.call('DELETE', '/store/orders/%E0');
+      await proxy.call('DELETE', '/store/orders/007;jsessionid=matrix-secret');
+      await proxy.call('DELETE', '/store/orders/7');
+      await proxy.close();
+    } finally {
+      await upstream.close();
+    }
+    const [scenario] = await recordedScenarios();
+    expect(scenario!.steps.map((step) => step.request.path)).toEqual([
+      '/store/orders/%E0',
+      '/store/orders/007',
+      '/store/orders/7',
+    ]);
+    expect(scenario!.state!.params.orders).toEqual([{ id: 7, status: 'pending' }]);
+    expect(await filesText()).not.toContain('matrix-secret');
+  });
+
+  it('never writes over a file made after it started', async () => {
+    const upstream = await startServer({ seed: [...seed] });
+    try {
+      const proxy = await recordingProxy(upstream.origin, { name: 'first' });
+      await writeFile(join(directory, 'first.yaml'), 'made by someone else\n');
+      await proxy.call('GET', '/store/orders');
+      await proxy.close();
+    } finally {
+      await upstream.close();
+    }
+    expect(await readFile(join(directory, 'first.yaml'), 'utf8')).toBe('made by someone else\n');
+    expect((await readdir(directory)).sort()).toEqual(['first-2.yaml', 'first.yaml']);
   });
 });
 
@@ -490,7 +706,11 @@ describe('petstore-verify proxy --record on the command line', () => {
       { env: { PETSTORE_API_KEY: secrets.key } },
     );
     try {
-      await fetch(`${broken.origin}/__mock/orders`, { method: 'PUT', body: '[{"id":3,"status":"shipped"}]' });
+      const setup = await fetch(`${broken.origin}/__mock/provider-state`, {
+        method: 'POST',
+        body: '{"state":"the store holds orders","params":{"orders":[{"id":3,"status":"shipped"}]},"action":"setup"}',
+      });
+      expect(setup.status).toBe(200);
       const call = (method: string) => fetch(`${proxy.baseUrl}/store/orders/3`, { method, headers: authorized });
       // The first cancel tells the recorder nothing it can hold against the answer; a second 204 can be told.
       expect((await call('DELETE')).status).toBe(204);

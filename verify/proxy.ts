@@ -427,6 +427,7 @@ class ProxyServer {
       this.#cutRecording(client, new URLSearchParams(query).get('name') ?? undefined);
       return;
     }
+    const startedAt = performance.now();
     const relay = relayExchange({
       client,
       head,
@@ -442,6 +443,8 @@ class ProxyServer {
           status: exchange.status,
           observed,
           findings: exchange.violations,
+          startedAt,
+          endedAt: performance.now(),
         });
       },
       record: (exchange) => this.#log.record(exchange),

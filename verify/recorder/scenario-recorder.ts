@@ -27,6 +27,9 @@ export interface ExchangeToRecord {
   observed: ObservedResponse | undefined;
   /** What the proxy's checks found against the specification. */
   findings: readonly Finding[];
+  /** When the request came and when its answer ended (`performance.now()`): calls at once are told apart by them. */
+  startedAt: number;
+  endedAt: number;
 }
 
 /** A step as it was recorded: its name, the file, and where the upstream's answer disagrees with the contract. */
@@ -99,6 +102,8 @@ interface Recording {
   skipped: number;
   /** For each step, where its answer disagrees with the contract. */
   held: Finding[][];
+  /** For each step, what the model found, before calls at the same time are allowed for. */
+  found: Finding[][];
   /** The ids earlier cancels named: a status given later must not change what they were judged in. */
   touched: Set<bigint>;
   /** Steps judged and not yet on disk (written together when exchanges queue up). */
@@ -199,7 +204,7 @@ export class ScenarioRecorder {
         this.#failed = true;
         const { code, message } = error as NodeJS.ErrnoException;
         this.#options.onError?.(
-          new RecordingError(`cannot write ${this.#recording.file}: ${code ?? message}; the recording stopped`),
+          new RecordingError(`the recording stopped at ${this.#recording.file}: ${code ?? message}`),
         );
       });
   }
@@ -248,6 +253,7 @@ export class ScenarioRecorder {
       repeatedReads: 0,
       skipped: 0,
       held: [],
+      found: [],
       touched: new Set(),
       unwritten: [],
       dirty: false,
@@ -356,6 +362,7 @@ async function judgeSteps(recording: Recording): Promise<RecordedStep[]> {
     recording.steps = [];
     recording.stepTexts = [];
     recording.held = [];
+    recording.found = [];
     recording.touched = new Set();
   } else {
     // An order with no status is pending in the model already.
@@ -368,20 +375,64 @@ async function judgeSteps(recording: Recording): Promise<RecordedStep[]> {
     const index = recording.steps.length;
     const judged = await judgedStep(recording.model, recording.history, call);
     recording.steps.push(judged.step);
-    recording.stepTexts.push(stepText(judged.step));
-    recording.held.push(judged.disagreements);
+    recording.stepTexts.push('');
+    recording.found.push(judged.disagreements);
+    recording.held.push([]);
     const cancelled = cancelledId(call);
     if (cancelled !== undefined) recording.touched.add(cancelled);
-    const last = index === recording.calls.length - 1;
-    if (last || findingsText(heldBefore[index]) !== findingsText(judged.disagreements))
-      told.push({
-        file: recording.file,
-        step: judged.step,
-        disagreements: judged.disagreements,
-        ...(!last && { again: true as const }),
-      });
+    for (const settled of settledAtOnce(recording, index)) {
+      const last = settled === recording.calls.length - 1;
+      const held = recording.held[settled]!;
+      if (last || findingsText(heldBefore[settled]) !== findingsText(held))
+        told.push({
+          file: recording.file,
+          step: recording.steps[settled]!,
+          disagreements: held,
+          ...(!last && { again: true as const }),
+        });
+    }
   }
   return told;
+}
+
+/**
+ * Settles what is held against the upstream for a step and the steps it ran at the same time as (its
+ * request came before their answers ended, and theirs before its): such calls are judged in the order
+ * their answers ended, which need not be the order the upstream took them in. Among cancels of one order
+ * at once, a status is not held against it while at most one of them is a 204 (an honest race; two 204s
+ * are the bug); a list at the same time as a cancel is not held to hold or leave out an order. Returns
+ * the steps settled.
+ */
+function settledAtOnce(recording: Recording, index: number): number[] {
+  const { calls } = recording;
+  const atOnce = (left: KeptCall, right: KeptCall) =>
+    left.exchange.startedAt < right.exchange.endedAt && right.exchange.startedAt < left.exchange.endedAt;
+  // The steps judged so far: one judged later settles itself and those at once with it then.
+  const judged = recording.found.length;
+  const settled = [
+    index,
+    ...calls.flatMap((call, other) =>
+      other !== index && other < judged && atOnce(call, calls[index]!) ? [other] : [],
+    ),
+  ];
+  for (const step of settled) {
+    const call = calls[step]!;
+    const others = calls.filter((other, position) => position !== step && atOnce(other, call));
+    const id = cancelledId(call);
+    const sameOrder = others.filter((other) => id !== undefined && cancelledId(other) === id);
+    const successes = [call, ...sameOrder].filter((each) => each.exchange.status === 204).length;
+    const racedCancel = sameOrder.length > 0 && successes <= 1;
+    const racedList = call.method === 'GET' && others.some((other) => cancelledId(other) !== undefined);
+    const held = recording.found[step]!.filter(
+      (finding) =>
+        !(racedCancel && finding.code === 'status-unexpected') &&
+        !(racedList && finding.code.startsWith('order-') && finding.code !== 'order-field'),
+    );
+    recording.held[step] = held;
+    recording.steps[step] = withRecorded(recording.steps[step]!, call.exchange, held);
+    recording.stepTexts[step] = stepText(recording.steps[step]!);
+  }
+  return settled;
 }
 
 function findingsText(findings: readonly Finding[] | undefined): string {
@@ -440,15 +491,19 @@ async function judgedStep(
     (answer.operation === 'listOrders' && answer.status === 200);
   const after = read ? await model.orders() : [];
   const before = answer.operation === 'cancelOrder' ? after : [];
-  const { observed, status, findings } = call.exchange;
+  const { observed } = call.exchange;
   const disagreements =
     observed === undefined ? [] : compareWithModel({ path: call.path, answer, before, after, observed }, history);
-  const all = [...findings, ...disagreements];
-  const step: ContractStep = {
-    ...stepOf(call, answer, before, after),
-    name: call.title,
+  return { step: { ...stepOf(call, answer, before, after), name: call.title }, disagreements };
+}
+
+/** A step with what the upstream answered beside it: its status, the proxy's findings and those held against it. */
+function withRecorded(step: ContractStep, exchange: ExchangeToRecord, held: readonly Finding[]): ContractStep {
+  const all = [...exchange.findings, ...held];
+  return {
+    ...step,
     recorded: {
-      status,
+      status: exchange.status,
       ...(all.length > 0 && {
         findings: all.map(({ code, path, expected, actual }) => ({
           code,
@@ -459,7 +514,6 @@ async function judgedStep(
       }),
     },
   };
-  return { step, disagreements };
 }
 
 // The whole file to a temporary file, then into place: renamed over the file it wrote before, or, for

@@ -469,6 +469,8 @@ async function proxy(argv: string[]): Promise<number | undefined> {
 /** One line for each way an answer the proxy recorded disagrees with what the contract requires there. */
 function disagreementLines({ step, disagreements, again }: RecordedStep): string[] {
   const when = again === true ? ' (judged again: a later answer told more of the state)' : '';
+  if (again === true && disagreements.length === 0)
+    return [`  recorded ${step.name}${when}: no longer against the contract`];
   return disagreements.map(
     (finding) =>
       `  recorded ${step.name}${when}: the contract requires ${finding.expected}, the upstream answered ${finding.actual} [${finding.code}]`,

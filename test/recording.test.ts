@@ -489,7 +489,7 @@ describe('petstore-verify proxy --record against what deployments do', () => {
         ? new Response(null, {
             status: 302,
             headers: {
-              location: `http://127.0.0.1:9/login?next=${encodeURIComponent(request.url)}&session=sso-secret`,
+              location: `http://user:pass-secret@127.0.0.1:9/login;jsessionid=matrix-secret?next=${encodeURIComponent(request.url)}&session=sso-secret`,
             },
           })
         : response,
@@ -507,7 +507,8 @@ describe('petstore-verify proxy --record against what deployments do', () => {
     }
     const text = await filesText();
     expect(text).toContain('status-unexpected');
-    for (const secret of [secrets.query, 'sso-secret', 'access_token']) expect(text).not.toContain(secret);
+    for (const secret of [secrets.query, 'sso-secret', 'access_token', 'pass-secret', 'matrix-secret'])
+      expect(text).not.toContain(secret);
   });
 
   it('judges a cancel that failed before a 409 told the order shipped as the shipped order it was', async () => {
@@ -625,6 +626,107 @@ describe('petstore-verify proxy --record against what deployments do', () => {
       expect(answers).toEqual([204, 204, 204]);
       await proxy.close();
       expect(proxy.recorder.written().disagreements).toBe(2);
+    } finally {
+      await deployment.close();
+    }
+  });
+
+  it('holds a 204 for a shipped order against the deployment, at once with a 409 or after one', async () => {
+    let cancels = 0;
+    const arrived = barrier(2);
+    const deployment = await startDeployment([{ id: 5, status: 'shipped' }], async (request, response) => {
+      if (!isCancel(request)) return response;
+      const cancel = ++cancels;
+      if (cancel === 1) return response;
+      await arrived();
+      // The third cancel of the shipped order is answered 204.
+      return cancel === 3 ? new Response(null, { status: 204 }) : response;
+    });
+    try {
+      const proxy = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      expect(await proxy.call('DELETE', '/store/orders/5')).toBe(409);
+      const answers = await Promise.all([
+        proxy.call('DELETE', '/store/orders/5'),
+        proxy.call('DELETE', '/store/orders/5'),
+      ]);
+      expect(answers.sort()).toEqual([204, 409]);
+      await proxy.close();
+      expect(proxy.recorder.written().disagreements).toBe(1);
+      const [scenario] = await recordedScenarios();
+      expect(scenario!.state!.params.orders).toEqual([{ id: 5, status: 'shipped' }]);
+    } finally {
+      await deployment.close();
+    }
+  });
+
+  it('holds a cancel without a key that succeeds against the deployment, at once with a refused one', async () => {
+    const arrived = barrier(2);
+    const deployment = await startDeployment([{ id: 5 }], async (request, response) => {
+      if (!isCancel(request)) return response;
+      await arrived();
+      return request.headers.has('authorization')
+        ? json({ code: 'order_not_found', message: 'No.', status: 404 }, 404)
+        : new Response(null, { status: 204 });
+    });
+    try {
+      const proxy = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      expect(await proxy.call('GET', '/store/orders')).toBe(200);
+      const answers = await Promise.all([
+        proxy.call('DELETE', '/store/orders/5', {}),
+        proxy.call('DELETE', '/store/orders/5'),
+      ]);
+      expect(answers).toEqual([204, 404]);
+      await proxy.close();
+      const [scenario] = await recordedScenarios();
+      const withoutKey = scenario!.steps.find((step) => step.request.key === 'none') as ContractStep;
+      expect(withoutKey.recorded!.findings!.map((finding) => finding.code)).toEqual(['status-unexpected']);
+    } finally {
+      await deployment.close();
+    }
+  });
+
+  it('tells each earlier step judged again once', async () => {
+    const arrived = barrier(3);
+    const deployment = await startDeployment([{ id: 5 }, { id: 6 }, { id: 7 }], async (request, response) => {
+      if (isCancel(request)) await arrived();
+      return response;
+    });
+    try {
+      const proxy = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      await Promise.all([5, 6, 7].map((id) => proxy.call('DELETE', `/store/orders/${id}`)));
+      await proxy.call('GET', '/store/orders');
+      await proxy.close();
+      const told = proxy.steps.map((recorded) => recorded.step.name);
+      expect(new Set(told).size).toBe(told.length);
+      expect(proxy.recorder.written().disagreements).toBe(0);
+    } finally {
+      await deployment.close();
+    }
+  });
+
+  it('records nothing of an answer the proxy cut off when it stopped', async () => {
+    let reached = () => {};
+    const upstreamHasIt = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const deployment = await startDeployment([{ id: 5 }], async (request, response) => {
+      if (!isCancel(request)) return response;
+      reached();
+      return new Promise<Response>(() => {});
+    });
+    try {
+      const proxy = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      await proxy.call('GET', '/store/orders');
+      const cut = proxy.call('DELETE', '/store/orders/5').catch(() => 'cut off');
+      await upstreamHasIt;
+      await proxy.close();
+      expect(await cut).toBe('cut off');
+      const [scenario] = await recordedScenarios();
+      expect(scenario!.steps.map((step) => step.name)).toEqual(['1. list the orders']);
+      expect(proxy.exchanges.at(-1)).toMatchObject({
+        unchecked: 'the proxy stopped before the answer ended',
+        violations: [],
+      });
     } finally {
       await deployment.close();
     }

@@ -362,6 +362,8 @@ class ProxyServer {
   readonly #sockets = new Set<Socket>();
   /** Exchanges under way: closing waits for each to be checked and recorded. */
   readonly #relays = new Set<Promise<void>>();
+  /** Set once closing has begun: an answer it cuts off is the proxy's doing, not the upstream's. */
+  #closing = false;
   readonly #server = createServer((client) => this.#accept(client));
   #prism: PrismOracle | undefined;
 
@@ -387,6 +389,7 @@ class ProxyServer {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     await new Promise<void>((resolve) => {
       for (const socket of this.#sockets) socket.destroy();
       this.#server.close(() => resolve());
@@ -435,6 +438,10 @@ class ProxyServer {
       upstream: this.#upstream,
       checkLimit: this.#checkLimit,
       check: (exchange, reader) => {
+        if (this.#closing && !reader.complete) {
+          exchange.unchecked = 'the proxy stopped before the answer ended';
+          return;
+        }
         const observed = checkExchange(exchange, reader, { prism: this.#prism, checkLimit: this.#checkLimit });
         this.#options.recorder?.record({
           method: exchange.method,

@@ -18,6 +18,9 @@ export interface StateEvidence {
   body: JsonValue | undefined;
   /** The step's name, to say where an inference came from. */
   step: string;
+  /** When the request came and its answer ended: a 204 tells more than a refusal only of a cancel at the same time. */
+  startedAt: number;
+  endedAt: number;
 }
 
 /** An order added to the state, or given its status, from what an answer implies rather than from a list. */
@@ -37,7 +40,7 @@ export interface DroppedField {
   reason: string;
 }
 
-type Outcome = { status: 'pending' | 'shipped' | 'absent'; because: string };
+type Outcome = { status: 'pending' | 'shipped' | 'absent'; because: string; startedAt: number; endedAt: number };
 
 /**
  * The provider state a recording starts from, inferred from the traffic and nothing else: the orders
@@ -46,7 +49,7 @@ type Outcome = { status: 'pending' | 'shipped' | 'absent'; because: string };
  * 409: shipped; 404: absent); and the orders never listed whose cancel implies they were there.
  * @example
  * const state = new RecordedState();
- * state.observe({ method: 'DELETE', path: '/store/orders/5', key: 'valid', status: 409, body: undefined, step: '1. cancel order 5' });
+ * state.observe({ method: 'DELETE', path: '/store/orders/5', key: 'valid', status: 409, body: undefined, step: '1. cancel order 5', startedAt: 0, endedAt: 1 });
  * state.orders() // [{ id: 5n, status: 'shipped' }]
  */
 export class RecordedState {
@@ -84,10 +87,12 @@ export class RecordedState {
             ? 'absent'
             : undefined;
     const known = this.#outcomes.get(id);
-    // The first answer tells, but a 204 tells more than a refusal: cancels of one order at once may end
-    // in any order, and only the first to reach a pending order is a 204 (the others 404 or 409).
-    if (status === undefined || (known !== undefined && (known.status === 'pending' || status !== 'pending'))) return;
-    this.#outcomes.set(id, { status, because: evidence.step });
+    // The first answer tells; but cancels of one order at once may end in any order, and only the one
+    // that reached the pending order first is a 204 (the others 404 or 409): then the 204 tells.
+    const atOnce = known !== undefined && known.startedAt < evidence.endedAt && evidence.startedAt < known.endedAt;
+    if (status === undefined || (known !== undefined && !(atOnce && status === 'pending'))) return;
+    const { startedAt, endedAt } = evidence;
+    this.#outcomes.set(id, { status, because: evidence.step, startedAt, endedAt });
     this.#orders = undefined;
   }
 

@@ -1,13 +1,14 @@
-import { link, mkdir, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { KeyChoice } from '../../mocks/authorization.js';
+import { isAcceptedKey, type KeyChoice } from '../../mocks/authorization.js';
 import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
 import type { OrderInput } from '../../spec/provider-state.js';
 import { parseJson, type JsonValue } from '../../spec/json.js';
 import { matchRoute } from '../../spec/routes.js';
-import type { Finding, ObservedResponse } from '../checks.js';
+import { jsonBody, type Finding, type ObservedResponse } from '../checks.js';
+import type { StoredOrder } from '../../mocks/order-store.js';
 import { compareWithModel, decodedSegment, ProviderHistory } from '../compare.js';
-import { parseInt64 } from '../../spec/int64.js';
+import { parseInt64, toInt64 } from '../../spec/int64.js';
 import { InterfaceModel } from '../model.js';
 import { stepOf } from '../model-step.js';
 import { keyChoiceOf } from './key-choice-of.js';
@@ -104,6 +105,8 @@ interface Recording {
   held: Finding[][];
   /** For each step, what the model found, before calls at the same time are allowed for. */
   found: Finding[][];
+  /** For each step, the model's status, and for a list the orders it holds that the upstream's list leaves out. */
+  judgedAs: { status: number; missing: bigint[] }[];
   /** The ids earlier cancels named: a status given later must not change what they were judged in. */
   touched: Set<bigint>;
   /** Steps judged and not yet on disk (written together when exchanges queue up). */
@@ -217,7 +220,7 @@ export class ScenarioRecorder {
     const chosen = freeName(name ?? timestampedName(this.#now()), this.#names);
     const next = this.#newRecording(chosen);
     this.#enqueue(async () => {
-      await this.#flush(this.#recording);
+      await this.#flush(this.#recording, { counts: true });
       this.#finished.push(this.#recording);
       this.#recording = next;
     });
@@ -254,6 +257,7 @@ export class ScenarioRecorder {
       skipped: 0,
       held: [],
       found: [],
+      judgedAs: [],
       touched: new Set(),
       unwritten: [],
       dirty: false,
@@ -274,7 +278,14 @@ export class ScenarioRecorder {
       recording.countsChanged = true;
     } else {
       recording.calls.push(call);
-      recording.state.observe({ ...call, status: exchange.status, body: jsonBodyOf(exchange), step: call.title });
+      recording.state.observe({
+        ...call,
+        status: exchange.status,
+        body: jsonBodyOf(exchange),
+        step: call.title,
+        startedAt: exchange.startedAt,
+        endedAt: exchange.endedAt,
+      });
       recording.unwritten.push(...(await judgeSteps(recording)));
       recording.dirty = true;
     }
@@ -355,7 +366,7 @@ async function judgeSteps(recording: Recording): Promise<RecordedStep[]> {
   const orders = recording.state.orders();
   const given = recording.judgedIn === undefined ? undefined : statusesGiven(recording.judgedIn.orders, orders);
   const statuses = given?.some(([id]) => recording.touched.has(id)) ? undefined : given;
-  const heldBefore = recording.held;
+  const heldBefore = [...recording.held];
   if (statuses === undefined || recording.model === undefined) {
     recording.model = await InterfaceModel.seeded(orders);
     recording.history = new ProviderHistory();
@@ -363,6 +374,7 @@ async function judgeSteps(recording: Recording): Promise<RecordedStep[]> {
     recording.stepTexts = [];
     recording.held = [];
     recording.found = [];
+    recording.judgedAs = [];
     recording.touched = new Set();
   } else {
     // An order with no status is pending in the model already.
@@ -370,29 +382,30 @@ async function judgeSteps(recording: Recording): Promise<RecordedStep[]> {
   }
   if (statuses === undefined || statuses.length > 0)
     recording.judgedIn = { orders, text: stateText(orders, recording.orderLines) };
-  const told: RecordedStep[] = [];
+  const settled = new Set<number>();
   for (const call of recording.calls.slice(recording.steps.length)) {
     const index = recording.steps.length;
     const judged = await judgedStep(recording.model, recording.history, call);
     recording.steps.push(judged.step);
     recording.stepTexts.push('');
     recording.found.push(judged.disagreements);
+    recording.judgedAs.push(judged.judgedAs);
     recording.held.push([]);
     const cancelled = cancelledId(call);
     if (cancelled !== undefined) recording.touched.add(cancelled);
-    for (const settled of settledAtOnce(recording, index)) {
-      const last = settled === recording.calls.length - 1;
-      const held = recording.held[settled]!;
-      if (last || findingsText(heldBefore[settled]) !== findingsText(held))
-        told.push({
-          file: recording.file,
-          step: recording.steps[settled]!,
-          disagreements: held,
-          ...(!last && { again: true as const }),
-        });
-    }
+    for (const step of settledAtOnce(recording, index)) settled.add(step);
   }
-  return told;
+  // Each step settled once told: the new one, and an earlier one whose disagreements changed.
+  const last = recording.calls.length - 1;
+  return [...settled]
+    .sort((left, right) => left - right)
+    .filter((step) => step === last || findingsText(heldBefore[step]) !== findingsText(recording.held[step]))
+    .map((step) => ({
+      file: recording.file,
+      step: recording.steps[step]!,
+      disagreements: recording.held[step]!,
+      ...(step !== last && { again: true as const }),
+    }));
 }
 
 /**
@@ -417,16 +430,29 @@ function settledAtOnce(recording: Recording, index: number): number[] {
   ];
   for (const step of settled) {
     const call = calls[step]!;
-    const others = calls.filter((other, position) => position !== step && atOnce(other, call));
-    const id = cancelledId(call);
-    const sameOrder = others.filter((other) => id !== undefined && cancelledId(other) === id);
-    const successes = [call, ...sameOrder].filter((each) => each.exchange.status === 204).length;
-    const racedCancel = sameOrder.length > 0 && successes <= 1;
-    const racedList = call.method === 'GET' && others.some((other) => cancelledId(other) !== undefined);
+    // Only cancels with an accepted key change the store; only those judged can be weighed.
+    const racing = calls.flatMap((other, position) =>
+      position !== step && position < judged && atOnce(other, call) && acceptedCancel(other) !== undefined
+        ? [position]
+        : [],
+    );
+    const id = acceptedCancel(call);
+    const sameOrder = [step, ...racing.filter((position) => acceptedCancel(calls[position]!) === id)];
+    // An honest race: the model, one call after another, has exactly one of them cancel the order, and so
+    // has the upstream, in whatever order their answers ended.
+    const count204 = (statuses: number[]) => statuses.filter((status) => status === 204).length;
+    const racedCancel =
+      id !== undefined &&
+      sameOrder.length > 1 &&
+      count204(sameOrder.map((position) => calls[position]!.exchange.status)) === 1 &&
+      count204(sameOrder.map((position) => recording.judgedAs[position]!.status)) === 1;
+    // A list at the same time as cancels may leave out the orders they name, and only those.
+    const racedIds = new Set(racing.map((position) => acceptedCancel(calls[position]!)!));
+    const { missing } = recording.judgedAs[step]!;
+    const racedList = call.method === 'GET' && missing.length > 0 && missing.every((order) => racedIds.has(order));
     const held = recording.found[step]!.filter(
       (finding) =>
-        !(racedCancel && finding.code === 'status-unexpected') &&
-        !(racedList && finding.code.startsWith('order-') && finding.code !== 'order-field'),
+        !(racedCancel && finding.code === 'status-unexpected') && !(racedList && finding.code === 'order-listed'),
     );
     recording.held[step] = held;
     recording.steps[step] = withRecorded(recording.steps[step]!, call.exchange, held);
@@ -437,6 +463,11 @@ function settledAtOnce(recording: Recording, index: number): number[] {
 
 function findingsText(findings: readonly Finding[] | undefined): string {
   return (findings ?? []).map(({ code, path, expected, actual }) => `${code} ${path} ${expected} ${actual}`).join('\n');
+}
+
+// The order a cancel with an accepted key names: one that can change the store.
+function acceptedCancel(call: KeptCall): bigint | undefined {
+  return isAcceptedKey(call.key) ? cancelledId(call) : undefined;
 }
 
 // The order a cancel names, as the mock reads its path.
@@ -482,7 +513,7 @@ async function judgedStep(
   model: InterfaceModel,
   history: ProviderHistory,
   call: KeptCall,
-): Promise<{ step: ContractStep; disagreements: Finding[] }> {
+): Promise<{ step: ContractStep; disagreements: Finding[]; judgedAs: { status: number; missing: bigint[] } }> {
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
   // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
   const answer = (await model.call(call.method, call.path, call.key))!;
@@ -494,7 +525,21 @@ async function judgedStep(
   const { observed } = call.exchange;
   const disagreements =
     observed === undefined ? [] : compareWithModel({ path: call.path, answer, before, after, observed }, history);
-  return { step: { ...stepOf(call, answer, before, after), name: call.title }, disagreements };
+  const judgedAs = { status: answer.status, missing: missingFromList(after, observed) };
+  return { step: { ...stepOf(call, answer, before, after), name: call.title }, disagreements, judgedAs };
+}
+
+// The orders the model lists that a list the upstream answered leaves out.
+function missingFromList(orders: readonly StoredOrder[], observed: ObservedResponse | undefined): bigint[] {
+  if (orders.length === 0 || observed === undefined) return [];
+  const body = jsonBody(observed);
+  if (!Array.isArray(body)) return [];
+  const listed = new Set(
+    body.map((entry) =>
+      entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? toInt64(entry.id) : undefined,
+    ),
+  );
+  return orders.filter((order) => order.status !== 'cancelled' && !listed.has(order.id)).map((order) => order.id);
 }
 
 /** A step with what the upstream answered beside it: its status, the proxy's findings and those held against it. */
@@ -523,10 +568,7 @@ async function writeRecording(recording: Recording, parts: RecordingParts, names
   try {
     await writeFile(temporary, recordingText(parts, recording.lines));
     if (recording.created) await rename(temporary, recording.file);
-    else {
-      await claimName(recording, temporary, names);
-      await unlink(temporary);
-    }
+    else await claimName(recording, temporary, names);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
     throw error;
@@ -537,7 +579,7 @@ async function claimName(recording: Recording, temporary: string, names: Set<str
   const base = recording.name;
   for (let suffix = 2; ; suffix++) {
     try {
-      await link(temporary, recording.file);
+      await placedWhereNoFileIs(temporary, recording.file);
       recording.created = true;
       return;
     } catch (error) {
@@ -546,6 +588,19 @@ async function claimName(recording: Recording, temporary: string, names: Set<str
       names.add(recording.name);
       recording.file = join(recording.file, '..', `${recording.name}.yaml`);
     }
+  }
+}
+
+// The temporary file's text at `file`, only where no file is (EEXIST else): a hard link, or where the
+// file system has none (FAT, some network mounts), an empty file made exclusively, then renamed over.
+async function placedWhereNoFileIs(temporary: string, file: string): Promise<void> {
+  try {
+    await link(temporary, file);
+    await unlink(temporary);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+    await (await open(file, 'wx')).close();
+    await rename(temporary, file);
   }
 }
 
@@ -633,7 +688,10 @@ export function timestampedName(date: Date): string {
  * withoutQueries('a redirect to https://sso.example.com/login?next=%2F&session=abc') // 'a redirect to https://sso.example.com/login?…'
  */
 export function withoutQueries(text: string): string {
-  return text.replace(/([?#])[^\s"'<>]+/g, '$1…');
+  return text
+    .replace(/([?#])[^\s"'<>]+/g, '$1…')
+    .replace(/(\/\/)[^\s"'<>/@]*@/g, '$1')
+    .replace(/;[^\s"'<>/?#]+/g, '');
 }
 
 // The origin and path of a URL: no user, password, query or fragment reaches the file.

@@ -418,24 +418,11 @@ async function judgeSteps(recording: Recording): Promise<RecordedStep[]> {
  */
 function settledAtOnce(recording: Recording, index: number): number[] {
   const { calls } = recording;
-  const atOnce = (left: KeptCall, right: KeptCall) =>
-    left.exchange.startedAt < right.exchange.endedAt && right.exchange.startedAt < left.exchange.endedAt;
-  // The steps judged so far: one judged later settles itself and those at once with it then.
-  const judged = recording.found.length;
-  const settled = [
-    index,
-    ...calls.flatMap((call, other) =>
-      other !== index && other < judged && atOnce(call, calls[index]!) ? [other] : [],
-    ),
-  ];
+  const settled = [index, ...judgedAtOnce(recording, index)];
   for (const step of settled) {
     const call = calls[step]!;
-    // Only cancels with an accepted key change the store; only those judged can be weighed.
-    const racing = calls.flatMap((other, position) =>
-      position !== step && position < judged && atOnce(other, call) && acceptedCancel(other) !== undefined
-        ? [position]
-        : [],
-    );
+    // Only cancels with an accepted key change the store.
+    const racing = judgedAtOnce(recording, step).filter((position) => acceptedCancel(calls[position]!) !== undefined);
     const id = acceptedCancel(call);
     const sameOrder = [step, ...racing.filter((position) => acceptedCancel(calls[position]!) === id)];
     // An honest race: the model, one call after another, has exactly one of them cancel the order, and so
@@ -459,6 +446,21 @@ function settledAtOnce(recording: Recording, index: number): number[] {
     recording.stepTexts[step] = stepText(recording.steps[step]!);
   }
   return settled;
+}
+
+/**
+ * The judged steps whose call ran at the same time as step `index`'s (each request came before the
+ * other's answer ended). Calls are kept in the order their answers ended, so the scan back stops at
+ * the first that ended before this one's request came.
+ */
+function judgedAtOnce(recording: Recording, index: number): number[] {
+  const { calls } = recording;
+  const { startedAt, endedAt } = calls[index]!.exchange;
+  const found: number[] = [];
+  for (let other = index - 1; other >= 0 && calls[other]!.exchange.endedAt > startedAt; other--) found.push(other);
+  for (let other = index + 1; other < recording.found.length; other++)
+    if (calls[other]!.exchange.startedAt < endedAt) found.push(other);
+  return found;
 }
 
 function findingsText(findings: readonly Finding[] | undefined): string {

@@ -126,8 +126,9 @@ const stepsWrittenTogether = 64;
  * Records the exchanges a proxy forwards as scenario files of the kit's format, one step per call of an
  * operation: the request, the key choice (never the key: no header is written, no query either), and what
  * the contract requires in the state the traffic implies (the kit's mock as the model), with what the
- * upstream answered beside it. The whole file is written again after each step, to a temporary file
- * renamed over it, so it is complete and valid whenever the proxy stops.
+ * upstream answered beside it. The whole file is written again after each step (steps that queue up
+ * behind a busy proxy, together), to a temporary file renamed over it, so it is complete and valid
+ * whenever the proxy stops.
  * @example
  * const recorder = await ScenarioRecorder.open({ directory: 'recordings', upstream: 'https://staging.example.com/v1' });
  * recorder.record(exchange); // after each forwarded exchange

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../mocks/order-mock.js';
 import { loadScenarios, type ContractStep, type Scenario } from '../mocks/scenarios.js';
 import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
+import { madeDirectory } from '../verify/made-directory.js';
 import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
 import { verify } from '../verify/run.js';
 import { isCancel, isList, json, startBrokenProvider } from './broken-provider.js';
@@ -586,6 +587,34 @@ describe('petstore-verify proxy --record against what deployments do', () => {
     expect(scenario!.state!.params.orders).toEqual([{ id: 5, status: 'pending' }]);
   });
 
+  it('tells a refusal held against the deployment as no longer held once the race it was in is known', async () => {
+    const arrived = barrier(3);
+    let proxy: Awaited<ReturnType<typeof recordingProxy>> | undefined;
+    const deployment = await startDeployment([{ id: 5 }], async (request, response) => {
+      if (!isCancel(request)) return response;
+      await arrived();
+      if (response.status === 204) await proxy!.answered(3);
+      return response;
+    });
+    try {
+      const recording = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      proxy = recording;
+      // The list tells the order is there: a refusal that ends first is held, until the 204 ends.
+      expect(await recording.call('GET', '/store/orders')).toBe(200);
+      const answers = await Promise.all(Array.from({ length: 3 }, () => recording.call('DELETE', '/store/orders/5')));
+      expect(answers.sort()).toEqual([204, 404, 404]);
+      await recording.close();
+      const first = recording.steps.filter((recorded) => recorded.step.name === '2. cancel order 5');
+      expect(first.map((recorded) => [recorded.disagreements.length, recorded.again ?? false])).toEqual([
+        [1, false],
+        [0, true],
+      ]);
+      expect(recording.recorder.written().disagreements).toBe(0);
+    } finally {
+      await deployment.close();
+    }
+  });
+
   it('holds nothing against a list at the same time as a cancel, whichever order they end in', async () => {
     let proxy: Awaited<ReturnType<typeof recordingProxy>> | undefined;
     let cancelTaken = () => {};
@@ -873,5 +902,21 @@ describe('petstore-verify proxy --record on the command line', () => {
     } finally {
       await mock.stop();
     }
+  });
+});
+
+describe('madeDirectory', () => {
+  it('makes a folder and the missing folders above it', async () => {
+    await madeDirectory(join(directory, 'a', 'b'));
+    expect(await readdir(join(directory, 'a'))).toEqual(['b']);
+  });
+
+  it('refuses where a file stands, with ENOTDIR', async () => {
+    await writeFile(join(directory, 'file'), '');
+    await expect(madeDirectory(join(directory, 'file', 'sub'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+
+  it.runIf(process.platform === 'linux')('refuses under /proc with ENOENT instead of looping', async () => {
+    await expect(madeDirectory('/proc/petstore-no-such-folder/sub')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -209,9 +209,20 @@ function listFindings(model: StoredOrder[], body: JsonValue | undefined, history
 /** Whether the call, as the model answered it, cancels an order that is already cancelled (tolerance `cancelled-order-cancelled-again`). */
 function cancelsCancelledOrder(answer: ModelAnswer, before: readonly StoredOrder[], path: string): boolean {
   if (answer.operation !== 'cancelOrder' || answer.status !== 404) return false;
-  const parameter = matchRoute('DELETE', path)?.parameter;
-  const id = parameter === undefined ? undefined : parseInt64(decodedSegment(parameter));
+  const id = cancelledOrderId('DELETE', path);
   return id !== undefined && before.some((order) => order.id === id && order.status === 'cancelled');
+}
+
+/**
+ * The order a call cancels, as the mock reads its path; undefined for a call of another operation, or
+ * a segment that is no int64.
+ * @example
+ * cancelledOrderId('DELETE', '/store/orders/%31') // 1n
+ */
+export function cancelledOrderId(method: string, path: string): bigint | undefined {
+  const match = matchRoute(method, path);
+  if (match?.route.operation !== 'cancelOrder' || match.parameter === undefined) return undefined;
+  return parseInt64(decodedSegment(match.parameter));
 }
 
 /**

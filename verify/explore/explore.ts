@@ -1,11 +1,12 @@
 // Exploration: generated provider states and command sequences, sent to a provider and to the kit's mock as
 // model, every answer compared; a difference is shrunk and can be saved as a scenario (`explore`).
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringifyJson } from '../../spec/json.js';
 import type { OrderInput } from '../../spec/provider-state.js';
 import type { ContractStep } from '../../mocks/scenarios.js';
 import { ProviderHistory } from '../compare.js';
+import { madeDirectory } from '../made-directory.js';
 import { InterfaceModel } from '../model.js';
 import { TargetUnreachable } from '../observe.js';
 import { loadPrismOracle, type PrismOracle } from '../prism.js';
@@ -126,7 +127,7 @@ async function shrunkFailure(
   });
   let scenarioFile: string | undefined;
   if (found.save !== undefined) {
-    await mkdir(found.save, { recursive: true });
+    await madeDirectory(found.save);
     scenarioFile = join(found.save, `explore-${seed}-run-${run}.yaml`);
     await writeFile(scenarioFile, toYaml(scenario));
   }

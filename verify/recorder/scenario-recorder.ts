@@ -1,14 +1,15 @@
-import { link, mkdir, open, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { link, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { isAcceptedKey, type KeyChoice } from '../../mocks/authorization.js';
 import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
 import type { OrderInput } from '../../spec/provider-state.js';
-import { parseJson, type JsonValue } from '../../spec/json.js';
+import type { JsonValue } from '../../spec/json.js';
 import { matchRoute } from '../../spec/routes.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../checks.js';
 import type { StoredOrder } from '../../mocks/order-store.js';
-import { compareWithModel, decodedSegment, ProviderHistory } from '../compare.js';
-import { parseInt64, toInt64 } from '../../spec/int64.js';
+import { cancelledOrderId, compareWithModel, ProviderHistory } from '../compare.js';
+import { toInt64 } from '../../spec/int64.js';
+import { madeDirectory } from '../made-directory.js';
 import { InterfaceModel } from '../model.js';
 import { stepOf } from '../model-step.js';
 import { keyChoiceOf } from './key-choice-of.js';
@@ -339,25 +340,6 @@ export class ScenarioRecorder {
 }
 
 /**
- * Makes a folder and the folders above it that are missing. Not `mkdir`'s `recursive`: on Node 20 it
- * loops forever where the parent cannot hold a folder (under /proc).
- */
-async function madeDirectory(path: string): Promise<void> {
-  try {
-    await mkdir(path);
-  } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
-    if (code === 'EEXIST') {
-      if (!(await stat(path)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
-      return;
-    }
-    if (code !== 'ENOENT' || dirname(path) === path) throw error;
-    await madeDirectory(dirname(path));
-    await mkdir(path);
-  }
-}
-
-/**
  * Judges the recording's new step with the model seeded with the state inferred so far. A state that
  * only gives an order no earlier step named its status (from this step's answer) is set in the model;
  * any other change (the first list, an order added) judges every step again, and an earlier step whose
@@ -413,9 +395,10 @@ async function judgeSteps(recording: Recording): Promise<RecordedStep[]> {
  * Settles what is held against the upstream for a step and the steps it ran at the same time as (its
  * request came before their answers ended, and theirs before its): such calls are judged in the order
  * their answers ended, which need not be the order the upstream took them in. Among cancels of one order
- * at once, a status is not held against it while at most one of them is a 204 (an honest race; two 204s
- * are the bug); a list at the same time as a cancel is not held to hold or leave out an order. Returns
- * the steps settled.
+ * at once with an accepted key, a status is not held against the upstream when exactly one of them is a
+ * 204 and the model, one call after another, has exactly one of them cancel it (an honest race; two 204s,
+ * or a 204 for a shipped order, are bugs); a list at the same time as such cancels is not held to show
+ * the orders they name. Returns the steps settled.
  */
 function settledAtOnce(recording: Recording, index: number): number[] {
   const { calls } = recording;
@@ -475,9 +458,7 @@ function acceptedCancel(call: KeptCall): bigint | undefined {
 
 // The order a cancel names, as the mock reads its path.
 function cancelledId(call: KeptCall): bigint | undefined {
-  const match = matchRoute(call.method, call.path);
-  if (match?.route.operation !== 'cancelOrder' || match.parameter === undefined) return undefined;
-  return parseInt64(decodedSegment(match.parameter));
+  return cancelledOrderId(call.method, call.path);
 }
 
 /**
@@ -607,13 +588,9 @@ async function placedWhereNoFileIs(temporary: string, file: string): Promise<voi
   }
 }
 
+// The body read exactly, as the checks read it (once: the reading is kept with the response).
 function jsonBodyOf(exchange: ExchangeToRecord): JsonValue | undefined {
-  if (exchange.observed === undefined || exchange.observed.text === '') return undefined;
-  try {
-    return parseJson(exchange.observed.text);
-  } catch {
-    return undefined;
-  }
+  return exchange.observed === undefined ? undefined : jsonBody(exchange.observed);
 }
 
 // A read identical to the one just before it, answer and all: nothing changed between them.

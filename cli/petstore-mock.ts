@@ -140,39 +140,35 @@ async function scenariosOf(directory: string | undefined): Promise<NonNullable<S
   }
 }
 
-/** What `--scenario NAME` starts with: its provider state's orders and its step faults. */
-function scenarioStart(
-  name: string,
-  scenarios: NonNullable<ServerOptions['scenarios']>,
-): Pick<ServerOptions, 'seed' | 'faults'> {
+/** `--scenario NAME`, checked: a scenario of the set that sets a provider state or a fault (the mock starts from it). */
+function checkedScenario(name: string, scenarios: NonNullable<ServerOptions['scenarios']>): string {
   const scenario = scenarios.find((candidate) => candidate.name === name);
   if (scenario === undefined)
     throw new UsageError(
       `unknown scenario ${JSON.stringify(name)}; known: ${scenarios.map((known) => known.name).join(', ')}`,
     );
-  const faults = scenarioFaults(scenario);
-  if (scenario.state === undefined && faults.length === 0) {
+  if (scenario.state === undefined && scenarioFaults(scenario).length === 0) {
     throw new UsageError(`scenario ${name} sets no provider state and no fault; it runs against any store`);
   }
-  return { ...(scenario.state !== undefined && { seed: scenario.state.params.orders }), faults };
+  return name;
 }
 
 /** The store and the scenarios to start with: `--seed`, `--scenarios`, `--scenario` (not with `--seed`). */
 async function startingState(
   values: MockFlags,
   collectGarbage: () => void,
-): Promise<Pick<ServerOptions, 'seed' | 'scenarios' | 'faults'>> {
+): Promise<Pick<ServerOptions, 'seed' | 'scenarios' | 'scenario'>> {
   if (values.scenario !== undefined && values.seed !== undefined)
     throw new UsageError('--seed and --scenario cannot be used together');
   const seed = values.seed === undefined ? undefined : await seedFileOf(values.seed, collectGarbage);
   const scenarios = await scenariosOf(values.scenarios);
   if (values.scenario === undefined) return { ...(seed !== undefined && { seed }), scenarios };
-  return { scenarios, ...scenarioStart(values.scenario, scenarios) };
+  return { scenarios, scenario: checkedScenario(values.scenario, scenarios) };
 }
 
-/** The faults to start with: the scenario's, then each `--fault JSON`. */
-function faultsOf(texts: readonly string[], initial: ServerOptions['faults']): ServerOptions['faults'] {
-  let faults = initial;
+/** The faults to start with, after the scenario's: each `--fault JSON`. */
+function faultsOf(texts: readonly string[]): ServerOptions['faults'] {
+  let faults: ServerOptions['faults'];
   for (const text of texts) {
     try {
       faults = [...(faults ?? []), ...toFaultInputs(parseJson(text))];
@@ -270,10 +266,9 @@ async function parseOptions(argv: string[], context: CommandContext): Promise<Mo
     control: !values['no-control'],
   };
   if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
-  const { faults, ...state } = await startingState(values, collectGarbage);
-  Object.assign(options, state);
-  const allFaults = faultsOf(values.fault ?? [], faults);
-  if (allFaults !== undefined) options.faults = allFaults;
+  Object.assign(options, await startingState(values, collectGarbage));
+  const faults = faultsOf(values.fault ?? []);
+  if (faults !== undefined) options.faults = faults;
   const sessions = sessionsOf(values);
   if (sessions !== undefined) options.sessions = sessions;
   Object.assign(options, limitsOf(values));

@@ -1,17 +1,29 @@
+import type { UnhandledRequestStrategy } from 'msw';
 import { setupWorker, type SetupWorker } from 'msw/browser';
-import { bundledScenarios } from './generated/scenarios.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 import { defaultPersistKey, persistOrders, type PersistOptions } from './persisted-orders.js';
 
 /** How to start the mock in the browser: the mock's options, plus the worker's own. */
 export interface BrowserMockOptions extends Omit<OrderMockOptions, 'log'> {
   /**
-   * A scenario to load once the worker runs (its orders and its steps' faults), for example the
-   * page's `?scenario=` parameter. An unknown name rejects, listing the known ones.
+   * The scenario to start from and to return to on reset (its orders and its steps' faults), for
+   * example the page's `?scenario=` parameter; null or `''` for none. An unknown name rejects, listing the known ones.
    */
   scenario?: string | null;
   /** Where the app serves MSW's worker script. Default: `/mockServiceWorker.js`. */
   workerUrl?: string;
+  /**
+   * A worker that is already started (msw-storybook-addon's, or your app's own): the kit's handlers
+   * are added to it with `worker.use()` instead of starting a second worker, which MSW refuses.
+   * Default: a worker of the mock's own.
+   */
+  worker?: SetupWorker;
+  /**
+   * What MSW does with a request no handler answers (the kit's handlers answer only `/v1` and
+   * `/__mock`), as `worker.start()` takes it: `'error'` or `'warn'` to be told of an unmocked call,
+   * or a function. Default: `'bypass'`, so the app's own files and other APIs load untouched.
+   */
+  onUnhandledRequest?: UnhandledRequestStrategy;
   /** Whether MSW logs each intercepted request to the console. Default: false. */
   log?: boolean;
   /**
@@ -27,14 +39,20 @@ export interface BrowserMockOptions extends Omit<OrderMockOptions, 'log'> {
 export interface BrowserMock extends OrderMock {
   /** MSW's worker: add handlers with `worker.use()`, or read its events. */
   worker: SetupWorker;
-  /** Stops intercepting requests. */
+  /** Stops intercepting requests: a worker of the mock's own stops; a worker it was given loses the kit's handlers. */
   stop(): void;
+}
+
+/** Takes the kit's handlers out of a worker it was given, leaving the others as they are. */
+function withoutHandlers(worker: SetupWorker, handlers: readonly unknown[]): void {
+  worker.resetHandlers(...worker.listHandlers().filter((handler) => !handlers.includes(handler)));
 }
 
 /**
  * Starts the stateful order mock in the browser, with MSW's `setupWorker`: the same handlers, store
  * and scenarios as in Node (every scenario the kit ships is bundled). Requests the mock does not
- * answer (your app's own files, other APIs) pass through untouched.
+ * answer (your app's own files, other APIs) pass through untouched. Calls that a handler you add with
+ * `mock.worker.use()` answers are journaled too.
  *
  * The app must serve MSW's worker script: run `npx msw init public/ --save` once (for Vite, `public/`
  * is served at `/`), and keep it in version control.
@@ -47,18 +65,28 @@ export interface BrowserMock extends OrderMock {
  * // fetch('/v1/store/orders', { headers: { authorization: 'Bearer petstore-dev-key' } }) now reaches the mock
  */
 export async function startBrowserMock(options: BrowserMockOptions = {}): Promise<BrowserMock> {
-  const { scenario, workerUrl = '/mockServiceWorker.js', log = false, persist = false, ...mockOptions } = options;
-  const mock = createOrderMock({ scenarios: bundledScenarios, ...mockOptions });
-  const worker = setupWorker(...mock.handlers);
-  await worker.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest: 'bypass', quiet: !log });
-  if (scenario !== undefined && scenario !== null && scenario !== '') {
-    try {
-      await mock.loadScenario(scenario);
-    } catch (error) {
-      worker.stop();
-      throw error;
-    }
+  const {
+    scenario,
+    workerUrl = '/mockServiceWorker.js',
+    log = false,
+    persist = false,
+    worker,
+    onUnhandledRequest = 'bypass',
+    ...mockOptions
+  } = options;
+  const mock = createOrderMock({ ...mockOptions, scenario: scenario === '' ? null : scenario });
+  let stopWorker: () => void;
+  let running: SetupWorker;
+  if (worker === undefined) {
+    running = setupWorker(...mock.handlers);
+    await running.start({ serviceWorker: { url: workerUrl }, onUnhandledRequest, quiet: !log });
+    stopWorker = () => running.stop();
+  } else {
+    running = worker;
+    running.use(...mock.handlers);
+    stopWorker = () => withoutHandlers(running, mock.handlers);
   }
+  const disconnect = mock.observe(running);
   let stopSaving = () => {};
   if (persist !== false) {
     const persistOptions = persist === true ? {} : persist;
@@ -66,13 +94,13 @@ export async function startBrowserMock(options: BrowserMockOptions = {}): Promis
     ({ stop: stopSaving } = await persistOrders(mock, { ...persistOptions, key }));
   }
   return Object.assign(mock, {
-    worker,
+    worker: running,
     stop: () => {
       stopSaving();
-      worker.stop();
+      disconnect();
+      stopWorker();
     },
   });
 }
 
-export { bundledScenarios };
 export * from './msw.js';

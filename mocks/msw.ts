@@ -12,6 +12,8 @@ export {
   createOrderMock,
   defaultPetDeprecation,
   defaultPetSunset,
+  type MockedResponseEvent,
+  type MswEvents,
   type OrderMock,
   type OrderMockOptions,
 } from './order-mock.js';
@@ -26,6 +28,7 @@ export {
 } from './mock-session.js';
 export type { ConflictBody } from './operations.js';
 export { defaultSeed } from './default-seed.js';
+export { bundledScenarios } from './generated/scenarios.js';
 export { MockError, errorStatuses, type ErrorCode } from './errors.js';
 export {
   OrderSeed,

@@ -4,17 +4,20 @@ import type { FaultInput } from './fault-format.js';
 import { createAuthenticator } from './auth.js';
 import type { ControlAccess } from './control-access.js';
 import { defaultSeed } from './default-seed.js';
+import { MockError } from './errors.js';
 import { toFaultInputs } from './faults.js';
+import { bundledScenarios } from './generated/scenarios.js';
 import {
   checkedSettings,
   defaultMockSettings,
   MockSession,
+  scenarioFaults,
   type LoadableScenario,
   type MockControls,
 } from './mock-session.js';
 import type { ConflictBody } from './operations.js';
 import { OrderSeed } from './order-seed.js';
-import { createPipeline, type HandleRequest } from './pipeline.js';
+import { createPipeline, type HandleRequest, type Pipeline } from './pipeline.js';
 import { networkError, replyToResponse } from './reply.js';
 import { defaultJournalSize } from './journal.js';
 import { SessionRegistry, type SessionOptions, type SessionSummary } from './sessions.js';
@@ -46,8 +49,21 @@ export interface OrderMockOptions {
    * once, then shared by every session and reset (an `OrderSeed` is taken as already checked). Default: `defaultSeed`.
    */
   seed?: readonly unknown[] | OrderSeed;
-  /** The scenarios `POST /__mock/scenarios/{name}` can load (in Node, `loadScenarios()` reads the kit's; `bundledScenarios` holds them everywhere). Default: none. */
+  /**
+   * The scenarios `loadScenario` and `POST /__mock/scenarios/{name}` know. Default: every scenario the
+   * kit ships (`bundledScenarios`, the same as its `scenarios/*.yaml`). Given, these instead: add yours
+   * to the kit's with `[...bundledScenarios, ...await loadScenarios({ directory: 'scenarios' })]`.
+   */
   scenarios?: readonly LoadableScenario[];
+  /**
+   * The scenario to start from and to return to on `reset()`, in every session: its provider state's
+   * orders (instead of `seed`) and its steps' faults (before `faults`).
+   * @throws MockError `unknown_scenario` listing the known names; TypeError with a `seed` as well, when the scenario has orders of its own.
+   * @example
+   * const mock = createOrderMock({ scenario: 'cancel-shipped-order' });
+   * // DELETE /v1/store/orders/3 answers 409; after mock.reset(), again
+   */
+  scenario?: string | null;
   /** The faults to start with and to return to on reset (see `FaultInput`). Default: none. */
   faults?: readonly FaultInput[];
   /** How many sessions named by `X-Mock-Session` may exist, and how long one may go unused. Default: 100, 30 minutes. */
@@ -137,18 +153,109 @@ export interface OrderMock extends MockControls {
   session(name: string): MockControls;
   /** The named sessions in use, as `GET /__mock/sessions` lists them. */
   sessions(): SessionSummary[];
+  /**
+   * Journals and counts in coverage the calls of the interface that a handler of yours answers in
+   * front of the kit's (`server.use(...)`, `worker.use(...)`), by MSW's life-cycle events. Returns a
+   * function that disconnects. `startBrowserMock` connects its own worker.
+   * @example
+   * const server = setupServer(...mock.handlers);
+   * mock.observe(server);
+   * server.use(http.get('*\/v1/store/orders', () => HttpResponse.json([])));
+   * // after a list: mock.requests() → [{ operation: 'listOrders', status: 200, ... }]
+   */
+  observe(source: MswEvents): () => void;
+}
+
+/** What MSW reports of a mocked response: the request, its id, and the response. */
+export interface MockedResponseEvent {
+  readonly request: Request;
+  readonly requestId: string;
+  readonly response: Response;
+}
+
+/** What MSW lets one observe a request's life by: `setupServer()`, `setupWorker()`, or any with the same `events`. */
+export interface MswEvents {
+  readonly events: {
+    on(event: 'response:mocked', listener: (event: MockedResponseEvent) => void): unknown;
+    removeListener(event: 'response:mocked', listener: (event: MockedResponseEvent) => void): unknown;
+  };
 }
 
 /**
- * The kit's MSW handler: the MSW adapter over the mock's one pipeline. A request outside the mock's
- * namespaces is left to the next handler (or the network); a dropped connection is `Response.error()`.
+ * The requests the kit's own handler answered, by MSW's request id, until MSW says they were answered:
+ * every other answer MSW reports for the API came from a handler in front of the kit's. Bounded, in
+ * case MSW never reports one (an aborted request).
  */
-function pipelineHandler(handle: HandleRequest): RequestHandler {
-  return http.all(/.*/, async ({ request }) => {
-    const answer = await handle(request);
-    if (answer === undefined) return undefined;
-    return answer === networkError ? Response.error() : replyToResponse(answer);
-  });
+class KitAnswers {
+  readonly #ids = new Set<string>();
+
+  note(requestId: string): void {
+    this.#ids.add(requestId);
+    if (this.#ids.size > 1000) this.#ids.delete(this.#ids.values().next().value as string);
+  }
+
+  /** Whether the kit answered the request; forgets it either way. */
+  take(requestId: string): boolean {
+    return this.#ids.delete(requestId);
+  }
+}
+
+/**
+ * The kit's MSW handler: the MSW adapter over the mock's one pipeline. It matches only the mock's
+ * namespaces, so that MSW's `onUnhandledRequest` still sees every other request; a dropped
+ * connection is `Response.error()`.
+ */
+function pipelineHandler(pipeline: Pipeline, answered: KitAnswers): RequestHandler {
+  return http.all(
+    ({ request }) => pipeline.covers(request.url),
+    async ({ request, requestId }) => {
+      const answer = await pipeline.handle(request);
+      if (answer === undefined) return undefined;
+      answered.note(requestId);
+      return answer === networkError ? Response.error() : replyToResponse(answer);
+    },
+  );
+}
+
+/** Connects the pipeline's journal to MSW's events of one server or worker (once per source). */
+function createObserver(pipeline: Pipeline, answered: KitAnswers): (source: MswEvents) => () => void {
+  const connected = new Map<MswEvents['events'], () => void>();
+  return (source) => {
+    const existing = connected.get(source.events);
+    if (existing !== undefined) return existing;
+    const listener = ({ request, requestId, response }: MockedResponseEvent) => {
+      if (!answered.take(requestId))
+        pipeline.recordAnswered(request, response.type === 'error' ? 'network' : response.status);
+    };
+    source.events.on('response:mocked', listener);
+    const disconnect = () => {
+      source.events.removeListener('response:mocked', listener);
+      connected.delete(source.events);
+    };
+    connected.set(source.events, disconnect);
+    return disconnect;
+  };
+}
+
+/** Where every session starts and returns on reset: the seed and faults, or the named scenario's. */
+function startingPoint(
+  options: OrderMockOptions,
+  scenarios: readonly LoadableScenario[],
+): { seed: OrderSeed; faults: ReturnType<typeof toFaultInputs> } {
+  const faults = toFaultInputs(options.faults ?? []);
+  if (options.scenario === undefined || options.scenario === null)
+    return { seed: OrderSeed.from(options.seed ?? defaultSeed), faults };
+  const scenario = scenarios.find((candidate) => candidate.name === options.scenario);
+  if (scenario === undefined) {
+    const known = scenarios.map((candidate) => candidate.name).join(', ') || 'none';
+    throw new MockError('unknown_scenario', `Unknown scenario ${JSON.stringify(options.scenario)}; known: ${known}.`);
+  }
+  if (scenario.state !== undefined && options.seed !== undefined)
+    throw new TypeError(`seed and scenario cannot be used together: scenario ${scenario.name} has orders of its own`);
+  return {
+    seed: OrderSeed.from(scenario.state?.params.orders ?? options.seed ?? defaultSeed),
+    faults: [...toFaultInputs(scenarioFaults(scenario)), ...faults],
+  };
 }
 
 function toDate(value: Date | string, name: string): Date {
@@ -187,11 +294,11 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
   // The stores' entity tags: this mock's own random part, then the session's number (a restarted server never reuses a tag).
   const mockTag = Math.random().toString(36).slice(2, 10);
   let stores = 0;
+  const scenarios = options.scenarios ?? bundledScenarios;
   const start = {
     storeTag: () => `${mockTag}.s${stores++}`,
-    seed: OrderSeed.from(options.seed ?? defaultSeed),
-    faults: toFaultInputs(options.faults ?? []),
-    scenarios: options.scenarios ?? [],
+    ...startingPoint(options, scenarios),
+    scenarios,
     journalSize: options.journalSize ?? defaultJournalSize,
     settings: {
       ...defaultMockSettings,
@@ -209,7 +316,7 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
   };
   const sessions: SessionRegistry<MockSession> = new SessionRegistry(() => new MockSession(start), options.sessions);
   let userHandlers: readonly RequestHandler[] = [];
-  const handle = createPipeline({
+  const pipeline = createPipeline({
     sessions,
     authenticate: createAuthenticator(options.apiKeys ?? [developmentApiKey]),
     ...checkedDates(options),
@@ -222,13 +329,17 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     warn: options.warn,
     userHandlers: () => userHandlers,
   });
+  const answered = new KitAnswers();
   // The mock is its default session, with the pipeline, the handlers and the named sessions beside: one layer of controls.
   const mock: OrderMock = Object.assign(sessions.default, {
-    handle,
-    handlers: [pipelineHandler(handle)],
+    handle: pipeline.handle,
+    handlers: [pipelineHandler(pipeline, answered)],
     session: (name: string): MockControls => sessions.resolve(name),
     sessions: () => sessions.list(),
+    observe: createObserver(pipeline, answered),
   });
   userHandlers = typeof options.handlers === 'function' ? options.handlers(mock) : [...(options.handlers ?? [])];
+  // The kit's handler matches only its namespaces: your handlers for other paths answer after it, as MSW would.
+  mock.handlers.push(...userHandlers);
   return mock;
 }

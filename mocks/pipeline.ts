@@ -132,6 +132,11 @@ function allowedMethods(methods: readonly string[]): { methods: string[]; allow:
   return { methods: allowed, allow: [...allowed, 'OPTIONS'].join(', ') };
 }
 
+/** The operation a method and a path below the base path call, or null for none (HEAD and OPTIONS call none). */
+function operationAt(method: string, path: string): OperationName | null {
+  return routesAtPath(pathSegments(path)).find(({ route }) => route.method === method)?.route.operation ?? null;
+}
+
 /** The control route a path below `/__mock` fits, with its parameter's text, or undefined. */
 function matchControlRoute(segments: readonly string[]): { route: ControlRoute; parameter: string } | undefined {
   for (const route of controlRoutes) {
@@ -203,15 +208,32 @@ class RequestPipeline {
     if (namespace?.kind === 'control') this.#guardControl(request, namespace.path);
     const users = await this.#userAnswer(request);
     if (users !== undefined) {
-      if (namespace?.kind === 'api')
-        call.operation =
-          routesAtPath(pathSegments(namespace.path)).find(({ route }) => route.method === request.method)?.route
-            .operation ?? null;
+      if (namespace?.kind === 'api') call.operation = operationAt(request.method, namespace.path);
       return users;
     }
     if (namespace?.kind === 'api') return this.#answerApi(request, url, namespace.path, call);
     if (namespace?.kind === 'control') return this.#answerControl(request, url, namespace.path);
     return answerEverything ? noOperation(request.method, url.pathname).toReply() : undefined;
+  }
+
+  /** Whether a URL falls in the mock's namespaces (the API below its base path, or `/__mock`): what the MSW handler matches. */
+  covers(url: string): boolean {
+    try {
+      return this.#namespaceOf(new URL(url)) !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Journals a call of the API that something else answered (a handler the user put in front of the
+   * kit's with `server.use()`), with its operation and status, in the session its header names.
+   */
+  recordAnswered(request: MockRequest, status: number | 'network'): void {
+    const url = new URL(request.url);
+    const namespace = this.#namespaceOf(url);
+    if (namespace?.kind !== 'api') return;
+    this.#record(request, url, status, { operation: operationAt(request.method, namespace.path) });
   }
 
   #namespaceOf(url: URL): Namespace | undefined {
@@ -350,14 +372,27 @@ class RequestPipeline {
   }
 }
 
+/** The mock's one pipeline: `handle`, and what its adapters ask of it besides. */
+export interface Pipeline {
+  handle: HandleRequest;
+  /** Whether a URL falls in the mock's namespaces (the API below its base path, or `/__mock`). */
+  covers(url: string): boolean;
+  /** Journals a call of the API that a handler in front of the kit's answered; any other call is ignored. */
+  recordAnswered(request: MockRequest, status: number | 'network'): void;
+}
+
 /**
  * Builds the mock's one request pipeline (see `HandleRequest`). The MSW handlers, the standalone
  * server and the harness's model all answer through it.
  * @example
- * const handle = createPipeline(parts);
+ * const { handle } = createPipeline(parts);
  * await handle(new Request('http://localhost/v1/store/orders')) // 401 missing_api_key
  */
-export function createPipeline(parts: PipelineParts): HandleRequest {
+export function createPipeline(parts: PipelineParts): Pipeline {
   const pipeline = new RequestPipeline(parts);
-  return (request, options) => pipeline.handle(request, options);
+  return {
+    handle: (request, options) => pipeline.handle(request, options),
+    covers: (url) => pipeline.covers(url),
+    recordAnswered: (request, status) => pipeline.recordAnswered(request, status),
+  };
 }

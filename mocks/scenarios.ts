@@ -5,6 +5,7 @@ import type { KeyChoice } from './authorization.js';
 import { stepFaultViolations, type FaultEffect } from './fault-format.js';
 import { withSafeIntegers } from '../spec/json.js';
 import { packageFolder } from './package-folder.js';
+import { ScenarioError } from './scenario-error.js';
 import { duplicateOrderId, orderInputViolations, type OrderInput } from '../spec/provider-state.js';
 import { operationOf } from '../spec/routes.js';
 import { schemaValidator, violationSummary, type Violation } from '../spec/schema-validator.js';
@@ -119,10 +120,7 @@ export function contractSteps(scenario: Scenario): ContractStep[] {
   return scenario.steps as ContractStep[];
 }
 
-/** A scenario file that cannot be used: the message names the file and the field. */
-export class ScenarioError extends Error {
-  override name = 'ScenarioError';
-}
+export { ScenarioError };
 
 /** The folder of the scenarios the kit ships. */
 export const scenarioDirectory = packageFolder(import.meta.url, 'scenarios', 'scenario.schema.json');

@@ -113,6 +113,11 @@ describe('the layers', () => {
     expect([...packages].sort()).toEqual(['lossless-json']);
   });
 
+  it('keeps the control client light: fetch and exact JSON, no store, no Ajv, no MSW', async () => {
+    const { packages } = await closure('mocks/control-client.ts');
+    expect([...packages].sort()).toEqual(['lossless-json']);
+  });
+
   it('runs the store on the published @msw/data, imported as a package: no vendored copy', async () => {
     const { modules, packages } = await closure('mocks/order-store.ts');
     expect(packages).toContain('@msw/data');
@@ -120,15 +125,18 @@ describe('the layers', () => {
     expect(existsSync(join(projectRoot, 'vendor'))).toBe(false);
   });
 
-  it('keeps the browser mock free of Node built-ins', async () => {
-    const { modules, packages } = await closure('mocks/browser.ts');
-    expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
-    expect(
-      [...modules].filter((file) =>
-        ['mocks/scenarios.ts', 'mocks/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
-      ),
-    ).toEqual([]);
-  });
+  it.each(['mocks/browser.ts', 'mocks/index-browser.ts', 'mocks/control-client.ts'])(
+    'keeps %s, which browsers load, free of Node built-ins',
+    async (entry) => {
+      const { modules, packages } = await closure(entry);
+      expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
+      expect(
+        [...modules].filter((file) =>
+          ['mocks/scenarios.ts', 'mocks/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
+        ),
+      ).toEqual([]);
+    },
+  );
 
   it('keeps spec/ to the contract: no Node built-in, no file system, nothing of the mock or the harness', async () => {
     const files = await sourceFiles('spec');

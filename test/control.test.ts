@@ -325,13 +325,24 @@ describe('POST /__mock/scenarios/{name}', () => {
     await expectError(response, 405, 'method_not_allowed');
   });
 
-  it('knows no scenario when the server was given none', async () => {
-    await expectError(
-      await mock.control('/scenarios/cancel-shipped-order', { method: 'POST' }),
-      404,
-      'unknown_scenario',
-      'Unknown scenario "cancel-shipped-order"; known: none.',
-    );
+  it("knows the kit's scenarios when the server was given none", async () => {
+    const loaded = await mock.control('/scenarios/cancel-shipped-order', { method: 'POST' });
+    expect(loaded.status).toBe(200);
+    expect(await loaded.json()).toEqual({ scenario: 'cancel-shipped-order', seeded: true, orders: 2, faults: 0 });
+  });
+
+  it('knows no scenario when the server was given an empty list', async () => {
+    const withNone = await startServer({ scenarios: [] });
+    try {
+      await expectError(
+        await withNone.control('/scenarios/cancel-shipped-order', { method: 'POST' }),
+        404,
+        'unknown_scenario',
+        'Unknown scenario "cancel-shipped-order"; known: none.',
+      );
+    } finally {
+      await withNone.close();
+    }
   });
 });
 
@@ -356,8 +367,20 @@ describe('GET /__mock/scenarios', () => {
     }
   });
 
-  it('is an empty list for a server given no scenarios', async () => {
-    expect(await (await mock.control('/scenarios')).json()).toEqual([]);
+  it("lists the kit's scenarios for a server given none", async () => {
+    const names = ((await (await mock.control('/scenarios')).json()) as { name: string }[]).map(
+      (scenario) => scenario.name,
+    );
+    expect(names).toEqual((await loadScenarios()).map((scenario) => scenario.name));
+  });
+
+  it('is an empty list for a server given an empty list', async () => {
+    const withNone = await startServer({ scenarios: [] });
+    try {
+      expect(await (await withNone.control('/scenarios')).json()).toEqual([]);
+    } finally {
+      await withNone.close();
+    }
   });
 });
 

@@ -178,14 +178,25 @@ mock.collection()
     await copyFile(join(consumer, 'node_modules/msw/lib/mockServiceWorker.js'), join(site, 'mockServiceWorker.js'));
     await writeFile(
       join(consumer, 'page.js'),
-      `import { startBrowserMock } from 'petstore-contract-kit/browser';
-const mock = await startBrowserMock({ scenario: 'cancel-shipped-order' });
+      `import { http, HttpResponse } from 'msw';
+import { startBrowserMock } from 'petstore-contract-kit/browser';
+const unhandled = [];
+const mock = await startBrowserMock({
+  scenario: 'cancel-shipped-order',
+  onUnhandledRequest: (request) => void unhandled.push(new URL(request.url).pathname),
+});
 const headers = { authorization: 'Bearer petstore-dev-key' };
 const statuses = [];
 for (const id of [3, 1, 1]) statuses.push((await fetch('/v1/store/orders/' + id, { method: 'DELETE', headers })).status);
 const cancels = mock.requests({ operation: 'cancelOrder' }).map((entry) => [entry.path, entry.status]);
 const covered = mock.coverage().operations.find((operation) => operation.operation === 'cancelOrder').responses.filter((response) => response.seen > 0).map((response) => response.status);
-document.body.dataset.result = JSON.stringify({ statuses, cancels, covered });
+await fetch('/v2/store/orders', { headers }).catch(() => undefined);
+mock.worker.use(http.get('*/v1/store/orders', () => HttpResponse.json([], { status: 200 })));
+const overridden = await (await fetch('/v1/store/orders', { headers })).json();
+const lists = mock.requests({ operation: 'listOrders' }).map((entry) => entry.status);
+await mock.reset();
+const afterReset = (await mock.orders()).map((order) => order.status);
+document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unhandled, overridden, lists, afterReset });
 `,
     );
     await build({
@@ -228,6 +239,13 @@ document.body.dataset.result = JSON.stringify({ statuses, cancels, covered });
           ['/v1/store/orders/1', 404],
         ],
         covered: [204, 404, 409],
+        // MSW's own safety net sees the unmocked call; the kit's handlers let it through
+        unhandled: expect.arrayContaining(['/v2/store/orders']),
+        // a handler put in front of the kit's with worker.use() is journaled
+        overridden: [],
+        lists: [200],
+        // reset goes back to the scenario the mock started from
+        afterReset: ['pending', 'shipped'],
       });
     } finally {
       await browser.close();
@@ -455,6 +473,74 @@ document.body.dataset.result = JSON.stringify({
         types: ['bigint', 'bigint'],
         written: '{"id":9007199254740993,"petId":-9223372036854775808}',
       });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('bundles every entry a browser may import, the package root included, and each loads in Chromium', async () => {
+    const entries = [
+      'petstore-contract-kit',
+      'petstore-contract-kit/msw',
+      'petstore-contract-kit/browser',
+      'petstore-contract-kit/json',
+      'petstore-contract-kit/client',
+      'petstore-contract-kit/openapi',
+      'petstore-contract-kit/control',
+    ];
+    await writeFile(
+      join(consumer, 'entries-page.js'),
+      `${entries.map((entry, index) => `import * as entry${index} from '${entry}';`).join('\n')}
+const modules = [${entries.map((_, index) => `entry${index}`).join(', ')}];
+const exported = Object.fromEntries(${JSON.stringify(entries)}.map((name, index) => [name, Object.keys(modules[index]).length]));
+const root = modules[0];
+let server;
+try { root.createServer(); } catch (error) { server = error.message; }
+const mock = root.createOrderMock({ scenario: 'cancel-shipped-order' });
+const orders = (await mock.orders()).map((order) => String(order.id));
+document.body.dataset.result = JSON.stringify({ exported, server, orders, scenarios: root.bundledScenarios.length });
+`,
+    );
+    const script = await bundleForBrowser('entries-page.js');
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+      page.on('pageerror', (error) => errors.push(error.message));
+      // A page of an origin (MSW reads localStorage at load, which about:blank refuses), served by Playwright's router.
+      await page.route('http://entries.test/**', (route) =>
+        route.request().url().endsWith('/entries.js')
+          ? route.fulfill({ contentType: 'text/javascript', body: script })
+          : route.fulfill({
+              contentType: 'text/html',
+              body: '<!doctype html><html><body><script type="module" src="/entries.js"></script></body></html>',
+            }),
+      );
+      await page.goto('http://entries.test/');
+      // An error at load is the failure to see: wait for the result or an error, whichever comes.
+      await Promise.race([
+        page.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 }),
+        new Promise((resolve) => page.on('pageerror', resolve)),
+      ]);
+      expect(errors).toEqual([]);
+      const result = JSON.parse((await page.evaluate(() => document.body.dataset.result))!) as {
+        exported: Record<string, number>;
+      };
+      expect(errors).toEqual([]);
+      expect(result).toEqual({
+        exported: expect.any(Object),
+        server:
+          'createServer needs Node.js and is not available in a browser: run `npx petstore-mock` beside the page, or start the mock in the page with startBrowserMock from petstore-contract-kit/browser.',
+        orders: ['1', '3'],
+        scenarios: (await loadScenarios()).length,
+      });
+      // every entry but the types-only one exports something
+      expect(
+        Object.entries(result.exported)
+          .filter(([, count]) => count === 0)
+          .map(([name]) => name),
+      ).toEqual(['petstore-contract-kit/openapi']);
     } finally {
       await browser.close();
     }

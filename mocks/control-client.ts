@@ -1,0 +1,182 @@
+import { toInt64 } from '../spec/int64.js';
+import { parseJson, stringifyJson } from '../spec/json.js';
+import { isErrorRecord } from '../spec/records.js';
+import { MockError, errorStatuses, type ErrorCode } from './errors.js';
+import type { FaultInput } from './fault-format.js';
+import type { ActiveFault } from './faults.js';
+import type { JournalEntry, RequestFilter, ResponseCoverage } from './journal.js';
+import type { MockSettings, ScenarioLoaded, ScenarioSummary } from './mock-session.js';
+import type { StoredOrder } from './order-seed.js';
+import { sessionHeader, type SessionSummary } from './sessions.js';
+
+/** Where the standalone mock runs, and as whom to use its control plane. */
+export interface ControlClientOptions {
+  /** The server's address: its origin (`http://127.0.0.1:4010`) or its API's base URL (`…/v1`); the control plane is at the origin's `/__mock`. */
+  baseUrl: string;
+  /** The session to control (sent as `X-Mock-Session`); none controls the default session. */
+  session?: string;
+  /** The server's `--control-key`, sent as `Authorization: Bearer KEY`; none by default. */
+  controlKey?: string;
+  /** The fetch to use. Default: the global one. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * The standalone mock's control plane, one method per route, with the in-process mock's types:
+ * orders with `bigint` ids, journal entries, coverage, faults. A refusal rejects with the same
+ * `MockError` (code, status, message, violations) as the in-process mock's controls.
+ */
+export interface ControlClient {
+  /** The session this client controls, or null for the default one. */
+  readonly session: string | null;
+  /** The headers that put a browser's or a client's calls in this client's session (none for the default one). */
+  readonly sessionHeaders: Readonly<Record<string, string>>;
+  /** Every order with its status (`GET /__mock/orders`). */
+  orders(): Promise<StoredOrder[]>;
+  /** Replaces every order (`PUT /__mock/orders`); ids may be `bigint`s, sent exactly. */
+  replaceOrders(orders: readonly unknown[]): Promise<void>;
+  /** Back to the server's starting orders and faults, with an empty journal (`POST /__mock/reset`). */
+  reset(): Promise<void>;
+  /** Loads a scenario: its orders and its steps' faults (`POST /__mock/scenarios/{name}`). */
+  loadScenario(name: string): Promise<ScenarioLoaded>;
+  /** The scenarios the server knows (`GET /__mock/scenarios`). */
+  scenarios(): Promise<ScenarioSummary[]>;
+  /** The session's settings (`GET /__mock/settings`). */
+  settings(): Promise<MockSettings>;
+  /** Changes settings until the next reset, and returns them all (`PUT /__mock/settings`). */
+  changeSettings(settings: Partial<MockSettings>): Promise<MockSettings>;
+  /** Adds faults, and returns them with their ids (`POST /__mock/faults`). */
+  addFaults(faults: FaultInput | readonly FaultInput[]): Promise<ActiveFault[]>;
+  /** Removes every fault (`DELETE /__mock/faults`). */
+  clearFaults(): Promise<void>;
+  /** Removes one fault by its id (`DELETE /__mock/faults/{id}`). */
+  removeFault(id: number): Promise<void>;
+  /** The faults in force (`GET /__mock/faults`). */
+  faults(): Promise<ActiveFault[]>;
+  /** The calls the session answered, oldest first, those matching `filter` (`GET /__mock/requests`; a RegExp path is matched here). */
+  requests(filter?: RequestFilter): Promise<JournalEntry[]>;
+  /** Forgets the calls and the coverage counts (`DELETE /__mock/requests`). */
+  clearRequests(): Promise<void>;
+  /** Every documented response, with how often the session answered it (`GET /__mock/coverage`). */
+  coverage(): Promise<ResponseCoverage>;
+  /** The named sessions in use (`GET /__mock/sessions`). */
+  sessions(): Promise<SessionSummary[]>;
+  /** Ends a named session, this client's by default (`DELETE /__mock/sessions/{name}`); its store and faults are dropped. */
+  endSession(name?: string): Promise<void>;
+  /** A client of the same server for another session (or, with null, the default one). */
+  forSession(name: string | null): ControlClient;
+}
+
+const knownCode = (code: string): code is ErrorCode => Object.hasOwn(errorStatuses, code);
+
+/** The answer as the error the in-process mock would throw: a `MockError` when the body is the mock's Error record. */
+async function refusal(response: Response, what: string): Promise<Error> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : parseJson(text);
+  } catch {
+    body = undefined;
+  }
+  if (isErrorRecord(body) && knownCode(body.code)) {
+    const violations = (body as { violations?: unknown }).violations;
+    return new MockError(body.code, body.message, Array.isArray(violations) ? { violations } : {});
+  }
+  return new Error(
+    `${what} answered ${response.status} without an Error record of petstore-mock: is the mock running there?`,
+  );
+}
+
+function toStoredOrder(value: unknown): StoredOrder {
+  const order = { ...(value as Record<string, unknown>) };
+  order.id = toInt64(order.id);
+  if (order.petId !== undefined) order.petId = toInt64(order.petId);
+  return order as unknown as StoredOrder;
+}
+
+function journalQuery(filter: RequestFilter): string {
+  const query = new URLSearchParams();
+  if (filter.operation !== undefined) query.set('operation', String(filter.operation));
+  if (filter.status !== undefined) query.set('status', String(filter.status));
+  if (filter.method !== undefined) query.set('method', filter.method);
+  if (typeof filter.path === 'string') query.set('path', filter.path);
+  const text = query.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+/**
+ * A client of a standalone `petstore-mock`'s control plane, for Playwright fixtures, end-to-end
+ * tests and scripts: browser-safe (fetch only). With `session`, every call controls that session,
+ * and `sessionHeaders` are what a browser must send for its calls to land there.
+ * @example
+ * import { createControlClient } from 'petstore-contract-kit/control';
+ *
+ * const control = createControlClient({ baseUrl: 'http://127.0.0.1:4010', session: 'checkout-test' });
+ * await control.loadScenario('cancel-shipped-order');
+ * await page.setExtraHTTPHeaders(control.sessionHeaders);
+ * // … the test …
+ * expect(await control.requests({ operation: 'cancelOrder', status: 409 })).toHaveLength(1);
+ * await control.endSession();
+ */
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  const origin = new URL(options.baseUrl).origin;
+  const session = options.session ?? null;
+  const sessionHeaders: Record<string, string> = session === null ? {} : { [sessionHeader]: session };
+  const send = async (method: string, path: string, body?: unknown): Promise<Response> => {
+    const url = `${origin}/__mock${path}`;
+    let response: Response;
+    try {
+      response = await (options.fetch ?? fetch)(url, {
+        method,
+        headers: {
+          ...sessionHeaders,
+          ...(options.controlKey !== undefined && { authorization: `Bearer ${options.controlKey}` }),
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        ...(body !== undefined && { body: stringifyJson(body as never) }),
+      });
+    } catch (error) {
+      throw new Error(`Could not reach petstore-mock at ${origin}: ${(error as Error).message}`, { cause: error });
+    }
+    if (!response.ok) throw await refusal(response, `${method} ${url}`);
+    return response;
+  };
+  const json = async (method: string, path: string, body?: unknown): Promise<unknown> =>
+    parseJson(await (await send(method, path, body)).text());
+  const done = async (method: string, path: string, body?: unknown): Promise<void> => {
+    await (await send(method, path, body)).body?.cancel();
+  };
+  return {
+    session,
+    sessionHeaders,
+    orders: async () => ((await json('GET', '/orders')) as unknown[]).map(toStoredOrder),
+    replaceOrders: (orders) => done('PUT', '/orders', orders),
+    reset: () => done('POST', '/reset'),
+    loadScenario: async (name) =>
+      (await json('POST', `/scenarios/${encodeURIComponent(name)}`)) as unknown as ScenarioLoaded,
+    scenarios: async () => (await json('GET', '/scenarios')) as unknown as ScenarioSummary[],
+    settings: async () => (await json('GET', '/settings')) as unknown as MockSettings,
+    changeSettings: async (settings) => (await json('PUT', '/settings', settings)) as unknown as MockSettings,
+    addFaults: async (faults) => (await json('POST', '/faults', faults)) as unknown as ActiveFault[],
+    clearFaults: () => done('DELETE', '/faults'),
+    removeFault: (id) => done('DELETE', `/faults/${encodeURIComponent(String(id))}`),
+    faults: async () => (await json('GET', '/faults')) as unknown as ActiveFault[],
+    requests: async (filter = {}) => {
+      const entries = (await json('GET', `/requests${journalQuery(filter)}`)) as unknown as JournalEntry[];
+      const path = filter.path;
+      return path instanceof RegExp ? entries.filter((entry) => path.test(entry.path)) : entries;
+    },
+    clearRequests: () => done('DELETE', '/requests'),
+    coverage: async () => (await json('GET', '/coverage')) as unknown as ResponseCoverage,
+    sessions: async () => (await json('GET', '/sessions')) as unknown as SessionSummary[],
+    endSession: (name = session ?? undefined) => {
+      if (name === undefined)
+        return Promise.reject(
+          new TypeError('endSession: this client controls the default session, which never ends; name a session.'),
+        );
+      return done('DELETE', `/sessions/${encodeURIComponent(name)}`);
+    },
+    forSession: (name) =>
+      createControlClient({ ...options, ...(name === null ? { session: undefined } : { session: name }) }),
+  };
+}

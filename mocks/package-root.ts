@@ -1,0 +1,16 @@
+/**
+ * What the package root exports in every runtime: the MSW mock, the bundled scenarios, and the
+ * contract's core (the route table, exact JSON and int64). `index.ts` adds what needs Node;
+ * `index-browser.ts`, the same names as errors that say what to use in a browser instead.
+ * @example
+ * import { createOrderMock, bundledScenarios } from 'petstore-contract-kit';
+ */
+export * from './msw.js';
+export { ScenarioError } from './scenario-error.js';
+export type { Scenario, ScenarioStep, StepExpectation } from './scenarios.js';
+export { openApiDocument } from '../spec/schema-validator.js';
+export type { ErrorRecord, ExactOrder as Order, WireOrder } from '../spec/records.js';
+export { exactFetch } from '../spec/exact-fetch.js';
+export { matchRoute, operationNames, routeOf, routes, type OperationName, type Route } from '../spec/routes.js';
+export { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
+export { int64Maximum, int64Minimum, parseInt64 } from '../spec/int64.js';

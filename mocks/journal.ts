@@ -138,3 +138,25 @@ export class RequestJournal {
     return { operations, covered: all.filter((response) => response.seen > 0).length, total: all.length };
   }
 }
+
+/**
+ * Adds up coverages of the same route table (several tests, sessions or workers): each documented
+ * response's `seen` is the sum, and `covered` counts those seen at least once.
+ * @example
+ * mergeCoverage([firstTest.coverage(), secondTest.coverage()]).covered // 5
+ */
+export function mergeCoverage(coverages: readonly ResponseCoverage[]): ResponseCoverage {
+  const seen = new Map<string, number>();
+  for (const coverage of coverages)
+    for (const operation of coverage.operations)
+      for (const response of operation.responses) {
+        const key = `${operation.operation} ${response.status}`;
+        seen.set(key, (seen.get(key) ?? 0) + response.seen);
+      }
+  const merged = new RequestJournal(0).coverage();
+  for (const operation of merged.operations)
+    for (const response of operation.responses)
+      response.seen = seen.get(`${operation.operation} ${response.status}`) ?? 0;
+  const all = merged.operations.flatMap((operation) => operation.responses);
+  return { ...merged, covered: all.filter((response) => response.seen > 0).length };
+}

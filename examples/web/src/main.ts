@@ -18,9 +18,13 @@ const rows = element<HTMLTableSectionElement>('#orders tbody');
 const byNumber = element<HTMLFormElement>('#cancel-by-number');
 const numberInput = element<HTMLInputElement>('#order-number');
 
+const parameters = new URLSearchParams(location.search);
+// ?api=URL: the order interface's base URL (a petstore-mock, a deployment); by default the page's own /v1.
+const apiBase = parameters.get('api') ?? new URL('/v1', location.origin).href;
+
 function client() {
   const apiKey = keyInput.value.trim();
-  return createOrderClient({ baseUrl: new URL('/v1', location.origin).href, ...(apiKey === '' ? {} : { apiKey }) });
+  return createOrderClient({ baseUrl: apiBase, ...(apiKey === '' ? {} : { apiKey }) });
 }
 
 function say({ text, tone }: Message): void {
@@ -99,15 +103,19 @@ byNumber.addEventListener('submit', (event) => {
   if (orderId !== '') void cancel(orderId);
 });
 
-const parameters = new URLSearchParams(location.search);
 const scenario = parameters.get('scenario');
 try {
   // In your own app, start the mock only in development: `if (import.meta.env.DEV) await startBrowserMock(...)`.
-  // With ?persist, the fake's orders survive a reload (kept in localStorage).
-  await startBrowserMock({ scenario, persist: parameters.has('persist') });
-  scenarioLine.textContent = scenario
-    ? `Mock scenario: ${scenario}`
-    : 'Mock with its built-in orders (add ?scenario=NAME to the address to pick a scenario)';
+  // With ?persist, the fake's orders survive a reload (kept in localStorage). With ?mock=off the page
+  // starts no mock: something else answers (Playwright's in-page mock, a petstore-mock given by ?api=).
+  if (parameters.get('mock') === 'off') {
+    scenarioLine.textContent = `Orders from ${apiBase}`;
+  } else {
+    await startBrowserMock({ scenario, persist: parameters.has('persist') });
+    scenarioLine.textContent = scenario
+      ? `Mock scenario: ${scenario}`
+      : 'Mock with its built-in orders (add ?scenario=NAME to the address to pick a scenario)';
+  }
   await loadOrders();
 } catch (error) {
   scenarioLine.textContent = 'The mock did not start.';

@@ -1,0 +1,30 @@
+// Starts what the e2e suite runs against, each on 127.0.0.1 port 0, and hands their addresses to
+// the workers through the environment (Playwright passes globalSetup's process.env on):
+// the example app, built and served by Vite, and one petstore-mock that every server-mode test shares.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'petstore-contract-kit/server';
+import { build, preview } from 'vite';
+
+const configFile = join(import.meta.dirname, '..', 'web', 'vite.config.ts');
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const outDir = await mkdtemp(join(tmpdir(), 'petstore-e2e-'));
+  await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const site = await preview({
+    configFile,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+  });
+  process.env.EXAMPLE_APP_URL = site.resolvedUrls!.local[0]!.replace(/\/$/, '');
+  // A small session limit on purpose: every test ends its session, so any number of tests fit.
+  const mock = createServer({ sessions: { limit: 8 } });
+  process.env.PETSTORE_MOCK_URL = await mock.listen(0, '127.0.0.1');
+  return async () => {
+    await mock.close();
+    await new Promise<void>((resolve) => site.httpServer.close(() => resolve()));
+    await rm(outDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,81 @@
+import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+import { mergeCoverage, type ResponseCoverage } from './journal.js';
+
+/** The name of the attachment in which each test's fixture leaves its mock's coverage. */
+export const coverageAttachment = 'petstore-contract-kit coverage';
+
+/** How the coverage reporter judges a run. */
+export interface OrderCoverageOptions {
+  /** Fail the run when a documented response (an operation and a status) was never produced. Default: false. */
+  failOnMissing?: boolean;
+  /**
+   * Documented responses the app is not expected to produce, left out of the judgement: an operation
+   * (`'readPet'`, every status of it) or an operation and a status (`'listOrders 401'`). Default: none.
+   */
+  ignore?: readonly string[];
+  /** Where the line goes. Default: `console.log`. */
+  write?: (line: string) => void;
+}
+
+/** The documented responses a coverage never saw, as `operation status` names, but those ignored. */
+function missingOf(coverage: ResponseCoverage, ignore: readonly string[]): string[] {
+  return coverage.operations
+    .filter((operation) => !ignore.includes(operation.operation))
+    .flatMap((operation) =>
+      operation.responses
+        .filter((response) => response.seen === 0)
+        .map((response) => `${operation.operation} ${response.status}`),
+    )
+    .filter((name) => !ignore.includes(name));
+}
+
+/**
+ * A Playwright reporter that merges the coverage of every test's order mock (both modes, every
+ * worker) and says at the end which documented responses the whole run never produced; with
+ * `failOnMissing`, such a run fails. It is the default export of `petstore-contract-kit/playwright`.
+ * @example
+ * // playwright.config.ts
+ * reporter: [['list'], ['petstore-contract-kit/playwright', { failOnMissing: true }]],
+ */
+export class OrderCoverageReporter implements Reporter {
+  readonly #options: OrderCoverageOptions;
+  readonly #coverages: ResponseCoverage[] = [];
+  #tests = 0;
+
+  constructor(options: OrderCoverageOptions = {}) {
+    this.#options = options;
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onTestEnd(_test: TestCase, result: TestResult): void {
+    const attachment = result.attachments.find((candidate) => candidate.name === coverageAttachment);
+    // A skipped test may have set its mock up and made no call: it is no test of the interface.
+    if (attachment?.body === undefined || result.status === 'skipped') return;
+    this.#coverages.push(JSON.parse(attachment.body.toString('utf8')) as ResponseCoverage);
+    this.#tests++;
+  }
+
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    const write = this.#options.write ?? ((line: string) => console.log(line));
+    if (this.#tests === 0) {
+      write('Order interface coverage: no test used the order mock.');
+      return this.#options.failOnMissing && result.status === 'passed' ? { status: 'failed' } : undefined;
+    }
+    const merged = mergeCoverage(this.#coverages);
+    const ignore = this.#options.ignore ?? [];
+    const missing = missingOf(merged, ignore);
+    const tests = `${this.#tests} test${this.#tests === 1 ? '' : 's'}`;
+    const ignored = ignore.length === 0 ? '' : ` (${ignore.join(', ')} ignored)`;
+    write(
+      missing.length === 0
+        ? `Order interface coverage: every documented response was produced${ignored}, over ${tests}; ${merged.covered} of ${merged.total} in all.`
+        : `Order interface coverage: ${merged.covered} of ${merged.total} documented responses produced over ${tests}; never produced: ${missing.join(', ')}${ignored}.`,
+    );
+    return this.#options.failOnMissing && missing.length > 0 && result.status === 'passed'
+      ? { status: 'failed' }
+      : undefined;
+  }
+}

@@ -1,0 +1,172 @@
+import { test as base, expect, type BrowserContext, type TestInfo } from '@playwright/test';
+import type { NetworkFixture } from '@msw/playwright';
+import { createControlClient, type ControlClient } from './control-client.js';
+import { networkError, replyToResponse } from './reply.js';
+import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
+import { OrderCoverageReporter, coverageAttachment } from './playwright-reporter.js';
+
+/** The options of the kit's Playwright fixtures: set them in the config's `use`, a project's, or with `test.use()`. */
+export interface OrderMockTestOptions {
+  /** The scenario each test starts from, for example `test.use({ scenario: 'cancel-shipped-order' })`; null: the seed. Default: null. */
+  scenario: string | null;
+  /**
+   * Where the mock runs: `'in-page'`, a fresh mock in the test's process answering the page's calls
+   * through @msw/playwright, or `'server'`, a session of its own on a shared `petstore-mock`
+   * (`mockServer`). Default: `'in-page'`.
+   */
+  mockMode: 'in-page' | 'server';
+  /** The address of the shared `petstore-mock` in server mode. Default: the `PETSTORE_MOCK_URL` environment variable. */
+  mockServer: string | undefined;
+  /** The server's `--control-key`, if it was started with one. Default: none. */
+  mockControlKey: string | undefined;
+  /** The in-page mock's options (a seed, faults, settings, ...); `scenario` is the option above. Default: none. */
+  mockOptions: Omit<OrderMockOptions, 'scenario'>;
+}
+
+/** The kit's Playwright fixtures, beside Playwright's own. */
+export interface OrderMockFixtures {
+  /**
+   * The test's mock, in either mode, behind one asynchronous interface (the control client's): arrange
+   * orders and faults, read the journal and the coverage. Each test has its own, from its scenario.
+   * @example
+   * test('refuses a shipped order', async ({ page, mock }) => {
+   *   await page.goto('/');
+   *   // ...
+   *   expect(await mock.requests({ operation: 'cancelOrder', status: 409 })).toHaveLength(1);
+   * });
+   */
+  mock: ControlClient;
+  /** In-page mode only: the mock itself, for `collection()` and the other synchronous controls. */
+  orderMock: OrderMock;
+  /** In-page mode only: @msw/playwright's network fixture, to put handlers of your own in front with `network.use()`. */
+  network: NetworkFixture;
+}
+
+/** What the automatic fixture set up for a test: the control in either mode, and the in-page parts. */
+interface MockRun {
+  control: ControlClient;
+  orderMock?: OrderMock;
+  network?: NetworkFixture;
+}
+
+const inPageOnly = (name: string) =>
+  new Error(
+    `${name} is the in-page mock's; this test runs on a petstore-mock session (mockMode: 'server'): use the mock fixture.`,
+  );
+
+async function networkFixtureFor(context: BrowserContext, mock: OrderMock): Promise<NetworkFixture> {
+  let defineNetworkFixture: typeof import('@msw/playwright').defineNetworkFixture;
+  try {
+    ({ defineNetworkFixture } = await import('@msw/playwright'));
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new Error(
+      "The in-page mock needs @msw/playwright: npm install --save-dev @msw/playwright (or set mockMode: 'server').",
+    );
+  }
+  const network = defineNetworkFixture({ context, handlers: mock.handlers });
+  await network.enable();
+  return network;
+}
+
+/** The in-page mock behind the control client's interface: its control plane, called without a socket. */
+function inPageControl(mock: OrderMock, baseUrl: string | undefined): ControlClient {
+  return createControlClient({
+    baseUrl: baseUrl ?? 'http://localhost',
+    fetch: async (input, init) => {
+      const answer = await mock.handle(new Request(input, init));
+      if (answer === undefined || answer === networkError) throw new TypeError('the in-page mock gave no answer');
+      return replyToResponse(answer);
+    },
+  });
+}
+
+/** A session name no other test of the run shares: the worker, the test, its repeat and its retry. */
+function sessionNameOf(testInfo: TestInfo): string {
+  const name = `pw-${testInfo.workerIndex}-${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`;
+  return name.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 128);
+}
+
+async function serverRun(
+  context: BrowserContext,
+  options: { server: string | undefined; controlKey: string | undefined; scenario: string | null },
+  testInfo: TestInfo,
+): Promise<MockRun> {
+  const server = options.server ?? process.env.PETSTORE_MOCK_URL;
+  if (server === undefined || server === '')
+    throw new Error("mockMode 'server' needs the address of a petstore-mock: set mockServer, or PETSTORE_MOCK_URL.");
+  const control = createControlClient({
+    baseUrl: server,
+    session: sessionNameOf(testInfo),
+    ...(options.controlKey !== undefined && { controlKey: options.controlKey }),
+  });
+  // Either call starts the session on the server.
+  if (options.scenario === null) await control.reset();
+  else await control.loadScenario(options.scenario);
+  await context.setExtraHTTPHeaders({ ...control.sessionHeaders });
+  return { control };
+}
+
+/**
+ * Playwright's `test`, with a stateful order mock for every test: in the page (`mockMode: 'in-page'`,
+ * the default, through @msw/playwright) or on a shared `petstore-mock` in a session of its own
+ * (`mockMode: 'server'`). Each test starts from its `scenario`; its coverage is attached to its
+ * result, for the kit's reporter (this entry's default export) to merge over the whole run.
+ * @example
+ * import { expect, test } from 'petstore-contract-kit/playwright';
+ *
+ * test.use({ scenario: 'cancel-shipped-order' });
+ *
+ * test('says a shipped order cannot be cancelled', async ({ page, mock }) => {
+ *   await page.goto('/');
+ *   await page.getByRole('button', { name: 'Cancel order 3' }).click();
+ *   await expect(page.getByText('has already shipped')).toBeVisible();
+ *   expect(await mock.requests({ operation: 'cancelOrder', status: 409 })).toHaveLength(1);
+ * });
+ */
+export const test = base.extend<OrderMockTestOptions & OrderMockFixtures & { orderMockRun: MockRun }>({
+  scenario: [null, { option: true }],
+  mockMode: ['in-page', { option: true }],
+  mockServer: [undefined, { option: true }],
+  mockControlKey: [undefined, { option: true }],
+  mockOptions: [{}, { option: true }],
+  orderMockRun: [
+    async ({ context, scenario, mockMode, mockServer, mockControlKey, mockOptions }, use, testInfo) => {
+      let run: MockRun;
+      if (mockMode === 'server') {
+        run = await serverRun(context, { server: mockServer, controlKey: mockControlKey, scenario }, testInfo);
+      } else {
+        const orderMock = createOrderMock({ ...mockOptions, scenario });
+        run = {
+          orderMock,
+          control: inPageControl(orderMock, mockOptions.baseUrl),
+          network: await networkFixtureFor(context, orderMock),
+        };
+      }
+      try {
+        await use(run);
+        await testInfo.attach(coverageAttachment, {
+          body: JSON.stringify(await run.control.coverage()),
+          contentType: 'application/json',
+        });
+      } finally {
+        await run.network?.disable();
+        if (mockMode === 'server') await run.control.endSession();
+      }
+    },
+    { auto: true },
+  ],
+  mock: async ({ orderMockRun }, use) => use(orderMockRun.control),
+  orderMock: async ({ orderMockRun }, use) => {
+    if (orderMockRun.orderMock === undefined) throw inPageOnly('orderMock');
+    await use(orderMockRun.orderMock);
+  },
+  network: async ({ orderMockRun }, use) => {
+    if (orderMockRun.network === undefined) throw inPageOnly('network');
+    await use(orderMockRun.network);
+  },
+});
+
+export { expect, OrderCoverageReporter };
+export type { OrderCoverageOptions } from './playwright-reporter.js';
+export default OrderCoverageReporter;

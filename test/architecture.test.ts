@@ -125,7 +125,7 @@ describe('the layers', () => {
     expect(existsSync(join(projectRoot, 'vendor'))).toBe(false);
   });
 
-  it.each(['mocks/browser.ts', 'mocks/index-browser.ts', 'mocks/control-client.ts'])(
+  it.each(['mocks/browser.ts', 'mocks/index-browser.ts', 'mocks/control-client.ts', 'mocks/storybook.ts'])(
     'keeps %s, which browsers load, free of Node built-ins',
     async (entry) => {
       const { modules, packages } = await closure(entry);

@@ -196,7 +196,12 @@ const overridden = await (await fetch('/v1/store/orders', { headers })).json();
 const lists = mock.requests({ operation: 'listOrders' }).map((entry) => entry.status);
 await mock.reset();
 const afterReset = (await mock.orders()).map((order) => order.status);
-document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unhandled, overridden, lists, afterReset });
+// A second mock on the worker already running (as beside msw-storybook-addon): no second worker.start().
+const second = await startBrowserMock({ worker: mock.worker, scenario: 'cancel-unknown-order' });
+const secondList = (await (await fetch('/v1/store/orders', { headers })).json()).map((order) => order.id);
+second.stop();
+const afterSecond = await (await fetch('/v1/store/orders', { headers })).json();
+document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unhandled, overridden, lists, afterReset, secondList, afterSecond });
 `,
     );
     await build({
@@ -228,6 +233,8 @@ document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unha
     const browser = await launchChromium();
     try {
       const page = await browser.newPage();
+      const warnings: string[] = [];
+      page.on('console', (message) => /\[MSW\]/.test(message.text()) && warnings.push(message.text()));
       await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
       await page.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 });
       const result = JSON.parse((await page.evaluate(() => document.body.dataset.result))!) as unknown;
@@ -246,7 +253,11 @@ document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unha
         lists: [200],
         // reset goes back to the scenario the mock started from
         afterReset: ['pending', 'shipped'],
+        secondList: [1],
+        // the second mock's stop() takes its own handlers off and leaves the page's override in place
+        afterSecond: [],
       });
+      expect(warnings).toEqual([]);
     } finally {
       await browser.close();
       server.close();
@@ -487,6 +498,7 @@ document.body.dataset.result = JSON.stringify({
       'petstore-contract-kit/client',
       'petstore-contract-kit/openapi',
       'petstore-contract-kit/control',
+      'petstore-contract-kit/storybook',
     ];
     await writeFile(
       join(consumer, 'entries-page.js'),

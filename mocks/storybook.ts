@@ -1,0 +1,41 @@
+import type { SetupWorker } from 'msw/browser';
+import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
+
+/** What the kit reads of a story's context: the worker msw-storybook-addon put there, and where it leaves the mock. */
+export interface OrderMockStoryContext {
+  /** msw-storybook-addon's worker (`mswLoader()` in CSF 3, `addonMsw()` in CSF Next). */
+  msw?: Pick<SetupWorker, 'use' | 'events'>;
+  /** The story's mock, once `withOrderMock` ran: read its journal or arrange data in a `play` function. */
+  orderMock?: OrderMock;
+}
+
+/**
+ * A story's `beforeEach`: a fresh order mock for the story, from its scenario, on msw-storybook-addon's
+ * one worker (`msw.use()`, the addon's own convention; the addon takes the handlers off between
+ * stories). Every visit of a story starts from its scenario again, and no story sees another's
+ * state. The mock is left in `context.orderMock`, its calls journaled, handlers of the story's own
+ * added with `msw.use()` too.
+ * @throws Error when the addon has put no worker in the context.
+ * @example
+ * import { withOrderMock } from 'petstore-contract-kit/storybook';
+ *
+ * export const AlreadyShipped = { beforeEach: withOrderMock('cancel-shipped-order') };
+ * export const Outage = { beforeEach: withOrderMock({ faults: [{ operation: 'listOrders', status: 503 }] }) };
+ */
+export function withOrderMock(scenarioOrOptions: string | OrderMockOptions = {}): (context: object) => () => void {
+  const options = typeof scenarioOrOptions === 'string' ? { scenario: scenarioOrOptions } : scenarioOrOptions;
+  // Any story context: Storybook's own type is the addon's to extend, and the kit does not depend on Storybook.
+  return (storyContext) => {
+    const context = storyContext as OrderMockStoryContext;
+    const worker = context.msw;
+    if (worker === undefined)
+      throw new Error(
+        "withOrderMock needs msw-storybook-addon's worker in the story's context: add mswLoader() to the loaders of .storybook/preview (CSF 3), or addonMsw() to its addons (CSF Next).",
+      );
+    const mock = createOrderMock(options);
+    worker.use(...mock.handlers);
+    const disconnect = mock.observe(worker);
+    context.orderMock = mock;
+    return disconnect;
+  };
+}

@@ -16,18 +16,32 @@ const folder = await mkdtemp(join(tmpdir(), 'petstore-bench-playwright-'));
 
 // 1. Time per test, by mode.
 const report = join(folder, 'report.json');
-await run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/playwright', '--repeat-each', '3', '--reporter', 'json'], {
-  cwd: root,
-  env: { ...process.env, CI: '1', PLAYWRIGHT_JSON_OUTPUT_NAME: report },
-  maxBuffer: 64 * 1024 * 1024,
-}).catch((error) => {
+await run(
+  process.execPath,
+  [
+    'node_modules/@playwright/test/cli.js',
+    'test',
+    '-c',
+    'examples/playwright',
+    '--repeat-each',
+    '3',
+    '--reporter',
+    'json',
+  ],
+  {
+    cwd: root,
+    env: { ...process.env, CI: '1', PLAYWRIGHT_JSON_OUTPUT_NAME: report },
+    maxBuffer: 64 * 1024 * 1024,
+  },
+).catch((error) => {
   if (error.code !== 0) throw error;
 });
 const durations = { 'in-page': [], server: [] };
 const walk = (suite) => {
   for (const spec of suite.specs ?? [])
     for (const test of spec.tests)
-      for (const result of test.results) if (result.status === 'passed') durations[test.projectName]?.push(result.duration);
+      for (const result of test.results)
+        if (result.status === 'passed') durations[test.projectName]?.push(result.duration);
   for (const child of suite.suites ?? []) walk(child);
 };
 for (const suite of JSON.parse(await readFile(report, 'utf8')).suites) walk(suite);
@@ -42,20 +56,45 @@ export const test = base.extend({ network: [async ({ context }, use) => { const 
 `,
 );
 const timeImport = async (specifier) => {
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', `const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`], { cwd: root });
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const t = performance.now(); await import(${JSON.stringify(specifier)}); console.log(performance.now() - t);`,
+    ],
+    { cwd: root },
+  );
   return Number(stdout.trim());
 };
-const imports = { kit: [], bare: [] };
+// What a worker pays once, at its first in-page test: the store and the validators, loaded then.
+const firstMock = async () => {
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `await import('petstore-contract-kit/playwright'); const t = performance.now(); const { createOrderMock } = await import('./dist/mocks/order-mock.js'); createOrderMock({ scenario: 'cancel-shipped-order' }); console.log(performance.now() - t);`,
+    ],
+    { cwd: root },
+  );
+  return Number(stdout.trim());
+};
+const imports = { kit: [], bare: [], firstMock: [] };
 for (let round = 0; round < 15; round++) {
   imports.kit.push(await timeImport('petstore-contract-kit/playwright'));
   imports.bare.push(await timeImport(bare));
+  imports.firstMock.push(await firstMock());
 }
 await rm(bare, { force: true });
 await rm(folder, { recursive: true, force: true });
 
 const ms = (value) => `${value.toFixed(0)} ms`;
 console.log(`tests passed: in-page ${durations['in-page'].length}, server ${durations.server.length}`);
-console.log(`median time per test: in-page ${ms(median(durations['in-page']))}, server ${ms(median(durations.server))}`);
+console.log(
+  `median time per test: in-page ${ms(median(durations['in-page']))}, server ${ms(median(durations.server))}`,
+);
+console.log(`a worker's first in-page mock (loaded then): ${ms(median(imports.firstMock))}`);
 console.log(
   `import: petstore-contract-kit/playwright ${ms(median(imports.kit))}, a bare @msw/playwright fixture ${ms(median(imports.bare))}, difference ${ms(median(imports.kit) - median(imports.bare))}`,
 );

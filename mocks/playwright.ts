@@ -2,7 +2,7 @@ import { test as base, expect, type BrowserContext, type TestInfo } from '@playw
 import type { NetworkFixture } from '@msw/playwright';
 import { createControlClient, type ControlClient } from './control-client.js';
 import { networkError, replyToResponse } from './reply.js';
-import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
+import type { OrderMock, OrderMockOptions } from './order-mock.js';
 import { OrderCoverageReporter, coverageAttachment } from './playwright-reporter.js';
 
 /** The options of the kit's Playwright fixtures: set them in the config's `use`, a project's, or with `test.use()`. */
@@ -136,6 +136,8 @@ export const test = base.extend<OrderMockTestOptions & OrderMockFixtures & { ord
       if (mockMode === 'server') {
         run = await serverRun(context, { server: mockServer, controlKey: mockControlKey, scenario }, testInfo);
       } else {
+        // Loaded at the first in-page test, not with the entry: the store and the validators are most of the kit's weight.
+        const { createOrderMock } = await import('./order-mock.js');
         const orderMock = createOrderMock({ ...mockOptions, scenario });
         run = {
           orderMock,

@@ -1,4 +1,4 @@
-import type { UnhandledRequestStrategy } from 'msw';
+import type { RequestHandler, UnhandledRequestStrategy } from 'msw';
 import { setupWorker, type SetupWorker } from 'msw/browser';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 import { defaultPersistKey, persistOrders, type PersistOptions } from './persisted-orders.js';
@@ -14,8 +14,9 @@ export interface BrowserMockOptions extends Omit<OrderMockOptions, 'log'> {
   workerUrl?: string;
   /**
    * A worker that is already started (msw-storybook-addon's, or your app's own): the kit's handlers
-   * are added to it with `worker.use()` instead of starting a second worker, which MSW refuses.
-   * Default: a worker of the mock's own.
+   * are added to it with `worker.use()` instead of starting a second worker, which MSW refuses. They
+   * go in front of the handlers the worker has: add overrides after. `stop()` turns them off and
+   * leaves the worker's handlers as they are. Default: a worker of the mock's own.
    */
   worker?: SetupWorker;
   /**
@@ -39,13 +40,27 @@ export interface BrowserMockOptions extends Omit<OrderMockOptions, 'log'> {
 export interface BrowserMock extends OrderMock {
   /** MSW's worker: add handlers with `worker.use()`, or read its events. */
   worker: SetupWorker;
-  /** Stops intercepting requests: a worker of the mock's own stops; a worker it was given loses the kit's handlers. */
+  /** Stops intercepting requests: a worker of the mock's own stops; on a worker it was given, the kit's handlers match nothing more. */
   stop(): void;
 }
 
-/** Takes the kit's handlers out of a worker it was given, leaving the others as they are. */
-function withoutHandlers(worker: SetupWorker, handlers: readonly unknown[]): void {
-  worker.resetHandlers(...worker.listHandlers().filter((handler) => !handlers.includes(handler)));
+/**
+ * The kit's handlers for a worker it was given, each with a switch: off, they match nothing, and the
+ * worker's own list (its initial handlers, what its owner reset) stays as its owner made it.
+ */
+function switchable(handlers: readonly RequestHandler[]): { handlers: RequestHandler[]; off(): void } {
+  let on = true;
+  const gated = handlers.map(
+    (handler) =>
+      Object.create(handler, {
+        predicate: {
+          value(this: RequestHandler, args: Parameters<RequestHandler['predicate']>[0]) {
+            return on ? handler.predicate.call(this, args) : false;
+          },
+        },
+      }) as RequestHandler,
+  );
+  return { handlers: gated, off: () => (on = false) };
 }
 
 /**
@@ -83,8 +98,9 @@ export async function startBrowserMock(options: BrowserMockOptions = {}): Promis
     stopWorker = () => running.stop();
   } else {
     running = worker;
-    running.use(...mock.handlers);
-    stopWorker = () => withoutHandlers(running, mock.handlers);
+    const joined = switchable(mock.handlers);
+    running.use(...joined.handlers);
+    stopWorker = joined.off;
   }
   const disconnect = mock.observe(running);
   let stopSaving = () => {};

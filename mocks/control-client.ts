@@ -141,10 +141,26 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     if (!response.ok) throw await refusal(response, `${method} ${url}`);
     return response;
   };
-  const json = async (method: string, path: string, body?: unknown): Promise<unknown> =>
-    parseJson(await (await send(method, path, body)).text());
+  // A success that is not the mock's (a dev server's page, a proxy's) must not pass for one.
+  const notTheMock = (method: string, path: string, response: Response) =>
+    new Error(
+      `${method} ${origin}/__mock${path} answered ${response.status} ${response.headers.get('content-type') ?? 'without a content type'}, not as petstore-mock answers: is the mock running there?`,
+    );
+  const json = async (method: string, path: string, body?: unknown): Promise<unknown> => {
+    const response = await send(method, path, body);
+    const text = await response.text();
+    if (!/^application\/json\b/i.test(response.headers.get('content-type') ?? ''))
+      throw notTheMock(method, path, response);
+    try {
+      return parseJson(text);
+    } catch {
+      throw notTheMock(method, path, response);
+    }
+  };
   const done = async (method: string, path: string, body?: unknown): Promise<void> => {
-    await (await send(method, path, body)).body?.cancel();
+    const response = await send(method, path, body);
+    await response.body?.cancel();
+    if (response.status !== 204) throw notTheMock(method, path, response);
   };
   return {
     session,

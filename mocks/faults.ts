@@ -118,6 +118,11 @@ export class FaultPlan {
     return this.#faults.map(({ fault }) => ({ ...fault }));
   }
 
+  /** Whether a fault in force drops connections (`network: true`). */
+  get dropsConnections(): boolean {
+    return this.#faults.some((entry) => entry.fault.network === true);
+  }
+
   /** Whether there is no fault in force: the fast path for the usual call. */
   get empty(): boolean {
     return this.#faults.length === 0;

@@ -11,6 +11,10 @@ import type { loadSeedFile as loadSeedFileInNode, readSeedFile as readSeedFileIn
 import type { createServer as createServerInNode } from './server.js';
 
 export * from './package-root.js';
+export { defaultBodyLimit, defaultTimeouts } from './server-defaults.js';
+
+/** In a browser, the scenarios' folder by its name in the package only: no file can be read here. */
+export const scenarioDirectory = 'petstore-contract-kit/scenarios';
 
 function nodeOnly(name: string, instead: string): () => never {
   return () => {

@@ -371,6 +371,11 @@ export class MockSession implements MockControls {
     return this.#journal.coverage();
   }
 
+  /** Whether a fault in force here drops connections (`network: true`). */
+  dropsConnections(): boolean {
+    return !this.#plan.empty && this.#plan.dropsConnections;
+  }
+
   /** Records a call this session answered (used by the handlers and the standalone server's fast path). */
   recordCall(entry: RecordedCall): void {
     this.#journal.record(entry);

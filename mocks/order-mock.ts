@@ -164,6 +164,12 @@ export interface OrderMock extends MockControls {
    * // after a list: mock.requests() → [{ operation: 'listOrders', status: 200, ... }]
    */
   observe(source: MswEvents): () => void;
+  /**
+   * Whether a fault that drops connections (`network: true`) is in force in any session. The
+   * standalone server then closes each connection after its answer: a client sends an idempotent
+   * request again when a connection it reused drops (RFC 9110 section 9.2.2), which would heal the fault.
+   */
+  dropsConnectionsInAnySession(): boolean;
 }
 
 /** What MSW reports of a mocked response: the request, its id, and the response. */
@@ -182,55 +188,62 @@ export interface MswEvents {
 }
 
 /**
- * The requests the kit's own handler answered, by MSW's request id, until MSW says they were answered:
- * every other answer MSW reports for the API came from a handler in front of the kit's. Bounded, in
- * case MSW never reports one (an aborted request).
+ * The requests the kit's handlers answered (every mock's: two mocks may share one worker), by MSW's
+ * request id, noted while some mock observes MSW's events: every other answer MSW reports for the API
+ * came from a handler in front of the kit's. An id is forgotten once MSW has reported its answer to
+ * every listener. A dropped connection is never noted (MSW reports no answer for it); a request MSW
+ * never reports (aborted) is forgotten past a bound.
  */
-class KitAnswers {
-  readonly #ids = new Set<string>();
-
+const kitAnswers = {
+  ids: new Set<string>(),
+  observers: 0,
   note(requestId: string): void {
-    this.#ids.add(requestId);
-    if (this.#ids.size > 1000) this.#ids.delete(this.#ids.values().next().value as string);
-  }
-
-  /** Whether the kit answered the request; forgets it either way. */
-  take(requestId: string): boolean {
-    return this.#ids.delete(requestId);
-  }
-}
+    if (this.observers === 0) return;
+    this.ids.add(requestId);
+    if (this.ids.size > 10_000) this.ids.delete(this.ids.values().next().value as string);
+  },
+  /** Whether the kit answered the request; the id is forgotten after the listeners of this report. */
+  answered(requestId: string): boolean {
+    if (!this.ids.has(requestId)) return false;
+    queueMicrotask(() => this.ids.delete(requestId));
+    return true;
+  },
+};
 
 /**
  * The kit's MSW handler: the MSW adapter over the mock's one pipeline. It matches only the mock's
  * namespaces, so that MSW's `onUnhandledRequest` still sees every other request; a dropped
  * connection is `Response.error()`.
  */
-function pipelineHandler(pipeline: Pipeline, answered: KitAnswers): RequestHandler {
+function pipelineHandler(pipeline: Pipeline): RequestHandler {
   return http.all(
     ({ request }) => pipeline.covers(request.url),
     async ({ request, requestId }) => {
       const answer = await pipeline.handle(request);
       if (answer === undefined) return undefined;
-      answered.note(requestId);
-      return answer === networkError ? Response.error() : replyToResponse(answer);
+      if (answer === networkError) return Response.error();
+      kitAnswers.note(requestId);
+      return replyToResponse(answer);
     },
   );
 }
 
 /** Connects the pipeline's journal to MSW's events of one server or worker (once per source). */
-function createObserver(pipeline: Pipeline, answered: KitAnswers): (source: MswEvents) => () => void {
+function createObserver(pipeline: Pipeline): (source: MswEvents) => () => void {
   const connected = new Map<MswEvents['events'], () => void>();
   return (source) => {
     const existing = connected.get(source.events);
     if (existing !== undefined) return existing;
     const listener = ({ request, requestId, response }: MockedResponseEvent) => {
-      if (!answered.take(requestId))
+      if (!kitAnswers.answered(requestId))
         pipeline.recordAnswered(request, response.type === 'error' ? 'network' : response.status);
     };
     source.events.on('response:mocked', listener);
+    kitAnswers.observers++;
     const disconnect = () => {
+      if (!connected.delete(source.events)) return;
       source.events.removeListener('response:mocked', listener);
-      connected.delete(source.events);
+      kitAnswers.observers--;
     };
     connected.set(source.events, disconnect);
     return disconnect;
@@ -329,14 +342,17 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     warn: options.warn,
     userHandlers: () => userHandlers,
   });
-  const answered = new KitAnswers();
   // The mock is its default session, with the pipeline, the handlers and the named sessions beside: one layer of controls.
   const mock: OrderMock = Object.assign(sessions.default, {
     handle: pipeline.handle,
-    handlers: [pipelineHandler(pipeline, answered)],
+    handlers: [pipelineHandler(pipeline)],
     session: (name: string): MockControls => sessions.resolve(name),
     sessions: () => sessions.list(),
-    observe: createObserver(pipeline, answered),
+    observe: createObserver(pipeline),
+    dropsConnectionsInAnySession: () => {
+      for (const session of sessions.states()) if (session.dropsConnections()) return true;
+      return false;
+    },
   });
   userHandlers = typeof options.handlers === 'function' ? options.handlers(mock) : [...(options.handlers ?? [])];
   // The kit's handler matches only its namespaces: your handlers for other paths answer after it, as MSW would.

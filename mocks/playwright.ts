@@ -1,8 +1,9 @@
 import { test as base, expect, type BrowserContext, type TestInfo } from '@playwright/test';
 import type { NetworkFixture } from '@msw/playwright';
+import type { AnyHandler, RequestHandler } from 'msw';
 import { createControlClient, type ControlClient } from './control-client.js';
 import { networkError, replyToResponse } from './reply.js';
-import type { OrderMock, OrderMockOptions } from './order-mock.js';
+import type { MockedResponseEvent, OrderMock, OrderMockOptions } from './order-mock.js';
 import { OrderCoverageReporter, coverageAttachment } from './playwright-reporter.js';
 
 /** The options of the kit's Playwright fixtures: set them in the config's `use`, a project's, or with `test.use()`. */
@@ -81,30 +82,68 @@ function inPageControl(mock: OrderMock, baseUrl: string | undefined): ControlCli
   });
 }
 
+/** The in-page mode's mock, its control, and @msw/playwright's network with the mock's handlers. */
+async function inPageRun(context: BrowserContext, options: OrderMockOptions): Promise<MockRun> {
+  // Loaded at the first in-page test, not with the entry: the store and the validators are most of the kit's weight.
+  const { createOrderMock } = await import('./order-mock.js');
+  const orderMock = createOrderMock(options);
+  const { RequestHandler } = await import('msw');
+  const network = journaledNetwork(await networkFixtureFor(context, orderMock), orderMock, RequestHandler);
+  return { orderMock, control: inPageControl(orderMock, options.baseUrl), network };
+}
+
 /** A session name no other test of the run shares: the worker, the test, its repeat and its retry. */
 function sessionNameOf(testInfo: TestInfo): string {
   const name = `pw-${testInfo.workerIndex}-${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`;
   return name.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 128);
 }
 
-async function serverRun(
-  context: BrowserContext,
-  options: { server: string | undefined; controlKey: string | undefined; scenario: string | null },
+/** The server mode's control client for this test's own session (not started yet). */
+function serverControl(
+  options: { server: string | undefined; controlKey: string | undefined },
   testInfo: TestInfo,
-): Promise<MockRun> {
+): ControlClient {
   const server = options.server ?? process.env.PETSTORE_MOCK_URL;
   if (server === undefined || server === '')
     throw new Error("mockMode 'server' needs the address of a petstore-mock: set mockServer, or PETSTORE_MOCK_URL.");
-  const control = createControlClient({
+  return createControlClient({
     baseUrl: server,
     session: sessionNameOf(testInfo),
     ...(options.controlKey !== undefined && { controlKey: options.controlKey }),
   });
-  // Either call starts the session on the server.
-  if (options.scenario === null) await control.reset();
-  else await control.loadScenario(options.scenario);
-  await context.setExtraHTTPHeaders({ ...control.sessionHeaders });
-  return { control };
+}
+
+/**
+ * MSW's handlers as the test puts them in front of the in-page mock's (`network.use()`), each
+ * journaled when it answers a call of the API: @msw/playwright reports no answer in its events.
+ */
+function journaledNetwork(
+  network: NetworkFixture,
+  mock: OrderMock,
+  requestHandler: abstract new (...args: never[]) => RequestHandler,
+): NetworkFixture {
+  let report: ((event: MockedResponseEvent) => void) | undefined;
+  mock.observe({ events: { on: (_event, listener) => void (report = listener), removeListener: () => {} } });
+  const journaled = (handler: AnyHandler): AnyHandler =>
+    handler instanceof requestHandler
+      ? (Object.create(handler, {
+          run: {
+            async value(this: RequestHandler, args: Parameters<RequestHandler['run']>[0]) {
+              const result = await handler.run.call(this, args);
+              if (result?.response !== undefined)
+                report?.({ request: args.request, requestId: `override-${args.requestId}`, response: result.response });
+              return result;
+            },
+          },
+        }) as RequestHandler)
+      : handler;
+  return new Proxy(network, {
+    get(target, property, receiver) {
+      if (property === 'use') return (...handlers: AnyHandler[]) => target.use(...handlers.map(journaled));
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
@@ -131,21 +170,23 @@ export const test = base.extend<OrderMockTestOptions & OrderMockFixtures & { ord
   mockControlKey: [undefined, { option: true }],
   mockOptions: [{}, { option: true }],
   orderMockRun: [
-    async ({ context, scenario, mockMode, mockServer, mockControlKey, mockOptions }, use, testInfo) => {
-      let run: MockRun;
-      if (mockMode === 'server') {
-        run = await serverRun(context, { server: mockServer, controlKey: mockControlKey, scenario }, testInfo);
-      } else {
-        // Loaded at the first in-page test, not with the entry: the store and the validators are most of the kit's weight.
-        const { createOrderMock } = await import('./order-mock.js');
-        const orderMock = createOrderMock({ ...mockOptions, scenario });
-        run = {
-          orderMock,
-          control: inPageControl(orderMock, mockOptions.baseUrl),
-          network: await networkFixtureFor(context, orderMock),
-        };
-      }
+    async (
+      { context, extraHTTPHeaders, scenario, mockMode, mockServer, mockControlKey, mockOptions },
+      use,
+      testInfo,
+    ) => {
+      const run: MockRun =
+        mockMode === 'server'
+          ? { control: serverControl({ server: mockServer, controlKey: mockControlKey }, testInfo) }
+          : await inPageRun(context, { ...mockOptions, scenario });
       try {
+        if (mockMode === 'server') {
+          // Either call starts the session on the server; it is ended below even if this fails.
+          if (scenario === null) await run.control.reset();
+          else await run.control.loadScenario(scenario);
+          // Added to the headers the config or test asks for, not in their place.
+          await context.setExtraHTTPHeaders({ ...extraHTTPHeaders, ...run.control.sessionHeaders });
+        }
         await use(run);
         await testInfo.attach(coverageAttachment, {
           body: JSON.stringify(await run.control.coverage()),
@@ -153,7 +194,7 @@ export const test = base.extend<OrderMockTestOptions & OrderMockFixtures & { ord
         });
       } finally {
         await run.network?.disable();
-        if (mockMode === 'server') await run.control.endSession();
+        if (mockMode === 'server') await run.control.endSession().catch(() => {});
       }
     },
     { auto: true },

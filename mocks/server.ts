@@ -12,21 +12,9 @@ import { readBody } from './read-body.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 import type { Answer, MockRequest } from './pipeline.js';
 import { networkError, replyOfResponse, type Reply } from './reply.js';
+import { defaultBodyLimit, defaultTimeouts } from './server-defaults.js';
 
-/**
- * The largest request body the server reads, in bytes, unless told otherwise: 32 MiB (about 250,000 orders on `PUT /__mock/orders`).
- * @example
- * createServer({ bodyLimit: defaultBodyLimit * 2 })
- */
-export const defaultBodyLimit = 32 * 1024 * 1024;
-
-/**
- * How long a client may take to send its request headers, and its whole request, unless told
- * otherwise: 10 s and 30 s. A slower client gets 408 `request_timeout` and the connection is closed.
- * @example
- * createServer({ headersTimeout: defaultTimeouts.headers / 2 })
- */
-export const defaultTimeouts = { headers: 10_000, request: 30_000 } as const;
+export { defaultBodyLimit, defaultTimeouts };
 
 /** How to build the standalone server: the mock's options, plus the transport's own. */
 export interface ServerOptions extends Omit<OrderMockOptions, 'baseUrl' | 'controlAccess'> {
@@ -324,7 +312,9 @@ export function createServer(options: ServerOptions = {}): MockServer {
     const request = new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt });
     try {
       const answer = await answerOf(request);
-      writeReply(outgoing, answer, corsHeaders(incoming, answer, allowedOrigin(request)));
+      const cors = corsHeaders(incoming, answer, allowedOrigin(request));
+      // While a fault may drop a connection, none is kept: a dropped request on a fresh connection is not sent again.
+      writeReply(outgoing, answer, mock.dropsConnectionsInAnySession() ? { ...cors, connection: 'close' } : cors);
       if (answer !== networkError) afterLargeReply(answer, outgoing);
       if (answer !== networkError && answer.headers.connection === 'close') incoming.resume();
     } catch {

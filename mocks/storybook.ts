@@ -1,3 +1,4 @@
+import type { RequestHandler } from 'msw';
 import type { SetupWorker } from 'msw/browser';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 
@@ -7,6 +8,17 @@ export interface OrderMockStoryContext {
   msw?: Pick<SetupWorker, 'use' | 'events'>;
   /** The story's mock, once `withOrderMock` ran: read its journal or arrange data in a `play` function. */
   orderMock?: OrderMock;
+  /** The story's parameters: msw-storybook-addon's CSF 3 `parameters.msw` handlers are put back in front of the kit's. */
+  parameters?: { msw?: unknown };
+}
+
+/** The story's own handlers in CSF 3's `parameters.msw`, as msw-storybook-addon reads them: a list, or `{ handlers }` as a list or groups. */
+function storyHandlers(parameter: unknown): RequestHandler[] {
+  if (Array.isArray(parameter)) return parameter as RequestHandler[];
+  const handlers = (parameter as { handlers?: unknown } | undefined)?.handlers;
+  if (handlers === undefined || handlers === null) return [];
+  const groups = Array.isArray(handlers) ? handlers : Object.values(handlers as Record<string, unknown>);
+  return groups.flat().filter(Boolean) as RequestHandler[];
 }
 
 /**
@@ -14,7 +26,7 @@ export interface OrderMockStoryContext {
  * one worker (`msw.use()`, the addon's own convention; the addon takes the handlers off between
  * stories). Every visit of a story starts from its scenario again, and no story sees another's
  * state. The mock is left in `context.orderMock`, its calls journaled, handlers of the story's own
- * added with `msw.use()` too.
+ * (CSF 3's `parameters.msw`, or `msw.use()` after it) in front of the kit's and journaled too.
  * @throws Error when the addon has put no worker in the context.
  * @example
  * import { withOrderMock } from 'petstore-contract-kit/storybook';
@@ -34,6 +46,9 @@ export function withOrderMock(scenarioOrOptions: string | OrderMockOptions = {})
       );
     const mock = createOrderMock(options);
     worker.use(...mock.handlers);
+    // The addon applied the story's parameters.msw before this beforeEach: they stay in front of the kit's.
+    const own = storyHandlers(context.parameters?.msw);
+    if (own.length > 0) worker.use(...own);
     const disconnect = mock.observe(worker);
     context.orderMock = mock;
     return disconnect;

@@ -147,6 +147,25 @@ describe('createControlClient', () => {
     );
   });
 
+  it('says when something else answers with a success, a page for every path as a dev server does', async () => {
+    const other = createHttpServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html>'),
+    );
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const { port } = other.address() as { port: number };
+    const control = createControlClient({ baseUrl: `http://127.0.0.1:${port}` });
+    try {
+      await expect(control.orders()).rejects.toThrow(
+        `GET http://127.0.0.1:${port}/__mock/orders answered 200 text/html, not as petstore-mock answers: is the mock running there?`,
+      );
+      await expect(control.reset()).rejects.toThrow(
+        `POST http://127.0.0.1:${port}/__mock/reset answered 200 text/html, not as petstore-mock answers: is the mock running there?`,
+      );
+    } finally {
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  });
+
   it('says when something else than the mock answers', async () => {
     const other = createHttpServer((_request, response) => response.writeHead(404).end('Not Found'));
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));

@@ -88,7 +88,15 @@ describe('createOrderMock with setupServer', () => {
   });
 
   it('is the controls of its default session, with its pipeline and handlers beside', async () => {
-    expect(Object.keys(mock).sort()).toEqual(['handle', 'handlers', 'observe', 'session', 'sessions', 'store']);
+    expect(Object.keys(mock).sort()).toEqual([
+      'dropsConnectionsInAnySession',
+      'handle',
+      'handlers',
+      'observe',
+      'session',
+      'sessions',
+      'store',
+    ]);
     expect('answer' in mock).toBe(false);
     const named = mock.session('a');
     await named.replaceOrders([{ id: 1 }]);

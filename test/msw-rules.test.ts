@@ -145,6 +145,26 @@ describe('mock.observe(server): handlers in front of the kit', () => {
     expect(mock.requests()).toHaveLength(1);
   });
 
+  it('journals each of 1,500 calls at once exactly once', async () => {
+    install().observe(server);
+    await Promise.all(
+      Array.from({ length: 1500 }, () => fetch('https://api.example.com/v1/store/orders', { headers: key })),
+    );
+    const list = mock.coverage().operations.find((operation) => operation.operation === 'listOrders');
+    expect(list?.responses.find((response) => response.status === 200)?.seen).toBe(1500);
+  });
+
+  it("does not take another mock's answer on the same server for an override", async () => {
+    const first = createOrderMock();
+    const second = createOrderMock();
+    server.resetHandlers(...first.handlers, ...second.handlers);
+    first.observe(server);
+    second.observe(server);
+    await fetch('https://api.example.com/v1/store/orders/3', { method: 'DELETE', headers: key });
+    expect(first.requests().map((entry) => entry.status)).toEqual([409]);
+    expect(second.requests()).toEqual([]);
+  });
+
   it('sees no override when not connected', async () => {
     install();
     server.use(http.get('*/v1/store/orders', () => HttpResponse.json([])));

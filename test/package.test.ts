@@ -201,7 +201,10 @@ const second = await startBrowserMock({ worker: mock.worker, scenario: 'cancel-u
 const secondList = (await (await fetch('/v1/store/orders', { headers })).json()).map((order) => order.id);
 second.stop();
 const afterSecond = await (await fetch('/v1/store/orders', { headers })).json();
-document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unhandled, overridden, lists, afterReset, secondList, afterSecond });
+// The worker's owner resets it as before: the page's override goes, the first mock's own handlers stay.
+mock.worker.resetHandlers();
+const afterResetHandlers = (await (await fetch('/v1/store/orders', { headers })).json()).map((order) => order.id);
+document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unhandled, overridden, lists, afterReset, secondList, afterSecond, afterResetHandlers });
 `,
     );
     await build({
@@ -256,6 +259,7 @@ document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unha
         secondList: [1],
         // the second mock's stop() takes its own handlers off and leaves the page's override in place
         afterSecond: [],
+        afterResetHandlers: [1, 3],
       });
       expect(warnings).toEqual([]);
     } finally {

@@ -430,3 +430,28 @@ function rawRequest(origin: string, text: string): Promise<string> {
     socket.on('error', reject);
   });
 }
+
+describe('connections while a fault may drop one', () => {
+  // A client sends an idempotent request again when a kept-alive connection drops before the answer,
+  // which would heal the fault: while one is in force, in any session, no connection is kept.
+  it('closes each connection after its answer, in every session, until the fault is spent', async () => {
+    const server = await startServer();
+    try {
+      const connection = async () => (await server.withKey('/store/orders')).headers.get('connection');
+      expect(await connection()).toBe('keep-alive');
+      const added = await server.control('/faults', {
+        method: 'POST',
+        headers: { 'x-mock-session': 'other' },
+        body: JSON.stringify({ operation: 'cancelOrder', network: true, times: 1 }),
+      });
+      expect(added.status).toBe(201);
+      expect(await connection()).toBe('close');
+      await expect(
+        server.withKey('/store/orders/1', { method: 'DELETE', headers: { 'x-mock-session': 'other' } }),
+      ).rejects.toThrow();
+      expect(await connection()).toBe('keep-alive');
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -104,6 +104,7 @@ describe('the example Storybook, story by story', () => {
       'Could not reach the order service to cancel order 1. Check your connection and try again.',
     ],
     ['orders--beyond-safe-integers', 'Order 9007199254740993 was cancelled.'],
+    ['orders--no-orders', 'You have no orders.'],
   ])('%s shows its outcome, and the console no error', async (id, outcome) => {
     await story(id);
     await text(outcome).waitFor();

@@ -92,9 +92,6 @@ test.describe('a dropped connection', () => {
   test.use({ scenario: 'cancel-order-network-error' });
 
   test('is a network failure, and the order stays', async ({ page, mock, mockMode }) => {
-    // A browser sends an idempotent request again, once, when a connection it reused drops before the
-    // answer (RFC 9110 section 9.2.2): against a server, drop that retry too.
-    if (mockMode === 'server') await mock.addFaults({ operation: 'cancelOrder', network: true, after: 1, times: 1 });
     await page.goto(appAddress(mockMode));
     await page.getByRole('button', { name: 'Cancel order 1' }).click();
     await expect(message(page)).toHaveText(
@@ -126,6 +123,7 @@ test.describe('the in-page mock', () => {
 
   test('lets a test arrange data through the collection, and put a handler in front', async ({
     page,
+    mock,
     mockMode,
     orderMock,
     network,
@@ -138,5 +136,33 @@ test.describe('the in-page mock', () => {
     network.use(http.get('*/v1/store/orders', () => HttpResponse.json([])));
     await page.getByRole('button', { name: 'Reload orders' }).click();
     await expect(page.locator('#orders-state')).toHaveText('You have no orders.');
+    // The kit's answer and the handler's in front of it, both journaled.
+    expect((await mock.requests({ operation: 'listOrders' })).map((entry) => entry.status)).toEqual([200, 200]);
+  });
+});
+
+test.describe('headers the test asks for', () => {
+  test.use({ extraHTTPHeaders: { authorization: 'Bearer petstore-dev-key' } });
+
+  test('reach the mock beside the session header', async ({ page, mock, mockMode }) => {
+    await page.goto(appAddress(mockMode));
+    await page.getByLabel('Bearer key sent with every request').fill('');
+    await page.getByRole('button', { name: 'Reload orders' }).click();
+    await expect(page.locator('#orders tr[data-order-id="3"]')).toBeVisible();
+    expect((await mock.requests({ operation: 'listOrders' })).map((entry) => entry.authorization)).toEqual([
+      'valid',
+      'valid',
+    ]);
+  });
+});
+
+test.describe('a scenario the mock does not know', () => {
+  test.use({ scenario: 'no-such-scenario' });
+  // Expected to fail in its setup. Its session is ended all the same: the server's session limit,
+  // as small as the workers, would be reached otherwise, and every later server test would fail.
+  test.fail();
+
+  test('fails the test, and leaves no session behind', async ({ mock }) => {
+    await mock.orders();
   });
 });

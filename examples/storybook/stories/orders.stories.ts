@@ -1,6 +1,7 @@
 // One story per outcome of the order interface, each on a fresh mock from a scenario the kit ships.
 // A story's play function does what the person would, so the story shows the outcome.
 import type { Meta, StoryObj } from '@storybook/html-vite';
+import { HttpResponse, http } from 'msw';
 import { withOrderMock } from 'petstore-contract-kit/storybook';
 import { expect, userEvent, within } from 'storybook/test';
 import { mountOrders } from '../../web/src/orders-view.js';
@@ -72,4 +73,11 @@ export const BeyondSafeIntegers: Story = {
   beforeEach: withOrderMock('cancel-order-beyond-2-53'),
   play: ({ canvasElement }) =>
     cancelAndSee(canvasElement, 'Cancel order 9007199254740993', 'Order 9007199254740993 was cancelled.'),
+};
+
+export const NoOrders: Story = {
+  name: "A story's own handler in front (no orders)",
+  // The addon's CSF 3 parameters: the story's own handlers stay in front of the kit's.
+  parameters: { msw: { handlers: [http.get('*/v1/store/orders', () => HttpResponse.json([]))] } },
+  beforeEach: withOrderMock('cancel-shipped-order'),
 };

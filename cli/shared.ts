@@ -116,7 +116,8 @@ export async function listenOrExit(
 }
 
 /**
- * Runs `stop` once on SIGINT or SIGTERM, then exits with the code it resolves with (0 by default).
+ * Runs `stop` once on SIGINT, SIGTERM or SIGHUP (a closed terminal), then exits with the code it
+ * resolves with (0 by default).
  * Install it before listening, so that a signal at any moment after start-up closes cleanly.
  * @example
  * stopOnSignals(async () => { await server.close(); return 0; });
@@ -131,6 +132,7 @@ export function stopOnSignals(stop: () => Promise<number | void>): void {
   };
   process.once('SIGINT', handle);
   process.once('SIGTERM', handle);
+  process.once('SIGHUP', handle);
 }
 
 /** A Pact Broker's address and credentials, as the environment gives them. */

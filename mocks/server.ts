@@ -306,10 +306,15 @@ export function createServer(options: ServerOptions = {}): MockServer {
     return throughMsw ? answerThroughMsw(mock, request) : (await mock.handle(request, { answerEverything: true }))!;
   }
 
-  const server = createHttpServer(httpLimits(options), async (incoming, outgoing) => {
+  const limits = httpLimits(options);
+  // The answer under way on each connection: a malformed request after it (pipelined) waits for it.
+  const answering = new WeakMap<Duplex, { request: IncomingMessage; written: Promise<void> }>();
+  const server = createHttpServer(limits, async (incoming, outgoing) => {
     incoming.on('error', () => {});
     outgoing.on('error', () => {});
     const request = new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt });
+    const written = new Promise<void>((resolve) => outgoing.once('close', resolve).once('finish', resolve));
+    answering.set(incoming.socket, { request: incoming, written });
     try {
       const answer = await answerOf(request);
       const cors = corsHeaders(incoming, answer, allowedOrigin(request));
@@ -323,7 +328,23 @@ export function createServer(options: ServerOptions = {}): MockServer {
     if (request.bytesRead >= largeBody) options.collectGarbage?.();
     warmUp.soon();
   });
-  server.on('clientError', answerClientError);
+  // Sockets Node handed over (a CONNECT) or gave up on (a malformed request) are the server's to end:
+  // each is destroyed once its answer is written, and at close whatever is left.
+  const rawSockets = new Set<Duplex>();
+  const answerRaw = (socket: Duplex, answer: Answer) => {
+    rawSockets.add(socket);
+    socket.once('close', () => rawSockets.delete(socket));
+    writeRawReply(socket, answer, limits.headersTimeout);
+  };
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const failure = clientFailure(error, socket);
+    if (failure === undefined) return void socket.destroy();
+    // A request before it on the same connection (pipelined), received whole, is answered first: its
+    // answer is not lost. One not received whole is the request this error is about (a timeout, a bad body).
+    const earlier = answering.get(socket);
+    if (earlier === undefined || !earlier.request.complete) answerRaw(socket, failure);
+    else void earlier.written.then(() => answerRaw(socket, failure));
+  });
   // CONNECT: Node hands the socket over rather than answering. A path (CONNECT /v1/store/orders) goes
   // through the pipeline like any method (405 with Allow, or 404); a host and port (a tunnel) is 400.
   server.on('connect', async (incoming: IncomingMessage, socket: Duplex) => {
@@ -334,7 +355,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
           (): Answer => networkError,
         )
       : notAProxy();
-    writeRawReply(socket, answer);
+    answerRaw(socket, answer);
   });
 
   return {
@@ -358,6 +379,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
       return new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const socket of rawSockets) socket.destroy();
       });
     },
   };
@@ -432,32 +454,39 @@ function createLargeReplyCollector(
   };
 }
 
-// Requests Node's parser refuses never reach the handler; answer them with an Error record too.
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || error.code === 'ECONNRESET') return void socket.destroy();
+// Requests Node's parser refuses never reach the handler; answer them with an Error record too
+// (undefined: nothing can be answered, the socket is only destroyed).
+function clientFailure(error: NodeJS.ErrnoException, socket: Duplex): Reply | undefined {
+  if (!socket.writable || error.code === 'ECONNRESET') return undefined;
   const failure =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? new MockError('headers_too_large', 'Request headers too large.')
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? new MockError('request_timeout', 'The request was not received in time.')
         : new MockError('invalid_request', 'Malformed HTTP request.');
-  writeRawReply(socket, failure.toReply());
+  return failure.toReply();
 }
 
 /**
  * Writes a reply straight to a socket Node gave up on or handed over (a client error, a CONNECT),
- * and closes it: no keep-alive, for what follows on the socket is not a request Node will read.
+ * and ends it for good: no keep-alive, for what follows on the socket is not a request Node will
+ * read, and destroyed once written (or after `timeout`, if the client does not read), so that a
+ * client that keeps its side open holds nothing.
  */
-function writeRawReply(socket: Duplex, answer: Answer): void {
+function writeRawReply(socket: Duplex, answer: Answer, timeout: number): void {
   if (answer === networkError || !socket.writable) return void socket.destroy();
   const body = answer.body === null ? [] : typeof answer.body === 'string' ? [Buffer.from(answer.body)] : answer.body;
   const fields = { ...answer.headers, 'content-length': String(bodyLength(answer.body)), connection: 'close' };
   const head = Object.entries(fields)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
+  const timer = setTimeout(() => socket.destroy(), timeout).unref();
   socket.write(`HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${head}\r\n`);
   for (const part of body) socket.write(part);
-  socket.end();
+  socket.end(() => {
+    clearTimeout(timer);
+    socket.destroy();
+  });
 }
 
 const notAProxy = (): Reply =>

@@ -43,8 +43,8 @@ describe('petstore-mock', () => {
     });
   });
 
-  it('exits 0 on SIGTERM and on SIGINT', async () => {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  it('exits 0 on SIGTERM, SIGINT and SIGHUP', async () => {
+    for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
       const mock = await start([]);
       const exit = await mock.stop(signal);
       expect(exit.code, signal).toBe(0);
@@ -306,6 +306,19 @@ describe('petstore-mock', () => {
     });
   });
 
+  it("stops when npm start's own pid is signalled, and frees its port", async () => {
+    const port = await freePort();
+    const mock = await startCommand('npm', ['start', '--silent', '--', '--port', String(port)]);
+    try {
+      expect((await fetch(`${mock.origin}/__mock/orders`)).status).toBe(200);
+      // As `npm start &` then `kill $!` does: the signal reaches npm alone, not its process group.
+      mock.child.kill('SIGTERM');
+      await expect.poll(() => canBind(port)).toBe(true);
+    } finally {
+      await mock.stop();
+    }
+  });
+
   it('runs through npm start, passing flags after -- through', async () => {
     const port = await freePort();
     const mock = await startCommand('npm', ['start', '--silent', '--', '--port', String(port), '--api-key', 'npm-key']);
@@ -319,6 +332,15 @@ describe('petstore-mock', () => {
     }
   });
 });
+
+/** Whether this port can be bound on 127.0.0.1 now (nothing holds it). */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -1,5 +1,6 @@
 // The mock under hostile input: a body that would cost seconds to convert or overflow the stack is
 // refused as it comes, at constant work per byte, and no such request holds up another session.
+import { readdirSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -245,6 +246,69 @@ describe('CONNECT', () => {
       status: 400,
     });
     expect((await mock.withKey('/store/orders')).status).toBe(200);
+  });
+});
+
+/**
+ * Sends raw bytes from clients that keep their side open (half-open allowed), and resolves with what
+ * each got once the server has ended its answer; the clients stay open until `release()`.
+ */
+async function heldOpen(origin: string, request: string, clients = 1) {
+  const { hostname, port } = new URL(origin);
+  const sockets: Socket[] = [];
+  const replies = await Promise.all(
+    Array.from(
+      { length: clients },
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true }, () =>
+            socket.write(request),
+          );
+          sockets.push(socket);
+          let text = '';
+          socket.on('data', (chunk) => (text += chunk));
+          socket.on('end', () => resolve(text));
+          socket.on('error', reject);
+        }),
+    ),
+  );
+  const release = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return { replies, release };
+}
+
+/** This process's open file descriptors (Linux): a socket the server still holds is one more. */
+const descriptors = () => readdirSync('/proc/self/fd').length;
+
+describe('sockets the server ends for good', () => {
+  it.each([
+    ['a CONNECT to a host', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'],
+    ['a CONNECT to a path', 'CONNECT /v1/store/orders HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a malformed request', 'GARBAGE\r\n\r\n'],
+  ])('closes its side after answering %s, though the clients keep theirs open', async (_what, request) => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    const before = descriptors();
+    const held = await heldOpen(mock.origin, request, 50);
+    try {
+      for (const reply of held.replies) expect(reply).toMatch(/^HTTP\/1\.1 4\d\d /);
+      // 50 for the clients, 100 if the server held its side too: the middle leaves room for the process's own.
+      await expect.poll(descriptors).toBeLessThan(before + 75);
+    } finally {
+      held.release();
+    }
+  });
+
+  it('answers a pipelined cancel before the malformed request after it, and applies it once', async () => {
+    mock = await startServer({ seed: [{ id: 1 }, { id: 2 }] });
+    const held = await heldOpen(
+      mock.origin,
+      'DELETE /v1/store/orders/2 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-dev-key\r\n\r\nGARBAGE\r\n\r\n',
+    );
+    held.release();
+    expect(held.replies[0]!.match(/^HTTP\/1\.1 \d{3}/gm)).toEqual(['HTTP/1.1 204', 'HTTP/1.1 400']);
+    const journal = (await jsonOf(await mock.control('/requests'))) as { path: string; status: number }[];
+    expect(journal.map((entry) => [entry.path, entry.status])).toEqual([['/v1/store/orders/2', 204]]);
   });
 });
 

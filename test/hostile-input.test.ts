@@ -312,6 +312,26 @@ describe('sockets the server ends for good', () => {
   });
 });
 
+describe('an Expect the server does not know (spec gap 37)', () => {
+  it('is answered as if it were not there: the key check first, an Error record, CORS, journaled', async () => {
+    mock = await startServer({ seed: [{ id: 1 }] });
+    const refused = await exchange(
+      mock.origin,
+      'GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nOrigin: http://app.test\r\nExpect: teapot\r\nConnection: close\r\n\r\n',
+    );
+    expect(refused).toMatch(/^HTTP\/1\.1 401 Unauthorized\r\n/);
+    expect(refused).toMatch(/\r\naccess-control-allow-origin: \*\r\n/i);
+    expect(JSON.parse(refused.split('\r\n\r\n')[1]!)).toMatchObject({ code: 'missing_api_key', status: 401 });
+    const listed = await exchange(
+      mock.origin,
+      'GET /v1/store/orders HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer petstore-dev-key\r\nExpect: teapot\r\nConnection: close\r\n\r\n',
+    );
+    expect(listed).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    const journal = (await jsonOf(await mock.control('/requests'))) as { status: number }[];
+    expect(journal.map((entry) => entry.status)).toEqual([401, 200]);
+  });
+});
+
 describe('JsonBoundsScanner', () => {
   const bounds = { maxDepth: 2, maxDigits: 3 };
 

@@ -1,5 +1,6 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { readdirSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,37 @@ describe('petstore-mock', () => {
       const mock = await start([]);
       const exit = await mock.stop(signal);
       expect(exit.code, signal).toBe(0);
+    }
+  });
+
+  it('exits 0 on SIGTERM while 1,000 clients hold their CONNECT sockets open, holding none of them itself', async () => {
+    const mock = await start([]);
+    const { hostname, port } = new URL(mock.origin);
+    const held: Socket[] = [];
+    try {
+      // Each client reads the 400 and keeps its side open, as a client that never hangs up would.
+      await Promise.all(
+        Array.from(
+          { length: 1000 },
+          () =>
+            new Promise<void>((answered, failed) => {
+              const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true }, () =>
+                socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+              );
+              held.push(socket);
+              socket.on('data', () => {});
+              socket.on('end', () => answered());
+              socket.on('error', failed);
+            }),
+        ),
+      );
+      // Far fewer than the 1,000 it would hold if it kept its side of each.
+      await expect.poll(() => readdirSync(`/proc/${mock.child.pid}/fd`).length).toBeLessThan(200);
+      const exit = await mock.stop('SIGTERM');
+      expect(exit.code).toBe(0);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await mock.stop();
     }
   });
 

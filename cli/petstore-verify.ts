@@ -5,9 +5,22 @@ import { dirname, resolve } from 'node:path';
 import { baselineText, readBaseline, type Baseline } from '../verify/baseline.js';
 import { githubAnnotations, githubSummary } from '../verify/github.js';
 import { stringifyJson } from '../spec/json.js';
-import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../mocks/scenarios.js';
-import { createValidatingProxy, newRecordingPath, reportPath, type ProxyExchange } from '../verify/proxy.js';
-import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
+import {
+  injectsFaults,
+  loadScenarioFile,
+  loadScenarios,
+  scenarioDirectory,
+  type Scenario,
+} from '../mocks/scenarios.js';
+import {
+  createValidatingProxy,
+  newRecordingPath,
+  reportPath,
+  type ProxyExchange,
+  type ProxyReport,
+} from '../verify/proxy.js';
+import { ScenarioRecorder, type KnownState, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
+import type { OrderInput } from '../spec/provider-state.js';
 import { defaultExplorationSeed } from '../verify/explore/explore.js';
 import { defaultRequestTimeout } from '../verify/observe.js';
 import {
@@ -42,8 +55,8 @@ import {
 
 const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options] [--runs N] [--seed N|random] [--max-steps N] [--save DIR]
-       petstore-verify proxy --upstream URL [--port N] [--host HOST] [--record DIR [--record-name NAME] [--api-key KEY]]
-                             [--no-prism] [--json FILE] [--quiet] [--verbose]
+       petstore-verify proxy --upstream URL [--port N] [--host HOST] [--record DIR [--record-name NAME] [--api-key KEY]
+                             [--from-scenario NAME --state-url URL]] [--no-prism] [--json FILE] [--quiet] [--verbose]
        petstore-verify publish-pact --consumer-version V [--branch B]
 
 Checks an implementation of the pet store order interface against the specification: the shipped
@@ -102,7 +115,8 @@ writes --json, and exits 1 if it saw a violation, else 0.
   --port N              the port to listen on (default 4020, 0 for any free port)
   --host HOST           the address to listen on (default 127.0.0.1)
   --record DIR          also write what passes as scenario files in DIR, expecting what the contract
-                        requires (petstore-verify proxy --help says more); --record-name NAME names the first
+                        requires (petstore-verify proxy --help says more); --record-name NAME names the first;
+                        --from-scenario NAME --state-url URL sets scenario NAME's state on the upstream first
   --quiet               print only the exchanges with a violation
   --verbose             also print where Prism disagrees with Ajv for a known Prism limit
 
@@ -359,6 +373,12 @@ Options:
   --record-name NAME  the first file's scenario name (default: recording-DATE-TIME)
   --api-key KEY    the key the upstream accepts (default $PETSTORE_API_KEY), to tell each
                    recorded key choice exactly; without it, from the upstream's answers
+  --from-scenario NAME  record from a known state: set the state of scenario NAME (a shipped
+                   scenario's name, or a scenario file) on the upstream through --state-url before
+                   the first exchange and at each new file, and judge every step in it from the
+                   first; without it the state is inferred from the answers, and a bug in a status
+                   inferred from an answer cannot be caught
+  --state-url URL  where to POST Pact's state change (with --from-scenario)
   --no-prism       do not check with Prism's validator too
   --json FILE      write the report as JSON when stopped
   --quiet          print only the exchanges that break the contract
@@ -385,6 +405,8 @@ function parseProxy(argv: string[], environment: NodeJS.ProcessEnv) {
     record: { type: 'string' },
     'record-name': { type: 'string' },
     'api-key': { type: 'string' },
+    'from-scenario': { type: 'string' },
+    'state-url': { type: 'string' },
     'no-prism': { type: 'boolean' },
     json: { type: 'string' },
     quiet: { type: 'boolean' },
@@ -393,6 +415,13 @@ function parseProxy(argv: string[], environment: NodeJS.ProcessEnv) {
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
   if (values['record-name'] !== undefined && values.record === undefined)
     throw new UsageError('--record-name needs --record DIR');
+  if (values['from-scenario'] !== undefined && values.record === undefined)
+    throw new UsageError('--from-scenario needs --record DIR');
+  if (values['from-scenario'] !== undefined && values['state-url'] === undefined)
+    throw new UsageError('--from-scenario needs --state-url URL, where the upstream takes a provider state');
+  if (values['state-url'] !== undefined && values['from-scenario'] === undefined)
+    throw new UsageError('--state-url needs --from-scenario NAME, the scenario whose state to set');
+  if (values['state-url'] !== undefined) httpUrlFlag(values['state-url'], 'state-url');
   return {
     ...values,
     'api-key': values['api-key'] ?? (environment.PETSTORE_API_KEY || undefined),
@@ -409,22 +438,20 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   }
   let options;
   let recorder: ScenarioRecorder | undefined;
-  let recordingFailed = false;
   try {
     options = parseProxy(argv, process.env);
+    const knownState = await knownStateOf(options);
     if (options.record !== undefined)
       recorder = await ScenarioRecorder.open({
         directory: options.record,
         name: options['record-name'],
         apiKey: options['api-key'],
         upstream: options.upstream,
+        knownState,
         onStep: (recorded) => {
           for (const line of disagreementLines(recorded)) console.log(line);
         },
-        onError: (error) => {
-          recordingFailed = true;
-          console.error(`petstore-verify: ${error.message}`);
-        },
+        onError: (error) => console.error(`petstore-verify: ${error.message}`),
       });
   } catch (error) {
     return usageFailure('petstore-verify', error);
@@ -444,14 +471,9 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   stopOnSignals(async () => {
     await server.close();
     const report = server.report();
-    console.log(
-      `${report.exchanges} exchanges, ${report.checked} checked, ${report.violations} violations, ${report.disagreements} disagreements between Ajv and Prism`,
-    );
-    const written = recorder?.written();
-    if (written !== undefined) console.log(recordingSummary(written));
-    const disagreements = written?.disagreements ?? 0;
+    console.log(proxySummaryLines(report).join('\n'));
     if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
-    return report.violations > 0 || disagreements > 0 || recordingFailed ? 1 : 0;
+    return report.verdict === 'failed' ? 1 : 0;
   });
   const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
   const hint = baseUrlHint(options.upstream);
@@ -461,9 +483,31 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   );
   if (recorder !== undefined)
     console.log(
-      `recording to ${recorder.current().file} (${options['api-key'] === undefined ? 'key choices from the answers: give --api-key to tell them exactly' : 'key choices compared with --api-key'}); POST ${origin}${newRecordingPath} starts a new file`,
+      `recording to ${recorder.current().file} (${recordingFrom(recorder)}; ${options['api-key'] === undefined ? 'key choices from the answers: give --api-key to tell them exactly' : 'key choices compared with --api-key'}); POST ${origin}${newRecordingPath} starts a new file`,
     );
   return undefined;
+}
+
+/** The state `--from-scenario` names (a shipped scenario, or a scenario file), to set before recording. */
+async function knownStateOf(options: ReturnType<typeof parseProxy>): Promise<KnownState | undefined> {
+  const wanted = options['from-scenario'];
+  const stateUrl = options['state-url'];
+  if (wanted === undefined || stateUrl === undefined) return undefined;
+  const scenario = /[\\/]|\.ya?ml$/.test(wanted)
+    ? await loadScenarioFile(wanted)
+    : (await loadScenarios({ names: [wanted] }))[0]!;
+  if (injectsFaults(scenario))
+    throw new UsageError(`scenario ${scenario.name} injects faults: only the mock can replay it, no deployment`);
+  if (scenario.state === undefined)
+    throw new UsageError(`scenario ${scenario.name} sets no provider state: name one that does`);
+  return { scenario: scenario.name, stateUrl, orders: scenario.state.params.orders as OrderInput[] };
+}
+
+function recordingFrom(recorder: ScenarioRecorder): string {
+  const known = recorder.knownState;
+  return known === undefined
+    ? 'the state inferred from the answers: give --from-scenario and --state-url to record from a known one'
+    : `from the state of scenario ${known.scenario}, set on the upstream`;
 }
 
 /** One line for each way an answer the proxy recorded disagrees with what the contract requires there. */
@@ -477,11 +521,35 @@ function disagreementLines({ step, disagreements, again }: RecordedStep): string
   );
 }
 
-function recordingSummary({ files, disagreements }: ReturnType<ScenarioRecorder['written']>): string {
-  if (files.length === 0) return 'recorded nothing: no call of an operation passed';
-  const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** The proxy's summary when it stops, from its report alone: the same counts as its JSON and its exit code. */
+function proxySummaryLines(report: ProxyReport): string[] {
+  const { recording } = report;
+  const ofContract = recording === undefined ? 0 : recording.disagreements;
+  const sources =
+    recording === undefined
+      ? ''
+      : ` (${report.violations - ofContract} of the specification, ${ofContract} of the contract in the recording)`;
+  const lines = [
+    `${plural(report.exchanges, 'exchange')}, ${report.checked} checked, ${plural(report.violations, 'violation')}${sources}, ${plural(report.disagreements, 'disagreement')} between Ajv and Prism`,
+  ];
+  if (recording !== undefined) lines.push(...recordingSummaryLines(recording));
+  lines.push(`verdict: ${report.verdict} (exit ${report.verdict === 'failed' ? 1 : 0})`);
+  return lines;
+}
+
+function recordingSummaryLines({ files, against, inferred, failed }: NonNullable<ProxyReport['recording']>): string[] {
+  if (files.length === 0) return [failed ?? 'recorded nothing: no call of an operation passed'];
   const each = files.map(({ file, steps }) => `${plural(steps, 'step')} in ${file}`).join(', ');
-  return `recorded ${each}; ${plural(disagreements, 'answer')} against the contract`;
+  const lines = [`recorded ${each}; ${plural(against.length, 'answer')} against the contract`];
+  if (failed !== undefined) lines.push(failed);
+  if (inferred.length > 0)
+    lines.push(
+      `inferred from the answers, not known: ${inferred.map(({ id, status, because }) => `order ${id} ${status} (from ${because})`).join(', ')}; ` +
+        'a bug in these statuses cannot be caught (a 204 for a shipped order reads as a pending one): record from a known state with --from-scenario and --state-url',
+    );
+  return lines;
 }
 
 async function publish(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {

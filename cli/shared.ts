@@ -92,7 +92,8 @@ const badAddress = new Set(['EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONA
 
 /**
  * Starts listening, or prints why it cannot and exits: 1 when the port is taken or not allowed
- * (`command: cannot listen on HOST:PORT: EADDRINUSE`), 2 when the host is no address of this machine.
+ * (`command: cannot listen on HOST:PORT: EADDRINUSE`), 2 when the host is no address of this machine
+ * or the server's setup before listening failed (its message as it is).
  * @example
  * const origin = await listenOrExit('petstore-mock', server, 4010, '127.0.0.1');
  */
@@ -106,7 +107,12 @@ export async function listenOrExit(
     return await server.listen(port, host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== undefined && badAddress.has(code)) {
+    // No system error: the server's own setup before listening failed (a state it must set), told as it is.
+    if (code === undefined) {
+      console.error(`${command}: ${(error as Error).message}`);
+      process.exit(2);
+    }
+    if (badAddress.has(code)) {
       console.error(`${command}: --host ${host} is no address of this machine (${code}) (see --help)`);
       process.exit(2);
     }

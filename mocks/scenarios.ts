@@ -58,6 +58,8 @@ export interface RecordingNote {
   started: string;
   /** How each step's key choice was told: by comparing with `--api-key`, or from the upstream's answers. */
   keys: 'compared with --api-key' | 'inferred from the answers';
+  /** The scenario whose state the proxy set before the first step (`--from-scenario`), and where: the state is known, not inferred. */
+  from?: { scenario: string; stateUrl: string };
   /** Orders (or their statuses) inferred from an answer rather than listed. */
   inferred?: { id: ScenarioId; status: 'pending' | 'shipped'; listed: boolean; because: string }[];
   /** Fields of listed orders a provider state cannot take, left out. */

@@ -163,7 +163,7 @@ describe('petstore-verify proxy', () => {
         '    GET /store/orders → 200: expected content-type application/json, got text/plain (at content-type)\n',
       );
       expect(exit.stdout).toMatch(
-        /\n1 exchanges, 1 checked, [1-9]\d* violations, 0 disagreements between Ajv and Prism\n$/,
+        /\n1 exchange, 1 checked, [1-9]\d* violations?, 0 disagreements between Ajv and Prism\nverdict: failed \(exit 1\)\n$/,
       );
       expect(exit.code).toBe(1);
       expect((parseJson(await readFile(reportFile, 'utf8')) as { checked: number }).checked).toBe(1);
@@ -176,7 +176,9 @@ describe('petstore-verify proxy', () => {
     await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
     const exit = await proxy.stop('SIGINT');
     await mock.close();
-    expect(exit.stdout).toContain('\n1 exchanges, 1 checked, 0 violations, 0 disagreements between Ajv and Prism\n');
+    expect(exit.stdout).toContain(
+      '\n1 exchange, 1 checked, 0 violations, 0 disagreements between Ajv and Prism\nverdict: passed (exit 0)\n',
+    );
     expect(exit.code).toBe(0);
   });
 

@@ -833,6 +833,8 @@ describe('petstore-verify proxy --record on the command line', () => {
         directory,
         '--record-name',
         'shipped-twice',
+        '--json',
+        join(directory, 'report.json'),
       ],
       { env: { PETSTORE_API_KEY: secrets.key } },
     );
@@ -854,9 +856,15 @@ describe('petstore-verify proxy --record on the command line', () => {
       const exit = await proxy.stop();
       await broken.close();
       expect(exit.code).toBe(1);
+      // The console, the JSON and the exit code count from one list.
       expect(exit.stdout).toContain(
-        `recorded 2 steps in ${join(directory, 'shipped-twice.yaml')}; 1 answer against the contract`,
+        '2 exchanges, 2 checked, 1 violation (0 of the specification, 1 of the contract in the recording), 0 disagreements between Ajv and Prism\n' +
+          `recorded 2 steps in ${join(directory, 'shipped-twice.yaml')}; 1 answer against the contract\n`,
       );
+      const report = JSON.parse(await readFile(join(directory, 'report.json'), 'utf8'));
+      expect([report.violations, report.recording.disagreements, report.verdict]).toEqual([1, 1, 'failed']);
+      expect(report.recording.against.map(({ step }: { step: string }) => step)).toEqual(['2. cancel order 3']);
+      await rm(join(directory, 'report.json'));
     }
     const [scenario] = await recordedScenarios();
     expect(scenario!.name).toBe('shipped-twice');
@@ -902,6 +910,227 @@ describe('petstore-verify proxy --record on the command line', () => {
     } finally {
       await mock.stop();
     }
+  });
+});
+
+describe('petstore-verify proxy --record --from-scenario: recording from a known state', () => {
+  // The README's own bug: a deployment that cancels the shipped order 3 with 204.
+  const cancelsShipped = () =>
+    startBrokenProvider(async (request, response) =>
+      request.method === 'DELETE' && response.status === 409 ? new Response(null, { status: 204 }) : response,
+    );
+  const recordArgs = (origin: string, extra: string[] = []) => [
+    verifyCli,
+    'proxy',
+    '--upstream',
+    `${origin}/v1`,
+    '--port',
+    '0',
+    '--no-prism',
+    '--record',
+    directory,
+    '--record-name',
+    'shipped-order-cancelled',
+    '--api-key',
+    secrets.key,
+    ...extra,
+  ];
+
+  it("holds a 204 for the scenario's shipped order against the deployment at once, expects the 409, and replays red until it is fixed", async () => {
+    const buggy = await cancelsShipped();
+    const jsonFile = join(directory, '..', `${directory.split(/[\\/]/).pop()}-report.json`);
+    const proxy = await startCommand(
+      process.execPath,
+      recordArgs(buggy.origin, [
+        '--from-scenario',
+        'cancel-shipped-order',
+        '--state-url',
+        `${buggy.origin}/__mock/provider-state`,
+        '--json',
+        jsonFile,
+      ]),
+    );
+    try {
+      expect(await proxy.outputMatching(' starts a new file')).toContain(
+        '(from the state of scenario cancel-shipped-order, set on the upstream;',
+      );
+      expect((await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized })).status).toBe(200);
+      const cancel = await fetch(`${proxy.baseUrl}/store/orders/3`, { method: 'DELETE', headers: authorized });
+      expect(cancel.status).toBe(204);
+      expect(await proxy.outputMatching('recorded 2. cancel order 3:')).toContain(
+        'recorded 2. cancel order 3: the contract requires status 409, the upstream answered 204 [status-unexpected]',
+      );
+    } finally {
+      const exit = await proxy.stop('SIGINT');
+      expect(exit.code).toBe(1);
+      expect(exit.stdout).toContain(
+        '2 exchanges, 2 checked, 1 violation (0 of the specification, 1 of the contract in the recording), 0 disagreements between Ajv and Prism\n' +
+          `recorded 2 steps in ${join(directory, 'shipped-order-cancelled.yaml')}; 1 answer against the contract\n` +
+          'verdict: failed (exit 1)\n',
+      );
+      expect(exit.stdout).not.toContain('inferred from the answers, not known');
+    }
+    const report = JSON.parse(await readFile(jsonFile, 'utf8'));
+    await rm(jsonFile);
+    expect(report.violations).toBe(1);
+    expect(report.verdict).toBe('failed');
+    expect(report.recording.against).toEqual([
+      {
+        file: join(directory, 'shipped-order-cancelled.yaml'),
+        step: '2. cancel order 3',
+        findings: [{ code: 'status-unexpected', path: 'status', expected: 'status 409', actual: '204' }],
+      },
+    ]);
+    const [scenario] = await recordedScenarios();
+    expect(scenario!.state!.params.orders).toEqual([
+      { id: 1, petId: 101, quantity: 1, status: 'pending' },
+      { id: 3, petId: 103, quantity: 1, status: 'shipped' },
+    ]);
+    expect(scenario!.recording!.from).toEqual({
+      scenario: 'cancel-shipped-order',
+      stateUrl: `${buggy.origin}/__mock/provider-state`,
+    });
+    expect(scenario!.recording!.inferred).toBeUndefined();
+    expect((scenario!.steps[1] as ContractStep).expect.status).toBe(409);
+    try {
+      expect((await replay([scenario!], buggy.origin)).verdict).toBe('failed');
+    } finally {
+      await buggy.close();
+    }
+    const honest = await startServer();
+    try {
+      expect((await replay([scenario!], honest.origin)).verdict).toBe('passed');
+    } finally {
+      await honest.close();
+    }
+  });
+
+  it('says, without a known state, which statuses it inferred and that a bug in them cannot be caught', async () => {
+    const buggy = await cancelsShipped();
+    await fetch(`${buggy.origin}/__mock/provider-state`, {
+      method: 'POST',
+      body: '{"state":"the store holds orders","params":{"orders":[{"id":3,"status":"shipped"}]},"action":"setup"}',
+    });
+    const proxy = await startCommand(process.execPath, recordArgs(buggy.origin));
+    try {
+      expect(await proxy.outputMatching(' starts a new file')).toContain(
+        '(the state inferred from the answers: give --from-scenario and --state-url to record from a known one;',
+      );
+      await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
+      expect((await fetch(`${proxy.baseUrl}/store/orders/3`, { method: 'DELETE', headers: authorized })).status).toBe(
+        204,
+      );
+      await proxy.outputMatching('DELETE /v1/store/orders/3');
+    } finally {
+      const exit = await proxy.stop('SIGINT');
+      await buggy.close();
+      expect(exit.code).toBe(0);
+      expect(exit.stdout).toContain(
+        'inferred from the answers, not known: order 3 pending (from 2. cancel order 3); a bug in these statuses cannot be caught (a 204 for a shipped order reads as a pending one): record from a known state with --from-scenario and --state-url\n' +
+          'verdict: passed (exit 0)\n',
+      );
+    }
+  });
+
+  it('sets the state again for each new file', async () => {
+    const upstream = await startServer();
+    try {
+      const recorder = await ScenarioRecorder.open({
+        directory,
+        upstream: `${upstream.origin}/v1`,
+        now: clock,
+        apiKey: secrets.key,
+        name: 'first',
+        knownState: {
+          scenario: 'cancel-pending-order',
+          stateUrl: `${upstream.origin}/__mock/provider-state`,
+          orders: [{ id: 1n, status: 'pending' }],
+        },
+      });
+      const proxy = createValidatingProxy({ upstream: `${upstream.origin}/v1`, prism: false, recorder });
+      const origin = await proxy.listen(0, '127.0.0.1');
+      const cancel = () => fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: authorized });
+      expect((await cancel()).status).toBe(204);
+      const cut = await fetch(`${origin}/__record/new?name=second`, { method: 'POST' });
+      expect(cut.status).toBe(201);
+      expect((await cancel()).status).toBe(204);
+      await proxy.close();
+      expect(proxy.report().verdict).toBe('passed');
+      const scenarios = await recordedScenarios();
+      expect(scenarios.map((scenario) => [scenario.name, statuses(scenario)])).toEqual([
+        ['first', [204]],
+        ['second', [204]],
+      ]);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('exits 2 when the state cannot be set, naming the scenario and the state URL', async () => {
+    const exit = await runToExit(
+      process.execPath,
+      recordArgs('http://127.0.0.1:9', [
+        '--from-scenario',
+        'cancel-shipped-order',
+        '--state-url',
+        'http://127.0.0.1:9/state',
+      ]),
+    );
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toBe(
+      'petstore-verify: cannot set the state of scenario cancel-shipped-order: cannot reach http://127.0.0.1:9/state: ECONNREFUSED\n',
+    );
+  });
+
+  it.each([
+    [
+      ['--from-scenario', 'cancel-shipped-order'],
+      '--from-scenario needs --state-url URL, where the upstream takes a provider state',
+    ],
+    [
+      ['--state-url', 'http://127.0.0.1:9/state'],
+      '--state-url needs --from-scenario NAME, the scenario whose state to set',
+    ],
+    [
+      ['--from-scenario', 'list-orders-unavailable', '--state-url', 'http://127.0.0.1:9/s'],
+      'scenario list-orders-unavailable injects faults: only the mock can replay it, no deployment',
+    ],
+    [
+      ['--from-scenario', 'list-without-key', '--state-url', 'http://127.0.0.1:9/s'],
+      'scenario list-without-key sets no provider state: name one that does',
+    ],
+  ])('refuses %j with exit 2', async (extra, message) => {
+    const exit = await runToExit(process.execPath, recordArgs('http://127.0.0.1:9', extra));
+    expect(exit.code).toBe(2);
+    expect(exit.stderr).toBe(`petstore-verify: ${message} (see --help)\n`);
+  });
+
+  it('takes a scenario file as well as a name', async () => {
+    const honest = await startServer();
+    const file = join(directory, 'mine.yaml');
+    await writeFile(
+      file,
+      'description: mine\nstate:\n  name: the store holds orders\n  params:\n    orders: [{ id: 9007199254740993, status: shipped }]\n' +
+        'steps:\n  - name: cancel\n    request: { method: DELETE, path: /store/orders/9007199254740993 }\n    expect: { status: 409 }\n',
+    );
+    const proxy = await startCommand(
+      process.execPath,
+      recordArgs(honest.origin, ['--from-scenario', file, '--state-url', `${honest.origin}/__mock/provider-state`]),
+    );
+    try {
+      const cancel = await fetch(`${proxy.baseUrl}/store/orders/9007199254740993`, {
+        method: 'DELETE',
+        headers: authorized,
+      });
+      expect(cancel.status).toBe(409);
+    } finally {
+      const exit = await proxy.stop('SIGINT');
+      await honest.close();
+      expect(exit.code).toBe(0);
+    }
+    const recorded = (await recordedScenarios()).find((scenario) => scenario.name === 'shipped-order-cancelled');
+    expect(recorded!.recording!.from!.scenario).toBe('mine');
+    expect(recorded!.state!.params.orders).toEqual([{ id: 9007199254740993n, status: 'shipped' }]);
   });
 });
 

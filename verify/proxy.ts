@@ -8,7 +8,8 @@ import { loadPrismOracle, withSecondOracle, type Disagreement, type PrismOracle 
 import { RawResponseReader, readRequestHead, type RawRequestHead } from './raw-response.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import { responseText } from './response-text.js';
-import { RecordingError, type ScenarioRecorder } from './recorder/scenario-recorder.js';
+import { RecordingError, type ScenarioRecorder, type WrittenRecordings } from './recorder/scenario-recorder.js';
+import { changeProviderState } from './run.js';
 
 /** How to build a validating proxy. */
 export interface ProxyOptions {
@@ -23,7 +24,8 @@ export interface ProxyOptions {
   /**
    * Records what passes as scenario files (`ScenarioRecorder.open`): each call of an operation a step, in
    * the order the upstream answered; `POST /__record/new` starts a new file. Closing the proxy waits for
-   * every step to be on disk.
+   * every step to be on disk. A recorder with a known state has the proxy set it on the upstream through
+   * its state URL before listening (`listen` rejects when it cannot), and again before each new file.
    */
   recorder?: ScenarioRecorder;
 }
@@ -44,17 +46,21 @@ export interface ProxyExchange {
   durationMs: number;
 }
 
-/** What the proxy has seen since it started. */
+/** What the proxy has seen since it started: its console summary, `--json`, `GET /__verify/report` and exit code all come from it. */
 export interface ProxyReport {
+  /** The upstream's base URL, without its user information or query. */
   upstream: string;
   exchanges: number;
   checked: number;
+  /** Every finding held against the upstream: the specification's checks' (`violated`) and, recording, the contract's (`recording.against`). */
   violations: number;
   disagreements: number;
-  /** The most recent exchanges with a violation (at most 1,000). */
+  /** The most recent exchanges with a violation of the specification (at most 1,000). */
   violated: ProxyExchange[];
-  /** With a recorder: the file being written, and its steps so far. */
-  recording?: { name: string; file: string; steps: number };
+  /** With a recorder: the file being written and its steps so far, and what every file written holds. */
+  recording?: { name: string; file: string; steps: number } & WrittenRecordings;
+  /** `failed` once any violation was seen or the recording stopped: the command then exits 1. */
+  verdict: 'passed' | 'failed';
 }
 
 /** A running validating proxy. */
@@ -129,7 +135,7 @@ class ExchangeLog {
     this.#onExchange?.(exchange);
   }
 
-  report(): ProxyReport {
+  report(): Omit<ProxyReport, 'verdict'> {
     return { upstream: this.#upstream, ...this.#totals, violated: [...this.#violated] };
   }
 }
@@ -376,6 +382,7 @@ class ProxyServer {
 
   async listen(listenPort = 4020, host = '127.0.0.1'): Promise<string> {
     if (this.#options.prism !== false) this.#prism = await loadPrismOracle();
+    await this.#setKnownState();
     const server = this.#server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -400,7 +407,12 @@ class ProxyServer {
 
   report(): ProxyReport {
     const recorder = this.#options.recorder;
-    return { ...this.#log.report(), ...(recorder !== undefined && { recording: recorder.current() }) };
+    const log = this.#log.report();
+    if (recorder === undefined) return { ...log, verdict: log.violations > 0 ? 'failed' : 'passed' };
+    const recording = { ...recorder.current(), ...recorder.written() };
+    const violations = log.violations + recording.disagreements;
+    const failed = violations > 0 || recording.failed !== undefined;
+    return { ...log, violations, recording, verdict: failed ? 'failed' : 'passed' };
   }
 
   /** Reads a connection's request head, then serves the report or relays the exchange. */
@@ -427,7 +439,7 @@ class ProxyServer {
       return;
     }
     if (head.method === 'POST' && pathname === newRecordingPath) {
-      this.#cutRecording(client, new URLSearchParams(query).get('name') ?? undefined);
+      void this.#cutRecording(client, new URLSearchParams(query).get('name') ?? undefined);
       return;
     }
     const startedAt = performance.now();
@@ -460,8 +472,24 @@ class ProxyServer {
     void relay.then(() => this.#relays.delete(relay));
   }
 
-  /** Starts a new recording file: 201 with its name and file, 400 for a name that is none, 404 when not recording. */
-  #cutRecording(client: Socket, name: string | undefined): void {
+  /** Sets the recorder's known state on the upstream, when it has one. @throws Error saying where and why it failed. */
+  async #setKnownState(): Promise<void> {
+    const known = this.#options.recorder?.knownState;
+    if (known === undefined) return;
+    await changeProviderState(
+      { baseUrl: this.#options.upstream, apiKey: '', stateUrl: known.stateUrl },
+      known.orders,
+      'setup',
+    ).catch((error: Error) => {
+      throw new Error(`cannot set the state of scenario ${known.scenario}: ${error.message}`);
+    });
+  }
+
+  /**
+   * Starts a new recording file: 201 with its name and file, 400 for a name that is none, 404 when not
+   * recording; with a known state, 502 when it cannot be set again (the file goes on).
+   */
+  async #cutRecording(client: Socket, name: string | undefined): Promise<void> {
     const recorder = this.#options.recorder;
     if (recorder === undefined) {
       const record: ErrorRecord = {
@@ -473,11 +501,19 @@ class ProxyServer {
       return;
     }
     try {
+      if (name !== undefined) recorder.checkName(name);
+      await this.#setKnownState();
       respond(client, 201, stringifyJson(recorder.cut(name)), 'Created');
     } catch (error) {
-      if (!(error instanceof RecordingError)) throw error;
-      const record: ErrorRecord = { code: 'invalid_recording_name', message: `${error.message}.`, status: 400 };
-      respond(client, 400, stringifyJson(record), 'Bad Request');
+      const record: ErrorRecord =
+        error instanceof RecordingError
+          ? { code: 'invalid_recording_name', message: `${error.message}.`, status: 400 }
+          : {
+              code: 'state_not_set',
+              message: `${(error as Error).message}; the recording goes on in ${recorder.current().file}.`,
+              status: 502,
+            };
+      respond(client, record.status, stringifyJson(record), record.status === 400 ? 'Bad Request' : 'Bad Gateway');
     }
   }
 }

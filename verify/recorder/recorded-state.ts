@@ -43,7 +43,8 @@ export interface DroppedField {
 type Outcome = { status: 'pending' | 'shipped' | 'absent'; because: string; startedAt: number; endedAt: number };
 
 /**
- * The provider state a recording starts from, inferred from the traffic and nothing else: the orders
+ * The provider state a recording starts from: the one the proxy set (`known`), else inferred from the
+ * traffic and nothing else: the orders
  * of the first list seen with an accepted key, each field as listed (the Order fields a provider state
  * takes); an order's status from the first cancel of it with an accepted key (204: it was pending;
  * 409: shipped; 404: absent); and the orders never listed whose cancel implies they were there.
@@ -53,6 +54,8 @@ type Outcome = { status: 'pending' | 'shipped' | 'absent'; because: string; star
  * state.orders() // [{ id: 5n, status: 'shipped' }]
  */
 export class RecordedState {
+  /** The state the proxy set before the first step: then nothing is inferred. */
+  readonly #known: OrderInput[] | undefined;
   #listed: OrderInput[] | undefined;
   readonly #dropped: DroppedField[] = [];
   /** What the accepted cancels of each id imply of it, in the order the ids came. */
@@ -61,8 +64,12 @@ export class RecordedState {
   #orders: OrderInput[] | undefined;
   readonly #withStatus = new Map<bigint, OrderInput>();
 
+  constructor(known?: readonly OrderInput[]) {
+    if (known !== undefined) this.#known = [...known];
+  }
+
   observe(evidence: StateEvidence): void {
-    if (!isAcceptedKey(evidence.key)) return;
+    if (this.#known !== undefined || !isAcceptedKey(evidence.key)) return;
     const match = matchRoute(evidence.method, evidence.path);
     if (match === undefined) return;
     const { operation } = match.route;
@@ -101,6 +108,7 @@ export class RecordedState {
    * came. The same objects until something changes them (an order given a status is a new one).
    */
   orders(): OrderInput[] {
+    if (this.#known !== undefined) return this.#known;
     this.#orders ??= this.#madeOrders();
     return this.#orders;
   }

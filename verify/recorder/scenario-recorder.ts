@@ -56,10 +56,37 @@ export interface RecorderOptions {
   upstream: string;
   /** The clock that names files and dates recordings. Default: the system's. */
   now?: () => Date;
+  /**
+   * The state every file starts from, set on the upstream by the proxy (`--from-scenario`) before the
+   * first step and again at each new file: each step is judged in it from the first, and nothing of it
+   * is inferred. Without it, the state is inferred from the traffic.
+   */
+  knownState?: KnownState | undefined;
   /** Called once each step is on disk. */
   onStep?: (recorded: RecordedStep) => void;
   /** Called once when a file cannot be written: the recording stops there (the proxy goes on). */
   onError?: (error: Error) => void;
+}
+
+/** A state set on the upstream before a recording: the scenario it comes from, its state URL and its orders. */
+export interface KnownState {
+  scenario: string;
+  /** Where the proxy sets it (Pact's state change), as given: written in the file without its credentials or query. */
+  stateUrl: string;
+  orders: readonly OrderInput[];
+}
+
+/** What the recordings written so far hold: each file, and each answer against the contract as last judged. */
+export interface WrittenRecordings {
+  files: { file: string; steps: number }[];
+  /** How many findings the model holds against the upstream's answers, in every file. */
+  disagreements: number;
+  /** The steps with an answer against the contract, each with its findings. */
+  against: { file: string; step: string; findings: Finding[] }[];
+  /** The order statuses taken from answers rather than known (no state was set): a bug in them cannot be caught. */
+  inferred: { file: string; id: bigint; status: 'pending' | 'shipped'; because: string }[];
+  /** Why the recording stopped, when a file could not be written. */
+  failed?: string;
 }
 
 /**
@@ -145,7 +172,8 @@ export class ScenarioRecorder {
   #queue: Promise<void> = Promise.resolve();
   /** Exchanges recorded and not yet judged. */
   #waiting = 0;
-  #failed = false;
+  /** Why the recording stopped, once a file could not be written. */
+  #failed: string | undefined;
 
   private constructor(options: RecorderOptions, name: string) {
     this.#options = options;
@@ -185,15 +213,27 @@ export class ScenarioRecorder {
    * Every file written so far with its steps, and how many answers disagree with the contract in them
    * (as last judged).
    */
-  written(): { files: { file: string; steps: number }[]; disagreements: number } {
+  written(): WrittenRecordings {
     const recordings = [...this.#finished, this.#recording].filter((recording) => recording.created);
+    const against = recordings.flatMap(({ file, steps, held }) =>
+      held.flatMap((findings, index) =>
+        findings.length === 0 ? [] : [{ file, step: steps[index]!.name, findings: [...findings] }],
+      ),
+    );
     return {
       files: recordings.map(({ file, steps }) => ({ file, steps: steps.length })),
-      disagreements: recordings.reduce(
-        (sum, { held }) => sum + held.reduce((steps, found) => steps + found.length, 0),
-        0,
+      disagreements: against.reduce((sum, { findings }) => sum + findings.length, 0),
+      against,
+      inferred: recordings.flatMap(({ file, state }) =>
+        state.inferred().map(({ id, status, because }) => ({ file, id, status, because })),
       ),
+      ...(this.#failed !== undefined && { failed: this.#failed }),
     };
+  }
+
+  /** The state each file starts from, when the proxy sets it: see `RecorderOptions.knownState`. */
+  get knownState(): KnownState | undefined {
+    return this.#options.knownState;
   }
 
   /** Records one exchange, after the ones recorded before it; a request for no operation is counted, not recorded. */
@@ -204,13 +244,11 @@ export class ScenarioRecorder {
 
   #enqueue(work: () => Promise<void> | void): void {
     this.#queue = this.#queue
-      .then(() => (this.#failed ? undefined : work()))
+      .then(() => (this.#failed === undefined ? work() : undefined))
       .catch((error: unknown) => {
-        this.#failed = true;
         const { code, message } = error as NodeJS.ErrnoException;
-        this.#options.onError?.(
-          new RecordingError(`the recording stopped at ${this.#recording.file}: ${code ?? message}`),
-        );
+        this.#failed = `the recording stopped at ${this.#recording.file}: ${code ?? message}`;
+        this.#options.onError?.(new RecordingError(this.#failed));
       });
   }
 
@@ -227,6 +265,11 @@ export class ScenarioRecorder {
       this.#recording = next;
     });
     return { name: next.name, file: next.file };
+  }
+
+  /** @throws RecordingError when `name` is not a scenario name (as `cut` would). */
+  checkName(name: string): void {
+    freeName(name, new Set());
   }
 
   /** Resolves once every exchange recorded so far is on disk (and what was recorded while it waited). */
@@ -251,7 +294,7 @@ export class ScenarioRecorder {
       stepTexts: [],
       lines: new Map(),
       orderLines: new WeakMap(),
-      state: new RecordedState(),
+      state: new RecordedState(this.#options.knownState?.orders),
       judgedIn: undefined,
       model: undefined,
       history: new ProviderHistory(),
@@ -318,10 +361,14 @@ export class ScenarioRecorder {
   #parts(recording: Recording): RecordingParts {
     const inferred = recording.state.inferred();
     const dropped = recording.state.dropped();
+    const known = this.#options.knownState;
     const note: RecordingNote = {
       upstream: withoutCredentials(this.#options.upstream),
       started: recording.started.toISOString(),
       keys: this.#options.apiKey === undefined ? 'inferred from the answers' : 'compared with --api-key',
+      ...(known !== undefined && {
+        from: { scenario: known.scenario, stateUrl: withoutCredentials(known.stateUrl) },
+      }),
       ...(inferred.length > 0 && { inferred }),
       ...(dropped.length > 0 && {
         dropped: dropped.map(({ id, field, reason }) => ({ ...(id !== undefined && { id }), field, reason })),
@@ -331,7 +378,7 @@ export class ScenarioRecorder {
     };
     const count = recording.steps.length;
     return {
-      description: `Recorded by petstore-verify proxy from ${note.upstream}: ${count} step${count === 1 ? '' : 's'}, each expecting what the contract requires in the state the traffic implies.`,
+      description: `Recorded by petstore-verify proxy from ${note.upstream}: ${count} step${count === 1 ? '' : 's'}, each expecting what the contract requires in ${known === undefined ? 'the state the traffic implies' : `the state of scenario ${known.scenario}, set before the first step`}.`,
       recording: note,
       state: recording.judgedIn!.text,
       steps: recording.stepTexts,

@@ -48,10 +48,13 @@ import {
   packageVersion,
   parseFlags,
   portFlag,
+  redactOutput,
+  flagValues,
   stopOnSignals,
   usageFailure,
   UsageError,
 } from './shared.js';
+import { Redaction, type Confidences } from '../verify/redaction.js';
 
 const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options] [--runs N] [--seed N|random] [--max-steps N] [--save DIR]
@@ -461,6 +464,7 @@ async function proxy(argv: string[]): Promise<number | undefined> {
   const lineOptions = { quiet: options.quiet ?? false, verbose: options.verbose ?? false };
   const server = createValidatingProxy({
     upstream: options.upstream,
+    redaction: new Redaction(confidencesOf(argv, process.env)),
     prism: !options['no-prism'],
     onExchange: (exchange) => {
       const lines = exchangeLines(exchange, lineOptions);
@@ -673,6 +677,30 @@ async function main(): Promise<number | undefined> {
   return report.exitCode;
 }
 
+/**
+ * What this command line and environment give in confidence: the keys, tokens and passwords, and
+ * every URL (its user information, password and query values).
+ */
+function confidencesOf(argv: readonly string[], environment: NodeJS.ProcessEnv): Confidences {
+  return {
+    secrets: [
+      ...flagValues(argv, 'api-key'),
+      environment.PETSTORE_API_KEY,
+      environment.PACT_BROKER_TOKEN,
+      environment.PACT_BROKER_PASSWORD,
+    ],
+    urls: [
+      ...argv.filter((argument) => argument.includes('://')).map((argument) => argument.replace(/^--[a-z-]+=/, '')),
+      environment.PETSTORE_BASE_URL,
+      environment.PETSTORE_STAGING_BASE_URL,
+      environment.PACT_BROKER_BASE_URL,
+    ],
+  };
+}
+
+// No secret the command was given in any line it prints; its report files are made from reports
+// that are redacted already (runVerification's, the proxy's).
+redactOutput(new Redaction(confidencesOf(process.argv.slice(2), process.env)));
 // Whatever happens, one line and an exit code: never a stack trace (PETSTORE_VERIFY_DEBUG=1 prints it).
 process.env.PACT_DO_NOT_TRACK ??= 'true';
 try {

@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { packageFolder } from '../mocks/package-folder.js';
+import type { Redaction } from '../verify/redaction.js';
 
 /** A command line that cannot be run as given: told in one line, with exit code 2. */
 export class UsageError extends Error {
@@ -164,4 +165,37 @@ export function brokerFromEnvironment(environment: NodeJS.ProcessEnv): BrokerSet
     ...(environment.PACT_BROKER_USERNAME && { username: environment.PACT_BROKER_USERNAME }),
     ...(environment.PACT_BROKER_PASSWORD && { password: environment.PACT_BROKER_PASSWORD }),
   };
+}
+
+/**
+ * Passes everything the command prints, on stdout and stderr, through `redaction`: whatever a line
+ * was made from (a provider's answer, an error's message), no secret the command was given reaches a
+ * terminal or a CI log.
+ * @example
+ * redactOutput(new Redaction({ secrets: [apiKey], urls: [baseUrl] }));
+ */
+export function redactOutput(redaction: Redaction): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream) as (chunk: string, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) =>
+      write(
+        redaction.text(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()),
+        ...rest,
+      )) as typeof stream.write;
+  }
+}
+
+/**
+ * The values a command line gives a flag, as `--name value` or `--name=value`.
+ * @example
+ * flagValues(['--api-key', 'k', '--api-key=j'], 'api-key') // ['k', 'j']
+ */
+export function flagValues(argv: readonly string[], name: string): string[] {
+  return argv.flatMap((argument, index) =>
+    argument === `--${name}`
+      ? argv.slice(index + 1, index + 2)
+      : argument.startsWith(`--${name}=`)
+        ? [argument.slice(name.length + 3)]
+        : [],
+  );
 }

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer } from 'node:http';
 import { getResponse } from 'msw';
-import { createOrderMock } from '../mocks/order-mock.js';
+import { createOrderMock, type OrderMockOptions } from '../mocks/order-mock.js';
 import { operationOf } from '../spec/routes.js';
 
 /** A fault answers a Response, or raw bytes to write on the socket (for what Fetch cannot build, such as a 204 with a body). */
@@ -14,8 +14,8 @@ export type Fault = (
  * A provider that is the kit's mock with one fault: every answer passes through `fault` first.
  * Its control plane (and so its provider-state URL) is the mock's own.
  */
-export async function startBrokenProvider(fault: Fault) {
-  const mock = createOrderMock();
+export async function startBrokenProvider(fault: Fault, options: OrderMockOptions = {}) {
+  const mock = createOrderMock(options);
   const calls = new Map<string, number>();
   const server = createHttpServer(async (incoming, outgoing) => {
     const request = new Request(`http://127.0.0.1${incoming.url}`, {

@@ -9,6 +9,7 @@ import { RawResponseReader, readRequestHead, type RawRequestHead } from './raw-r
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import { responseText } from './response-text.js';
 import { RecordingError, type ScenarioRecorder, type WrittenRecordings } from './recorder/scenario-recorder.js';
+import { Redaction, withoutCredentials, withoutQueries } from './redaction.js';
 import { changeProviderState } from './run.js';
 
 /** How to build a validating proxy. */
@@ -28,12 +29,17 @@ export interface ProxyOptions {
    * its state URL before listening (`listen` rejects when it cannot), and again before each new file.
    */
   recorder?: ScenarioRecorder;
+  /**
+   * What the report must not carry: the upstream's user information and query values are always
+   * taken out; give the secrets the proxy's users hold (an API key) to take them out too.
+   */
+  redaction?: Redaction;
 }
 
 /** One request forwarded, and what the checks found in its response. */
 export interface ProxyExchange {
   method: string;
-  /** The path as the client sent it, query included. */
+  /** The path as the client sent it, its query shown as `?…` (a query can carry a token). */
   path: string;
   /** The operation's path below the base URL (`/store/orders`), or undefined when the request is for no operation of the spec. */
   operationPath?: string;
@@ -118,7 +124,7 @@ class ExchangeLog {
   readonly #violated: ProxyExchange[] = [];
 
   constructor(upstream: URL, onExchange: ((exchange: ProxyExchange) => void) | undefined) {
-    this.#upstream = upstream.href.replace(/\/+$/, '');
+    this.#upstream = withoutCredentials(upstream.href);
     this.#onExchange = onExchange;
   }
 
@@ -296,7 +302,7 @@ function relayExchange({ client, head, bodyStart, upstream, checkLimit, check, r
   const { method, target: path } = head;
   const { targetPath, operationPath } = routeRequest(path, upstream);
   const requestHead = upstreamHead(head, targetPath, upstream);
-  const exchange = newExchange(method, path, operationPath);
+  const exchange = newExchange(method, withoutQueries(path), operationPath);
   const reader = new RawResponseReader(method, checkLimit);
   const server = connectUpstream(upstream);
   let answered = false;
@@ -365,6 +371,7 @@ class ProxyServer {
   readonly #upstream: Upstream;
   readonly #checkLimit: number;
   readonly #log: ExchangeLog;
+  readonly #redaction: Redaction;
   readonly #sockets = new Set<Socket>();
   /** Exchanges under way: closing waits for each to be checked and recorded. */
   readonly #relays = new Set<Promise<void>>();
@@ -378,6 +385,8 @@ class ProxyServer {
     this.#upstream = upstreamOf(options.upstream);
     this.#checkLimit = options.checkLimit ?? 32 * 1024 * 1024;
     this.#log = new ExchangeLog(this.#upstream.url, options.onExchange);
+    this.#redaction =
+      options.redaction ?? new Redaction({ urls: [options.upstream, options.recorder?.knownState?.stateUrl] });
   }
 
   async listen(listenPort = 4020, host = '127.0.0.1'): Promise<string> {
@@ -406,6 +415,10 @@ class ProxyServer {
   }
 
   report(): ProxyReport {
+    return this.#redaction.value(this.#unredactedReport());
+  }
+
+  #unredactedReport(): ProxyReport {
     const recorder = this.#options.recorder;
     const log = this.#log.report();
     if (recorder === undefined) return { ...log, verdict: log.violations > 0 ? 'failed' : 'passed' };

@@ -7,6 +7,7 @@ import { verifyPact, type PactBroker } from './pact.js';
 import { prismLoader } from './prism.js';
 import { runReport, type RunReport } from './report.js';
 import { skippedSuite, type CaseResult, type CheckedExchange, type SuiteName, type SuiteResult } from './results.js';
+import { Redaction } from './redaction.js';
 import { verify, type TargetOptions } from './run.js';
 
 /** A whole `petstore-verify` run: the target, the suites to run, and what each needs. */
@@ -98,7 +99,7 @@ function reportOf(
   },
 ): RunReport {
   const { suites, startedAt, started } = run;
-  return runReport({
+  const report = runReport({
     ...(run.baseline !== undefined && { baseline: run.baseline }),
     ...(run.setupError !== undefined && { setupError: run.setupError }),
     ...(run.unreachable !== undefined && { unreachable: run.unreachable }),
@@ -111,13 +112,26 @@ function reportOf(
     startedAt,
     durationMs: performance.now() - started,
   });
+  return redactionOf(options).value(report);
+}
+
+/** What the run was given in confidence, taken out of its report: every reporter writes from the report. */
+export function redactionOf(
+  options: Pick<VerificationOptions, 'apiKey' | 'baseUrl' | 'stateUrl' | 'broker'>,
+): Redaction {
+  const { broker } = options;
+  return new Redaction({
+    secrets: [options.apiKey, broker?.token, broker?.password],
+    urls: [options.baseUrl, options.stateUrl, broker?.url],
+  });
 }
 
 /**
  * Runs the suites against a target and gives the run's report, whose `exitCode` the command exits
  * with: every suite that ran, the coverage of the documented responses, and the reasons when it is
  * not green. A target that stops answering ends the run with the reason: exit 1 when violations were
- * found before, else 2; nothing is thrown.
+ * found before, else 2; nothing is thrown. No key, token, password or URL user information the run
+ * was given is in the report (`Redaction`).
  * @example
  * const report = await runVerification({ baseUrl, apiKey, stateUrl, suites: ['pact', 'scenarios'], scenarios, version: '0.1.0' });
  * process.exitCode = report.exitCode;

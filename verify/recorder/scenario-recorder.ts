@@ -10,6 +10,7 @@ import type { StoredOrder } from '../../mocks/order-store.js';
 import { cancelledOrderId, compareWithModel, ProviderHistory } from '../compare.js';
 import { toInt64 } from '../../spec/int64.js';
 import { madeDirectory } from '../made-directory.js';
+import { withoutCredentials, withoutQueries } from '../redaction.js';
 import { InterfaceModel } from '../model.js';
 import { stepOf } from '../model-step.js';
 import { keyChoiceOf } from './key-choice-of.js';
@@ -706,23 +707,4 @@ function freeName(wanted: string, taken: ReadonlySet<string>): string {
 export function timestampedName(date: Date): string {
   const iso = date.toISOString();
   return `recording-${iso.slice(0, 10)}-${iso.slice(11, 19).replaceAll(':', '')}`;
-}
-
-/**
- * A finding's text without the query or fragment of any URL in it: a redirect's `Location` can carry
- * the request's own query, or a session.
- * @example
- * withoutQueries('a redirect to https://sso.example.com/login?next=%2F&session=abc') // 'a redirect to https://sso.example.com/login?…'
- */
-export function withoutQueries(text: string): string {
-  return text
-    .replace(/([?#])[^\s"'<>]+/g, '$1…')
-    .replace(/(\/\/)[^\s"'<>/@]*@/g, '$1')
-    .replace(/;[^\s"'<>/?#]+/g, '');
-}
-
-// The origin and path of a URL: no user, password, query or fragment reaches the file.
-function withoutCredentials(href: string): string {
-  const url = new URL(href);
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }

@@ -1,0 +1,87 @@
+// The one place where what a run was given in confidence is taken out of what it writes: every
+// report, log line and file of petstore-verify and its proxy passes through a Redaction.
+
+/** What a run was given that no report may carry. */
+export interface Confidences {
+  /** Keys, tokens and passwords, as given (an API key, a broker token or password). */
+  secrets?: readonly (string | undefined)[];
+  /** URLs as given: each one's password and query values are secrets too. */
+  urls?: readonly (string | undefined)[];
+}
+
+/** What takes the place of a secret in a text. */
+export const redactedMark = '[redacted]';
+
+// A secret shorter than this could be any word of a report: `?v=1` is no token.
+const shortestSecret = 4;
+const userInformation = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
+
+/**
+ * Takes out of any text the secrets a run was given (and their percent-encoded spelling), within
+ * any word (a near key the harness sent holds the real one), and the user information of every URL
+ * in it (`https://user:password@host` becomes `https://host`).
+ * @example
+ * const redaction = new Redaction({ secrets: ['s3cret-key'], urls: ['https://ci:pa55word@staging.example.com/v1'] });
+ * redaction.text('GET https://ci:pa55word@staging.example.com/v1 with Bearer s3cret-key') // 'GET https://staging.example.com/v1 with Bearer [redacted]'
+ */
+export class Redaction {
+  readonly #secrets: string[];
+
+  constructor(confidences: Confidences = {}) {
+    const given = [...(confidences.secrets ?? []), ...(confidences.urls ?? []).flatMap(secretsOfUrl)];
+    const spellings = given.flatMap((secret) =>
+      secret === undefined || secret.length < shortestSecret ? [] : [secret, encodeURIComponent(secret)],
+    );
+    // The longest first: a secret that contains another is taken out whole.
+    this.#secrets = [...new Set(spellings)].sort((left, right) => right.length - left.length);
+  }
+
+  /** The text with every secret and all user information taken out. */
+  text(text: string): string {
+    let redacted = text.replace(userInformation, '$1');
+    for (const secret of this.#secrets) redacted = redacted.replaceAll(secret, redactedMark);
+    return redacted;
+  }
+
+  /** A copy of a value (a report) with every string in it redacted; numbers, bigints and booleans as they are. */
+  value<Value>(value: Value): Value {
+    return redactedValue(value, this) as Value;
+  }
+}
+
+function redactedValue(value: unknown, redaction: Redaction): unknown {
+  if (typeof value === 'string') return redaction.text(value);
+  if (Array.isArray(value)) return value.map((item) => redactedValue(item, redaction));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactedValue(item, redaction)]));
+}
+
+// A URL's password and query values (`?token=…`), decoded: what a URL given to a run may carry in confidence.
+function secretsOfUrl(href: string | undefined): string[] {
+  if (href === undefined || !URL.canParse(href)) return [];
+  const url = new URL(href);
+  return [decodeURIComponent(url.password), url.password, ...url.searchParams.values()];
+}
+
+/**
+ * A URL's text without its query or fragment (`?…`) and without user information: what a report may
+ * show of a request or a redirect, which can carry a session or a token the run was never told of.
+ * @example
+ * withoutQueries('a redirect to https://sso.example.com/login?next=%2F&session=abc') // 'a redirect to https://sso.example.com/login?…'
+ */
+export function withoutQueries(text: string): string {
+  return text
+    .replace(/([?#])[^\s"'<>]+/g, '$1…')
+    .replace(/(\/\/)[^\s"'<>/@]*@/g, '$1')
+    .replace(/;[^\s"'<>/?#]+/g, '');
+}
+
+/**
+ * A URL's origin and path: no user, password, query or fragment.
+ * @example
+ * withoutCredentials('https://ci:pa55@staging.example.com/v1/?token=x') // 'https://staging.example.com/v1'
+ */
+export function withoutCredentials(href: string): string {
+  const url = new URL(href);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -65,6 +65,8 @@ export interface Switches {
   refuseNegativeIds?: boolean;
   /** After this many successful cancels in one state, a cancel answers 204 and changes nothing. */
   leakAfterCancels?: number;
+  /** Breaks the first list it answers (the preflight's), then answers honestly: cut short, badly framed or badly encoded. */
+  firstListBroken?: 'cut' | 'framing' | 'encoding';
   /** Answers 500 to the list of an empty store. */
   emptyStoreErrors?: boolean;
   /** Checks, waits, then cancels: concurrent cancels of one pending order all succeed. */
@@ -140,6 +142,7 @@ export async function startHostileProvider(switches: Switches = {}) {
   const cancels = new Map<bigint, number>();
   const relisted = new Set<bigint>();
   let successfulCancels = 0;
+  let firstListAnswered = false;
 
   const error = (status: number, code: string, message: string, headers: Record<string, string> = {}): Answer => ({
     status,
@@ -304,7 +307,20 @@ export async function startHostileProvider(switches: Switches = {}) {
       socket.write(`${head[0]}\r\n`);
       return;
     }
-    if (switches.http10) {
+    if (listing && switches.firstListBroken !== undefined && !firstListAnswered) {
+      firstListAnswered = true;
+      const broken = switches.firstListBroken;
+      const length = `content-length: ${body.length}`;
+      if (broken === 'cut')
+        socket.write(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n${length}\r\n\r\n`), body.subarray(0, 3)]));
+      else if (broken === 'framing')
+        socket.write(`${head.join('\r\n')}\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n${body.toString()}\r\n0\r\n\r\n`);
+      else
+        socket.write(
+          Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\ncontent-encoding: gzip\r\n${length}\r\n\r\n`), body]),
+        );
+      socket.destroy();
+    } else if (switches.http10) {
       socket.end(Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`), body]));
     } else if (switches.chunked) {
       socket.write(`${head.join('\r\n')}\r\ntransfer-encoding: chunked\r\n\r\n`);

@@ -131,6 +131,21 @@ describe.concurrent('a run fails a provider that breaks the contract, with a one
       /list-orders › list the orders: expected a whole answer in time, got the connection closed before the whole response came\n/,
     ],
     [
+      "cuts its first list (the preflight's) short, then answers honestly",
+      { firstListBroken: 'cut' },
+      /preflight › list the orders with the key: expected a whole answer in time, got the connection closed before the whole response came\n/,
+    ],
+    [
+      "frames its first list (the preflight's) badly, then answers honestly",
+      { firstListBroken: 'framing' },
+      /preflight › list the orders with the key: expected a whole answer in time, got [^\n]+\n/,
+    ],
+    [
+      "labels its first list (the preflight's) gzip when it is not, then answers honestly",
+      { firstListBroken: 'encoding' },
+      /preflight › list the orders with the key: expected a whole answer in time, got the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check\n/,
+    ],
+    [
       'labels a body gzip that is not gzip',
       { badGzip: true },
       /list-shape › list the orders: expected a whole answer in time, got the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check\n/,

@@ -8,6 +8,13 @@ export interface PreflightFailure {
   message: string;
 }
 
+/** What the preflight found: a setup mistake, and the list's answer it received (to be judged like any other). */
+export interface PreflightResult {
+  setupError?: PreflightFailure;
+  /** The answer to the list with the key, when one came (whole, or broken after its headers). */
+  listed?: Observation;
+}
+
 /** What the preflight checks: the target, the key, and the state URL when there is one. */
 export interface PreflightOptions {
   /** The base URL of the implementation, ending with /v1. */
@@ -38,7 +45,7 @@ const answered = (observation: Observation | string): string =>
       ? observation.failure
       : `${observation.status}`;
 
-async function checkTarget(options: PreflightOptions, timeout: number): Promise<PreflightFailure | undefined> {
+async function checkTarget(options: PreflightOptions, timeout: number): Promise<PreflightResult> {
   const list = `${options.baseUrl.replace(/\/+$/, '')}/store/orders`;
   const observation = await observed(
     list,
@@ -46,17 +53,18 @@ async function checkTarget(options: PreflightOptions, timeout: number): Promise<
     timeout,
   );
   // Nothing answered (refused, unknown host, no headers in time): a setup mistake. A response that came
-  // broken (a truncated body, bad gzip, a body that stalls) is the provider's to answer for: the suites judge it.
+  // broken (a truncated body, bad gzip, a body that stalls) is the provider's to answer for: it is judged.
   const silent = typeof observation === 'string' || ('failure' in observation && observation.silent === true);
   if (silent)
     return {
-      check: 'base-url',
-      message: `the base URL does not answer: GET ${list}: ${answered(observation)}; check --base-url`,
+      setupError: {
+        check: 'base-url',
+        message: `the base URL does not answer: GET ${list}: ${answered(observation)}; check --base-url`,
+      },
     };
-  if ('failure' in observation) return undefined;
-  if (observation.status === 401)
-    return { check: 'api-key', message: 'the API key was refused (401): check --api-key' };
-  return undefined;
+  if (!('failure' in observation) && observation.status === 401)
+    return { setupError: { check: 'api-key', message: 'the API key was refused (401): check --api-key' } };
+  return { listed: observation };
 }
 
 async function checkStateUrl(stateUrl: string, timeout: number): Promise<PreflightFailure | undefined> {
@@ -81,13 +89,15 @@ async function checkStateUrl(stateUrl: string, timeout: number): Promise<Preflig
  * Checks, before any suite runs, the mistakes that would make every check fail for one reason: a
  * base URL that does not answer, an API key the target refuses (the list answers 401 with it), and
  * a state URL that does not take a setup and a teardown of an empty store. At most three requests.
+ * The list's answer is given back, to be judged: nothing the harness receives goes unjudged.
  * @example
- * const failure = await preflight({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'wrong' });
+ * const { setupError } = await preflight({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'wrong' });
  * // { check: 'api-key', message: 'the API key was refused (401): check --api-key' }
  */
-export async function preflight(options: PreflightOptions): Promise<PreflightFailure | undefined> {
+export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const timeout = options.timeout ?? 10_000;
   const target = await checkTarget(options, timeout);
-  if (target !== undefined || options.stateUrl === undefined) return target;
-  return checkStateUrl(options.stateUrl, timeout);
+  if (target.setupError !== undefined || options.stateUrl === undefined) return target;
+  const setupError = await checkStateUrl(options.stateUrl, timeout);
+  return setupError === undefined ? target : { setupError };
 }

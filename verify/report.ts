@@ -384,7 +384,7 @@ function seconds(milliseconds: number): string {
 export function suiteLine(suite: SuiteResult, baseUrl: string): string {
   if (suite.verdict === 'skipped' && suite.reason !== undefined) return `${suite.suite}: skipped (${suite.reason})`;
   const count = (verdict: string) => suite.cases.filter((result) => result.verdict === verdict).length;
-  const noun = { pact: 'interactions', scenarios: 'scenarios', explore: 'runs' }[suite.suite];
+  const noun = { preflight: 'lists', pact: 'interactions', scenarios: 'scenarios', explore: 'runs' }[suite.suite];
   const extra = [
     count('skipped') > 0 ? `${count('skipped')} skipped` : '',
     count('error') > 0 ? `${count('error')} errors` : '',

@@ -6,8 +6,11 @@ export type Verdict = 'passed' | 'failed' | 'skipped' | 'error';
 
 /** The suites of `petstore-verify`, in the order the default run runs them. */
 export const suiteNames = ['pact', 'scenarios', 'explore'] as const;
-/** A suite of `petstore-verify`. */
-export type SuiteName = (typeof suiteNames)[number];
+/**
+ * A suite of a report: one of `suiteNames`, or `preflight`, which no one asks for: the preflight's own
+ * answer, reported when it breaks the contract.
+ */
+export type SuiteName = (typeof suiteNames)[number] | 'preflight';
 
 /**
  * One response judged: a scenario step, a Pact interaction, a step of an exploration run. `status` is

@@ -6,9 +6,19 @@ import { TargetUnreachable } from './observe.js';
 import { verifyPact, type PactBroker } from './pact.js';
 import { prismLoader } from './prism.js';
 import { runReport, type RunReport } from './report.js';
-import { skippedSuite, type CaseResult, type CheckedExchange, type SuiteName, type SuiteResult } from './results.js';
+import { checkAgainstSpec } from './checks.js';
+import { failureFinding, isFailure, type Observation } from './observe.js';
+import {
+  caseVerdict,
+  skippedSuite,
+  tallySuite,
+  type CaseResult,
+  type CheckedExchange,
+  type SuiteName,
+  type SuiteResult,
+} from './results.js';
 import { Redaction } from './redaction.js';
-import { verify, type TargetOptions } from './run.js';
+import { judged, verify, type TargetOptions } from './run.js';
 
 /** A whole `petstore-verify` run: the target, the suites to run, and what each needs. */
 export interface VerificationOptions extends TargetOptions {
@@ -147,9 +157,12 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   // With a baseline, the progress lines already say which failures are known.
   const knownFailures = options.baseline === undefined ? undefined : new KnownFailures(options.baseline);
   if (knownFailures !== undefined) options = { ...options, ...markedCallbacks(options, knownFailures) };
-  const setupError = options.preflight === false ? undefined : await preflight(preflightOptions(options));
+  const { setupError, listed } = options.preflight === false ? {} : await preflight(preflightOptions(options));
   // A run the preflight stopped: no suite, the one reason, exit 2.
   if (setupError !== undefined) return reportOf(options, { suites: [], startedAt, started, setupError });
+  // The preflight's own answer is reported when it breaks the contract: nothing received is dropped.
+  const preflightSuite = listed === undefined ? undefined : judgedPreflight(listed, options);
+  if (preflightSuite !== undefined) results.push(preflightSuite);
   try {
     for (const suite of options.suites) results.push(await runSuite(suite, options));
   } catch (error) {
@@ -165,6 +178,31 @@ export async function runVerification(options: VerificationOptions): Promise<Run
     unreachable,
     baseline: { known: knownFailures.baseline.known.length, fixed },
   });
+}
+
+/**
+ * The preflight's list, judged against the specification as the suites judge an answer (the state it
+ * ran in is unknown, so no model): a suite of its own, `preflight`, when it has a violation (a body cut
+ * off, bad framing or encoding, an undocumented status, a wrong shape); else nothing to report.
+ */
+function judgedPreflight(listed: Observation, options: VerificationOptions): SuiteResult | undefined {
+  const call = { method: 'GET', path: '/store/orders' };
+  // The case and its one exchange share a name: reports name it `preflight › list the orders with the key`.
+  const name = 'list the orders with the key';
+  const started = performance.now();
+  const findings = isFailure(listed) ? [failureFinding(listed)] : checkAgainstSpec(call.method, call.path, listed);
+  const exchange = judged({
+    name,
+    call,
+    observed: listed,
+    findings,
+    strict: options.strict ?? false,
+    started,
+  });
+  if (exchange.violations.length === 0) return undefined;
+  options.onExchange?.('preflight', name, exchange);
+  const result = { name, verdict: caseVerdict([exchange]), exchanges: [exchange] };
+  return tallySuite('preflight', [result], performance.now() - started);
 }
 
 // The progress callbacks, given exchanges and runs with the baseline's failures marked as known.

@@ -56,27 +56,45 @@ import {
 } from './shared.js';
 import { Redaction, type Confidences } from '../verify/redaction.js';
 
-const usage = `Usage: petstore-verify [options]
-       petstore-verify explore [options] [--runs N] [--seed N|random] [--max-steps N] [--save DIR]
-       petstore-verify proxy --upstream URL [--port N] [--host HOST] [--record DIR [--record-name NAME] [--api-key KEY]
-                             [--from-scenario NAME --state-url URL]] [--no-prism] [--json FILE] [--quiet] [--verbose]
-       petstore-verify publish-pact --consumer-version V [--branch B]
+const exitCodes = `Exit 0 when every check passed; 1 on any violation; 2 when nothing could be judged:
+the arguments are wrong, the preflight (before any suite) found the setup wrong (a base URL that
+does not answer or does not end with /v1, a refused key, a state URL that refuses a setup), or no
+check ran. The reason is printed, one line.`;
 
-Checks an implementation of the pet store order interface against the specification: the shipped
-pact, then the scenarios, then a short exploration. Exit 0 when it conforms, 1 on any violation, 2
-when the arguments are wrong, the setup is (the preflight, before any suite: a base URL that does
-not answer, a refused key, a state URL that refuses a setup), or nothing could be checked (the
-reason is printed, one line).
-
-Options:
-  --base-url URL        the implementation, ending with /v1
+// The options of a run that say where the target is and how to reach it: the run's and explore's.
+const targetOptions = `  --base-url URL        the implementation, ending with /v1
   --target NAME         production or staging: the base URL from $PETSTORE_BASE_URL or
                         $PETSTORE_STAGING_BASE_URL (instead of --base-url)
   --api-key KEY         an API key it accepts (default $PETSTORE_API_KEY)
   --state-url URL       where to POST Pact state-change requests (the kit's mock: /__mock/provider-state);
-                        without it, what sets a provider state is skipped
-  --suite NAME          pact (the shipped pact, with Pact's verifier; needs --state-url), ajv (the
-                        scenarios, checked with Ajv, Prism and the kit's mock as model), explore
+                        without it, what sets a provider state is skipped`;
+
+// The options both the run and explore share after the target's: time limits, oracles and reports.
+const reportOptions = `  --timeout S           seconds to wait for one whole answer, headers and body (default 10)
+  --deadline S          seconds the whole run may take; what is left then fails the run (default 600)
+  --strict              count the kit's own decisions (advisory expectations) as violations
+  --no-prism            do not check responses with Prism's validator too (saves ~0.5 s of start-up)
+  --verbose             also print where Prism disagrees with Ajv for a known Prism limit (int64 beyond
+                        2^53); without it they are only counted
+  --junit FILE          write a JUnit XML report of every suite that ran
+  --json FILE           write the whole report as JSON
+  --html FILE           write a self-contained HTML page of the report, with the coverage matrix
+  --write-baseline FILE write the violations of this run as a baseline of known failures (JSON)
+  --baseline FILE       known failures (from --write-baseline): reported as known, failing nothing;
+                        the run fails only on new violations, and says which known ones are fixed`;
+
+const usage = `Usage: petstore-verify [options]
+       petstore-verify explore [options]                 (petstore-verify explore --help)
+       petstore-verify proxy --upstream URL [options]    (petstore-verify proxy --help)
+       petstore-verify publish-pact --consumer-version V (petstore-verify publish-pact --help)
+
+Checks an implementation of the pet store order interface against the specification: the shipped
+pact, then the scenarios, then a short exploration. ${exitCodes}
+
+Options:
+${targetOptions}
+  --suite NAME          pact (the shipped pact, with Pact's verifier; needs --state-url), scenarios
+                        (the scenarios, checked with Ajv, Prism and the kit's mock as model), explore
                         (generated states and command sequences against the model; needs --state-url)
                         or all (default: pact, the scenarios, then 25 exploration runs; what needs
                         --state-url is skipped, saying why, without it; with --scenario or
@@ -84,55 +102,41 @@ Options:
   --scenario NAME       run this scenario (repeatable; default: all of them); with --suite pact or
                         all, the pact verifies only this scenario's interactions
   --scenarios DIR       run the scenarios of this folder instead of the kit's
-  --timeout S           seconds to wait for one whole answer, headers and body (default 10)
-  --deadline S          seconds the whole run may take; what is left then fails the run (default 600)
   --provider-version V  with $PACT_BROKER_BASE_URL: publish the pact verification results as version V
   --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
-  --strict              count the kit's own decisions (advisory expectations) as violations
-  --no-prism            do not check responses with Prism's validator too (saves ~0.5 s of start-up)
-  --verbose             also print where Prism disagrees with Ajv for a known Prism limit (int64 beyond
-                        2^53); without it they are only counted
   --require-coverage    fail the run when a documented response (operation and status) was not exercised
-  --runs N              exploration: how many generated runs (default 100 for explore, 25 in the default run)
-  --seed N              exploration: the seed that replays a run exactly (default 20261123; random: a new one)
-  --max-steps N         exploration: the most commands in one run (default 12)
-  --save DIR            exploration: write the shrunk failure as a scenario file in DIR
-  --junit FILE          write a JUnit XML report of every suite that ran
-  --json FILE           write the whole report as JSON
-  --html FILE           write a self-contained HTML page of the report, with the coverage matrix
-  --write-baseline FILE write the violations of this run as a baseline of known failures (JSON)
-  --baseline FILE       known failures (from --write-baseline): reported as known, failing nothing;
-                        the run fails only on new violations, and says which known ones are fixed
+  --runs N              the exploration's runs (default 25)
+  --seed N              the exploration's seed, which replays its runs exactly (default 20261123; random: a new one)
+  --max-steps N         the most commands in one exploration run (default 12)
+  --save DIR            write the exploration's shrunk failure as a scenario file in DIR
+${reportOptions}
   --help                print this help
   --version             print the version
 
 In GitHub Actions (GITHUB_ACTIONS=true) it also prints a workflow command per finding (::error,
 ::warning, ::notice for a known failure) and appends a Markdown summary to $GITHUB_STEP_SUMMARY.
-
-Proxy: petstore-verify proxy forwards every request unchanged to --upstream (requests under /v1 to
-the upstream base URL, others to its origin), returns every response byte for byte, and checks each
-response with the same checks and Prism. It prints a line per exchange (violations below it),
-serves what it saw as JSON at GET /__verify/report, and on SIGINT or SIGTERM prints a summary,
-writes --json, and exits 1 if it saw a violation, else 0.
-  --upstream URL        the implementation, ending with /v1
-  --port N              the port to listen on (default 4020, 0 for any free port)
-  --host HOST           the address to listen on (default 127.0.0.1)
-  --record DIR          also write what passes as scenario files in DIR, expecting what the contract
-                        requires (petstore-verify proxy --help says more); --record-name NAME names the first;
-                        --from-scenario NAME --state-url URL sets scenario NAME's state on the upstream first
-  --quiet               print only the exchanges with a violation
-  --verbose             also print where Prism disagrees with Ajv for a known Prism limit
-
-Publish: petstore-verify publish-pact publishes the shipped pact to $PACT_BROKER_BASE_URL
-($PACT_BROKER_TOKEN, or $PACT_BROKER_USERNAME and $PACT_BROKER_PASSWORD).
-  --consumer-version V  the consumer version to publish the pact as
-  --branch B            the consumer version's branch
 `;
 
-/** The hint a base URL without the interface's version path gets. */
-function baseUrlHint(baseUrl: string): string | undefined {
-  if (/\/v1\/*$/.test(new URL(baseUrl).pathname)) return undefined;
-  return `the base URL ${baseUrl} does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1)`;
+const exploreUsage = `Usage: petstore-verify explore [options]
+
+Explores: generates provider states and sequences of calls, sends each to the implementation and to
+the kit's mock seeded with the same state, and compares every answer; a difference is shrunk to the
+smallest state and sequence that still differ. ${exitCodes}
+
+Options:
+${targetOptions}
+  --runs N              how many generated runs (default 100)
+  --seed N              the seed that replays the runs exactly (default 20261123; random: a new one)
+  --max-steps N         the most commands in one run (default 12)
+  --save DIR            write the shrunk failure as a scenario file in DIR
+${reportOptions}
+  --help                print this help
+`;
+
+/** The hint an upstream without the interface's version path gets: the proxy forwards to it anyway. */
+function upstreamHint(upstream: string): string | undefined {
+  if (/\/v1\/*$/.test(new URL(upstream).pathname)) return undefined;
+  return `the upstream ${upstream} does not end with /v1: the interface's paths are below its version path (did you mean ${upstream.replace(/\/+$/, '')}/v1?)`;
 }
 
 function httpUrlFlag(value: string, name: string): string {
@@ -199,22 +203,35 @@ function baseUrlOf(values: VerifyFlags, environment: NodeJS.ProcessEnv): string 
 
 const suitesByFlag: Record<string, SuiteName[]> = {
   pact: ['pact'],
-  ajv: ['scenarios'],
   scenarios: ['scenarios'],
   explore: ['explore'],
   all: ['pact', 'scenarios', 'explore'],
 };
 
+// The flags of a run that explore has no use for: refused, so that its help lists all it takes.
+const notForExplore = [
+  'suite',
+  'scenario',
+  'scenarios',
+  'provider-version',
+  'provider-branch',
+  'require-coverage',
+  'version',
+] as const;
+
 /** The `--suite` asked for (`explore` for the explore command) and the suites it runs. */
 function suitesOf(values: VerifyFlags, explore: boolean): { suite: string; suites: SuiteName[] } {
-  if (explore && values.suite !== undefined)
-    throw new UsageError('petstore-verify explore runs the exploration: give no --suite');
   // Scenarios named or given as a folder are run alone, unless --suite asks for more.
   const chosen = values.scenario !== undefined || values.scenarios !== undefined;
-  const suite = explore ? 'explore' : (values.suite ?? (chosen ? 'scenarios' : 'all'));
+  let suite = explore ? 'explore' : (values.suite ?? (chosen ? 'scenarios' : 'all'));
+  if (suite === 'ajv') {
+    // The suite's name before it was one word everywhere: still taken, and said once.
+    console.error('petstore-verify: --suite ajv is now --suite scenarios, its name in every report');
+    suite = 'scenarios';
+  }
   const suites = suitesByFlag[suite];
   if (suites === undefined)
-    throw new UsageError(`--suite must be pact, ajv, explore or all, got ${JSON.stringify(suite)}`);
+    throw new UsageError(`--suite must be pact, scenarios, explore or all, got ${JSON.stringify(suite)}`);
   if (suite === 'pact' && values['state-url'] === undefined)
     throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
   if (suite === 'explore' && values['state-url'] === undefined)
@@ -260,6 +277,8 @@ function explorationOf(values: VerifyFlags, suite: string, seed: number | undefi
 function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) {
   const values = parseFlags(argv, verifyFlags);
   if (values.help) return 'help' as const;
+  const unused = explore ? notForExplore.find((name) => values[name] !== undefined) : undefined;
+  if (unused !== undefined) throw new UsageError(`petstore-verify explore takes no --${unused}`);
   if (values.version) return 'version' as const;
   const baseUrl = baseUrlOf(values, environment);
   const apiKey = values['api-key'] ?? environment.PETSTORE_API_KEY;
@@ -272,15 +291,11 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) 
   const { suite, suites } = suitesOf(values, explore);
   const seed = seedOf(values.seed);
   const broker = brokerOf(values, environment);
-  const hint = baseUrlHint(baseUrl);
-  if (hint !== undefined && suites.includes('pact') && values['state-url'] !== undefined)
-    throw new UsageError(`${hint}; Pact verification needs it`);
   return {
     ...values,
     baseUrl,
     apiKey,
     suites,
-    hint,
     broker: withProviderVersion(broker, values),
     timeout: values.timeout === undefined ? defaultRequestTimeout : secondsFlag(values.timeout, 'timeout', 600),
     deadline: values.deadline === undefined ? 600_000 : secondsFlag(values.deadline, 'deadline', 86_400),
@@ -480,8 +495,8 @@ async function proxy(argv: string[]): Promise<number | undefined> {
     return report.verdict === 'failed' ? 1 : 0;
   });
   const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
-  const hint = baseUrlHint(options.upstream);
-  if (hint !== undefined) console.log(`hint: ${hint.replace('the base URL', 'the upstream')}`);
+  const hint = upstreamHint(options.upstream);
+  if (hint !== undefined) console.log(`hint: ${hint}`);
   console.log(
     `petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${reportPath}`,
   );
@@ -620,7 +635,7 @@ async function main(): Promise<number | undefined> {
   try {
     options = parse(process.argv.slice(exploreCommand ? 3 : 2), process.env, exploreCommand);
     if (options === 'help') {
-      process.stdout.write(usage);
+      process.stdout.write(exploreCommand ? exploreUsage : usage);
       return 0;
     }
     if (options === 'version') {
@@ -634,7 +649,6 @@ async function main(): Promise<number | undefined> {
   } catch (error) {
     return usageFailure('petstore-verify', error);
   }
-  if (options.hint !== undefined) console.log(`hint: ${options.hint}`);
   const lineOptions = { verbose: options.verbose ?? false };
   // Said when the first exploration run is reported: a run the preflight stops explores nothing.
   let exploreAnnounced = false;
@@ -671,7 +685,6 @@ async function main(): Promise<number | undefined> {
   if (report.setupError !== undefined) console.error(`petstore-verify: ${report.setupError.message}`);
   else if (report.unreachable !== undefined) console.error(`petstore-verify: ${report.unreachable}`);
   console.log(summaryLines(report, lineOptions).join('\n'));
-  if (options.hint !== undefined && report.exitCode !== 0) console.log(`hint: ${options.hint}`);
   await writeReports(report, options);
   await reportToGitHub(report, process.env);
   return report.exitCode;

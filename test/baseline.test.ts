@@ -18,7 +18,14 @@ afterAll(() => rm(directory, { recursive: true, force: true }));
 async function verifyAgainst(switches: Switches, args: string[]) {
   const provider = await startHostileProvider(switches);
   try {
-    return await runToExit(process.execPath, [verifyCli, ...provider.args, '--suite', 'ajv', '--no-prism', ...args]);
+    return await runToExit(process.execPath, [
+      verifyCli,
+      ...provider.args,
+      '--suite',
+      'scenarios',
+      '--no-prism',
+      ...args,
+    ]);
   } finally {
     await provider.close();
   }
@@ -97,7 +104,7 @@ describe('a baseline of known failures', () => {
 
 describe('files a run reads and writes, checked before it starts', () => {
   // The base URL is a closed port: an answer about it would mean the run had started.
-  const target = ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--suite', 'ajv'];
+  const target = ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--suite', 'scenarios'];
 
   it.each([
     ['not JSON', 'not json', /^petstore-verify: the baseline .*bad\.json is not JSON: .* \(see --help\)\n$/],

@@ -267,10 +267,8 @@ describe('petstore-verify explore', () => {
   it.each([
     [['--runs', '0'], 'petstore-verify: --runs must be an integer from 1 to 100000, got "0" (see --help)\n'],
     [['--seed', 'soon'], 'petstore-verify: --seed must be an integer from 0 to 2147483647, got "soon" (see --help)\n'],
-    [
-      ['--suite', 'ajv'],
-      'petstore-verify: petstore-verify explore runs the exploration: give no --suite (see --help)\n',
-    ],
+    [['--suite', 'scenarios'], 'petstore-verify: petstore-verify explore takes no --suite (see --help)\n'],
+    [['--scenario', 'list-orders'], 'petstore-verify: petstore-verify explore takes no --scenario (see --help)\n'],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await runToExit(process.execPath, [
       verifyCli,
@@ -331,7 +329,7 @@ describe('scenarios saved by exploration, in the other tools', () => {
         saved,
         ...provider.args,
         '--suite',
-        'ajv',
+        'scenarios',
       ]);
       expect(replay.stdout).toMatch(new RegExp(`(^|\\n)✗ ${name} › 1\\. `));
       expect(replay.code).toBe(1);
@@ -356,7 +354,7 @@ describe('scenarios saved by exploration, in the other tools', () => {
           '--state-url',
           `${started.origin}/__mock/provider-state`,
           '--suite',
-          'ajv',
+          'scenarios',
         ]);
         expect(against.code).toBe(0);
         const loaded = await fetch(`${started.origin}/__mock/scenarios/${name}`, { method: 'POST' });

@@ -123,7 +123,7 @@ describe('the composite action', () => {
         'base-url': `${provider.origin}/v1`,
         'api-key': hostileKey,
         'state-url': `${provider.origin}/__state`,
-        suites: 'ajv',
+        suites: 'scenarios',
       });
       expect(run.code).toBe(1);
       expect(run.outputs).toEqual({
@@ -152,7 +152,7 @@ describe('the composite action', () => {
         'base-url': `${mock.origin}/v1`,
         'api-key': 'petstore-dev-key',
         'state-url': `${mock.origin}/__mock/provider-state`,
-        suites: 'ajv',
+        suites: 'scenarios',
       });
       expect(run.code).toBe(0);
       expect(run.outputs['exit-code']).toBe('0');

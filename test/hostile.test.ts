@@ -216,7 +216,7 @@ describe.concurrent('a run fails a provider that breaks the contract, with a one
       /pact › list-shape › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 500 \(at status\)\n/,
     ],
   ])('that %s', async (_, switches, reason) => {
-    const reports = await verifyAgainst(switches, needsDefaultRun(switches, reason) ? [] : ['--suite', 'ajv']);
+    const reports = await verifyAgainst(switches, needsDefaultRun(switches, reason) ? [] : ['--suite', 'scenarios']);
     expectConsistent(reports, 1);
     expect(reports.exit.stdout).toMatch(reason);
   });
@@ -252,7 +252,7 @@ describe.concurrent('the scenarios fail a provider that breaks the contract near
       /cancel-orders-at-int64-edges › cancel the order at the int64 minimum: expected status 204, got 404 \(at status\)\n/,
     ],
   ])('that %s', async (_, switches, reason) => {
-    const reports = await verifyAgainst(switches, ['--suite', 'ajv']);
+    const reports = await verifyAgainst(switches, ['--suite', 'scenarios']);
     expectConsistent(reports, 1);
     expect(reports.exit.stdout).toMatch(reason);
   });
@@ -275,7 +275,7 @@ describe.concurrent('the preflight stops a run that could check nothing, with ex
   });
 });
 
-describe.concurrent('the scenario suite alone (--suite ajv) fails what only it used to pass', slow, () => {
+describe.concurrent('the scenario suite alone (--suite scenarios) fails what only it used to pass', slow, () => {
   it.each<[string, Switches, RegExp]>([
     [
       'lists an order the state does not hold',
@@ -308,7 +308,7 @@ describe.concurrent('the scenario suite alone (--suite ajv) fails what only it u
       /cancel-without-key › cancel an unknown order without a key: expected status 401, got 404 \(at status\)\n/,
     ],
   ])('that %s', async (_, switches, reason) => {
-    const reports = await verifyAgainst(switches, ['--suite', 'ajv']);
+    const reports = await verifyAgainst(switches, ['--suite', 'scenarios']);
     expectConsistent(reports, 1);
     expect(reports.exit.stdout).toMatch(reason);
   });

@@ -109,7 +109,7 @@ describe("petstore-verify --suite pact against the kit's own mock", () => {
     ],
     [
       ['--suite', 'both', '--state-url', 'http://127.0.0.1:9/s'],
-      'petstore-verify: --suite must be pact, ajv, explore or all, got "both" (see --help)\n',
+      'petstore-verify: --suite must be pact, scenarios, explore or all, got "both" (see --help)\n',
     ],
     [
       ['--provider-version', '1.2.3'],
@@ -131,7 +131,7 @@ describe("petstore-verify --suite pact against the kit's own mock", () => {
       `${mock.origin}/__mock/provider-state`,
     ]);
     expect(exit.stderr).toBe(
-      `petstore-verify: the base URL ${mock.origin}/api does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1); Pact verification needs it (see --help)\n`,
+      `petstore-verify: the base URL ${mock.origin}/api does not end with /v1, below which the interface's paths are (did you mean ${mock.origin}/api/v1?); check --base-url\n`,
     );
     expect(exit.code).toBe(2);
   });

@@ -300,7 +300,7 @@ describe('petstore-verify proxy', () => {
     try {
       await withProxy(mock.origin, [], async (proxy) => {
         expect(proxy.output()).toContain(
-          `hint: the upstream ${mock.origin} does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1)\n`,
+          `hint: the upstream ${mock.origin} does not end with /v1: the interface's paths are below its version path (did you mean ${mock.origin}/v1?)\n`,
         );
       });
     } finally {

@@ -898,7 +898,7 @@ describe('petstore-verify proxy --record on the command line', () => {
         '--state-url',
         `${mock.origin}/__mock/provider-state`,
         '--suite',
-        'ajv',
+        'scenarios',
         '--no-prism',
         '--scenarios',
         directory,

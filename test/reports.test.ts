@@ -170,7 +170,7 @@ describe('--require-coverage', () => {
       '--state-url',
       `${mock.origin}/__mock/provider-state`,
       '--suite',
-      'ajv',
+      'scenarios',
       '--scenario',
       'cancel-shipped-order',
     ];

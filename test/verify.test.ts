@@ -15,7 +15,7 @@ const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import
 const petstoreVerify = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   runToExit(
     process.execPath,
-    [verifyCli, ...args, ...(args.includes('--suite') || args.length < 2 ? [] : ['--suite', 'ajv'])],
+    [verifyCli, ...args, ...(args.includes('--suite') || args.length < 2 ? [] : ['--suite', 'scenarios'])],
     { env: { PACT_DO_NOT_TRACK: 'true', ...env } },
   );
 
@@ -135,7 +135,7 @@ describe("petstore-verify against the kit's own mock", () => {
 describe('petstore-verify subcommands', () => {
   it.each([
     ['proxy', 'Usage: petstore-verify proxy --upstream URL [options]'],
-    ['explore', 'Usage: petstore-verify [options]'],
+    ['explore', 'Usage: petstore-verify explore [options]'],
     ['publish-pact', 'Usage: petstore-verify publish-pact --consumer-version V [--branch B]'],
   ])('%s answers --help with its usage and exit 0', async (command, usage) => {
     const exit = await runToExit(process.execPath, [verifyCli, command, '--help']);
@@ -192,21 +192,44 @@ describe('petstore-verify arguments and reachability', () => {
     expect(exit.code).toBe(0);
   });
 
-  it('gives a hint, at the start and after a failing verdict, when the base URL does not end with /v1', async () => {
+  it('takes --suite ajv, the scenarios suite before its name was one word everywhere, and says so', async () => {
     const mock = await startServer();
     try {
       const exit = await petstoreVerify([
         '--base-url',
-        mock.origin,
+        `${mock.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--scenario',
+        'list-shape',
+        '--suite',
+        'ajv',
+      ]);
+      expect(exit.stderr).toBe('petstore-verify: --suite ajv is now --suite scenarios, its name in every report\n');
+      expect(exit.stdout).toMatch(/\nscenarios: 1 passed, 0 failed /);
+      expect(exit.code).toBe(0);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('stops before any suite with exit 2 when the base URL does not end with /v1, naming the URL it was given', async () => {
+    const mock = await startServer();
+    try {
+      const exit = await petstoreVerify([
+        '--base-url',
+        `${mock.origin}/`,
         '--api-key',
         'petstore-dev-key',
         '--scenario',
         'list-shape',
       ]);
-      const hint = `hint: the base URL ${mock.origin} does not end with /v1: the interface's paths are below its version path (for the kit's mock, http://127.0.0.1:4010/v1)\n`;
-      expect(exit.stdout.startsWith(hint)).toBe(true);
-      expect(exit.stdout.endsWith(hint)).toBe(true);
-      expect(exit.code).toBe(1);
+      expect(exit.stderr).toBe(
+        `petstore-verify: the base URL ${mock.origin}/ does not end with /v1, below which the interface's paths are (did you mean ${mock.origin}/v1?); check --base-url\n`,
+      );
+      expect(exit.stdout).toMatch(/^verdict: not-run \(exit 2; 0 checks/m);
+      expect(exit.code).toBe(2);
+      expect((await mock.control('/requests').then((response) => response.json())) as unknown[]).toEqual([]);
     } finally {
       await mock.close();
     }

@@ -46,6 +46,14 @@ const answered = (observation: Observation | string): string =>
       : `${observation.status}`;
 
 async function checkTarget(options: PreflightOptions, timeout: number): Promise<PreflightResult> {
+  const { baseUrl } = options;
+  if (!/\/v1\/*$/.test(new URL(baseUrl).pathname))
+    return {
+      setupError: {
+        check: 'base-url',
+        message: `the base URL ${baseUrl} does not end with /v1, below which the interface's paths are (did you mean ${baseUrl.replace(/\/+$/, '')}/v1?); check --base-url`,
+      },
+    };
   const list = `${options.baseUrl.replace(/\/+$/, '')}/store/orders`;
   const observation = await observed(
     list,
@@ -87,7 +95,7 @@ async function checkStateUrl(stateUrl: string, timeout: number): Promise<Preflig
 
 /**
  * Checks, before any suite runs, the mistakes that would make every check fail for one reason: a
- * base URL that does not answer, an API key the target refuses (the list answers 401 with it), and
+ * base URL that does not end with /v1 (no request sent), one that does not answer, an API key the target refuses (the list answers 401 with it), and
  * a state URL that does not take a setup and a teardown of an empty store. At most three requests.
  * The list's answer is given back, to be judged: nothing the harness receives goes unjudged.
  * @example

@@ -20,9 +20,9 @@ export interface MockRequest extends RequestHead {
   /** The absolute URL, as WHATWG URL parsing writes it (dot segments removed). */
   readonly url: string;
   /**
-   * The path as the client wrote it, when its dot segments would be removed from `url`: no path of
-   * the specification (spec gap 32), refused as written. Only the standalone server sees one: Fetch
-   * and browsers resolve dot segments before a request leaves.
+   * The path as the client wrote it, when URL parsing rewrote it in `url` (it resolves dot segments and
+   * reads a backslash as a slash): no path of the specification (spec gap 32), refused as written.
+   * Only the standalone server sees one: Fetch and browsers rewrite the path before a request leaves.
    */
   readonly pathAsWritten?: string;
   /** The body, as UTF-8 text (`''` for none). */
@@ -254,7 +254,7 @@ class RequestPipeline {
     return undefined;
   }
 
-  // A path with a dot segment names no resource of the mock, whatever the URL parser resolves it to
+  // A path with a dot segment or a backslash names no resource of the mock, whatever URL parsing makes of it
   // (spec gap 32): 404 like any unknown path of its namespace, the key checked first under the API.
   // The user's handlers are not asked: a Fetch Request cannot carry the path as written.
   #refuseAsWritten(

@@ -102,6 +102,8 @@ const edges: Exchange[] = [
   { method: 'DELETE', path: '/__mock/../v1/store/orders/5', headers: key },
   { method: 'POST', path: '/v1/../__mock/reset', headers: key },
   { method: 'HEAD', path: '/v1/pets/./7', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders\\5', headers: key },
+  { method: 'DELETE', path: '/v1\\store\\orders\\5', headers: key },
   {
     method: 'OPTIONS',
     path: '/v1/store/./orders',

@@ -341,7 +341,7 @@ const journalOf = async (started: Started) =>
     authorization: string;
   }[];
 
-describe('dot segments, refused as written (spec gap 32)', () => {
+describe('paths URL parsing would rewrite, refused as written (spec gap 32)', () => {
   const seed = [{ id: 1 }, { id: 2 }, { id: 5 }];
 
   it.each([
@@ -371,6 +371,36 @@ describe('dot segments, refused as written (spec gap 32)', () => {
       expect(await journalOf(mock)).toEqual([expect.objectContaining({ path: target, operation: null, status: 404 })]);
     },
   );
+
+  it.each(['/v1/store/orders\\5', '/v1/pets\\..\\store/orders/5'])(
+    'answers DELETE %s, whose backslashes URL parsing reads as slashes, with 404 not_found, and cancels nothing',
+    async (target) => {
+      mock = await startServer({ seed });
+      const before = await mock.storedOrders();
+      const reply = await sendAsWritten(mock.origin, 'DELETE', target, [withKey]);
+      expect(reply.status).toBe(404);
+      expect(JSON.parse(reply.body)).toEqual({
+        code: 'not_found',
+        message: `No operation at DELETE ${target}.`,
+        status: 404,
+      });
+      expect(await mock.storedOrders()).toEqual(before);
+      expect(await journalOf(mock)).toEqual([expect.objectContaining({ path: target, operation: null, status: 404 })]);
+    },
+  );
+
+  it('answers DELETE /v1\\store\\orders\\5 as a path outside /v1, as written: 404, nothing cancelled, nothing journaled', async () => {
+    mock = await startServer({ seed });
+    const before = await mock.storedOrders();
+    const reply = await sendAsWritten(mock.origin, 'DELETE', '/v1\\store\\orders\\5', [withKey]);
+    expect(JSON.parse(reply.body)).toEqual({
+      code: 'not_found',
+      message: 'No operation at DELETE /v1\\store\\orders\\5.',
+      status: 404,
+    });
+    expect(await mock.storedOrders()).toEqual(before);
+    expect(await journalOf(mock)).toEqual([]);
+  });
 
   it('checks the key first: a dot-segment path without a key is 401 missing_api_key, journaled as written', async () => {
     mock = await startServer({ seed });

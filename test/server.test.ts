@@ -283,6 +283,15 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     expect(refused.headers.get('sunset')).toBeNull();
   });
 
+  it('answers a pet read a fault refuses with its status and neither Deprecation nor Sunset', async () => {
+    const fault = { operation: 'readPet', status: 503, times: 1 };
+    expect((await mock.control('/faults', { method: 'POST', body: JSON.stringify(fault) })).status).toBe(201);
+    const refused = await mock.withKey('/pets/7');
+    await expectError(refused.clone(), 503, 'injected_fault');
+    expect(refused.headers.get('deprecation')).toBeNull();
+    expect(refused.headers.get('sunset')).toBeNull();
+  });
+
   it('announces configured dates', async () => {
     const configured = await startServer({
       petDeprecation: '2025-05-01T00:00:00Z',

@@ -19,6 +19,12 @@ export interface MockRequest extends RequestHead {
   readonly method: string;
   /** The absolute URL, as WHATWG URL parsing writes it (dot segments removed). */
   readonly url: string;
+  /**
+   * The path as the client wrote it, when URL parsing rewrote it in `url` (it resolves dot segments and
+   * reads a backslash as a slash): no path of the specification (spec gap 32), refused as written.
+   * Only the standalone server sees one: Fetch and browsers rewrite the path before a request leaves.
+   */
+  readonly pathAsWritten?: string;
   /** The body, as UTF-8 text (`''` for none). */
   text(): Promise<string>;
   /** The same request as a Fetch `Request`, for the user's MSW handlers (a Fetch `Request` need not have it). */
@@ -179,7 +185,8 @@ class RequestPipeline {
     } catch {
       return new MockError('invalid_request', 'The request target is not a valid path.').toReply();
     }
-    const namespace = this.#namespaceOf(url);
+    const pathname = request.pathAsWritten ?? url.pathname;
+    const namespace = this.#namespaceOf(url, pathname);
     const call: CallNote = { operation: null };
     let answer: Answer | undefined;
     try {
@@ -191,8 +198,8 @@ class RequestPipeline {
     if (answer === undefined) return undefined;
     if (request.method === 'HEAD' && answer !== networkError) answer = withoutContent(answer);
     const status = answer === networkError ? 'network' : answer.status;
-    if (namespace?.kind === 'api') this.#record(request, url, status, call);
-    this.#parts.log?.(`${request.method} ${url.pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
+    if (namespace?.kind === 'api') this.#record(request, pathname, status, call);
+    this.#parts.log?.(`${request.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
     return answer;
   }
 
@@ -206,6 +213,8 @@ class RequestPipeline {
   ): Promise<Answer | undefined> {
     // Who may use the control plane is checked before anyone answers there, the user's handlers too.
     if (namespace?.kind === 'control') this.#guardControl(request, namespace.path);
+    if (request.pathAsWritten !== undefined)
+      return this.#refuseAsWritten(request, request.pathAsWritten, namespace, answerEverything);
     const users = await this.#userAnswer(request);
     if (users !== undefined) {
       if (namespace?.kind === 'api') call.operation = operationAt(request.method, namespace.path);
@@ -233,16 +242,30 @@ class RequestPipeline {
     const url = new URL(request.url);
     const namespace = this.#namespaceOf(url);
     if (namespace?.kind !== 'api') return;
-    this.#record(request, url, status, { operation: operationAt(request.method, namespace.path) });
+    this.#record(request, url.pathname, status, { operation: operationAt(request.method, namespace.path) });
   }
 
-  #namespaceOf(url: URL): Namespace | undefined {
+  #namespaceOf(url: URL, pathname = url.pathname): Namespace | undefined {
     const sameOrigin = this.#base === undefined || url.origin === this.#base.origin;
     if (!sameOrigin) return undefined;
-    if (url.pathname.startsWith(`${this.#basePath}/`))
-      return { kind: 'api', path: url.pathname.slice(this.#basePath.length) };
-    if (this.#parts.control && (url.pathname.startsWith('/__mock/') || url.pathname === '/__mock'))
-      return { kind: 'control', path: url.pathname.slice('/__mock'.length) };
+    if (pathname.startsWith(`${this.#basePath}/`)) return { kind: 'api', path: pathname.slice(this.#basePath.length) };
+    if (this.#parts.control && (pathname.startsWith('/__mock/') || pathname === '/__mock'))
+      return { kind: 'control', path: pathname.slice('/__mock'.length) };
+    return undefined;
+  }
+
+  // A path with a dot segment or a backslash names no resource of the mock, whatever URL parsing makes of it
+  // (spec gap 32): 404 like any unknown path of its namespace, the key checked first under the API.
+  // The user's handlers are not asked: a Fetch Request cannot carry the path as written.
+  #refuseAsWritten(
+    request: MockRequest,
+    pathname: string,
+    namespace: Namespace | undefined,
+    answerEverything: boolean,
+  ): undefined {
+    const failure = noOperation(request.method, pathname);
+    if (namespace?.kind === 'api') this.#refuseAfterBearerCheck(request, failure);
+    if (namespace !== undefined || answerEverything) throw failure;
     return undefined;
   }
 
@@ -352,7 +375,7 @@ class RequestPipeline {
       );
   }
 
-  #record(request: MockRequest, url: URL, status: number | 'network', call: CallNote): void {
+  #record(request: MockRequest, pathname: string, status: number | 'network', call: CallNote): void {
     const { sessions, journal, authenticate, now } = this.#parts;
     if (!journal) return;
     const session = call.session ?? this.#journalSession(request);
@@ -361,7 +384,7 @@ class RequestPipeline {
     const header = request.headers.get('authorization');
     session.recordCall({
       method: request.method,
-      path: url.pathname,
+      path: pathname,
       operation: call.operation,
       status,
       session: session === sessions.default ? null : name,

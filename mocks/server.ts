@@ -89,6 +89,21 @@ function urlOf(target: string, origin: string): string {
   }
 }
 
+// What the URL parser rewrites in a path, beyond percent-encoding: a backslash, which it reads as a
+// slash, and a dot segment (`.` or `..`, either dot percent-encoded, any case), which it resolves.
+const rewritten = /\\|(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
+
+/**
+ * The path of a request target as the client wrote it, when the URL parser would not keep it: one
+ * with a backslash or a dot segment, which no path of the specification has (spec gap 32). Undefined
+ * for any other.
+ */
+function pathAsWrittenOf(target: string): string | undefined {
+  const afterAuthority = target.startsWith('/') ? target : target.replace(/^[a-z][a-z\d+.-]*:[/\\]*[^/\\?#]*/i, '');
+  const path = afterAuthority.split(/[?#]/, 1)[0]!;
+  return rewritten.test(path) ? path : undefined;
+}
+
 function bodyLength(body: Reply['body']): number {
   if (body === null) return 0;
   return typeof body === 'string' ? Buffer.byteLength(body) : body.reduce((total, part) => total + part.byteLength, 0);
@@ -136,8 +151,10 @@ class NodeRequest implements MockRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: MockRequest['headers'];
-  /** The path of the URL, parsed once ('' for a target that is no URL). */
+  /** The path of the URL, parsed once ('' for a target that is no URL), or the path as written (below). */
   readonly pathname: string;
+  /** The path as the client wrote it, when the URL parser would rewrite it (a dot segment, a backslash): the pipeline refuses it so. */
+  readonly pathAsWritten: string | undefined;
   /** The request's headers as Node read them: name, value, name, value... */
   readonly raw: readonly string[];
   /** How many bytes of body were read (0 until read). */
@@ -160,7 +177,8 @@ class NodeRequest implements MockRequest {
     this.url = urlOf(incoming.url ?? '/', origin);
     this.headers = headersOf(incoming);
     this.raw = incoming.rawHeaders;
-    this.pathname = pathnameOf(this.url);
+    this.pathAsWritten = pathAsWrittenOf(incoming.url ?? '/');
+    this.pathname = this.pathAsWritten ?? pathnameOf(this.url);
     this.#bounds = options.boundsAt(this.pathname);
   }
 
@@ -204,6 +222,8 @@ function pathnameOf(url: string): string {
 }
 
 function toFetchRequest(request: NodeRequest, body: Buffer): Request {
+  // A Request would resolve the dot segments and backslashes, and so name another path than the client's.
+  if (request.pathAsWritten !== undefined) throw new TypeError('Fetch cannot carry this path as written.');
   const headers = new Headers();
   const raw = request.raw;
   for (let index = 0; index < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
@@ -248,7 +268,7 @@ function corsHeaders(
 /**
  * Answers a request through MSW's `getResponse` over the mock's handlers, as `setupServer` would (the
  * `fastPath: false` way, which the differential test compares with the direct one). What Fetch
- * cannot carry (TRACE, CONNECT) goes to the pipeline directly.
+ * cannot carry (TRACE, CONNECT, a path with dot segments or backslashes) goes to the pipeline directly.
  */
 async function answerThroughMsw(mock: OrderMock, request: NodeRequest): Promise<Answer> {
   let fetchRequest: Request;

@@ -90,6 +90,25 @@ const edges: Exchange[] = [
   { method: 'DELETE', path: '/v1/store/orders/..', headers: key },
   { method: 'GET', path: '/v1/pets/..', headers: key },
   { method: 'GET', path: '/v1/pets/.', headers: key },
+  // Dot segments as written (spec gap 32): both refuse the path the client wrote, never the one URL parsing resolves.
+  { method: 'DELETE', path: '/v1/pets/%2e%2e/store/orders/5', headers: key },
+  { method: 'DELETE', path: '/v1/pets/../store/orders/5', headers: key },
+  { method: 'DELETE', path: '/v1/pets/.%2E/store/orders/2', headers: key },
+  { method: 'DELETE', path: '/v1/pets/%2E./store/orders/2', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/./5', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders/%2e/5', headers: {} },
+  { method: 'DELETE', path: 'http://petstore.test/v1/pets/%2E%2E/store/orders/5', headers: key },
+  { method: 'DELETE', path: '/x/../v1/store/orders/5', headers: key },
+  { method: 'DELETE', path: '/__mock/../v1/store/orders/5', headers: key },
+  { method: 'POST', path: '/v1/../__mock/reset', headers: key },
+  { method: 'HEAD', path: '/v1/pets/./7', headers: key },
+  { method: 'DELETE', path: '/v1/store/orders\\5', headers: key },
+  { method: 'DELETE', path: '/v1\\store\\orders\\5', headers: key },
+  {
+    method: 'OPTIONS',
+    path: '/v1/store/./orders',
+    headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' },
+  },
 ];
 
 // The servers compared share one clock that moves only between exchanges, so that a session's idle

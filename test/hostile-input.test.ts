@@ -312,6 +312,167 @@ describe('sockets the server ends for good', () => {
   });
 });
 
+/** A raw answer read whole: its status, its header fields (names in lower case) and its body. */
+function parseReply(reply: string): { status: number; headers: Record<string, string>; body: string } {
+  const [head = '', body = ''] = reply.split('\r\n\r\n');
+  const [statusLine = '', ...fields] = head.split('\r\n');
+  const headers = Object.fromEntries(
+    fields.map((field) => [
+      field.slice(0, field.indexOf(':')).toLowerCase(),
+      field.slice(field.indexOf(':') + 1).trim(),
+    ]),
+  );
+  return { status: Number(statusLine.split(' ')[1]), headers, body };
+}
+
+/** Sends one request with this method and target exactly as written (no URL parsing on the way), and the connection closes. */
+function sendAsWritten(origin: string, method: string, target: string, fields: string[] = []) {
+  const head = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', ...fields, 'Connection: close'].join('\r\n');
+  return exchange(origin, `${head}\r\n\r\n`).then(parseReply);
+}
+
+const withKey = 'Authorization: Bearer petstore-dev-key';
+const journalOf = async (started: Started) =>
+  (await jsonOf(await started.control('/requests'))) as {
+    method: string;
+    path: string;
+    operation: string | null;
+    status: number;
+    authorization: string;
+  }[];
+
+describe('paths URL parsing would rewrite, refused as written (spec gap 32)', () => {
+  const seed = [{ id: 1 }, { id: 2 }, { id: 5 }];
+
+  it.each([
+    '/v1/pets/%2e%2e/store/orders/5',
+    '/v1/pets/../store/orders/5',
+    '/v1/pets/.%2E/store/orders/5',
+    '/v1/pets/%2E./store/orders/5',
+    '/v1/pets/%2E%2e/store/orders/5',
+    '/v1/store/orders/./5',
+    '/v1/store/orders/%2e/5',
+    '/v1/store/./orders/5',
+    '/v1/store/orders/x/../5',
+  ])(
+    'answers DELETE %s with 404 not_found and CORS, cancels nothing, and journals the path as written',
+    async (target) => {
+      mock = await startServer({ seed });
+      const before = await mock.storedOrders();
+      const reply = await sendAsWritten(mock.origin, 'DELETE', target, [withKey, 'Origin: http://app.test']);
+      expect(reply.status).toBe(404);
+      expect(reply.headers['access-control-allow-origin']).toBe('*');
+      expect(JSON.parse(reply.body)).toEqual({
+        code: 'not_found',
+        message: `No operation at DELETE ${target}.`,
+        status: 404,
+      });
+      expect(await mock.storedOrders()).toEqual(before);
+      expect(await journalOf(mock)).toEqual([expect.objectContaining({ path: target, operation: null, status: 404 })]);
+    },
+  );
+
+  it.each(['/v1/store/orders\\5', '/v1/pets\\..\\store/orders/5'])(
+    'answers DELETE %s, whose backslashes URL parsing reads as slashes, with 404 not_found, and cancels nothing',
+    async (target) => {
+      mock = await startServer({ seed });
+      const before = await mock.storedOrders();
+      const reply = await sendAsWritten(mock.origin, 'DELETE', target, [withKey]);
+      expect(reply.status).toBe(404);
+      expect(JSON.parse(reply.body)).toEqual({
+        code: 'not_found',
+        message: `No operation at DELETE ${target}.`,
+        status: 404,
+      });
+      expect(await mock.storedOrders()).toEqual(before);
+      expect(await journalOf(mock)).toEqual([expect.objectContaining({ path: target, operation: null, status: 404 })]);
+    },
+  );
+
+  it('answers DELETE /v1\\store\\orders\\5 as a path outside /v1, as written: 404, nothing cancelled, nothing journaled', async () => {
+    mock = await startServer({ seed });
+    const before = await mock.storedOrders();
+    const reply = await sendAsWritten(mock.origin, 'DELETE', '/v1\\store\\orders\\5', [withKey]);
+    expect(JSON.parse(reply.body)).toEqual({
+      code: 'not_found',
+      message: 'No operation at DELETE /v1\\store\\orders\\5.',
+      status: 404,
+    });
+    expect(await mock.storedOrders()).toEqual(before);
+    expect(await journalOf(mock)).toEqual([]);
+  });
+
+  it('checks the key first: a dot-segment path without a key is 401 missing_api_key, journaled as written', async () => {
+    mock = await startServer({ seed });
+    const reply = await sendAsWritten(mock.origin, 'DELETE', '/v1/pets/%2e%2e/store/orders/5');
+    expect(reply.status).toBe(401);
+    expect(JSON.parse(reply.body)).toMatchObject({ code: 'missing_api_key', status: 401 });
+    expect(await journalOf(mock)).toEqual([
+      expect.objectContaining({ path: '/v1/pets/%2e%2e/store/orders/5', status: 401, authorization: 'none' }),
+    ]);
+  });
+
+  it('answers a dot-segment path in absolute form alike, journaled with its path as written', async () => {
+    mock = await startServer({ seed });
+    const before = await mock.storedOrders();
+    const reply = await sendAsWritten(mock.origin, 'DELETE', 'http://petstore.test/v1/pets/%2E%2E/store/orders/5', [
+      withKey,
+    ]);
+    expect(JSON.parse(reply.body)).toEqual({
+      code: 'not_found',
+      message: 'No operation at DELETE /v1/pets/%2E%2E/store/orders/5.',
+      status: 404,
+    });
+    expect(await mock.storedOrders()).toEqual(before);
+    expect((await journalOf(mock)).map((entry) => entry.path)).toEqual(['/v1/pets/%2E%2E/store/orders/5']);
+  });
+
+  it('resolves no path from outside /v1 into it: /x/../v1/store/orders/5 is 404 and cancels nothing', async () => {
+    mock = await startServer({ seed });
+    const before = await mock.storedOrders();
+    const reply = await sendAsWritten(mock.origin, 'DELETE', '/x/../v1/store/orders/5', [withKey]);
+    expect(reply.status).toBe(404);
+    expect(JSON.parse(reply.body)).toEqual({
+      code: 'not_found',
+      message: 'No operation at DELETE /x/../v1/store/orders/5.',
+      status: 404,
+    });
+    expect(await mock.storedOrders()).toEqual(before);
+    expect(await journalOf(mock)).toEqual([]);
+  });
+
+  it('resolves no path from the control plane into /v1: /__mock/../v1/store/orders/5 is 404 and cancels nothing', async () => {
+    mock = await startServer({ seed });
+    const before = await mock.storedOrders();
+    const reply = await sendAsWritten(mock.origin, 'DELETE', '/__mock/../v1/store/orders/5', [withKey]);
+    expect(reply.status).toBe(404);
+    expect(JSON.parse(reply.body)).toEqual({
+      code: 'not_found',
+      message: 'No operation at DELETE /__mock/../v1/store/orders/5.',
+      status: 404,
+    });
+    expect(await mock.storedOrders()).toEqual(before);
+    expect(await journalOf(mock)).toEqual([]);
+  });
+
+  it('resolves no path from /v1 into the control plane: POST /v1/../__mock/reset is 404 and resets nothing', async () => {
+    mock = await startServer({ seed });
+    expect((await mock.withKey('/store/orders/1', { method: 'DELETE' })).status).toBe(204);
+    const reply = await sendAsWritten(mock.origin, 'POST', '/v1/../__mock/reset', [withKey]);
+    expect(reply.status).toBe(404);
+    expect(JSON.parse(reply.body)).toEqual({
+      code: 'not_found',
+      message: 'No operation at POST /v1/../__mock/reset.',
+      status: 404,
+    });
+    expect(await mock.storedOrders()).toContainEqual(expect.objectContaining({ id: 1, status: 'cancelled' }));
+    expect((await journalOf(mock)).map((entry) => [entry.path, entry.status])).toEqual([
+      ['/v1/store/orders/1', 204],
+      ['/v1/../__mock/reset', 404],
+    ]);
+  });
+});
+
 describe('an Expect the server does not know (spec gap 37)', () => {
   it('is answered as if it were not there: the key check first, an Error record, CORS, journaled', async () => {
     mock = await startServer({ seed: [{ id: 1 }] });

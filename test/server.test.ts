@@ -269,6 +269,29 @@ describe('GET /v1/pets/{petId} (deprecated)', () => {
     expect(response.headers.get('sunset')).toBe('Wed, 30 Jun 2027 23:59:59 GMT');
   });
 
+  it('sends Deprecation and Sunset on HEAD too', async () => {
+    const head = await mock.withKey('/pets/7', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('deprecation')).toBe('@1767225600');
+    expect(head.headers.get('sunset')).toBe('Wed, 30 Jun 2027 23:59:59 GMT');
+  });
+
+  it('answers a pet read without a key with a 401 that sends neither Deprecation nor Sunset', async () => {
+    const refused = await mock.api('/pets/7');
+    await expectError(refused.clone(), 401, 'missing_api_key');
+    expect(refused.headers.get('deprecation')).toBeNull();
+    expect(refused.headers.get('sunset')).toBeNull();
+  });
+
+  it('answers a pet read a fault refuses with its status and neither Deprecation nor Sunset', async () => {
+    const fault = { operation: 'readPet', status: 503, times: 1 };
+    expect((await mock.control('/faults', { method: 'POST', body: JSON.stringify(fault) })).status).toBe(201);
+    const refused = await mock.withKey('/pets/7');
+    await expectError(refused.clone(), 503, 'injected_fault');
+    expect(refused.headers.get('deprecation')).toBeNull();
+    expect(refused.headers.get('sunset')).toBeNull();
+  });
+
   it('announces configured dates', async () => {
     const configured = await startServer({
       petDeprecation: '2025-05-01T00:00:00Z',

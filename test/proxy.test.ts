@@ -24,13 +24,41 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
+let reports = 0;
+
+/**
+ * Runs `test` with a proxy in front of `upstream`, then stops it and checks that its summary, its
+ * --json, GET /__verify/report and its exit code say the same: they are made from one report.
+ */
 async function withProxy(upstream: string, args: string[], test: (proxy: RunningMock) => Promise<void>) {
-  const proxy = await startProxy(upstream, args);
+  const jsonFile = join(directory, `report-${++reports}.json`);
+  const proxy = await startProxy(upstream, [...args, '--json', jsonFile]);
+  let served: { violations: number; verdict: string } | undefined;
   try {
     await test(proxy);
+    served = (await (await fetch(`${proxy.origin}/__verify/report`)).json()) as typeof served;
   } finally {
-    await proxy.stop();
+    const exit = await proxy.stop('SIGINT');
+    if (served !== undefined) expectOneCount(exit, served, parseJson(await readFile(jsonFile, 'utf8')));
   }
+}
+
+function expectOneCount(
+  exit: { code: number | null; stdout: string },
+  served: { violations: number; verdict: string },
+  written: unknown,
+): void {
+  expect(written).toEqual(parseJson(JSON.stringify(served)));
+  const summary = /\n\d+ exchanges?, \d+ checked, (\d+) violations?[^\n]*\nverdict: (\w+) \(exit (\d)\)\n$/.exec(
+    exit.stdout,
+  );
+  expect(summary, exit.stdout).not.toBeNull();
+  expect([Number(summary![1]), summary![2], Number(summary![3])]).toEqual([
+    served.violations,
+    served.verdict,
+    exit.code,
+  ]);
+  expect(exit.code).toBe(served.verdict === 'failed' ? 1 : 0);
 }
 
 /** Waits until the proxy has printed `text` (it logs an exchange once the response has gone out), and returns its output. */

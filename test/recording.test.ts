@@ -992,14 +992,34 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
     });
     expect(scenario!.recording!.inferred).toBeUndefined();
     expect((scenario!.steps[1] as ContractStep).expect.status).toBe(409);
+    // Replayed as the README says: red against the buggy deployment, green against an honest one.
+    const replayed = (origin: string) =>
+      runToExit(process.execPath, [
+        verifyCli,
+        '--scenarios',
+        directory,
+        '--scenario',
+        'shipped-order-cancelled',
+        '--base-url',
+        `${origin}/v1`,
+        '--api-key',
+        secrets.key,
+        '--state-url',
+        `${origin}/__mock/provider-state`,
+        '--no-prism',
+      ]);
     try {
-      expect((await replay([scenario!], buggy.origin)).verdict).toBe('failed');
+      const red = await replayed(buggy.origin);
+      expect(red.stdout).toContain(
+        'shipped-order-cancelled › 2. cancel order 3: expected status 409, got 204 (at status)',
+      );
+      expect(red.code).toBe(1);
     } finally {
       await buggy.close();
     }
     const honest = await startServer();
     try {
-      expect((await replay([scenario!], honest.origin)).verdict).toBe('passed');
+      expect((await replayed(honest.origin)).code).toBe(0);
     } finally {
       await honest.close();
     }

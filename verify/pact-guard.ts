@@ -4,11 +4,12 @@ import { developmentApiKey, type KeyChoice } from '../mocks/authorization.js';
 import { parseJson, stringifyJson } from '../spec/json.js';
 import type { ErrorRecord } from '../spec/records.js';
 import { readBody } from '../mocks/read-body.js';
-import { checkAgainstSpec, type Finding } from './checks.js';
+import type { Finding } from './checks.js';
+import { judgeCall } from './judge.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
-import { compareWithModel, ProviderHistory } from './compare.js';
+import { ProviderHistory } from './compare.js';
 import { InterfaceModel } from './model.js';
-import { failureFinding, isFailure, type Observation } from './observe.js';
+import { isFailure, type Observation } from './observe.js';
 import { judged, RunStopped, sendCall, sendToTarget, type TargetOptions } from './run.js';
 import type { CheckedExchange } from './results.js';
 
@@ -199,8 +200,8 @@ class Guard {
     call: { method: string; path: string; authorization: string | undefined },
     observation: Observation,
   ): Promise<Finding[]> {
-    if (isFailure(observation)) return [failureFinding(observation)];
-    const findings = checkAgainstSpec(call.method, call.path, observation);
+    const { findings } = judgeCall({ call, observed: observation });
+    if (isFailure(observation)) return findings;
     if (call.method === 'DELETE' && this.#state.model !== undefined)
       findings.push(...(await this.#storeAfter(call.method, call.path, keyChoiceOf(call.authorization))));
     return findings;
@@ -218,12 +219,9 @@ class Guard {
     } catch (error) {
       observed = { failure: (error as Error).message };
     }
-    const about = 'after this call, GET /store/orders';
-    if (isFailure(observed)) return [failureFinding(observed, about)];
-    return compareWithModel(
-      { path: '/store/orders', answer: listAnswer!, before: after, after, observed },
-      this.#state.history,
-    ).map((finding) => ({ ...finding, about }));
+    const side = { answer: listAnswer!, before: after, after, history: this.#state.history };
+    const list = { method: 'GET', path: '/store/orders' };
+    return judgeCall({ call: list, observed, model: side, about: 'after this call, GET /store/orders' }).findings;
   }
 }
 

@@ -3,8 +3,9 @@ import { connect as connectTls } from 'node:tls';
 import { stringifyJson } from '../spec/json.js';
 import type { ErrorRecord } from '../spec/records.js';
 import { matchRoute } from '../spec/routes.js';
-import { checkAgainstSpec, type Finding, type ObservedResponse } from './checks.js';
-import { loadPrismOracle, withSecondOracle, type Disagreement, type PrismOracle } from './prism.js';
+import type { Finding, ObservedResponse } from './checks.js';
+import { judgeCall } from './judge.js';
+import { loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';
 import { RawResponseReader, readRequestHead, type RawRequestHead } from './raw-response.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import { responseText } from './response-text.js';
@@ -220,9 +221,9 @@ function checkExchange(
   if ('unchecked' in observed) exchange.unchecked = observed.unchecked;
   else if ('violation' in observed) exchange.violations.push(observed.violation);
   else {
-    const findings = checkAgainstSpec(method, operationPath, observed);
-    exchange.disagreements = withSecondOracle(oracles.prism, method, operationPath, observed, findings);
-    exchange.violations.push(...findings);
+    const judgement = judgeCall({ call: { method, path: operationPath }, observed, prism: oracles.prism });
+    exchange.disagreements = judgement.disagreements;
+    exchange.violations.push(...judgement.findings);
     return observed;
   }
   return undefined;

@@ -1,8 +1,9 @@
 import { authorizationHeader, type KeyChoice } from '../mocks/authorization.js';
 import { stateChangeBody } from '../spec/provider-state.js';
 import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../mocks/scenarios.js';
-import { checkAgainstSpec, checkResponse, type Finding, type ObservedResponse } from './checks.js';
-import { compareWithModel, ProviderHistory } from './compare.js';
+import type { Finding, ObservedResponse } from './checks.js';
+import { ProviderHistory } from './compare.js';
+import { judgeCall } from './judge.js';
 import { InterfaceModel, type ModelAnswer } from './model.js';
 import {
   defaultRequestTimeout,
@@ -12,7 +13,7 @@ import {
   TargetUnreachable,
   type Observation,
 } from './observe.js';
-import { loadPrismOracle, withSecondOracle, type Disagreement, type PrismOracle } from './prism.js';
+import { loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';
 import {
   caseVerdict,
   findingsOnlyExchange,
@@ -222,11 +223,17 @@ async function runStep(
   const findings: Finding[] = [];
   let disagreements: Disagreement[] = [];
   if (count === 1) {
-    const observed = responses[0]!;
-    findings.push(...checkResponse(step, observed));
-    if (model !== undefined && answers[0] !== undefined)
-      findings.push(...compareWithModel({ path, answer: answers[0], before, after, observed }, context.history));
-    disagreements = withSecondOracle(context.prism, method, path, observed, findings);
+    const answer = answers[0];
+    const judgement = judgeCall({
+      call: step.request,
+      observed: responses[0]!,
+      step,
+      model:
+        model === undefined || answer === undefined ? undefined : { answer, before, after, history: context.history },
+      prism: context.prism,
+    });
+    findings.push(...judgement.findings);
+    disagreements = judgement.disagreements;
   } else {
     findings.push(
       ...raceFindings(
@@ -300,7 +307,7 @@ export function raceFindings(
  */
 export function eachAnswerAgainstSpec(method: string, path: string, responses: readonly ObservedResponse[]): Finding[] {
   return responses.flatMap((observed, index) =>
-    checkAgainstSpec(method, path, observed).map((finding) => ({
+    judgeCall({ call: { method, path }, observed }).findings.map((finding) => ({
       ...finding,
       path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}`,
     })),

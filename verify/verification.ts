@@ -6,8 +6,8 @@ import { TargetUnreachable } from './observe.js';
 import { verifyPact, type PactBroker } from './pact.js';
 import { prismLoader } from './prism.js';
 import { runReport, type RunReport } from './report.js';
-import { checkAgainstSpec } from './checks.js';
-import { failureFinding, isFailure, type Observation } from './observe.js';
+import { judgeCall } from './judge.js';
+import type { Observation } from './observe.js';
 import {
   caseVerdict,
   skippedSuite,
@@ -190,7 +190,7 @@ function judgedPreflight(listed: Observation, options: VerificationOptions): Sui
   // The case and its one exchange share a name: reports name it `preflight › list the orders with the key`.
   const name = 'list the orders with the key';
   const started = performance.now();
-  const findings = isFailure(listed) ? [failureFinding(listed)] : checkAgainstSpec(call.method, call.path, listed);
+  const { findings } = judgeCall({ call, observed: listed });
   const exchange = judged({
     name,
     call,

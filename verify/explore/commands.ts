@@ -6,7 +6,7 @@ import { int64Maximum, int64Minimum } from '../../spec/int64.js';
 import { pathOf, routeOf } from '../../spec/routes.js';
 import type { ContractStep } from '../../mocks/scenarios.js';
 import type { Finding, ObservedResponse } from '../checks.js';
-import { compareWithModel } from '../compare.js';
+import { judgeCall } from '../judge.js';
 import { failureFinding, isFailure } from '../observe.js';
 import { eachAnswerAgainstSpec, judged, raceFindings, sendCall } from '../run.js';
 import { stepOf } from '../model-step.js';
@@ -201,14 +201,8 @@ export class ListDuringCancels implements ExplorationCommand {
       const observed = cancelled[index]!;
       const after = await model.mock.orders();
       const about = `${call.method} ${call.path}`;
-      if (isFailure(observed)) findings.push(failureFinding(observed, about));
-      else
-        findings.push(
-          ...compareWithModel({ path: call.path, answer, before, after, observed }, target.history).map((finding) => ({
-            ...finding,
-            about,
-          })),
-        );
+      const side = { answer, before, after, history: target.history };
+      findings.push(...judgeCall({ call, observed, model: side, about }).findings);
       saved.push(stepOf(call, answer, before, after));
     }
     model.orders = await model.mock.orders();

@@ -2,11 +2,9 @@
 import type { StoredOrder } from '../../mocks/order-store.js';
 import type { KeyChoice } from '../../mocks/authorization.js';
 import type { ContractStep } from '../../mocks/scenarios.js';
-import { checkAgainstSpec, type Finding } from '../checks.js';
-import { compareWithModel } from '../compare.js';
+import { judgeCall } from '../judge.js';
 import type { ModelAnswer } from '../model.js';
-import { failureFinding, isFailure, type Observation } from '../observe.js';
-import { withSecondOracle } from '../prism.js';
+import type { Observation } from '../observe.js';
 import type { CheckedExchange } from '../results.js';
 import { judged, sendCall } from '../run.js';
 import { Mismatch, type ExplorationModel, type ExplorationTarget } from './exploration.js';
@@ -47,10 +45,7 @@ export function judge(
   before: StoredOrder[],
   after: StoredOrder[],
 ) {
-  if (isFailure(observed)) return { findings: [failureFinding(observed)], disagreements: [] };
-  const findings: Finding[] = checkAgainstSpec(call.method, call.path, observed);
-  findings.push(...compareWithModel({ path: call.path, answer, before, after, observed }, target.history));
-  return { findings, disagreements: withSecondOracle(target.prism, call.method, call.path, observed, findings) };
+  return judgeCall({ call, observed, model: { answer, before, after, history: target.history }, prism: target.prism });
 }
 
 /** Records a judged call in the run's log and as a step of the scenario it would save, and stops the run on a violation. */

@@ -1,9 +1,8 @@
 // A command exploration generates: a request without a key on a path near a documented one.
 import type { ContractStep } from '../../mocks/scenarios.js';
 import { matchRoute } from '../../spec/routes.js';
-import { checkResponse } from '../checks.js';
+import { judgeCall } from '../judge.js';
 import { nearPathStatuses } from '../compare.js';
-import { failureFinding, isFailure } from '../observe.js';
 import { judged, sendCall } from '../run.js';
 import type { ExplorationCommand } from './commands.js';
 import { ordinal, type ExplorationModel, type ExplorationTarget } from './exploration.js';
@@ -74,7 +73,7 @@ export class NearPathWithoutKey implements ExplorationCommand {
       request: { ...call, key: 'none' },
       expect: { status: nearPathStatuses(call.method, call.path), ...(onOperation && { body: { schema: 'Error' } }) },
     };
-    const findings = isFailure(observed) ? [failureFinding(observed)] : checkResponse(step, observed);
+    const { findings } = judgeCall({ call, observed, step });
     const exchange = judged({ name: this.toString(), call, observed, findings, strict: true, started });
     record(target, exchange, step);
   }

@@ -7,7 +7,8 @@ import type { JsonValue } from '../../spec/json.js';
 import { matchRoute } from '../../spec/routes.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../checks.js';
 import type { StoredOrder } from '../../mocks/order-store.js';
-import { cancelledOrderId, compareWithModel, ProviderHistory } from '../compare.js';
+import { cancelledOrderId, ProviderHistory } from '../compare.js';
+import { judgeCall } from '../judge.js';
 import { toInt64 } from '../../spec/int64.js';
 import { madeDirectory } from '../made-directory.js';
 import { withoutCredentials, withoutQueries } from '../redaction.js';
@@ -555,8 +556,11 @@ async function judgedStep(
   const after = read ? await model.orders() : [];
   const before = answer.operation === 'cancelOrder' ? after : [];
   const { observed } = call.exchange;
+  // The specification's findings (and Prism's) are the proxy's, once; the model's change with the state.
   const disagreements =
-    observed === undefined ? [] : compareWithModel({ path: call.path, answer, before, after, observed }, history);
+    observed === undefined
+      ? []
+      : judgeCall({ call, observed, model: { answer, before, after, history } }).modelFindings;
   const judgedAs = { status: answer.status, missing: missingFromList(after, observed) };
   return { step: { ...stepOf(call, answer, before, after), name: call.title }, disagreements, judgedAs };
 }

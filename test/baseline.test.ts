@@ -88,6 +88,27 @@ describe('a baseline of known failures', () => {
     expect(exit.code).toBe(0);
   });
 
+  it('names a fixed failure once, and counts it once, when the baseline repeats it', async () => {
+    const repeated = join(directory, 'repeated.json');
+    const failure = {
+      suite: 'scenarios',
+      code: 'order-field',
+      operation: 'listOrders',
+      scenario: 'list-orders',
+      step: 'list the orders',
+    };
+    // As a baseline merged from two runs' files holds it.
+    await writeFile(
+      repeated,
+      JSON.stringify({ tool: 'petstore-verify', baseline: 1, known: [failure, failure, failure] }),
+    );
+    const exit = await verifyAgainst({}, ['--baseline', repeated, '--scenario', 'list-orders']);
+    expect(exit.stdout).toContain(
+      '\nbaseline: 0 violations are known failures (the baseline holds 1); 1 known failure is fixed: remove it from the baseline (scenarios › list-orders › list the orders order-field)\n',
+    );
+    expect(exit.code).toBe(0);
+  });
+
   it('says nothing of the known failures of scenarios the run did not choose', async () => {
     const exit = await verifyAgainst({}, ['--baseline', baselineFile, '--scenario', 'cancel-shipped-order']);
     expect(exit.stdout).toMatch(/\nbaseline: 0 violations are known failures \(the baseline holds \d+\)\n/);

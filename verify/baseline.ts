@@ -133,11 +133,18 @@ export interface BaselineOutcome {
 
 /** A baseline, ready to look identities up in. */
 export class KnownFailures {
+  /**
+   * The baseline's failures, each once: a baseline merged from several runs' files, or edited by hand,
+   * may repeat one, and it is still one failure, counted and named once.
+   */
+  readonly distinct: KnownFailure[];
   readonly #known: Set<string>;
   readonly #seen = new Set<string>();
 
   constructor(readonly baseline: Baseline) {
-    this.#known = new Set(baseline.known.map(identity));
+    const byIdentity = new Map(baseline.known.map((failure) => [identity(failure), failure] as const));
+    this.#known = new Set(byIdentity.keys());
+    this.distinct = [...byIdentity.values()];
   }
 
   /**
@@ -209,7 +216,7 @@ export class KnownFailures {
           : suite.cases.filter(ranWhole).map((result) => `${suite.suite} ${result.name}`),
       ),
     );
-    const fixed = this.baseline.known.filter(
+    const fixed = this.distinct.filter(
       (failure) => ran.has(`${failure.suite} ${failure.scenario}`) && !this.#seen.has(identity(failure)),
     );
     return { suites: marked, fixed };

@@ -103,7 +103,7 @@ export interface RunReport {
   violations: number;
   /** The violations the baseline knows of (`--baseline`): reported, failing nothing. */
   knownViolations: number;
-  /** With `--baseline`: how many known failures it holds, and those this run did not see (fixed). */
+  /** With `--baseline`: how many distinct known failures it holds, and those this run did not see (fixed), each once. */
   baseline?: { known: number; fixed: KnownFailure[] };
   warnings: number;
   disagreements: number;

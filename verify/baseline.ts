@@ -207,10 +207,15 @@ export class KnownFailures {
           (finding) => finding.code === 'run-stopped' || finding.code === 'no-answer',
         ),
       );
+    // An exploration run that sent nothing (skipped) neither ran nor cut the exploration short.
+    const explored = (cases: readonly CaseResult[]) => {
+      const sent = cases.filter((result) => result.verdict !== 'skipped');
+      return sent.length > 0 && sent.every(ranWhole);
+    };
     const ran = new Set(
       suites.flatMap((suite) =>
         suite.suite === 'explore'
-          ? suite.cases.length > 0 && suite.cases.every(ranWhole)
+          ? explored(suite.cases)
             ? ['explore explore']
             : []
           : suite.cases.filter(ranWhole).map((result) => `${suite.suite} ${result.name}`),

@@ -95,9 +95,58 @@ describe('a baseline of known failures', () => {
     expect(exit.code).toBe(0);
   });
 
+  it('names a fixed failure once, and counts it once, when the baseline repeats it', async () => {
+    const repeated = join(directory, 'repeated.json');
+    const failure = {
+      suite: 'scenarios',
+      code: 'order-field',
+      operation: 'listOrders',
+      scenario: 'list-orders',
+      step: 'list the orders',
+    };
+    // As a baseline merged from two runs' files holds it.
+    await writeFile(
+      repeated,
+      JSON.stringify({ tool: 'petstore-verify', baseline: 1, known: [failure, failure, failure] }),
+    );
+    const exit = await verifyAgainst({}, ['--baseline', repeated, '--scenario', 'list-orders']);
+    expect(exit.stdout).toContain(
+      '\nbaseline: 0 violations are known failures (the baseline holds 1); 1 known failure is fixed: remove it from the baseline (scenarios › list-orders › list the orders order-field)\n',
+    );
+    expect(exit.code).toBe(0);
+  });
+
   it('says nothing of the known failures of scenarios the run did not choose', async () => {
     const exit = await verifyAgainst({}, ['--baseline', baselineFile, '--scenario', 'cancel-shipped-order']);
     expect(exit.stdout).toMatch(/\nbaseline: 0 violations are known failures \(the baseline holds \d+\)\n/);
+    expect(exit.code).toBe(0);
+  });
+});
+
+describe('a baseline of an exploration', () => {
+  // At most one command a run: some runs of the seed send nothing, and are skipped.
+  const exploration = ['explore', '--no-prism', '--runs', '12', '--max-steps', '1', '--seed', '20261123'];
+  async function exploreAgainst(switches: Switches, args: string[]) {
+    const provider = await startHostileProvider(switches);
+    try {
+      return await runToExit(process.execPath, [verifyCli, ...exploration, ...provider.args, ...args]);
+    } finally {
+      await provider.close();
+    }
+  }
+
+  it('says its known failure is fixed when the runs that sent nothing were skipped', async () => {
+    const baselineFile = join(directory, 'explore-baseline.json');
+    expect((await exploreAgainst(knownDefect, ['--write-baseline', baselineFile])).code).toBe(1);
+    const { known } = JSON.parse(await readFile(baselineFile, 'utf8')) as {
+      known: { suite: string; code: string; scenario: string; step: string }[];
+    };
+    expect(known.map((failure) => [failure.suite, failure.code])).toEqual([['explore', 'order-field']]);
+    const exit = await exploreAgainst({}, ['--baseline', baselineFile]);
+    expect(exit.stdout).toMatch(/\nexplore: \d+ passed, 0 failed, [1-9]\d* skipped \(runs;/);
+    expect(exit.stdout).toContain(
+      `\nbaseline: 0 violations are known failures (the baseline holds 1); 1 known failure is fixed: remove it from the baseline (explore › explore › ${known[0]!.step} order-field)\n`,
+    );
     expect(exit.code).toBe(0);
   });
 });

@@ -111,6 +111,31 @@ describe('the control page', () => {
     expect(await rows('Faults').count()).toBe(0);
   });
 
+  it('shows a refused fault once, as a refusal, and no success message beside it', async () => {
+    await open();
+    await page.getByLabel('Status').fill('503');
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Added fault 1.');
+    await page.getByLabel('Status').fill('200');
+    await page.getByRole('button', { name: 'Add fault' }).click();
+    const refusal = 'Invalid fault: /status must be >= 400.';
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe(refusal);
+    expect(await page.getByRole('status').textContent()).toBe('');
+    expect(await page.getByText(refusal).count()).toBe(1);
+    // The error colour of the page's style sheet, not the status line's green.
+    expect(await page.getByRole('alert').evaluate((shown) => getComputedStyle(shown).color)).toBe('rgb(164, 14, 38)');
+    expect(await rows('Faults').count()).toBe(1);
+  });
+
+  it('says an action that failed in the status line as a failure, not in the colour of a success', async () => {
+    await open();
+    await expect.poll(orderIds).toHaveLength(5);
+    await mock.close();
+    await page.getByRole('button', { name: 'Reset' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/^The mock does not answer/);
+    expect(await page.getByRole('status').evaluate((shown) => getComputedStyle(shown).color)).toBe('rgb(164, 14, 38)');
+  });
+
   it('shows each call in the journal as it happens, newest first, and the coverage', async () => {
     await open();
     await expect.poll(() => page.locator('#coverage-summary').textContent()).toBe('0 of 8 documented responses seen.');

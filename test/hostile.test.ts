@@ -153,7 +153,7 @@ describe.concurrent('a run fails a provider that breaks the contract, with a one
     [
       'stalls after the headers',
       { stallBody: true },
-      /: expected a whole answer in time, got no complete answer within 500 ms \(the headers or the body stalled\)\n[\s\S]*expected the run to finish, got the target stopped answering: 3 requests got no complete answer in time/,
+      /: expected a whole answer in time, got no complete answer within 500 ms \(the headers or the body stalled\)\n[\s\S]*expected the run to finish, got the target stopped answering: \d+ requests got no complete answer in time/,
     ],
     [
       'lists an order twice',

@@ -6,6 +6,8 @@ import { createServer as createHttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../contracts/pact-file.js';
+import { loadScenarios } from '../mocks/scenarios.js';
+import { runVerification } from '../verify/verification.js';
 import { json, isList, startBrokenProvider, type Fault } from './broken-provider.js';
 import { runToExit } from './cli-support.js';
 import { startServer } from './support.js';
@@ -204,6 +206,73 @@ describe('petstore-verify --suite pact fails broken providers', () => {
       expect(exit.code).toBe(2);
     } finally {
       await mock.close();
+    }
+  });
+});
+
+describe('one defect carries one rule code in the pact suite and the scenarios suite', () => {
+  const withHeaders = async (response: Response, change: (headers: Headers) => void) => {
+    const headers = new Headers(response.headers);
+    change(headers);
+    return new Response(await response.text(), { status: response.status, headers });
+  };
+  const defects: [string, string, Fault, string[]][] = [
+    [
+      'cancels a shipped order with 204',
+      'cancel-shipped-order',
+      (_request, response) => (response.status === 409 ? new Response(null, { status: 204 }) : response),
+      ['status-unexpected'],
+    ],
+    [
+      'lists the orders without a key',
+      'list-without-key',
+      (request, response) => (isList(request) && response.status === 401 ? json([], 200) : response),
+      ['body-schema', 'status-unexpected'],
+    ],
+    [
+      'sends its lists as text/plain',
+      'list-orders',
+      (request, response) =>
+        isList(request) ? withHeaders(response, (headers) => headers.set('content-type', 'text/plain')) : response,
+      ['media-type'],
+    ],
+    [
+      'leaves out the Deprecation header',
+      'read-deprecated-pet',
+      (_request, response) => withHeaders(response, (headers) => headers.delete('deprecation')),
+      ['header-missing'],
+    ],
+    [
+      'writes the Deprecation header as a word',
+      'read-deprecated-pet',
+      (_request, response) =>
+        response.headers.has('deprecation')
+          ? withHeaders(response, (headers) => headers.set('deprecation', 'yes'))
+          : response,
+      ['header-syntax'],
+    ],
+  ];
+
+  it.each(defects)('a provider that %s (%s)', async (_, scenario, fault, codes) => {
+    const provider = await startBrokenProvider(fault);
+    try {
+      const report = await runVerification({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: 'petstore-dev-key',
+        stateUrl: `${provider.origin}/__mock/provider-state`,
+        suites: ['pact', 'scenarios'],
+        scenarios: await loadScenarios({ names: [scenario] }),
+        pactScenarios: [scenario],
+        prism: false,
+        version: 'test',
+      });
+      const codesOf = (suite: string) =>
+        [
+          ...new Set(report.findings.filter((finding) => finding.suite === suite).map((finding) => finding.code)),
+        ].sort();
+      expect([codesOf('pact'), codesOf('scenarios')]).toEqual([codes, codes]);
+    } finally {
+      await provider.close();
     }
   });
 });

@@ -195,3 +195,93 @@ describe('--require-coverage', () => {
     }
   });
 });
+
+describe('an exploration run that sent nothing', () => {
+  // Runs of at most one command: fast-check generates empty command lists among them.
+  const files = { json: '', junit: '', html: '' };
+  const reason = 'no command was generated: the run sent nothing';
+  let stdout = '';
+  let report: {
+    checks: number;
+    suites: { suite: string; cases: { name: string; description: string; verdict: string; reason?: string }[] }[];
+  };
+  let skipped: { name: string; description: string }[];
+  beforeAll(async () => {
+    const mock = await startServer();
+    files.json = join(directory, 'empty-runs.json');
+    files.junit = join(directory, 'empty-runs.xml');
+    files.html = join(directory, 'empty-runs.html');
+    try {
+      const exit = await runToExit(process.execPath, [
+        verifyCli,
+        'explore',
+        '--base-url',
+        `${mock.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--state-url',
+        `${mock.origin}/__mock/provider-state`,
+        '--runs',
+        '6',
+        '--max-steps',
+        '1',
+        '--seed',
+        '20261123',
+        '--json',
+        files.json,
+        '--junit',
+        files.junit,
+        '--html',
+        files.html,
+      ]);
+      stdout = exit.stdout;
+    } finally {
+      await mock.close();
+    }
+    report = parseJson(await readFile(files.json, 'utf8')) as typeof report;
+    skipped = report.suites[0]!.cases.filter((run) => run.description.endsWith(', 0 steps'));
+  }, 60_000);
+
+  it('is skipped in the JSON report, with why, and every other run passed', () => {
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(report.suites[0]!.cases.map((run) => [run.name, run.verdict, run.reason])).toEqual(
+      report.suites[0]!.cases.map((run) =>
+        skipped.includes(run) ? [run.name, 'skipped', reason] : [run.name, 'passed', undefined],
+      ),
+    );
+  });
+
+  it('is skipped on the console, with why, and counted as skipped with no check', () => {
+    for (const run of skipped) {
+      expect(stdout).toContain(`\n- skipped explore › ${run.name} (${run.description}): ${reason}\n`);
+      expect(stdout).not.toContain(`✓ explore › ${run.name} (`);
+    }
+    expect(stdout).toContain(
+      `\nexplore: ${6 - skipped.length} passed, 0 failed, ${skipped.length} skipped (runs; ${report.checks} checks, `,
+    );
+  });
+
+  it('is a skipped testcase in JUnit, with why, and JUnit counts as many tests run as the console counts checks', async () => {
+    const xml = await readFile(files.junit, 'utf8');
+    for (const run of skipped) {
+      expect(xml).toContain(
+        `<testcase classname="explore › ${run.name}" name="${run.name}"><skipped message="${reason}"/></testcase>`,
+      );
+    }
+    const totals = /<testsuites name="petstore-verify" tests="(\d+)" failures="0" errors="0" skipped="(\d+)"/.exec(xml);
+    expect(Number(totals![2])).toBe(skipped.length);
+    expect(Number(totals![1]) - Number(totals![2])).toBe(report.checks);
+  });
+
+  it('is a skipped case on the HTML page, with why', async () => {
+    const { page } = await openPage(files.html);
+    try {
+      expect(await page.locator('details.case.skipped summary').allTextContents()).toEqual(
+        skipped.map((run) => `skipped ${run.name} ${reason}`),
+      );
+      expect(await page.locator('details.case.passed').count()).toBe(6 - skipped.length);
+    } finally {
+      await page.close();
+    }
+  });
+});

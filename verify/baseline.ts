@@ -133,11 +133,18 @@ export interface BaselineOutcome {
 
 /** A baseline, ready to look identities up in. */
 export class KnownFailures {
+  /**
+   * The baseline's failures, each once: a baseline merged from several runs' files, or edited by hand,
+   * may repeat one, and it is still one failure, counted and named once.
+   */
+  readonly distinct: KnownFailure[];
   readonly #known: Set<string>;
   readonly #seen = new Set<string>();
 
   constructor(readonly baseline: Baseline) {
-    this.#known = new Set(baseline.known.map(identity));
+    const byIdentity = new Map(baseline.known.map((failure) => [identity(failure), failure] as const));
+    this.#known = new Set(byIdentity.keys());
+    this.distinct = [...byIdentity.values()];
   }
 
   /**
@@ -200,16 +207,21 @@ export class KnownFailures {
           (finding) => finding.code === 'run-stopped' || finding.code === 'no-answer',
         ),
       );
+    // An exploration run that sent nothing (skipped) neither ran nor cut the exploration short.
+    const explored = (cases: readonly CaseResult[]) => {
+      const sent = cases.filter((result) => result.verdict !== 'skipped');
+      return sent.length > 0 && sent.every(ranWhole);
+    };
     const ran = new Set(
       suites.flatMap((suite) =>
         suite.suite === 'explore'
-          ? suite.cases.length > 0 && suite.cases.every(ranWhole)
+          ? explored(suite.cases)
             ? ['explore explore']
             : []
           : suite.cases.filter(ranWhole).map((result) => `${suite.suite} ${result.name}`),
       ),
     );
-    const fixed = this.baseline.known.filter(
+    const fixed = this.distinct.filter(
       (failure) => ran.has(`${failure.suite} ${failure.scenario}`) && !this.#seen.has(identity(failure)),
     );
     return { suites: marked, fixed };

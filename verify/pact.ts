@@ -7,6 +7,7 @@ import { shippedPactFile } from '../contracts/pact-file.js';
 import { parseJson, stringifyJson } from '../spec/json.js';
 import { packageFolder } from '../mocks/package-folder.js';
 import type { Finding } from './checks.js';
+import type { RuleCode } from './rules.js';
 import { requireInstalled } from './optional-dependencies.js';
 import { guardStatePath, startPactGuard, type GuardRecord } from './pact-guard.js';
 import {
@@ -172,18 +173,42 @@ function pactValue(value: unknown): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
+/**
+ * The kit's rule for a kind of mismatch Pact reports, so that one defect carries one code in every
+ * suite: a status, a header or a body that is not what the pact describes is what the scenario suite
+ * calls it. What has no rule of the kit (a query, metadata, a kind Pact adds later) stays `pact`.
+ */
+function mismatchCode(mismatch: PactMismatch): RuleCode {
+  const absent = mismatch.actual === undefined || mismatch.actual === null || mismatch.actual === '';
+  switch (mismatch.type) {
+    case 'StatusMismatch':
+      return 'status-unexpected';
+    case 'HeaderMismatch':
+      if (mismatch.key?.toLowerCase() === 'content-type') return 'media-type';
+      // The pact's header matchers are the syntax of Deprecation and Sunset.
+      return absent ? 'header-missing' : 'header-syntax';
+    case 'BodyTypeMismatch':
+      return 'media-type';
+    case 'BodyMismatch':
+      return absent ? 'body-missing' : 'body-schema';
+    default:
+      return 'pact';
+  }
+}
+
 /** A mismatch of Pact's as a finding: Pact's expected and actual values, and its sentence when it adds one. */
 function mismatchFinding(mismatch: PactMismatch): Finding {
   const sentence = pactValue(mismatch.mismatch ?? mismatch.type ?? 'a mismatch');
+  const code = mismatchCode(mismatch);
   if (mismatch.type === 'StatusMismatch')
     return {
-      code: 'pact',
+      code,
       path: 'status',
       expected: `status ${pactValue(mismatch.expected)}`,
       actual: pactValue(mismatch.actual),
     };
   return {
-    code: 'pact',
+    code,
     path: mismatch.type === 'HeaderMismatch' ? (mismatch.key ?? 'header') : (mismatch.path ?? ''),
     expected: mismatch.expected === undefined ? 'what the pact describes' : pactValue(mismatch.expected),
     actual: mismatch.actual === undefined ? sentence : `${pactValue(mismatch.actual)} (Pact: ${sentence})`,

@@ -103,7 +103,7 @@ export interface RunReport {
   violations: number;
   /** The violations the baseline knows of (`--baseline`): reported, failing nothing. */
   knownViolations: number;
-  /** With `--baseline`: how many known failures it holds, and those this run did not see (fixed). */
+  /** With `--baseline`: how many distinct known failures it holds, and those this run did not see (fixed), each once. */
   baseline?: { known: number; fixed: KnownFailure[] };
   warnings: number;
   disagreements: number;
@@ -349,14 +349,16 @@ export function exchangeLines(
 }
 
 /**
- * The progress lines of an exploration run: one line for a run that passed; for the shrunk failure,
- * its state, then every numbered step with what differed below it.
+ * The progress lines of an exploration run: one line for a run that passed or was skipped (it sent
+ * nothing), with why; for the shrunk failure, its state, then every numbered step with what differed below it.
  * @example
  * runLines({ name: 'run 3', description: '4 orders, 7 steps', verdict: 'passed', exchanges }) // ['✓ explore › run 3 (4 orders, 7 steps)']
  */
 export function runLines(result: CaseResult, options: LineOptions = {}): string[] {
   const known = result.exchanges.some((exchange) => (exchange.known ?? []).length > 0);
   if (result.verdict === 'passed' && !known) return [`✓ explore › ${result.name} (${result.description ?? ''})`];
+  if (result.verdict === 'skipped')
+    return [skippedLine('explore', `${result.name} (${result.description ?? ''})`, result.reason)];
   if (result.exchanges.length === 0) return [];
   return [
     `${result.verdict === 'passed' ? '✓' : '✗'} explore › ${result.name}${result.reason === undefined ? '' : ` (${result.reason})`}`,
@@ -365,6 +367,11 @@ export function runLines(result: CaseResult, options: LineOptions = {}): string[
       exchangeLines('explore', result.name, exchange, options).map((line) => `  ${line}`),
     ),
   ];
+}
+
+/** A skipped case as a line, with why: `- skipped explore › run 4 (0 orders, 0 steps): no command was generated: the run sent nothing`. */
+function skippedLine(suite: SuiteName, name: string, reason: string | undefined): string {
+  return `- skipped ${suite === 'scenarios' ? '' : `${suite} › `}${name}: ${reason ?? 'not run'}`;
 }
 
 function plural(count: number, noun: string): string {
@@ -425,10 +432,9 @@ export function summaryLines(report: RunReport, options: LineOptions = {}): stri
   const lines: string[] = [];
   for (const suite of report.suites) {
     for (const result of suite.cases) {
-      if (result.verdict === 'skipped' && result.reason !== undefined)
-        lines.push(
-          `- skipped ${suite.suite === 'scenarios' ? '' : `${suite.suite} › `}${result.name}: ${result.reason}`,
-        );
+      // An exploration run's line is printed as it ends (runLines); the suite's line counts it.
+      if (result.verdict === 'skipped' && result.reason !== undefined && suite.suite !== 'explore')
+        lines.push(skippedLine(suite.suite, result.name, result.reason));
       if (result.verdict === 'error')
         lines.push(
           `! error in ${suite.suite === 'scenarios' ? '' : `${suite.suite} › `}${result.name}: ${result.reason}`,

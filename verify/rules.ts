@@ -133,7 +133,8 @@ export const rules = [
   },
   {
     code: 'pact',
-    means: "Pact's verifier finds the interaction as the consumer's pact describes it",
+    means:
+      "Pact's verifier finds the interaction as the consumer's pact describes it, where no other rule applies (Pact's status, header and body mismatches carry the rule of their kind)",
     tolerates: "what the pact's matchers allow (types, not values; any RFC 3339 date-time)",
   },
   {

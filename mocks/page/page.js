@@ -46,8 +46,10 @@
     }
   }
 
-  function say(text) {
+  /** The outcome of the last action, or what the page is doing; a refusal is styled as one, not as a success. */
+  function say(text, refused = false) {
     element('status').textContent = text;
+    element('status').classList.toggle('error', refused);
   }
 
   // JSON with every number kept as the digits sent: an order id beyond 2^53 is shown exactly.
@@ -261,28 +263,33 @@
       ];
       for (const step of steps) if (!state.keyNeeded) await step();
     } catch {
-      say('The mock does not answer; trying again.');
+      say('The mock does not answer; trying again.', true);
     }
     timer = setTimeout(refresh, refreshEvery);
   }
 
-  async function act(method, path, options, done) {
+  /**
+   * A control call on the user's behalf, its outcome said in the status line, a refusal styled as one.
+   * With `refusedIn`, the element beside the form that shows its refusals, a refusal is shown there
+   * alone and the status line is cleared: one refusal, shown once, and no earlier success beside it.
+   */
+  async function act(method, path, options, done, refusedIn) {
     let response;
+    let message;
     try {
       response = await call(method, path, options);
+      if (!response.ok) message = await errorMessage(response);
     } catch {
-      const message = 'The mock does not answer.';
-      say(message);
-      return { ok: false, message };
+      message = 'The mock does not answer.';
     }
-    if (!response.ok) {
-      const message = await errorMessage(response);
-      say(message);
-      return { ok: false, message };
+    if (refusedIn !== undefined) element(refusedIn).textContent = message ?? '';
+    if (message !== undefined) {
+      if (refusedIn === undefined) say(message, true);
+      else say('');
+      return;
     }
     say(done(response.status === 204 ? undefined : await response.json()));
     await refresh();
-    return { ok: true };
   }
 
   async function removeFault(id) {
@@ -301,13 +308,13 @@
 
   element('fault-form').addEventListener('submit', async (event) => {
     event.preventDefault();
-    const result = await act(
+    await act(
       'POST',
       '/faults',
       { body: JSON.stringify(faultInput()) },
       (added) => `Added fault ${added.map((fault) => fault.id).join(', ')}.`,
+      'fault-error',
     );
-    element('fault-error').textContent = result.ok ? '' : result.message;
   });
 
   element('scenario-form').addEventListener('submit', async (event) => {

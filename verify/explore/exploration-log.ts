@@ -3,6 +3,9 @@ import type { OrderInput } from '../../spec/provider-state.js';
 import type { ContractStep } from '../../mocks/scenarios.js';
 import type { CaseResult, CheckedExchange } from '../results.js';
 
+/** Why a run of no command is skipped: fast-check's command lists may be empty. */
+export const emptyRunReason = 'no command was generated: the run sent nothing';
+
 /** The last failure fast-check saw: after shrinking, the smallest. */
 export interface ExploredFailure {
   state: OrderInput[];
@@ -23,13 +26,16 @@ export class ExplorationLog {
     this.#onRun = onRun;
   }
 
-  /** A run that passed: reported until the first failure (after it, fast-check's runs are shrinking). */
+  /**
+   * A run that passed: reported until the first failure (after it, fast-check's runs are shrinking). A
+   * run whose generated sequence was empty sent nothing and checked nothing: it is skipped, not passed.
+   */
   passed(state: OrderInput[], steps: CheckedExchange[]): void {
     if (this.#firstFailureSeen) return;
     const result: CaseResult = {
       name: `run ${this.runs.length + 1}`,
       description: `${state.length} order${state.length === 1 ? '' : 's'}, ${steps.length} step${steps.length === 1 ? '' : 's'}`,
-      verdict: 'passed',
+      ...(steps.length === 0 ? { verdict: 'skipped', reason: emptyRunReason } : { verdict: 'passed' }),
       exchanges: steps,
     };
     this.runs.push(result);

@@ -102,7 +102,7 @@ export async function resetOrders(session: MockSession): Promise<Reply> {
  * @example
  * // body: {"state": "the store holds orders", "params": {"orders": [{"id": 1, "status": "shipped"}]}}
  */
-export async function changeProviderState(session: MockSession, request: MockRequest): Promise<Reply> {
+export async function answerStateChange(session: MockSession, request: MockRequest): Promise<Reply> {
   const body = await readJsonBody(request);
   const violations = stateChangeViolations(body);
   if (violations.length > 0)
@@ -294,7 +294,7 @@ export const controlRoutes: readonly ControlRoute[] = [
     PUT: ({ session, request }) => replaceOrders(session(), request),
   }),
   controlRoute('/reset', { POST: ({ session }) => resetOrders(session()) }),
-  controlRoute('/provider-state', { POST: ({ session, request }) => changeProviderState(session(), request) }),
+  controlRoute('/provider-state', { POST: ({ session, request }) => answerStateChange(session(), request) }),
   controlRoute('/', { GET: () => controlPage() }),
   controlRoute('/scenarios', { GET: ({ sessions }) => jsonReply(sessions.default.scenarios()) }),
   controlRoute('/scenarios/{name}', { POST: ({ session, parameter }) => loadScenario(session(), parameter) }),

@@ -146,3 +146,21 @@ describe('the layers', () => {
     expect(files.filter((file) => /(scenario|fault|authorization|package-folder)/.test(file))).toEqual([]);
   });
 });
+
+describe('names', () => {
+  it('gives no two exported functions, constants or classes the same name (but the browser root, which mirrors the Node root)', async () => {
+    const seen = new Map<string, string>();
+    const repeated: string[] = [];
+    for (const layer of Object.keys(allowed))
+      for (const file of await sourceFiles(layer)) {
+        if (file === join('mocks', 'index-browser.ts')) continue;
+        const text = await readFile(join(projectRoot, file), 'utf8');
+        for (const [, name] of text.matchAll(/^export (?:async )?(?:function|const|class) ([A-Za-z0-9_]+)/gm)) {
+          const first = seen.get(name!);
+          if (first !== undefined) repeated.push(`${name} in ${first} and ${file}`);
+          else seen.set(name!, file);
+        }
+      }
+    expect(repeated).toEqual([]);
+  });
+});

@@ -52,7 +52,7 @@ function sameId(left: unknown, right: ScenarioId): boolean {
   return id !== undefined && id === BigInt(right);
 }
 
-function listFindings(
+function listedIdFindings(
   body: JsonValue | undefined,
   ids: readonly ScenarioId[],
   mustBeListed: boolean,
@@ -422,12 +422,12 @@ export function checkResponse(step: ContractStep, response: ObservedResponse): F
     body.present
   ) {
     const value = body.json();
-    findings.push(...listFindings(value, listed, true, false));
-    findings.push(...listFindings(value, notListed, false, false));
-    findings.push(...listFindings(value, advisory.listed ?? [], true, true));
-    findings.push(...listFindings(value, advisory.notListed ?? [], false, true));
+    findings.push(...listedIdFindings(value, listed, true, false));
+    findings.push(...listedIdFindings(value, notListed, false, false));
+    findings.push(...listedIdFindings(value, advisory.listed ?? [], true, true));
+    findings.push(...listedIdFindings(value, advisory.notListed ?? [], false, true));
   } else if (listed.length > 0) {
-    findings.push(...listFindings(undefined, listed, true, false));
+    findings.push(...listedIdFindings(undefined, listed, true, false));
   }
   for (const header of step.expect.headers ?? []) {
     if (!response.headers.has(header))

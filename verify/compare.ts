@@ -148,7 +148,7 @@ function instant(text: string): string | undefined {
   return `${milliseconds}.${fraction}`;
 }
 
-function listFindings(model: StoredOrder[], body: JsonValue | undefined, history: ProviderHistory): Finding[] {
+function listAgainstModel(model: StoredOrder[], body: JsonValue | undefined, history: ProviderHistory): Finding[] {
   if (!Array.isArray(body)) return [];
   const findings: Finding[] = [];
   const byId = new Map(model.map((order) => [order.id, order]));
@@ -273,7 +273,7 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
   if (refused.length > 0) return refused;
   const findings: Finding[] = [];
   if (answer.operation === 'listOrders' && observed.status === 200)
-    findings.push(...listFindings(call.after, jsonBody(observed), history));
+    findings.push(...listAgainstModel(call.after, jsonBody(observed), history));
   if (answer.operation === 'readPet' && observed.status === 200) {
     for (const name of ['Deprecation', 'Sunset']) {
       if (!observed.headers.has(name))

@@ -6,6 +6,7 @@ import type { ErrorRecord } from '../spec/records.js';
 import { readBody } from '../mocks/read-body.js';
 import type { Finding } from './checks.js';
 import { judgeCall } from './judge.js';
+import { keyChoiceOf } from './key-choice-of.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import { ProviderHistory } from './compare.js';
 import { InterfaceModel } from './model.js';
@@ -39,11 +40,6 @@ export interface PactGuard {
 // What the guard rewrites besides the per-connection fields: the Host, and the framing and encoding
 // of the body (it answers with the decoded body it read).
 const notForwarded = new Set([...hopByHopFields, 'transfer-encoding', 'host', 'content-length', 'content-encoding']);
-
-function keyChoiceOf(authorization: string | undefined): KeyChoice {
-  if (authorization === undefined) return 'none';
-  return authorization === `Bearer ${developmentApiKey}` ? 'valid' : 'wrong';
-}
 
 function answer(outgoing: ServerResponse, observation: Observation): void {
   if (isFailure(observation)) {
@@ -203,7 +199,14 @@ class Guard {
     const { findings } = judgeCall({ call, observed: observation });
     if (isFailure(observation)) return findings;
     if (call.method === 'DELETE' && this.#state.model !== undefined)
-      findings.push(...(await this.#storeAfter(call.method, call.path, keyChoiceOf(call.authorization))));
+      findings.push(
+        ...(await this.#storeAfter(
+          call.method,
+          call.path,
+          // The pact's requests carry its development key, or a missing or wrong one.
+          keyChoiceOf(call.authorization, { apiKey: developmentApiKey, status: observation.status }),
+        )),
+      );
     return findings;
   }
 

@@ -14,7 +14,7 @@ import { madeDirectory } from '../made-directory.js';
 import { withoutCredentials, withoutQueries } from '../redaction.js';
 import { InterfaceModel } from '../model.js';
 import { stepOf } from '../model-step.js';
-import { keyChoiceOf } from './key-choice-of.js';
+import { keyChoiceOf } from '../key-choice-of.js';
 import { RecordedState } from './recorded-state.js';
 import { recordingText, stateText, stepText, type RecordingParts } from './recording-text.js';
 

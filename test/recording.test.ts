@@ -587,6 +587,25 @@ describe('petstore-verify proxy --record against what deployments do', () => {
     expect(scenario!.state!.params.orders).toEqual([{ id: 5, status: 'pending' }]);
   });
 
+  it("holds a loser's 500 in a race of cancels of one order against the deployment (tolerance race-losers)", async () => {
+    const arrived = barrier(2);
+    const deployment = await startDeployment([{ id: 5 }], async (request, response) => {
+      if (!isCancel(request)) return response;
+      await arrived();
+      return response.status === 404 ? json({ code: 'boom', message: 'Boom.', status: 500 }, 500) : response;
+    });
+    try {
+      const recording = await recordingProxy(deployment.origin, { apiKey: secrets.key });
+      const answers = await Promise.all([1, 2].map(() => recording.call('DELETE', '/store/orders/5')));
+      expect(answers.sort()).toEqual([204, 500]);
+      await recording.close();
+      const held = recording.recorder.written().against.flatMap(({ findings }) => findings.map(({ code }) => code));
+      expect(held).toEqual(['status-unexpected']);
+    } finally {
+      await deployment.close();
+    }
+  });
+
   it('tells a refusal held against the deployment as no longer held once the race it was in is known', async () => {
     const arrived = barrier(3);
     let proxy: Awaited<ReturnType<typeof recordingProxy>> | undefined;

@@ -4,6 +4,7 @@ import type { JsonValue } from '../spec/json.js';
 import { orderFields, orderInt64Fields } from '../spec/records.js';
 import { matchRoute } from '../spec/routes.js';
 import { jsonBody, statusFindings, type Finding, type ObservedResponse } from './checks.js';
+import type { ContractStep } from '../mocks/scenarios.js';
 import type { ModelAnswer } from './model.js';
 import { preview } from './preview.js';
 
@@ -31,6 +32,12 @@ export const tolerances: readonly Tolerance[] = [
     where: 'cancels of one pending order sent at once',
     accepts: 'exactly one 204; every other answer 404 or 409',
     because: 'the losers cancel an order the winner cancelled: as above',
+  },
+  {
+    id: 'list-during-cancels',
+    where: 'a list at the same time as cancels of pending orders (each request sent before the others were answered)',
+    accepts: 'each order being cancelled listed or not; every other order as the state gives it',
+    because: 'the provider may take the list before or after each cancel',
   },
   {
     id: 'cancelled-order-listed',
@@ -102,6 +109,56 @@ export const tolerances: readonly Tolerance[] = [
     because: 'RFC 6750 §3 requires the challenge, not its parameters',
   },
 ];
+
+/**
+ * Tolerance `race-losers`, for any calls made at once whose answers may end in any order: exactly one
+ * answer has a winning status and every other one a losing status.
+ * @example
+ * settlesRace([404, 204, 409], [204], [404, 409]) // true
+ * settlesRace([204, 204], [204], [404, 409]) // false: two winners
+ */
+export function settlesRace(
+  statuses: readonly number[],
+  winners: readonly number[],
+  losers: readonly number[],
+): boolean {
+  const won = statuses.filter((status) => winners.includes(status)).length;
+  return won === 1 && statuses.every((status) => winners.includes(status) || losers.includes(status));
+}
+
+/**
+ * The answers of N identical requests sent at once: with `others`, exactly one has the step's status
+ * and every other one of `others`; without, every one has the step's status. `calls` names the
+ * requests in the message, and `because` says why, when there is more to say.
+ * @example
+ * raceFindings({ status: 204, others: [404, 409] }, [204, 404, 409]) // []
+ */
+export function raceFindings(
+  expect: ContractStep['expect'],
+  statuses: readonly number[],
+  calls = 'answers',
+  because?: string,
+): Finding[] {
+  const winner = [expect.status].flat();
+  const race = (expected: string): Finding[] => [
+    {
+      code: 'status-race',
+      path: 'status',
+      expected: `${expected}${because === undefined ? '' : `, ${because}`}`,
+      actual: statuses.join(', '),
+    },
+  ];
+  if (expect.others === undefined) {
+    return statuses.every((status) => winner.includes(status))
+      ? []
+      : race(`every one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')}`);
+  }
+  const others = expect.others;
+  if (settlesRace(statuses, winner, others)) return [];
+  return race(
+    `exactly one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')} and the others ${others.join(' or ')}`,
+  );
+}
 
 /**
  * What a provider may answer a request without a key on a path near a documented one (tolerance

@@ -2,7 +2,7 @@ import { authorizationHeader, type KeyChoice } from '../mocks/authorization.js';
 import { stateChangeBody } from '../spec/provider-state.js';
 import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../mocks/scenarios.js';
 import type { Finding, ObservedResponse } from './checks.js';
-import { ProviderHistory } from './compare.js';
+import { ProviderHistory, raceFindings } from './compare.js';
 import { judgeCall } from './judge.js';
 import { InterfaceModel, type ModelAnswer } from './model.js';
 import {
@@ -262,41 +262,6 @@ export function stoppedExchange(reason: string): CheckedExchange {
   return findingsOnlyExchange('stopped', [
     { code: 'run-stopped', path: '', expected: 'the run to finish', actual: reason },
   ]);
-}
-
-/**
- * The answers of N identical requests sent at once: with `others`, exactly one has the step's status
- * and every other one of `others`; without, every one has the step's status. `calls` names the
- * requests in the message, and `because` says why, when there is more to say.
- * @example
- * raceFindings({ status: 204, others: [404, 409] }, [204, 404, 409]) // []
- */
-export function raceFindings(
-  expect: ContractStep['expect'],
-  statuses: readonly number[],
-  calls = 'answers',
-  because?: string,
-): Finding[] {
-  const winner = [expect.status].flat();
-  const race = (expected: string): Finding[] => [
-    {
-      code: 'status-race',
-      path: 'status',
-      expected: `${expected}${because === undefined ? '' : `, ${because}`}`,
-      actual: statuses.join(', '),
-    },
-  ];
-  if (expect.others === undefined) {
-    return statuses.every((status) => winner.includes(status))
-      ? []
-      : race(`every one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')}`);
-  }
-  const winners = statuses.filter((status) => winner.includes(status)).length;
-  const others = expect.others;
-  if (winners === 1 && statuses.every((status) => winner.includes(status) || others.includes(status))) return [];
-  return race(
-    `exactly one of ${statuses.length} ${calls} at once to be ${winner.join(' or ')} and the others ${others.join(' or ')}`,
-  );
 }
 
 /**

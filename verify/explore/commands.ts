@@ -8,7 +8,8 @@ import type { ContractStep } from '../../mocks/scenarios.js';
 import type { Finding, ObservedResponse } from '../checks.js';
 import { judgeCall } from '../judge.js';
 import { failureFinding, isFailure } from '../observe.js';
-import { eachAnswerAgainstSpec, judged, raceFindings, sendCall } from '../run.js';
+import { raceFindings } from '../compare.js';
+import { eachAnswerAgainstSpec, judged, sendCall } from '../run.js';
 import { stepOf } from '../model-step.js';
 import { judge, judgedCall, record } from './judged-call.js';
 import { Mismatch, ordinal, two53, type ExplorationModel, type ExplorationTarget } from './exploration.js';
@@ -206,7 +207,7 @@ export class ListDuringCancels implements ExplorationCommand {
       saved.push(stepOf(call, answer, before, after));
     }
     model.orders = await model.mock.orders();
-    // After the cancels, the orders being cancelled count as cancelled: listed or not (tolerance cancelled-order-listed).
+    // After the cancels, the orders being cancelled count as cancelled: listed or not (tolerance list-during-cancels).
     const listAnswer = (await model.mock.call(list.method, list.path, list.key))!;
     const listJudged = judge(target, list, listed!, listAnswer, before, model.orders);
     findings.push(...listJudged.findings);

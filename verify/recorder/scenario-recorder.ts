@@ -7,7 +7,7 @@ import type { JsonValue } from '../../spec/json.js';
 import { matchRoute } from '../../spec/routes.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../checks.js';
 import type { StoredOrder } from '../../mocks/order-store.js';
-import { cancelledOrderId, ProviderHistory } from '../compare.js';
+import { cancelledOrderId, ProviderHistory, settlesRace } from '../compare.js';
 import { judgeCall } from '../judge.js';
 import { toInt64 } from '../../spec/int64.js';
 import { madeDirectory } from '../made-directory.js';
@@ -458,15 +458,16 @@ function settledAtOnce(recording: Recording, index: number): number[] {
     const racing = judgedAtOnce(recording, step).filter((position) => acceptedCancel(calls[position]!) !== undefined);
     const id = acceptedCancel(call);
     const sameOrder = [step, ...racing.filter((position) => acceptedCancel(calls[position]!) === id)];
-    // An honest race: the model, one call after another, has exactly one of them cancel the order, and so
-    // has the upstream, in whatever order their answers ended.
-    const count204 = (statuses: number[]) => statuses.filter((status) => status === 204).length;
+    // An honest race (tolerance race-losers): the model, one call after another, has exactly one of them
+    // cancel the order, and so has the upstream, in whatever order their answers ended.
+    const settled = (statuses: number[]) => settlesRace(statuses, [204], [404, 409]);
     const racedCancel =
       id !== undefined &&
       sameOrder.length > 1 &&
-      count204(sameOrder.map((position) => calls[position]!.exchange.status)) === 1 &&
-      count204(sameOrder.map((position) => recording.judgedAs[position]!.status)) === 1;
-    // A list at the same time as cancels may leave out the orders they name, and only those.
+      settled(sameOrder.map((position) => calls[position]!.exchange.status)) &&
+      settled(sameOrder.map((position) => recording.judgedAs[position]!.status));
+    // A list at the same time as cancels may leave out the orders they name, and only those (tolerance
+    // list-during-cancels).
     const racedIds = new Set(racing.map((position) => acceptedCancel(calls[position]!)!));
     const { missing } = recording.judgedAs[step]!;
     const racedList = call.method === 'GET' && missing.length > 0 && missing.every((order) => racedIds.has(order));

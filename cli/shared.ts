@@ -199,3 +199,15 @@ export function flagValues(argv: readonly string[], name: string): string[] {
         : [],
   );
 }
+
+/**
+ * A flag that must be an http(s) URL.
+ * @throws UsageError `--name is not an http(s) URL: "value"`.
+ * @example
+ * httpUrlFlag('http://127.0.0.1:4010/v1', 'base-url') // 'http://127.0.0.1:4010/v1'
+ */
+export function httpUrlFlag(value: string, name: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol))
+    throw new UsageError(`--${name} is not an http(s) URL: ${JSON.stringify(value)}`);
+  return value;
+}

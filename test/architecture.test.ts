@@ -97,7 +97,7 @@ describe('the layers', () => {
       'spec/generated/openapi-types.ts',
     ]);
     expect((await importsOf('spec/records.ts', true)).modules).toEqual(['spec/generated/contract.ts']);
-    expect((await importsOf('cli/petstore-verify.ts')).modules).toContain('verify/pact.ts');
+    expect((await importsOf('cli/verify/publish-pact.ts')).modules).toContain('verify/pact.ts');
   });
 
   it('keeps the browser client light: no Ajv, no whole OpenAPI document', async () => {

@@ -1,0 +1,231 @@
+// petstore-verify proxy: its help, its flags, and the proxy it runs until a signal stops it.
+import { writeFile } from 'node:fs/promises';
+import { injectsFaults, loadScenarioFile, loadScenarios } from '../../mocks/scenarios.js';
+import { stringifyJson } from '../../spec/json.js';
+import type { OrderInput } from '../../spec/provider-state.js';
+import { installHint } from '../../verify/optional-dependencies.js';
+import {
+  createValidatingProxy,
+  newRecordingPath,
+  reportPath,
+  type ProxyExchange,
+  type ProxyReport,
+} from '../../verify/proxy.js';
+import { ScenarioRecorder, type KnownState, type RecordedStep } from '../../verify/recorder/scenario-recorder.js';
+import { Redaction } from '../../verify/redaction.js';
+import { disagreementLine, findingText, shownDisagreements } from '../../verify/report.js';
+import {
+  hostFlag,
+  httpUrlFlag,
+  listenOrExit,
+  parseFlags,
+  portFlag,
+  stopOnSignals,
+  usageFailure,
+  UsageError,
+} from '../shared.js';
+import { confidencesOf } from './confidences.js';
+
+const proxyUsage = `Usage: petstore-verify proxy --upstream URL [options]
+
+Forwards every request to the implementation at URL and checks each answer against the
+specification as it passes (Ajv, and Prism's validator as a second oracle), printing one line per
+exchange. Stop it with Ctrl-C: it prints the totals and exits 1 if any answer broke the contract.
+
+Options:
+  --upstream URL   the implementation, ending with /v1
+  --port N         port to listen on; 0 picks a free one (default 4020)
+  --host HOST      address to bind (default 127.0.0.1)
+  --record DIR     also write what passes as scenario files in DIR, one a run (POST /__record/new
+                   starts the next, ?name=NAME names it): each call a step expecting what the
+                   contract requires, never a key, header or query
+  --record-name NAME  the first file's scenario name (default: recording-DATE-TIME)
+  --api-key KEY    the key the upstream accepts (default $PETSTORE_API_KEY), to tell each
+                   recorded key choice exactly; without it, from the upstream's answers
+  --from-scenario NAME  record from a known state: set the state of scenario NAME (a shipped
+                   scenario's name, or a scenario file) on the upstream through --state-url before
+                   the first exchange and at each new file, and judge every step in it from the
+                   first; without it the state is inferred from the answers, and a bug in a status
+                   inferred from an answer cannot be caught
+  --state-url URL  where to POST Pact's state change (with --from-scenario)
+  --no-prism       do not check with Prism's validator too
+  --json FILE      write the report as JSON when stopped
+  --quiet          print only the exchanges that break the contract
+  --verbose        also print where Prism disagrees with Ajv for a known Prism limit
+  --help           print this help
+`;
+
+/** The hint an upstream without the interface's version path gets: the proxy forwards to it anyway. */
+function upstreamHint(upstream: string): string | undefined {
+  if (/\/v1\/*$/.test(new URL(upstream).pathname)) return undefined;
+  return `the upstream ${upstream} does not end with /v1: the interface's paths are below its version path (did you mean ${upstream.replace(/\/+$/, '')}/v1?)`;
+}
+
+function proxyExchangeLines(exchange: ProxyExchange, options: { quiet: boolean; verbose: boolean }): string[] {
+  if (options.quiet && exchange.violations.length === 0) return [];
+  const mark = exchange.unchecked !== undefined ? '-' : exchange.violations.length > 0 ? '✗' : '✓';
+  const subject = `${exchange.method} ${exchange.operationPath ?? exchange.path} → ${exchange.status}`;
+  return [
+    `${mark} ${exchange.method} ${exchange.path} → ${exchange.status} (${exchange.durationMs.toFixed(0)} ms${exchange.unchecked !== undefined ? `; not checked: ${exchange.unchecked}` : ''})`,
+    ...exchange.violations.map((finding) => `    ${subject}: ${findingText(finding)}`),
+    ...shownDisagreements(exchange.disagreements, options).map(
+      (disagreement) => `    note: ${subject}: ${disagreementLine(disagreement)}`,
+    ),
+  ];
+}
+
+function parseProxy(argv: string[], environment: NodeJS.ProcessEnv) {
+  const values = parseFlags(argv, {
+    upstream: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    record: { type: 'string' },
+    'record-name': { type: 'string' },
+    'api-key': { type: 'string' },
+    'from-scenario': { type: 'string' },
+    'state-url': { type: 'string' },
+    'no-prism': { type: 'boolean' },
+    json: { type: 'string' },
+    quiet: { type: 'boolean' },
+    verbose: { type: 'boolean' },
+  });
+  if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL');
+  if (values['record-name'] !== undefined && values.record === undefined)
+    throw new UsageError('--record-name needs --record DIR');
+  if (values['from-scenario'] !== undefined && values.record === undefined)
+    throw new UsageError('--from-scenario needs --record DIR');
+  if (values['from-scenario'] !== undefined && values['state-url'] === undefined)
+    throw new UsageError('--from-scenario needs --state-url URL, where the upstream takes a provider state');
+  if (values['state-url'] !== undefined && values['from-scenario'] === undefined)
+    throw new UsageError('--state-url needs --from-scenario NAME, the scenario whose state to set');
+  if (values['state-url'] !== undefined) httpUrlFlag(values['state-url'], 'state-url');
+  return {
+    ...values,
+    'api-key': values['api-key'] ?? (environment.PETSTORE_API_KEY || undefined),
+    upstream: httpUrlFlag(values.upstream, 'upstream'),
+    port: portFlag(values.port ?? '4020'),
+    host: hostFlag(values.host ?? '127.0.0.1'),
+  };
+}
+
+export async function proxyCommand(argv: string[]): Promise<number | undefined> {
+  if (argv.includes('--help')) {
+    process.stdout.write(proxyUsage);
+    return 0;
+  }
+  let options;
+  let recorder: ScenarioRecorder | undefined;
+  try {
+    options = parseProxy(argv, process.env);
+    const knownState = await knownStateOf(options);
+    if (options.record !== undefined)
+      recorder = await ScenarioRecorder.open({
+        directory: options.record,
+        name: options['record-name'],
+        apiKey: options['api-key'],
+        upstream: options.upstream,
+        knownState,
+        onStep: (recorded) => {
+          for (const line of disagreementLines(recorded)) console.log(line);
+        },
+        onError: (error) => console.error(`petstore-verify: ${error.message}`),
+      });
+  } catch (error) {
+    return usageFailure('petstore-verify', error);
+  }
+  const missing = options['no-prism'] ? undefined : installHint(['prism']);
+  if (missing !== undefined) return usageFailure('petstore-verify', new UsageError(`the proxy ${missing}`));
+  const lineOptions = { quiet: options.quiet ?? false, verbose: options.verbose ?? false };
+  const server = createValidatingProxy({
+    upstream: options.upstream,
+    redaction: new Redaction(confidencesOf(argv, process.env)),
+    prism: !options['no-prism'],
+    onExchange: (exchange) => {
+      const lines = proxyExchangeLines(exchange, lineOptions);
+      if (lines.length > 0) console.log(lines.join('\n'));
+    },
+    ...(recorder !== undefined && { recorder }),
+  });
+  stopOnSignals(async () => {
+    await server.close();
+    const report = server.report();
+    console.log(proxySummaryLines(report).join('\n'));
+    if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
+    return report.verdict === 'failed' ? 1 : 0;
+  });
+  const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
+  const hint = upstreamHint(options.upstream);
+  if (hint !== undefined) console.log(`hint: ${hint}`);
+  console.log(
+    `petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${reportPath}`,
+  );
+  if (recorder !== undefined)
+    console.log(
+      `recording to ${recorder.current().file} (${recordingFrom(recorder)}; ${options['api-key'] === undefined ? 'key choices from the answers: give --api-key to tell them exactly' : 'key choices compared with --api-key'}); POST ${origin}${newRecordingPath} starts a new file`,
+    );
+  return undefined;
+}
+
+/** The state `--from-scenario` names (a shipped scenario, or a scenario file), to set before recording. */
+async function knownStateOf(options: ReturnType<typeof parseProxy>): Promise<KnownState | undefined> {
+  const wanted = options['from-scenario'];
+  const stateUrl = options['state-url'];
+  if (wanted === undefined || stateUrl === undefined) return undefined;
+  const scenario = /[\\/]|\.ya?ml$/.test(wanted)
+    ? await loadScenarioFile(wanted)
+    : (await loadScenarios({ names: [wanted] }))[0]!;
+  if (injectsFaults(scenario))
+    throw new UsageError(`scenario ${scenario.name} injects faults: only the mock can replay it, no deployment`);
+  if (scenario.state === undefined)
+    throw new UsageError(`scenario ${scenario.name} sets no provider state: name one that does`);
+  return { scenario: scenario.name, stateUrl, orders: scenario.state.params.orders as OrderInput[] };
+}
+
+function recordingFrom(recorder: ScenarioRecorder): string {
+  const known = recorder.knownState;
+  return known === undefined
+    ? 'the state inferred from the answers: give --from-scenario and --state-url to record from a known one'
+    : `from the state of scenario ${known.scenario}, set on the upstream`;
+}
+
+/** One line for each way an answer the proxy recorded disagrees with what the contract requires there. */
+function disagreementLines({ step, disagreements, again }: RecordedStep): string[] {
+  const when = again === true ? ' (judged again: a later answer told more of the state)' : '';
+  if (again === true && disagreements.length === 0)
+    return [`  recorded ${step.name}${when}: no longer against the contract`];
+  return disagreements.map(
+    (finding) =>
+      `  recorded ${step.name}${when}: the contract requires ${finding.expected}, the upstream answered ${finding.actual} [${finding.code}]`,
+  );
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** The proxy's summary when it stops, from its report alone: the same counts as its JSON and its exit code. */
+function proxySummaryLines(report: ProxyReport): string[] {
+  const { recording } = report;
+  const ofContract = recording === undefined ? 0 : recording.disagreements;
+  const sources =
+    recording === undefined
+      ? ''
+      : ` (${report.violations - ofContract} of the specification, ${ofContract} of the contract in the recording)`;
+  const lines = [
+    `${plural(report.exchanges, 'exchange')}, ${report.checked} checked, ${plural(report.violations, 'violation')}${sources}, ${plural(report.disagreements, 'disagreement')} between Ajv and Prism`,
+  ];
+  if (recording !== undefined) lines.push(...recordingSummaryLines(recording));
+  lines.push(`verdict: ${report.verdict} (exit ${report.verdict === 'failed' ? 1 : 0})`);
+  return lines;
+}
+
+function recordingSummaryLines({ files, against, inferred, failed }: NonNullable<ProxyReport['recording']>): string[] {
+  if (files.length === 0) return [failed ?? 'recorded nothing: no call of an operation passed'];
+  const each = files.map(({ file, steps }) => `${plural(steps, 'step')} in ${file}`).join(', ');
+  const lines = [`recorded ${each}; ${plural(against.length, 'answer')} against the contract`];
+  if (failed !== undefined) lines.push(failed);
+  if (inferred.length > 0)
+    lines.push(
+      `inferred from the answers, not known: ${inferred.map(({ id, status, because }) => `order ${id} ${status} (from ${because})`).join(', ')}; ` +
+        'a bug in these statuses cannot be caught (a 204 for a shipped order reads as a pending one): record from a known state with --from-scenario and --state-url',
+    );
+  return lines;
+}

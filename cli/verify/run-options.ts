@@ -1,0 +1,250 @@
+// The command line of a run and of explore: their help, their flags, and what they are read into.
+import { defaultRequestTimeout } from '../../verify/observe.js';
+import type { PactBroker } from '../../verify/pact.js';
+import type { SuiteName } from '../../verify/results.js';
+import {
+  brokerFromEnvironment,
+  type BrokerSettings,
+  httpUrlFlag,
+  integerFlag,
+  parseFlags,
+  UsageError,
+} from '../shared.js';
+
+const exitCodes = `Exit 0 when every check passed; 1 on any violation; 2 when nothing could be judged:
+the arguments are wrong, the preflight (before any suite) found the setup wrong (a base URL that
+does not answer or does not end with /v1, a refused key, a state URL that refuses a setup), or no
+check ran. The reason is printed, one line.`;
+
+// The options of a run that say where the target is and how to reach it: the run's and explore's.
+const targetOptions = `  --base-url URL        the implementation, ending with /v1
+  --target NAME         production or staging: the base URL from $PETSTORE_BASE_URL or
+                        $PETSTORE_STAGING_BASE_URL (instead of --base-url)
+  --api-key KEY         an API key it accepts (default $PETSTORE_API_KEY)
+  --state-url URL       where to POST Pact state-change requests (the kit's mock: /__mock/provider-state);
+                        without it, what sets a provider state is skipped`;
+
+// The options both the run and explore share after the target's: time limits, oracles and reports.
+const reportOptions = `  --timeout S           seconds to wait for one whole answer, headers and body (default 10)
+  --deadline S          seconds the whole run may take; what is left then fails the run (default 600)
+  --strict              count the kit's own decisions (advisory expectations) as violations
+  --no-prism            do not check responses with Prism's validator too (saves ~0.5 s of start-up)
+  --verbose             also print where Prism disagrees with Ajv for a known Prism limit (int64 beyond
+                        2^53); without it they are only counted
+  --junit FILE          write a JUnit XML report of every suite that ran
+  --json FILE           write the whole report as JSON
+  --html FILE           write a self-contained HTML page of the report, with the coverage matrix
+  --write-baseline FILE write the violations of this run as a baseline of known failures (JSON)
+  --baseline FILE       known failures (from --write-baseline): reported as known, failing nothing;
+                        the run fails only on new violations, and says which known ones are fixed`;
+
+export const usage = `Usage: petstore-verify [options]
+       petstore-verify explore [options]                 (petstore-verify explore --help)
+       petstore-verify proxy --upstream URL [options]    (petstore-verify proxy --help)
+       petstore-verify publish-pact --consumer-version V (petstore-verify publish-pact --help)
+
+Checks an implementation of the pet store order interface against the specification: the shipped
+pact, then the scenarios, then a short exploration. ${exitCodes}
+
+Options:
+${targetOptions}
+  --suite NAME          pact (the shipped pact, with Pact's verifier; needs --state-url), scenarios
+                        (the scenarios, checked with Ajv, Prism and the kit's mock as model), explore
+                        (generated states and command sequences against the model; needs --state-url)
+                        or all (default: pact, the scenarios, then 25 exploration runs; what needs
+                        --state-url is skipped, saying why, without it; with --scenario or
+                        --scenarios, the default is the scenarios alone)
+  --scenario NAME       run this scenario (repeatable; default: all of them); with --suite pact or
+                        all, the pact verifies only this scenario's interactions
+  --scenarios DIR       run the scenarios of this folder instead of the kit's
+  --provider-version V  with $PACT_BROKER_BASE_URL: publish the pact verification results as version V
+  --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
+  --require-coverage    fail the run when a documented response (operation and status) was not exercised
+  --runs N              the exploration's runs (default 25)
+  --seed N              the exploration's seed, which replays its runs exactly (default 20261123; random: a new one)
+  --max-steps N         the most commands in one exploration run (default 12)
+  --save DIR            write the exploration's shrunk failure as a scenario file in DIR
+${reportOptions}
+  --help                print this help
+  --version             print the version
+
+In GitHub Actions (GITHUB_ACTIONS=true) it also prints a workflow command per finding (::error,
+::warning, ::notice for a known failure) and appends a Markdown summary to $GITHUB_STEP_SUMMARY.
+`;
+
+export const exploreUsage = `Usage: petstore-verify explore [options]
+
+Explores: generates provider states and sequences of calls, sends each to the implementation and to
+the kit's mock seeded with the same state, and compares every answer; a difference is shrunk to the
+smallest state and sequence that still differ. ${exitCodes}
+
+Options:
+${targetOptions}
+  --runs N              how many generated runs (default 100)
+  --seed N              the seed that replays the runs exactly (default 20261123; random: a new one)
+  --max-steps N         the most commands in one run (default 12)
+  --save DIR            write the shrunk failure as a scenario file in DIR
+${reportOptions}
+  --help                print this help
+`;
+
+function secondsFlag(value: string, name: string, maximum: number): number {
+  const seconds = Number(value);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(seconds > 0) || seconds > maximum)
+    throw new UsageError(
+      `--${name} must be a number of seconds above 0 and at most ${maximum}, got ${JSON.stringify(value)}`,
+    );
+  return seconds * 1000;
+}
+
+const verifyFlags = {
+  runs: { type: 'string' },
+  seed: { type: 'string' },
+  'max-steps': { type: 'string' },
+  save: { type: 'string' },
+  'base-url': { type: 'string' },
+  target: { type: 'string' },
+  'api-key': { type: 'string' },
+  'state-url': { type: 'string' },
+  scenario: { type: 'string', multiple: true },
+  scenarios: { type: 'string' },
+  suite: { type: 'string' },
+  timeout: { type: 'string' },
+  deadline: { type: 'string' },
+  'provider-version': { type: 'string' },
+  'provider-branch': { type: 'string' },
+  strict: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  'no-prism': { type: 'boolean' },
+  'require-coverage': { type: 'boolean' },
+  junit: { type: 'string' },
+  json: { type: 'string' },
+  html: { type: 'string' },
+  baseline: { type: 'string' },
+  'write-baseline': { type: 'string' },
+  help: { type: 'boolean' },
+  version: { type: 'boolean' },
+} as const;
+
+/** The command line of a run as read, before any flag is checked. */
+export type VerifyFlags = ReturnType<typeof parseFlags<typeof verifyFlags>>;
+
+/** The target's base URL: `--base-url`, or the variable `--target production|staging` names. */
+function baseUrlOf(values: VerifyFlags, environment: NodeJS.ProcessEnv): string {
+  let baseUrl = values['base-url'];
+  if (values.target !== undefined) {
+    if (baseUrl !== undefined) throw new UsageError('give --base-url or --target, not both');
+    const variable = { production: 'PETSTORE_BASE_URL', staging: 'PETSTORE_STAGING_BASE_URL' }[values.target];
+    if (variable === undefined)
+      throw new UsageError(`--target must be production or staging, got ${JSON.stringify(values.target)}`);
+    baseUrl = environment[variable];
+    if (!baseUrl) throw new UsageError(`--target ${values.target} reads ${variable}, which is not set`);
+  }
+  if (baseUrl === undefined) throw new UsageError('--base-url (or --target) is required');
+  return baseUrl;
+}
+
+const suitesByFlag: Record<string, SuiteName[]> = {
+  pact: ['pact'],
+  scenarios: ['scenarios'],
+  explore: ['explore'],
+  all: ['pact', 'scenarios', 'explore'],
+};
+
+// The flags of a run that explore has no use for: refused, so that its help lists all it takes.
+const notForExplore = [
+  'suite',
+  'scenario',
+  'scenarios',
+  'provider-version',
+  'provider-branch',
+  'require-coverage',
+  'version',
+] as const;
+
+/** The `--suite` asked for (`explore` for the explore command) and the suites it runs. */
+function suitesOf(values: VerifyFlags, explore: boolean): { suite: string; suites: SuiteName[] } {
+  // Scenarios named or given as a folder are run alone, unless --suite asks for more.
+  const chosen = values.scenario !== undefined || values.scenarios !== undefined;
+  let suite = explore ? 'explore' : (values.suite ?? (chosen ? 'scenarios' : 'all'));
+  if (suite === 'ajv') {
+    // The suite's name before it was one word everywhere: still taken, and said once.
+    console.error('petstore-verify: --suite ajv is now --suite scenarios, its name in every report');
+    suite = 'scenarios';
+  }
+  const suites = suitesByFlag[suite];
+  if (suites === undefined)
+    throw new UsageError(`--suite must be pact, scenarios, explore or all, got ${JSON.stringify(suite)}`);
+  if (suite === 'pact' && values['state-url'] === undefined)
+    throw new UsageError('--suite pact needs --state-url: every interaction of the pact sets a provider state');
+  if (suite === 'explore' && values['state-url'] === undefined)
+    throw new UsageError('exploration needs --state-url: every run sets a generated provider state');
+  return { suite, suites };
+}
+
+/** `--seed N`, or a random one for `--seed random`. */
+function seedOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return value === 'random' ? Math.floor(Math.random() * 2 ** 31) : integerFlag(value, 'seed', 0, 2 ** 31 - 1);
+}
+
+/** The Pact Broker of the environment, with the provider version and branch to publish results as. */
+function brokerOf(values: VerifyFlags, environment: NodeJS.ProcessEnv): BrokerSettings | undefined {
+  const broker = brokerFromEnvironment(environment);
+  if ((values['provider-version'] ?? values['provider-branch']) !== undefined && broker === undefined) {
+    throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
+  }
+  return broker;
+}
+
+function withProviderVersion(broker: BrokerSettings | undefined, values: VerifyFlags): PactBroker | undefined {
+  return (
+    broker && {
+      ...broker,
+      ...(values['provider-version'] !== undefined && { providerVersion: values['provider-version'] }),
+      ...(values['provider-branch'] !== undefined && { providerBranch: values['provider-branch'] }),
+    }
+  );
+}
+
+/** The exploration's runs (100 for the explore command, else 25), seed, steps and folder to save a failure in. */
+function explorationOf(values: VerifyFlags, suite: string, seed: number | undefined) {
+  return {
+    runs: values.runs === undefined ? (suite === 'explore' ? 100 : 25) : integerFlag(values.runs, 'runs', 1, 100_000),
+    ...(seed !== undefined && { seed }),
+    ...(values['max-steps'] !== undefined && { maxSteps: integerFlag(values['max-steps'], 'max-steps', 1, 100) }),
+    ...(values.save !== undefined && { save: values.save }),
+  };
+}
+
+export function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) {
+  const values = parseFlags(argv, verifyFlags);
+  if (values.help) return 'help' as const;
+  const unused = explore ? notForExplore.find((name) => values[name] !== undefined) : undefined;
+  if (unused !== undefined) throw new UsageError(`petstore-verify explore takes no --${unused}`);
+  if (values.version) return 'version' as const;
+  const baseUrl = baseUrlOf(values, environment);
+  const apiKey = values['api-key'] ?? environment.PETSTORE_API_KEY;
+  if (!apiKey) throw new UsageError('--api-key (or PETSTORE_API_KEY) is required');
+  for (const [name, url] of [
+    ['base-url', baseUrl],
+    ['state-url', values['state-url']],
+  ] as const)
+    if (url !== undefined) httpUrlFlag(url, name);
+  const { suite, suites } = suitesOf(values, explore);
+  const seed = seedOf(values.seed);
+  const broker = brokerOf(values, environment);
+  return {
+    ...values,
+    baseUrl,
+    apiKey,
+    suites,
+    broker: withProviderVersion(broker, values),
+    timeout: values.timeout === undefined ? defaultRequestTimeout : secondsFlag(values.timeout, 'timeout', 600),
+    deadline: values.deadline === undefined ? 600_000 : secondsFlag(values.deadline, 'deadline', 86_400),
+    exploration: explorationOf(values, suite, seed),
+  };
+}
+
+/** A run's command line, read: what `parse` gives when it asks for no help or version. */
+export type RunFlags = Exclude<ReturnType<typeof parse>, 'help' | 'version'>;

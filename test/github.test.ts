@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { githubAnnotations, githubSummary } from '../verify/github.js';
-import { runReport } from '../verify/report.js';
+import { runReport } from '../verify/report/run-report.js';
 import { tallySuite } from '../verify/results.js';
 import { hostileKey, startHostileProvider } from './hostile-provider.js';
 import { startServer } from './support.js';

@@ -31,3 +31,12 @@ export interface Finding {
 export function findingMessage(finding: Finding): string {
   return `${finding.about === undefined ? '' : `${finding.about}: `}expected ${finding.expected}, got ${finding.actual}`;
 }
+
+/**
+ * A finding's message with where it is: `expected integer, got "1" (at /0/id)`.
+ * @example
+ * findingText({ code: 'body-json', path: '', expected: 'a JSON body', actual: '"oops"' }) // 'expected a JSON body, got "oops"'
+ */
+export function findingText(finding: Finding): string {
+  return `${findingMessage(finding)}${finding.path === '' ? '' : ` (at ${finding.path})`}`;
+}

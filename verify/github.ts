@@ -1,4 +1,4 @@
-import type { ReportedFinding, RunReport } from './report.js';
+import type { ReportedFinding, RunReport } from './report/run-report.js';
 
 // A workflow command's data: `%`, CR and LF escaped (what the runner unescapes).
 function commandData(text: string): string {

@@ -64,23 +64,25 @@ export {
 } from './recorder/scenario-recorder.js';
 export {
   coverageOf,
+  reportedFindings,
+  runReport,
+  type Coverage,
+  type CoverageEntry,
+  type ReportedFinding,
+  type RunReport,
+} from './report/run-report.js';
+export {
   disagreementLine,
   exchangeLines,
   findingLine,
-  findingText,
-  reportedFindings,
-  runReport,
   shownDisagreements,
   summaryLines,
-  toHtml,
-  toJson,
-  toJunit,
-  type Coverage,
-  type CoverageEntry,
   type LineOptions,
-  type ReportedFinding,
-  type RunReport,
-} from './report.js';
+} from './report/console.js';
+export { findingText } from './finding.js';
+export { toHtml } from './report/html.js';
+export { toJson } from './report/json.js';
+export { toJunit } from './report/junit.js';
 export {
   suiteNames,
   type CaseResult,

@@ -5,7 +5,7 @@ import { explore, type ExploreOptions } from './explore/explore.js';
 import { TargetUnreachable } from './observe.js';
 import { verifyPact, type PactBroker } from './pact.js';
 import { prismLoader } from './prism.js';
-import { runReport, type RunReport } from './report.js';
+import { runReport, type RunReport } from './report/run-report.js';
 import { judgeCall } from './judge.js';
 import type { Observation } from './observe.js';
 import {

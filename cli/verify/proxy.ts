@@ -13,7 +13,8 @@ import {
 } from '../../verify/proxy.js';
 import { ScenarioRecorder, type KnownState, type RecordedStep } from '../../verify/recorder/scenario-recorder.js';
 import { Redaction } from '../../verify/redaction.js';
-import { disagreementLine, findingText, shownDisagreements } from '../../verify/report.js';
+import { findingText } from '../../verify/finding.js';
+import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
 import {
   hostFlag,
   httpUrlFlag,

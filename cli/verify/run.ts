@@ -7,7 +7,11 @@ import { baselineText, readBaseline, type Baseline } from '../../verify/baseline
 import { defaultExplorationSeed } from '../../verify/explore/explore.js';
 import { githubAnnotations, githubSummary } from '../../verify/github.js';
 import { installHint, type OptionalDependency } from '../../verify/optional-dependencies.js';
-import { exchangeLines, runLines, summaryLines, toHtml, toJson, toJunit, type RunReport } from '../../verify/report.js';
+import { exchangeLines, runLines, summaryLines } from '../../verify/report/console.js';
+import { toHtml } from '../../verify/report/html.js';
+import { toJson } from '../../verify/report/json.js';
+import { toJunit } from '../../verify/report/junit.js';
+import type { RunReport } from '../../verify/report/run-report.js';
 import { runVerification } from '../../verify/verification.js';
 import { packageVersion, usageFailure, UsageError } from '../shared.js';
 import { exploreUsage, parse, usage, type RunFlags } from './run-options.js';

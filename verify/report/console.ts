@@ -1,0 +1,197 @@
+// The run as the console shows it: a line per exchange and per run, then the summary.
+import { findingText, type Finding } from '../finding.js';
+import type { KnownFailure } from '../baseline.js';
+import type { Disagreement } from '../prism.js';
+import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from '../results.js';
+import type { RunReport } from './run-report.js';
+/**
+ * One violation as a line: `case › exchange: expected …, got … (at /0/id)`.
+ * @example
+ * findingLine('list-orders', 'list the orders', { code: 'body-schema', path: '/0/id', expected: 'integer', actual: '"1"' })
+ * // 'list-orders › list the orders: expected integer, got "1" (at /0/id)'
+ */
+export function findingLine(caseName: string, exchangeName: string, finding: Finding, suite?: SuiteName): string {
+  const subject = suite === undefined || suite === 'scenarios' ? caseName : `${suite} › ${caseName}`;
+  return `${subject}${exchangeName === caseName ? '' : ` › ${exchangeName}`}: ${findingText(finding)}`;
+}
+
+/**
+ * A disagreement between the two oracles as a line.
+ * @example
+ * disagreementLine({ area: 'body', ajv: [], prism: ['Response body property 0.id must be <= 9007199254740991'], knownPrismLimit: 'Prism caps ...' })
+ * // 'Ajv and Prism disagree on the body: Ajv finds nothing; Prism: Response body property 0.id must be <= 9007199254740991 (known Prism limit: Prism caps ...)'
+ */
+export function disagreementLine(disagreement: Disagreement): string {
+  const side = (name: string, messages: string[]) =>
+    messages.length > 0 ? `${name}: ${messages.join('; ')}` : `${name} finds nothing`;
+  const known =
+    disagreement.knownPrismLimit !== undefined ? ` (known Prism limit: ${disagreement.knownPrismLimit})` : '';
+  return `Ajv and Prism disagree on the ${disagreement.area}: ${side('Ajv', disagreement.ajv)}; ${side('Prism', disagreement.prism)}${known}`;
+}
+
+/** How much the console says. */
+export interface LineOptions {
+  /** Also print the disagreements that are known limits of Prism (int64 beyond 2^53). Default: false. */
+  verbose?: boolean;
+}
+
+/**
+ * The disagreements worth a line: all of them when verbose, else those that are no known Prism limit.
+ * @example
+ * shownDisagreements(exchange.disagreements, {}) // [] when Prism only capped an int64
+ */
+export function shownDisagreements(disagreements: readonly Disagreement[], options: LineOptions): Disagreement[] {
+  return options.verbose
+    ? [...disagreements]
+    : disagreements.filter((disagreement) => disagreement.knownPrismLimit === undefined);
+}
+
+/**
+ * The progress line of an exchange, then one line per violation, per warning and per disagreement
+ * (known Prism limits only when verbose). Scenario lines name the scenario; other suites' lines
+ * start with the suite.
+ * @example
+ * exchangeLines('scenarios', 'cancel-shipped-order', exchange)
+ * // ['✓ cancel-shipped-order › cancel the shipped order (DELETE /store/orders/3 → 409, 12 ms)']
+ */
+export function exchangeLines(
+  suite: SuiteName,
+  caseName: string,
+  exchange: CheckedExchange,
+  options: LineOptions = {},
+): string[] {
+  const mark = exchange.violations.length > 0 ? '✗' : '✓';
+  const subject = suite === 'scenarios' ? caseName : `${suite} › ${caseName}`;
+  const call =
+    exchange.method === ''
+      ? ''
+      : ` (${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}, ${exchange.durationMs.toFixed(0)} ms)`;
+  return [
+    `${mark} ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}${call}`,
+    ...exchange.violations.map((finding) => `    ${findingLine(caseName, exchange.name, finding, suite)}`),
+    ...(exchange.known ?? []).map(
+      (finding) => `    known failure (baseline): ${findingLine(caseName, exchange.name, finding, suite)}`,
+    ),
+    ...exchange.warnings.map(
+      (finding) =>
+        `    warning (advisory; --strict makes it a violation): ${findingLine(caseName, exchange.name, finding, suite)}`,
+    ),
+    ...shownDisagreements(exchange.disagreements, options).map(
+      (disagreement) =>
+        `    note: ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}: ${disagreementLine(disagreement)}`,
+    ),
+  ];
+}
+
+/**
+ * The progress lines of an exploration run: one line for a run that passed or was skipped (it sent
+ * nothing), with why; for the shrunk failure, its state, then every numbered step with what differed below it.
+ * @example
+ * runLines({ name: 'run 3', description: '4 orders, 7 steps', verdict: 'passed', exchanges }) // ['✓ explore › run 3 (4 orders, 7 steps)']
+ */
+export function runLines(result: CaseResult, options: LineOptions = {}): string[] {
+  const known = result.exchanges.some((exchange) => (exchange.known ?? []).length > 0);
+  if (result.verdict === 'passed' && !known) return [`✓ explore › ${result.name} (${result.description ?? ''})`];
+  if (result.verdict === 'skipped')
+    return [skippedLine('explore', `${result.name} (${result.description ?? ''})`, result.reason)];
+  if (result.exchanges.length === 0) return [];
+  return [
+    `${result.verdict === 'passed' ? '✓' : '✗'} explore › ${result.name}${result.reason === undefined ? '' : ` (${result.reason})`}`,
+    ...(result.description === undefined ? [] : [`    state: ${result.description}`]),
+    ...result.exchanges.flatMap((exchange) =>
+      exchangeLines('explore', result.name, exchange, options).map((line) => `  ${line}`),
+    ),
+  ];
+}
+
+/** A skipped case as a line, with why: `- skipped explore › run 4 (0 orders, 0 steps): no command was generated: the run sent nothing`. */
+function skippedLine(suite: SuiteName, name: string, reason: string | undefined): string {
+  return `- skipped ${suite === 'scenarios' ? '' : `${suite} › `}${name}: ${reason ?? 'not run'}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+// `12 checks`, or `12 checks (3 failed)`: the failed ones are JUnit's failures, the violations in them counted apart.
+function checkCount(counts: { checks: number; failedChecks: number }): string {
+  return `${plural(counts.checks, 'check')}${counts.failedChecks > 0 ? ` (${counts.failedChecks} failed)` : ''}`;
+}
+
+function seconds(milliseconds: number): string {
+  return `${(milliseconds / 1000).toFixed(1)} s`;
+}
+
+/** The summary line of one suite. */
+export function suiteLine(suite: SuiteResult, baseUrl: string): string {
+  if (suite.verdict === 'skipped' && suite.reason !== undefined) return `${suite.suite}: skipped (${suite.reason})`;
+  const count = (verdict: string) => suite.cases.filter((result) => result.verdict === verdict).length;
+  const noun = { preflight: 'lists', pact: 'interactions', scenarios: 'scenarios', explore: 'runs' }[suite.suite];
+  const extra = [
+    count('skipped') > 0 ? `${count('skipped')} skipped` : '',
+    count('error') > 0 ? `${count('error')} errors` : '',
+  ].filter((part) => part !== '');
+  return (
+    `${suite.suite}: ${count('passed')} passed, ${count('failed')} failed${extra.length > 0 ? `, ${extra.join(', ')}` : ''}` +
+    ` (${noun}; ${checkCount(suite)}, ${plural(suite.violations, 'violation')}, ${plural(suite.warnings, 'warning')}, ${seconds(suite.durationMs)}` +
+    `${suite.seed === undefined ? '' : `, seed ${suite.seed}`}, ${baseUrl})`
+  );
+}
+
+// What Prism said beside Ajv: every disagreement when verbose, else the ones that are no known Prism limit.
+function secondOracleLine(report: RunReport, options: LineOptions): string {
+  const known = report.knownPrismLimits;
+  if (options.verbose || known === 0)
+    return (
+      `second oracle, Prism: ${plural(report.disagreements, 'disagreement')} with Ajv` +
+      (report.disagreements > 0 ? `, ${known} of them known Prism limits (docs/harness.md)` : '')
+    );
+  return `second oracle, Prism: ${plural(report.disagreements - known, 'disagreement')} with Ajv, besides ${plural(known, 'known Prism limit')} (--verbose shows them; docs/harness.md)`;
+}
+
+// What the baseline said: the known failures seen again, and those fixed.
+function baselineLine(report: RunReport, baseline: { known: number; fixed: KnownFailure[] }): string {
+  const fixed = baseline.fixed.map(
+    (failure) => `${failure.suite} › ${failure.scenario} › ${failure.step} ${failure.code}`,
+  );
+  return (
+    `baseline: ${plural(report.knownViolations, 'violation')} ${report.knownViolations === 1 ? 'is a known failure' : 'are known failures'} (the baseline holds ${baseline.known})` +
+    (fixed.length === 0
+      ? ''
+      : `; ${plural(fixed.length, 'known failure')} ${fixed.length === 1 ? 'is' : 'are'} fixed: remove ${fixed.length === 1 ? 'it' : 'them'} from the baseline (${fixed.join('; ')})`)
+  );
+}
+
+/** The closing summary: what was skipped or could not run, a line per suite, the second oracle, coverage, the verdict. */
+export function summaryLines(report: RunReport, options: LineOptions = {}): string[] {
+  const lines: string[] = [];
+  for (const suite of report.suites) {
+    for (const result of suite.cases) {
+      // An exploration run's line is printed as it ends (runLines); the suite's line counts it.
+      if (result.verdict === 'skipped' && result.reason !== undefined && suite.suite !== 'explore')
+        lines.push(skippedLine(suite.suite, result.name, result.reason));
+      if (result.verdict === 'error')
+        lines.push(
+          `! error in ${suite.suite === 'scenarios' ? '' : `${suite.suite} › `}${result.name}: ${result.reason}`,
+        );
+    }
+  }
+  lines.push(...report.suites.map((suite) => suiteLine(suite, report.baseUrl)));
+  const judgedByPrism = report.suites.some((suite) => suite.suite !== 'pact' && suite.checks > 0);
+  if (judgedByPrism) {
+    lines.push(report.prism ? secondOracleLine(report, options) : 'second oracle, Prism: off (--no-prism)');
+  }
+  const missing = report.coverage.responses
+    .filter((entry) => entry.exercised === 0)
+    .map((entry) => `${entry.operation} ${entry.status}`);
+  // A run the preflight stopped checked nothing: its coverage says nothing either.
+  if (report.setupError === undefined)
+    lines.push(
+      `coverage: ${report.coverage.covered} of ${report.coverage.total} documented responses exercised${missing.length > 0 ? ` (not: ${missing.join(', ')})` : ''}`,
+    );
+  if (report.baseline !== undefined) lines.push(baselineLine(report, report.baseline));
+  lines.push(
+    `verdict: ${report.verdict} (exit ${report.exitCode}; ${checkCount(report)}, ${plural(report.violations, 'violation')}${report.baseline === undefined ? '' : ` (${report.knownViolations} known)`}, ${seconds(report.durationMs)})${report.reasons.length > 0 && report.exitCode !== 0 ? `: ${report.reasons.join('; ')}` : ''}`,
+  );
+  return lines;
+}

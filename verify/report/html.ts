@@ -1,0 +1,110 @@
+// The run as one self-contained HTML page: the verdict, the coverage matrix, each suite and case.
+import { routes } from '../../spec/routes.js';
+import type { Finding } from '../finding.js';
+import { escapeMarkup } from '../escape-markup.js';
+import type { CaseResult, SuiteResult } from '../results.js';
+import type { Coverage, RunReport } from './run-report.js';
+import { suiteLine } from './console.js';
+/** A finding split for a table: where, what was expected, what came. */
+function findingCells(finding: Finding): [string, string, string] {
+  return [
+    finding.path,
+    `${finding.about === undefined ? '' : `${finding.about}: `}${finding.expected}`,
+    finding.actual,
+  ];
+}
+
+const verdictBadge = (verdict: string) =>
+  `<span class="verdict ${escapeMarkup(verdict)}">${escapeMarkup(verdict)}</span>`;
+
+/** The coverage matrix as a table: an operation a row, a documented status a column, how often each was exercised. */
+function coverageMatrix(coverage: Coverage): string {
+  const statuses = [...new Set(coverage.responses.map((entry) => entry.status))].sort((left, right) => left - right);
+  const operations = routes.map((route) => route.operation);
+  return [
+    '<table class="coverage"><thead><tr><th>operation</th>',
+    ...statuses.map((status) => `<th>${status}</th>`),
+    '</tr></thead><tbody>',
+    ...operations.map((operation) => {
+      const route = routes.find((candidate) => candidate.operation === operation)!;
+      const cells = statuses.map((status) => {
+        const entry = coverage.responses.find(
+          (candidate) => candidate.operation === operation && candidate.status === status,
+        );
+        if (entry === undefined) return '<td class="undocumented">–</td>';
+        return entry.exercised > 0
+          ? `<td class="exercised" title="exercised ${entry.exercised} times">✓ ${entry.exercised}</td>`
+          : '<td class="missing" title="documented, not exercised">✗ not exercised</td>';
+      });
+      return `<tr><th>${escapeMarkup(operation)}<br><code>${escapeMarkup(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
+    }),
+    '</tbody></table>',
+  ].join('');
+}
+
+// Failures first: what a person opens the page for.
+const verdictRank: Record<string, number> = { failed: 0, error: 1, skipped: 2, passed: 3 };
+
+/** A suite as a section: its summary line, then its cases, failures first. */
+function suiteSection(suite: SuiteResult, baseUrl: string): string {
+  const cases = [...suite.cases]
+    .sort((left, right) => (verdictRank[left.verdict] ?? 3) - (verdictRank[right.verdict] ?? 3))
+    .map(caseDetails);
+  return `<section class="suite"><h2>${verdictBadge(suite.verdict)} ${escapeMarkup(suite.suite)}</h2><p>${escapeMarkup(suiteLine(suite, baseUrl))}</p>${cases.join('')}</section>`;
+}
+
+/** A case as a details element (open when it failed): its violations and warnings in a table, its exchanges. */
+function caseDetails(result: CaseResult): string {
+  const rows = result.exchanges.flatMap((exchange) =>
+    [
+      ...exchange.violations.map((finding) => ['violation', finding] as const),
+      ...(exchange.known ?? []).map((finding) => ['known', finding] as const),
+      ...exchange.warnings.map((finding) => ['warning', finding] as const),
+    ].map(([kind, finding]) => {
+      const [where, expected, actual] = findingCells(finding);
+      return `<tr class="${kind}"><td>${escapeMarkup(exchange.name)}</td><td><code>${escapeMarkup(finding.code)}</code></td><td><code>${escapeMarkup(where)}</code></td><td>${escapeMarkup(expected)}</td><td>${escapeMarkup(actual)}</td></tr>`;
+    }),
+  );
+  const exchanges = result.exchanges.map(
+    (exchange) =>
+      `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${escapeMarkup(exchange.name)}${exchange.method === '' ? '' : ` <code>${escapeMarkup(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>`}</li>`,
+  );
+  return (
+    `<details class="case ${escapeMarkup(result.verdict)}"${result.verdict === 'failed' || result.verdict === 'error' ? ' open' : ''}><summary>${verdictBadge(result.verdict)} ${escapeMarkup(result.name)}` +
+    `${result.reason === undefined ? '' : ` <em>${escapeMarkup(result.reason)}</em>`}</summary>` +
+    `${result.description === undefined ? '' : `<p>${escapeMarkup(result.description)}</p>`}` +
+    (rows.length > 0
+      ? `<table class="findings"><thead><tr><th>step</th><th>rule</th><th>where</th><th>expected</th><th>actual</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+      : '') +
+    `<ul>${exchanges.join('')}</ul></details>`
+  );
+}
+
+/**
+ * The report as one self-contained HTML page (no external assets): the verdict, each suite with its
+ * cases and every violation (where, expected, actual), and the coverage matrix of the documented responses.
+ */
+export function toHtml(report: RunReport): string {
+  const matrix = coverageMatrix(report.coverage);
+  const suites = report.suites.map((suite) => suiteSection(suite, report.baseUrl));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>petstore-verify: ${escapeMarkup(report.verdict)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1c1c1c}
+h1{margin-bottom:.2rem}code{font:13px ui-monospace,monospace}
+.verdict{display:inline-block;padding:.05rem .5rem;border-radius:.3rem;color:#fff;font-weight:600;font-size:.85em}
+.verdict.passed{background:#1f7a3a}.verdict.failed{background:#b3261e}.verdict.not-run,.verdict.error{background:#8a5a00}.verdict.skipped{background:#666}
+table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
+.coverage td.exercised{background:#e3f4e8}.coverage td.missing{background:#fbe4e2;font-weight:600}.coverage td.undocumented{color:#999}
+tr.violation td{background:#fdf0ef}tr.warning td{background:#fff7e0}tr.known td{background:#eef1f6}details.case{margin:.3rem 0}summary{cursor:pointer}
+</style></head><body>
+<h1>${verdictBadge(report.verdict)} petstore-verify</h1>
+<p>${escapeMarkup(report.baseUrl)} · ${escapeMarkup(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
+${report.reasons.length > 0 && report.exitCode !== 0 ? `<ul class="reasons">${report.reasons.map((reason) => `<li>${escapeMarkup(reason)}</li>`).join('')}</ul>` : ''}
+<h2>Coverage of the documented responses: ${report.coverage.covered} of ${report.coverage.total}</h2>
+${matrix}
+${suites.join('\n')}
+</body></html>
+`;
+}

@@ -38,7 +38,7 @@ Options:
   --scenarios DIR          the scenarios of this folder instead of the kit's (for --scenario and POST /__mock/scenarios/NAME),
                            such as those petstore-verify explore --save writes
   --fault JSON             start with this fault, e.g. '{"operation":"listOrders","status":503,"times":1}';
-                           repeat for more (see README, Faults and latency)
+                           repeat for more (see docs/frontend.md, Faults and latency)
   --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
   --max-orders N           most orders all sessions hold together; a replacement past it is 409 (default 500000)

@@ -77,7 +77,7 @@ async function roundingHint(store: OrderStore, sent: bigint): Promise<MockError 
     .join(' and ');
   return new MockError(
     'order_not_found',
-    `Order ${sent} not found. The store holds ${named}, which a float64 cannot tell from ${sent}: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see the README, "Exact ids in typed clients".`,
+    `Order ${sent} not found. The store holds ${named}, which a float64 cannot tell from ${sent}: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see docs/frontend.md, "Exact ids in typed clients".`,
     { probablyMeant: twins[0]!.id },
   );
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Each command as the README names it, and how to run its help. */
+/** Each command as docs/reference.md names it, and how to run its help. */
 const commands = [
   ['petstore-mock', ['dist/bin/petstore-mock.js', '--help']],
   ['petstore-verify', ['dist/bin/petstore-verify.js', '--help']],
@@ -21,7 +21,7 @@ function cliDocs() {
     const help = execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
     return `## \`${name}\`\n\n\`\`\`\n${help.trimEnd()}\n\`\`\`\n`;
   });
-  return `# The commands\n\nEvery command's \`--help\`, as it prints it (\`scripts/write-cli-docs.mjs\` writes this file; a test\nfails when it drifts). The README lists every flag of each.\n\n${sections.join('\n')}`;
+  return `# The commands\n\nEvery command's \`--help\`, as it prints it (\`scripts/write-cli-docs.mjs\` writes this file; a test\nfails when it drifts). \`docs/reference.md\` lists every flag of each.\n\n${sections.join('\n')}`;
 }
 
 // `--stdout` prints the text instead of writing it: the test compares it with the file.

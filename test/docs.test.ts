@@ -7,6 +7,13 @@ import { injectsFaults, loadScenarios } from '../mocks/scenarios.js';
 import { runToExit } from './cli-support.js';
 
 const read = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');
+// The README and the pages its guides and reference moved to, read as one document.
+const readmeAndPages = async () =>
+  (
+    await Promise.all(
+      ['README.md', 'docs/frontend.md', 'docs/providers.md', 'docs/testers.md', 'docs/reference.md'].map(read),
+    )
+  ).join('\n');
 
 describe('the documentation', () => {
   it('lists every error code the mock uses, with its status', async () => {
@@ -60,8 +67,8 @@ describe('the documentation', () => {
     }
   });
 
-  it('counts in the README the scenarios the kit ships, and names those that inject faults', async () => {
-    const readme = await read('README.md');
+  it('counts in the README and its pages the scenarios the kit ships, and names those that inject faults', async () => {
+    const readme = await readmeAndPages();
     const scenarios = await loadScenarios();
     const faulty = scenarios.filter(injectsFaults).map((scenario) => scenario.name);
     expect(Number(/`list-without-key\.yaml`, (\d+) in all\)/.exec(readme)?.[1])).toBe(scenarios.length - faulty.length);
@@ -76,7 +83,7 @@ describe('the documentation', () => {
   });
 });
 
-// Each command as the README names it, and how to run its help.
+// Each command as the README and its pages name it, and how to run its help.
 const commands: [string, string[]][] = [
   ['petstore-mock', ['dist/bin/petstore-mock.js']],
   ['petstore-verify', ['dist/bin/petstore-verify.js']],
@@ -84,7 +91,7 @@ const commands: [string, string[]][] = [
   ['petstore-verify proxy', ['dist/bin/petstore-verify.js', 'proxy']],
   ['petstore-verify publish-pact', ['dist/bin/petstore-verify.js', 'publish-pact']],
 ];
-// Flags the README gives to other tools, each with the tool it is given to.
+// Flags the README and its pages give to other tools, each with the tool it is given to.
 const otherToolsFlags: Record<string, string> = {
   '--save-dev': 'npm',
   '--no-save': 'npm',
@@ -112,8 +119,8 @@ describe('the commands and their documents', () => {
     for (const [name, args] of commands) expect(await helpOf(args), name).toMatch(new RegExp(`^Usage: ${name} `));
   });
 
-  it('lists in the README exactly the flags of each command', async () => {
-    const readme = await read('README.md');
+  it('lists in the README and its pages exactly the flags of each command', async () => {
+    const readme = await readmeAndPages();
     for (const [name, args] of commands) {
       const line = new RegExp(`^- \`${name}\`: (.*)$`, 'm').exec(readme);
       expect(line, name).not.toBeNull();
@@ -122,8 +129,8 @@ describe('the commands and their documents', () => {
     }
   });
 
-  it('names in the README no flag that no command has, but for the other tools it names', async () => {
-    const readme = await read('README.md');
+  it('names in the README and its pages no flag that no command has, but for the other tools it names', async () => {
+    const readme = await readmeAndPages();
     const known = new Set<string>(Object.keys(otherToolsFlags));
     for (const [, args] of commands) for (const flag of optionFlags(await helpOf(args))) known.add(flag);
     const named = new Set([...readme.matchAll(/(?<![\w-])--[a-z][a-z0-9-]*/g)].map((match) => match[0]));

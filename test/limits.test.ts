@@ -1,5 +1,5 @@
 // Slow and oversized clients are bounded: each gets a 4xx Error record or a closed connection, the
-// server stays up, and the store is unchanged. The limits are documented in the README (Limits).
+// server stays up, and the store is unchanged. The limits are documented in docs/reference.md (Limits).
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { authorized, jsonOf, startServer } from './support.js';

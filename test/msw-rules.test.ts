@@ -106,7 +106,7 @@ describe('mock.observe(server): handlers in front of the kit', () => {
     ]);
   });
 
-  // MSW reports no response for a dropped connection; the README says to use a fault for one instead.
+  // MSW reports no response for a dropped connection; docs/frontend.md says to use a fault for one instead.
   it('cannot journal a dropped connection an override makes, and a network fault is journaled', async () => {
     install().observe(server);
     server.use(http.get('*/v1/store/orders', () => HttpResponse.error()));

@@ -84,8 +84,11 @@ describe("a frontend team's install", () => {
     }
   });
 
-  it("runs the README's vitest files as they stand, the journal and the collection included", async () => {
-    const readme = await readFile(join(projectRoot, 'README.md'), 'utf8');
+  it('runs the vitest files of the README and docs/frontend.md as they stand, the journal and the collection included', async () => {
+    // The README holds the short example; docs/frontend.md the typed client and the collection.
+    const readme = (
+      await Promise.all(['README.md', 'docs/frontend.md'].map((file) => readFile(join(projectRoot, file), 'utf8')))
+    ).join('\n');
     const files = [...readme.matchAll(/```ts\n\/\/ ([\w-]+\.test\.ts)\n([\s\S]*?)```/g)].map((match) => ({
       name: match[1]!,
       code: match[2]!,

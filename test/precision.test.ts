@@ -27,7 +27,7 @@ describe('a cancel of an id that a float64 makes of one in the store', () => {
       await cancel('9007199254740992'),
       404,
       'order_not_found',
-      'Order 9007199254740992 not found. The store holds order 9007199254740993, which a float64 cannot tell from 9007199254740992: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see the README, "Exact ids in typed clients".',
+      'Order 9007199254740992 not found. The store holds order 9007199254740993, which a float64 cannot tell from 9007199254740992: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see docs/frontend.md, "Exact ids in typed clients".',
     );
   });
 

@@ -933,7 +933,7 @@ describe('petstore-verify proxy --record on the command line', () => {
 });
 
 describe('petstore-verify proxy --record --from-scenario: recording from a known state', () => {
-  // The README's own bug: a deployment that cancels the shipped order 3 with 204.
+  // docs/testers.md's own bug: a deployment that cancels the shipped order 3 with 204.
   const cancelsShipped = () =>
     startBrokenProvider(async (request, response) =>
       request.method === 'DELETE' && response.status === 409 ? new Response(null, { status: 204 }) : response,
@@ -1011,7 +1011,7 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
     });
     expect(scenario!.recording!.inferred).toBeUndefined();
     expect((scenario!.steps[1] as ContractStep).expect.status).toBe(409);
-    // Replayed as the README says: red against the buggy deployment, green against an honest one.
+    // Replayed as docs/testers.md says: red against the buggy deployment, green against an honest one.
     const replayed = (origin: string) =>
       runToExit(process.execPath, [
         verifyCli,

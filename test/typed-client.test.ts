@@ -129,7 +129,7 @@ describe('openapi-fetch with exactFetch, standalone', () => {
   });
 });
 
-describe('openapi-fetch without exactFetch (what the README warns of)', () => {
+describe('openapi-fetch without exactFetch (what docs/frontend.md warns of)', () => {
   it('lists the two ids as one number, and a cancel of that number cancels the other order, with a 204', async () => {
     const standalone = await startServer({ seed: twins });
     try {

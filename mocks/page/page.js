@@ -1,10 +1,60 @@
 // The control page's script (GET /__mock/). It drives only the documented control API under /__mock,
 // so everything it does can also be done with curl. scripts/generate-spec.mjs puts it inline into the page.
+// @ts-check
+// Checked by tsconfig.page.json (`npm run typecheck`) from the JSDoc below: served as written, no build step.
+
+/**
+ * The answers of the control routes the page reads, as far as it reads them (the server's types are
+ * ActiveFault, JournalEntry, ResponseCoverage, ScenarioSummary, ScenarioLoaded and SessionSummary in mocks/).
+ * @typedef {{ id: number, operation: string, status?: number, network?: boolean,
+ *   delay?: number | { min: number, max: number }, times?: number, seen: number, affected: number }} Fault
+ * @typedef {{ time: string, method: string, path: string, status: number | 'network', operation: string | null,
+ *   session: string | null }} JournalEntry
+ * @typedef {{ operations: { operation: string, method: string, path: string,
+ *   responses: { status: number, seen: number }[] }[], covered: number, total: number }} Coverage
+ * @typedef {{ name: string, description: string }} ScenarioSummary
+ * @typedef {{ scenario: string, orders: number, faults: number }} ScenarioLoaded
+ * @typedef {{ '/faults': Fault[], '/requests': JournalEntry[], '/coverage': Coverage }} Panels
+ */
+/**
+ * An order as the page shows it: its numbers as the digits sent (see parseExact), or as numbers where
+ * the browser cannot keep them.
+ * @typedef {Partial<Record<'id' | 'petId' | 'quantity' | 'shipDate' | 'complete' | 'status',
+ *   string | number | boolean>>} ShownOrder
+ */
+/**
+ * A fault as the form adds it (`POST /__mock/faults`).
+ * @typedef {{ operation: string, status?: number, delay?: number, network?: true, times?: number }} FaultInput
+ */
+/**
+ * The elements of page.html the script uses, by id, each of the kind page.html makes it.
+ * @typedef {{
+ *   session: HTMLSelectElement, reset: HTMLButtonElement, status: HTMLParagraphElement,
+ *   'key-form': HTMLFormElement, 'control-key': HTMLInputElement,
+ *   'scenario-form': HTMLFormElement, scenario: HTMLSelectElement, 'scenario-description': HTMLParagraphElement,
+ *   'orders-note': HTMLParagraphElement, orders: HTMLTableElement,
+ *   'faults-note': HTMLParagraphElement, faults: HTMLTableElement, 'fault-form': HTMLFormElement,
+ *   'fault-operation': HTMLSelectElement, 'fault-status': HTMLInputElement, 'fault-delay': HTMLInputElement,
+ *   'fault-network': HTMLInputElement, 'fault-times': HTMLInputElement, 'fault-error': HTMLParagraphElement,
+ *   'journal-note': HTMLParagraphElement, journal: HTMLTableElement,
+ *   'coverage-summary': HTMLParagraphElement, coverage: HTMLTableElement,
+ * }} PageElements
+ */
+/**
+ * A reviver's third argument where the browser has JSON.parse source text access (TypeScript's lib
+ * does not declare it yet): a primitive's text as sent.
+ * @typedef {{ source?: string }} ReviverContext
+ */
+
 (() => {
   const keyStorage = 'petstore-mock-control-key';
   const refreshEvery = 1000;
   const shownOrders = 1000;
   const shownCalls = 200;
+  /**
+   * @type {{ session: string, key: string, ordersTag: string | null, drawn: Record<string, string>,
+   *   sessionNames: string, scenarios: ScenarioSummary[] | undefined, keyNeeded: boolean }}
+   */
   const state = {
     session: '',
     key: sessionStorage.getItem(keyStorage) ?? '',
@@ -15,8 +65,16 @@
     scenarios: undefined,
     keyNeeded: false,
   };
-  const element = (id) => document.getElementById(id);
+  /**
+   * The element of page.html with this id. Typed by PageElements, not checked at run time: page.html is
+   * served with this script, and the control page tests drive the two together.
+   * @template {keyof PageElements} Id
+   * @param {Id} id
+   * @returns {PageElements[Id]}
+   */
+  const element = (id) => /** @type {PageElements[Id]} */ (document.getElementById(id));
 
+  /** @param {Record<string, string> | undefined} extra */
   function requestHeaders(extra) {
     const headers = { ...extra };
     if (state.session !== '') headers['x-mock-session'] = state.session;
@@ -24,7 +82,12 @@
     return headers;
   }
 
-  /** A control call; a 401 asks for the control key. */
+  /**
+   * A control call; a 401 asks for the control key.
+   * @param {string} method
+   * @param {string} path below /__mock
+   * @param {{ headers?: Record<string, string>, body?: string }} options
+   */
   async function call(method, path, options = {}) {
     const headers = requestHeaders(
       options.body === undefined ? options.headers : { 'content-type': 'application/json', ...options.headers },
@@ -37,36 +100,56 @@
     return response;
   }
 
+  /** @param {Response} response */
   async function errorMessage(response) {
     try {
-      const record = await response.json();
+      // The mock's Error record, or any JSON: a body that is no record is read as one without a message.
+      const record = /** @type {{ message?: unknown }} */ (await response.json());
       return typeof record.message === 'string' ? record.message : `${response.status}`;
     } catch {
       return `The mock answered ${response.status}.`;
     }
   }
 
-  /** The outcome of the last action, or what the page is doing; a refusal is styled as one, not as a success. */
+  /**
+   * The outcome of the last action, or what the page is doing; a refusal is styled as one, not as a success.
+   * @param {string} text
+   */
   function say(text, refused = false) {
     element('status').textContent = text;
     element('status').classList.toggle('error', refused);
   }
 
+  /**
+   * A number as the digits sent, where the browser gives a reviver the source text; the number where it does not.
+   * @param {string} _key
+   * @param {unknown} value
+   * @param {ReviverContext} [context]
+   */
+  const digitsAsSent = (_key, value, context) => (typeof value === 'number' ? (context?.source ?? value) : value);
+
   // JSON with every number kept as the digits sent: an order id beyond 2^53 is shown exactly.
   const sourceTextKept = (() => {
     try {
-      return JSON.parse('1', (_key, value, context) => context?.source ?? value) === '1';
+      return JSON.parse('1', digitsAsSent) === '1';
     } catch {
       return false;
     }
   })();
+  /**
+   * @param {string} text
+   * @returns {unknown}
+   */
   function parseExact(text) {
-    if (sourceTextKept)
-      return JSON.parse(text, (_key, value, context) => (typeof value === 'number' ? context.source : value));
+    if (sourceTextKept) return JSON.parse(text, digitsAsSent);
     // Without source text access: long integers quoted before parsing (orders hold no such digits in a string).
     return JSON.parse(text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g, '$1"$2"'));
   }
 
+  /**
+   * @param {string} text
+   * @param {string} [className]
+   */
   function cell(text, className) {
     const td = document.createElement('td');
     td.textContent = text;
@@ -74,11 +157,18 @@
     return td;
   }
 
+  /**
+   * @param {'orders' | 'faults' | 'journal' | 'coverage'} id
+   * @param {HTMLTableRowElement[]} rows
+   */
   function fillTable(id, rows) {
     const body = element(id).tBodies[0];
+    // Each table of page.html has its tbody: a table without one is a fault of the page, said as one.
+    if (body === undefined) throw new Error(`The table #${id} has no body.`);
     body.replaceChildren(...rows);
   }
 
+  /** @param {HTMLTableCellElement[]} cells */
   function row(cells) {
     const tr = document.createElement('tr');
     tr.append(...cells);
@@ -92,13 +182,13 @@
     if (response.status === 304) return;
     if (!response.ok) return;
     state.ordersTag = response.headers.get('etag');
-    const orders = parseExact(await response.text());
+    const orders = /** @type {ShownOrder[]} */ (parseExact(await response.text()));
     const shown = orders.slice(0, shownOrders);
     fillTable(
       'orders',
       shown.map((order) => {
         const tr = row(
-          ['id', 'petId', 'quantity', 'shipDate', 'complete', 'status'].map((field) =>
+          /** @type {const} */ (['id', 'petId', 'quantity', 'shipDate', 'complete', 'status']).map((field) =>
             cell(order[field] === undefined ? '' : String(order[field])),
           ),
         );
@@ -112,6 +202,7 @@
         : `${orders.length} order${orders.length === 1 ? '' : 's'}.`;
   }
 
+  /** @param {Fault} fault */
   function faultEffect(fault) {
     const parts = [];
     if (fault.status !== undefined) parts.push(`status ${fault.status}`);
@@ -121,14 +212,19 @@
     return parts.join(', ');
   }
 
-  /** What a control route answers, parsed; undefined when it was refused or is what the panel shows already. */
+  /**
+   * What a control route answers, parsed; undefined when it was refused or is what the panel shows already.
+   * @template {keyof Panels} Path
+   * @param {Path} path
+   * @returns {Promise<Panels[Path] | undefined>}
+   */
   async function changedJson(path) {
     const response = await call('GET', path);
     if (!response.ok) return undefined;
     const text = await response.text();
     if (text === state.drawn[path]) return undefined;
     state.drawn[path] = text;
-    return JSON.parse(text);
+    return /** @type {Panels[Path]} */ (JSON.parse(text));
   }
 
   async function refreshFaults() {
@@ -184,6 +280,7 @@
     );
   }
 
+  /** @param {string[]} operations */
   function fillOperations(operations) {
     const select = element('fault-operation');
     if (select.options.length > 1) return;
@@ -213,7 +310,8 @@
   async function refreshSessions() {
     const response = await call('GET', '/sessions');
     if (!response.ok) return;
-    const names = (await response.json()).map((session) => session.name);
+    const sessions = /** @type {{ name: string }[]} */ (await response.json());
+    const names = sessions.map((session) => session.name);
     // A session ended elsewhere is not asked again (asking would start it anew): back to the default one.
     if (state.session !== '' && !names.includes(state.session)) {
       say(`Session ${state.session} ended; showing the default session.`);
@@ -227,6 +325,7 @@
     select.value = state.session;
   }
 
+  /** @param {string} name */
   function chooseSession(name) {
     state.session = name;
     state.ordersTag = null;
@@ -237,19 +336,22 @@
   async function refreshScenarios() {
     const response = await call('GET', '/scenarios');
     if (!response.ok) return;
-    state.scenarios = await response.json();
-    if (state.scenarios.length === 0) element('scenario').disabled = true;
-    element('scenario').replaceChildren(...state.scenarios.map((scenario) => new Option(scenario.name, scenario.name)));
+    const scenarios = /** @type {ScenarioSummary[]} */ (await response.json());
+    state.scenarios = scenarios;
+    if (scenarios.length === 0) element('scenario').disabled = true;
+    element('scenario').replaceChildren(...scenarios.map((scenario) => new Option(scenario.name, scenario.name)));
     describeScenario();
   }
 
   function describeScenario() {
-    const chosen = state.scenarios.find((scenario) => scenario.name === element('scenario').value);
+    // Before the scenarios are known the select is empty, and nothing is chosen.
+    const chosen = state.scenarios?.find((scenario) => scenario.name === element('scenario').value);
     element('scenario-description').textContent = chosen?.description ?? 'This server knows no scenarios.';
   }
 
   element('scenario').addEventListener('change', describeScenario);
 
+  /** @type {number | undefined} */
   let timer;
   async function refresh() {
     clearTimeout(timer);
@@ -269,35 +371,56 @@
   }
 
   /**
+   * A control call on the user's behalf: its answer when it succeeded, else why not, as the page says it.
+   * @param {string} method
+   * @param {string} path
+   * @param {{ body?: string }} options
+   * @returns {Promise<{ response: Response } | { refusal: string }>}
+   */
+  async function attempt(method, path, options) {
+    try {
+      const response = await call(method, path, options);
+      return response.ok ? { response } : { refusal: await errorMessage(response) };
+    } catch {
+      return { refusal: 'The mock does not answer.' };
+    }
+  }
+
+  /**
    * A control call on the user's behalf, its outcome said in the status line, a refusal styled as one.
    * With `refusedIn`, the element beside the form that shows its refusals, a refusal is shown there
    * alone and the status line is cleared: one refusal, shown once, and no earlier success beside it.
+   * `done` is given what the call answers: its JSON, as the control API documents it, or undefined for a 204.
+   * @template Answer
+   * @param {string} method
+   * @param {string} path
+   * @param {{ body?: string }} options
+   * @param {(answer: Answer) => string} done
+   * @param {'fault-error'} [refusedIn]
    */
   async function act(method, path, options, done, refusedIn) {
-    let response;
-    let message;
-    try {
-      response = await call(method, path, options);
-      if (!response.ok) message = await errorMessage(response);
-    } catch {
-      message = 'The mock does not answer.';
-    }
-    if (refusedIn !== undefined) element(refusedIn).textContent = message ?? '';
-    if (message !== undefined) {
-      if (refusedIn === undefined) say(message, true);
+    const outcome = await attempt(method, path, options);
+    if (refusedIn !== undefined) element(refusedIn).textContent = 'refusal' in outcome ? outcome.refusal : '';
+    if ('refusal' in outcome) {
+      if (refusedIn === undefined) say(outcome.refusal, true);
       else say('');
       return;
     }
-    say(done(response.status === 204 ? undefined : await response.json()));
+    const { response } = outcome;
+    // The control API's documented answer to this call: `done` is written for it.
+    say(done(/** @type {Answer} */ (response.status === 204 ? undefined : await response.json())));
     await refresh();
   }
 
+  /** @param {number} id */
   async function removeFault(id) {
     await act('DELETE', `/faults/${id}`, {}, () => `Removed fault ${id}.`);
   }
 
   function faultInput() {
+    /** @type {FaultInput} */
     const fault = { operation: element('fault-operation').value };
+    /** @param {'fault-status' | 'fault-delay' | 'fault-times'} id */
     const number = (id) => (element(id).value === '' ? undefined : Number(element(id).value));
     if (number('fault-status') !== undefined) fault.status = number('fault-status');
     if (number('fault-delay') !== undefined) fault.delay = number('fault-delay');
@@ -312,6 +435,7 @@
       'POST',
       '/faults',
       { body: JSON.stringify(faultInput()) },
+      /** @param {Fault[]} added */
       (added) => `Added fault ${added.map((fault) => fault.id).join(', ')}.`,
       'fault-error',
     );
@@ -325,6 +449,7 @@
       'POST',
       `/scenarios/${encodeURIComponent(name)}`,
       {},
+      /** @param {ScenarioLoaded} loaded */
       (loaded) => `Loaded scenario ${loaded.scenario}: ${loaded.orders} orders, ${loaded.faults} faults.`,
     );
   });
@@ -333,8 +458,9 @@
     act('POST', '/reset', {}, () => 'Reset: the seed, the start-up faults, an empty journal.'),
   );
 
-  element('session').addEventListener('change', (event) => {
-    chooseSession(event.target.value);
+  // The select's own value: an event's target is any EventTarget to the checker.
+  element('session').addEventListener('change', () => {
+    chooseSession(element('session').value);
     say(`Showing session ${state.session === '' ? 'default' : state.session}.`);
     refresh();
   });

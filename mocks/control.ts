@@ -8,7 +8,7 @@ import type { MockSession } from './mock-session.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { MockRequest } from './pipeline.js';
 import type { SessionRegistry } from './sessions.js';
-import { templateSegments } from '../spec/routes.js';
+import { matchSegments, pathSegments, templateSegments } from '../spec/routes.js';
 import { controlPage } from './control-page.js';
 
 /**
@@ -18,13 +18,32 @@ import { controlPage } from './control-page.js';
  */
 export const controlBodyBounds: JsonBounds = { maxDepth: 32, maxDigits: 19 };
 
-/** The control routes that read a JSON body: their bodies are checked against `controlBodyBounds` as they come. */
-export const controlBodyPaths: ReadonlySet<string> = new Set([
-  '/__mock/orders',
-  '/__mock/settings',
-  '/__mock/faults',
-  '/__mock/provider-state',
-]);
+/** Where the control plane is served, beside the interface. */
+export const controlPrefix = '/__mock';
+
+/**
+ * The path below the control plane's prefix, or undefined for a path outside it.
+ * @example
+ * controlPathOf('/__mock/orders') // '/orders'
+ * controlPathOf('/v1/store/orders') // undefined
+ */
+export function controlPathOf(pathname: string): string | undefined {
+  return pathname === controlPrefix || pathname.startsWith(`${controlPrefix}/`)
+    ? pathname.slice(controlPrefix.length)
+    : undefined;
+}
+
+/**
+ * What a JSON body sent to this path may hold, for a control route that reads one (checked as the body
+ * comes); undefined for any other path.
+ * @example
+ * controlBodyBoundsAt('/__mock/orders') // controlBodyBounds
+ * controlBodyBoundsAt('/__mock/requests') // undefined
+ */
+export function controlBodyBoundsAt(pathname: string): JsonBounds | undefined {
+  const path = controlPathOf(pathname);
+  return path === undefined ? undefined : matchControlRoute(pathSegments(path))?.route.bodyBounds;
+}
 
 /**
  * The Error a control-plane body past its bounds is refused with.
@@ -276,10 +295,34 @@ export interface ControlRoute {
   path: string;
   segments: readonly string[];
   methods: Partial<Record<string, (call: ControlCall) => Reply | Promise<Reply>>>;
+  /** For a route that reads a JSON body: what the body may hold, checked as it comes. */
+  bodyBounds?: JsonBounds;
 }
 
-function controlRoute(path: string, methods: ControlRoute['methods']): ControlRoute {
-  return { path, segments: templateSegments(path), methods };
+function controlRoute(
+  path: string,
+  methods: ControlRoute['methods'],
+  options: { readsBody?: boolean } = {},
+): ControlRoute {
+  return {
+    path,
+    segments: templateSegments(path),
+    methods,
+    ...(options.readsBody && { bodyBounds: controlBodyBounds }),
+  };
+}
+
+/**
+ * The control route a path below the prefix fits, with its parameter's text, or undefined.
+ * @example
+ * matchControlRoute(['faults', '3'])?.parameter // '3'
+ */
+export function matchControlRoute(segments: readonly string[]): { route: ControlRoute; parameter: string } | undefined {
+  for (const route of controlRoutes) {
+    const parameter = matchSegments(route.segments, segments);
+    if (parameter !== undefined) return { route, parameter };
+  }
+  return undefined;
 }
 
 /**
@@ -289,30 +332,46 @@ function controlRoute(path: string, methods: ControlRoute['methods']): ControlRo
  * controlRoutes.map((route) => route.path) // ['/orders', '/reset', '/provider-state', ...]
  */
 export const controlRoutes: readonly ControlRoute[] = [
-  controlRoute('/orders', {
-    GET: ({ session, request }) => readOrders(session(), request),
-    PUT: ({ session, request }) => replaceOrders(session(), request),
-  }),
+  controlRoute(
+    '/orders',
+    {
+      GET: ({ session, request }) => readOrders(session(), request),
+      PUT: ({ session, request }) => replaceOrders(session(), request),
+    },
+    { readsBody: true },
+  ),
   controlRoute('/reset', { POST: ({ session }) => resetOrders(session()) }),
-  controlRoute('/provider-state', { POST: ({ session, request }) => answerStateChange(session(), request) }),
+  controlRoute(
+    '/provider-state',
+    { POST: ({ session, request }) => answerStateChange(session(), request) },
+    { readsBody: true },
+  ),
   controlRoute('/', { GET: () => controlPage() }),
   controlRoute('/scenarios', { GET: ({ sessions }) => jsonReply(sessions.default.scenarios()) }),
   controlRoute('/scenarios/{name}', { POST: ({ session, parameter }) => loadScenario(session(), parameter) }),
-  controlRoute('/faults', {
-    GET: ({ session }) => readFaults(session()),
-    POST: ({ session, request }) => addFaults(session(), request),
-    DELETE: ({ session }) => clearFaults(session()),
-  }),
+  controlRoute(
+    '/faults',
+    {
+      GET: ({ session }) => readFaults(session()),
+      POST: ({ session, request }) => addFaults(session(), request),
+      DELETE: ({ session }) => clearFaults(session()),
+    },
+    { readsBody: true },
+  ),
   controlRoute('/faults/{id}', { DELETE: ({ session, parameter }) => removeFault(session(), parameter) }),
   controlRoute('/requests', {
     GET: ({ session, url }) => readRequests(session(), url),
     DELETE: ({ session }) => clearRequests(session()),
   }),
   controlRoute('/coverage', { GET: ({ session }) => readCoverage(session()) }),
-  controlRoute('/settings', {
-    GET: ({ session }) => jsonReply(session().settings()),
-    PUT: async ({ session, request }) => jsonReply(session().changeSettings(await readJsonBody(request))),
-  }),
+  controlRoute(
+    '/settings',
+    {
+      GET: ({ session }) => jsonReply(session().settings()),
+      PUT: async ({ session, request }) => jsonReply(session().changeSettings(await readJsonBody(request))),
+    },
+    { readsBody: true },
+  ),
   controlRoute('/sessions', { GET: ({ sessions }) => readSessions(sessions) }),
   controlRoute('/sessions/{name}', { DELETE: ({ sessions, parameter }) => endSession(sessions, parameter) }),
 ];

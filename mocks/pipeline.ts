@@ -1,6 +1,6 @@
 import { getResponse, type RequestHandler } from 'msw';
-import { matchSegments, pathSegments, routesAtPath, type OperationName, type Route } from '../spec/routes.js';
-import { controlRoutes, type ControlRoute } from './control.js';
+import { pathSegments, routesAtPath, type OperationName, type Route } from '../spec/routes.js';
+import { controlPathOf, matchControlRoute } from './control.js';
 import type { ControlAccess } from './control-access.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
 import type { MockSession } from './mock-session.js';
@@ -143,15 +143,6 @@ function operationAt(method: string, path: string): OperationName | null {
   return routesAtPath(pathSegments(path)).find(({ route }) => route.method === method)?.route.operation ?? null;
 }
 
-/** The control route a path below `/__mock` fits, with its parameter's text, or undefined. */
-function matchControlRoute(segments: readonly string[]): { route: ControlRoute; parameter: string } | undefined {
-  for (const route of controlRoutes) {
-    const parameter = matchSegments(route.segments, segments);
-    if (parameter !== undefined) return { route, parameter };
-  }
-  return undefined;
-}
-
 /**
  * What a control key does not guard: a preflight (browsers send it without credentials) and the
  * control page itself, which holds no data and asks for the key.
@@ -249,8 +240,8 @@ class RequestPipeline {
     const sameOrigin = this.#base === undefined || url.origin === this.#base.origin;
     if (!sameOrigin) return undefined;
     if (pathname.startsWith(`${this.#basePath}/`)) return { kind: 'api', path: pathname.slice(this.#basePath.length) };
-    if (this.#parts.control && (pathname.startsWith('/__mock/') || pathname === '/__mock'))
-      return { kind: 'control', path: pathname.slice('/__mock'.length) };
+    const controlPath = this.#parts.control ? controlPathOf(pathname) : undefined;
+    if (controlPath !== undefined) return { kind: 'control', path: controlPath };
     return undefined;
   }
 

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { getResponse } from 'msw';
 import type { JsonBounds } from '../spec/json.js';
 import { JsonBoundsScanner } from '../spec/json.js';
-import { boundsError, controlBodyBounds, controlBodyPaths } from './control.js';
+import { boundsError, controlBodyBoundsAt, controlPathOf } from './control.js';
 import { createControlAccess } from './control-access.js';
 import { MockError, noOperation } from './errors.js';
 import { readBody } from './read-body.js';
@@ -310,8 +310,8 @@ export function createServer(options: ServerOptions = {}): MockServer {
   // The bodies of the control routes that read one are checked as they come; any other body (a user's
   // handler's, under /__mock or not) is theirs to judge.
   const control = options.control ?? true;
-  const boundsAt = (pathname: string) => (control && controlBodyPaths.has(pathname) ? controlBodyBounds : undefined);
-  const isControl = (pathname: string) => control && (pathname === '/__mock' || pathname.startsWith('/__mock/'));
+  const boundsAt = (pathname: string) => (control ? controlBodyBoundsAt(pathname) : undefined);
+  const isControl = (pathname: string) => control && controlPathOf(pathname) !== undefined;
   const allowedOrigin = (request: NodeRequest) => (isControl(request.pathname) ? access.allowedOrigin(request) : '*');
 
   // A body is read whole (within the limit) before anything is answered, whatever the route: a body

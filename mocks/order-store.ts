@@ -5,6 +5,7 @@ import { orderRecordSchema, type OrderInput, type OrderStatus } from '../spec/pr
 import { schemaValidator } from '../spec/schema-validator.js';
 import { MockError } from './errors.js';
 import { listBody, nextTurn, OrderSeed, storedOrder, storedOrdersBody, type StoredOrder } from './order-seed.js';
+import { StoreChanges } from './store-changes.js';
 
 export { OrderSeed, toStoredOrders, type StoredOrder } from './order-seed.js';
 
@@ -153,14 +154,8 @@ export class OrderStore {
   #creating: { generation: number; records: Promise<Records> } | undefined;
   // The store's writes, one after the other: each starts once the one before has settled.
   #writes: Promise<unknown> = Promise.resolve();
-  readonly #listeners = new Set<() => void>();
-  #announcing = false;
-  // Which store this is, for its entity tags: two stores (sessions) never share a tag.
-  readonly #tagPrefix: string;
-  #version = 0;
-  #ownWrites = 0;
-  #othersChanged = false;
-  #ownWriteChanged = false;
+  // Which store this is, for its entity tags (two stores, sessions, never share a tag), and its changes.
+  readonly #changes: StoreChanges;
 
   /**
    * @param seed the orders the store starts with, and returns to on `reset()`: a checked `OrderSeed`, or orders to check.
@@ -170,7 +165,7 @@ export class OrderStore {
   constructor(seed: OrderSeed | readonly unknown[], options: { tag?: string } = {}) {
     this.#initial = OrderSeed.from(seed);
     this.#seed = this.#initial;
-    this.#tagPrefix = options.tag ?? Math.random().toString(36).slice(2, 10);
+    this.#changes = new StoreChanges(options.tag ?? Math.random().toString(36).slice(2, 10));
   }
 
   /**
@@ -313,8 +308,7 @@ export class OrderStore {
    * const stop = store.onChange(() => localStorage.setItem('orders', stringifyJson(store.all())));
    */
   onChange(listener: () => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    return this.#changes.listen(listener);
   }
 
   /**
@@ -327,41 +321,11 @@ export class OrderStore {
    * store.changeTag === before // false
    */
   get changeTag(): string {
-    return `W/"${this.#tagPrefix}.${this.#version}"`;
-  }
-
-  // One call of each listener for all the changes of a turn: a burst of cancels is saved once, not once each.
-  // The version moves at once. @msw/data tells its hooks of a change before it makes it, so a body read
-  // in between is tagged with the new version: it moves again once the change is in place, when the
-  // store's own write (a cancel) has finished, or, for a write of someone else's, on the next turn.
-  #changed(through: 'collection' | 'store'): void {
-    this.#version++;
-    if (through === 'collection') {
-      if (this.#ownWrites === 0) this.#othersChanged = true;
-      else this.#ownWriteChanged = true;
-    }
-    if (this.#announcing || (this.#listeners.size === 0 && !this.#othersChanged)) return;
-    this.#announcing = true;
-    setTimeout(() => {
-      this.#announcing = false;
-      if (this.#othersChanged) this.#version++;
-      this.#othersChanged = false;
-      for (const listener of this.#listeners) listener();
-    }, 0);
+    return this.#changes.tag;
   }
 
   #write<T>(write: () => Promise<T>): Promise<T> {
-    const written = this.#writes.then(async () => {
-      this.#ownWrites++;
-      try {
-        return await write();
-      } finally {
-        this.#ownWrites--;
-        // A write that changed something: the change is in place now. A refused one changed nothing.
-        if (this.#ownWriteChanged) this.#version++;
-        this.#ownWriteChanged = false;
-      }
-    });
+    const written = this.#writes.then(() => this.#changes.ownWrite(write));
     this.#writes = written.catch(() => {});
     return written;
   }
@@ -371,7 +335,7 @@ export class OrderStore {
     this.#generation++;
     this.#records = undefined;
     this.#creating = undefined;
-    this.#changed('store');
+    this.#changes.changed('store');
   }
 
   #materialized(): Promise<Records> {
@@ -408,7 +372,7 @@ export class OrderStore {
     const { collection } = records;
     const changed = () => {
       records.list = undefined;
-      this.#changed('collection');
+      this.#changes.changed('collection');
     };
     collection.hooks.on('create', (event) => {
       changed();

@@ -70,7 +70,7 @@ export async function cancelOrder(context: OrderInterface, request: RequestHead,
  * contract), with a message that names the order it probably meant.
  */
 async function roundingHint(store: OrderStore, sent: bigint): Promise<MockError | undefined> {
-  const twins = await store.float64Twins(sent);
+  const twins = await store.ordersWithSameFloat64(sent);
   if (twins.length === 0) return undefined;
   const named = twins
     .map((twin) => `order ${twin.id}${twin.status === 'cancelled' ? ' (cancelled)' : ''}`)

@@ -224,9 +224,9 @@ export class OrderStore {
    * cancelled order): then nothing was lost. One scan, made only for an id that was not found; it
    * creates the store's records first, so that a big seed is not parsed again at each such 404.
    * @example
-   * await new OrderStore([{ id: 9007199254740993n }]).float64Twins(9007199254740992n) // [{ id: 9007199254740993n, status: 'pending' }]
+   * await new OrderStore([{ id: 9007199254740993n }]).ordersWithSameFloat64(9007199254740992n) // [{ id: 9007199254740993n, status: 'pending' }]
    */
-  async float64Twins(sent: bigint): Promise<{ id: bigint; status: OrderStatus }[]> {
+  async ordersWithSameFloat64(sent: bigint): Promise<{ id: bigint; status: OrderStatus }[]> {
     const rounded = Number(sent);
     if (Math.abs(rounded) < 2 ** 53 || Math.abs(rounded) > 2 ** 63) return [];
     const printed = (id: bigint) => {

@@ -147,7 +147,7 @@ function operationAt(method: string, path: string): OperationName | null {
  * What a control key does not guard: a preflight (browsers send it without credentials) and the
  * control page itself, which holds no data and asks for the key.
  */
-function keyFree(method: string, path: string): boolean {
+function needsNoControlKey(method: string, path: string): boolean {
   return method === 'OPTIONS' || ((method === 'GET' || method === 'HEAD') && (path === '/' || path === ''));
 }
 
@@ -298,7 +298,9 @@ class RequestPipeline {
 
   // A refused caller learns nothing, and changes nothing.
   #guardControl(request: MockRequest, path: string): void {
-    const refused = this.#parts.controlAccess?.refusal(request, { keyNeeded: !keyFree(request.method, path) });
+    const refused = this.#parts.controlAccess?.refusal(request, {
+      keyNeeded: !needsNoControlKey(request.method, path),
+    });
     if (refused !== undefined) throw refused;
   }
 

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../mocks/order-mock.js';
 import { loadScenarios, type ContractStep, type Scenario } from '../mocks/scenarios.js';
 import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
-import { madeDirectory } from '../verify/made-directory.js';
+import { createDirectory } from '../verify/create-directory.js';
 import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
 import { verify } from '../verify/run.js';
 import { isCancel, isList, json, startBrokenProvider } from './broken-provider.js';
@@ -1173,18 +1173,18 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
   });
 });
 
-describe('madeDirectory', () => {
+describe('createDirectory', () => {
   it('makes a folder and the missing folders above it', async () => {
-    await madeDirectory(join(directory, 'a', 'b'));
+    await createDirectory(join(directory, 'a', 'b'));
     expect(await readdir(join(directory, 'a'))).toEqual(['b']);
   });
 
   it('refuses where a file stands, with ENOTDIR', async () => {
     await writeFile(join(directory, 'file'), '');
-    await expect(madeDirectory(join(directory, 'file', 'sub'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(createDirectory(join(directory, 'file', 'sub'))).rejects.toMatchObject({ code: 'ENOTDIR' });
   });
 
   it.runIf(process.platform === 'linux')('refuses under /proc with ENOENT instead of looping', async () => {
-    await expect(madeDirectory('/proc/petstore-no-such-folder/sub')).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(createDirectory('/proc/petstore-no-such-folder/sub')).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -6,7 +6,7 @@ import { stringifyJson } from '../../spec/json.js';
 import type { OrderInput } from '../../spec/provider-state.js';
 import type { ContractStep } from '../../mocks/scenarios.js';
 import { ProviderHistory } from '../compare.js';
-import { madeDirectory } from '../made-directory.js';
+import { createDirectory } from '../create-directory.js';
 import { InterfaceModel } from '../model.js';
 import { TargetUnreachable } from '../observe.js';
 import { loadPrismOracle, type PrismOracle } from '../prism.js';
@@ -127,7 +127,7 @@ async function shrunkFailure(
   });
   let scenarioFile: string | undefined;
   if (found.save !== undefined) {
-    await madeDirectory(found.save);
+    await createDirectory(found.save);
     scenarioFile = join(found.save, `explore-${seed}-run-${run}.yaml`);
     await writeFile(scenarioFile, toYaml(scenario));
   }

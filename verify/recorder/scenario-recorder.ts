@@ -10,7 +10,7 @@ import type { StoredOrder } from '../../mocks/order-store.js';
 import { cancelledOrderId, ProviderHistory, settlesRace } from '../compare.js';
 import { judgeCall } from '../judge.js';
 import { toInt64 } from '../../spec/int64.js';
-import { madeDirectory } from '../made-directory.js';
+import { createDirectory } from '../create-directory.js';
 import { withoutCredentials, withoutQueries } from '../redaction.js';
 import { InterfaceModel } from '../model.js';
 import { stepOf } from '../model-step.js';
@@ -190,7 +190,7 @@ export class ScenarioRecorder {
   static async open(options: RecorderOptions): Promise<ScenarioRecorder> {
     const probe = join(options.directory, `.petstore-record-probe-${process.pid}`);
     try {
-      await madeDirectory(options.directory);
+      await createDirectory(options.directory);
       await writeFile(probe, '');
       await unlink(probe);
     } catch (error) {

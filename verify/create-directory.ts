@@ -6,9 +6,9 @@ import { dirname } from 'node:path';
  * loops forever where the parent cannot hold a folder (under /proc), and a run that saves there would hang.
  * @throws the file system's error: `ENOENT` where no folder can be made, `ENOTDIR` where a file stands.
  * @example
- * await madeDirectory('recordings/staging'); // both made if missing
+ * await createDirectory('recordings/staging'); // both made if missing
  */
-export async function madeDirectory(path: string): Promise<void> {
+export async function createDirectory(path: string): Promise<void> {
   try {
     await mkdir(path);
   } catch (error) {
@@ -19,7 +19,7 @@ export async function madeDirectory(path: string): Promise<void> {
       return;
     }
     if (code !== 'ENOENT' || dirname(path) === path) throw error;
-    await madeDirectory(dirname(path));
+    await createDirectory(dirname(path));
     await mkdir(path);
   }
 }

@@ -285,6 +285,28 @@ function checkedDates(options: OrderMockOptions): { petDeprecation: Date; petSun
   return { petDeprecation, petSunset };
 }
 
+/** A session's controls as a plain object that asks the session: what the mock offers of its default session. */
+function controlsOf(session: MockSession): MockControls {
+  return {
+    store: session.store,
+    orders: () => session.orders(),
+    collection: () => session.collection(),
+    replaceOrders: (orders) => session.replaceOrders(orders),
+    reset: () => session.reset(),
+    loadScenario: (name) => session.loadScenario(name),
+    scenarios: () => session.scenarios(),
+    settings: () => session.settings(),
+    changeSettings: (settings) => session.changeSettings(settings),
+    addFaults: (faults) => session.addFaults(faults),
+    clearFaults: () => session.clearFaults(),
+    removeFault: (id) => session.removeFault(id),
+    faults: () => session.faults(),
+    requests: (filter) => session.requests(filter),
+    clearRequests: () => session.clearRequests(),
+    coverage: () => session.coverage(),
+  };
+}
+
 /**
  * Creates a stateful mock of the order interface: pending orders cancel with 204, shipped ones
  * refuse with 409, unknown ones give 404, and every call needs a bearer key or gets 401.
@@ -328,7 +350,8 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     },
   };
   const sessions: SessionRegistry<MockSession> = new SessionRegistry(() => new MockSession(start), options.sessions);
-  let userHandlers: readonly RequestHandler[] = [];
+  // Your handlers may be made from the mock itself (`handlers: (mock) => [...]`): they are read once the mock exists.
+  const userHandlers: RequestHandler[] = [];
   const pipeline = createPipeline({
     sessions,
     authenticate: createAuthenticator(options.apiKeys ?? [developmentApiKey]),
@@ -342,8 +365,9 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     warn: options.warn,
     userHandlers: () => userHandlers,
   });
-  // The mock is its default session, with the pipeline, the handlers and the named sessions beside: one layer of controls.
-  const mock: OrderMock = Object.assign(sessions.default, {
+  // The mock answers for its default session, with the pipeline, the handlers and the named sessions beside.
+  const mock: OrderMock = {
+    ...controlsOf(sessions.default),
     handle: pipeline.handle,
     handlers: [pipelineHandler(pipeline)],
     session: (name: string): MockControls => sessions.resolve(name),
@@ -353,8 +377,8 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
       for (const session of sessions.states()) if (session.dropsConnections()) return true;
       return false;
     },
-  });
-  userHandlers = typeof options.handlers === 'function' ? options.handlers(mock) : [...(options.handlers ?? [])];
+  };
+  userHandlers.push(...(typeof options.handlers === 'function' ? options.handlers(mock) : (options.handlers ?? [])));
   // The kit's handler matches only its namespaces: your handlers for other paths answer after it, as MSW would.
   mock.handlers.push(...userHandlers);
   return mock;

@@ -88,16 +88,33 @@ describe('createOrderMock with setupServer', () => {
   });
 
   it('is the controls of its default session, with its pipeline and handlers beside', async () => {
+    // A plain object: the controls of its default session, and what only the mock has; no session internals.
     expect(Object.keys(mock).sort()).toEqual([
+      'addFaults',
+      'changeSettings',
+      'clearFaults',
+      'clearRequests',
+      'collection',
+      'coverage',
       'dropsConnectionsInAnySession',
+      'faults',
       'handle',
       'handlers',
+      'loadScenario',
       'observe',
+      'orders',
+      'removeFault',
+      'replaceOrders',
+      'requests',
+      'reset',
+      'scenarios',
       'session',
       'sessions',
+      'settings',
       'store',
     ]);
-    expect('answer' in mock).toBe(false);
+    for (const internal of ['answer', 'recordCall', 'applyFaults', 'dropsConnections', 'firstRoundingHint'])
+      expect(internal in mock, internal).toBe(false);
     const named = mock.session('a');
     await named.replaceOrders([{ id: 1 }]);
     expect(await named.orders()).toHaveLength(1);

@@ -220,29 +220,16 @@ async function runStep(
     };
   }
   const responses = observations as ObservedResponse[];
-  const findings: Finding[] = [];
-  let disagreements: Disagreement[] = [];
-  if (count === 1) {
-    const answer = answers[0];
-    const judgement = judgeCall({
-      call: step.request,
-      observed: responses[0]!,
-      step,
-      model:
-        model === undefined || answer === undefined ? undefined : { answer, before, after, history: context.history },
-      prism: context.prism,
-    });
-    findings.push(...judgement.findings);
-    disagreements = judgement.disagreements;
-  } else {
-    findings.push(
-      ...raceFindings(
-        step.expect,
-        responses.map((response) => response.status),
-      ),
-    );
-    findings.push(...eachAnswerAgainstSpec(method, path, responses));
-  }
+  const { findings, disagreements } =
+    count === 1
+      ? judgeCall({
+          call: step.request,
+          observed: responses[0]!,
+          step,
+          model: answers[0] === undefined ? undefined : { answer: answers[0], before, after, history: context.history },
+          prism: context.prism,
+        })
+      : { findings: raceJudgement(step, responses), disagreements: [] };
   return {
     exchange: judged({
       name: step.name,
@@ -255,6 +242,15 @@ async function runStep(
     }),
     failed: false,
   };
+}
+
+/** The answers of a step sent several times at once: the race rule, and each answer against the specification. */
+function raceJudgement(step: ContractStep, responses: readonly ObservedResponse[]): Finding[] {
+  const statuses = responses.map((response) => response.status);
+  return [
+    ...raceFindings(step.expect, statuses),
+    ...eachAnswerAgainstSpec(step.request.method, step.request.path, responses),
+  ];
 }
 
 /** The exchange that records why the run stopped: a violation, so the run cannot end green. */

@@ -7,12 +7,12 @@ import { baselineText, readBaseline, type Baseline } from '../../verify/baseline
 import { defaultExplorationSeed } from '../../verify/explore/explore.js';
 import { githubAnnotations, githubSummary } from '../../verify/github.js';
 import { installHint, type OptionalDependency } from '../../verify/optional-dependencies.js';
-import { exchangeLines, runLines, summaryLines } from '../../verify/report/console.js';
+import { exchangeLines, runLines, summaryLines, type LineOptions } from '../../verify/report/console.js';
 import { toHtml } from '../../verify/report/html.js';
 import { toJson } from '../../verify/report/json.js';
 import { toJunit } from '../../verify/report/junit.js';
 import type { RunReport } from '../../verify/report/run-report.js';
-import { runVerification } from '../../verify/verification.js';
+import { runVerification, type VerificationOptions } from '../../verify/verification.js';
 import { packageVersion, usageFailure, UsageError } from '../shared.js';
 import { exploreUsage, parse, usage, type RunFlags } from './run-options.js';
 
@@ -96,6 +96,51 @@ async function scenariosOf(options: RunFlags): Promise<Scenario[]> {
     : (await loadScenarios({ directory })).filter((scenario) => !injectsFaults(scenario));
 }
 
+/** What runVerification needs from the command line: the target, the suites and their settings. */
+function verificationOf(options: RunFlags, scenarios: Scenario[], baseline: Baseline | undefined) {
+  return {
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    ...(options['state-url'] !== undefined && { stateUrl: options['state-url'] }),
+    suites: options.suites,
+    scenarios,
+    ...(options.broker !== undefined && { broker: options.broker }),
+    ...(options.scenario !== undefined && { pactScenarios: options.scenario }),
+    ...(baseline !== undefined && { baseline }),
+    strict: options.strict ?? false,
+    prism: !options['no-prism'],
+    timeout: options.timeout,
+    deadline: Date.now() + options.deadline,
+    requireCoverage: options['require-coverage'] ?? false,
+    version: packageVersion(),
+    exploration: options.exploration,
+  };
+}
+
+/** The progress lines, printed as each exchange and each exploration run is judged. */
+function progressPrinter(
+  options: RunFlags,
+  lineOptions: LineOptions,
+): Pick<VerificationOptions, 'onExchange' | 'onRun'> {
+  // Said when the first exploration run is reported: a run the preflight stops explores nothing.
+  let exploreAnnounced = false;
+  const announceExplore = () => {
+    if (exploreAnnounced) return;
+    exploreAnnounced = true;
+    const seed = options.exploration.seed ?? defaultExplorationSeed;
+    console.log(`explore: ${options.exploration.runs} runs, seed ${seed} (the same seed replays them: --seed ${seed})`);
+  };
+  return {
+    onExchange: (suite, caseName, exchange) =>
+      console.log(exchangeLines(suite, caseName, exchange, lineOptions).join('\n')),
+    onRun: (result) => {
+      announceExplore();
+      const lines = runLines(result, lineOptions);
+      if (lines.length > 0) console.log(lines.join('\n'));
+    },
+  };
+}
+
 /**
  * petstore-verify (the suites) or petstore-verify explore: reads the command line, runs, prints and
  * writes the reports; resolves with the exit code.
@@ -122,37 +167,9 @@ export async function runCommand(argv: string[], exploreCommand: boolean): Promi
     return usageFailure('petstore-verify', error);
   }
   const lineOptions = { verbose: options.verbose ?? false };
-  // Said when the first exploration run is reported: a run the preflight stops explores nothing.
-  let exploreAnnounced = false;
-  const announceExplore = () => {
-    if (exploreAnnounced) return;
-    exploreAnnounced = true;
-    const seed = options.exploration.seed ?? defaultExplorationSeed;
-    console.log(`explore: ${options.exploration.runs} runs, seed ${seed} (the same seed replays them: --seed ${seed})`);
-  };
   const report = await runVerification({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    ...(options['state-url'] !== undefined && { stateUrl: options['state-url'] }),
-    suites: options.suites,
-    scenarios,
-    ...(options.broker !== undefined && { broker: options.broker }),
-    ...(options.scenario !== undefined && { pactScenarios: options.scenario }),
-    ...(baseline !== undefined && { baseline }),
-    strict: options.strict ?? false,
-    prism: !options['no-prism'],
-    timeout: options.timeout,
-    deadline: Date.now() + options.deadline,
-    requireCoverage: options['require-coverage'] ?? false,
-    version: packageVersion(),
-    exploration: options.exploration,
-    onExchange: (suite, caseName, exchange) =>
-      console.log(exchangeLines(suite, caseName, exchange, lineOptions).join('\n')),
-    onRun: (result) => {
-      announceExplore();
-      const lines = runLines(result, lineOptions);
-      if (lines.length > 0) console.log(lines.join('\n'));
-    },
+    ...verificationOf(options, scenarios, baseline),
+    ...progressPrinter(options, lineOptions),
   });
   if (report.setupError !== undefined) console.error(`petstore-verify: ${report.setupError.message}`);
   else if (report.unreachable !== undefined) console.error(`petstore-verify: ${report.unreachable}`);

@@ -290,6 +290,16 @@ interface RelayOptions {
   record: (exchange: ProxyExchange) => void;
 }
 
+/** Once the upstream is connected: the request's head and the body's first bytes, then the rest as the client sends it. */
+function sendOnConnect(link: { server: Socket; client: Socket; upstream: Upstream; bytes: readonly Buffer[] }): void {
+  const { server, client } = link;
+  server.on(link.upstream.secure ? 'secureConnect' : 'connect', () => {
+    for (const bytes of link.bytes) if (bytes.length > 0) server.write(bytes);
+    client.pipe(server, { end: false });
+    client.resume();
+  });
+}
+
 /**
  * Forwards one exchange: the request to the upstream, its response back byte for byte as it comes,
  * then checks and records it once the response is over (or answers 502 when the upstream cannot be reached).
@@ -322,12 +332,7 @@ function relayExchange({ client, head, bodyStart, upstream, checkLimit, check, r
     server.destroy();
     ended();
   };
-  server.on(upstream.secure ? 'secureConnect' : 'connect', () => {
-    server.write(requestHead);
-    if (bodyStart.length > 0) server.write(bodyStart);
-    client.pipe(server, { end: false });
-    client.resume();
-  });
+  sendOnConnect({ server, client, upstream, bytes: [Buffer.from(requestHead), bodyStart] });
   server.on('data', (chunk: Buffer) => {
     answered = true;
     client.write(chunk);

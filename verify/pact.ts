@@ -267,6 +267,21 @@ async function readOutcome(ended: {
   }
 }
 
+/** Starts the child process that runs Pact's verifier: its options and its outcome go through files. */
+function spawnVerifier(files: { optionsFile: string; outcomeFile: string; descriptionFilter: string | undefined }) {
+  const child = join(packageFolder(import.meta.url, 'dist', 'verify/pact-child.js'), 'verify', 'pact-child.js');
+  return spawn(process.execPath, [child, files.optionsFile, files.outcomeFile], {
+    env: {
+      ...process.env,
+      PACT_DO_NOT_TRACK: 'true',
+      PACT_DESCRIPTION: files.descriptionFilter,
+      PACT_PROVIDER_STATE: undefined,
+      PACT_PROVIDER_NO_STATE: undefined,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
 /** Pact's verifier in its own process; `stop` ends it early with a reason. */
 function runChild(run: {
   /** The verifier's options. */
@@ -283,24 +298,7 @@ function runChild(run: {
     const optionsFile = join(directory, 'options.json');
     const outcomeFile = join(directory, 'outcome.json');
     await writeFile(optionsFile, JSON.stringify(options));
-    const child = spawn(
-      process.execPath,
-      [
-        join(packageFolder(import.meta.url, 'dist', 'verify/pact-child.js'), 'verify', 'pact-child.js'),
-        optionsFile,
-        outcomeFile,
-      ],
-      {
-        env: {
-          ...process.env,
-          PACT_DO_NOT_TRACK: 'true',
-          PACT_DESCRIPTION: descriptionFilter,
-          PACT_PROVIDER_STATE: undefined,
-          PACT_PROVIDER_NO_STATE: undefined,
-        },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      },
-    );
+    const child = spawnVerifier({ optionsFile, outcomeFile, descriptionFilter });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
     stopChild = () => child.kill('SIGKILL');

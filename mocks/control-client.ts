@@ -105,23 +105,11 @@ function journalQuery(filter: RequestFilter): string {
 }
 
 /**
- * A client of a standalone `petstore-mock`'s control plane, for Playwright fixtures, end-to-end
- * tests and scripts: browser-safe (fetch only). With `session`, every call controls that session,
- * and `sessionHeaders` are what a browser must send for its calls to land there.
- * @example
- * import { createControlClient } from 'petstore-contract-kit/control';
- *
- * const control = createControlClient({ baseUrl: 'http://127.0.0.1:4010', session: 'checkout-test' });
- * await control.loadScenario('cancel-shipped-order');
- * await page.setExtraHTTPHeaders(control.sessionHeaders);
- * // … the test …
- * expect(await control.requests({ operation: 'cancelOrder', status: 409 })).toHaveLength(1);
- * await control.endSession();
+ * How the client talks to the control plane: `json` for an answer with a body, `done` for a 204,
+ * each refusing what is not the mock's answer.
  */
-export function createControlClient(options: ControlClientOptions): ControlClient {
+function controlTransport(options: ControlClientOptions, sessionHeaders: Record<string, string>) {
   const origin = new URL(options.baseUrl).origin;
-  const session = options.session ?? null;
-  const sessionHeaders: Record<string, string> = session === null ? {} : { [sessionHeader]: session };
   const send = async (method: string, path: string, body?: unknown): Promise<Response> => {
     const url = `${origin}/__mock${path}`;
     let response: Response;
@@ -162,6 +150,27 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     await response.body?.cancel();
     if (response.status !== 204) throw notTheMock(method, path, response);
   };
+  return { json, done };
+}
+
+/**
+ * A client of a standalone `petstore-mock`'s control plane, for Playwright fixtures, end-to-end
+ * tests and scripts: browser-safe (fetch only). With `session`, every call controls that session,
+ * and `sessionHeaders` are what a browser must send for its calls to land there.
+ * @example
+ * import { createControlClient } from 'petstore-contract-kit/control';
+ *
+ * const control = createControlClient({ baseUrl: 'http://127.0.0.1:4010', session: 'checkout-test' });
+ * await control.loadScenario('cancel-shipped-order');
+ * await page.setExtraHTTPHeaders(control.sessionHeaders);
+ * // … the test …
+ * expect(await control.requests({ operation: 'cancelOrder', status: 409 })).toHaveLength(1);
+ * await control.endSession();
+ */
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  const session = options.session ?? null;
+  const sessionHeaders: Record<string, string> = session === null ? {} : { [sessionHeader]: session };
+  const { json, done } = controlTransport(options, sessionHeaders);
   return {
     session,
     sessionHeaders,

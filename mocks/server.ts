@@ -1,4 +1,10 @@
-import { STATUS_CODES, createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  STATUS_CODES,
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname as machineName, networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
@@ -285,6 +291,48 @@ async function answerThroughMsw(mock: OrderMock, request: NodeRequest): Promise<
 }
 
 /**
+ * Answers the sockets Node hands over (a CONNECT) or gives up on (a malformed request), which are the
+ * server's to end: each is destroyed once its answer is written, and at close whatever is left (the set
+ * returned). A request before a malformed one on the same connection (pipelined), received whole, is
+ * answered first: its answer is not lost.
+ */
+function answerRawSockets(
+  server: Server,
+  parts: {
+    answering: WeakMap<Duplex, { request: IncomingMessage; written: Promise<void> }>;
+    headersTimeout: number;
+    /** The answer to a CONNECT whose target is a path: the pipeline's, as for any method. */
+    answerPath: (incoming: IncomingMessage) => Promise<Answer>;
+  },
+): Set<Duplex> {
+  const rawSockets = new Set<Duplex>();
+  const answerRaw = (socket: Duplex, answer: Answer) => {
+    rawSockets.add(socket);
+    socket.once('close', () => rawSockets.delete(socket));
+    writeRawReply(socket, answer, parts.headersTimeout);
+  };
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const failure = clientFailure(error, socket);
+    if (failure === undefined) return void socket.destroy();
+    // One not received whole is the request this error is about (a timeout, a bad body): answered at once.
+    const earlier = parts.answering.get(socket);
+    if (earlier === undefined || !earlier.request.complete) answerRaw(socket, failure);
+    else void earlier.written.then(() => answerRaw(socket, failure));
+  });
+  // CONNECT: Node hands the socket over rather than answering. A path (CONNECT /v1/store/orders) goes
+  // through the pipeline like any method (405 with Allow, or 404); a host and port (a tunnel) is 400.
+  server.on('connect', async (incoming: IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => {});
+    const target = incoming.url ?? '';
+    const answer = target.startsWith('/')
+      ? await parts.answerPath(incoming).catch((): Answer => networkError)
+      : notAProxy();
+    answerRaw(socket, answer);
+  });
+  return rawSockets;
+}
+
+/**
  * Creates the standalone HTTP server: a thin node:http adapter over the mock's one pipeline
  * (`mock.handle`). It reads a request's body within the limit before answering, adds CORS headers so
  * a web app on another origin can call it, bounds bodies and slow clients, and answers what the
@@ -352,34 +400,10 @@ export function createServer(options: ServerOptions = {}): MockServer {
   // An expectation other than 100-continue is answered as if it were not there (spec gap 37), not
   // with Node's bare 417: the key check, the Error records, CORS and the journal as for any request.
   server.on('checkExpectation', answerRequest);
-  // Sockets Node handed over (a CONNECT) or gave up on (a malformed request) are the server's to end:
-  // each is destroyed once its answer is written, and at close whatever is left.
-  const rawSockets = new Set<Duplex>();
-  const answerRaw = (socket: Duplex, answer: Answer) => {
-    rawSockets.add(socket);
-    socket.once('close', () => rawSockets.delete(socket));
-    writeRawReply(socket, answer, limits.headersTimeout);
-  };
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    const failure = clientFailure(error, socket);
-    if (failure === undefined) return void socket.destroy();
-    // A request before it on the same connection (pipelined), received whole, is answered first: its
-    // answer is not lost. One not received whole is the request this error is about (a timeout, a bad body).
-    const earlier = answering.get(socket);
-    if (earlier === undefined || !earlier.request.complete) answerRaw(socket, failure);
-    else void earlier.written.then(() => answerRaw(socket, failure));
-  });
-  // CONNECT: Node hands the socket over rather than answering. A path (CONNECT /v1/store/orders) goes
-  // through the pipeline like any method (405 with Allow, or 404); a host and port (a tunnel) is 400.
-  server.on('connect', async (incoming: IncomingMessage, socket: Duplex) => {
-    socket.on('error', () => {});
-    const target = incoming.url ?? '';
-    const answer = target.startsWith('/')
-      ? await answerOf(new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt })).catch(
-          (): Answer => networkError,
-        )
-      : notAProxy();
-    answerRaw(socket, answer);
+  const rawSockets = answerRawSockets(server, {
+    answering,
+    headersTimeout: limits.headersTimeout,
+    answerPath: (incoming) => answerOf(new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt })),
   });
 
   return {

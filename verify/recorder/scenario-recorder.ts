@@ -1,4 +1,4 @@
-import { link, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isAcceptedKey, type KeyChoice } from '../../mocks/authorization.js';
 import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
@@ -17,6 +17,9 @@ import { stepOf } from '../model-step.js';
 import { keyChoiceOf } from '../key-choice-of.js';
 import { RecordedState } from './recorded-state.js';
 import { recordingText, stateText, stepText, type RecordingParts } from './recording-text.js';
+import { freeName, RecordingError, timestampedName, writeRecording } from './recording-file.js';
+
+export { RecordingError, timestampedName } from './recording-file.js';
 
 /** One exchange the proxy forwarded, as the recorder takes it. */
 export interface ExchangeToRecord {
@@ -90,17 +93,6 @@ export interface WrittenRecordings {
   /** Why the recording stopped, when a file could not be written. */
   failed?: string;
 }
-
-/**
- * A folder the recorder cannot write, or a name it cannot take: the message says which and why.
- * @example
- * await ScenarioRecorder.open({ directory: '/proc/x', upstream }).catch((error) => error.message) // 'cannot write recordings to /proc/x: ENOENT'
- */
-export class RecordingError extends Error {
-  override name = 'RecordingError';
-}
-
-const scenarioName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** One call kept for the recording, with what the upstream answered. */
 interface KeptCall {
@@ -343,7 +335,7 @@ export class ScenarioRecorder {
   async #flush(recording: Recording, { counts = false } = {}): Promise<void> {
     const behind = recording.dirty || (counts && recording.countsChanged);
     if (!behind || recording.steps.length === 0) return;
-    await writeRecording(recording, this.#parts(recording), this.#names);
+    await writeRecording(recording, recordingText(this.#parts(recording), recording.lines), this.#names);
     recording.dirty = false;
     recording.countsChanged = false;
     for (const recorded of recording.unwritten.splice(0)) this.#options.onStep?.({ ...recorded, file: recording.file });
@@ -598,49 +590,6 @@ function withRecorded(step: ContractStep, exchange: ExchangeToRecord, held: read
   };
 }
 
-// The whole file to a temporary file, then into place: renamed over the file it wrote before, or, for
-// its first write, linked where no file is (a file made since the name was chosen takes the next name).
-async function writeRecording(recording: Recording, parts: RecordingParts, names: Set<string>): Promise<void> {
-  const temporary = join(recording.file, '..', `.${recording.name}.yaml.${process.pid}.tmp`);
-  try {
-    await writeFile(temporary, recordingText(parts, recording.lines));
-    if (recording.created) await rename(temporary, recording.file);
-    else await claimName(recording, temporary, names);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
-}
-
-async function claimName(recording: Recording, temporary: string, names: Set<string>): Promise<void> {
-  const base = recording.name;
-  for (let suffix = 2; ; suffix++) {
-    try {
-      await placedWhereNoFileIs(temporary, recording.file);
-      recording.created = true;
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      recording.name = freeName(`${base}-${suffix}`, names);
-      names.add(recording.name);
-      recording.file = join(recording.file, '..', `${recording.name}.yaml`);
-    }
-  }
-}
-
-// The temporary file's text at `file`, only where no file is (EEXIST else): a hard link, or where the
-// file system has none (FAT, some network mounts), an empty file made exclusively, then renamed over.
-async function placedWhereNoFileIs(temporary: string, file: string): Promise<void> {
-  try {
-    await link(temporary, file);
-    await unlink(temporary);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
-    await (await open(file, 'wx')).close();
-    await rename(temporary, file);
-  }
-}
-
 // The body read exactly, as the checks read it (once: the reading is kept with the response).
 function jsonBodyOf(exchange: ExchangeToRecord): JsonValue | undefined {
   return exchange.observed === undefined ? undefined : jsonBody(exchange.observed);
@@ -687,29 +636,4 @@ export function stepTitle(method: string, path: string, key: KeyChoice): string 
         ? `read pet${parameter}`
         : 'list the orders';
   return `${action}${keyPhrases[key]}`;
-}
-
-/**
- * A name free among `taken`: the name itself, else with `-2`, `-3`, … after it (a trailing `.yaml` is dropped).
- * @throws RecordingError when it is not a scenario name (letters, digits, `.`, `_`, `-`).
- */
-function freeName(wanted: string, taken: ReadonlySet<string>): string {
-  const name = wanted.replace(/\.ya?ml$/, '');
-  if (!scenarioName.test(name))
-    throw new RecordingError(
-      `${JSON.stringify(wanted)} is not a scenario name: letters, digits, '.', '_' and '-', starting with a letter or digit`,
-    );
-  let free = name;
-  for (let suffix = 2; taken.has(free); suffix++) free = `${name}-${suffix}`;
-  return free;
-}
-
-/**
- * A readable name for a recording started at `date` (UTC).
- * @example
- * timestampedName(new Date('2026-11-25T03:05:12Z')) // 'recording-2026-11-25-030512'
- */
-export function timestampedName(date: Date): string {
-  const iso = date.toISOString();
-  return `recording-${iso.slice(0, 10)}-${iso.slice(11, 19).replaceAll(':', '')}`;
 }

@@ -1,50 +1,20 @@
-import { link, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isAcceptedKey, type KeyChoice } from '../../mocks/authorization.js';
-import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
+import type { RecordingNote } from '../../mocks/scenarios.js';
 import type { OrderInput } from '../../spec/provider-state.js';
 import type { JsonValue } from '../../spec/json.js';
-import { matchRoute } from '../../spec/routes.js';
-import { jsonBody, type Finding, type ObservedResponse } from '../checks.js';
-import type { StoredOrder } from '../../mocks/order-store.js';
-import { cancelledOrderId, ProviderHistory, settlesRace } from '../compare.js';
-import { judgeCall } from '../judge.js';
-import { toInt64 } from '../../spec/int64.js';
+import { jsonBody, type Finding } from '../checks.js';
+import { ProviderHistory } from '../compare.js';
 import { createDirectory } from '../create-directory.js';
-import { withoutCredentials, withoutQueries } from '../redaction.js';
-import { InterfaceModel } from '../model.js';
-import { stepOf } from '../model-step.js';
-import { keyChoiceOf } from '../key-choice-of.js';
+import { withoutCredentials } from '../redaction.js';
+import { keptCall, repeatsRead, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
 import { RecordedState } from './recorded-state.js';
-import { recordingText, stateText, stepText, type RecordingParts } from './recording-text.js';
+import { freeName, RecordingError, timestampedName, writeRecording, type RecordingFile } from './recording-file.js';
+import { recordingText, type RecordingParts } from './recording-text.js';
+import { judgements, judgeSteps, type JudgedCalls } from './step-judging.js';
 
-/** One exchange the proxy forwarded, as the recorder takes it. */
-export interface ExchangeToRecord {
-  method: string;
-  /** The path below the base URL, without its query: undefined for a request outside it. */
-  operationPath: string | undefined;
-  /** The request's `Authorization` header: read to tell the key choice, never written. */
-  authorization: string | undefined;
-  /** The upstream's status (0 when none came). */
-  status: number;
-  /** The response as the checks read it, when it could be read whole. */
-  observed: ObservedResponse | undefined;
-  /** What the proxy's checks found against the specification. */
-  findings: readonly Finding[];
-  /** When the request came and when its answer ended (`performance.now()`): calls at once are told apart by them. */
-  startedAt: number;
-  endedAt: number;
-}
-
-/** A step as it was recorded: its name, the file, and where the upstream's answer disagrees with the contract. */
-export interface RecordedStep {
-  file: string;
-  step: ContractStep;
-  /** The model's findings: where the upstream's answer is not what the contract requires in the recorded state. */
-  disagreements: Finding[];
-  /** Set for an earlier step judged again, because a later answer told more of the state (the first list). */
-  again?: true;
-}
+export { stepTitle, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
+export { RecordingError, timestampedName } from './recording-file.js';
 
 /** How to record. */
 export interface RecorderOptions {
@@ -91,61 +61,18 @@ export interface WrittenRecordings {
   failed?: string;
 }
 
-/**
- * A folder the recorder cannot write, or a name it cannot take: the message says which and why.
- * @example
- * await ScenarioRecorder.open({ directory: '/proc/x', upstream }).catch((error) => error.message) // 'cannot write recordings to /proc/x: ENOENT'
- */
-export class RecordingError extends Error {
-  override name = 'RecordingError';
-}
-
-const scenarioName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
-
-/** One call kept for the recording, with what the upstream answered. */
-interface KeptCall {
-  title: string;
-  method: 'GET' | 'DELETE';
-  path: string;
-  key: KeyChoice;
-  exchange: ExchangeToRecord;
-}
-
-/** The file being written: its name, its calls, their steps, and the model that judges them. */
-interface Recording {
-  name: string;
-  file: string;
+/** The file being written: where it goes, its calls as judged, and what it tells besides. */
+interface Recording extends RecordingFile, JudgedCalls {
   started: Date;
-  calls: KeptCall[];
-  steps: ContractStep[];
-  /** Each step as the file writes it, kept: a step is written as YAML once. */
-  stepTexts: string[];
   /** Each inference of the file as it writes it, by what it holds. */
   lines: Map<string, string>;
-  /** Each order of the state as the file writes it. */
-  orderLines: WeakMap<OrderInput, string>;
-  state: RecordedState;
-  /** The orders of the state the steps were judged in, and its YAML. */
-  judgedIn: { orders: OrderInput[]; text: string } | undefined;
-  model: InterfaceModel | undefined;
-  history: ProviderHistory;
   repeatedReads: number;
   skipped: number;
-  /** For each step, where its answer disagrees with the contract. */
-  held: Finding[][];
-  /** For each step, what the model found, before calls at the same time are allowed for. */
-  found: Finding[][];
-  /** For each step, the model's status, and for a list the orders it holds that the upstream's list leaves out. */
-  judgedAs: { status: number; missing: bigint[] }[];
-  /** The ids earlier cancels named: a status given later must not change what they were judged in. */
-  touched: Set<bigint>;
   /** Steps judged and not yet on disk (written together when exchanges queue up). */
   unwritten: RecordedStep[];
   /** Whether the file is behind its steps, or only behind its counts (written when it closes). */
   dirty: boolean;
   countsChanged: boolean;
-  /** Whether the file is on disk yet: its first write must not replace a file someone else made. */
-  created: boolean;
 }
 
 // While exchanges queue up, steps are written together, at most this many at a time: each write is
@@ -207,8 +134,8 @@ export class ScenarioRecorder {
 
   /** The file being written, and how many steps it holds. */
   current(): { name: string; file: string; steps: number } {
-    const { name, file, steps } = this.#recording;
-    return { name, file, steps: steps.length };
+    const { name, file, calls } = this.#recording;
+    return { name, file, steps: judgements(calls).length };
   }
 
   /**
@@ -217,13 +144,13 @@ export class ScenarioRecorder {
    */
   written(): WrittenRecordings {
     const recordings = [...this.#finished, this.#recording].filter((recording) => recording.created);
-    const against = recordings.flatMap(({ file, steps, held }) =>
-      held.flatMap((findings, index) =>
-        findings.length === 0 ? [] : [{ file, step: steps[index]!.name, findings: [...findings] }],
+    const against = recordings.flatMap(({ file, calls }) =>
+      judgements(calls).flatMap(({ step, held }) =>
+        held.length === 0 ? [] : [{ file, step: step.name, findings: [...held] }],
       ),
     );
     return {
-      files: recordings.map(({ file, steps }) => ({ file, steps: steps.length })),
+      files: recordings.map(({ file, calls }) => ({ file, steps: judgements(calls).length })),
       disagreements: against.reduce((sum, { findings }) => sum + findings.length, 0),
       against,
       inferred: recordings.flatMap(({ file, state }) =>
@@ -292,8 +219,6 @@ export class ScenarioRecorder {
       file: join(this.#options.directory, `${name}.yaml`),
       started: this.#now(),
       calls: [],
-      steps: [],
-      stepTexts: [],
       lines: new Map(),
       orderLines: new WeakMap(),
       state: new RecordedState(this.#options.knownState?.orders),
@@ -302,9 +227,6 @@ export class ScenarioRecorder {
       history: new ProviderHistory(),
       repeatedReads: 0,
       skipped: 0,
-      held: [],
-      found: [],
-      judgedAs: [],
       touched: new Set(),
       unwritten: [],
       dirty: false,
@@ -316,15 +238,15 @@ export class ScenarioRecorder {
   async #recordNow(exchange: ExchangeToRecord): Promise<void> {
     this.#waiting--;
     const recording = this.#recording;
-    const call = this.#keptCall(exchange, recording.calls.length + 1);
+    const call = keptCall(exchange, recording.calls.length + 1, this.#options.apiKey);
     if (call === undefined) {
       recording.skipped++;
       recording.countsChanged = true;
-    } else if (repeatsRead(recording.calls.at(-1), call)) {
+    } else if (repeatsRead(recording.calls.at(-1)?.call, call)) {
       recording.repeatedReads++;
       recording.countsChanged = true;
     } else {
-      recording.calls.push(call);
+      recording.calls.push({ call, judgement: undefined });
       recording.state.observe({
         ...call,
         status: exchange.status,
@@ -342,22 +264,11 @@ export class ScenarioRecorder {
   /** Writes the file if it is behind its steps (or, with `counts`, its counts), then tells of each step it wrote. */
   async #flush(recording: Recording, { counts = false } = {}): Promise<void> {
     const behind = recording.dirty || (counts && recording.countsChanged);
-    if (!behind || recording.steps.length === 0) return;
-    await writeRecording(recording, this.#parts(recording), this.#names);
+    if (!behind || judgements(recording.calls).length === 0) return;
+    await writeRecording(recording, recordingText(this.#parts(recording), recording.lines), this.#names);
     recording.dirty = false;
     recording.countsChanged = false;
     for (const recorded of recording.unwritten.splice(0)) this.#options.onStep?.({ ...recorded, file: recording.file });
-  }
-
-  #keptCall(exchange: ExchangeToRecord, number: number): KeptCall | undefined {
-    const { method } = exchange;
-    // Parameters after a `;` in a segment (`5;jsessionid=…`) can carry a session: never written.
-    const path = exchange.operationPath?.replace(/;[^/]*/g, '');
-    // No answer at all (the connection dropped before a status line): nothing the upstream said to record.
-    if (path === undefined || exchange.status === 0 || (method !== 'GET' && method !== 'DELETE')) return undefined;
-    if (matchRoute(method, path) === undefined) return undefined;
-    const key = keyChoiceOf(exchange.authorization, { apiKey: this.#options.apiKey, status: exchange.status });
-    return { title: `${number}. ${stepTitle(method, path, key)}`, method, path, key, exchange };
   }
 
   #parts(recording: Recording): RecordingParts {
@@ -378,338 +289,18 @@ export class ScenarioRecorder {
       ...(recording.repeatedReads > 0 && { repeatedReads: recording.repeatedReads }),
       ...(recording.skipped > 0 && { skipped: recording.skipped }),
     };
-    const count = recording.steps.length;
+    const steps = judgements(recording.calls).map(({ text }) => text);
+    const count = steps.length;
     return {
       description: `Recorded by petstore-verify proxy from ${note.upstream}: ${count} step${count === 1 ? '' : 's'}, each expecting what the contract requires in ${known === undefined ? 'the state the traffic implies' : `the state of scenario ${known.scenario}, set before the first step`}.`,
       recording: note,
       state: recording.judgedIn!.text,
-      steps: recording.stepTexts,
+      steps,
     };
-  }
-}
-
-/**
- * Judges the recording's new step with the model seeded with the state inferred so far. A state that
- * only gives an order no earlier step named its status (from this step's answer) is set in the model;
- * any other change (the first list, an order added) judges every step again, and an earlier step whose
- * disagreements change is told again. Returns the steps to tell of: the new one, and those.
- */
-async function judgeSteps(recording: Recording): Promise<RecordedStep[]> {
-  const orders = recording.state.orders();
-  const given = recording.judgedIn === undefined ? undefined : statusesGiven(recording.judgedIn.orders, orders);
-  const statuses = given?.some(([id]) => recording.touched.has(id)) ? undefined : given;
-  const heldBefore = [...recording.held];
-  if (statuses === undefined || recording.model === undefined) {
-    recording.model = await InterfaceModel.seeded(orders);
-    recording.history = new ProviderHistory();
-    recording.steps = [];
-    recording.stepTexts = [];
-    recording.held = [];
-    recording.found = [];
-    recording.judgedAs = [];
-    recording.touched = new Set();
-  } else {
-    // An order with no status is pending in the model already.
-    for (const [id, status] of statuses) if (status !== 'pending') await recording.model.setStatus(id, status);
-  }
-  if (statuses === undefined || statuses.length > 0)
-    recording.judgedIn = { orders, text: stateText(orders, recording.orderLines) };
-  const settled = new Set<number>();
-  for (const call of recording.calls.slice(recording.steps.length)) {
-    const index = recording.steps.length;
-    const judged = await judgedStep(recording.model, recording.history, call);
-    recording.steps.push(judged.step);
-    recording.stepTexts.push('');
-    recording.found.push(judged.disagreements);
-    recording.judgedAs.push(judged.judgedAs);
-    recording.held.push([]);
-    const cancelled = cancelledId(call);
-    if (cancelled !== undefined) recording.touched.add(cancelled);
-    for (const step of settledAtOnce(recording, index)) settled.add(step);
-  }
-  // Each step settled once told: the new one, and an earlier one whose disagreements changed.
-  const last = recording.calls.length - 1;
-  return [...settled]
-    .sort((left, right) => left - right)
-    .filter((step) => step === last || findingsText(heldBefore[step]) !== findingsText(recording.held[step]))
-    .map((step) => ({
-      file: recording.file,
-      step: recording.steps[step]!,
-      disagreements: recording.held[step]!,
-      ...(step !== last && { again: true as const }),
-    }));
-}
-
-/**
- * Settles what is held against the upstream for a step and the steps it ran at the same time as (its
- * request came before their answers ended, and theirs before its): such calls are judged in the order
- * their answers ended, which need not be the order the upstream took them in. Among cancels of one order
- * at once with an accepted key, a status is not held against the upstream when exactly one of them is a
- * 204 and the model, one call after another, has exactly one of them cancel it (an honest race; two 204s,
- * or a 204 for a shipped order, are bugs); a list at the same time as such cancels is not held to show
- * the orders they name. Returns the steps settled.
- */
-function settledAtOnce(recording: Recording, index: number): number[] {
-  const { calls } = recording;
-  const settled = [index, ...judgedAtOnce(recording, index)];
-  for (const step of settled) {
-    const call = calls[step]!;
-    // Only cancels with an accepted key change the store.
-    const racing = judgedAtOnce(recording, step).filter((position) => acceptedCancel(calls[position]!) !== undefined);
-    const id = acceptedCancel(call);
-    const sameOrder = [step, ...racing.filter((position) => acceptedCancel(calls[position]!) === id)];
-    // An honest race (tolerance race-losers): the model, one call after another, has exactly one of them
-    // cancel the order, and so has the upstream, in whatever order their answers ended.
-    const settled = (statuses: number[]) => settlesRace(statuses, [204], [404, 409]);
-    const racedCancel =
-      id !== undefined &&
-      sameOrder.length > 1 &&
-      settled(sameOrder.map((position) => calls[position]!.exchange.status)) &&
-      settled(sameOrder.map((position) => recording.judgedAs[position]!.status));
-    // A list at the same time as cancels may leave out the orders they name, and only those (tolerance
-    // list-during-cancels).
-    const racedIds = new Set(racing.map((position) => acceptedCancel(calls[position]!)!));
-    const { missing } = recording.judgedAs[step]!;
-    const racedList = call.method === 'GET' && missing.length > 0 && missing.every((order) => racedIds.has(order));
-    const held = recording.found[step]!.filter(
-      (finding) =>
-        !(racedCancel && finding.code === 'status-unexpected') && !(racedList && finding.code === 'order-listed'),
-    );
-    recording.held[step] = held;
-    recording.steps[step] = withRecorded(recording.steps[step]!, call.exchange, held);
-    recording.stepTexts[step] = stepText(recording.steps[step]!);
-  }
-  return settled;
-}
-
-/**
- * The judged steps whose call ran at the same time as step `index`'s (each request came before the
- * other's answer ended). Calls are kept in the order their answers ended, so the scan back stops at
- * the first that ended before this one's request came.
- */
-function judgedAtOnce(recording: Recording, index: number): number[] {
-  const { calls } = recording;
-  const { startedAt, endedAt } = calls[index]!.exchange;
-  const found: number[] = [];
-  for (let other = index - 1; other >= 0 && calls[other]!.exchange.endedAt > startedAt; other--) found.push(other);
-  for (let other = index + 1; other < recording.found.length; other++)
-    if (calls[other]!.exchange.startedAt < endedAt) found.push(other);
-  return found;
-}
-
-function findingsText(findings: readonly Finding[] | undefined): string {
-  return (findings ?? []).map(({ code, path, expected, actual }) => `${code} ${path} ${expected} ${actual}`).join('\n');
-}
-
-// The order a cancel with an accepted key names: one that can change the store.
-function acceptedCancel(call: KeptCall): bigint | undefined {
-  return isAcceptedKey(call.key) ? cancelledId(call) : undefined;
-}
-
-// The order a cancel names, as the mock reads its path.
-function cancelledId(call: KeptCall): bigint | undefined {
-  return cancelledOrderId(call.method, call.path);
-}
-
-/**
- * The statuses `after` gives orders that had none in `before` (the same orders, fields and all, in the
- * same order), or undefined when it changes anything else.
- */
-function statusesGiven(
-  before: readonly OrderInput[],
-  after: readonly OrderInput[],
-): [bigint, 'pending' | 'shipped'][] | undefined {
-  if (before.length !== after.length) return undefined;
-  const given: [bigint, 'pending' | 'shipped'][] = [];
-  for (const [index, order] of after.entries()) {
-    const earlier = before[index]!;
-    if (order === earlier) continue;
-    const { status, ...fields } = order;
-    const { status: statusBefore, ...fieldsBefore } = earlier;
-    if (!sameFields(fields, fieldsBefore)) return undefined;
-    if (status === statusBefore) continue;
-    if (statusBefore !== undefined || (status !== 'pending' && status !== 'shipped')) return undefined;
-    given.push([BigInt(order.id), status]);
-  }
-  return given;
-}
-
-// Whether two orders have the same fields with the same values (each a number, bigint, string or boolean).
-function sameFields(left: object, right: object): boolean {
-  const entries = Object.entries(left);
-  return (
-    entries.length === Object.keys(right).length &&
-    entries.every(([field, value]) => (right as Record<string, unknown>)[field] === value)
-  );
-}
-
-async function judgedStep(
-  model: InterfaceModel,
-  history: ProviderHistory,
-  call: KeptCall,
-): Promise<{ step: ContractStep; disagreements: Finding[]; judgedAs: { status: number; missing: bigint[] } }> {
-  // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
-  // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
-  const answer = (await model.call(call.method, call.path, call.key))!;
-  const read =
-    (answer.operation === 'cancelOrder' && answer.status === 404) ||
-    (answer.operation === 'listOrders' && answer.status === 200);
-  const after = read ? await model.orders() : [];
-  const before = answer.operation === 'cancelOrder' ? after : [];
-  const { observed } = call.exchange;
-  // The specification's findings (and Prism's) are the proxy's, once; the model's change with the state.
-  const disagreements =
-    observed === undefined
-      ? []
-      : judgeCall({ call, observed, model: { answer, before, after, history } }).modelFindings;
-  const judgedAs = { status: answer.status, missing: missingFromList(after, observed) };
-  return { step: { ...stepOf(call, answer, before, after), name: call.title }, disagreements, judgedAs };
-}
-
-// The orders the model lists that a list the upstream answered leaves out.
-function missingFromList(orders: readonly StoredOrder[], observed: ObservedResponse | undefined): bigint[] {
-  if (orders.length === 0 || observed === undefined) return [];
-  const body = jsonBody(observed);
-  if (!Array.isArray(body)) return [];
-  const listed = new Set(
-    body.map((entry) =>
-      entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? toInt64(entry.id) : undefined,
-    ),
-  );
-  return orders.filter((order) => order.status !== 'cancelled' && !listed.has(order.id)).map((order) => order.id);
-}
-
-/** A step with what the upstream answered beside it: its status, the proxy's findings and those held against it. */
-function withRecorded(step: ContractStep, exchange: ExchangeToRecord, held: readonly Finding[]): ContractStep {
-  const all = [...exchange.findings, ...held];
-  return {
-    ...step,
-    recorded: {
-      status: exchange.status,
-      ...(all.length > 0 && {
-        findings: all.map(({ code, path, expected, actual }) => ({
-          code,
-          path,
-          expected: withoutQueries(expected),
-          actual: withoutQueries(actual),
-        })),
-      }),
-    },
-  };
-}
-
-// The whole file to a temporary file, then into place: renamed over the file it wrote before, or, for
-// its first write, linked where no file is (a file made since the name was chosen takes the next name).
-async function writeRecording(recording: Recording, parts: RecordingParts, names: Set<string>): Promise<void> {
-  const temporary = join(recording.file, '..', `.${recording.name}.yaml.${process.pid}.tmp`);
-  try {
-    await writeFile(temporary, recordingText(parts, recording.lines));
-    if (recording.created) await rename(temporary, recording.file);
-    else await claimName(recording, temporary, names);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
-}
-
-async function claimName(recording: Recording, temporary: string, names: Set<string>): Promise<void> {
-  const base = recording.name;
-  for (let suffix = 2; ; suffix++) {
-    try {
-      await placedWhereNoFileIs(temporary, recording.file);
-      recording.created = true;
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      recording.name = freeName(`${base}-${suffix}`, names);
-      names.add(recording.name);
-      recording.file = join(recording.file, '..', `${recording.name}.yaml`);
-    }
-  }
-}
-
-// The temporary file's text at `file`, only where no file is (EEXIST else): a hard link, or where the
-// file system has none (FAT, some network mounts), an empty file made exclusively, then renamed over.
-async function placedWhereNoFileIs(temporary: string, file: string): Promise<void> {
-  try {
-    await link(temporary, file);
-    await unlink(temporary);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
-    await (await open(file, 'wx')).close();
-    await rename(temporary, file);
   }
 }
 
 // The body read exactly, as the checks read it (once: the reading is kept with the response).
 function jsonBodyOf(exchange: ExchangeToRecord): JsonValue | undefined {
   return exchange.observed === undefined ? undefined : jsonBody(exchange.observed);
-}
-
-// A read identical to the one just before it, answer and all: nothing changed between them.
-function repeatsRead(previous: KeptCall | undefined, call: KeptCall): boolean {
-  return (
-    previous !== undefined &&
-    call.method === 'GET' &&
-    previous.method === 'GET' &&
-    previous.path === call.path &&
-    previous.key === call.key &&
-    previous.exchange.status === call.exchange.status &&
-    previous.exchange.observed !== undefined &&
-    previous.exchange.observed.text === call.exchange.observed?.text
-  );
-}
-
-const keyPhrases: Record<KeyChoice, string> = {
-  valid: '',
-  none: ' without a key',
-  wrong: ' with a wrong key',
-  basic: ' with another scheme',
-  'lowercase-scheme': ' with the scheme in lower case',
-  prefixed: ' with a near key (prefixed)',
-  suffixed: ' with a near key (suffixed)',
-  containing: ' with a near key (containing)',
-  truncated: ' with a near key (truncated)',
-};
-
-/**
- * A step's name: what the call does, and with which key.
- * @example
- * stepTitle('DELETE', '/store/orders/3', 'none') // 'cancel order 3 without a key'
- */
-export function stepTitle(method: string, path: string, key: KeyChoice): string {
-  const match = matchRoute(method, path);
-  const parameter = match?.parameter === undefined ? '' : ` ${match.parameter}`;
-  const action =
-    match?.route.operation === 'cancelOrder'
-      ? `cancel order${parameter}`
-      : match?.route.operation === 'readPet'
-        ? `read pet${parameter}`
-        : 'list the orders';
-  return `${action}${keyPhrases[key]}`;
-}
-
-/**
- * A name free among `taken`: the name itself, else with `-2`, `-3`, … after it (a trailing `.yaml` is dropped).
- * @throws RecordingError when it is not a scenario name (letters, digits, `.`, `_`, `-`).
- */
-function freeName(wanted: string, taken: ReadonlySet<string>): string {
-  const name = wanted.replace(/\.ya?ml$/, '');
-  if (!scenarioName.test(name))
-    throw new RecordingError(
-      `${JSON.stringify(wanted)} is not a scenario name: letters, digits, '.', '_' and '-', starting with a letter or digit`,
-    );
-  let free = name;
-  for (let suffix = 2; taken.has(free); suffix++) free = `${name}-${suffix}`;
-  return free;
-}
-
-/**
- * A readable name for a recording started at `date` (UTC).
- * @example
- * timestampedName(new Date('2026-11-25T03:05:12Z')) // 'recording-2026-11-25-030512'
- */
-export function timestampedName(date: Date): string {
-  const iso = date.toISOString();
-  return `recording-${iso.slice(0, 10)}-${iso.slice(11, 19).replaceAll(':', '')}`;
 }

@@ -1,0 +1,125 @@
+import type { KeyChoice } from '../../mocks/authorization.js';
+import type { ContractStep } from '../../mocks/scenarios.js';
+import { matchRoute } from '../../spec/routes.js';
+import type { Finding, ObservedResponse } from '../checks.js';
+import { keyChoiceOf } from '../key-choice-of.js';
+
+/** One exchange the proxy forwarded, as the recorder takes it. */
+export interface ExchangeToRecord {
+  method: string;
+  /** The path below the base URL, without its query: undefined for a request outside it. */
+  operationPath: string | undefined;
+  /** The request's `Authorization` header: read to tell the key choice, never written. */
+  authorization: string | undefined;
+  /** The upstream's status (0 when none came). */
+  status: number;
+  /** The response as the checks read it, when it could be read whole. */
+  observed: ObservedResponse | undefined;
+  /** What the proxy's checks found against the specification. */
+  findings: readonly Finding[];
+  /** When the request came and when its answer ended (`performance.now()`): calls at once are told apart by them. */
+  startedAt: number;
+  endedAt: number;
+}
+
+/** A step as it was recorded: its name, the file, and where the upstream's answer disagrees with the contract. */
+export interface RecordedStep {
+  file: string;
+  step: ContractStep;
+  /** The model's findings: where the upstream's answer is not what the contract requires in the recorded state. */
+  disagreements: Finding[];
+  /** Set for an earlier step judged again, because a later answer told more of the state (the first list). */
+  again?: true;
+}
+
+/** One call kept for the recording, with what the upstream answered. */
+export interface KeptCall {
+  title: string;
+  method: 'GET' | 'DELETE';
+  path: string;
+  key: KeyChoice;
+  exchange: ExchangeToRecord;
+}
+
+/** What the model made of a call in the state the recording was judged in. */
+export interface Judgement {
+  step: ContractStep;
+  /** The step as the file writes it: a step is written as YAML once. */
+  text: string;
+  /** What the model found, before calls at the same time are allowed for. */
+  found: Finding[];
+  /** Where the upstream's answer disagrees with the contract, calls at the same time allowed for. */
+  held: Finding[];
+  /** The model's status, and for a list the orders it holds that the upstream's list leaves out. */
+  judgedAs: { status: number; missing: bigint[] };
+}
+
+/** A call of the recording and, once judged, its judgement (none while the state it is judged in changes). */
+export interface RecordedCall {
+  call: KeptCall;
+  judgement: Judgement | undefined;
+}
+
+/**
+ * The call an exchange makes for the recording, numbered `number`; undefined for an exchange of no
+ * operation, or with no answer.
+ * @example
+ * keptCall(exchange, 1, undefined) // { title: '1. list the orders', method: 'GET', path: '/store/orders', key: 'valid', exchange }
+ */
+export function keptCall(exchange: ExchangeToRecord, number: number, apiKey: string | undefined): KeptCall | undefined {
+  const { method } = exchange;
+  // Parameters after a `;` in a segment (`5;jsessionid=…`) can carry a session: never written.
+  const path = exchange.operationPath?.replace(/;[^/]*/g, '');
+  // No answer at all (the connection dropped before a status line): nothing the upstream said to record.
+  if (path === undefined || exchange.status === 0 || (method !== 'GET' && method !== 'DELETE')) return undefined;
+  if (matchRoute(method, path) === undefined) return undefined;
+  const key = keyChoiceOf(exchange.authorization, { apiKey, status: exchange.status });
+  return { title: `${number}. ${stepTitle(method, path, key)}`, method, path, key, exchange };
+}
+
+/**
+ * Whether `call` is a read identical to the one just before it, answer and all: nothing changed between them.
+ * @example
+ * repeatsRead(previous, call) // true for a second identical list of the orders
+ */
+export function repeatsRead(previous: KeptCall | undefined, call: KeptCall): boolean {
+  return (
+    previous !== undefined &&
+    call.method === 'GET' &&
+    previous.method === 'GET' &&
+    previous.path === call.path &&
+    previous.key === call.key &&
+    previous.exchange.status === call.exchange.status &&
+    previous.exchange.observed !== undefined &&
+    previous.exchange.observed.text === call.exchange.observed?.text
+  );
+}
+
+const keyPhrases: Record<KeyChoice, string> = {
+  valid: '',
+  none: ' without a key',
+  wrong: ' with a wrong key',
+  basic: ' with another scheme',
+  'lowercase-scheme': ' with the scheme in lower case',
+  prefixed: ' with a near key (prefixed)',
+  suffixed: ' with a near key (suffixed)',
+  containing: ' with a near key (containing)',
+  truncated: ' with a near key (truncated)',
+};
+
+/**
+ * A step's name: what the call does, and with which key.
+ * @example
+ * stepTitle('DELETE', '/store/orders/3', 'none') // 'cancel order 3 without a key'
+ */
+export function stepTitle(method: string, path: string, key: KeyChoice): string {
+  const match = matchRoute(method, path);
+  const parameter = match?.parameter === undefined ? '' : ` ${match.parameter}`;
+  const action =
+    match?.route.operation === 'cancelOrder'
+      ? `cancel order${parameter}`
+      : match?.route.operation === 'readPet'
+        ? `read pet${parameter}`
+        : 'list the orders';
+  return `${action}${keyPhrases[key]}`;
+}

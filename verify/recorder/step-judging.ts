@@ -1,0 +1,275 @@
+import { isAcceptedKey } from '../../mocks/authorization.js';
+import type { StoredOrder } from '../../mocks/order-store.js';
+import type { ContractStep } from '../../mocks/scenarios.js';
+import { toInt64 } from '../../spec/int64.js';
+import type { OrderInput } from '../../spec/provider-state.js';
+import { jsonBody, type Finding, type ObservedResponse } from '../checks.js';
+import { cancelledOrderId, ProviderHistory, settlesRace } from '../compare.js';
+import { judgeCall } from '../judge.js';
+import { stepOf } from '../model-step.js';
+import { InterfaceModel } from '../model.js';
+import { withoutQueries } from '../redaction.js';
+import type { ExchangeToRecord, Judgement, KeptCall, RecordedCall, RecordedStep } from './recorded-call.js';
+import type { RecordedState } from './recorded-state.js';
+import { stateText, stepText } from './recording-text.js';
+
+/** What judging a recording's steps reads and keeps: its calls, the state they are judged in, and the model. */
+export interface JudgedCalls {
+  file: string;
+  calls: RecordedCall[];
+  state: RecordedState;
+  /** The orders of the state the steps were judged in, and its YAML. */
+  judgedIn: { orders: OrderInput[]; text: string } | undefined;
+  model: InterfaceModel | undefined;
+  history: ProviderHistory;
+  /** The ids earlier cancels named: a status given later must not change what they were judged in. */
+  touched: Set<bigint>;
+  /** Each order of the state as the file writes it. */
+  orderLines: WeakMap<OrderInput, string>;
+}
+
+/**
+ * The judgements of the calls judged so far, in order (the calls are judged first to last, so those
+ * judged come before those not).
+ * @example
+ * judgements(recording.calls).map(({ text }) => text) // each step as the file writes it
+ */
+export function judgements(calls: readonly RecordedCall[]): Judgement[] {
+  const judged: Judgement[] = [];
+  for (const { judgement } of calls) {
+    if (judgement === undefined) break;
+    judged.push(judgement);
+  }
+  return judged;
+}
+
+// How many calls are judged: counted from the end, where the calls not yet judged are.
+function judgedCount(calls: readonly RecordedCall[]): number {
+  let count = calls.length;
+  while (count > 0 && calls[count - 1]!.judgement === undefined) count--;
+  return count;
+}
+
+/**
+ * Judges the recording's new step with the model seeded with the state inferred so far. A state that
+ * only gives an order no earlier step named its status (from this step's answer) is set in the model;
+ * any other change (the first list, an order added) judges every step again, and an earlier step whose
+ * disagreements change is told again. Returns the steps to tell of: the new one, and those.
+ * @example
+ * recording.calls.push({ call, judgement: undefined });
+ * await judgeSteps(recording) // [{ file, step, disagreements: [] }]
+ */
+export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]> {
+  const { calls } = recording;
+  const orders = recording.state.orders();
+  const given = recording.judgedIn === undefined ? undefined : statusesGiven(recording.judgedIn.orders, orders);
+  const statuses = given?.some(([id]) => recording.touched.has(id)) ? undefined : given;
+  const heldBefore = calls.map(({ judgement }) => judgement?.held);
+  if (statuses === undefined || recording.model === undefined) {
+    recording.model = await InterfaceModel.seeded(orders);
+    recording.history = new ProviderHistory();
+    for (const recorded of calls) recorded.judgement = undefined;
+    recording.touched = new Set();
+  } else {
+    // An order with no status is pending in the model already.
+    for (const [id, status] of statuses) if (status !== 'pending') await recording.model.setStatus(id, status);
+  }
+  if (statuses === undefined || statuses.length > 0)
+    recording.judgedIn = { orders, text: stateText(orders, recording.orderLines) };
+  const settled = new Set<number>();
+  for (let index = judgedCount(calls); index < calls.length; index++) {
+    const recorded = calls[index]!;
+    recorded.judgement = await judgedStep(recording.model, recording.history, recorded.call);
+    const cancelled = cancelledId(recorded.call);
+    if (cancelled !== undefined) recording.touched.add(cancelled);
+    for (const step of settledAtOnce(calls, index)) settled.add(step);
+  }
+  // Each step settled once told: the new one, and an earlier one whose disagreements changed.
+  const last = calls.length - 1;
+  return [...settled]
+    .sort((left, right) => left - right)
+    .filter((step) => step === last || findingsText(heldBefore[step]) !== findingsText(calls[step]!.judgement!.held))
+    .map((step) => ({
+      file: recording.file,
+      step: calls[step]!.judgement!.step,
+      disagreements: calls[step]!.judgement!.held,
+      ...(step !== last && { again: true as const }),
+    }));
+}
+
+/**
+ * Settles what is held against the upstream for a step and the steps it ran at the same time as (its
+ * request came before their answers ended, and theirs before its): such calls are judged in the order
+ * their answers ended, which need not be the order the upstream took them in. Among cancels of one order
+ * at once with an accepted key, a status is not held against the upstream when exactly one of them is a
+ * 204 and the model, one call after another, has exactly one of them cancel it (an honest race; two 204s,
+ * or a 204 for a shipped order, are bugs); a list at the same time as such cancels is not held to show
+ * the orders they name. Returns the steps settled.
+ * @example
+ * settledAtOnce(recording.calls, 4) // [4, 3]: step 3's cancel raced step 4's
+ */
+export function settledAtOnce(calls: readonly RecordedCall[], index: number): number[] {
+  const settled = [index, ...judgedAtOnce(calls, index)];
+  const judgementAt = (position: number) => calls[position]!.judgement!;
+  for (const step of settled) {
+    const { call } = calls[step]!;
+    const judgement = judgementAt(step);
+    // Only cancels with an accepted key change the store.
+    const racing = judgedAtOnce(calls, step).filter((position) => acceptedCancel(calls[position]!.call) !== undefined);
+    const id = acceptedCancel(call);
+    const sameOrder = [step, ...racing.filter((position) => acceptedCancel(calls[position]!.call) === id)];
+    // An honest race (tolerance race-losers): the model, one call after another, has exactly one of them
+    // cancel the order, and so has the upstream, in whatever order their answers ended.
+    const oneCancels = (statuses: number[]) => settlesRace(statuses, [204], [404, 409]);
+    const racedCancel =
+      id !== undefined &&
+      sameOrder.length > 1 &&
+      oneCancels(sameOrder.map((position) => calls[position]!.call.exchange.status)) &&
+      oneCancels(sameOrder.map((position) => judgementAt(position).judgedAs.status));
+    // A list at the same time as cancels may leave out the orders they name, and only those (tolerance
+    // list-during-cancels).
+    const racedIds = new Set(racing.map((position) => acceptedCancel(calls[position]!.call)!));
+    const { missing } = judgement.judgedAs;
+    const racedList = call.method === 'GET' && missing.length > 0 && missing.every((order) => racedIds.has(order));
+    judgement.held = judgement.found.filter(
+      (finding) =>
+        !(racedCancel && finding.code === 'status-unexpected') && !(racedList && finding.code === 'order-listed'),
+    );
+    judgement.step = withRecorded(judgement.step, call.exchange, judgement.held);
+    judgement.text = stepText(judgement.step);
+  }
+  return settled;
+}
+
+/**
+ * The judged steps whose call ran at the same time as step `index`'s (each request came before the
+ * other's answer ended). Calls are kept in the order their answers ended, so the scan back stops at
+ * the first that ended before this one's request came.
+ * @example
+ * judgedAtOnce(recording.calls, 4) // [3]
+ */
+export function judgedAtOnce(calls: readonly RecordedCall[], index: number): number[] {
+  const { startedAt, endedAt } = calls[index]!.call.exchange;
+  const found: number[] = [];
+  for (let other = index - 1; other >= 0 && calls[other]!.call.exchange.endedAt > startedAt; other--) found.push(other);
+  for (let other = index + 1; other < calls.length && calls[other]!.judgement !== undefined; other++)
+    if (calls[other]!.call.exchange.startedAt < endedAt) found.push(other);
+  return found;
+}
+
+function findingsText(findings: readonly Finding[] | undefined): string {
+  return (findings ?? []).map(({ code, path, expected, actual }) => `${code} ${path} ${expected} ${actual}`).join('\n');
+}
+
+// The order a cancel with an accepted key names: one that can change the store.
+function acceptedCancel(call: KeptCall): bigint | undefined {
+  return isAcceptedKey(call.key) ? cancelledId(call) : undefined;
+}
+
+// The order a cancel names, as the mock reads its path.
+function cancelledId(call: KeptCall): bigint | undefined {
+  return cancelledOrderId(call.method, call.path);
+}
+
+/**
+ * The statuses `after` gives orders that had none in `before` (the same orders, fields and all, in the
+ * same order), or undefined when it changes anything else.
+ * @example
+ * statusesGiven([{ id: 5n }], [{ id: 5n, status: 'shipped' }]) // [[5n, 'shipped']]
+ */
+export function statusesGiven(
+  before: readonly OrderInput[],
+  after: readonly OrderInput[],
+): [bigint, 'pending' | 'shipped'][] | undefined {
+  if (before.length !== after.length) return undefined;
+  const given: [bigint, 'pending' | 'shipped'][] = [];
+  for (const [index, order] of after.entries()) {
+    const earlier = before[index]!;
+    if (order === earlier) continue;
+    const { status, ...fields } = order;
+    const { status: statusBefore, ...fieldsBefore } = earlier;
+    if (!sameFields(fields, fieldsBefore)) return undefined;
+    if (status === statusBefore) continue;
+    if (statusBefore !== undefined || (status !== 'pending' && status !== 'shipped')) return undefined;
+    given.push([BigInt(order.id), status]);
+  }
+  return given;
+}
+
+/**
+ * Whether two orders have the same fields with the same values (each a number, bigint, string or boolean).
+ * @example
+ * sameFields({ id: 5n, quantity: 1 }, { id: 5n, quantity: 1 }) // true
+ */
+export function sameFields(left: object, right: object): boolean {
+  const entries = Object.entries(left);
+  return (
+    entries.length === Object.keys(right).length &&
+    entries.every(([field, value]) => (right as Record<string, unknown>)[field] === value)
+  );
+}
+
+/**
+ * A call judged by the model, one after the calls before it: the step that replays it and what the model
+ * found in the upstream's answer (none held yet: `settledAtOnce` holds them).
+ * @example
+ * await judgedStep(model, history, call) // { step, text: '', found: [], held: [], judgedAs: { status: 200, missing: [] } }
+ */
+export async function judgedStep(model: InterfaceModel, history: ProviderHistory, call: KeptCall): Promise<Judgement> {
+  // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
+  // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
+  const answer = (await model.call(call.method, call.path, call.key))!;
+  const read =
+    (answer.operation === 'cancelOrder' && answer.status === 404) ||
+    (answer.operation === 'listOrders' && answer.status === 200);
+  const after = read ? await model.orders() : [];
+  const before = answer.operation === 'cancelOrder' ? after : [];
+  const { observed } = call.exchange;
+  // The specification's findings (and Prism's) are the proxy's, once; the model's change with the state.
+  const found =
+    observed === undefined
+      ? []
+      : judgeCall({ call, observed, model: { answer, before, after, history } }).modelFindings;
+  const judgedAs = { status: answer.status, missing: missingFromList(after, observed) };
+  return { step: { ...stepOf(call, answer, before, after), name: call.title }, text: '', found, held: [], judgedAs };
+}
+
+/**
+ * The orders the model lists that a list the upstream answered leaves out.
+ * @example
+ * missingFromList(modelOrders, observed) // [7n]: the model holds order 7, the upstream did not list it
+ */
+export function missingFromList(orders: readonly StoredOrder[], observed: ObservedResponse | undefined): bigint[] {
+  if (orders.length === 0 || observed === undefined) return [];
+  const body = jsonBody(observed);
+  if (!Array.isArray(body)) return [];
+  const listed = new Set(
+    body.map((entry) =>
+      entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? toInt64(entry.id) : undefined,
+    ),
+  );
+  return orders.filter((order) => order.status !== 'cancelled' && !listed.has(order.id)).map((order) => order.id);
+}
+
+/**
+ * A step with what the upstream answered beside it: its status, the proxy's findings and those held against it.
+ * @example
+ * withRecorded(step, exchange, []).recorded // { status: 200 }
+ */
+export function withRecorded(step: ContractStep, exchange: ExchangeToRecord, held: readonly Finding[]): ContractStep {
+  const all = [...exchange.findings, ...held];
+  return {
+    ...step,
+    recorded: {
+      status: exchange.status,
+      ...(all.length > 0 && {
+        findings: all.map(({ code, path, expected, actual }) => ({
+          code,
+          path,
+          expected: withoutQueries(expected),
+          actual: withoutQueries(actual),
+        })),
+      }),
+    },
+  };
+}

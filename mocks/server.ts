@@ -291,6 +291,72 @@ async function answerThroughMsw(mock: OrderMock, request: NodeRequest): Promise<
 }
 
 /**
+ * A request's answer once its body is read whole (within the limit), whatever the route: a body over
+ * the limit is 413 on every path, and the connection is free for the next request.
+ */
+async function answerAfterBody(mock: OrderMock, request: NodeRequest, throughMsw: boolean): Promise<Answer> {
+  try {
+    await request.body();
+  } catch (error) {
+    if (error instanceof MockError) return error.toReply();
+    throw error;
+  }
+  return throughMsw ? answerThroughMsw(mock, request) : (await mock.handle(request, { answerEverything: true }))!;
+}
+
+/** Answers one request and writes the answer, with its CORS fields; a failure while writing drops the connection. */
+async function answerAndWrite(
+  exchange: { request: NodeRequest; incoming: IncomingMessage; outgoing: ServerResponse },
+  parts: {
+    answerOf: (request: NodeRequest) => Promise<Answer>;
+    allowedOrigin: (request: NodeRequest) => string | undefined;
+    writeReply: ReturnType<typeof createReplyWriter>;
+    afterLargeReply: ReturnType<typeof createLargeReplyCollector>;
+    mock: OrderMock;
+  },
+): Promise<void> {
+  const { request, incoming, outgoing } = exchange;
+  try {
+    const answer = await parts.answerOf(request);
+    const cors = corsHeaders(incoming, answer, parts.allowedOrigin(request));
+    // While a fault may drop a connection, none is kept: a dropped request on a fresh connection is not sent again.
+    parts.writeReply(
+      outgoing,
+      answer,
+      parts.mock.dropsConnectionsInAnySession() ? { ...cors, connection: 'close' } : cors,
+    );
+    if (answer !== networkError) parts.afterLargeReply(answer, outgoing);
+    if (answer !== networkError && answer.headers.connection === 'close') incoming.resume();
+  } catch {
+    outgoing.destroy();
+  }
+}
+
+/**
+ * What the adapter checks of the control plane: the bodies of the control routes that read one, as
+ * they come (any other body, a user's handler's under /__mock or not, is theirs to judge), and which
+ * origin may read an answer (the API's, any).
+ */
+function controlPlaneRules(control: boolean, access: ReturnType<typeof createControlAccess>) {
+  const isControl = (pathname: string) => control && controlPathOf(pathname) !== undefined;
+  return {
+    boundsAt: (pathname: string) => (control ? controlBodyBoundsAt(pathname) : undefined),
+    allowedOrigin: (request: NodeRequest) => (isControl(request.pathname) ? access.allowedOrigin(request) : '*'),
+  };
+}
+
+/** Starts the server listening; resolves with the address it is bound to. */
+function listening(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+/**
  * Answers the sockets Node hands over (a CONNECT) or gives up on (a malformed request), which are the
  * server's to end: each is destroyed once its answer is written, and at close whatever is left (the set
  * returned). A request before a malformed one on the same connection (pipelined), received whole, is
@@ -355,24 +421,9 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const afterLargeReply = createLargeReplyCollector(options.collectGarbage);
   let origin = 'http://127.0.0.1';
 
-  // The bodies of the control routes that read one are checked as they come; any other body (a user's
-  // handler's, under /__mock or not) is theirs to judge.
-  const control = options.control ?? true;
-  const boundsAt = (pathname: string) => (control ? controlBodyBoundsAt(pathname) : undefined);
-  const isControl = (pathname: string) => control && controlPathOf(pathname) !== undefined;
-  const allowedOrigin = (request: NodeRequest) => (isControl(request.pathname) ? access.allowedOrigin(request) : '*');
+  const { boundsAt, allowedOrigin } = controlPlaneRules(options.control ?? true, access);
 
-  // A body is read whole (within the limit) before anything is answered, whatever the route: a body
-  // over the limit is 413 on every path, and the connection is free for the next request.
-  async function answerOf(request: NodeRequest): Promise<Answer> {
-    try {
-      await request.body();
-    } catch (error) {
-      if (error instanceof MockError) return error.toReply();
-      throw error;
-    }
-    return throughMsw ? answerThroughMsw(mock, request) : (await mock.handle(request, { answerEverything: true }))!;
-  }
+  const answerOf = (request: NodeRequest) => answerAfterBody(mock, request, throughMsw);
 
   const limits = httpLimits(options);
   // The answer under way on each connection: a malformed request after it (pipelined) waits for it.
@@ -383,16 +434,10 @@ export function createServer(options: ServerOptions = {}): MockServer {
     const request = new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt });
     const written = new Promise<void>((resolve) => outgoing.once('close', resolve).once('finish', resolve));
     answering.set(incoming.socket, { request: incoming, written });
-    try {
-      const answer = await answerOf(request);
-      const cors = corsHeaders(incoming, answer, allowedOrigin(request));
-      // While a fault may drop a connection, none is kept: a dropped request on a fresh connection is not sent again.
-      writeReply(outgoing, answer, mock.dropsConnectionsInAnySession() ? { ...cors, connection: 'close' } : cors);
-      if (answer !== networkError) afterLargeReply(answer, outgoing);
-      if (answer !== networkError && answer.headers.connection === 'close') incoming.resume();
-    } catch {
-      outgoing.destroy();
-    }
+    await answerAndWrite(
+      { request, incoming, outgoing },
+      { answerOf, allowedOrigin, writeReply, afterLargeReply, mock },
+    );
     if (request.bytesRead >= largeBody) options.collectGarbage?.();
     warmUp.soon();
   };
@@ -408,19 +453,13 @@ export function createServer(options: ServerOptions = {}): MockServer {
 
   return {
     mock,
-    listen(port = 4010, host = '127.0.0.1') {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address() as AddressInfo;
-          const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-          origin = `http://${hostname}:${address.port}`;
-          access.addHosts([host, ...boundNames(address.address)]);
-          resolve(origin);
-          warmUp.after(250);
-        });
-      });
+    async listen(port = 4010, host = '127.0.0.1') {
+      const address = await listening(server, port, host);
+      const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      origin = `http://${hostname}:${address.port}`;
+      access.addHosts([host, ...boundNames(address.address)]);
+      warmUp.after(250);
+      return origin;
     },
     close() {
       warmUp.cancel();

@@ -1,7 +1,7 @@
 // The shrunk failure of an exploration as a scenario file of the kit's format.
-import { stringify } from 'yaml';
 import { providerState, type OrderInput } from '../../spec/provider-state.js';
 import type { ContractStep } from '../../mocks/scenarios.js';
+import { scenarioYaml } from '../scenario-yaml.js';
 import type { SavedScenario } from './explore.js';
 
 /** What a saved scenario says of the failure it replays. */
@@ -26,6 +26,5 @@ export function savedScenario({ run, seed, state, saved, explored, failed }: Fai
 }
 
 export function toYaml(scenario: SavedScenario): string {
-  // The yaml package writes a bigint as the exact integer it is.
-  return `# Saved by petstore-verify explore: replay it with petstore-verify --scenarios DIR, or load it in petstore-mock --scenarios DIR.\n${stringify(scenario, { lineWidth: 0 })}`;
+  return `# Saved by petstore-verify explore: replay it with petstore-verify --scenarios DIR, or load it in petstore-mock --scenarios DIR.\n${scenarioYaml(scenario)}`;
 }

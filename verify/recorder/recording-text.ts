@@ -1,6 +1,6 @@
-import { Document, isPair, isScalar, visit } from 'yaml';
 import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
 import { providerState, type OrderInput } from '../../spec/provider-state.js';
+import { scenarioYaml } from '../scenario-yaml.js';
 
 /** What a recording's file holds: its steps and its state already written as YAML (each kept, not written again). */
 export interface RecordingParts {
@@ -24,7 +24,7 @@ const heading =
  */
 export function recordingText(parts: RecordingParts, lines: Map<string, string>): string {
   const { inferred, dropped, ...note } = parts.recording;
-  const head = `${yamlText({ description: parts.description })}recording:\n${yamlText(note).replace(/^(?=.)/gm, '  ')}`;
+  const head = `${scenarioYaml({ description: parts.description })}recording:\n${scenarioYaml(note).replace(/^(?=.)/gm, '  ')}`;
   const inferredText = (inferred ?? []).map((item) =>
     itemText(item, `inferred ${item.id} ${item.status} ${item.listed}`, lines, '    '),
   );
@@ -39,10 +39,10 @@ function listText(name: string, items: readonly string[]): string {
 // An item of a list as YAML at `indent`, kept in `lines` under `key` (what tells it apart from the other
 // items it could be: an inference's step, an order's fields, never change once it is made).
 function itemText(item: object, key: string | undefined, lines: Map<string, string>, indent: string): string {
-  if (key === undefined) return yamlText([item]).replace(/^(?=.)/gm, indent);
+  if (key === undefined) return scenarioYaml([item]).replace(/^(?=.)/gm, indent);
   let line = lines.get(key);
   if (line === undefined) {
-    line = yamlText([item]).replace(/^(?=.)/gm, indent);
+    line = scenarioYaml([item]).replace(/^(?=.)/gm, indent);
     lines.set(key, line);
   }
   return line;
@@ -59,7 +59,7 @@ export function stateText(orders: readonly OrderInput[], lines: WeakMap<OrderInp
   const texts = orders.map((order) => {
     let line = lines.get(order);
     if (line === undefined) {
-      line = yamlText([order]).replace(/^(?=.)/gm, '      ');
+      line = scenarioYaml([order]).replace(/^(?=.)/gm, '      ');
       lines.set(order, line);
     }
     return line;
@@ -74,18 +74,5 @@ export function stateText(orders: readonly OrderInput[], lines: WeakMap<OrderInp
  * // '- name: 1. list the orders\n  request: { method: GET, path: /store/orders }\n  expect: { status: 200 }\n'
  */
 export function stepText(step: ContractStep): string {
-  return yamlText([step]);
-}
-
-// As the kit's own scenarios are written: a map or list of plain values inside the value on one line
-// ({ id: 1, status: shipped }); the value itself in block style.
-function yamlText(value: unknown): string {
-  const document = new Document(value);
-  visit(document, {
-    Collection(_, node, path) {
-      const nested = path.length > 1;
-      if (nested && node.items.every((item: unknown) => isScalar(isPair(item) ? item.value : item))) node.flow = true;
-    },
-  });
-  return document.toString({ lineWidth: 0 });
+  return scenarioYaml([step]);
 }

@@ -8,16 +8,15 @@ import {
 import type { AddressInfo } from 'node:net';
 import { hostname as machineName, networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
-import { getResponse } from 'msw';
 import type { JsonBounds } from '../spec/json.js';
 import { JsonBoundsScanner } from '../spec/json.js';
 import { boundsError, controlBodyBoundsAt, controlPathOf } from './control.js';
 import { createControlAccess } from './control-access.js';
-import { MockError, noOperation } from './errors.js';
+import { MockError } from './errors.js';
 import { readBody } from './read-body.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 import type { Answer, MockRequest } from './pipeline.js';
-import { networkError, replyOfResponse, type Reply } from './reply.js';
+import { networkError, type Reply } from './reply.js';
 import { defaultBodyLimit, defaultTimeouts } from './server-defaults.js';
 
 export { defaultBodyLimit, defaultTimeouts };
@@ -47,12 +46,6 @@ export interface ServerOptions extends Omit<OrderMockOptions, 'baseUrl' | 'contr
    * stay resident until V8 gets to it. Default: nothing.
    */
   collectGarbage?: () => void;
-  /**
-   * Whether requests go straight to the mock's pipeline (`mock.handle`), without building a Fetch
-   * `Request`; `false` sends them through MSW's handlers instead, as `setupServer` would (the two
-   * answer alike, byte for byte; the direct way is several times faster). Default: true.
-   */
-  fastPath?: boolean;
 }
 
 /** A standalone HTTP server over the mock's handlers. */
@@ -272,36 +265,17 @@ function corsHeaders(
 }
 
 /**
- * Answers a request through MSW's `getResponse` over the mock's handlers, as `setupServer` would (the
- * `fastPath: false` way, which the differential test compares with the direct one). What Fetch
- * cannot carry (TRACE, CONNECT, a path with dot segments or backslashes) goes to the pipeline directly.
- */
-async function answerThroughMsw(mock: OrderMock, request: NodeRequest): Promise<Answer> {
-  let fetchRequest: Request;
-  try {
-    fetchRequest = await request.toRequest();
-  } catch (error) {
-    if (error instanceof MockError) return error.toReply();
-    return (await mock.handle(request, { answerEverything: true }))!;
-  }
-  const response = await getResponse(mock.handlers, fetchRequest);
-  return response === undefined
-    ? noOperation(request.method, new URL(request.url).pathname).toReply()
-    : replyOfResponse(response);
-}
-
-/**
  * A request's answer once its body is read whole (within the limit), whatever the route: a body over
  * the limit is 413 on every path, and the connection is free for the next request.
  */
-async function answerAfterBody(mock: OrderMock, request: NodeRequest, throughMsw: boolean): Promise<Answer> {
+async function answerAfterBody(mock: OrderMock, request: NodeRequest): Promise<Answer> {
   try {
     await request.body();
   } catch (error) {
     if (error instanceof MockError) return error.toReply();
     throw error;
   }
-  return throughMsw ? answerThroughMsw(mock, request) : (await mock.handle(request, { answerEverything: true }))!;
+  return (await mock.handle(request, { answerEverything: true }))!;
 }
 
 /** Answers one request and writes the answer, with its CORS fields; a failure while writing drops the connection. */
@@ -415,7 +389,6 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const access = createControlAccess({ origins: options.controlOrigins, key: options.controlKey });
   const mock = createOrderMock({ ...options, controlAccess: access });
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
-  const throughMsw = options.fastPath === false;
   const writeReply = createReplyWriter();
   const warmUp = createWarmUp(mock, options.collectGarbage);
   const afterLargeReply = createLargeReplyCollector(options.collectGarbage);
@@ -423,7 +396,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
 
   const { boundsAt, allowedOrigin } = controlPlaneRules(options.control ?? true, access);
 
-  const answerOf = (request: NodeRequest) => answerAfterBody(mock, request, throughMsw);
+  const answerOf = (request: NodeRequest) => answerAfterBody(mock, request);
 
   const limits = httpLimits(options);
   // The answer under way on each connection: a malformed request after it (pipelined) waits for it.

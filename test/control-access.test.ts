@@ -7,6 +7,7 @@ import { createControlAccess } from '../mocks/control-access.js';
 import { createOrderMock } from '../mocks/order-mock.js';
 import type { ServerOptions } from '../mocks/server.js';
 import { authorized, sendRaw, startServer, type Exchange, type Observed } from './support.js';
+import { answerThroughMsw } from './through-msw.js';
 
 let mock: Awaited<ReturnType<typeof startServer>>;
 
@@ -347,8 +348,9 @@ describe('--control-key', () => {
 });
 
 describe('the guard', () => {
-  it('stands on the MSW adapter of the server too (fastPath: false)', async () => {
-    await start({ fastPath: false });
+  it('stands on the MSW adapter of the server too (answering through MSW)', async () => {
+    await start();
+    answerThroughMsw(mock.server);
     const origin = answered(await send({ method: 'POST', path: '/__mock/reset', headers: { origin: evil } }));
     expect(origin.status).toBe(403);
     const host = answered(await send({ method: 'GET', path: '/__mock/requests', headers: { host: 'evil.example' } }));

@@ -12,6 +12,7 @@ import { authorizationHeader } from '../mocks/authorization.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { exchanges, seedOrders } from './arbitraries.js';
 import { sendRaw as send, type Exchange, type Observed } from './support.js';
+import { answerThroughMsw } from './through-msw.js';
 
 const key = authorizationHeader('valid');
 const seed = Number(process.env.FAST_PATH_SEED ?? 20261123);
@@ -141,7 +142,7 @@ describe('the fast path and the MSW handlers', () => {
   beforeAll(async () => {
     scenarios = await loadScenarios();
     fast = createServer({ scenarios, sessions: sessionClock });
-    handlers = createServer({ scenarios, fastPath: false, sessions: sessionClock });
+    handlers = answerThroughMsw(createServer({ scenarios, sessions: sessionClock }));
     origins = [await fast.listen(0, '127.0.0.1'), await handlers.listen(0, '127.0.0.1')];
     fastCalls = vi.spyOn(fast.mock, 'handle');
   });
@@ -165,12 +166,13 @@ describe('the fast path and the MSW handlers', () => {
         scenarios: bundledScenarios,
         sessions: { limit: 5, idleTimeout: 150_000, ...sessionClock },
       }),
-      createServer({
-        seed: seedOrders,
-        scenarios: bundledScenarios,
-        sessions: { limit: 5, idleTimeout: 150_000, ...sessionClock },
-        fastPath: false,
-      }),
+      answerThroughMsw(
+        createServer({
+          seed: seedOrders,
+          scenarios: bundledScenarios,
+          sessions: { limit: 5, idleTimeout: 150_000, ...sessionClock },
+        }),
+      ),
     ];
     const generatedOrigins = await Promise.all(generated.map((server) => server.listen(0, '127.0.0.1')));
     const spy = vi.spyOn(generated[0]!.mock, 'handle');

@@ -51,12 +51,12 @@ function report(where, results) {
   }
 }
 
-report('Node', measure(await import('../dist/spec/exact.js'), lists));
+report('Node', measure(await import('../dist/core/exact.js'), lists));
 
 const bundle = async (format) =>
   (
     await build({
-      stdin: { contents: "export * from './dist/spec/exact.js';", resolveDir: process.cwd(), loader: 'js' },
+      stdin: { contents: "export * from './dist/core/exact.js';", resolveDir: process.cwd(), loader: 'js' },
       bundle: true,
       minify: true,
       platform: 'browser',

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { packageFolder } from '../mocks/package-folder.js';
+import { packageFolder } from '../core/package-folder.js';
 import type { Redaction } from '../verify/redaction.js';
 
 /** A command line that cannot be run as given: told in one line, with exit code 2. */

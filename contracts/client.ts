@@ -1,7 +1,7 @@
-import { toInt64 } from '../spec/int64.js';
-import { parseJson } from '../spec/json.js';
-import { isErrorRecord, orderInt64Fields, type ErrorRecord, type ExactOrder } from '../spec/records.js';
-import { pathOf, routeOf, type OperationName } from '../spec/routes.js';
+import { toInt64 } from '../core/int64.js';
+import { parseJson } from '../core/json.js';
+import { isErrorRecord, orderInt64Fields, type ErrorRecord, type ExactOrder } from '../core/records.js';
+import { pathOf, routeOf, type OperationName } from '../core/routes.js';
 
 /** An Order as the client returns it: the spec's Order, with its int64 fields as exact `bigint`s. */
 export type ClientOrder = ExactOrder;

@@ -1,12 +1,12 @@
 import { getResponse } from 'msw';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { createOrderMock } from '../mocks/order-mock.js';
-import { authorizationHeader, type KeyChoice } from '../mocks/authorization.js';
-import { parseJson, type JsonValue } from '../spec/json.js';
-import { providerState } from '../spec/provider-state.js';
-import { parseInt64 } from '../spec/int64.js';
-import { matchRoute } from '../spec/routes.js';
-import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../mocks/scenarios.js';
+import { authorizationHeader, type KeyChoice } from '../core/authorization.js';
+import { parseJson, type JsonValue } from '../core/json.js';
+import { providerState } from '../core/provider-state.js';
+import { parseInt64 } from '../core/int64.js';
+import { matchRoute } from '../core/routes.js';
+import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../core/scenario.js';
 import { pactApiKey } from './participants.js';
 
 /** One Pact interaction, derived from one scenario step. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { packageFolder } from '../mocks/package-folder.js';
+import { packageFolder } from '../core/package-folder.js';
 import { pactParticipants } from './participants.js';
 
 /**

@@ -1,4 +1,4 @@
-import { developmentApiKey, wrongApiKey } from '../mocks/authorization.js';
+import { developmentApiKey, wrongApiKey } from '../core/authorization.js';
 
 /** The consumer and provider names the pact is written under. */
 export const pactParticipants = { consumer: 'petstore-order-client', provider: 'petstore-order-interface' } as const;

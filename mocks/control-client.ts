@@ -1,8 +1,8 @@
-import { toInt64 } from '../spec/int64.js';
-import { parseJson, stringifyJson } from '../spec/json.js';
-import { isErrorRecord } from '../spec/records.js';
+import { toInt64 } from '../core/int64.js';
+import { parseJson, stringifyJson } from '../core/json.js';
+import { isErrorRecord } from '../core/records.js';
 import { MockError, errorStatuses, type ErrorCode } from './errors.js';
-import type { FaultInput } from './fault-format.js';
+import type { FaultInput } from '../core/fault-format.js';
 import type { ActiveFault } from './faults.js';
 import type { JournalEntry, RequestFilter, ResponseCoverage } from './journal.js';
 import type { MockSettings, ScenarioLoaded, ScenarioSummary } from './mock-session.js';

@@ -1,14 +1,14 @@
-import { JsonBoundsScanner, parseJson, type JsonBoundBreach, type JsonBounds, type JsonValue } from '../spec/json.js';
-import { providerState, stateChangeViolations, type StateChange } from '../spec/provider-state.js';
-import { operationNames, type OperationName } from '../spec/routes.js';
-import { violationSummary } from '../spec/schema-validator.js';
+import { JsonBoundsScanner, parseJson, type JsonBoundBreach, type JsonBounds, type JsonValue } from '../core/json.js';
+import { providerState, stateChangeViolations, type StateChange } from '../core/provider-state.js';
+import { operationNames, type OperationName } from '../core/routes.js';
+import { violationSummary } from '../core/schema-validator.js';
 import { MockError } from './errors.js';
 import type { RequestFilter } from './journal.js';
 import type { MockSession } from './mock-session.js';
 import { jsonReply, type Reply } from './reply.js';
 import type { MockRequest } from './pipeline.js';
 import type { SessionRegistry } from './sessions.js';
-import { matchSegments, pathSegments, templateSegments } from '../spec/routes.js';
+import { matchSegments, pathSegments, templateSegments } from '../core/routes.js';
 import { controlPage } from './control-page.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { OrderInput } from '../spec/provider-state.js';
+import type { OrderInput } from '../core/provider-state.js';
 
 /**
  * The orders the mock starts with when no seed is given: three pending, two shipped.

@@ -1,5 +1,5 @@
-import type { ErrorRecord } from '../spec/records.js';
-import type { Violation } from '../spec/schema-validator.js';
+import type { ErrorRecord } from '../core/records.js';
+import type { Violation } from '../core/schema-validator.js';
 import { jsonReply, replyToResponse, type Reply } from './reply.js';
 
 /**

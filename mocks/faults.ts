@@ -1,6 +1,6 @@
-import { faultViolations, type FaultInput, type FaultOperation } from './fault-format.js';
-import type { ErrorRecord } from '../spec/records.js';
-import type { OperationName } from '../spec/routes.js';
+import { faultViolations, type FaultInput, type FaultOperation } from '../core/fault-format.js';
+import type { ErrorRecord } from '../core/records.js';
+import type { OperationName } from '../core/routes.js';
 import { MockError } from './errors.js';
 import { jsonReply, networkError, type NetworkError, type Reply } from './reply.js';
 

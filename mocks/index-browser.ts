@@ -6,7 +6,10 @@
  * @example
  * import { createOrderMock, bundledScenarios } from 'petstore-contract-kit'; // in a story: no node:fs
  */
-import type { loadScenarioFile as loadScenarioFileInNode, loadScenarios as loadScenariosInNode } from './scenarios.js';
+import type {
+  loadScenarioFile as loadScenarioFileInNode,
+  loadScenarios as loadScenariosInNode,
+} from '../core/scenario-files.js';
 import type { loadSeedFile as loadSeedFileInNode, readSeedFile as readSeedFileInNode } from './seed-file.js';
 import type { createServer as createServerInNode } from './server.js';
 

@@ -13,4 +13,4 @@
 export * from './package-root.js';
 export { createServer, defaultBodyLimit, defaultTimeouts, type MockServer, type ServerOptions } from './server.js';
 export { loadSeedFile, readSeedFile } from './seed-file.js';
-export { loadScenarioFile, loadScenarios, scenarioDirectory } from './scenarios.js';
+export { loadScenarioFile, loadScenarios, scenarioDirectory } from '../core/scenario-files.js';

@@ -1,4 +1,4 @@
-import { routes, type OperationName } from '../spec/routes.js';
+import { routes, type OperationName } from '../core/routes.js';
 
 /** How many calls a session's journal keeps unless told otherwise; older ones are dropped first. */
 export const defaultJournalSize = 1000;

@@ -1,6 +1,6 @@
-import type { FaultInput } from './fault-format.js';
-import type { ScenarioStep } from './scenarios.js';
-import { operationOf, type OperationName } from '../spec/routes.js';
+import type { FaultInput } from '../core/fault-format.js';
+import type { ScenarioStep } from '../core/scenario.js';
+import { operationOf, type OperationName } from '../core/routes.js';
 import { MockError } from './errors.js';
 import { FaultPlan, faultsInForceLimit, type ActiveFault } from './faults.js';
 import {

@@ -47,16 +47,16 @@ export {
   type SessionOptions,
   type SessionSummary,
 } from './sessions.js';
-export { developmentApiKey } from './authorization.js';
+export { developmentApiKey } from '../core/authorization.js';
 export {
   faultOperations,
   faultDelayLimit,
   type FaultEffect,
   type FaultInput,
   type FaultOperation,
-} from './fault-format.js';
-export { orderStatuses, providerState, type OrderInput, type OrderStatus } from '../spec/provider-state.js';
-export type { Violation } from '../spec/schema-validator.js';
+} from '../core/fault-format.js';
+export { orderStatuses, providerState, type OrderInput, type OrderStatus } from '../core/provider-state.js';
+export type { Violation } from '../core/schema-validator.js';
 export {
   defaultPersistKey,
   persistOrders,

@@ -1,5 +1,5 @@
-import { parseInt64 } from '../spec/int64.js';
-import type { OperationName } from '../spec/routes.js';
+import { parseInt64 } from '../core/int64.js';
+import type { OperationName } from '../core/routes.js';
 import { MockError } from './errors.js';
 import type { OrderStore } from './order-store.js';
 import { jsonReply, type Reply, type RequestHead } from './reply.js';

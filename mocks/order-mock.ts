@@ -1,6 +1,6 @@
 import { http, type RequestHandler } from 'msw';
-import { developmentApiKey } from './authorization.js';
-import type { FaultInput } from './fault-format.js';
+import { developmentApiKey } from '../core/authorization.js';
+import type { FaultInput } from '../core/fault-format.js';
 import { createAuthenticator } from './auth.js';
 import type { ControlAccess } from './control-access.js';
 import { defaultSeed } from './default-seed.js';

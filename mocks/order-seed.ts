@@ -1,5 +1,5 @@
-import { toInt64 } from '../spec/int64.js';
-import { parseJson } from '../spec/json.js';
+import { toInt64 } from '../core/int64.js';
+import { parseJson } from '../core/json.js';
 import {
   duplicateOrderId,
   orderInputViolations,
@@ -7,9 +7,9 @@ import {
   type JsonInteger,
   type OrderInput,
   type OrderStatus,
-} from '../spec/provider-state.js';
-import { orderFields, orderInt64Fields, type Order } from '../spec/records.js';
-import { violationSummary } from '../spec/schema-validator.js';
+} from '../core/provider-state.js';
+import { orderFields, orderInt64Fields, type Order } from '../core/records.js';
+import { violationSummary } from '../core/schema-validator.js';
 import { MockError } from './errors.js';
 
 /** An order as the store holds it: the Order fields of the specification, int64 fields as `bigint`, and its status. */

@@ -1,8 +1,8 @@
 import { Collection, Query } from '@msw/data';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { toInt64 } from '../spec/int64.js';
-import { orderRecordSchema, type OrderInput, type OrderStatus } from '../spec/provider-state.js';
-import { schemaValidator } from '../spec/schema-validator.js';
+import { toInt64 } from '../core/int64.js';
+import { orderRecordSchema, type OrderInput, type OrderStatus } from '../core/provider-state.js';
+import { schemaValidator } from '../core/schema-validator.js';
 import { MockError } from './errors.js';
 import { listBody, nextTurn, OrderSeed, storedOrder, storedOrdersBody, type StoredOrder } from './order-seed.js';
 import { StoreChanges } from './store-changes.js';

@@ -6,11 +6,11 @@
  * import { createOrderMock, bundledScenarios } from 'petstore-contract-kit';
  */
 export * from './msw.js';
-export { ScenarioError } from './scenario-error.js';
-export type { Scenario, ScenarioStep, StepExpectation } from './scenarios.js';
-export { openApiDocument } from '../spec/schema-validator.js';
-export type { ErrorRecord, ExactOrder as Order, WireOrder } from '../spec/records.js';
-export { exactFetch } from '../spec/exact-fetch.js';
-export { matchRoute, operationNames, routeOf, routes, type OperationName, type Route } from '../spec/routes.js';
-export { parseJson, stringifyJson, type JsonValue } from '../spec/json.js';
-export { int64Maximum, int64Minimum, parseInt64 } from '../spec/int64.js';
+export { ScenarioError } from '../core/scenario-error.js';
+export type { Scenario, ScenarioStep, StepExpectation } from '../core/scenario.js';
+export { openApiDocument } from '../core/schema-validator.js';
+export type { ErrorRecord, ExactOrder as Order, WireOrder } from '../core/records.js';
+export { exactFetch } from '../core/exact-fetch.js';
+export { matchRoute, operationNames, routeOf, routes, type OperationName, type Route } from '../core/routes.js';
+export { parseJson, stringifyJson, type JsonValue } from '../core/json.js';
+export { int64Maximum, int64Minimum, parseInt64 } from '../core/int64.js';

@@ -1,4 +1,4 @@
-import { parseJson, stringifyJson } from '../spec/json.js';
+import { parseJson, stringifyJson } from '../core/json.js';
 import type { MockControls } from './mock-session.js';
 
 /** Where persisted orders are kept: `localStorage` in the browser, or anything with the same three calls. */

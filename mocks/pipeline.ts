@@ -1,5 +1,5 @@
 import { getResponse, type RequestHandler } from 'msw';
-import { pathSegments, routesAtPath, type OperationName, type Route } from '../spec/routes.js';
+import { pathSegments, routesAtPath, type OperationName, type Route } from '../core/routes.js';
 import { controlPathOf, matchControlRoute } from './control.js';
 import type { ControlAccess } from './control-access.js';
 import { MockError, errorToReply, noOperation } from './errors.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { parseJson, withSafeIntegers } from '../spec/json.js';
+import { parseJson, withSafeIntegers } from '../core/json.js';
 import { MockError } from './errors.js';
 import { OrderSeed } from './order-seed.js';
 

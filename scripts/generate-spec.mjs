@@ -59,7 +59,7 @@ async function renderScenarios() {
   }
   return (
     header.replace('spec/openapi.yaml', 'scenarios/*.yaml') +
-    "import type { Scenario } from '../scenarios.js';\n\n" +
+    "import type { Scenario } from '../../core/scenario.js';\n\n" +
     '/**\n * Every scenario the kit ships, as in `scenarios/*.yaml` (checked there by `loadScenarios`), with no file system\n' +
     ' * needed: `createOrderMock({ scenarios: bundledScenarios })` loads them in the browser as in Node.\n */\n' +
     `export const bundledScenarios: readonly Omit<Scenario, 'file'>[] = ${toSource(scenarios)};\n`

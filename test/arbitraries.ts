@@ -2,8 +2,8 @@
 // wild ones (any method on any path, with any headers and body) and client-like calls of the route
 // table's operations on the orders the store holds, so the store invariants are exercised often.
 import fc from 'fast-check';
-import { parseJson } from '../spec/json.js';
-import { pathOf, routes } from '../spec/routes.js';
+import { parseJson } from '../core/json.js';
+import { pathOf, routes } from '../core/routes.js';
 import type { Exchange } from './support.js';
 
 /** A request, and the session it names (undefined: the default one). */

@@ -9,10 +9,11 @@ import { projectRoot } from './cli-support.js';
 /** Each layer, and the layers it may import (besides itself). Third-party code comes from packages only. */
 const allowed: Record<string, string[]> = {
   spec: [],
-  mocks: ['spec'],
-  contracts: ['spec', 'mocks'],
-  verify: ['spec', 'mocks', 'contracts'],
-  cli: ['spec', 'mocks', 'contracts', 'verify'],
+  core: ['spec'],
+  mocks: ['spec', 'core'],
+  contracts: ['spec', 'core', 'mocks'],
+  verify: ['spec', 'core', 'mocks', 'contracts'],
+  cli: ['spec', 'core', 'mocks', 'contracts', 'verify'],
 };
 
 async function sourceFiles(folder: string): Promise<string[]> {
@@ -79,24 +80,24 @@ describe('the layers', () => {
 
   it('catches an import the wrong way: the core importing the mock, the mock the harness', () => {
     expect(
-      wrongWayImports('spec', [
-        { file: 'spec/routes.ts', modules: ['spec/generated/contract.ts', 'mocks/handlers.ts'] },
+      wrongWayImports('core', [
+        { file: 'core/routes.ts', modules: ['spec/generated/contract.ts', 'mocks/handlers.ts'] },
       ]),
-    ).toEqual(['spec/routes.ts imports mocks/handlers.ts']);
+    ).toEqual(['core/routes.ts imports mocks/handlers.ts']);
     expect(
       wrongWayImports('mocks', [
-        { file: 'mocks/server.ts', modules: ['spec/routes.ts', 'verify/checks.ts', 'contracts/client.ts'] },
+        { file: 'mocks/server.ts', modules: ['core/routes.ts', 'verify/checks.ts', 'contracts/client.ts'] },
       ]),
     ).toEqual(['mocks/server.ts imports verify/checks.ts', 'mocks/server.ts imports contracts/client.ts']);
   });
 
   it('reads type imports and dynamic imports as imports', async () => {
-    expect((await importsOf('spec/records.ts')).modules).toEqual([
+    expect((await importsOf('core/records.ts')).modules).toEqual([
       'spec/generated/contract.ts',
       'spec/generated/openapi-exact-types.ts',
       'spec/generated/openapi-types.ts',
     ]);
-    expect((await importsOf('spec/records.ts', true)).modules).toEqual(['spec/generated/contract.ts']);
+    expect((await importsOf('core/records.ts', true)).modules).toEqual(['spec/generated/contract.ts']);
     expect((await importsOf('cli/verify/publish-pact.ts')).modules).toContain('verify/pact.ts');
   });
 
@@ -104,11 +105,11 @@ describe('the layers', () => {
     const { modules, packages } = await closure('contracts/client.ts');
     expect([...modules].sort()).toEqual([
       'contracts/client.ts',
+      'core/int64.ts',
+      'core/json.ts',
+      'core/records.ts',
+      'core/routes.ts',
       'spec/generated/contract.ts',
-      'spec/int64.ts',
-      'spec/json.ts',
-      'spec/records.ts',
-      'spec/routes.ts',
     ]);
     expect([...packages].sort()).toEqual(['lossless-json']);
   });
@@ -121,7 +122,7 @@ describe('the layers', () => {
   it('runs the store on the published @msw/data, imported as a package: no vendored copy', async () => {
     const { modules, packages } = await closure('mocks/order-store.ts');
     expect(packages).toContain('@msw/data');
-    expect([...modules].filter((file) => !['spec', 'mocks'].includes(layerOf(file)))).toEqual([]);
+    expect([...modules].filter((file) => !['spec', 'core', 'mocks'].includes(layerOf(file)))).toEqual([]);
     expect(existsSync(join(projectRoot, 'vendor'))).toBe(false);
   });
 
@@ -132,18 +133,32 @@ describe('the layers', () => {
       expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
       expect(
         [...modules].filter((file) =>
-          ['mocks/scenarios.ts', 'mocks/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
+          ['core/scenario-files.ts', 'core/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
         ),
       ).toEqual([]);
     },
   );
 
-  it('keeps spec/ to the contract: no Node built-in, no file system, nothing of the mock or the harness', async () => {
-    const files = await sourceFiles('spec');
-    const packages = new Set<string>();
-    for (const file of files) for (const name of (await importsOf(file)).packages) packages.add(name);
-    expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
-    expect(files.filter((file) => /(scenario|fault|authorization|package-folder)/.test(file))).toEqual([]);
+  it('keeps spec/ to the document and what is generated from it: no hand-written code', async () => {
+    const entries = await readdir(join(projectRoot, 'spec'), { withFileTypes: true, recursive: true });
+    const files = entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(projectRoot, join(entry.parentPath, entry.name)));
+    expect(
+      files.filter((file) => file !== join('spec', 'openapi.yaml') && !file.startsWith(join('spec', 'generated'))),
+    ).toEqual([]);
+    for (const file of files.filter((file) => file.endsWith('.ts')))
+      expect(await readFile(join(projectRoot, file), 'utf8'), file).toMatch(
+        /^\/\/ Generated by scripts\/generate-spec\.mjs/,
+      );
+  });
+
+  it('keeps core/ free of Node built-ins, but for the scenario files and the package folder (Node only)', async () => {
+    const nodeOnly = [join('core', 'scenario-files.ts'), join('core', 'package-folder.ts')];
+    const withNode: string[] = [];
+    for (const file of await sourceFiles('core'))
+      if ((await importsOf(file)).packages.some((name) => name.startsWith('node:'))) withNode.push(file);
+    expect(withNode.sort()).toEqual(nodeOnly.sort());
   });
 });
 

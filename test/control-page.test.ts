@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadScenarios } from '../mocks/scenarios.js';
+import { loadScenarios } from '../core/scenario-files.js';
 import type { ServerOptions } from '../mocks/server.js';
 import { launchChromium } from './headless-browser.mjs';
 import { authorized, startServer } from './support.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectError, jsonOf, startServer } from './support.js';
-import { loadScenarios } from '../mocks/scenarios.js';
+import { loadScenarios } from '../core/scenario-files.js';
 
 let mock: Awaited<ReturnType<typeof startServer>>;
 beforeEach(async () => {

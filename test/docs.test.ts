@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { errorStatuses } from '../mocks/errors.js';
 import { tolerances } from '../verify/compare.js';
 import { rules } from '../verify/rules.js';
-import { injectsFaults, loadScenarios } from '../mocks/scenarios.js';
+import { loadScenarios } from '../core/scenario-files.js';
+import { injectsFaults } from '../core/scenario.js';
 import { runToExit } from './cli-support.js';
 
 const read = (path: string) => readFile(new URL(`../${path}`, import.meta.url), 'utf8');

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../spec/json.js';
-import { loadScenarioFile } from '../mocks/scenarios.js';
+import { parseJson } from '../core/json.js';
+import { loadScenarioFile } from '../core/scenario-files.js';
 import { findingMessage } from '../verify/finding.js';
 import { explore } from '../verify/explore/explore.js';
 import { runVerification } from '../verify/verification.js';
@@ -74,7 +74,7 @@ describe.each<[string, Switches]>([
     const report = await runVerification({
       ...providerTarget(provider.origin),
       suites: ['pact', 'scenarios'],
-      scenarios: (await import('../mocks/scenarios.js').then((module) => module.loadScenarios())).filter(
+      scenarios: (await import('../core/scenario-files.js').then((module) => module.loadScenarios())).filter(
         (scenario) => !scenario.steps.some((step) => step.fault !== undefined),
       ),
       version: 'test',

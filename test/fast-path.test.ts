@@ -6,9 +6,10 @@
 // then fixed edges kept as regressions.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { loadScenarios, type Scenario } from '../mocks/scenarios.js';
+import { loadScenarios } from '../core/scenario-files.js';
+import type { Scenario } from '../core/scenario.js';
 import { createServer, type MockServer } from '../mocks/server.js';
-import { authorizationHeader } from '../mocks/authorization.js';
+import { authorizationHeader } from '../core/authorization.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { exchanges, seedOrders } from './arbitraries.js';
 import { sendRaw as send, type Exchange, type Observed } from './support.js';

@@ -1,12 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FaultPlan } from '../mocks/faults.js';
-import {
-  injectsFaults,
-  loadScenarioFile,
-  loadScenarios,
-  ScenarioError,
-  type ScenarioStep,
-} from '../mocks/scenarios.js';
+import { loadScenarioFile, loadScenarios } from '../core/scenario-files.js';
+import { injectsFaults, ScenarioError, type ScenarioStep } from '../core/scenario.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { cliPath, runToExit, startCommand } from './cli-support.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from './support.js';

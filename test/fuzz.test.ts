@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type MockServer } from '../mocks/server.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
-import { matchRoute } from '../spec/routes.js';
+import { matchRoute } from '../core/routes.js';
 import { exchanges, seedOrders } from './arbitraries.js';
 import { sendRaw, type Exchange, type Observed } from './support.js';
 

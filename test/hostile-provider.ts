@@ -4,8 +4,8 @@
 // body cut short, a gzip that is not gzip, a stall after the headers, HTTP/1.0 close-delimited bodies.
 import { createServer, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { parseInt64, toInt64 } from '../spec/int64.js';
-import { parseJson, stringifyJson } from '../spec/json.js';
+import { parseInt64, toInt64 } from '../core/int64.js';
+import { parseJson, stringifyJson } from '../core/json.js';
 
 /** The key the hostile provider accepts. */
 export const hostileKey = 'hostile-provider-key';

@@ -2,7 +2,7 @@ import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderMock, MockError, type OrderMock } from '../mocks/msw.js';
-import { loadScenarios } from '../mocks/scenarios.js';
+import { loadScenarios } from '../core/scenario-files.js';
 import { authorized, expectError, startServer } from './support.js';
 
 // What no mock handler answers reaches this one, so nothing leaves the machine and a test can see it.

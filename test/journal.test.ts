@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { routes } from '../spec/routes.js';
+import { routes } from '../core/routes.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from './support.js';
 
 type Started = Awaited<ReturnType<typeof startServer>>;

@@ -7,7 +7,7 @@ import { extname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadScenarios } from '../mocks/scenarios.js';
+import { loadScenarios } from '../core/scenario-files.js';
 import { optionalDependencies } from '../verify/optional-dependencies.js';
 import { projectRoot, runToExit, startCommand } from './cli-support.js';
 import { launchChromium } from './headless-browser.mjs';
@@ -335,7 +335,7 @@ await explore({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', stateUrl: 'http:/
       'dist/contracts/client.js',
       'dist/mocks/browser.js',
       'dist/mocks/browser.d.ts',
-      'dist/spec/routes.js',
+      'dist/core/routes.js',
       'dist/spec/generated/contract.js',
       'dist/mocks/msw.d.cts',
       'dist/verify/pact-child.js',

@@ -6,7 +6,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../contracts/pact-file.js';
-import { loadScenarios } from '../mocks/scenarios.js';
+import { loadScenarios } from '../core/scenario-files.js';
 import { runVerification } from '../verify/verification.js';
 import { json, isList, startBrokenProvider, type Fault } from './broken-provider.js';
 import { runToExit } from './cli-support.js';

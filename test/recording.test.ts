@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { getResponse, http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../mocks/order-mock.js';
-import { loadScenarios, type ContractStep, type Scenario } from '../mocks/scenarios.js';
+import { loadScenarios } from '../core/scenario-files.js';
+import type { ContractStep, Scenario } from '../core/scenario.js';
 import { createValidatingProxy, type ProxyExchange } from '../verify/proxy.js';
 import { createDirectory } from '../verify/create-directory.js';
 import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
@@ -16,7 +17,7 @@ import { verify } from '../verify/run.js';
 import { isCancel, isList, json, startBrokenProvider } from './broken-provider.js';
 import { cliPath as mockCli, runToExit, startCommand } from './cli-support.js';
 import { authorized, startServer } from './support.js';
-import { stringifyJson } from '../spec/json.js';
+import { stringifyJson } from '../core/json.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const clock = () => new Date('2026-11-25T03:05:12Z');

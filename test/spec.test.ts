@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { openApiDocument } from '../spec/schema-validator.js';
+import { openApiDocument } from '../core/schema-validator.js';
 
 const specPath = new URL('../spec/openapi.yaml', import.meta.url);
 const document = parse(await readFile(specPath, 'utf8'));

@@ -7,9 +7,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } fr
 import type { OrderClient } from '../contracts/client.js';
 import type { Order as PackageOrder, OrderCollection, OrderMock, WireOrder } from '../mocks/index.js';
 import { createOrderMock } from '../mocks/order-mock.js';
-import type { Scenario } from '../mocks/scenarios.js';
-import { exactFetch, int64AsBigint, parseJson, type ExactOrder } from '../spec/exact.js';
-import type { components, operations, paths } from '../spec/openapi.js';
+import type { Scenario } from '../core/scenario.js';
+import { exactFetch, int64AsBigint, parseJson, type ExactOrder } from '../core/exact.js';
+import type { components, operations, paths } from '../core/openapi.js';
 import { authorized, startServer } from './support.js';
 
 const twins = [{ id: 9007199254740993n }, { id: 9007199254740992n }, { id: 3, status: 'shipped' }];

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { parseJson } from '../spec/json.js';
-import { matchRoute } from '../spec/routes.js';
+import { parseJson } from '../core/json.js';
+import { matchRoute } from '../core/routes.js';
 import { unnumbered } from './explore/judged-call.js';
 import type { Finding } from './finding.js';
 import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';

@@ -1,8 +1,8 @@
-import { toInt64 } from '../spec/int64.js';
-import { parseJson, type JsonValue } from '../spec/json.js';
-import { documentedResponse, matchRoute, type DocumentedResponse } from '../spec/routes.js';
-import type { BodySchemaName, ContractStep, ScenarioId } from '../mocks/scenarios.js';
-import { documentSchema, int64Message, schemaReference, schemaValidator } from '../spec/schema-validator.js';
+import { toInt64 } from '../core/int64.js';
+import { parseJson, type JsonValue } from '../core/json.js';
+import { documentedResponse, matchRoute, type DocumentedResponse } from '../core/routes.js';
+import type { BodySchemaName, ContractStep, ScenarioId } from '../core/scenario.js';
+import { documentSchema, int64Message, schemaReference, schemaValidator } from '../core/schema-validator.js';
 import type { Finding, SpecArea } from './finding.js';
 import { preview } from './preview.js';
 

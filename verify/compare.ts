@@ -1,10 +1,10 @@
 import type { StoredOrder } from '../mocks/order-store.js';
-import { parseInt64, toInt64 } from '../spec/int64.js';
-import type { JsonValue } from '../spec/json.js';
-import { orderFields, orderInt64Fields } from '../spec/records.js';
-import { matchRoute } from '../spec/routes.js';
+import { parseInt64, toInt64 } from '../core/int64.js';
+import type { JsonValue } from '../core/json.js';
+import { orderFields, orderInt64Fields } from '../core/records.js';
+import { matchRoute } from '../core/routes.js';
 import { jsonBody, statusFindings, type Finding, type ObservedResponse } from './checks.js';
-import type { ContractStep } from '../mocks/scenarios.js';
+import type { ContractStep } from '../core/scenario.js';
 import type { ModelAnswer } from './model.js';
 import { preview } from './preview.js';
 

@@ -1,7 +1,7 @@
 // The one place a call the harness observed is judged: every suite, the proxy and the recorder ask it,
 // and none of them puts checks together of its own.
 import type { StoredOrder } from '../mocks/order-store.js';
-import type { ContractStep } from '../mocks/scenarios.js';
+import type { ContractStep } from '../core/scenario.js';
 import { checkAgainstSpec, checkResponse, type Finding } from './checks.js';
 import { compareWithModel, type ProviderHistory } from './compare.js';
 import type { ModelAnswer } from './model.js';

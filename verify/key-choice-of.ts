@@ -1,4 +1,4 @@
-import type { KeyChoice } from '../mocks/authorization.js';
+import type { KeyChoice } from '../core/authorization.js';
 
 /** What tells a recorded request's key apart: the accepted key, when known, or the upstream's answer. */
 export interface KeyEvidence {

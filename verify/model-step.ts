@@ -1,8 +1,8 @@
 // A model's answer to a call as the scenario step that replays it: what exploration saves and the proxy records.
-import type { KeyChoice } from '../mocks/authorization.js';
+import type { KeyChoice } from '../core/authorization.js';
 import type { StoredOrder } from '../mocks/order-store.js';
-import type { BodySchemaName, ContractStep } from '../mocks/scenarios.js';
-import { documentedResponse, routeOf, type OperationName } from '../spec/routes.js';
+import type { BodySchemaName, ContractStep } from '../core/scenario.js';
+import { documentedResponse, routeOf, type OperationName } from '../core/routes.js';
 import { acceptedStatuses } from './compare.js';
 import type { ModelAnswer } from './model.js';
 

@@ -1,9 +1,9 @@
 import { createOrderMock, type OrderMock } from '../mocks/order-mock.js';
 import { networkError } from '../mocks/reply.js';
 import type { StoredOrder } from '../mocks/order-store.js';
-import type { OrderStatus } from '../spec/provider-state.js';
-import { authorizationHeader, developmentApiKey, type KeyChoice } from '../mocks/authorization.js';
-import { matchRoute, type OperationName } from '../spec/routes.js';
+import type { OrderStatus } from '../core/provider-state.js';
+import { authorizationHeader, developmentApiKey, type KeyChoice } from '../core/authorization.js';
+import { matchRoute, type OperationName } from '../core/routes.js';
 
 const utf8 = new TextDecoder();
 

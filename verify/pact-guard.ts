@@ -1,8 +1,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { developmentApiKey, type KeyChoice } from '../mocks/authorization.js';
-import { parseJson, stringifyJson } from '../spec/json.js';
-import type { ErrorRecord } from '../spec/records.js';
+import { developmentApiKey, type KeyChoice } from '../core/authorization.js';
+import { parseJson, stringifyJson } from '../core/json.js';
+import type { ErrorRecord } from '../core/records.js';
 import { readBody } from '../mocks/read-body.js';
 import type { Finding } from './checks.js';
 import { judgeCall } from './judge.js';

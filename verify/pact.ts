@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pactParticipants } from '../contracts/participants.js';
 import { shippedPactFile } from '../contracts/pact-file.js';
-import { parseJson, stringifyJson } from '../spec/json.js';
-import { packageFolder } from '../mocks/package-folder.js';
+import { parseJson, stringifyJson } from '../core/json.js';
+import { packageFolder } from '../core/package-folder.js';
 import type { Finding } from './checks.js';
 import type { RuleCode } from './rules.js';
 import { requireInstalled } from './optional-dependencies.js';
@@ -20,7 +20,7 @@ import {
   type SuiteResult,
 } from './results.js';
 import type { TargetOptions } from './run.js';
-import type { Scenario } from '../mocks/scenarios.js';
+import type { Scenario } from '../core/scenario.js';
 
 /** A Pact Broker to fetch pacts from and publish verification results to. */
 export interface PactBroker {

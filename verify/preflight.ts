@@ -1,5 +1,5 @@
-import { stringifyJson } from '../spec/json.js';
-import { providerState } from '../spec/provider-state.js';
+import { stringifyJson } from '../core/json.js';
+import { providerState } from '../core/provider-state.js';
 import { observe, TargetUnreachable, type Observation } from './observe.js';
 
 /** A setup mistake the preflight found: which check, and one line naming what to fix. */

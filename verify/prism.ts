@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { HttpMethod } from '@stoplight/types';
-import { toInt64 } from '../spec/int64.js';
-import { openApiDocument } from '../spec/schema-validator.js';
+import { toInt64 } from '../core/int64.js';
+import { openApiDocument } from '../core/schema-validator.js';
 import { jsonBody, valueAt, type ObservedResponse } from './checks.js';
 import { findingMessage, type Finding, type SpecArea } from './finding.js';
 import { requireInstalled } from './optional-dependencies.js';

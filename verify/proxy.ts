@@ -1,8 +1,8 @@
 import { connect as connectTcp, createServer, type AddressInfo, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { stringifyJson } from '../spec/json.js';
-import type { ErrorRecord } from '../spec/records.js';
-import { matchRoute } from '../spec/routes.js';
+import { stringifyJson } from '../core/json.js';
+import type { ErrorRecord } from '../core/records.js';
+import { matchRoute } from '../core/routes.js';
 import type { Finding, ObservedResponse } from './checks.js';
 import { judgeCall } from './judge.js';
 import { loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';

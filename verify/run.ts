@@ -1,6 +1,6 @@
-import { authorizationHeader, type KeyChoice } from '../mocks/authorization.js';
-import { stateChangeBody } from '../spec/provider-state.js';
-import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../mocks/scenarios.js';
+import { authorizationHeader, type KeyChoice } from '../core/authorization.js';
+import { stateChangeBody } from '../core/provider-state.js';
+import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../core/scenario.js';
 import type { Finding, ObservedResponse } from './checks.js';
 import { ProviderHistory, raceFindings } from './compare.js';
 import { judgeCall } from './judge.js';

@@ -1,6 +1,6 @@
 import { KnownFailures, type Baseline, type KnownFailure } from './baseline.js';
 import { preflight, type PreflightFailure, type PreflightOptions } from './preflight.js';
-import type { Scenario } from '../mocks/scenarios.js';
+import type { Scenario } from '../core/scenario.js';
 import { explore, type ExploreOptions } from './explore/explore.js';
 import { TargetUnreachable } from './observe.js';
 import { verifyPact, type PactBroker } from './pact.js';

@@ -1,8 +1,9 @@
 // petstore-verify proxy: its help, its flags, and the proxy it runs until a signal stops it.
 import { writeFile } from 'node:fs/promises';
-import { injectsFaults, loadScenarioFile, loadScenarios } from '../../mocks/scenarios.js';
-import { stringifyJson } from '../../spec/json.js';
-import type { OrderInput } from '../../spec/provider-state.js';
+import { loadScenarioFile, loadScenarios } from '../../core/scenario-files.js';
+import { injectsFaults } from '../../core/scenario.js';
+import { stringifyJson } from '../../core/json.js';
+import type { OrderInput } from '../../core/provider-state.js';
 import { installHint } from '../../verify/optional-dependencies.js';
 import {
   createValidatingProxy,

@@ -2,7 +2,8 @@
 import { constants } from 'node:fs';
 import { access, appendFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { injectsFaults, loadScenarios, scenarioDirectory, type Scenario } from '../../mocks/scenarios.js';
+import { loadScenarios, scenarioDirectory } from '../../core/scenario-files.js';
+import { injectsFaults, type Scenario } from '../../core/scenario.js';
 import { baselineText, readBaseline, type Baseline } from '../../verify/baseline.js';
 import { defaultExplorationSeed } from '../../verify/explore/explore.js';
 import { githubAnnotations, githubSummary } from '../../verify/github.js';

@@ -1,8 +1,8 @@
 // What exploration generates: provider states and sequences of commands, with fast-check.
 import type { Arbitrary } from 'fast-check';
-import type { KeyChoice } from '../../mocks/authorization.js';
-import { int64Maximum, int64Minimum } from '../../spec/int64.js';
-import type { OrderInput, OrderStatus } from '../../spec/provider-state.js';
+import type { KeyChoice } from '../../core/authorization.js';
+import { int64Maximum, int64Minimum } from '../../core/int64.js';
+import type { OrderInput, OrderStatus } from '../../core/provider-state.js';
 import { installHint } from '../optional-dependencies.js';
 import { two53 } from './exploration.js';
 import { NearPathWithoutKey, nearPaths, type NearPath } from './near-path-without-key.js';

@@ -1,10 +1,10 @@
 // The commands exploration generates: each one call (or a few at once) on the model and the provider.
 import type { AsyncCommand } from 'fast-check';
 import type { StoredOrder } from '../../mocks/order-store.js';
-import type { KeyChoice } from '../../mocks/authorization.js';
-import { int64Maximum, int64Minimum } from '../../spec/int64.js';
-import { pathOf, routeOf } from '../../spec/routes.js';
-import type { ContractStep } from '../../mocks/scenarios.js';
+import type { KeyChoice } from '../../core/authorization.js';
+import { int64Maximum, int64Minimum } from '../../core/int64.js';
+import { pathOf, routeOf } from '../../core/routes.js';
+import type { ContractStep } from '../../core/scenario.js';
 import type { Finding, ObservedResponse } from '../checks.js';
 import { judgeCall } from '../judge.js';
 import { failureFinding, isFailure } from '../observe.js';

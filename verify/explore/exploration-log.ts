@@ -1,6 +1,6 @@
 // What the runs of one exploration gave, as fast-check reports them.
-import type { OrderInput } from '../../spec/provider-state.js';
-import type { ContractStep } from '../../mocks/scenarios.js';
+import type { OrderInput } from '../../core/provider-state.js';
+import type { ContractStep } from '../../core/scenario.js';
 import type { CaseResult, CheckedExchange } from '../results.js';
 
 /** Why a run of no command is skipped: fast-check's command lists may be empty. */

@@ -1,6 +1,6 @@
 // The model and the target, as fast-check's model-based testing sees them: what every command runs against.
 import type { StoredOrder } from '../../mocks/order-store.js';
-import type { ContractStep } from '../../mocks/scenarios.js';
+import type { ContractStep } from '../../core/scenario.js';
 import type { ProviderHistory } from '../compare.js';
 import type { InterfaceModel } from '../model.js';
 import type { PrismOracle } from '../prism.js';

@@ -2,9 +2,9 @@
 // model, every answer compared; a difference is shrunk and can be saved as a scenario (`explore`).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stringifyJson } from '../../spec/json.js';
-import type { OrderInput } from '../../spec/provider-state.js';
-import type { ContractStep } from '../../mocks/scenarios.js';
+import { stringifyJson } from '../../core/json.js';
+import type { OrderInput } from '../../core/provider-state.js';
+import type { ContractStep } from '../../core/scenario.js';
 import { ProviderHistory } from '../compare.js';
 import { createDirectory } from '../create-directory.js';
 import { InterfaceModel } from '../model.js';

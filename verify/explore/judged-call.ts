@@ -1,7 +1,7 @@
 // One call on both sides, judged, and recorded as a step of the run and of the scenario it would save.
 import type { StoredOrder } from '../../mocks/order-store.js';
-import type { KeyChoice } from '../../mocks/authorization.js';
-import type { ContractStep } from '../../mocks/scenarios.js';
+import type { KeyChoice } from '../../core/authorization.js';
+import type { ContractStep } from '../../core/scenario.js';
 import { judgeCall } from '../judge.js';
 import type { ModelAnswer } from '../model.js';
 import type { Observation } from '../observe.js';

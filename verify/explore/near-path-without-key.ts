@@ -1,6 +1,6 @@
 // A command exploration generates: a request without a key on a path near a documented one.
-import type { ContractStep } from '../../mocks/scenarios.js';
-import { matchRoute } from '../../spec/routes.js';
+import type { ContractStep } from '../../core/scenario.js';
+import { matchRoute } from '../../core/routes.js';
 import { judgeCall } from '../judge.js';
 import { nearPathStatuses } from '../compare.js';
 import { judged, sendCall } from '../run.js';

@@ -1,6 +1,6 @@
 // The shrunk failure of an exploration as a scenario file of the kit's format.
-import { providerState, type OrderInput } from '../../spec/provider-state.js';
-import type { ContractStep } from '../../mocks/scenarios.js';
+import { providerState, type OrderInput } from '../../core/provider-state.js';
+import type { ContractStep } from '../../core/scenario.js';
 import { scenarioYaml } from '../scenario-yaml.js';
 import type { SavedScenario } from './explore.js';
 

@@ -1,6 +1,6 @@
-import type { KeyChoice } from '../../mocks/authorization.js';
-import type { ContractStep } from '../../mocks/scenarios.js';
-import { matchRoute } from '../../spec/routes.js';
+import type { KeyChoice } from '../../core/authorization.js';
+import type { ContractStep } from '../../core/scenario.js';
+import { matchRoute } from '../../core/routes.js';
 import type { Finding, ObservedResponse } from '../checks.js';
 import { keyChoiceOf } from '../key-choice-of.js';
 

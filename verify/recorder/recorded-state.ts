@@ -1,9 +1,9 @@
-import { isAcceptedKey, type KeyChoice } from '../../mocks/authorization.js';
-import { parseInt64, toInt64 } from '../../spec/int64.js';
-import type { JsonValue } from '../../spec/json.js';
-import { orderInputViolations, type OrderInput } from '../../spec/provider-state.js';
-import { orderFields } from '../../spec/records.js';
-import { matchRoute } from '../../spec/routes.js';
+import { isAcceptedKey, type KeyChoice } from '../../core/authorization.js';
+import { parseInt64, toInt64 } from '../../core/int64.js';
+import type { JsonValue } from '../../core/json.js';
+import { orderInputViolations, type OrderInput } from '../../core/provider-state.js';
+import { orderFields } from '../../core/records.js';
+import { matchRoute } from '../../core/routes.js';
 import { decodedSegment } from '../compare.js';
 
 /** One call as the recorder saw it: what the state can be inferred from. */

@@ -1,5 +1,5 @@
-import type { ContractStep, RecordingNote } from '../../mocks/scenarios.js';
-import { providerState, type OrderInput } from '../../spec/provider-state.js';
+import type { ContractStep, RecordingNote } from '../../core/scenario.js';
+import { providerState, type OrderInput } from '../../core/provider-state.js';
 import { scenarioYaml } from '../scenario-yaml.js';
 
 /** What a recording's file holds: its steps and its state already written as YAML (each kept, not written again). */

@@ -1,8 +1,8 @@
 import { readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RecordingNote } from '../../mocks/scenarios.js';
-import type { OrderInput } from '../../spec/provider-state.js';
-import type { JsonValue } from '../../spec/json.js';
+import type { RecordingNote } from '../../core/scenario.js';
+import type { OrderInput } from '../../core/provider-state.js';
+import type { JsonValue } from '../../core/json.js';
 import { jsonBody, type Finding } from '../checks.js';
 import { ProviderHistory } from '../compare.js';
 import { createDirectory } from '../create-directory.js';

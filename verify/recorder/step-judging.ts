@@ -1,8 +1,8 @@
-import { isAcceptedKey } from '../../mocks/authorization.js';
+import { isAcceptedKey } from '../../core/authorization.js';
 import type { StoredOrder } from '../../mocks/order-store.js';
-import type { ContractStep } from '../../mocks/scenarios.js';
-import { toInt64 } from '../../spec/int64.js';
-import type { OrderInput } from '../../spec/provider-state.js';
+import type { ContractStep } from '../../core/scenario.js';
+import { toInt64 } from '../../core/int64.js';
+import type { OrderInput } from '../../core/provider-state.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../checks.js';
 import { cancelledOrderId, ProviderHistory, settlesRace } from '../compare.js';
 import { judgeCall } from '../judge.js';

@@ -1,5 +1,5 @@
 // The run as one self-contained HTML page: the verdict, the coverage matrix, each suite and case.
-import { routes } from '../../spec/routes.js';
+import { routes } from '../../core/routes.js';
 import type { Finding } from '../finding.js';
 import { escapeMarkup } from '../escape-markup.js';
 import type { CaseResult, SuiteResult } from '../results.js';

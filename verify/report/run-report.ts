@@ -1,6 +1,6 @@
 // The verdict of a run: its suites, its coverage of the documented responses, its reasons and exit code. Every report format renders it.
 import type { PreflightFailure } from '../preflight.js';
-import { matchRoute, routes, type OperationName } from '../../spec/routes.js';
+import { matchRoute, routes, type OperationName } from '../../core/routes.js';
 import { findingText, type Finding } from '../finding.js';
 import type { RuleCode } from '../rules.js';
 import type { KnownFailure } from '../baseline.js';

@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
 import { int64Maximum, int64Minimum, toInt64 } from './int64.js';
-import { openApiDocument } from './generated/openapi-document.js';
+import { openApiDocument } from '../spec/generated/openapi-document.js';
 
 export { openApiDocument };
 

@@ -1,4 +1,4 @@
-import { schemas } from './generated/contract.js';
+import { schemas } from '../spec/generated/contract.js';
 import { parseJson, type JsonValue } from './json.js';
 import { documentedResponse, pathSegments, routes, templateSegments, matchSegments, type Route } from './routes.js';
 

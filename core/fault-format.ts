@@ -1,5 +1,5 @@
-import { operationNames, type OperationName } from '../spec/routes.js';
-import { schemaValidator, type Violation } from '../spec/schema-validator.js';
+import { operationNames, type OperationName } from './routes.js';
+import { schemaValidator, type Violation } from './schema-validator.js';
 
 /**
  * The operations a fault can target: every operation of the route table, and `*` for all of them.

@@ -1,6 +1,6 @@
-import { schemas } from './generated/contract.js';
-import type { components as exactComponents } from './generated/openapi-exact-types.js';
-import type { components } from './generated/openapi-types.js';
+import { schemas } from '../spec/generated/contract.js';
+import type { components as exactComponents } from '../spec/generated/openapi-exact-types.js';
+import type { components } from '../spec/generated/openapi-types.js';
 
 /**
  * An Order record as JSON carries it on the wire, its int64 fields as JavaScript numbers (generated

@@ -1,14 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { parse } from 'yaml';
 import type { KeyChoice } from './authorization.js';
-import { stepFaultViolations, type FaultEffect } from './fault-format.js';
-import { withSafeIntegers } from '../spec/json.js';
-import { packageFolder } from './package-folder.js';
+import type { FaultEffect } from './fault-format.js';
+import type { OrderInput } from './provider-state.js';
 import { ScenarioError } from './scenario-error.js';
-import { duplicateOrderId, orderInputViolations, type OrderInput } from '../spec/provider-state.js';
-import { operationOf } from '../spec/routes.js';
-import { schemaValidator, violationSummary, type Violation } from '../spec/schema-validator.js';
 
 /** A schema a body must match: a list of Orders, or a schema of the document. */
 export type BodySchemaName = 'Order[]' | 'Error' | 'Pet';
@@ -123,85 +116,3 @@ export function contractSteps(scenario: Scenario): ContractStep[] {
 }
 
 export { ScenarioError };
-
-/** The folder of the scenarios the kit ships. */
-export const scenarioDirectory = packageFolder(import.meta.url, 'scenarios', 'scenario.schema.json');
-
-let validateScenario: ((value: unknown) => Violation[]) | undefined;
-
-async function scenarioValidator() {
-  if (validateScenario === undefined) {
-    const schema = JSON.parse(await readFile(join(scenarioDirectory, 'scenario.schema.json'), 'utf8')) as object;
-    validateScenario = schemaValidator('scenario', schema);
-  }
-  return validateScenario;
-}
-
-/**
- * Reads and checks one scenario file against `scenarios/scenario.schema.json`, and its orders
- * against the spec's Order schema. Integers are read exactly.
- * @throws ScenarioError naming the file and the field, for example
- *   `scenarios/x.yaml: /steps/0/request/method must be one of "GET", "DELETE"`.
- */
-export async function loadScenarioFile(file: string): Promise<Scenario> {
-  let document: unknown;
-  try {
-    document = withSafeIntegers(parse(await readFile(file, 'utf8'), { intAsBigInt: true }));
-  } catch (error) {
-    throw new ScenarioError(`${file}: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const violations = (await scenarioValidator())(document);
-  if (violations.length > 0) {
-    throw new ScenarioError(
-      `${file}: ${violations.map(({ path, message }) => `${path || 'the file'} ${message}`).join('; ')}`,
-    );
-  }
-  const scenario = document as Omit<Scenario, 'name' | 'file'>;
-  const faultViolations = scenario.steps.flatMap((step, index) => {
-    if (step.fault === undefined) return [];
-    const at = `/steps/${index}`;
-    const found = stepFaultViolations(step.fault).map(({ path, message }) => `${at}/fault${path} ${message}`);
-    if (operationOf(step.request.method, step.request.path) === undefined)
-      found.push(`${at}/request is not a call of an operation, so it cannot carry a fault`);
-    return found;
-  });
-  if (faultViolations.length > 0) throw new ScenarioError(`${file}: ${faultViolations.join('; ')}`);
-  if (scenario.state !== undefined) {
-    const orders = scenario.state.params.orders;
-    const invalid = orderInputViolations(orders, '/state/params/orders');
-    if (invalid.length > 0) throw new ScenarioError(`${file}: ${violationSummary(invalid)}.`);
-    const duplicate = duplicateOrderId(orders as OrderInput[], '/state/params/orders');
-    if (duplicate !== undefined)
-      throw new ScenarioError(`${file}: ${duplicate.violation.path} ${duplicate.violation.message}.`);
-  }
-  const name = file
-    .split(/[\\/]/)
-    .pop()!
-    .replace(/\.ya?ml$/, '');
-  return { name, file, ...scenario };
-}
-
-/**
- * Loads scenarios by name (all of them when no names are given) from a folder, by default the
- * kit's own `scenarios/`.
- * @throws ScenarioError for an unknown name (listing the known ones) or a malformed file.
- * @example
- * const scenarios = await loadScenarios(); // every scenario the kit ships
- */
-export async function loadScenarios(
-  options: { names?: readonly string[]; directory?: string } = {},
-): Promise<Scenario[]> {
-  const directory = options.directory ?? scenarioDirectory;
-  // In the order of their names (`a` before `a-b`), not of their file names (`a-b.yaml` before `a.yaml`).
-  const byName = (file: string) => file.replace(/\.ya?ml$/, '');
-  const known = (await readdir(directory))
-    .filter((file) => /\.ya?ml$/.test(file))
-    .sort((left, right) => (byName(left) < byName(right) ? -1 : byName(left) > byName(right) ? 1 : 0));
-  const knownNames = known.map(byName);
-  const names = options.names ?? knownNames;
-  for (const name of names) {
-    if (!knownNames.includes(name))
-      throw new ScenarioError(`unknown scenario ${JSON.stringify(name)}; known: ${knownNames.join(', ')}`);
-  }
-  return Promise.all(names.map((name) => loadScenarioFile(join(directory, known[knownNames.indexOf(name)]!))));
-}

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 /**
  * A folder the package ships, found from the module that asks: the sources (`spec/`, `mocks/`), the
- * build (`dist/spec/`) and the CLI bundle (`dist/bin/`) all sit below the package root, at different depths.
+ * build (`dist/core/`) and the CLI bundle (`dist/bin/`) all sit below the package root, at different depths.
  * Node only.
  * @throws Error when no folder above holds `marker`.
  * @example

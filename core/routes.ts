@@ -1,4 +1,4 @@
-import { routes } from './generated/contract.js';
+import { routes } from '../spec/generated/contract.js';
 
 export { routes };
 

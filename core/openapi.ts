@@ -7,4 +7,4 @@
  *
  * type Order = components['schemas']['Order']; // { id?: bigint; petId?: bigint; quantity?: number; ... }
  */
-export type { components, operations, paths } from './generated/openapi-exact-types.js';
+export type { components, operations, paths } from '../spec/generated/openapi-exact-types.js';

@@ -33,11 +33,12 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
   try {
     document = withSafeIntegers(parse(await readFile(file, 'utf8'), { intAsBigInt: true }));
   } catch (error) {
-    throw new ScenarioError(`${file}: ${(error as Error).message.split('\n')[0]}`);
+    throw new ScenarioError('invalid_scenario', `${file}: ${(error as Error).message.split('\n')[0]}`);
   }
   const violations = (await scenarioValidator())(document);
   if (violations.length > 0) {
     throw new ScenarioError(
+      'invalid_scenario',
       `${file}: ${violations.map(({ path, message }) => `${path || 'the file'} ${message}`).join('; ')}`,
     );
   }
@@ -50,14 +51,17 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
       found.push(`${at}/request is not a call of an operation, so it cannot carry a fault`);
     return found;
   });
-  if (faultViolations.length > 0) throw new ScenarioError(`${file}: ${faultViolations.join('; ')}`);
+  if (faultViolations.length > 0) throw new ScenarioError('invalid_scenario', `${file}: ${faultViolations.join('; ')}`);
   if (scenario.state !== undefined) {
     const orders = scenario.state.params.orders;
     const invalid = orderInputViolations(orders, '/state/params/orders');
-    if (invalid.length > 0) throw new ScenarioError(`${file}: ${violationSummary(invalid)}.`);
+    if (invalid.length > 0) throw new ScenarioError('invalid_scenario', `${file}: ${violationSummary(invalid)}.`);
     const duplicate = duplicateOrderId(orders as OrderInput[], '/state/params/orders');
     if (duplicate !== undefined)
-      throw new ScenarioError(`${file}: ${duplicate.violation.path} ${duplicate.violation.message}.`);
+      throw new ScenarioError(
+        'invalid_scenario',
+        `${file}: ${duplicate.violation.path} ${duplicate.violation.message}.`,
+      );
   }
   const name = file
     .split(/[\\/]/)
@@ -86,7 +90,10 @@ export async function loadScenarios(
   const names = options.names ?? knownNames;
   for (const name of names) {
     if (!knownNames.includes(name))
-      throw new ScenarioError(`unknown scenario ${JSON.stringify(name)}; known: ${knownNames.join(', ')}`);
+      throw new ScenarioError(
+        'unknown_scenario',
+        `unknown scenario ${JSON.stringify(name)}; known: ${knownNames.join(', ')}`,
+      );
   }
   return Promise.all(names.map((name) => loadScenarioFile(join(directory, known[knownNames.indexOf(name)]!))));
 }

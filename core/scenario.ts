@@ -111,7 +111,10 @@ export function injectsFaults(scenario: Pick<Scenario, 'steps'>): boolean {
  */
 export function contractSteps(scenario: Scenario): ContractStep[] {
   if (injectsFaults(scenario))
-    throw new ScenarioError(`scenario ${scenario.name} injects faults: only the mock can replay it`);
+    throw new ScenarioError(
+      'scenario_with_faults',
+      `scenario ${scenario.name} injects faults: only the mock can replay it`,
+    );
   return scenario.steps as ContractStep[];
 }
 

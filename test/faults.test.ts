@@ -342,6 +342,7 @@ describe('scenarios that inject faults', () => {
       );
       await expect(loadScenarioFile(file)).rejects.toThrow(
         new ScenarioError(
+          'invalid_scenario',
           `${file}: /steps/0/fault/status must be >= 400; /steps/1/request is not a call of an operation, so it cannot carry a fault`,
         ),
       );

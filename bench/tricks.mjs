@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Each speed trick of the kit against the library call that would replace it (issue 20, part 6), on
 // the workload it is for, A and B measured in one run, alternating, as medians and ratios:
-// - core/json.ts's parser (JSON.parse, long integers marked, proved against lossless-json) against
+// - core/parse-json.ts's parser (JSON.parse, long integers marked, proved against lossless-json) against
 //   lossless-json's `parse`: a 100,000-order body and a 100-order list, in this process; and
 //   `PUT /__mock/orders` of the 100,000 orders, end to end, on the command built either way;
 // - the petstore-mock command's V8 tuning (cli/memory.ts: young generation kept small, full GCs after
@@ -96,7 +96,7 @@ const results = [];
 
 // 1. The JSON parser, in this process.
 if (want('json')) {
-  const { parseJson } = await import('../dist/core/json.js');
+  const { parseJson } = await import('../dist/core/parse-json.js');
   const integerText = /^-?[0-9]+$/;
   const parseNumber = (text) => {
     const value = Number(text);
@@ -116,7 +116,7 @@ if (want('json')) {
     small.push([own, theirs]);
   }
   results.push({
-    trick: 'core/json.ts parser vs lossless-json `parse`',
+    trick: 'core/parse-json.ts parser vs lossless-json `parse`',
     workload: 'parse a 100,000-order body (9 MB)',
     own: `${median(big.map(([a]) => a)).toFixed(0)} ms`,
     library: `${median(big.map(([, b]) => b)).toFixed(0)} ms`,
@@ -134,7 +134,7 @@ if (want('json')) {
 // 2. The list serializer, in this process.
 if (want('list')) {
   const { listBody, toStoredOrders } = await import('../dist/mocks/order-seed.js');
-  const { stringifyJson } = await import('../dist/core/json.js');
+  const { stringifyJson } = await import('../dist/core/stringify-json.js');
   const { orderFields } = await import('../dist/core/records.js');
   const stored = toStoredOrders(seed100k);
   const utf8 = new TextEncoder();
@@ -169,7 +169,7 @@ const cliEntry = join('cli', 'petstore-mock.ts');
 const cli = {
   asIs: await variant('as-is', cliEntry, {}),
   losslessJson: await variant('lossless-json', cliEntry, {
-    'core/json.ts': [
+    'core/parse-json.ts': [
       [
         'export function parseJson(text: string): JsonValue {\n',
         'export function parseJson(text: string): JsonValue {\n  return parseLosslessly(text);\n',

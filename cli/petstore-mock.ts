@@ -7,7 +7,7 @@ import { conflictBodies, scenarioFaults } from '../mocks/mock-session.js';
 import { readSeedFile } from '../mocks/seed-file.js';
 import { createServer, type ServerOptions } from '../mocks/server.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import { loadScenarios } from '../core/scenario-files.js';
 import { controlPlaneLines } from './control-plane-lines.js';
 import { loadHandlersFile } from './handlers-file.js';

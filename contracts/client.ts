@@ -1,5 +1,5 @@
 import { toInt64 } from '../core/int64.js';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import { isErrorRecord, orderInt64Fields, type ErrorRecord, type ExactOrder } from '../core/records.js';
 import { pathOf, routeOf, type OperationName } from '../core/routes.js';
 

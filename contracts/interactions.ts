@@ -2,7 +2,7 @@ import { getResponse } from 'msw';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { createOrderMock } from '../mocks/order-mock.js';
 import { authorizationHeader, type KeyChoice } from '../core/authorization.js';
-import { parseJson, type JsonValue } from '../core/json.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { providerState } from '../core/provider-state.js';
 import { parseInt64 } from '../core/int64.js';
 import { matchRoute } from '../core/routes.js';

@@ -1,5 +1,5 @@
 import { schemas } from '../spec/generated/contract.js';
-import { parseJson, type JsonValue } from './json.js';
+import { parseJson, type JsonValue } from './parse-json.js';
 import { documentedResponse, pathSegments, routes, templateSegments, matchSegments, type Route } from './routes.js';
 
 /** A JSON schema of the contract, as the route table holds it (no prose). */

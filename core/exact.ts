@@ -8,7 +8,8 @@
  * parseJson('[{"id":9007199254740993}]') // [{ id: 9007199254740993n }]
  * stringifyJson({ id: 9007199254740993n }) // '{"id":9007199254740993}'
  */
-export { parseJson, stringifyJson, type JsonValue } from './json.js';
+export { parseJson, type JsonValue } from './parse-json.js';
+export { stringifyJson } from './stringify-json.js';
 export { int64Maximum, int64Minimum, parseInt64 } from './int64.js';
 export { exactFetch, int64AsBigint } from './exact-fetch.js';
 export type { ExactOrder, WireOrder, ErrorRecord } from './records.js';

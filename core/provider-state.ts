@@ -1,5 +1,5 @@
 import { toInt64 } from './int64.js';
-import { stringifyJson } from './json.js';
+import { stringifyJson } from './stringify-json.js';
 import type { Order } from './records.js';
 import { schemaReference, schemaValidator, type Violation } from './schema-validator.js';
 

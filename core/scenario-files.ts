@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { stepFaultViolations } from './fault-format.js';
-import { withSafeIntegers } from './json.js';
+import { withSafeIntegers } from './with-safe-integers.js';
 import { packageFolder } from './package-folder.js';
 import { ScenarioError, type Scenario } from './scenario.js';
 import { duplicateOrderId, orderInputViolations, type OrderInput } from './provider-state.js';

@@ -1,5 +1,6 @@
 import { toInt64 } from '../core/int64.js';
-import { parseJson, stringifyJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 import { isErrorRecord } from '../core/records.js';
 import { MockError, errorStatuses, type ErrorCode } from './errors.js';
 import type { FaultInput } from '../core/fault-format.js';

@@ -1,4 +1,5 @@
-import { JsonBoundsScanner, parseJson, type JsonBoundBreach, type JsonBounds, type JsonValue } from '../core/json.js';
+import { JsonBoundsScanner, type JsonBoundBreach, type JsonBounds } from '../core/json-bounds-scanner.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { providerState, stateChangeViolations, type StateChange } from '../core/provider-state.js';
 import { operationNames, type OperationName } from '../core/routes.js';
 import { violationSummary } from '../core/schema-validator.js';

@@ -1,5 +1,5 @@
 import { toInt64 } from '../core/int64.js';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import {
   duplicateOrderId,
   orderInputViolations,

@@ -12,5 +12,6 @@ export { openApiDocument } from '../core/schema-validator.js';
 export type { ErrorRecord, ExactOrder as Order, WireOrder } from '../core/records.js';
 export { exactFetch } from '../core/exact-fetch.js';
 export { matchRoute, operationNames, routeOf, routes, type OperationName, type Route } from '../core/routes.js';
-export { parseJson, stringifyJson, type JsonValue } from '../core/json.js';
+export { parseJson, type JsonValue } from '../core/parse-json.js';
+export { stringifyJson } from '../core/stringify-json.js';
 export { int64Maximum, int64Minimum, parseInt64 } from '../core/int64.js';

@@ -1,4 +1,5 @@
-import { parseJson, stringifyJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 import type { MockControls } from './mock-session.js';
 
 /** Where persisted orders are kept: `localStorage` in the browser, or anything with the same three calls. */

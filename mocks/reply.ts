@@ -1,4 +1,4 @@
-import { stringifyJson } from '../core/json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 
 /**
  * An answer of the mock before any transport: a status, headers and a body. The MSW handlers turn it

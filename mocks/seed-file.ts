@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { parseJson, withSafeIntegers } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
+import { withSafeIntegers } from '../core/with-safe-integers.js';
 import { MockError } from './errors.js';
 import { OrderSeed } from './order-seed.js';
 

@@ -8,8 +8,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { hostname as machineName, networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
-import type { JsonBounds } from '../core/json.js';
-import { JsonBoundsScanner } from '../core/json.js';
+import type { JsonBounds } from '../core/json-bounds-scanner.js';
+import { JsonBoundsScanner } from '../core/json-bounds-scanner.js';
 import { boundsError, controlBodyBoundsAt, controlPathOf } from './control.js';
 import { createControlAccess } from './control-access.js';
 import { MockError } from './errors.js';

@@ -2,7 +2,7 @@
 // wild ones (any method on any path, with any headers and body) and client-like calls of the route
 // table's operations on the orders the store holds, so the store invariants are exercised often.
 import fc from 'fast-check';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import { pathOf, routes } from '../core/routes.js';
 import type { Exchange } from './support.js';
 

@@ -106,7 +106,7 @@ describe('the layers', () => {
     expect([...modules].sort()).toEqual([
       'contracts/client.ts',
       'core/int64.ts',
-      'core/json.ts',
+      'core/parse-json.ts',
       'core/records.ts',
       'core/routes.ts',
       'spec/generated/contract.ts',

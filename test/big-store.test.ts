@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSeedFile } from '../mocks/index.js';
-import { stringifyJson } from '../core/json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 import { cliPath, startCommand } from './cli-support.js';
 import { authorized, jsonOf, startServer } from './support.js';
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import { loadScenarioFile } from '../core/scenario-files.js';
 import { findingMessage } from '../verify/finding.js';
 import { explore } from '../verify/explore/explore.js';

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../mocks/index.js';
 import { storedOrdersBody } from '../mocks/order-seed.js';
 import { replyToResponse, type Reply } from '../mocks/reply.js';
-import { JsonBoundsScanner } from '../core/json.js';
+import { JsonBoundsScanner } from '../core/json-bounds-scanner.js';
 import { expectError, jsonOf, startServer } from './support.js';
 
 type Started = Awaited<ReturnType<typeof startServer>>;

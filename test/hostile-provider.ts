@@ -5,7 +5,8 @@
 import { createServer, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { parseInt64, toInt64 } from '../core/int64.js';
-import { parseJson, stringifyJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 
 /** The key the hostile provider accepts. */
 export const hostileKey = 'hostile-provider-key';

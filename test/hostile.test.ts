@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import { runToExit, type Exit } from './cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from './hostile-provider.js';
 

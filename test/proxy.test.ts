@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import { connect } from 'node:net';
 import { isList, startBrokenProvider } from './broken-provider.js';
 import { startHostileProvider, type Switches } from './hostile-provider.js';

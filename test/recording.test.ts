@@ -17,7 +17,7 @@ import { verify } from '../verify/run.js';
 import { isCancel, isList, json, startBrokenProvider } from './broken-provider.js';
 import { cliPath as mockCli, runToExit, startCommand } from './cli-support.js';
 import { authorized, startServer } from './support.js';
-import { stringifyJson } from '../core/json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const clock = () => new Date('2026-11-25T03:05:12Z');

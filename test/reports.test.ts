@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import { routes } from '../core/routes.js';
 import { runToExit } from './cli-support.js';
 import { launchChromium } from './headless-browser.mjs';

@@ -2,7 +2,7 @@ import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from '../mocks/msw.js';
-import { parseJson, type JsonValue } from '../core/json.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { createServer, type ServerOptions } from '../mocks/server.js';
 
 /** The development key, as a user would type it from the README. */

@@ -2,7 +2,8 @@ import { Collection } from '@msw/data';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { parseInt64, toInt64 } from '../core/int64.js';
-import { parseJson, stringifyJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 import { OrderSeed, OrderStore, storedOrderSchema, toStoredOrders } from '../mocks/order-store.js';
 import { storedOrders } from './arbitraries.js';
 

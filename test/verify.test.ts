@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import { operationOf, routes } from '../core/routes.js';
 import { loadScenarioFile, loadScenarios } from '../core/scenario-files.js';
 import { contractSteps, injectsFaults, ScenarioError } from '../core/scenario.js';

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
 import { matchRoute } from '../core/routes.js';
 import { unnumbered } from './explore/judged-call.js';
 import type { Finding } from './finding.js';

@@ -1,5 +1,5 @@
 import { toInt64 } from '../core/int64.js';
-import { parseJson, type JsonValue } from '../core/json.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { documentedResponse, matchRoute, type DocumentedResponse } from '../core/routes.js';
 import type { BodySchemaName, ContractStep, ScenarioId } from '../core/scenario.js';
 import { documentSchema, int64Message, schemaReference, schemaValidator } from '../core/schema-validator.js';

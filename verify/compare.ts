@@ -1,6 +1,6 @@
 import type { StoredOrder } from '../mocks/order-store.js';
 import { parseInt64, toInt64 } from '../core/int64.js';
-import type { JsonValue } from '../core/json.js';
+import type { JsonValue } from '../core/parse-json.js';
 import { orderFields, orderInt64Fields } from '../core/records.js';
 import { matchRoute } from '../core/routes.js';
 import { jsonBody, statusFindings, type Finding, type ObservedResponse } from './checks.js';

@@ -1,7 +1,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { developmentApiKey, type KeyChoice } from '../core/authorization.js';
-import { parseJson, stringifyJson } from '../core/json.js';
+import { parseJson } from '../core/parse-json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 import type { ErrorRecord } from '../core/records.js';
 import { readBody } from '../mocks/read-body.js';
 import type { Finding } from './checks.js';

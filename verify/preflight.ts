@@ -1,4 +1,4 @@
-import { stringifyJson } from '../core/json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 import { providerState } from '../core/provider-state.js';
 import { observe, TargetUnreachable, type Observation } from './observe.js';
 

@@ -1,6 +1,6 @@
 import { connect as connectTcp, createServer, type AddressInfo, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { stringifyJson } from '../core/json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 import type { ErrorRecord } from '../core/records.js';
 import { matchRoute } from '../core/routes.js';
 import type { Finding, ObservedResponse } from './checks.js';

@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { loadScenarioFile, loadScenarios } from '../../core/scenario-files.js';
 import { injectsFaults } from '../../core/scenario.js';
-import { stringifyJson } from '../../core/json.js';
+import { stringifyJson } from '../../core/stringify-json.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import { installHint } from '../../verify/optional-dependencies.js';
 import {

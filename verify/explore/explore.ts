@@ -2,7 +2,7 @@
 // model, every answer compared; a difference is shrunk and can be saved as a scenario (`explore`).
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stringifyJson } from '../../core/json.js';
+import { stringifyJson } from '../../core/stringify-json.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { ProviderHistory } from '../compare.js';

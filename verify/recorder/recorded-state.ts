@@ -1,6 +1,6 @@
 import { isAcceptedKey, type KeyChoice } from '../../core/authorization.js';
 import { parseInt64, toInt64 } from '../../core/int64.js';
-import type { JsonValue } from '../../core/json.js';
+import type { JsonValue } from '../../core/parse-json.js';
 import { orderInputViolations, type OrderInput } from '../../core/provider-state.js';
 import { orderFields } from '../../core/records.js';
 import { matchRoute } from '../../core/routes.js';

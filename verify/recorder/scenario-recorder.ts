@@ -2,7 +2,7 @@ import { readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RecordingNote } from '../../core/scenario.js';
 import type { OrderInput } from '../../core/provider-state.js';
-import type { JsonValue } from '../../core/json.js';
+import type { JsonValue } from '../../core/parse-json.js';
 import { jsonBody, type Finding } from '../checks.js';
 import { ProviderHistory } from '../compare.js';
 import { createDirectory } from '../create-directory.js';

@@ -24,6 +24,7 @@ export const coreErrorCodes = {
   unknown_scenario: 'a scenario name that no file in the folder has',
   scenario_with_faults: "a scenario that injects faults, asked for as the contract's steps",
   missing_package_folder: 'a folder the package ships (scenarios/, contracts/pacts/) that is not there',
+  invalid_json: 'text given to parseJson that is not valid JSON (a syntax error, or a duplicate key)',
 } as const;
 
 /** A code of `coreErrorCodes`. */

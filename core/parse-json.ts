@@ -1,10 +1,23 @@
 import { parse } from 'lossless-json';
+import type { CoreErrorCode } from './errors.js';
 
 /**
  * A JSON value as the kit holds it: integers outside JavaScript's safe range are `bigint`, so
  * 9007199254740993 stays 9007199254740993 instead of becoming 9007199254740992.
  */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Text that is not valid JSON: a `SyntaxError`, as `JSON.parse` throws, with the code `invalid_json`.
+ * @example
+ * try { parseJson('[1,'); } catch (error) { if (error instanceof JsonSyntaxError) console.error(error.code); }
+ */
+export class JsonSyntaxError extends SyntaxError {
+  // A getter, not an own field, so that the error still equals the SyntaxError lossless-json throws.
+  get code(): Extract<CoreErrorCode, 'invalid_json'> {
+    return 'invalid_json';
+  }
+}
 
 const integerText = /^-?[0-9]+$/;
 
@@ -15,7 +28,12 @@ function parseNumber(text: string): number | bigint {
 }
 
 function parseLosslessly(text: string): JsonValue {
-  return parse(text, null, { parseNumber }) as JsonValue;
+  try {
+    return parse(text, null, { parseNumber }) as JsonValue;
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new JsonSyntaxError(error.message);
+    throw error;
+  }
 }
 
 /**
@@ -26,7 +44,7 @@ function parseLosslessly(text: string): JsonValue {
  * `lossless-json` would give: rounded integers get their exact digits from the text, and the colons
  * outside strings must be exactly the keys (a duplicate key has a colon of its own). Anything the
  * proof does not cover goes to `lossless-json`, which also words the syntax errors.
- * @throws SyntaxError when the text is not valid JSON.
+ * @throws JsonSyntaxError, a `SyntaxError` with the code `invalid_json`, when the text is not valid JSON.
  * @example
  * parseJson('{"id": 9223372036854775807}') // { id: 9223372036854775807n }
  */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { coreErrorCodes, KitError } from '../core/errors.js';
+import { JsonSyntaxError, parseJson } from '../core/parse-json.js';
 import { contractSteps, ScenarioError } from '../core/scenario.js';
 import { loadScenarioFile, loadScenarios } from '../core/scenario-files.js';
 
@@ -38,10 +39,36 @@ describe('the scenario files’ errors carry a code of the core’s table', () =
 
   it('documents every code it uses', () => {
     expect(Object.keys(coreErrorCodes).sort()).toEqual([
+      'invalid_json',
       'invalid_scenario',
       'missing_package_folder',
       'scenario_with_faults',
       'unknown_scenario',
     ]);
+  });
+});
+
+describe('the JSON parser’s errors carry a code of the core’s table', () => {
+  it('text that is not JSON is invalid_json, still a SyntaxError', () => {
+    const error = (() => {
+      try {
+        return parseJson('[{"id":1,"id":2}]');
+      } catch (caught: unknown) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(JsonSyntaxError);
+    expect(error).toBeInstanceOf(SyntaxError);
+    expect(error).toMatchObject({
+      code: 'invalid_json',
+      name: 'SyntaxError',
+      message: "Duplicate key 'id' encountered at position 10",
+    });
+    expect(() => parseJson('[1,')).toThrow(
+      expect.objectContaining({
+        code: 'invalid_json',
+        message: 'Array item expected but reached end of input at position 3',
+      }),
+    );
   });
 });

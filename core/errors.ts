@@ -1,10 +1,4 @@
-/**
- * What every error the kit throws has: a stable `code` a program can tell apart, beside a message for
- * people. Each layer keeps its codes in one table of its own (`coreErrorCodes` here, `errorStatuses`
- * in the mock, ...), so that a code is defined once and documented beside it.
- * @example
- * try { await loadScenarios({ names: ['nope'] }); } catch (error) { if (error instanceof KitError) console.error(error.code); }
- */
+/** An error with a stable `code` a program can tell apart. Each layer keeps its codes in one table of its own. */
 export class KitError<Code extends string = string> extends Error {
   readonly code: Code;
 
@@ -14,11 +8,7 @@ export class KitError<Code extends string = string> extends Error {
   }
 }
 
-/**
- * The codes of the errors the core throws, and what each means.
- * @example
- * coreErrorCodes.invalid_scenario // 'a scenario file that is not valid YAML, or breaks the scenario schema'
- */
+/** The codes of the errors the core throws, and what each means (docs/error-codes.md). */
 export const coreErrorCodes = {
   invalid_scenario: 'a scenario file that is not valid YAML, or breaks the scenario schema or the Order schema',
   unknown_scenario: 'a scenario name that no file in the folder has',
@@ -27,5 +17,4 @@ export const coreErrorCodes = {
   invalid_json: 'text given to parseJson that is not valid JSON (a syntax error, or a duplicate key)',
 } as const;
 
-/** A code of `coreErrorCodes`. */
 export type CoreErrorCode = keyof typeof coreErrorCodes;

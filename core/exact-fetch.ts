@@ -2,7 +2,6 @@ import { schemas } from '../spec/generated/contract.js';
 import { parseJson, type JsonValue } from './parse-json.js';
 import { documentedResponse, pathSegments, routes, templateSegments, matchSegments, type Route } from './routes.js';
 
-/** A JSON schema of the contract, as the route table holds it (no prose). */
 type ContractSchema = {
   $ref?: string;
   type?: string;
@@ -18,9 +17,8 @@ function resolved(schema: ContractSchema): ContractSchema {
 }
 
 /**
- * Makes every integer the schema calls an int64 a `bigint`, whatever its size (so an id is always a
- * `bigint`, never a number for small ids and a `bigint` for large ones). Arrays and objects are
- * changed in place (a parsed value is the caller's own); the value is returned.
+ * Makes every integer the schema calls an int64 a `bigint`, whatever its size, so that an id always
+ * has one type. Arrays and objects are changed in place.
  * @example
  * int64AsBigint([{ id: 1, quantity: 2 }], { type: 'array', items: { $ref: '#/components/schemas/Order' } }) // [{ id: 1n, quantity: 2 }]
  */
@@ -29,10 +27,9 @@ export function int64AsBigint(value: JsonValue, schema: ContractSchema): JsonVal
   return plan === null ? value : withBigints(value, plan);
 }
 
-/** Where a schema's int64s are: the value itself, an array's items, or some of an object's fields. */
 type Int64Plan = 'int64' | { items: Int64Plan | null } | { fields: [string, Int64Plan][] };
 
-// Made once a schema: a list of 10,000 orders then costs a lookup of two fields an order, not a walk of the schema.
+// One plan per schema, so that a long list does not walk the schema once per item.
 const int64Plans = new WeakMap<ContractSchema, Int64Plan | null>();
 
 function int64Plan(schema: ContractSchema): Int64Plan | null {
@@ -43,7 +40,7 @@ function int64Plan(schema: ContractSchema): Int64Plan | null {
     return 'int64';
   }
   if (shape.items !== undefined) {
-    // Stored before its parts are made, so a schema that holds itself ends.
+    // Stored before its parts, so that a recursive schema ends.
     const plan: { items: Int64Plan | null } = { items: null };
     int64Plans.set(shape, plan);
     plan.items = int64Plan(shape.items);
@@ -63,7 +60,7 @@ function int64Plan(schema: ContractSchema): Int64Plan | null {
 }
 
 function withBigints(value: JsonValue, plan: Int64Plan): JsonValue {
-  // A safe integer only: anything else (1.5, 1e20, a rounded 9.007199254740993e15) is left as it came.
+  // Anything but a safe integer (1.5, 1e20, a rounded number) is left as it came.
   if (plan === 'int64') return Number.isSafeInteger(value) ? BigInt(value as number) : value;
   if ('items' in plan) {
     if (Array.isArray(value) && plan.items !== null)
@@ -75,7 +72,7 @@ function withBigints(value: JsonValue, plan: Int64Plan): JsonValue {
   return value;
 }
 
-/** The operation a request is for, found by the end of its path (the base URL is the caller's). */
+/** Matches the end of the path: the base URL is the caller's. */
 function routeOfRequest(method: string, url: string): Route | undefined {
   const segments = pathSegments(new URL(url).pathname);
   return routes.find((route) => {
@@ -86,7 +83,6 @@ function routeOfRequest(method: string, url: string): Route | undefined {
 
 const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
 
-/** A `Response` whose `json()` reads the contract's int64 fields exactly, as `bigint`s. */
 class ExactJsonResponse extends Response {
   readonly #body: Uint8Array<ArrayBuffer>;
   readonly #source: Response;
@@ -94,15 +90,14 @@ class ExactJsonResponse extends Response {
 
   constructor(body: Uint8Array<ArrayBuffer>, source: Response, schema: ContractSchema | null) {
     const headers = new Headers(source.headers);
-    // Its length, so that a client that reads JSON by `json()` only when it is given (openapi-fetch) does;
-    // the body is decoded already.
+    // openapi-fetch calls `json()` only when a length is given; the body is decoded already.
     headers.set('content-length', String(body.byteLength));
     headers.delete('content-encoding');
     super(body, { status: source.status, statusText: source.statusText, headers });
     this.#body = body;
     this.#source = source;
     this.#schema = schema;
-    // What a constructed Response cannot be given: where it came from.
+    // A constructed Response cannot be given these.
     Object.defineProperties(this, {
       url: { value: source.url },
       redirected: { value: source.redirected },
@@ -115,24 +110,19 @@ class ExactJsonResponse extends Response {
     return this.#schema === null ? value : int64AsBigint(value, this.#schema);
   }
 
-  /** A copy that reads exactly too. */
   override clone(): ExactJsonResponse {
     return new ExactJsonResponse(this.#body.slice(), this.#source, this.#schema);
   }
 }
 
-/** Whether a response's body is JSON (`application/json`, or a `+json` type): the only bodies read ahead. */
 function isJson(response: Response): boolean {
   const type = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
   return type === 'application/json' || type.endsWith('+json');
 }
 
 /**
- * A `fetch` for typed clients (openapi-fetch's `createClient({ fetch })`) whose responses' `json()`
- * reads the order interface's int64 fields (order `id`, `petId`) exactly, as `bigint`s, by the schema
- * the contract documents for that operation and status; every other JSON integer is read exactly too
- * (a `bigint` beyond 2^53). A request is sent as it is: a `bigint` path parameter is written in full.
- * Browser-safe: no Node API.
+ * A `fetch` for typed clients (openapi-fetch) whose responses' `json()` reads every int64 field the
+ * contract documents as a `bigint`, and any other integer beyond 2^53 too. Browser-safe.
  * @example
  * import createClient from 'openapi-fetch';
  * import { exactFetch } from 'petstore-contract-kit/json';
@@ -145,8 +135,7 @@ function isJson(response: Response): boolean {
 export async function exactFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const request = new Request(input, init);
   const response = await fetch(request);
-  // Passed as it is: a status that never has a body, an opaque response (status 0), a HEAD, and a body
-  // that is not JSON (a stream stays a stream). No body at all (a 409 without one) is said to be 0 bytes.
+  // Passed through: responses that never have a body, and bodies that are not JSON (a stream stays a stream).
   if (response.status === 0 || nullBodyStatuses.has(response.status) || request.method === 'HEAD') return response;
   if (response.body === null) return new ExactJsonResponse(new Uint8Array(0), response, null);
   if (!isJson(response)) return response;

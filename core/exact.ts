@@ -1,10 +1,7 @@
 /**
- * `petstore-contract-kit/json`: the kit's exact JSON for int64, safe in the browser (no Node API,
- * directly or through what it imports): parse and stringify with ids beyond 2^53 exact, and a
- * `fetch` for typed clients (openapi-fetch) whose responses read every int64 as a `bigint`.
+ * `petstore-contract-kit/json`: exact JSON for int64 and `exactFetch`, safe in the browser.
  * @example
  * import { parseJson, stringifyJson } from 'petstore-contract-kit/json';
- *
  * parseJson('[{"id":9007199254740993}]') // [{ id: 9007199254740993n }]
  * stringifyJson({ id: 9007199254740993n }) // '{"id":9007199254740993}'
  */

@@ -1,52 +1,38 @@
 import { operationNames, type OperationName } from './routes.js';
 import { schemaValidator, type Violation } from './schema-validator.js';
 
-/**
- * The operations a fault can target: every operation of the route table, and `*` for all of them.
- * @example
- * mock.addFaults({ operation: faultOperations[1], status: 503, times: 2 }) // the next two cancels fail
- */
+/** Every operation of the route table, and `*` for all of them. */
 export const faultOperations = [...operationNames, '*'] as const;
-/** An operation a fault targets. */
 export type FaultOperation = OperationName | '*';
 
-/** The longest delay a fault may ask for, in milliseconds: one minute. */
 export const faultDelayLimit = 60_000;
 
-// The most faults one `POST /__mock/faults` may add.
 const faultBatchLimit = 100;
 
 /** What a fault does to a call: wait, then answer an error status, drop the connection, or go on. */
 export interface FaultEffect {
-  /** Milliseconds to wait before answering: a fixed number, or a range drawn from with the fault's seed. */
+  /** Milliseconds, or a range drawn from with the seed. */
   delay?: number | { min: number; max: number };
-  /** Answer this status (400 to 599) with an Error record instead of calling the operation. */
+  /** Answered with an Error record instead of calling the operation. */
   status?: number;
-  /** The Error record's `code`. Default: `injected_fault`. */
+  /** Default: `injected_fault`. */
   code?: string;
-  /** The Error record's `message`. Default: says which operation the mock was told to fail. */
   message?: string;
-  /** Drop the connection: `fetch` rejects with a network error (a `TypeError`). */
+  /** Drop the connection, so that `fetch` rejects. */
   network?: boolean;
-  /** The seed of this fault's random draws (delay ranges, `probability`). Default: 1, so a run replays. */
+  /** Default: 1, so that a run replays. */
   seed?: number;
 }
 
-/**
- * A fault as `POST /__mock/faults`, `--fault` and `mock.addFaults` take it: an effect, the operation
- * it targets, and which of that operation's calls it affects.
- * @example
- * // the third and fourth listOrders calls wait 200 ms to 800 ms, then fail with 503
- * const fault: FaultInput = { operation: 'listOrders', after: 2, times: 2, delay: { min: 200, max: 800 }, status: 503 };
- */
+/** A fault as `POST /__mock/faults`, `--fault` and `mock.addFaults` take it. */
 export interface FaultInput extends FaultEffect {
-  /** The operation to affect. Default: `*`, every operation. */
+  /** Default: `*`. */
   operation?: FaultOperation;
-  /** How many matching calls to let through before the fault starts. Default: 0. */
+  /** Matching calls let through before the fault starts. Default: 0. */
   after?: number;
-  /** How many matching calls to affect. Default: every one from then on. */
+  /** Default: every call from then on. */
   times?: number;
-  /** The chance, from 0 to 1, that an eligible call is affected (drawn with the seed). Default: 1. */
+  /** Default: 1. */
   probability?: number;
 }
 
@@ -72,7 +58,6 @@ const effectProperties = {
   seed: { type: 'integer', minimum: 0, maximum: 4294967295 },
 };
 
-// At least one effect; a status and a dropped connection exclude each other; code and message need a status.
 const effectRules = {
   anyOf: [
     { required: ['delay'], properties: { delay: true } },
@@ -106,9 +91,7 @@ const effectRequirement =
 
 const delayShape = `must be a whole number of milliseconds (0 to ${faultDelayLimit}) or { "min", "max" }`;
 
-// Ajv checks a delay against both of its shapes and reports why each failed: keep only the reasons of
-// the shape the value has (an object's "max must be <= 60000", not "must be integer"), or one line
-// naming both shapes for a value that has neither.
+// Ajv reports why a delay failed both of its shapes: keep only the reasons of the shape the value has.
 function delayViolations(found: Violation[], delay: unknown): Violation[] {
   if (delay === undefined) return found;
   const shape =
@@ -117,16 +100,14 @@ function delayViolations(found: Violation[], delay: unknown): Violation[] {
   const kept = found.filter(({ path, message }) => path !== '/delay' || !shapeMessages.has(message));
   const integerBranch = found.find(({ path, message }) => path === '/delay' && message === 'must be integer');
   if (shape === 'neither') return [...kept, { path: '/delay', message: delayShape }];
-  // A number that is not an integer (2.5) fails only the integer check of its own shape.
   if (shape === 'number' && integerBranch !== undefined && !Number.isInteger(delay)) return [...kept, integerBranch];
   return kept;
 }
 
-// Ajv reports an unmet anyOf or not as a message about schemas; say what the rule means instead.
+// Ajv words an unmet anyOf or not in terms of schemas; say what the rule means instead.
 function effectViolations(validate: (value: unknown) => Violation[], value: unknown, at: string): Violation[] {
   const found = delayViolations(validate(value), (value as FaultEffect | null)?.delay);
-  // When no effect is asked for, Ajv also reports why each alternative failed (`/delay is required`, ...):
-  // those name no rule of their own, only the one the effect requirement states.
+  // With no effect asked for, why each alternative failed only repeats the effect requirement.
   const noEffect = found.some(({ message }) => /^must match a schema in anyOf/.test(message));
   const alternatives = new Set(['/delay', '/status', '/network']);
   const violations = found
@@ -151,11 +132,7 @@ function effectViolations(validate: (value: unknown) => Violation[], value: unkn
   );
 }
 
-/**
- * Checks a fault, or a list of at most 100 faults; returns the violations, empty when every one is valid.
- * @example
- * faultViolations({ operation: 'cancelOrder', status: 99 }) // [{ path: '/status', message: 'must be >= 400' }]
- */
+/** Checks a fault, or a list of at most 100. */
 export function faultViolations(value: unknown): Violation[] {
   if (Array.isArray(value) && value.length > faultBatchLimit)
     return [{ path: '', message: `must hold at most ${faultBatchLimit} faults` }];
@@ -165,11 +142,7 @@ export function faultViolations(value: unknown): Violation[] {
   );
 }
 
-/**
- * Checks the fault of a scenario step (its operation and count come from the step); returns the violations.
- * @example
- * stepFaultViolations({ status: 99 }) // [{ path: '/status', message: 'must be >= 400' }]
- */
+/** A step's fault takes its operation and count from the step. */
 export function stepFaultViolations(value: unknown): Violation[] {
   return effectViolations(validateStepFault, value, '');
 }

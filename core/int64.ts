@@ -6,8 +6,7 @@ export const int64Maximum = 2n ** 63n - 1n;
 const decimalInteger = /^-?[0-9]+$/;
 
 /**
- * Reads an int64 from its decimal text, exactly. Anything else (a sign other than a leading `-`,
- * a fraction, an exponent, white space, a value outside the int64 range) is `undefined`.
+ * Reads an int64 from its decimal text, exactly; anything else is `undefined`.
  * @example
  * parseInt64('9007199254740993') // 9007199254740993n
  * parseInt64('9223372036854775808') // undefined
@@ -18,13 +17,7 @@ export function parseInt64(text: string): bigint | undefined {
   return value >= int64Minimum && value <= int64Maximum ? value : undefined;
 }
 
-/**
- * Reads an int64 from a parsed JSON value, exactly: a safe-integer `number`, or a `bigint` in range.
- * A `number` beyond the safe range (`1e19`) is refused: it was not written as an exact integer.
- * @example
- * toInt64(42) // 42n
- * toInt64(2n ** 63n) // undefined
- */
+/** A `number` beyond the safe range is refused: it was not written as an exact integer. */
 export function toInt64(value: unknown): bigint | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : undefined;
   if (typeof value === 'bigint') return value >= int64Minimum && value <= int64Maximum ? value : undefined;

@@ -1,6 +1,4 @@
-/** The limits a JSON text must keep, checked before it is parsed. */
 export interface JsonBounds {
-  /** The deepest nesting of arrays and objects. */
   maxDepth: number;
   /** The longest run of digits outside strings. */
   maxDigits: number;
@@ -13,12 +11,8 @@ export interface JsonBoundBreach {
 }
 
 /**
- * Checks a JSON text's nesting and digit runs chunk by chunk, before any parse, so that a body nested
- * too deep or holding a huge integer is refused without overflowing the stack or building a huge
- * `bigint`. Strings are skipped; the syntax is left to the parser. Once it finds a breach it keeps answering it.
- * @example
- * const scanner = new JsonBoundsScanner({ maxDepth: 32, maxDigits: 19 });
- * scanner.feed('[{"id": 99999999999999999999}]'); // { bound: 'digits', limit: 19 }
+ * Checks a JSON text's nesting and digit runs chunk by chunk, before any parse, so that a hostile body is
+ * refused without overflowing the stack or building a huge `bigint`. The syntax is left to the parser.
  */
 export class JsonBoundsScanner {
   readonly #bounds: JsonBounds;
@@ -32,7 +26,7 @@ export class JsonBoundsScanner {
     this.#bounds = bounds;
   }
 
-  /** Reads the next chunk, as bytes or text (the characters that matter are ASCII), and returns the first breach, if any. */
+  /** Bytes or text will do: the characters that matter are ASCII. */
   feed(chunk: Uint8Array | string): JsonBoundBreach | undefined {
     if (this.#breach !== undefined) return this.#breach;
     const bytes = typeof chunk !== 'string';

@@ -4,12 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { KitError, type CoreErrorCode } from './errors.js';
 
 /**
- * A folder the package ships, found from the module that asks: the sources (`spec/`, `mocks/`), the
- * build (`dist/core/`) and the CLI bundle (`dist/bin/`) all sit below the package root, at different depths.
- * Node only.
+ * A folder the package ships, searched upwards: the sources, the build and the CLI bundle sit at different depths.
  * @throws KitError `missing_package_folder` when no folder above holds `marker`.
- * @example
- * packageFolder(import.meta.url, 'scenarios', 'scenario.schema.json') // '/…/petstore-contract-kit/scenarios'
  */
 export function packageFolder(moduleUrl: string, folder: string, marker: string): string {
   let directory = dirname(fileURLToPath(moduleUrl));

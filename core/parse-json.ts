@@ -7,11 +7,7 @@ import type { CoreErrorCode } from './errors.js';
  */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
-/**
- * Text that is not valid JSON: a `SyntaxError`, as `JSON.parse` throws, with the code `invalid_json`.
- * @example
- * try { parseJson('[1,'); } catch (error) { if (error instanceof JsonSyntaxError) console.error(error.code); }
- */
+/** Text that is not valid JSON: a `SyntaxError`, as `JSON.parse` throws, with the code `invalid_json`. */
 export class JsonSyntaxError extends SyntaxError {
   // A getter, not an own field, so that the error still equals the SyntaxError lossless-json throws.
   get code(): Extract<CoreErrorCode, 'invalid_json'> {
@@ -40,10 +36,8 @@ function parseLosslessly(text: string): JsonValue {
  * Parses JSON text losslessly: integers outside the safe range become `bigint`s, duplicate keys are
  * a syntax error (unless their values are equal), and `__proto__` stays an own key.
  *
- * For speed the engine's `JSON.parse` reads the text, and the result is then proved equal to what
- * `lossless-json` would give: rounded integers get their exact digits from the text, and the colons
- * outside strings must be exactly the keys (a duplicate key has a colon of its own). Anything the
- * proof does not cover goes to `lossless-json`, which also words the syntax errors.
+ * For speed `JSON.parse` reads the text, and the result is proved equal to what `lossless-json` would
+ * give; anything the proof does not cover goes to `lossless-json` (docs/architecture.md, "int64").
  * @throws JsonSyntaxError, a `SyntaxError` with the code `invalid_json`, when the text is not valid JSON.
  * @example
  * parseJson('{"id": 9223372036854775807}') // { id: 9223372036854775807n }
@@ -74,23 +68,20 @@ export function parseJson(text: string): JsonValue {
   return value as JsonValue;
 }
 
-/** What a walk of the parsed value found. */
 interface ParseCounts {
   keys: number;
   colonsInStrings: number;
-  /** Integers beyond 2^53, which JSON.parse rounded. */
+  /** Beyond 2^53, so rounded by JSON.parse. */
   roundedIntegers: number;
   /** Integers of 16 digits or more, in the text's order, and the object or array holding each. */
   longIntegers: { holders: object[]; keys: (string | number)[]; inArrays: number };
-  /** The colons of the text, when they were counted on the way. */
   colons: number | undefined;
-  /** Keys that begin with a digit, which JSON.parse moves out of the text's order. */
+  /** JSON.parse moves such keys out of the text's order. */
   digitKeys: number;
-  /** Integers whose exact digits were read from the text. */
   fromSource: number;
   /** Whether long integers were written as marked strings before the parse. */
   textMarked: boolean;
-  /** Marks written and not yet read back. */
+  /** Written and not yet read back. */
   marks: number;
 }
 
@@ -118,19 +109,15 @@ const smallestLongInteger = 1e15;
 const longLiteralStart = /[:,[][ \t\n\r]*-?[1-9][0-9]{15}/g;
 const exponent = /[0-9][eE][-+]?[0-9]/;
 
-/** The integer literals of 16 digits or more in a text, in order. */
 interface LongLiterals {
   starts: number[];
   ends: number[];
-  /** Whether one of them could be digits inside a string. */
+  /** One of them could be digits inside a string. */
   unproved: boolean;
 }
 
 // Gives the rounded integers their exact digits from the text, or returns false when it cannot prove
-// which literal is which integer. The proof: the long literals found are as many as the long integers
-// the walk found, and none of them can be digits in a string (each follows a closing quote's colon or
-// comma, or the text has no exponent that could make such digits a number). Keys that begin with a
-// digit are refused, since JSON.parse reorders them.
+// which literal is which: the literals must be as many as the long integers, and none may be digits in a string.
 function readFromSource(text: string, counts: ParseCounts): boolean {
   const { holders, keys, inArrays } = counts.longIntegers;
   if (counts.digitKeys > 0) return false;
@@ -171,8 +158,7 @@ function literalsAfterColons(text: string, counts: ParseCounts): LongLiterals | 
   return literals;
 }
 
-// Notes the long integer literal starting at `start`, if there is one. A fraction after the digits
-// cannot be proved either way, so it returns false.
+// Returns false for a fraction after the digits, which cannot be proved either way.
 function noteLongLiteral(text: string, start: number, literals: LongLiterals): boolean {
   const first = text.charCodeAt(start) === 0x2d ? start + 1 : start;
   const leading = text.charCodeAt(first);
@@ -189,9 +175,8 @@ function noteLongLiteral(text: string, start: number, literals: LongLiterals): b
   return true;
 }
 
-// Whether the number at `start` follows a colon or comma that follows a closing quote, so it stands
-// outside the strings. In valid JSON an opening quote follows a space, a bracket, a comma or a colon,
-// so a quote after anything else closes a string.
+// Whether the number at `start` follows a closing quote and a colon or comma, so stands outside strings.
+// In valid JSON an opening quote follows a space, a bracket, a comma or a colon; any other quote closes.
 function closesString(text: string, start: number): boolean {
   let at = start - 1;
   while (isSpace(text.charCodeAt(at))) at--;

@@ -9,7 +9,11 @@ import { duplicateOrderId, orderInputViolations, type OrderInput } from './provi
 import { operationOf } from './routes.js';
 import { schemaValidator, violationSummary, type Violation } from './schema-validator.js';
 
-/** The folder of the scenarios the kit ships. */
+/**
+ * The folder of the scenarios the kit ships.
+ * @example
+ * await loadScenarios({ directory: scenarioDirectory });
+ */
 export const scenarioDirectory = packageFolder(import.meta.url, 'scenarios', 'scenario.schema.json');
 
 let validateScenario: ((value: unknown) => Violation[]) | undefined;
@@ -23,10 +27,10 @@ async function scenarioValidator() {
 }
 
 /**
- * Reads and checks one scenario file against `scenarios/scenario.schema.json`, and its orders
- * against the spec's Order schema. Integers are read exactly.
- * @throws ScenarioError naming the file and the field, for example
- *   `scenarios/x.yaml: /steps/0/request/method must be one of "GET", "DELETE"`.
+ * Reads one scenario file and checks it against the scenario schema and the Order schema.
+ * @throws ScenarioError `invalid_scenario`, naming the file and the field.
+ * @example
+ * const scenario = await loadScenarioFile('scenarios/cancel-shipped-order.yaml');
  */
 export async function loadScenarioFile(file: string): Promise<Scenario> {
   let document: unknown;
@@ -71,9 +75,8 @@ export async function loadScenarioFile(file: string): Promise<Scenario> {
 }
 
 /**
- * Loads scenarios by name (all of them when no names are given) from a folder, by default the
- * kit's own `scenarios/`.
- * @throws ScenarioError for an unknown name (listing the known ones) or a malformed file.
+ * Loads scenarios by name (all by default) from a folder (the kit's own by default).
+ * @throws ScenarioError `unknown_scenario` for an unknown name, or `invalid_scenario`.
  * @example
  * const scenarios = await loadScenarios(); // every scenario the kit ships
  */
@@ -81,7 +84,7 @@ export async function loadScenarios(
   options: { names?: readonly string[]; directory?: string } = {},
 ): Promise<Scenario[]> {
   const directory = options.directory ?? scenarioDirectory;
-  // In the order of their names (`a` before `a-b`), not of their file names (`a-b.yaml` before `a.yaml`).
+  // By name, so that `a` comes before `a-b` (`a-b.yaml` sorts before `a.yaml`).
   const byName = (file: string) => file.replace(/\.ya?ml$/, '');
   const known = (await readdir(directory))
     .filter((file) => /\.ya?ml$/.test(file))

@@ -6,8 +6,7 @@ import { openApiDocument } from '../spec/generated/openapi-document.js';
 export { openApiDocument };
 
 /**
- * One place where a value breaks a schema or a rule: a JSON Pointer into the value (`""` for the
- * whole value) and what is wrong there. Every validator of the kit returns these instead of throwing.
+ * Where a value breaks a schema or a rule, and how. The kit's validators return these instead of throwing.
  * @example
  * const violation: Violation = { path: '/0/id', message: 'must be integer' };
  */
@@ -16,37 +15,22 @@ export interface Violation {
   message: string;
 }
 
-/** The name of a schema in the document's `components.schemas`. */
 export type SchemaName = keyof typeof openApiDocument.components.schemas;
 
-// One Ajv instance for the kit, holding the whole document so that schemas refer into it.
-// validateSchema off: checking each of the kit's own schemas against the meta-schema cost about 60 ms at every start;
-// strict mode still refuses unknown keywords when a schema compiles.
+// Schemas are not checked against the meta-schema, which slows every start (docs/architecture.md);
+// strict mode still refuses unknown keywords, and test/spec.test.ts validates the document.
 const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: false });
-// The OpenAPI root keywords are not JSON Schema keywords: declare them so strict mode accepts the document.
 ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'security', 'tags']);
-// ajv-formats is CommonJS: under NodeNext its default import is the module object, the plugin is its `default`.
+// ajv-formats is CommonJS: under NodeNext the plugin is the default import's `default`.
 formatsPlugin.default(ajv);
-// Not checked against the meta-schema here (that costs about 90 ms at every start): test/spec.test.ts
-// validates the document as OpenAPI 3.1, and the generated module is checked to match it.
 const documentKey = 'oas';
 ajv.addSchema(structuredClone(openApiDocument) as object, documentKey, undefined, false);
 
-/**
- * The JSON Schema reference of a schema of the document, for use inside other schemas.
- * @example
- * { type: 'array', items: { $ref: schemaReference('Order') } }
- */
 export function schemaReference(name: SchemaName): string {
   return `${documentKey}#/components/schemas/${name}`;
 }
 
-/**
- * A schema of the document (whose references are local, `#/components/...`) as a schema the
- * validators take: its references point into the document Ajv holds.
- * @example
- * documentSchema({ $ref: '#/components/schemas/Error' }) // { $ref: 'oas#/components/schemas/Error' }
- */
+/** Points a schema's local references (`#/components/...`) into the document Ajv holds. */
 export function documentSchema(schema: unknown): object {
   return rewriteReferences(schema) as object;
 }
@@ -67,17 +51,10 @@ function rewriteReferences(schema: unknown): unknown {
 const compiled = new Map<string, ValidateFunction>();
 
 /**
- * A validator for a JSON Schema that may refer into the document, compiled once, on first use, and cached by key.
- * It returns the violations (each `path` a JSON Pointer, `""` for the whole value), empty when the value conforms.
- * `bigint` values are checked as the numbers they denote; then, once the value conforms, every field
- * whose schema says `format: int64` is checked exactly (Ajv sees numbers, and ajv-formats lets 2^63 through).
- * @example
- * const validateOrders = schemaValidator('orders', { type: 'array', items: { $ref: schemaReference('Order') } });
- * validateOrders([{ id: 'x' }]) // [{ path: '/0/id', message: 'must be integer' }]
- * validateOrders([{ id: 9223372036854775808n }]) // [{ path: '/0/id', message: 'must be an integer from -9223372036854775808 to ...' }]
+ * A validator compiled on first use and cached by key, so that start-up pays only for the validators
+ * it needs. Once a value conforms, its int64 fields are checked exactly: Ajv sees `bigint`s as numbers.
  */
 export function schemaValidator(key: string, schema: object): (value: unknown) => Violation[] {
-  // Compiled on first use, not at import: start-up pays only for the validators it needs.
   let run: ValidateFunction | undefined;
   let checkInt64s: Int64Check | undefined;
   return (value) => {
@@ -86,7 +63,6 @@ export function schemaValidator(key: string, schema: object): (value: unknown) =
       compiled.set(key, run);
       checkInt64s = int64Check(schema, new Set());
     }
-    // A value that holds no bigint is checked as it is, not copied (withoutBigInts returns it).
     if (!run(withoutBigInts(value))) return toViolations(run.errors ?? []);
     const violations: Violation[] = [];
     checkInt64s?.(value, '', violations);
@@ -94,7 +70,6 @@ export function schemaValidator(key: string, schema: object): (value: unknown) =
   };
 }
 
-/** What an int64 out of range, or not written exactly, is told. */
 export const int64Message = `must be an integer from ${int64Minimum} to ${int64Maximum}, written exactly`;
 
 type Int64Check = (value: unknown, path: string, violations: Violation[]) => void;
@@ -112,9 +87,7 @@ function resolveReference(reference: string): unknown {
   return schema;
 }
 
-// Compiles, once per validator, a walk that visits only the parts of a value whose schema holds an
-// int64: undefined when there are none. It follows $ref, allOf, properties and items; a value that
-// passed Ajv has the shape the schema says, so the walk only has to read what is there.
+// Visits only the parts of a value whose schema holds an int64; after Ajv, so the value has the schema's shape.
 function int64Check(schema: unknown, visiting: Set<unknown>): Int64Check | undefined {
   if (schema === null || typeof schema !== 'object' || visiting.has(schema)) return undefined;
   visiting.add(schema);
@@ -161,8 +134,7 @@ function int64Check(schema: unknown, visiting: Set<unknown>): Int64Check | undef
   };
 }
 
-// Ajv checks numbers: the value with every bigint as the number it denotes (the exact check comes
-// after). Only the parts that hold a bigint are copied; most values are returned as they are.
+// For Ajv, which knows only numbers. Only the parts that hold a bigint are copied.
 function withoutBigInts(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (value === null || typeof value !== 'object' || !holdsBigInt(value)) return value;
@@ -204,12 +176,7 @@ function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
-/**
- * The first violation as words, and how many more there are: what a one-line error message says.
- * @example
- * violationSummary([{ path: '/0/id', message: 'must be integer' }, { path: '/1', message: 'is required' }])
- * // '/0/id must be integer (and 1 more)'
- */
+/** The first violation in words, and how many more there are, for a one-line message. */
 export function violationSummary(violations: readonly Violation[], whole = 'the body'): string {
   const first = violations[0];
   if (first === undefined) return 'no violation';

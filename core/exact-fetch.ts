@@ -10,7 +10,7 @@ type ContractSchema = {
   properties?: Record<string, ContractSchema>;
 };
 
-function resolved(schema: ContractSchema): ContractSchema {
+function dereferenced(schema: ContractSchema): ContractSchema {
   if (schema.$ref === undefined) return schema;
   const name = schema.$ref.replace('#/components/schemas/', '') as keyof typeof schemas;
   return schemas[name] as ContractSchema;
@@ -24,7 +24,7 @@ function resolved(schema: ContractSchema): ContractSchema {
  */
 export function int64AsBigint(value: JsonValue, schema: ContractSchema): JsonValue {
   const plan = int64Plan(schema);
-  return plan === null ? value : withBigints(value, plan);
+  return plan === null ? value : int64sAsBigints(value, plan);
 }
 
 type Int64Plan = 'int64' | { items: Int64Plan | null } | { fields: [string, Int64Plan][] };
@@ -33,7 +33,7 @@ type Int64Plan = 'int64' | { items: Int64Plan | null } | { fields: [string, Int6
 const int64Plans = new WeakMap<ContractSchema, Int64Plan | null>();
 
 function int64Plan(schema: ContractSchema): Int64Plan | null {
-  const shape = resolved(schema);
+  const shape = dereferenced(schema);
   if (int64Plans.has(shape)) return int64Plans.get(shape)!;
   if (shape.format === 'int64') {
     int64Plans.set(shape, 'int64');
@@ -59,15 +59,15 @@ function int64Plan(schema: ContractSchema): Int64Plan | null {
   return null;
 }
 
-function withBigints(value: JsonValue, plan: Int64Plan): JsonValue {
+function int64sAsBigints(value: JsonValue, plan: Int64Plan): JsonValue {
   // Anything but a safe integer (1.5, 1e20, a rounded number) is left as it came.
   if (plan === 'int64') return Number.isSafeInteger(value) ? BigInt(value as number) : value;
   if ('items' in plan) {
     if (Array.isArray(value) && plan.items !== null)
-      for (let index = 0; index < value.length; index++) value[index] = withBigints(value[index]!, plan.items);
+      for (let index = 0; index < value.length; index++) value[index] = int64sAsBigints(value[index]!, plan.items);
   } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     for (const [name, field] of plan.fields)
-      if (Object.hasOwn(value, name)) value[name] = withBigints(value[name]!, field);
+      if (Object.hasOwn(value, name)) value[name] = int64sAsBigints(value[name]!, field);
   }
   return value;
 }

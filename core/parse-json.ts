@@ -49,7 +49,7 @@ export function parseJson(text: string): JsonValue {
     value = JSON.parse(text);
     if (typeof value !== 'object' || value === null) return parseLosslessly(text);
     walk(value, counts);
-    if (counts.roundedIntegers > 0 && !readFromSource(text, counts)) {
+    if (counts.roundedIntegers > 0 && !readLongIntegersFromText(text, counts)) {
       // The text's own escaped NULs would be taken for marks.
       if (text.includes('\\u0000')) return parseLosslessly(text);
       counts = emptyCounts({ textMarked: true });
@@ -62,7 +62,7 @@ export function parseJson(text: string): JsonValue {
     return parseLosslessly(text);
   }
   // A mark left unread stood where no number may stand: a key.
-  if (counts.marks !== 0 || (counts.roundedIntegers > 0 && counts.fromSource === 0)) return parseLosslessly(text);
+  if (counts.marks !== 0 || (counts.roundedIntegers > 0 && counts.readFromText === 0)) return parseLosslessly(text);
   const colons = counts.colons ?? colonsIn(text);
   if (escapedColon.test(text) || colons !== counts.keys + counts.colonsInStrings) return parseLosslessly(text);
   return value as JsonValue;
@@ -78,7 +78,7 @@ interface ParseCounts {
   colons: number | undefined;
   /** JSON.parse moves such keys out of the text's order. */
   digitKeys: number;
-  fromSource: number;
+  readFromText: number;
   /** Whether long integers were written as marked strings before the parse. */
   textMarked: boolean;
   /** Written and not yet read back. */
@@ -94,7 +94,7 @@ function emptyCounts({ textMarked }: { textMarked: boolean }): ParseCounts {
     longIntegers,
     colons: undefined,
     digitKeys: 0,
-    fromSource: 0,
+    readFromText: 0,
     textMarked,
     marks: 0,
   };
@@ -118,10 +118,10 @@ interface LongLiterals {
 
 // Gives the rounded integers their exact digits from the text, or returns false when it cannot prove
 // which literal is which: the literals must be as many as the long integers, and none may be digits in a string.
-function readFromSource(text: string, counts: ParseCounts): boolean {
+function readLongIntegersFromText(text: string, counts: ParseCounts): boolean {
   const { holders, keys, inArrays } = counts.longIntegers;
   if (counts.digitKeys > 0) return false;
-  const literals = inArrays > 0 ? literalsAnywhere(text) : literalsAfterColons(text, counts);
+  const literals = inArrays > 0 ? longLiteralsAnywhere(text) : longLiteralsAfterColons(text, counts);
   if (literals === undefined || literals.starts.length !== keys.length) return false;
   if (literals.unproved && exponent.test(text)) return false;
   for (let index = 0; index < keys.length; index++) {
@@ -130,36 +130,36 @@ function readFromSource(text: string, counts: ParseCounts): boolean {
     if (!Number.isSafeInteger((holder as Record<string | number, unknown>)[key]))
       setMember(holder, key, BigInt(text.slice(literals.starts[index], literals.ends[index])));
   }
-  counts.fromSource = keys.length;
+  counts.readFromText = keys.length;
   return true;
 }
 
-function literalsAnywhere(text: string): LongLiterals | undefined {
+function longLiteralsAnywhere(text: string): LongLiterals | undefined {
   const literals: LongLiterals = { starts: [], ends: [], unproved: false };
   longLiteralStart.lastIndex = 0;
   while (longLiteralStart.test(text)) {
     const end = longLiteralStart.lastIndex;
-    if (!noteLongLiteral(text, text.charCodeAt(end - 17) === 0x2d ? end - 17 : end - 16, literals)) return undefined;
+    if (!addLongLiteral(text, text.charCodeAt(end - 17) === 0x2d ? end - 17 : end - 16, literals)) return undefined;
   }
   return literals;
 }
 
 // Only member values: found while counting the colons, which the duplicate-key check needs anyway.
-function literalsAfterColons(text: string, counts: ParseCounts): LongLiterals | undefined {
+function longLiteralsAfterColons(text: string, counts: ParseCounts): LongLiterals | undefined {
   const literals: LongLiterals = { starts: [], ends: [], unproved: false };
   let colons = 0;
   for (let at = text.indexOf(':'); at !== -1; at = text.indexOf(':', at + 1)) {
     colons++;
     let start = at + 1;
     while (isSpace(text.charCodeAt(start))) start++;
-    if (!noteLongLiteral(text, start, literals)) return undefined;
+    if (!addLongLiteral(text, start, literals)) return undefined;
   }
   counts.colons = colons;
   return literals;
 }
 
 // Returns false for a fraction after the digits, which cannot be proved either way.
-function noteLongLiteral(text: string, start: number, literals: LongLiterals): boolean {
+function addLongLiteral(text: string, start: number, literals: LongLiterals): boolean {
   const first = text.charCodeAt(start) === 0x2d ? start + 1 : start;
   const leading = text.charCodeAt(first);
   if (leading < 0x31 || leading > 0x39) return true;
@@ -169,7 +169,7 @@ function noteLongLiteral(text: string, start: number, literals: LongLiterals): b
   const next = text.charCodeAt(end);
   if (next === 0x2e) return false;
   if (!(Number.isNaN(next) || isSpace(next) || next === 0x2c || next === 0x5d || next === 0x7d)) return true;
-  literals.unproved ||= !closesString(text, start);
+  literals.unproved ||= !followsStringEnd(text, start);
   literals.starts.push(start);
   literals.ends.push(end);
   return true;
@@ -177,7 +177,7 @@ function noteLongLiteral(text: string, start: number, literals: LongLiterals): b
 
 // Whether the number at `start` follows a closing quote and a colon or comma, so stands outside strings.
 // In valid JSON an opening quote follows a space, a bracket, a comma or a colon; any other quote closes.
-function closesString(text: string, start: number): boolean {
+function followsStringEnd(text: string, start: number): boolean {
   let at = start - 1;
   while (isSpace(text.charCodeAt(at))) at--;
   const separator = text.charCodeAt(at);

@@ -55,24 +55,24 @@ const compiled = new Map<string, ValidateFunction>();
  * it needs. Once a value conforms, its int64 fields are checked exactly: Ajv sees `bigint`s as numbers.
  */
 export function schemaValidator(key: string, schema: object): (value: unknown) => Violation[] {
-  let run: ValidateFunction | undefined;
-  let checkInt64s: Int64Check | undefined;
+  let validate: ValidateFunction | undefined;
+  let checkInt64Fields: Int64Checker | undefined;
   return (value) => {
-    if (run === undefined) {
-      run = compiled.get(key) ?? ajv.compile(schema);
-      compiled.set(key, run);
-      checkInt64s = int64Check(schema, new Set());
+    if (validate === undefined) {
+      validate = compiled.get(key) ?? ajv.compile(schema);
+      compiled.set(key, validate);
+      checkInt64Fields = int64Checker(schema, new Set());
     }
-    if (!run(withoutBigInts(value))) return toViolations(run.errors ?? []);
+    if (!validate(withoutBigInts(value))) return toViolations(validate.errors ?? []);
     const violations: Violation[] = [];
-    checkInt64s?.(value, '', violations);
+    checkInt64Fields?.(value, '', violations);
     return violations;
   };
 }
 
 export const int64Message = `must be an integer from ${int64Minimum} to ${int64Maximum}, written exactly`;
 
-type Int64Check = (value: unknown, path: string, violations: Violation[]) => void;
+type Int64Checker = (value: unknown, path: string, violations: Violation[]) => void;
 
 function resolveReference(reference: string): unknown {
   const pointer = reference.startsWith(`${documentKey}#`)
@@ -88,27 +88,27 @@ function resolveReference(reference: string): unknown {
 }
 
 // Visits only the parts of a value whose schema holds an int64; after Ajv, so the value has the schema's shape.
-function int64Check(schema: unknown, visiting: Set<unknown>): Int64Check | undefined {
+function int64Checker(schema: unknown, visiting: Set<unknown>): Int64Checker | undefined {
   if (schema === null || typeof schema !== 'object' || visiting.has(schema)) return undefined;
   visiting.add(schema);
   const node = schema as Record<string, unknown>;
-  const checks: Int64Check[] = [];
+  const checks: Int64Checker[] = [];
   if (node.format === 'int64') {
     checks.push((value, path, violations) => {
       if (value !== undefined && toInt64(value) === undefined) violations.push({ path, message: int64Message });
     });
   }
   if (typeof node.$ref === 'string') {
-    const referenced = int64Check(resolveReference(node.$ref), visiting);
+    const referenced = int64Checker(resolveReference(node.$ref), visiting);
     if (referenced) checks.push(referenced);
   }
   for (const part of Array.isArray(node.allOf) ? node.allOf : []) {
-    const check = int64Check(part, visiting);
+    const check = int64Checker(part, visiting);
     if (check) checks.push(check);
   }
   if (node.properties !== null && typeof node.properties === 'object') {
     for (const [name, property] of Object.entries(node.properties)) {
-      const check = int64Check(property, visiting);
+      const check = int64Checker(property, visiting);
       if (check === undefined) continue;
       const segment = `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
       checks.push((value, path, violations) => {
@@ -117,7 +117,7 @@ function int64Check(schema: unknown, visiting: Set<unknown>): Int64Check | undef
       });
     }
   }
-  const items = int64Check(node.items, visiting);
+  const items = int64Checker(node.items, visiting);
   if (items) {
     checks.push((value, path, violations) => {
       if (Array.isArray(value)) {

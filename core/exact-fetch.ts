@@ -72,7 +72,7 @@ function int64sAsBigints(value: JsonValue, plan: Int64Plan): JsonValue {
   return value;
 }
 
-/** Matches the end of the path: the base URL is the caller's. */
+// By the end of the path: the base URL is the caller's.
 function routeOfRequest(method: string, url: string): Route | undefined {
   const segments = pathSegments(new URL(url).pathname);
   return routes.find((route) => {

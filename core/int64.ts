@@ -1,6 +1,12 @@
-/** The smallest int64: -9223372036854775808. */
+/**
+ * @example
+ * int64Minimum // -9223372036854775808n
+ */
 export const int64Minimum = -(2n ** 63n);
-/** The largest int64: 9223372036854775807. */
+/**
+ * @example
+ * int64Maximum // 9223372036854775807n
+ */
 export const int64Maximum = 2n ** 63n - 1n;
 
 const decimalInteger = /^-?[0-9]+$/;

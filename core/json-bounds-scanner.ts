@@ -4,7 +4,6 @@ export interface JsonBounds {
   maxDigits: number;
 }
 
-/** The bound a JSON text went past, and its limit. */
 export interface JsonBoundBreach {
   bound: 'depth' | 'digits';
   limit: number;

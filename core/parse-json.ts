@@ -2,8 +2,9 @@ import { parse } from 'lossless-json';
 import type { CoreErrorCode } from './errors.js';
 
 /**
- * A JSON value as the kit holds it: integers outside JavaScript's safe range are `bigint`, so
- * 9007199254740993 stays 9007199254740993 instead of becoming 9007199254740992.
+ * A JSON value with every integer outside the safe range as a `bigint`, so that it stays exact.
+ * @example
+ * const order: JsonValue = { id: 9007199254740993n, quantity: 1 };
  */
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -71,7 +72,6 @@ export function parseJson(text: string): JsonValue {
 interface ParseCounts {
   keys: number;
   colonsInStrings: number;
-  /** Beyond 2^53, so rounded by JSON.parse. */
   roundedIntegers: number;
   /** Integers of 16 digits or more, in the text's order, and the object or array holding each. */
   longIntegers: { holders: object[]; keys: (string | number)[]; inArrays: number };
@@ -81,7 +81,6 @@ interface ParseCounts {
   readFromText: number;
   /** Whether long integers were written as marked strings before the parse. */
   textMarked: boolean;
-  /** Written and not yet read back. */
   marks: number;
 }
 

@@ -42,7 +42,6 @@ export function templateSegments(template: string): readonly string[] {
   return template.split('/').slice(1);
 }
 
-/** A query or fragment is ignored. */
 export function pathSegments(path: string): readonly string[] {
   const query = path.search(/[?#]/);
   return (query === -1 ? path : path.slice(0, query)).split('/').slice(1);
@@ -96,7 +95,6 @@ export function operationOf(method: string, path: string): OperationName | undef
   return matchRoute(method, path)?.route.operation;
 }
 
-/** The parameter is percent-encoded. */
 export function pathOf(route: Route, parameter?: string | number | bigint): string {
   if (route.parameter === null) return route.path;
   return route.path.replace(`{${route.parameter.name}}`, encodeURIComponent(String(parameter ?? '')));

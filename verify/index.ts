@@ -40,14 +40,8 @@ export {
   type PrismDiagnostic,
   type PrismOracle,
 } from './prism.js';
-export {
-  pactProviderBaseUrl,
-  publishPact,
-  verifyPact,
-  type PactBroker,
-  type PactPublication,
-  type PactVerifyOptions,
-} from './pact.js';
+export { pactProviderBaseUrl, verifyPact, type PactVerifyOptions } from './pact.js';
+export { publishPact, type PactBroker, type PactPublication } from './pact-broker.js';
 export {
   createValidatingProxy,
   type ProxyExchange,

@@ -42,13 +42,8 @@ export {
 } from './prism.js';
 export { pactProviderBaseUrl, verifyPact, type PactVerifyOptions } from './pact.js';
 export { publishPact, type PactBroker, type PactPublication } from './pact-broker.js';
-export {
-  createValidatingProxy,
-  type ProxyExchange,
-  type ProxyOptions,
-  type ProxyReport,
-  type ValidatingProxy,
-} from './proxy.js';
+export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
+export type { ProxyExchange, ProxyReport } from './proxy-report.js';
 export {
   RecordingError,
   ScenarioRecorder,

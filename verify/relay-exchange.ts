@@ -126,15 +126,8 @@ function sendOnConnect(link: { server: Socket; client: Socket; upstream: Upstrea
  * @example
  * await relayExchange({ client, head, bodyStart, upstream, checkLimit, check: () => {}, record: console.log });
  */
-export function relayExchange({
-  client,
-  head,
-  bodyStart,
-  upstream,
-  checkLimit,
-  check,
-  record,
-}: RelayOptions): Promise<void> {
+export function relayExchange(relay: RelayOptions): Promise<void> {
+  const { client, head, bodyStart, upstream, checkLimit, check, record } = relay;
   let ended = () => {};
   const over = new Promise<void>((resolve) => {
     ended = resolve;

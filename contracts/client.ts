@@ -39,11 +39,23 @@ export class OrderApiError extends Error {
     super(record?.message ?? `The order interface answered ${status}.`);
   }
 
-  /** The Error record's code, when there is one (`order_not_found`, `missing_api_key`, ...). */
-  get code(): string | undefined {
-    return this.record?.code;
+  /** The Error record's code (`order_not_found`, `missing_api_key`, ...), else one of `contractErrorCodes`. */
+  get code(): string {
+    return this.record?.code ?? ('unexpected_status' satisfies ContractErrorCode);
   }
 }
+
+/**
+ * The codes the client gives an error of its own, when the answer carries no Error record's code.
+ * @example
+ * contractErrorCodes.unexpected_status // 'an error status whose body is no Error record (a 409 without a body)'
+ */
+export const contractErrorCodes = {
+  unexpected_status: 'an error status whose body is no Error record (a 409 without a body)',
+} as const;
+
+/** A code of `contractErrorCodes`. */
+export type ContractErrorCode = keyof typeof contractErrorCodes;
 
 /** The operations of the order interface, one method per operation of the route table, named after it. */
 export interface OrderClient extends Record<OperationName, (...parameters: never[]) => Promise<unknown>> {

@@ -1,5 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { VerifyError } from './errors.js';
 
 /**
  * Makes a folder and the folders above it that are missing. Not `mkdir`'s `recursive`: on Node 20 it
@@ -14,8 +15,7 @@ export async function createDirectory(path: string): Promise<void> {
   } catch (error) {
     const { code } = error as NodeJS.ErrnoException;
     if (code === 'EEXIST') {
-      if (!(await stat(path)).isDirectory())
-        throw Object.assign(new Error(`${path} is not a folder`), { code: 'ENOTDIR' });
+      if (!(await stat(path)).isDirectory()) throw new VerifyError('ENOTDIR', `${path} is not a folder`);
       return;
     }
     if (code !== 'ENOENT' || dirname(path) === path) throw error;

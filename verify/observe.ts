@@ -3,13 +3,18 @@ import { request as httpsRequest } from 'node:https';
 import type { ObservedResponse } from './checks.js';
 import type { Finding } from './finding.js';
 import { acceptedEncodings, responseText } from './response-text.js';
+import { KitError } from '../core/errors.js';
 
 /** How long the harness waits for one whole answer (headers and body) unless told otherwise: 10 s. */
 export const defaultRequestTimeout = 10_000;
 
 /** The target did not answer at all (refused, unknown host, unroutable): the run cannot go on. */
-export class TargetUnreachable extends Error {
+export class TargetUnreachable extends KitError<'target_unreachable'> {
   override name = 'TargetUnreachable';
+
+  constructor(message: string) {
+    super('target_unreachable', message);
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { VerifyError } from './errors.js';
 
 /**
  * The harness's heavy dependencies, which a frontend team that installs the kit for its mock does
@@ -58,5 +59,5 @@ export function installHint(needed: readonly OptionalDependency[]): string | und
  */
 export function requireInstalled(dependency: OptionalDependency): void {
   const hint = installHint([dependency]);
-  if (hint !== undefined) throw new Error(`petstore-contract-kit ${hint}`);
+  if (hint !== undefined) throw new VerifyError('missing_optional_dependency', `petstore-contract-kit ${hint}`);
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { shippedPactFile } from '../contracts/pact-file.js';
 import { pactParticipants } from '../contracts/participants.js';
+import { VerifyError } from './errors.js';
 
 /** A Pact Broker to fetch pacts from and publish verification results to. */
 export interface PactBroker {
@@ -59,7 +60,8 @@ export async function publishPact(publication: PactPublication): Promise<string[
     }),
   });
   const text = await response.text();
-  if (!response.ok) throw new Error(`the Pact Broker answered ${response.status}: ${text.slice(0, 300)}`);
+  if (!response.ok)
+    throw new VerifyError('broker_refused', `the Pact Broker answered ${response.status}: ${text.slice(0, 300)}`);
   try {
     return ((JSON.parse(text) as { notices?: { text: string }[] }).notices ?? []).map((notice) => notice.text);
   } catch {

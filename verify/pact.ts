@@ -9,6 +9,7 @@ import { skippedSuite, tallySuite, type CheckedExchange, type SuiteResult } from
 import type { TargetOptions } from './run.js';
 import { runPactChild, type PactChildOutcome } from './run-pact-child.js';
 import type { Scenario } from '../core/scenario.js';
+import { VerifyError } from './errors.js';
 
 /** How to verify the pact against an implementation. */
 export interface PactVerifyOptions extends TargetOptions {
@@ -41,7 +42,8 @@ export interface PactVerifyOptions extends TargetOptions {
 export function pactProviderBaseUrl(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, '');
   if (!trimmed.endsWith('/v1'))
-    throw new Error(
+    throw new VerifyError(
+      'invalid_base_url',
       `the base URL must end with /v1 for Pact verification (the interface's version path), got ${JSON.stringify(baseUrl)}`,
     );
   return trimmed.slice(0, -'/v1'.length);

@@ -1,9 +1,9 @@
 import type { Socket } from 'node:net';
 import { stringifyJson } from '../core/json.js';
-import type { ErrorRecord } from '../core/records.js';
 import { RecordingError, type ScenarioRecorder } from './recorder/scenario-recorder.js';
 import { respondAndClose } from './relay-exchange.js';
 import { changeProviderState } from './run.js';
+import { proxyErrorRecord, VerifyError } from './errors.js';
 
 /**
  * Sets the recorder's known state on the upstream, when it has one.
@@ -16,7 +16,7 @@ export async function setKnownState(upstream: string, recorder: ScenarioRecorder
   if (known === undefined) return;
   await changeProviderState({ baseUrl: upstream, apiKey: '', stateUrl: known.stateUrl }, known.orders, 'setup').catch(
     (error: Error) => {
-      throw new Error(`cannot set the state of scenario ${known.scenario}: ${error.message}`);
+      throw new VerifyError('state_not_set', `cannot set the state of scenario ${known.scenario}: ${error.message}`);
     },
   );
 }
@@ -33,11 +33,7 @@ export async function cutRecording(
 ): Promise<void> {
   const { recorder, name } = cut;
   if (recorder === undefined) {
-    const record: ErrorRecord = {
-      code: 'not_recording',
-      message: 'The proxy was started without --record.',
-      status: 404,
-    };
+    const record = proxyErrorRecord('not_recording', 'The proxy was started without --record.');
     respondAndClose(client, 404, stringifyJson(record), 'Not Found');
     return;
   }
@@ -46,14 +42,13 @@ export async function cutRecording(
     await setKnownState(cut.upstream, recorder);
     respondAndClose(client, 201, stringifyJson(recorder.cut(name)), 'Created');
   } catch (error) {
-    const record: ErrorRecord =
+    const record =
       error instanceof RecordingError
-        ? { code: 'invalid_recording_name', message: `${error.message}.`, status: 400 }
-        : {
-            code: 'state_not_set',
-            message: `${(error as Error).message}; the recording goes on in ${recorder.current().file}.`,
-            status: 502,
-          };
+        ? proxyErrorRecord('invalid_recording_name', `${error.message}.`)
+        : proxyErrorRecord(
+            'state_not_set',
+            `${(error as Error).message}; the recording goes on in ${recorder.current().file}.`,
+          );
     respondAndClose(
       client,
       record.status,

@@ -1,7 +1,7 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { stringifyJson } from '../core/json.js';
-import type { ErrorRecord } from '../core/records.js';
+import { proxyErrorRecord } from './errors.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import type { ProxyExchange } from './proxy-report.js';
 import { RawResponseReader, type RawRequestHead } from './raw-response.js';
@@ -186,10 +186,9 @@ export function relayExchange(relay: RelayOptions): Promise<void> {
 }
 
 function answerUnreachable(client: Socket, upstream: Upstream, reason: string): void {
-  const record502: ErrorRecord = {
-    code: 'upstream_unreachable',
-    message: `The proxy cannot reach ${upstream.url.origin}: ${reason}.`,
-    status: 502,
-  };
+  const record502 = proxyErrorRecord(
+    'upstream_unreachable',
+    `The proxy cannot reach ${upstream.url.origin}: ${reason}.`,
+  );
   if (!client.destroyed) respondAndClose(client, 502, stringifyJson(record502), 'Bad Gateway');
 }

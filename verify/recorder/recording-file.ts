@@ -1,13 +1,18 @@
 import { link, open, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { KitError } from '../../core/errors.js';
 
 /**
  * A folder the recorder cannot write, or a name it cannot take: the message says which and why.
  * @example
  * await ScenarioRecorder.open({ directory: '/proc/x', upstream }).catch((error) => error.message) // 'cannot write recordings to /proc/x: ENOENT'
  */
-export class RecordingError extends Error {
+export class RecordingError extends KitError<'recording_refused'> {
   override name = 'RecordingError';
+
+  constructor(message: string) {
+    super('recording_refused', message);
+  }
 }
 
 /** Where a recording goes: its scenario name, its file, and whether the file is on disk yet. */

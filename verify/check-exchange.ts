@@ -66,8 +66,6 @@ function observedOf(read: ReadResponse & { status: number }): ObservedResponse |
 /**
  * Checks what the reader read for an exchange, with the harness's checks and Prism's, into the exchange;
  * returns the response as the checks read it, when it could be read.
- * @example
- * const observed = checkExchange(exchange, reader, { prism: undefined, checkLimit: 32 * 1024 * 1024 });
  */
 export function checkExchange(
   exchange: ProxyExchange,

@@ -6,8 +6,6 @@ import { VerifyError } from './errors.js';
  * Makes a folder and the folders above it that are missing. Not `mkdir`'s `recursive`: on Node 20 it
  * loops forever where the parent cannot hold a folder (under /proc), and a run that saves there would hang.
  * @throws the file system's error: `ENOENT` where no folder can be made, `ENOTDIR` where a file stands.
- * @example
- * await createDirectory('recordings/staging'); // both made if missing
  */
 export async function createDirectory(path: string): Promise<void> {
   try {

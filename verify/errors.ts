@@ -44,11 +44,7 @@ export const proxyErrorStatuses = {
 /** A code of `proxyErrorStatuses`. */
 export type ProxyErrorCode = keyof typeof proxyErrorStatuses;
 
-/**
- * The Error record the proxy answers with for one of its codes, its status from the table.
- * @example
- * proxyErrorRecord('not_recording', 'The proxy was started without --record.').status // 404
- */
+/** The Error record the proxy answers with for one of its codes, its status from the table. */
 export function proxyErrorRecord(code: ProxyErrorCode, message: string): ErrorRecord {
   return { code, message, status: proxyErrorStatuses[code].status };
 }

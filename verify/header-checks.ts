@@ -5,11 +5,7 @@ import type { Finding } from './finding.js';
 // A challenge names its scheme first, at the start of the field or after a comma (RFC 9110 §11.6.1).
 const bearerChallenge = /(?:^|,)\s*Bearer(?:\s|,|$)/i;
 
-/**
- * A 401 carries `WWW-Authenticate` with a Bearer challenge (RFC 9110 §11.6.1 and RFC 6750 §3: MUST).
- * @example
- * challengeFindings({ status: 401, headers: new Headers(), text: '' })[0]?.code // 'auth-challenge'
- */
+/** A 401 carries `WWW-Authenticate` with a Bearer challenge (RFC 9110 §11.6.1 and RFC 6750 §3: MUST). */
 export function challengeFindings(response: ObservedResponse): Finding[] {
   const challenge = response.headers.get('www-authenticate');
   if (challenge === null)
@@ -47,8 +43,6 @@ const structuredDate = /^@-?\d{1,15}(?:;.*)?$/;
 /**
  * The headers a documented response names have their RFCs' syntax where they are sent: `Deprecation`
  * a Structured Field Date (RFC 9745), `Sunset` an HTTP-date (RFC 8594).
- * @example
- * headerFindings(documented, response) // [] when Deprecation and Sunset, if sent, are well formed
  */
 export function headerFindings(documented: DocumentedResponse, response: ObservedResponse): Finding[] {
   const findings: Finding[] = [];

@@ -18,6 +18,13 @@ export {
   type BaselineOutcome,
   type KnownFailure,
 } from './baseline.js';
+export {
+  proxyErrorStatuses,
+  VerifyError,
+  verifyErrorCodes,
+  type ProxyErrorCode,
+  type VerifyErrorCode,
+} from './errors.js';
 export { checkAgainstSpec, checkResponse, type ObservedResponse } from './checks.js';
 export { githubAnnotations, githubSummary } from './github.js';
 export { findingMessage, type Finding, type SpecArea } from './finding.js';

@@ -10,11 +10,7 @@ function sameId(left: unknown, right: ScenarioId): boolean {
   return id !== undefined && id === BigInt(right);
 }
 
-/**
- * The ids a step expects in a list (or not in it) that are not (or are): one finding per id.
- * @example
- * listedIdFindings([{ id: 1 }], ['2'], true, false)[0]?.expected // 'order 2 in the list'
- */
+/** The ids a step expects in a list (or not in it) that are not (or are): one finding per id. */
 export function listedIdFindings(
   body: JsonValue | undefined,
   ids: readonly ScenarioId[],
@@ -39,11 +35,7 @@ export function listedIdFindings(
     }));
 }
 
-/**
- * Order ids are unique (the specification: "Unique order identifier"): a list holds each once.
- * @example
- * duplicateIdFindings(documented, [{ id: 1 }, { id: 1 }])[0]?.code // 'id-unique'
- */
+/** Order ids are unique (the specification: "Unique order identifier"): a list holds each once. */
 export function duplicateIdFindings(documented: DocumentedResponse, body: JsonValue | undefined): Finding[] {
   if (!Array.isArray(body) || documented.schema === null || !('items' in documented.schema)) return [];
   const seen = new Map<bigint, number>();

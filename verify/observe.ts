@@ -150,11 +150,7 @@ export function observe(
   });
 }
 
-/**
- * Whether an observation is a failure of the target rather than a response.
- * @example
- * if (isFailure(observed)) findings.push(failureFinding(observed));
- */
+/** Whether an observation is a failure of the target rather than a response. */
 export function isFailure(observation: Observation): observation is TargetFailure {
   return 'failure' in observation;
 }
@@ -162,9 +158,6 @@ export function isFailure(observation: Observation): observation is TargetFailur
 /**
  * A failure of the target as a finding (rule `no-answer`, or `run-stopped` when the run stopped
  * before it was sent); `about` names the call when it is not the exchange's own.
- * @example
- * failureFinding({ failure: 'the connection closed before the whole response came' })
- * // { code: 'no-answer', path: '', expected: 'a whole answer in time', actual: 'the connection closed before the whole response came' }
  */
 export function failureFinding(failure: TargetFailure, about?: string): Finding {
   return {

@@ -25,11 +25,7 @@ export type OptionalDependency = keyof typeof optionalDependencies;
 
 const require = createRequire(import.meta.url);
 
-/**
- * Whether an optional dependency can be loaded from where the kit is installed.
- * @example
- * isInstalled('pact') // false in a project that installed the kit for its mock only
- */
+/** Whether an optional dependency can be loaded from where the kit is installed. */
 export function isInstalled(dependency: OptionalDependency): boolean {
   try {
     require.resolve(optionalDependencies[dependency].name);
@@ -39,11 +35,7 @@ export function isInstalled(dependency: OptionalDependency): boolean {
   }
 }
 
-/**
- * The one-line hint for what is missing, or undefined when everything asked for is installed.
- * @example
- * installHint(['pact', 'prism']) // 'needs @pact-foundation/pact-core (the pact suite), which is not installed: npm install --save-dev @pact-foundation/pact-core@^19.2.0'
- */
+/** The one-line hint for what is missing, or undefined when everything asked for is installed. */
 export function installHint(needed: readonly OptionalDependency[]): string | undefined {
   const missing = [...new Set(needed)]
     .filter((dependency) => !isInstalled(dependency))

@@ -71,8 +71,6 @@ export async function publishPact(publication: PactPublication): Promise<string[
 
 /**
  * What Pact's verifier needs to fetch the pacts from a broker and, given a provider version, publish its results there.
- * @example
- * pactBrokerOptions({ url: 'https://broker.example.com', token: 'secret' }) // { pactBrokerUrl: 'https://broker.example.com', pactBrokerToken: 'secret', ... }
  */
 export function pactBrokerOptions(broker: PactBroker): object {
   return {

@@ -176,8 +176,6 @@ function verifierCases({ outcome, interactions }: PactEvidence): CaseResult[] {
 /**
  * The cases of a verification: one per interaction Pact ran, in the scenarios' order, then what the guard
  * saw that no interaction names, errors that name no interaction, and a verifier that crashed.
- * @example
- * const cases = pactCases({ outcome, interactions, records, taken: new Set() }, scenarios);
  */
 export function pactCases(evidence: PactEvidence, scenarios: readonly Scenario[] | undefined): CaseResult[] {
   const cases = inScenarioOrder(interactionCases(evidence), scenarios);

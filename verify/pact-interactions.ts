@@ -3,11 +3,7 @@ import { parseJson, stringifyJson } from '../core/json.js';
 import type { Scenario } from '../core/scenario.js';
 import type { CaseResult } from './results.js';
 
-/**
- * The regular expression (Pact's `PACT_DESCRIPTION` filter) that matches the interactions of these scenarios.
- * @example
- * scenarioFilter(['cancel-shipped-order']) // '^(?:cancel-shipped-order) › '
- */
+/** The regular expression (Pact's `PACT_DESCRIPTION` filter) that matches the interactions of these scenarios. */
 export function scenarioFilter(names: readonly string[]): string {
   return `^(?:${names.map((name) => name.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('|')}) › `;
 }

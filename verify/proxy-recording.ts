@@ -8,8 +8,6 @@ import { proxyErrorRecord, VerifyError } from './errors.js';
 /**
  * Sets the recorder's known state on the upstream, when it has one.
  * @throws Error saying where and why it failed.
- * @example
- * await setKnownState('http://127.0.0.1:4010/v1', recorder);
  */
 export async function setKnownState(upstream: string, recorder: ScenarioRecorder | undefined): Promise<void> {
   const known = recorder?.knownState;
@@ -24,8 +22,6 @@ export async function setKnownState(upstream: string, recorder: ScenarioRecorder
 /**
  * Starts a new recording file: 201 with its name and file, 400 for a name that is none, 404 when not
  * recording; with a known state, 502 when it cannot be set again (the file goes on).
- * @example
- * await cutRecording(client, { recorder, upstream: 'http://127.0.0.1:4010/v1', name: 'checkout' });
  */
 export async function cutRecording(
   client: Socket,

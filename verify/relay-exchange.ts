@@ -13,11 +13,7 @@ const notForwarded = new Set([...hopByHopFields, 'proxy-authenticate', 'proxy-au
 // How long, after a response is complete, the proxy still listens for bytes after its end before closing.
 const trailingGrace = 30;
 
-/**
- * Answers on a client's connection with a JSON body, then closes it.
- * @example
- * respondAndClose(socket, 404, '{}', 'Not Found');
- */
+/** Answers on a client's connection with a JSON body, then closes it. */
 export function respondAndClose(socket: Socket, status: number, body: string, reason: string): void {
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
@@ -33,11 +29,7 @@ export interface Upstream {
   port: number;
 }
 
-/**
- * The upstream of a base URL: its URL, base path, scheme and port.
- * @example
- * upstreamOf('https://api.example.com/v1').port // 443
- */
+/** The upstream of a base URL: its URL, base path, scheme and port. */
 export function upstreamOf(href: string): Upstream {
   const url = new URL(href);
   const secure = url.protocol === 'https:';
@@ -123,8 +115,6 @@ function sendOnConnect(link: { server: Socket; client: Socket; upstream: Upstrea
 /**
  * Forwards one exchange: the request to the upstream, its response back byte for byte as it comes,
  * then checks and records it once the response is over (or answers 502 when the upstream cannot be reached).
- * @example
- * await relayExchange({ client, head, bodyStart, upstream, checkLimit, check: () => {}, record: console.log });
  */
 export function relayExchange(relay: RelayOptions): Promise<void> {
   const { client, head, bodyStart, upstream, checkLimit, check, record } = relay;

@@ -10,8 +10,6 @@ export const acceptedEncodings = 'gzip, deflate, br';
  * some are not (RFC 8259 §8.1; the text then holds replacement characters). A byte order mark is kept,
  * so that a check can name it.
  * @throws Error when the body cannot be decoded as its Content-Encoding says, in one line.
- * @example
- * responseText(gzipSync('[]'), 'gzip') // { text: '[]', invalidUtf8: false }
  */
 export function responseText(
   body: Buffer,

@@ -161,8 +161,6 @@ export interface Judgement {
 /**
  * Turns the findings of one response into an exchange: violations, or warnings when advisory and
  * not strict; a finding given twice counts once.
- * @example
- * judged({ name: 'list the orders', call, observed, findings: [], strict: false, started }).violations // []
  */
 export function judged(judgement: Judgement): CheckedExchange {
   const { name, call, observed, findings, disagreements = [], strict, started } = judgement;
@@ -271,8 +269,6 @@ export function stoppedExchange(reason: string): CheckedExchange {
 /**
  * The answers of N identical requests sent at once, each against the specification, each finding
  * named by its answer (`answer 2 /0/id`).
- * @example
- * eachAnswerAgainstSpec('DELETE', '/store/orders/7', responses) // [] when every answer conforms
  */
 export function eachAnswerAgainstSpec(method: string, path: string, responses: readonly ObservedResponse[]): Finding[] {
   return responses.flatMap((observed, index) =>

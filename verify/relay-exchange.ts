@@ -176,9 +176,6 @@ export function relayExchange(relay: RelayOptions): Promise<void> {
 }
 
 function answerUnreachable(client: Socket, upstream: Upstream, reason: string): void {
-  const record502 = proxyErrorRecord(
-    'upstream_unreachable',
-    `The proxy cannot reach ${upstream.url.origin}: ${reason}.`,
-  );
-  if (!client.destroyed) respondAndClose(client, 502, stringifyJson(record502), 'Bad Gateway');
+  const answer = proxyErrorRecord('upstream_unreachable', `The proxy cannot reach ${upstream.url.origin}: ${reason}.`);
+  if (!client.destroyed) respondAndClose(client, 502, stringifyJson(answer), 'Bad Gateway');
 }

@@ -6,11 +6,28 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { packageFolder } from '../core/package-folder.js';
 import type { Redaction } from '../verify/redaction.js';
+import { KitError } from '../core/errors.js';
 
 /** A command line that cannot be run as given: told in one line, with exit code 2. */
-export class UsageError extends Error {
+export class UsageError extends KitError<CliErrorCode> {
   override name = 'UsageError';
+
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
+
+/**
+ * The codes of the errors the command-line tools throw, and what each means.
+ * @example
+ * cliErrorCodes.usage // 'a command line that cannot be run as given: told in one line, with exit code 2'
+ */
+export const cliErrorCodes = {
+  usage: 'a command line that cannot be run as given: told in one line, with exit code 2',
+} as const;
+
+/** A code of `cliErrorCodes`. */
+export type CliErrorCode = keyof typeof cliErrorCodes;
 
 /**
  * `parseArgs`, strict and without positionals, its errors as one-line `UsageError`s.
@@ -107,8 +124,12 @@ export async function listenOrExit(
   try {
     return await server.listen(port, host);
   } catch (error) {
+    // A kit error (a state it must set) is the server's own setup failing, told as it is.
+    if (error instanceof KitError) {
+      console.error(`${command}: ${error.message}`);
+      process.exit(2);
+    }
     const code = (error as NodeJS.ErrnoException).code;
-    // No system error: the server's own setup before listening failed (a state it must set), told as it is.
     if (code === undefined) {
       console.error(`${command}: ${(error as Error).message}`);
       process.exit(2);

@@ -25,10 +25,7 @@ export interface OrderClientOptions {
   fetch?: typeof fetch;
 }
 
-/**
- * A response the interface answered with an error status. `record` is the Error record of the body
- * when there is one (a 409 may come without a body: the specification does not show one).
- */
+/** An error status; `record` is the body's Error record, when there is one (a 409 may come without a body). */
 export class OrderApiError extends Error {
   override name = 'OrderApiError';
 
@@ -39,11 +36,18 @@ export class OrderApiError extends Error {
     super(record?.message ?? `The order interface answered ${status}.`);
   }
 
-  /** The Error record's code, when there is one (`order_not_found`, `missing_api_key`, ...). */
-  get code(): string | undefined {
-    return this.record?.code;
+  /** The Error record's code (`order_not_found`, `missing_api_key`, ...), else one of `contractErrorCodes`. */
+  get code(): string {
+    return this.record?.code ?? ('unexpected_status' satisfies ContractErrorCode);
   }
 }
+
+/** The client's own codes, for an answer without an Error record. @example contractErrorCodes.unexpected_status */
+export const contractErrorCodes = {
+  unexpected_status: 'an error status whose body is no Error record (a 409 without a body)',
+} as const;
+
+export type ContractErrorCode = keyof typeof contractErrorCodes;
 
 /** The operations of the order interface, one method per operation of the route table, named after it. */
 export interface OrderClient extends Record<OperationName, (...parameters: never[]) => Promise<unknown>> {
@@ -81,11 +85,7 @@ function toClientOrder(value: unknown): ClientOrder {
  * @example
  * const client = createOrderClient({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key' });
  * const orders = await client.listOrders(); // [{ id: 1n, petId: 101n, quantity: 1, ... }]
- * try {
- *   await client.cancelOrder(3n);
- * } catch (error) {
- *   if (error instanceof OrderApiError && error.status === 409) console.log('already shipped');
- * }
+ * await client.cancelOrder(3n).catch((error) => error instanceof OrderApiError && error.code); // 'order_already_shipped'
  */
 export function createOrderClient(options: OrderClientOptions): OrderClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');

@@ -25,7 +25,6 @@ export interface DerivedInteraction {
   body: unknown;
 }
 
-// The pact spells the header as clients usually do.
 function keyHeader(choice: KeyChoice | undefined): Record<string, string> {
   const { authorization } = authorizationHeader(choice, pactApiKey);
   return authorization === undefined ? {} : { Authorization: authorization };
@@ -37,18 +36,12 @@ function integerMatcher(value: number | bigint): Record<string, unknown> {
   return { 'pact:matcher:type': 'integer', value };
 }
 
-/**
- * An RFC 3339 date-time (section 5.6): fractional seconds and any offset, `Z` or `±hh:mm`. Pact's
- * `datetime` matcher takes one pattern and refuses `2026-12-01T09:00:00.000Z`, which is what
- * `toISOString()` writes; an honest provider must pass.
- */
+/** An RFC 3339 date-time, any fraction and offset: Pact's `datetime` matcher would refuse what `toISOString()` writes. */
 export const rfc3339DateTime = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$';
 
 /**
- * Whether a step belongs in the pact: a single request the typed client sends, with a key it sends
- * (the accepted key, none, or a wrong one), to an operation's path with an id written as an int64 is.
- * Races (`parallel`), other schemes and keys, and paths near the documented ones are what the
- * scenario suite and exploration check; a consumer contract holds what the consumer does.
+ * Whether a step belongs in the pact: one request the typed client could send, with a key it sends, to an
+ * operation's path with an int64 id. Races, other keys and near paths are left to the scenario suite.
  * @example
  * inPact({ request: { method: 'GET', path: '/store/orders', key: 'basic' } }) // false
  * inPact({ request: { method: 'DELETE', path: '/store/orders/abc' } }) // false
@@ -113,10 +106,8 @@ async function stateAfter(
 }
 
 /**
- * Derives the Pact interactions from the scenarios: one per step, its provider state the
- * scenario's orders as the earlier steps left them. Examples are the kit's mock's real answers,
- * replayed in-process; matchers follow what a consumer depends on: types for order fields, exact
- * values for the ids a scenario names, the status codes and an Error record's `status`.
+ * Derives the Pact interactions from the scenarios, one per step, in the state the earlier steps left.
+ * Examples are the mock's real answers; matchers hold what a consumer depends on (types, named ids, statuses).
  * @example
  * const interactions = await deriveInteractions(await loadScenarios());
  * interactions[0].description // 'cancel-cancelled-order › cancel the pending order'
@@ -172,7 +163,6 @@ export async function deriveInteractions(scenarios: readonly Scenario[]): Promis
         headers,
         body: bodyFor(step, text === '' ? undefined : parseJson(text)),
       });
-      // What this step did is the next step's provider state.
       orders = await stateAfter(mock, orders);
     }
   }

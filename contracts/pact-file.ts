@@ -3,8 +3,7 @@ import { packageFolder } from '../core/package-folder.js';
 import { pactParticipants } from './participants.js';
 
 /**
- * The pact the package ships: written by the consumer tests from the scenarios, verified against
- * any implementation by `petstore-verify --suite pact`.
+ * The pact the package ships, written by the consumer tests and verified by `petstore-verify --suite pact`.
  * @example
  * new Verifier({ pactUrls: [shippedPactFile], ... })
  */

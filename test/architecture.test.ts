@@ -98,7 +98,7 @@ describe('the layers', () => {
       'spec/generated/openapi-types.ts',
     ]);
     expect((await importsOf('core/records.ts', true)).modules).toEqual(['spec/generated/contract.ts']);
-    expect((await importsOf('cli/verify/publish-pact.ts')).modules).toContain('verify/pact.ts');
+    expect((await importsOf('cli/verify/publish-pact.ts')).modules).toContain('verify/pact-broker.ts');
   });
 
   it('keeps the browser client light: no Ajv, no whole OpenAPI document', async () => {

@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { scenarioFilter, verifyPact } from '../verify/pact.js';
+import { verifyPact } from '../verify/pact.js';
+import { scenarioFilter } from '../verify/pact-interactions.js';
 import { createServer as createHttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

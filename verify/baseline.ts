@@ -4,6 +4,7 @@ import { matchRoute } from '../core/routes.js';
 import { unnumbered } from './explore/judged-call.js';
 import type { Finding } from './finding.js';
 import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
+import { KitError } from '../core/errors.js';
 
 /**
  * What names a violation across runs, never its message: the suite, the rule, the operation, and
@@ -27,8 +28,12 @@ export interface Baseline {
 }
 
 /** A baseline file that cannot be used: the message names the file and what is wrong. */
-export class BaselineError extends Error {
+export class BaselineError extends KitError<'invalid_baseline'> {
   override name = 'BaselineError';
+
+  constructor(message: string) {
+    super('invalid_baseline', message);
+  }
 }
 
 // The commands of an exploration run up to the one at `index`, without their numbers.

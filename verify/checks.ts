@@ -1,9 +1,10 @@
-import { toInt64 } from '../core/int64.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
-import { documentedResponse, matchRoute, type DocumentedResponse } from '../core/routes.js';
-import type { BodySchemaName, ContractStep, ScenarioId } from '../core/scenario.js';
+import { documentedResponse, matchRoute } from '../core/routes.js';
+import type { BodySchemaName, ContractStep } from '../core/scenario.js';
 import { documentSchema, int64Message, schemaReference, schemaValidator } from '../core/schema-validator.js';
 import type { Finding, SpecArea } from './finding.js';
+import { challengeFindings, headerFindings } from './header-checks.js';
+import { duplicateIdFindings, listedIdFindings } from './list-checks.js';
 import { preview } from './preview.js';
 
 export type { Finding, SpecArea };
@@ -47,35 +48,6 @@ function schemaFindings(key: string, schema: object, body: JsonValue): Finding[]
   }));
 }
 
-function sameId(left: unknown, right: ScenarioId): boolean {
-  const id = toInt64(left);
-  return id !== undefined && id === BigInt(right);
-}
-
-function listedIdFindings(
-  body: JsonValue | undefined,
-  ids: readonly ScenarioId[],
-  mustBeListed: boolean,
-  advisory: boolean,
-): Finding[] {
-  if (!Array.isArray(body))
-    return ids.length > 0
-      ? [{ code: 'order-listed', path: '', expected: 'a list to look ids up in', actual: preview(body), advisory }]
-      : [];
-  const listed = body.map((order) =>
-    order !== null && typeof order === 'object' && !Array.isArray(order) ? order.id : undefined,
-  );
-  return ids
-    .filter((id) => listed.some((candidate) => sameId(candidate, id)) !== mustBeListed)
-    .map((id) => ({
-      code: 'order-listed',
-      path: '',
-      expected: `order ${id} ${mustBeListed ? 'in' : 'not in'} the list`,
-      actual: `ids [${listed.map((candidate) => preview(candidate)).join(', ')}]`,
-      advisory,
-    }));
-}
-
 // The parsed body, kept on the response it was parsed from (not enumerable: a spread or a copy of the
 // response does not carry it, so a copy with another text is parsed again).
 const parsedBody = Symbol('parsed body');
@@ -85,8 +57,6 @@ type ParsedResponse = ObservedResponse & { [parsedBody]?: { value: JsonValue | u
  * A response's body as JSON, parsed losslessly once for every check that reads it (the spec checks,
  * the model comparison, Prism's): undefined when it is not JSON. A byte order mark is skipped here
  * and reported on its own (`encodingFindings`), so the JSON after it is still judged.
- * @example
- * jsonBody({ status: 200, headers: new Headers(), text: '[{"id":9223372036854775807}]' }) // [{ id: 9223372036854775807n }]
  */
 export function jsonBody(response: ObservedResponse): JsonValue | undefined {
   const parsed = (response as ParsedResponse)[parsedBody];
@@ -173,94 +143,6 @@ function encodingFindings(response: ObservedResponse): Finding[] {
       actual: 'more bytes on the connection',
     });
   }
-  return findings;
-}
-
-// A challenge names its scheme first, at the start of the field or after a comma (RFC 9110 §11.6.1).
-const bearerChallenge = /(?:^|,)\s*Bearer(?:\s|,|$)/i;
-
-/** A 401 carries `WWW-Authenticate` with a Bearer challenge (RFC 9110 §11.6.1 and RFC 6750 §3: MUST). */
-function challengeFindings(response: ObservedResponse): Finding[] {
-  const challenge = response.headers.get('www-authenticate');
-  if (challenge === null)
-    return [
-      {
-        code: 'auth-challenge',
-        path: 'www-authenticate',
-        expected: 'a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3)',
-        actual: 'no WWW-Authenticate',
-      },
-    ];
-  if (!bearerChallenge.test(challenge))
-    return [
-      {
-        code: 'auth-challenge',
-        path: 'www-authenticate',
-        expected: 'a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3)',
-        actual: JSON.stringify(challenge),
-      },
-    ];
-  return [];
-}
-
-const weekday = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
-const month = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
-// RFC 9110 §5.6.7: IMF-fixdate, and the two obsolete forms a recipient must accept.
-const httpDate = new RegExp(
-  `^(?:${weekday}, \\d{2} ${month} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT` +
-    `|(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \\d{2}-${month}-\\d{2} \\d{2}:\\d{2}:\\d{2} GMT` +
-    `|${weekday} ${month} [ \\d]\\d \\d{2}:\\d{2}:\\d{2} \\d{4})$`,
-);
-// RFC 9745 §2.1: Deprecation is a Structured Field Date (RFC 9651 §3.3.7): "@" and an integer, parameters allowed.
-const structuredDate = /^@-?\d{1,15}(?:;.*)?$/;
-
-/**
- * The headers a documented response names have their RFCs' syntax where they are sent: `Deprecation`
- * a Structured Field Date (RFC 9745), `Sunset` an HTTP-date (RFC 8594).
- */
-function headerFindings(documented: DocumentedResponse, response: ObservedResponse): Finding[] {
-  const findings: Finding[] = [];
-  for (const name of documented.headers) {
-    const value = response.headers.get(name);
-    if (value === null) continue;
-    if (name.toLowerCase() === 'deprecation' && !structuredDate.test(value.trim())) {
-      findings.push({
-        code: 'header-syntax',
-        path: name,
-        expected: 'Deprecation as a Structured Field Date such as @1767225600 (RFC 9745)',
-        actual: JSON.stringify(value),
-      });
-    }
-    if (name.toLowerCase() === 'sunset' && (!httpDate.test(value.trim()) || Number.isNaN(Date.parse(value)))) {
-      findings.push({
-        code: 'header-syntax',
-        path: name,
-        expected: 'Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT (RFC 8594)',
-        actual: JSON.stringify(value),
-      });
-    }
-  }
-  return findings;
-}
-
-/** Order ids are unique (the specification: "Unique order identifier"): a list holds each once. */
-function duplicateIdFindings(documented: DocumentedResponse, body: JsonValue | undefined): Finding[] {
-  if (!Array.isArray(body) || documented.schema === null || !('items' in documented.schema)) return [];
-  const seen = new Map<bigint, number>();
-  const findings: Finding[] = [];
-  body.forEach((order, index) => {
-    const id = order !== null && typeof order === 'object' && !Array.isArray(order) ? toInt64(order.id) : undefined;
-    if (id === undefined) return;
-    const first = seen.get(id);
-    if (first === undefined) seen.set(id, index);
-    else
-      findings.push({
-        code: 'id-unique',
-        path: `/${index}/id`,
-        expected: 'each order id once',
-        actual: `${id} again (first at /${first})`,
-      });
-  });
   return findings;
 }
 
@@ -371,11 +253,7 @@ export function checkAgainstSpec(method: string, path: string, response: Observe
   return checked.findings;
 }
 
-/**
- * The status is one of those accepted (rule `status-unexpected`): no finding, or the one that says so.
- * @example
- * statusFindings([404, 409], 204) // [{ code: 'status-unexpected', path: 'status', expected: 'status 404 or 409', actual: '204' }]
- */
+/** The status is one of those accepted (rule `status-unexpected`): no finding, or the one that says so. */
 export function statusFindings(accepted: readonly number[], actual: number): Finding[] {
   if (accepted.includes(actual)) return [];
   return [

@@ -113,9 +113,6 @@ export const tolerances: readonly Tolerance[] = [
 /**
  * Tolerance `race-losers`, for any calls made at once whose answers may end in any order: exactly one
  * answer has a winning status and every other one a losing status.
- * @example
- * settlesRace([404, 204, 409], [204], [404, 409]) // true
- * settlesRace([204, 204], [204], [404, 409]) // false: two winners
  */
 export function settlesRace(
   statuses: readonly number[],
@@ -130,8 +127,6 @@ export function settlesRace(
  * The answers of N identical requests sent at once: with `others`, exactly one has the step's status
  * and every other one of `others`; without, every one has the step's status. `calls` names the
  * requests in the message, and `because` says why, when there is more to say.
- * @example
- * raceFindings({ status: 204, others: [404, 409] }, [204, 404, 409]) // []
  */
 export function raceFindings(
   expect: ContractStep['expect'],
@@ -164,9 +159,6 @@ export function raceFindings(
  * What a provider may answer a request without a key on a path near a documented one (tolerance
  * `near-path-refusals`): on an operation's path (an id that is no canonical int64), a 401 or a 404;
  * elsewhere (a trailing slash, a second slash), any redirect or 4xx refusal. Never a 2xx.
- * @example
- * nearPathStatuses('DELETE', '/store/orders/abc') // [401, 404]
- * nearPathStatuses('GET', '/store/orders/') // [301, 302, 307, 308, 400, 401, 403, 404, 405]
  */
 export function nearPathStatuses(method: string, path: string): number[] {
   return matchRoute(method, path) === undefined ? [301, 302, 307, 308, 400, 401, 403, 404, 405] : [401, 404];
@@ -273,8 +265,6 @@ function cancelsCancelledOrder(answer: ModelAnswer, before: readonly StoredOrder
 /**
  * The order a call cancels, as the mock reads its path; undefined for a call of another operation, or
  * a segment that is no int64.
- * @example
- * cancelledOrderId('DELETE', '/store/orders/%31') // 1n
  */
 export function cancelledOrderId(method: string, path: string): bigint | undefined {
   const match = matchRoute(method, path);
@@ -285,8 +275,6 @@ export function cancelledOrderId(method: string, path: string): bigint | undefin
 /**
  * A path segment as the mock reads it (its escapes undone); a malformed escape (`%E0`) is left as it
  * came, which no id is.
- * @example
- * decodedSegment('%31') // '1'
  */
 export function decodedSegment(segment: string): string {
   try {
@@ -299,8 +287,6 @@ export function decodedSegment(segment: string): string {
 /**
  * The statuses a provider may answer where the model answers `answer` (the model's status, and those
  * the tolerance table adds).
- * @example
- * acceptedStatuses(modelAnswer404ForACancelledOrder, ordersBefore, '/store/orders/1') // [404, 409]
  */
 export function acceptedStatuses(answer: ModelAnswer, before: readonly StoredOrder[], path: string): number[] {
   return cancelsCancelledOrder(answer, before, path) ? [404, 409] : [answer.status];

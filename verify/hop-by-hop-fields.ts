@@ -3,8 +3,6 @@
  * validating proxy and the Pact guard both drop before they forward a message: each adds what it
  * rewrites itself (`host`, and for the guard the framing of the decoded body it answers with).
  * Names are lowercase.
- * @example
- * const forwarded = fields.filter(([name]) => !hopByHopFields.has(name.toLowerCase()));
  */
 export const hopByHopFields: ReadonlySet<string> = new Set([
   'connection',

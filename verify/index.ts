@@ -18,6 +18,13 @@ export {
   type BaselineOutcome,
   type KnownFailure,
 } from './baseline.js';
+export {
+  proxyErrorStatuses,
+  VerifyError,
+  verifyErrorCodes,
+  type ProxyErrorCode,
+  type VerifyErrorCode,
+} from './errors.js';
 export { checkAgainstSpec, checkResponse, type ObservedResponse } from './checks.js';
 export { githubAnnotations, githubSummary } from './github.js';
 export { findingMessage, type Finding, type SpecArea } from './finding.js';
@@ -40,21 +47,10 @@ export {
   type PrismDiagnostic,
   type PrismOracle,
 } from './prism.js';
-export {
-  pactProviderBaseUrl,
-  publishPact,
-  verifyPact,
-  type PactBroker,
-  type PactPublication,
-  type PactVerifyOptions,
-} from './pact.js';
-export {
-  createValidatingProxy,
-  type ProxyExchange,
-  type ProxyOptions,
-  type ProxyReport,
-  type ValidatingProxy,
-} from './proxy.js';
+export { pactProviderBaseUrl, verifyPact, type PactVerifyOptions } from './pact.js';
+export { publishPact, type PactBroker, type PactPublication } from './pact-broker.js';
+export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
+export type { ProxyExchange, ProxyReport } from './proxy-report.js';
 export {
   RecordingError,
   ScenarioRecorder,

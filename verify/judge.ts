@@ -45,8 +45,6 @@ export interface CallJudgement {
  * Judges one observed call: a failure to answer is its one finding; else the answer against the
  * specification (Ajv), the step's expectations when there is a step, the model's answer when there is
  * a model (with the tolerance table's allowances), and Prism's validator when given.
- * @example
- * const { findings } = judgeCall({ call: { method: 'GET', path: '/store/orders' }, observed });
  */
 export function judgeCall(input: CallToJudge): CallJudgement {
   const { call, observed, step, model, about } = input;

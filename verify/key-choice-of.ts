@@ -14,9 +14,6 @@ export interface KeyEvidence {
  * `lowercase-scheme` for the accepted key, a near key (`prefixed`, `suffixed`, `containing`,
  * `truncated`), else `wrong`. Without the accepted key, a Bearer token is `valid` unless the
  * upstream refused it with 401.
- * @example
- * keyChoiceOf('Bearer petstore-dev-keyx', { apiKey: 'petstore-dev-key', status: 401 }) // 'suffixed'
- * keyChoiceOf(undefined, { status: 401 }) // 'none'
  */
 export function keyChoiceOf(authorization: string | undefined, evidence: KeyEvidence): KeyChoice {
   if (authorization === undefined || authorization.trim() === '') return 'none';

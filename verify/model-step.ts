@@ -9,8 +9,6 @@ import type { ModelAnswer } from './model.js';
 /**
  * The body a step expects for an operation's status: none for a 204, the documented schema, or an
  * Error record that may be absent where the specification shows no body (the 409).
- * @example
- * bodySchemaOf('cancelOrder', 409) // { schema: 'Error', optional: true }
  */
 export function bodySchemaOf(operation: OperationName, status: number): ContractStep['expect']['body'] {
   const documented = documentedResponse(routeOf(operation), status);
@@ -25,11 +23,7 @@ export function bodySchemaOf(operation: OperationName, status: number): Contract
   return documented.schema === null ? { schema: 'Error', optional: true } : { schema };
 }
 
-/**
- * The scenario step that replays a call: its request, and what the model answered (with the tolerances).
- * @example
- * stepOf({ method: 'DELETE', path: '/store/orders/3', key: 'valid' }, answer, before, after).expect // { status: 409, body: { schema: 'Error', optional: true } }
- */
+/** The scenario step that replays a call: its request, and what the model answered (with the tolerances). */
 export function stepOf(
   call: { method: string; path: string; key: KeyChoice },
   answer: ModelAnswer,

@@ -4,6 +4,7 @@ import type { StoredOrder } from '../mocks/order-store.js';
 import type { OrderStatus } from '../core/provider-state.js';
 import { authorizationHeader, developmentApiKey, type KeyChoice } from '../core/authorization.js';
 import { matchRoute, type OperationName } from '../core/routes.js';
+import { VerifyError } from './errors.js';
 
 const utf8 = new TextDecoder();
 
@@ -44,7 +45,10 @@ export class InterfaceModel {
     const headers = authorizationHeader(key, developmentApiKey) as Record<string, string>;
     const reply = await this.#mock.handle(new Request(`http://model.invalid/v1${path}`, { method, headers }));
     if (reply === undefined || reply === networkError)
-      throw new Error('the model answers every call of an operation, and has no faults to drop a connection');
+      throw new VerifyError(
+        'model_without_faults',
+        'the model answers every call of an operation, and has no faults to drop a connection',
+      );
     const body =
       typeof reply.body === 'string' || reply.body === null
         ? reply.body

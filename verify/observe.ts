@@ -3,13 +3,18 @@ import { request as httpsRequest } from 'node:https';
 import type { ObservedResponse } from './checks.js';
 import type { Finding } from './finding.js';
 import { acceptedEncodings, responseText } from './response-text.js';
+import { KitError } from '../core/errors.js';
 
 /** How long the harness waits for one whole answer (headers and body) unless told otherwise: 10 s. */
 export const defaultRequestTimeout = 10_000;
 
 /** The target did not answer at all (refused, unknown host, unroutable): the run cannot go on. */
-export class TargetUnreachable extends Error {
+export class TargetUnreachable extends KitError<'target_unreachable'> {
   override name = 'TargetUnreachable';
+
+  constructor(message: string) {
+    super('target_unreachable', message);
+  }
 }
 
 /**
@@ -145,11 +150,7 @@ export function observe(
   });
 }
 
-/**
- * Whether an observation is a failure of the target rather than a response.
- * @example
- * if (isFailure(observed)) findings.push(failureFinding(observed));
- */
+/** Whether an observation is a failure of the target rather than a response. */
 export function isFailure(observation: Observation): observation is TargetFailure {
   return 'failure' in observation;
 }
@@ -157,9 +158,6 @@ export function isFailure(observation: Observation): observation is TargetFailur
 /**
  * A failure of the target as a finding (rule `no-answer`, or `run-stopped` when the run stopped
  * before it was sent); `about` names the call when it is not the exchange's own.
- * @example
- * failureFinding({ failure: 'the connection closed before the whole response came' })
- * // { code: 'no-answer', path: '', expected: 'a whole answer in time', actual: 'the connection closed before the whole response came' }
  */
 export function failureFinding(failure: TargetFailure, about?: string): Finding {
   return {

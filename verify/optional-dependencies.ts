@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { VerifyError } from './errors.js';
 
 /**
  * The harness's heavy dependencies, which a frontend team that installs the kit for its mock does
@@ -24,11 +25,7 @@ export type OptionalDependency = keyof typeof optionalDependencies;
 
 const require = createRequire(import.meta.url);
 
-/**
- * Whether an optional dependency can be loaded from where the kit is installed.
- * @example
- * isInstalled('pact') // false in a project that installed the kit for its mock only
- */
+/** Whether an optional dependency can be loaded from where the kit is installed. */
 export function isInstalled(dependency: OptionalDependency): boolean {
   try {
     require.resolve(optionalDependencies[dependency].name);
@@ -38,11 +35,7 @@ export function isInstalled(dependency: OptionalDependency): boolean {
   }
 }
 
-/**
- * The one-line hint for what is missing, or undefined when everything asked for is installed.
- * @example
- * installHint(['pact', 'prism']) // 'needs @pact-foundation/pact-core (the pact suite), which is not installed: npm install --save-dev @pact-foundation/pact-core@^19.2.0'
- */
+/** The one-line hint for what is missing, or undefined when everything asked for is installed. */
 export function installHint(needed: readonly OptionalDependency[]): string | undefined {
   const missing = [...new Set(needed)]
     .filter((dependency) => !isInstalled(dependency))
@@ -58,5 +51,5 @@ export function installHint(needed: readonly OptionalDependency[]): string | und
  */
 export function requireInstalled(dependency: OptionalDependency): void {
   const hint = installHint([dependency]);
-  if (hint !== undefined) throw new Error(`petstore-contract-kit ${hint}`);
+  if (hint !== undefined) throw new VerifyError('missing_optional_dependency', `petstore-contract-kit ${hint}`);
 }

@@ -238,8 +238,6 @@ class Guard {
  * every DELETE, lists the provider's orders and compares them with the model's, so a cancel that
  * touches another order is caught although each Pact interaction is a single request. When the run
  * stops (its deadline, or a target that stopped answering), it calls `onStopped` with the reason.
- * @example
- * const guard = await startPactGuard({ baseUrl, apiKey, stateUrl });
  */
 export async function startPactGuard(options: GuardOptions, onStopped: (reason: string) => void): Promise<PactGuard> {
   const guard = new Guard(options, onStopped);

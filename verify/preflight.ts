@@ -98,9 +98,6 @@ async function checkStateUrl(stateUrl: string, timeout: number): Promise<Preflig
  * base URL that does not end with /v1 (no request sent), one that does not answer, an API key the target refuses (the list answers 401 with it), and
  * a state URL that does not take a setup and a teardown of an empty store. At most three requests.
  * The list's answer is given back, to be judged: nothing the harness receives goes unjudged.
- * @example
- * const { setupError } = await preflight({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'wrong' });
- * // { check: 'api-key', message: 'the API key was refused (401): check --api-key' }
  */
 export async function preflight(options: PreflightOptions): Promise<PreflightResult> {
   const timeout = options.timeout ?? 10_000;

@@ -192,8 +192,6 @@ export function compareOracles(
 /**
  * Judges a response with Prism too, when a Prism oracle is given: the violations only Prism finds are
  * added to `findings` (Ajv's, for the same response), and every disagreement is returned.
- * @example
- * const disagreements = withSecondOracle(prism, 'GET', '/store/orders', observed, findings);
  */
 export function withSecondOracle(
   prism: PrismOracle | undefined,

@@ -3,11 +3,6 @@
  * changing them: the validating proxy forwards the bytes as they come and gives a copy to this reader
  * to check. It says when the response is complete, whether the connection closed before (a
  * truncation), and whether bytes came after its end (a 204 followed by content).
- * @example
- * const reader = new RawResponseReader('GET');
- * reader.push(chunk); // ... as the bytes come
- * reader.close(); // when the connection closes
- * reader.result() // { status: 200, headers: [...], body, complete: true, trailingBytes: false }
  */
 export class RawResponseReader {
   readonly #method: string;
@@ -178,11 +173,7 @@ export interface RawRequestHead {
   length: number;
 }
 
-/**
- * Reads a request head from the first bytes of a connection, or undefined until it is whole.
- * @example
- * readRequestHead(Buffer.from('GET /v1/store/orders HTTP/1.1\r\nhost: x\r\n\r\n')) // { method: 'GET', target: '/v1/store/orders', ... }
- */
+/** Reads a request head from the first bytes of a connection, or undefined until it is whole. */
 export function readRequestHead(bytes: Buffer): RawRequestHead | undefined {
   const end = bytes.indexOf('\r\n\r\n');
   if (end === -1) return undefined;

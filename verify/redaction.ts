@@ -20,9 +20,6 @@ const userInformation = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
  * Takes out of any text the secrets a run was given (and their percent-encoded spelling), within
  * any word (a near key the harness sent holds the real one), and the user information of every URL
  * in it (`https://user:password@host` becomes `https://host`).
- * @example
- * const redaction = new Redaction({ secrets: ['s3cret-key'], urls: ['https://ci:pa55word@staging.example.com/v1'] });
- * redaction.text('GET https://ci:pa55word@staging.example.com/v1 with Bearer s3cret-key') // 'GET https://staging.example.com/v1 with Bearer [redacted]'
  */
 export class Redaction {
   readonly #secrets: string[];
@@ -66,8 +63,6 @@ function secretsOfUrl(href: string | undefined): string[] {
 /**
  * A URL's text without its query or fragment (`?…`) and without user information: what a report may
  * show of a request or a redirect, which can carry a session or a token the run was never told of.
- * @example
- * withoutQueries('a redirect to https://sso.example.com/login?next=%2F&session=abc') // 'a redirect to https://sso.example.com/login?…'
  */
 export function withoutQueries(text: string): string {
   return text
@@ -76,11 +71,7 @@ export function withoutQueries(text: string): string {
     .replace(/;[^\s"'<>/?#]+/g, '');
 }
 
-/**
- * A URL's origin and path: no user, password, query or fragment.
- * @example
- * withoutCredentials('https://ci:pa55@staging.example.com/v1/?token=x') // 'https://staging.example.com/v1'
- */
+/** A URL's origin and path: no user, password, query or fragment. */
 export function withoutCredentials(href: string): string {
   const url = new URL(href);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

@@ -1,4 +1,5 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { VerifyError } from './errors.js';
 
 /** The content codings the harness asks for (`Accept-Encoding`), and so decodes (RFC 9110 §8.4.1). */
 export const acceptedEncodings = 'gzip, deflate, br';
@@ -9,8 +10,6 @@ export const acceptedEncodings = 'gzip, deflate, br';
  * some are not (RFC 8259 §8.1; the text then holds replacement characters). A byte order mark is kept,
  * so that a check can name it.
  * @throws Error when the body cannot be decoded as its Content-Encoding says, in one line.
- * @example
- * responseText(gzipSync('[]'), 'gzip') // { text: '[]', invalidUtf8: false }
  */
 export function responseText(
   body: Buffer,
@@ -25,7 +24,11 @@ export function responseText(
     if (coding === 'gzip' || coding === 'x-gzip') decoded = gunzipSync(decoded);
     else if (coding === 'deflate') decoded = inflateSync(decoded);
     else if (coding === 'br') decoded = brotliDecompressSync(decoded);
-    else throw new Error(`${coding} is not an encoding the harness asked for (${acceptedEncodings})`);
+    else
+      throw new VerifyError(
+        'undecodable_body',
+        `${coding} is not an encoding the harness asked for (${acceptedEncodings})`,
+      );
   }
   try {
     return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(decoded), invalidUtf8: false };

@@ -36,8 +36,6 @@ export interface CheckedExchange {
  * An exchange with no response the harness judged itself: what went wrong outside any one response
  * (a run that stopped, a verifier that crashed, a pact that could not be loaded), or what Pact alone
  * said of an interaction. Its violations, and nothing else.
- * @example
- * findingsOnlyExchange('verifier', [{ code: 'pact-verifier', path: '', expected: "Pact's verifier to verify the pact", actual: "Pact's verifier was killed" }])
  */
 export function findingsOnlyExchange(
   name: string,
@@ -79,11 +77,7 @@ export interface SuiteResult {
   seed?: number;
 }
 
-/**
- * A case's verdict from its exchanges: failed with any violation, else passed (or the verdict it was given).
- * @example
- * caseVerdict({ exchanges: [{ violations: [] }] }) // 'passed'
- */
+/** A case's verdict from its exchanges: failed with any violation, else passed (or the verdict it was given). */
 export function caseVerdict(exchanges: readonly CheckedExchange[], given?: Verdict): Verdict {
   if (exchanges.some((exchange) => exchange.violations.length > 0)) return 'failed';
   return given ?? 'passed';
@@ -92,8 +86,6 @@ export function caseVerdict(exchanges: readonly CheckedExchange[], given?: Verdi
 /**
  * Totals a suite from its cases: checks, violations, warnings and disagreements, and its verdict
  * (failed with any violation; error when a case could not run and none failed; skipped when nothing ran).
- * @example
- * const suite = tallySuite('scenarios', cases, performance.now() - started);
  */
 export function tallySuite(
   suite: SuiteName,
@@ -132,11 +124,7 @@ export function tallySuite(
   };
 }
 
-/**
- * A suite that did not run, with why.
- * @example
- * skippedSuite('pact', 'every interaction sets a provider state, and no --state-url was given')
- */
+/** A suite that did not run, with why. */
 export function skippedSuite(suite: SuiteName, reason: string): SuiteResult {
   return { ...tallySuite(suite, [], 0), verdict: 'skipped', reason };
 }

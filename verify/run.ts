@@ -22,6 +22,8 @@ import {
   type CheckedExchange,
   type SuiteResult,
 } from './results.js';
+import { KitError } from '../core/errors.js';
+import { VerifyError } from './errors.js';
 
 export { TargetUnreachable };
 
@@ -68,9 +70,11 @@ export async function changeProviderState(
     headers: { 'content-type': 'application/json' },
     body: stateChangeBody(orders, action),
   });
-  if (isFailure(observed)) throw new Error(`provider state ${action} at ${stateUrl} failed: ${observed.failure}`);
+  if (isFailure(observed))
+    throw new VerifyError('state_change_failed', `provider state ${action} at ${stateUrl} failed: ${observed.failure}`);
   if (observed.status < 200 || observed.status > 299)
-    throw new Error(
+    throw new VerifyError(
+      'state_change_failed',
       `provider state ${action} at ${stateUrl} answered ${observed.status}: ${observed.text.slice(0, 200).replace(/\s+/g, ' ')}`,
     );
 }
@@ -84,8 +88,12 @@ export interface TargetWatch {
 }
 
 /** The run stops sending: its deadline passed, or the target stopped answering. `message` says which. */
-export class RunStopped extends Error {
+export class RunStopped extends KitError<'run_stopped'> {
   override name = 'RunStopped';
+
+  constructor(message: string) {
+    super('run_stopped', message);
+  }
 }
 
 /**
@@ -153,8 +161,6 @@ export interface Judgement {
 /**
  * Turns the findings of one response into an exchange: violations, or warnings when advisory and
  * not strict; a finding given twice counts once.
- * @example
- * judged({ name: 'list the orders', call, observed, findings: [], strict: false, started }).violations // []
  */
 export function judged(judgement: Judgement): CheckedExchange {
   const { name, call, observed, findings, disagreements = [], strict, started } = judgement;
@@ -263,8 +269,6 @@ export function stoppedExchange(reason: string): CheckedExchange {
 /**
  * The answers of N identical requests sent at once, each against the specification, each finding
  * named by its answer (`answer 2 /0/id`).
- * @example
- * eachAnswerAgainstSpec('DELETE', '/store/orders/7', responses) // [] when every answer conforms
  */
 export function eachAnswerAgainstSpec(method: string, path: string, responses: readonly ObservedResponse[]): Finding[] {
   return responses.flatMap((observed, index) =>

@@ -5,8 +5,6 @@ import { Document, isPair, isScalar, visit } from 'yaml';
  * A value as YAML in the style of the kit's own scenarios: a map or list of plain values inside the
  * value on one line (`{ id: 1, status: shipped }`), the value itself in block style, no line folded,
  * each int64 exact (the yaml package writes a `bigint` as the integer it is).
- * @example
- * scenarioYaml({ orders: [{ id: 3n, status: 'shipped' }] }) // 'orders:\n  - { id: 3, status: shipped }\n'
  */
 export function scenarioYaml(value: unknown): string {
   const document = new Document(value);

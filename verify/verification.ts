@@ -3,7 +3,8 @@ import { preflight, type PreflightFailure, type PreflightOptions } from './prefl
 import type { Scenario } from '../core/scenario.js';
 import { explore, type ExploreOptions } from './explore/explore.js';
 import { TargetUnreachable } from './observe.js';
-import { verifyPact, type PactBroker } from './pact.js';
+import type { PactBroker } from './pact-broker.js';
+import { verifyPact } from './pact.js';
 import { prismLoader } from './prism.js';
 import { runReport, type RunReport } from './report/run-report.js';
 import { judgeCall } from './judge.js';

@@ -5,13 +5,8 @@ import { injectsFaults } from '../../core/scenario.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import { installHint } from '../../verify/optional-dependencies.js';
-import {
-  createValidatingProxy,
-  newRecordingPath,
-  reportPath,
-  type ProxyExchange,
-  type ProxyReport,
-} from '../../verify/proxy.js';
+import { createValidatingProxy, newRecordingPath, reportPath } from '../../verify/proxy.js';
+import type { ProxyExchange, ProxyReport } from '../../verify/proxy-report.js';
 import { ScenarioRecorder, type KnownState, type RecordedStep } from '../../verify/recorder/scenario-recorder.js';
 import { Redaction } from '../../verify/redaction.js';
 import { findingText } from '../../verify/finding.js';

@@ -26,7 +26,7 @@ export async function publishCommand(argv: string[], environment: NodeJS.Process
   } catch (error) {
     return usageFailure('petstore-verify', error);
   }
-  const { publishPact } = await import('../../verify/pact.js');
+  const { publishPact } = await import('../../verify/pact-broker.js');
   try {
     const notices = await publishPact({
       broker,

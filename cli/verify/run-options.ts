@@ -1,6 +1,6 @@
 // The command line of a run and of explore: their help, their flags, and what they are read into.
 import { defaultRequestTimeout } from '../../verify/observe.js';
-import type { PactBroker } from '../../verify/pact.js';
+import type { PactBroker } from '../../verify/pact-broker.js';
 import type { SuiteName } from '../../verify/results.js';
 import {
   brokerFromEnvironment,

@@ -16,6 +16,7 @@ import {
   type CancelTarget,
   type ExplorationCommand,
 } from './commands.js';
+import { VerifyError } from '../errors.js';
 
 /** fast-check, as the exploration loads it: only when it runs. */
 export type FastCheck = typeof import('fast-check');
@@ -29,7 +30,10 @@ export async function loadFastCheck(): Promise<FastCheck> {
   try {
     return await import('fast-check');
   } catch {
-    throw new Error(`petstore-contract-kit ${installHint(['fastCheck']) ?? 'needs fast-check'}`);
+    throw new VerifyError(
+      'missing_optional_dependency',
+      `petstore-contract-kit ${installHint(['fastCheck']) ?? 'needs fast-check'}`,
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import type { InterfaceModel } from '../model.js';
 import type { PrismOracle } from '../prism.js';
 import type { CheckedExchange } from '../results.js';
 import type { ExploreOptions } from './explore.js';
+import { KitError } from '../../core/errors.js';
 
 /** 2^53: beyond it, a JavaScript number no longer holds every integer. */
 export const two53 = 2n ** 53n;
@@ -26,8 +27,12 @@ export interface ExplorationTarget {
 }
 
 /** Thrown by a command whose answer differs from the model's: fast-check then shrinks the run. */
-export class Mismatch extends Error {
+export class Mismatch extends KitError<'model_mismatch'> {
   override name = 'Mismatch';
+
+  constructor(message: string) {
+    super('model_mismatch', message);
+  }
 }
 
 /** `1st`, `2nd`, `3rd`, `4th`… for a zero-based index. */

@@ -49,11 +49,7 @@ export function judge(
 }
 
 /** Records a judged call in the run's log and as a step of the scenario it would save, and stops the run on a violation. */
-/**
- * A step's name without the number `record` gave it.
- * @example
- * unnumbered('3. list the orders') // 'list the orders'
- */
+/** A step's name without the number `record` gave it. */
 export function unnumbered(name: string): string {
   return name.replace(/^\d+\.\s*/, '');
 }

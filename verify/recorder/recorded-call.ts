@@ -63,8 +63,6 @@ export interface RecordedCall {
 /**
  * The call an exchange makes for the recording, numbered `number`; undefined for an exchange of no
  * operation, or with no answer.
- * @example
- * keptCall(exchange, 1, undefined) // { title: '1. list the orders', method: 'GET', path: '/store/orders', key: 'valid', exchange }
  */
 export function keptCall(exchange: ExchangeToRecord, number: number, apiKey: string | undefined): KeptCall | undefined {
   const { method } = exchange;
@@ -77,11 +75,7 @@ export function keptCall(exchange: ExchangeToRecord, number: number, apiKey: str
   return { title: `${number}. ${stepTitle(method, path, key)}`, method, path, key, exchange };
 }
 
-/**
- * Whether `call` is a read identical to the one just before it, answer and all: nothing changed between them.
- * @example
- * repeatsRead(previous, call) // true for a second identical list of the orders
- */
+/** Whether `call` is a read identical to the one just before it, answer and all: nothing changed between them. */
 export function repeatsRead(previous: KeptCall | undefined, call: KeptCall): boolean {
   return (
     previous !== undefined &&
@@ -107,11 +101,7 @@ const keyPhrases: Record<KeyChoice, string> = {
   truncated: ' with a near key (truncated)',
 };
 
-/**
- * A step's name: what the call does, and with which key.
- * @example
- * stepTitle('DELETE', '/store/orders/3', 'none') // 'cancel order 3 without a key'
- */
+/** A step's name: what the call does, and with which key. */
 export function stepTitle(method: string, path: string, key: KeyChoice): string {
   const match = matchRoute(method, path);
   const parameter = match?.parameter === undefined ? '' : ` ${match.parameter}`;

@@ -48,10 +48,6 @@ type Outcome = { status: 'pending' | 'shipped' | 'absent'; because: string; star
  * of the first list seen with an accepted key, each field as listed (the Order fields a provider state
  * takes); an order's status from the first cancel of it with an accepted key (204: it was pending;
  * 409: shipped; 404: absent); and the orders never listed whose cancel implies they were there.
- * @example
- * const state = new RecordedState();
- * state.observe({ method: 'DELETE', path: '/store/orders/5', key: 'valid', status: 409, body: undefined, step: '1. cancel order 5', startedAt: 0, endedAt: 1 });
- * state.orders() // [{ id: 5n, status: 'shipped' }]
  */
 export class RecordedState {
   /** The state the proxy set before the first step: then nothing is inferred. */

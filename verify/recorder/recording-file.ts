@@ -1,13 +1,18 @@
 import { link, open, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { KitError } from '../../core/errors.js';
 
 /**
  * A folder the recorder cannot write, or a name it cannot take: the message says which and why.
  * @example
  * await ScenarioRecorder.open({ directory: '/proc/x', upstream }).catch((error) => error.message) // 'cannot write recordings to /proc/x: ENOENT'
  */
-export class RecordingError extends Error {
+export class RecordingError extends KitError<'recording_refused'> {
   override name = 'RecordingError';
+
+  constructor(message: string) {
+    super('recording_refused', message);
+  }
 }
 
 /** Where a recording goes: its scenario name, its file, and whether the file is on disk yet. */
@@ -24,8 +29,6 @@ const scenarioName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
  * Writes the whole file to a temporary file, then into place: renamed over the file it wrote before,
  * or, for its first write, linked where no file is (a file made since the name was chosen takes the
  * next name, added to `names`, and `target` says which).
- * @example
- * await writeRecording({ name: 'smoke', file: 'recordings/smoke.yaml', created: false }, text, names) // recordings/smoke.yaml, or smoke-2.yaml if one appeared
  */
 export async function writeRecording(target: RecordingFile, text: string, names: Set<string>): Promise<void> {
   const temporary = join(target.file, '..', `.${target.name}.yaml.${process.pid}.tmp`);
@@ -39,11 +42,7 @@ export async function writeRecording(target: RecordingFile, text: string, names:
   }
 }
 
-/**
- * Places the temporary file at `target`'s file where no file is, else at the next free name (`-2`, `-3`, …).
- * @example
- * await claimName({ name: 'smoke', file: 'recordings/smoke.yaml', created: false }, temporary, names) // target.created is true
- */
+/** Places the temporary file at `target`'s file where no file is, else at the next free name (`-2`, `-3`, …). */
 export async function claimName(target: RecordingFile, temporary: string, names: Set<string>): Promise<void> {
   const base = target.name;
   for (let suffix = 2; ; suffix++) {
@@ -63,8 +62,6 @@ export async function claimName(target: RecordingFile, temporary: string, names:
 /**
  * Puts the temporary file's text at `file`, only where no file is (EEXIST else): a hard link, or where
  * the file system has none (FAT, some network mounts), an empty file made exclusively, then renamed over.
- * @example
- * await placedWhereNoFileIs('recordings/.smoke.yaml.42.tmp', 'recordings/smoke.yaml')
  */
 export async function placedWhereNoFileIs(temporary: string, file: string): Promise<void> {
   try {
@@ -80,8 +77,6 @@ export async function placedWhereNoFileIs(temporary: string, file: string): Prom
 /**
  * A name free among `taken`: the name itself, else with `-2`, `-3`, … after it (a trailing `.yaml` is dropped).
  * @throws RecordingError when it is not a scenario name (letters, digits, `.`, `_`, `-`).
- * @example
- * freeName('smoke.yaml', new Set(['smoke'])) // 'smoke-2'
  */
 export function freeName(wanted: string, taken: ReadonlySet<string>): string {
   const name = wanted.replace(/\.ya?ml$/, '');
@@ -94,11 +89,7 @@ export function freeName(wanted: string, taken: ReadonlySet<string>): string {
   return free;
 }
 
-/**
- * A readable name for a recording started at `date` (UTC).
- * @example
- * timestampedName(new Date('2026-11-25T03:05:12Z')) // 'recording-2026-11-25-030512'
- */
+/** A readable name for a recording started at `date` (UTC). */
 export function timestampedName(date: Date): string {
   const iso = date.toISOString();
   return `recording-${iso.slice(0, 10)}-${iso.slice(11, 19).replaceAll(':', '')}`;

@@ -19,8 +19,6 @@ const heading =
 /**
  * A recording as the text of a scenario file: the kit's format, each int64 exact (the yaml package
  * writes a `bigint` as the integer it is), the steps last so that a step is one more item at the end.
- * @example
- * recordingText({ description, recording, state: stateText(orders, lines), steps: steps.map(stepText) }, lines) // '# Recorded by …\ndescription: …'
  */
 export function recordingText(parts: RecordingParts, lines: Map<string, string>): string {
   const { inferred, dropped, ...note } = parts.recording;
@@ -52,8 +50,6 @@ function itemText(item: object, key: string | undefined, lines: Map<string, stri
  * The provider state a recording starts from, as the file's `state`. Each order's line is kept in
  * `lines` (the state's orders are the same objects until one changes), so a state of thousands of
  * orders costs a lookup an order when one of them is given its status.
- * @example
- * stateText([{ id: 3n, status: 'shipped' }], new WeakMap()) // 'state:\n  name: the store holds orders\n  params:\n    orders:\n      - { id: 3, status: shipped }\n'
  */
 export function stateText(orders: readonly OrderInput[], lines: WeakMap<OrderInput, string>): string {
   const texts = orders.map((order) => {
@@ -67,12 +63,7 @@ export function stateText(orders: readonly OrderInput[], lines: WeakMap<OrderInp
   return `state:\n  name: ${providerState}\n  params:\n    orders:${texts.length === 0 ? ' []\n' : `\n${texts.join('')}`}`;
 }
 
-/**
- * One step as an item of the file's `steps` (at the left margin, as YAML allows under a key).
- * @example
- * stepText({ name: '1. list the orders', request: { method: 'GET', path: '/store/orders' }, expect: { status: 200 } })
- * // '- name: 1. list the orders\n  request: { method: GET, path: /store/orders }\n  expect: { status: 200 }\n'
- */
+/** One step as an item of the file's `steps` (at the left margin, as YAML allows under a key). */
 export function stepText(step: ContractStep): string {
   return scenarioYaml([step]);
 }

@@ -31,8 +31,6 @@ export interface JudgedCalls {
 /**
  * The judgements of the calls judged so far, in order (the calls are judged first to last, so those
  * judged come before those not).
- * @example
- * judgements(recording.calls).map(({ text }) => text) // each step as the file writes it
  */
 export function judgements(calls: readonly RecordedCall[]): Judgement[] {
   const judged: Judgement[] = [];
@@ -55,9 +53,6 @@ function judgedCount(calls: readonly RecordedCall[]): number {
  * only gives an order no earlier step named its status (from this step's answer) is set in the model;
  * any other change (the first list, an order added) judges every step again, and an earlier step whose
  * disagreements change is told again. Returns the steps to tell of: the new one, and those.
- * @example
- * recording.calls.push({ call, judgement: undefined });
- * await judgeSteps(recording) // [{ file, step, disagreements: [] }]
  */
 export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]> {
   const { calls } = recording;
@@ -105,8 +100,6 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
  * 204 and the model, one call after another, has exactly one of them cancel it (an honest race; two 204s,
  * or a 204 for a shipped order, are bugs); a list at the same time as such cancels is not held to show
  * the orders they name. Returns the steps settled.
- * @example
- * settledAtOnce(recording.calls, 4) // [4, 3]: step 3's cancel raced step 4's
  */
 export function settledAtOnce(calls: readonly RecordedCall[], index: number): number[] {
   const settled = [index, ...judgedAtOnce(calls, index)];
@@ -145,8 +138,6 @@ export function settledAtOnce(calls: readonly RecordedCall[], index: number): nu
  * The judged steps whose call ran at the same time as step `index`'s (each request came before the
  * other's answer ended). Calls are kept in the order their answers ended, so the scan back stops at
  * the first that ended before this one's request came.
- * @example
- * judgedAtOnce(recording.calls, 4) // [3]
  */
 export function judgedAtOnce(calls: readonly RecordedCall[], index: number): number[] {
   const { startedAt, endedAt } = calls[index]!.call.exchange;
@@ -174,8 +165,6 @@ function cancelledId(call: KeptCall): bigint | undefined {
 /**
  * The statuses `after` gives orders that had none in `before` (the same orders, fields and all, in the
  * same order), or undefined when it changes anything else.
- * @example
- * statusesGiven([{ id: 5n }], [{ id: 5n, status: 'shipped' }]) // [[5n, 'shipped']]
  */
 export function statusesGiven(
   before: readonly OrderInput[],
@@ -196,11 +185,7 @@ export function statusesGiven(
   return given;
 }
 
-/**
- * Whether two orders have the same fields with the same values (each a number, bigint, string or boolean).
- * @example
- * sameFields({ id: 5n, quantity: 1 }, { id: 5n, quantity: 1 }) // true
- */
+/** Whether two orders have the same fields with the same values (each a number, bigint, string or boolean). */
 export function sameFields(left: object, right: object): boolean {
   const entries = Object.entries(left);
   return (
@@ -212,8 +197,6 @@ export function sameFields(left: object, right: object): boolean {
 /**
  * A call judged by the model, one after the calls before it: the step that replays it and what the model
  * found in the upstream's answer (none held yet: `settledAtOnce` holds them).
- * @example
- * await judgedStep(model, history, call) // { step, text: '', found: [], held: [], judgedAs: { status: 200, missing: [] } }
  */
 export async function judgedStep(model: InterfaceModel, history: ProviderHistory, call: KeptCall): Promise<Judgement> {
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
@@ -234,11 +217,7 @@ export async function judgedStep(model: InterfaceModel, history: ProviderHistory
   return { step: { ...stepOf(call, answer, before, after), name: call.title }, text: '', found, held: [], judgedAs };
 }
 
-/**
- * The orders the model lists that a list the upstream answered leaves out.
- * @example
- * missingFromList(modelOrders, observed) // [7n]: the model holds order 7, the upstream did not list it
- */
+/** The orders the model lists that a list the upstream answered leaves out. */
 export function missingFromList(orders: readonly StoredOrder[], observed: ObservedResponse | undefined): bigint[] {
   if (orders.length === 0 || observed === undefined) return [];
   const body = jsonBody(observed);
@@ -251,11 +230,7 @@ export function missingFromList(orders: readonly StoredOrder[], observed: Observ
   return orders.filter((order) => order.status !== 'cancelled' && !listed.has(order.id)).map((order) => order.id);
 }
 
-/**
- * A step with what the upstream answered beside it: its status, the proxy's findings and those held against it.
- * @example
- * withRecorded(step, exchange, []).recorded // { status: 200 }
- */
+/** A step with what the upstream answered beside it: its status, the proxy's findings and those held against it. */
 export function withRecorded(step: ContractStep, exchange: ExchangeToRecord, held: readonly Finding[]): ContractStep {
   const all = [...exchange.findings, ...held];
   return {

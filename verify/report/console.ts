@@ -86,8 +86,6 @@ export function exchangeLines(
 /**
  * The progress lines of an exploration run: one line for a run that passed or was skipped (it sent
  * nothing), with why; for the shrunk failure, its state, then every numbered step with what differed below it.
- * @example
- * runLines({ name: 'run 3', description: '4 orders, 7 steps', verdict: 'passed', exchanges }) // ['✓ explore › run 3 (4 orders, 7 steps)']
  */
 export function runLines(result: CaseResult, options: LineOptions = {}): string[] {
   const known = result.exchanges.some((exchange) => (exchange.known ?? []).length > 0);

@@ -1,0 +1,92 @@
+import { matchRoute } from '../core/routes.js';
+import type { Finding, ObservedResponse } from './checks.js';
+import { judgeCall } from './judge.js';
+import type { PrismOracle } from './prism.js';
+import type { ProxyExchange } from './proxy-report.js';
+import type { RawResponseReader } from './raw-response.js';
+import { responseText } from './response-text.js';
+
+type ReadResponse = ReturnType<RawResponseReader['result']>;
+
+/** Why a response cannot be judged against the spec: a violation, or a reason it is left unchecked. */
+function unjudgeable(
+  read: ReadResponse,
+  checkLimit: number,
+): { violation: Finding } | { unchecked: string } | undefined {
+  if (read.malformed !== undefined)
+    return {
+      violation: {
+        code: 'no-answer',
+        path: '',
+        expected: 'an HTTP/1.1 response',
+        actual: `one the proxy cannot read: ${read.malformed}`,
+      },
+    };
+  if (read.status === undefined || !read.complete)
+    return {
+      violation: {
+        code: 'no-answer',
+        path: '',
+        expected: 'a whole response',
+        actual:
+          read.status === undefined
+            ? 'the connection closed before the status line'
+            : 'the connection closed before the whole body came',
+      },
+    };
+  if (read.overLimit) return { unchecked: `the body is over the check limit of ${checkLimit} bytes` };
+  return undefined;
+}
+
+/** The response as the checks read it, or the violation of a body that cannot be decoded. */
+function observedOf(read: ReadResponse & { status: number }): ObservedResponse | { violation: Finding } {
+  const headers = new Headers();
+  for (const [name, value] of read.headers) headers.append(name, value);
+  try {
+    const { text, invalidUtf8 } = responseText(read.body, headers.get('content-encoding') ?? undefined);
+    return {
+      status: read.status,
+      headers,
+      text,
+      ...(invalidUtf8 && { invalidUtf8 }),
+      ...(read.trailingBytes && { trailingBytes: true }),
+    };
+  } catch (error) {
+    return {
+      violation: {
+        code: 'no-answer',
+        path: 'content-encoding',
+        expected: 'a body encoded as its Content-Encoding says',
+        actual: `one that cannot be decoded (${(error as Error).message})`,
+      },
+    };
+  }
+}
+
+/**
+ * Checks what the reader read for an exchange, with the harness's checks and Prism's, into the exchange;
+ * returns the response as the checks read it, when it could be read.
+ */
+export function checkExchange(
+  exchange: ProxyExchange,
+  reader: RawResponseReader,
+  oracles: { prism: PrismOracle | undefined; checkLimit: number },
+): ObservedResponse | undefined {
+  const { method, operationPath } = exchange;
+  const read = reader.result();
+  if (operationPath === undefined || matchRoute(method, operationPath) === undefined) {
+    exchange.unchecked = 'no operation of the specification';
+    return undefined;
+  }
+  const problem = unjudgeable(read, oracles.checkLimit);
+  const observed = problem ?? observedOf(read as ReadResponse & { status: number });
+  if ('unchecked' in observed) exchange.unchecked = observed.unchecked;
+  else if ('violation' in observed) exchange.violations.push(observed.violation);
+  else {
+    const judgement = judgeCall({ call: { method, path: operationPath }, observed, prism: oracles.prism });
+    exchange.disagreements = judgement.disagreements;
+    exchange.violations.push(...judgement.findings);
+    return observed;
+  }
+  return undefined;
+}

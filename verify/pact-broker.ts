@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises';
+import { shippedPactFile } from '../contracts/pact-file.js';
+import { pactParticipants } from '../contracts/participants.js';
+import { VerifyError } from './errors.js';
+
+/** A Pact Broker to fetch pacts from and publish verification results to. */
+export interface PactBroker {
+  url: string;
+  token?: string;
+  username?: string;
+  password?: string;
+  /** The provider's version; with it, verification results are published. */
+  providerVersion?: string;
+  providerBranch?: string;
+}
+
+/** What to publish the shipped pact as. */
+export interface PactPublication {
+  broker: Pick<PactBroker, 'url' | 'token' | 'username' | 'password'>;
+  /** The consumer's version (a commit SHA, say). */
+  consumerVersion: string;
+  branch?: string;
+  /** The pact file to publish. Default: the pact the package ships. */
+  pactFile?: string;
+}
+
+/**
+ * Publishes the consumer pact to a Pact Broker (or PactFlow) through its `POST /contracts/publish`
+ * API, as `pact-broker publish` does, and resolves with the broker's notices.
+ * @throws Error with the broker's status and answer when it refuses.
+ * @example
+ * await publishPact({ broker: { url: process.env.PACT_BROKER_BASE_URL!, token: process.env.PACT_BROKER_TOKEN }, consumerVersion: 'abc123', branch: 'main' });
+ */
+export async function publishPact(publication: PactPublication): Promise<string[]> {
+  const { broker } = publication;
+  const content = await readFile(publication.pactFile ?? shippedPactFile);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/hal+json, application/json',
+  };
+  if (broker.token !== undefined) headers.authorization = `Bearer ${broker.token}`;
+  else if (broker.username !== undefined)
+    headers.authorization = `Basic ${Buffer.from(`${broker.username}:${broker.password ?? ''}`).toString('base64')}`;
+  const response = await fetch(`${broker.url.replace(/\/+$/, '')}/contracts/publish`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      pacticipantName: pactParticipants.consumer,
+      pacticipantVersionNumber: publication.consumerVersion,
+      ...(publication.branch !== undefined && { branch: publication.branch }),
+      contracts: [
+        {
+          consumerName: pactParticipants.consumer,
+          providerName: pactParticipants.provider,
+          specification: 'pact',
+          contentType: 'application/json',
+          content: content.toString('base64'),
+        },
+      ],
+    }),
+  });
+  const text = await response.text();
+  if (!response.ok)
+    throw new VerifyError('broker_refused', `the Pact Broker answered ${response.status}: ${text.slice(0, 300)}`);
+  try {
+    return ((JSON.parse(text) as { notices?: { text: string }[] }).notices ?? []).map((notice) => notice.text);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * What Pact's verifier needs to fetch the pacts from a broker and, given a provider version, publish its results there.
+ */
+export function pactBrokerOptions(broker: PactBroker): object {
+  return {
+    pactBrokerUrl: broker.url,
+    ...(broker.token !== undefined && { pactBrokerToken: broker.token }),
+    ...(broker.username !== undefined && { pactBrokerUsername: broker.username }),
+    ...(broker.password !== undefined && { pactBrokerPassword: broker.password }),
+    consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }],
+    ...(broker.providerVersion !== undefined && {
+      publishVerificationResult: true,
+      providerVersion: broker.providerVersion,
+    }),
+    ...(broker.providerBranch !== undefined && { providerVersionBranch: broker.providerBranch }),
+  };
+}

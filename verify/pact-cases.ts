@@ -1,0 +1,185 @@
+import type { Scenario } from '../core/scenario.js';
+import type { Finding } from './finding.js';
+import type { GuardRecord } from './pact-guard.js';
+import { inScenarioOrder, type PactInteraction } from './pact-interactions.js';
+import { caseVerdict, findingsOnlyExchange, type CaseResult, type CheckedExchange } from './results.js';
+import type { RuleCode } from './rules.js';
+import type { PactChildOutcome, PactMismatch, PactResults } from './run-pact-child.js';
+
+// A value Pact reports, on one line and at most 200 characters.
+function pactValue(value: unknown): string {
+  const text = (typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value))).replace(/\s+/g, ' ');
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/**
+ * The kit's rule for a kind of mismatch Pact reports, so that one defect carries one code in every
+ * suite: a status, a header or a body that is not what the pact describes is what the scenario suite
+ * calls it. What has no rule of the kit (a query, metadata, a kind Pact adds later) stays `pact`.
+ */
+function mismatchCode(mismatch: PactMismatch): RuleCode {
+  const absent = mismatch.actual === undefined || mismatch.actual === null || mismatch.actual === '';
+  switch (mismatch.type) {
+    case 'StatusMismatch':
+      return 'status-unexpected';
+    case 'HeaderMismatch':
+      if (mismatch.key?.toLowerCase() === 'content-type') return 'media-type';
+      // The pact's header matchers are the syntax of Deprecation and Sunset.
+      return absent ? 'header-missing' : 'header-syntax';
+    case 'BodyTypeMismatch':
+      return 'media-type';
+    case 'BodyMismatch':
+      return absent ? 'body-missing' : 'body-schema';
+    default:
+      return 'pact';
+  }
+}
+
+/** A mismatch of Pact's as a finding: Pact's expected and actual values, and its sentence when it adds one. */
+function mismatchFinding(mismatch: PactMismatch): Finding {
+  const sentence = pactValue(mismatch.mismatch ?? mismatch.type ?? 'a mismatch');
+  const code = mismatchCode(mismatch);
+  if (mismatch.type === 'StatusMismatch')
+    return {
+      code,
+      path: 'status',
+      expected: `status ${pactValue(mismatch.expected)}`,
+      actual: pactValue(mismatch.actual),
+    };
+  return {
+    code,
+    path: mismatch.type === 'HeaderMismatch' ? (mismatch.key ?? 'header') : (mismatch.path ?? ''),
+    expected: mismatch.expected === undefined ? 'what the pact describes' : pactValue(mismatch.expected),
+    actual: mismatch.actual === undefined ? sentence : `${pactValue(mismatch.actual)} (Pact: ${sentence})`,
+  };
+}
+
+function mismatchFindings(error: NonNullable<PactResults['errors']>[number]): Finding[] {
+  const mismatches = error.mismatch?.mismatches ?? [];
+  if (mismatches.length === 0)
+    return [
+      {
+        code: 'pact',
+        path: '',
+        expected: 'the interaction to be verified',
+        actual: pactValue(error.mismatch?.message ?? error.mismatch?.type ?? 'it failed'),
+      },
+    ];
+  return mismatches.map(mismatchFinding);
+}
+
+// Whether an error of Pact's verifier is about this interaction: it names it by its description,
+// after the consumer's and provider's names when the pact came from a broker.
+function isAbout(error: NonNullable<PactResults['errors']>[number], description: string): boolean {
+  return error.interaction === description || error.interaction.endsWith(` - ${description}`);
+}
+
+/** The guard's records for an interaction: its request, with its key, in its provider state. */
+function recordsFor(interaction: PactInteraction, records: GuardRecord[], taken: Set<GuardRecord>): GuardRecord[] {
+  const found = records.find(
+    (record) =>
+      !taken.has(record) &&
+      record.method === interaction.method &&
+      record.path === interaction.path &&
+      record.authorization === interaction.authorization &&
+      (interaction.state === undefined || record.state === interaction.state),
+  );
+  if (found === undefined) return [];
+  taken.add(found);
+  return [found];
+}
+
+/** What a verification gave, for turning into cases: Pact's outcome, the pact's interactions, the guard's records. */
+export interface PactEvidence {
+  outcome: PactChildOutcome;
+  interactions: PactInteraction[];
+  records: GuardRecord[];
+  /** The records already matched to an interaction. */
+  taken: Set<GuardRecord>;
+}
+
+/** A case per interaction result of Pact's: its mismatches, and what the guard found in its request. */
+function interactionCases({ outcome, interactions, records, taken }: PactEvidence): CaseResult[] {
+  return (outcome.results?.interactionResults ?? []).map((result) => {
+    const error = outcome.results?.errors?.find((candidate) => isAbout(candidate, result.description));
+    const interaction = interactions.find((candidate) => candidate.description === result.description);
+    const guarded = interaction === undefined ? [] : recordsFor(interaction, records, taken);
+    const pactFindings =
+      error === undefined
+        ? result.result === 'OK'
+          ? []
+          : [
+              {
+                code: 'pact' as const,
+                path: '',
+                expected: 'the interaction to be verified',
+                actual: `it ended with ${result.result}`,
+              },
+            ]
+        : mismatchFindings(error);
+    const exchanges: CheckedExchange[] = guarded.map((record) => ({
+      ...record.exchange,
+      name: result.description,
+      violations: [...pactFindings, ...record.exchange.violations],
+    }));
+    if (exchanges.length === 0) {
+      exchanges.push(
+        findingsOnlyExchange(result.description, pactFindings, {
+          method: interaction?.method ?? '',
+          path: interaction?.path ?? '',
+        }),
+      );
+    }
+    return { name: result.description, verdict: caseVerdict(exchanges), exchanges };
+  });
+}
+
+// What the guard saw that no interaction result names: the interactions of a verifier that was stopped,
+// a broker's pacts, or a request Pact sent twice.
+function unmatchedRecordCases({ interactions, records, taken }: PactEvidence): CaseResult[] {
+  return records
+    .filter((candidate) => !taken.has(candidate) && candidate.exchange.violations.length > 0)
+    .map((record) => {
+      const interaction = interactions.find((candidate) => recordsFor(candidate, [record], taken).length > 0);
+      const name = interaction?.description ?? `${record.method} ${record.path}`;
+      return { name, verdict: 'failed', exchanges: [{ ...record.exchange, name }] };
+    });
+}
+
+// Errors that name no interaction that ran: a pact that could not be loaded, a broker that refused.
+function unnamedErrorCases({ outcome }: PactEvidence): CaseResult[] {
+  const results = outcome.results?.interactionResults ?? [];
+  return (outcome.results?.errors ?? [])
+    .filter((error) => !results.some((result) => isAbout(error, result.description)))
+    .map((error) => ({
+      name: error.interaction,
+      verdict: 'failed',
+      exchanges: [findingsOnlyExchange(error.interaction, mismatchFindings(error))],
+    }));
+}
+
+// A verifier that crashed, or that verified none of the interactions.
+function verifierCases({ outcome, interactions }: PactEvidence): CaseResult[] {
+  const results = outcome.results?.interactionResults ?? [];
+  if (
+    outcome.crash === undefined &&
+    !(outcome.results !== undefined && results.length === 0 && interactions.length > 0)
+  )
+    return [];
+  const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
+  const exchange = findingsOnlyExchange('verifier', [
+    { code: 'pact-verifier', path: '', expected: "Pact's verifier to verify the pact", actual: reason },
+  ]);
+  return [{ name: 'verifier', verdict: 'failed', reason, exchanges: [exchange] }];
+}
+
+/**
+ * The cases of a verification: one per interaction Pact ran, in the scenarios' order, then what the guard
+ * saw that no interaction names, errors that name no interaction, and a verifier that crashed.
+ */
+export function pactCases(evidence: PactEvidence, scenarios: readonly Scenario[] | undefined): CaseResult[] {
+  const cases = inScenarioOrder(interactionCases(evidence), scenarios);
+  for (const caseResults of [unmatchedRecordCases, unnamedErrorCases, verifierCases])
+    cases.push(...caseResults(evidence));
+  return cases;
+}

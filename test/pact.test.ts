@@ -9,15 +9,16 @@ import { shippedPactFile } from '../contracts/pact-file.js';
 import { loadScenarios } from '../core/scenario-files.js';
 import { runVerification } from '../verify/verification.js';
 import { json, isList, startBrokenProvider, type Fault } from './broken-provider.js';
-import { runToExit } from './cli-support.js';
+import { runToExit, runVerifyInProcess } from './cli-support.js';
 import { startServer } from './support.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
-const petstoreVerify = (args: string[]) =>
-  runToExit(process.execPath, [verifyCli, ...args], {
-    env: { PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: '' },
-    timeout: 60_000,
-  });
+const env = { PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: '' };
+// petstore-verify run in this process (the same code from the command line to the reports; Pact's
+// verifier in its own process all the same), and the built command, where its process is at stake.
+const petstoreVerify = (args: string[]) => runVerifyInProcess(args, env);
+const petstoreVerifyCommand = (args: string[]) =>
+  runToExit(process.execPath, [verifyCli, ...args], { env, timeout: 110_000 });
 const interactionCount = async () =>
   (JSON.parse(await readFile(shippedPactFile, 'utf8')) as { interactions: unknown[] }).interactions.length;
 
@@ -39,7 +40,7 @@ describe("petstore-verify --suite pact against the kit's own mock", () => {
   ];
 
   it('verifies every interaction of the shipped pact over HTTP, with provider states', async () => {
-    const exit = await petstoreVerify([...target(), '--suite', 'pact']);
+    const exit = await petstoreVerifyCommand([...target(), '--suite', 'pact']);
     const count = await interactionCount();
     expect(exit.stdout).toMatch(
       new RegExp(`\\npact: ${count} passed, 0 failed \\(interactions; ${count} checks, 0 violations, 0 warnings, `),

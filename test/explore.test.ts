@@ -12,7 +12,7 @@ import { loadScenarioFile } from '../core/scenario-files.js';
 import { findingMessage } from '../verify/finding.js';
 import { explore } from '../verify/explore/explore.js';
 import { runVerification } from '../verify/verification.js';
-import { runToExit, startCommand } from './cli-support.js';
+import { runToExit, runVerifyInProcess, startCommand } from './cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from './hostile-provider.js';
 import { startServer } from './support.js';
 
@@ -177,8 +177,7 @@ describe('a race: cancels that are not atomic', () => {
 
 describe('petstore-verify explore', () => {
   it('prints the seed, a line a run, and exits 0 when nothing differs', async () => {
-    const exit = await runToExit(process.execPath, [
-      verifyCli,
+    const exit = await runVerifyInProcess([
       'explore',
       '--base-url',
       `${mock.origin}/v1`,
@@ -215,8 +214,7 @@ describe('petstore-verify explore', () => {
     const provider = await startHostileProvider({ refuseNegativeIds: true });
     const saved = join(directory, 'cli-saved');
     try {
-      const exit = await runToExit(process.execPath, [
-        verifyCli,
+      const exit = await runVerifyInProcess([
         'explore',
         ...provider.args,
         '--save',
@@ -244,25 +242,18 @@ describe('petstore-verify explore', () => {
   it('gives the same runs and the same report for the same seed', async () => {
     const provider = await startHostileProvider({ refuseNegativeIds: true });
     try {
-      const report = async (name: string) => {
+      // The first run is the command in a process of its own, the second in this process: the same
+      // report shows that neither the process nor what ran before in it changes the runs.
+      const report = async (name: string, how: 'command' | 'in process') => {
         const file = join(directory, name);
-        await runToExit(process.execPath, [
-          verifyCli,
-          'explore',
-          ...provider.args,
-          '--seed',
-          '99',
-          '--runs',
-          '60',
-          '--no-prism',
-          '--json',
-          file,
-        ]);
+        const args = ['explore', ...provider.args, '--seed', '99', '--runs', '60', '--no-prism', '--json', file];
+        if (how === 'command') await runToExit(process.execPath, [verifyCli, ...args]);
+        else await runVerifyInProcess(args);
         // What differs between two runs and is not the exploration: times.
         return (await readFile(file, 'utf8')).replace(/"(durationMs|startedAt)":("[^"]*"|[\d.e+-]+)/g, '"$1":0');
       };
-      const first = await report('first.json');
-      const second = await report('second.json');
+      const first = await report('first.json', 'command');
+      const second = await report('second.json', 'in process');
       // The runs up to the failure, and its shrunk sequence: shrinking replays exactly too.
       expect((parseJson(first) as { suites: { cases: { name: string }[] }[] }).suites[0]!.cases.at(-1)!.name).toMatch(
         /^run \d+, shrunk$/,
@@ -279,8 +270,7 @@ describe('petstore-verify explore', () => {
     [['--suite', 'scenarios'], 'petstore-verify: petstore-verify explore takes no --suite (see --help)\n'],
     [['--scenario', 'list-orders'], 'petstore-verify: petstore-verify explore takes no --scenario (see --help)\n'],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
-    const exit = await runToExit(process.execPath, [
-      verifyCli,
+    const exit = await runVerifyInProcess([
       'explore',
       '--base-url',
       'http://127.0.0.1:9/v1',
@@ -332,14 +322,7 @@ describe('scenarios saved by exploration, in the other tools', () => {
       await explore({ ...providerTarget(provider.origin), runs: 50, save: saved, prism: false });
       const [file] = await readdir(saved);
       const name = file!.replace(/\.yaml$/, '');
-      const replay = await runToExit(process.execPath, [
-        verifyCli,
-        '--scenarios',
-        saved,
-        ...provider.args,
-        '--suite',
-        'scenarios',
-      ]);
+      const replay = await runVerifyInProcess(['--scenarios', saved, ...provider.args, '--suite', 'scenarios']);
       expect(replay.stdout).toMatch(new RegExp(`(^|\\n)✗ ${name} › 1\\. `));
       expect(replay.code).toBe(1);
       const started = await startCommand(process.execPath, [
@@ -352,8 +335,7 @@ describe('scenarios saved by exploration, in the other tools', () => {
         name,
       ]);
       try {
-        const against = await runToExit(process.execPath, [
-          verifyCli,
+        const against = await runVerifyInProcess([
           '--scenarios',
           saved,
           '--base-url',

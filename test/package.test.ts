@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +11,7 @@ import { optionalDependencies } from '../verify/optional-dependencies.js';
 import { projectRoot, runToExit, startCommand } from './cli-support.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from './headless-browser.mjs';
-import { authorized } from './support.js';
+import { authorized, serveDirectory } from './support.js';
 
 const run = promisify(execFile);
 const install = (directory: string, packages: string[]) =>
@@ -240,24 +239,12 @@ document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unha
       join(site, 'index.html'),
       '<!doctype html><html><body><script type="module" src="/page.js"></script></body></html>',
     );
-    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' };
-    const server = createHttpServer(async (request, response) => {
-      const file = join(site, request.url === '/' ? 'index.html' : request.url!.split('?')[0]!);
-      try {
-        const body = await readFile(file);
-        response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-        response.end(body);
-      } catch {
-        response.writeHead(404);
-        response.end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const server = await serveDirectory(site);
     const page = await (await chromium()).newPage();
     try {
       const warnings: string[] = [];
       page.on('console', (message) => /\[MSW\]/.test(message.text()) && warnings.push(message.text()));
-      await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+      await page.goto(`${server.origin}/`);
       await page.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 });
       const result = JSON.parse((await page.evaluate(() => document.body.dataset.result))!) as unknown;
       expect(result).toEqual({
@@ -283,7 +270,7 @@ document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unha
       expect(warnings).toEqual([]);
     } finally {
       await page.close();
-      server.close();
+      await server.close();
     }
   }, 60_000);
 });

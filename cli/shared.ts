@@ -100,8 +100,12 @@ export function packageVersion(): string {
  * @example
  * return usageFailure('petstore-verify', error);
  */
-export function usageFailure(command: string, error: unknown): 2 {
-  console.error(`${command}: ${(error as Error).message.split('\n')[0]} (see --help)`);
+export function usageFailure(
+  command: string,
+  error: unknown,
+  printLine: (line: string) => void = (line) => console.error(line),
+): 2 {
+  printLine(`${command}: ${(error as Error).message.split('\n')[0]} (see --help)`);
   return 2;
 }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runToExit } from './cli-support.js';
+import { runToExit, runVerifyInProcess } from './cli-support.js';
 import { startHostileProvider, type Switches } from './hostile-provider.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
@@ -14,18 +14,14 @@ beforeAll(async () => {
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
+// petstore-verify runs in this process (runVerifyInProcess: the same code from the command line to the
+// files it writes), but for one usage error, run as the built command.
+
 /** Runs the scenario suite against a hostile provider with these switches, with more arguments. */
 async function verifyAgainst(switches: Switches, args: string[]) {
   const provider = await startHostileProvider(switches);
   try {
-    return await runToExit(process.execPath, [
-      verifyCli,
-      ...provider.args,
-      '--suite',
-      'scenarios',
-      '--no-prism',
-      ...args,
-    ]);
+    return await runVerifyInProcess([...provider.args, '--suite', 'scenarios', '--no-prism', ...args]);
   } finally {
     await provider.close();
   }
@@ -129,7 +125,7 @@ describe('a baseline of an exploration', () => {
   async function exploreAgainst(switches: Switches, args: string[]) {
     const provider = await startHostileProvider(switches);
     try {
-      return await runToExit(process.execPath, [verifyCli, ...exploration, ...provider.args, ...args]);
+      return await runVerifyInProcess([...exploration, ...provider.args, ...args]);
     } finally {
       await provider.close();
     }
@@ -170,13 +166,14 @@ describe('files a run reads and writes, checked before it starts', () => {
   ])('refuses a baseline that is %s with exit 2 and one line', async (_, content, message) => {
     const file = join(directory, 'bad.json');
     await writeFile(file, content);
-    const exit = await runToExit(process.execPath, [verifyCli, ...target, '--baseline', file]);
+    const exit = await runVerifyInProcess([...target, '--baseline', file]);
     expect(exit.stderr).toMatch(message);
     expect(exit.code).toBe(2);
   });
 
   it('refuses a baseline that does not exist with exit 2 and one line', async () => {
     const file = join(directory, 'missing.json');
+    // The built command, once: a usage error is one line and exit 2 from the process too.
     const exit = await runToExit(process.execPath, [verifyCli, ...target, '--baseline', file]);
     expect(exit.stderr).toBe(`petstore-verify: cannot read the baseline ${file}: ENOENT (see --help)\n`);
     expect(exit.code).toBe(2);
@@ -186,7 +183,7 @@ describe('files a run reads and writes, checked before it starts', () => {
     'refuses %s into a folder that does not exist before the run, with exit 2',
     async (flag) => {
       const file = join(directory, 'no-such-folder', 'out');
-      const exit = await runToExit(process.execPath, [verifyCli, ...target, flag, file]);
+      const exit = await runVerifyInProcess([...target, flag, file]);
       expect(exit.stderr).toBe(
         `petstore-verify: ${flag} ${file} cannot be written: its folder does not exist (see --help)\n`,
       );
@@ -197,14 +194,14 @@ describe('files a run reads and writes, checked before it starts', () => {
 
   it('writes no baseline when the run could not finish (exit 2), and says so', async () => {
     const file = join(directory, 'unfinished.json');
-    const exit = await runToExit(process.execPath, [verifyCli, ...target, '--write-baseline', file]);
+    const exit = await runVerifyInProcess([...target, '--write-baseline', file]);
     expect(exit.code).toBe(2);
     expect(exit.stderr).toContain(`petstore-verify: --write-baseline ${file} not written: the run did not finish\n`);
     await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
   it('refuses a report path that is a folder before the run, with exit 2', async () => {
-    const exit = await runToExit(process.execPath, [verifyCli, ...target, '--json', directory]);
+    const exit = await runVerifyInProcess([...target, '--json', directory]);
     expect(exit.stderr).toBe(`petstore-verify: --json ${directory} is a folder, not a file (see --help)\n`);
     expect(exit.code).toBe(2);
   });

@@ -127,3 +127,34 @@ export function startCommand(
     });
   });
 }
+
+/**
+ * Runs `petstore-verify ARGS` (or `petstore-verify explore ARGS`) in this process, as its command
+ * line does (`env` over this process's environment), and collects what it prints, redacted as the
+ * command redacts it: the same exit code,
+ * stdout and stderr as `node dist/bin/petstore-verify.js ARGS`, without a process (and its second load
+ * of Prism) for each run. What only a process shows (a crash's one line instead of a stack trace,
+ * signals) is tested with the real command.
+ */
+export async function runVerifyInProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Exit> {
+  const [{ runCommand }, { confidencesOf }, { Redaction }] = await Promise.all([
+    import('../cli/verify/run.js'),
+    import('../cli/verify/confidences.js'),
+    import('../verify/redaction.js'),
+  ]);
+  const environment = { ...process.env, ...env };
+  const redaction = new Redaction(confidencesOf(args, environment));
+  let stdout = '';
+  let stderr = '';
+  const explore = args[0] === 'explore';
+  const code = await runCommand(
+    explore ? args.slice(1) : args,
+    explore,
+    {
+      stdout: (text) => void (stdout += redaction.text(text)),
+      stderr: (text) => void (stderr += redaction.text(text)),
+    },
+    environment,
+  );
+  return { code, signal: null, stdout, stderr };
+}

@@ -1,10 +1,9 @@
 // createControlClient, petstore-contract-kit/control: the standalone server's control plane from a
 // test or a fixture, with the in-process mock's types and errors.
-import { createServer as createHttpServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createControlClient } from '../mocks/control-client.js';
 import { MockError } from '../mocks/errors.js';
-import { authorized, startServer } from './support.js';
+import { authorized, listenLocally, startServer } from './support.js';
 
 let server: Awaited<ReturnType<typeof startServer>> | undefined;
 afterEach(async () => {
@@ -138,21 +137,19 @@ describe('createControlClient', () => {
   });
 
   it('says when nothing answers at the address', async () => {
-    const closed = createHttpServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as { port: number };
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const closed = await listenLocally();
+    const { port } = closed;
+    await closed.close();
     await expect(createControlClient({ baseUrl: `http://127.0.0.1:${port}` }).orders()).rejects.toThrow(
       `Could not reach petstore-mock at http://127.0.0.1:${port}: fetch failed`,
     );
   });
 
   it('says when something else answers with a success, a page for every path as a dev server does', async () => {
-    const other = createHttpServer((_request, response) =>
+    const other = await listenLocally((_request, response) =>
       response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html>'),
     );
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const { port } = other.address() as { port: number };
+    const { port } = other;
     const control = createControlClient({ baseUrl: `http://127.0.0.1:${port}` });
     try {
       await expect(control.orders()).rejects.toThrow(
@@ -162,20 +159,19 @@ describe('createControlClient', () => {
         `POST http://127.0.0.1:${port}/__mock/reset answered 200 text/html, not as petstore-mock answers: is the mock running there?`,
       );
     } finally {
-      await new Promise<void>((resolve) => other.close(() => resolve()));
+      await other.close();
     }
   });
 
   it('says when something else than the mock answers', async () => {
-    const other = createHttpServer((_request, response) => response.writeHead(404).end('Not Found'));
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const { port } = other.address() as { port: number };
+    const other = await listenLocally((_request, response) => response.writeHead(404).end('Not Found'));
+    const { port } = other;
     try {
       await expect(createControlClient({ baseUrl: `http://127.0.0.1:${port}` }).reset()).rejects.toThrow(
         `POST http://127.0.0.1:${port}/__mock/reset answered 404 without an Error record of petstore-mock: is the mock running there?`,
       );
     } finally {
-      await new Promise<void>((resolve) => other.close(() => resolve()));
+      await other.close();
     }
   });
 });

@@ -12,10 +12,13 @@ import { loadScenarioFile } from '../core/scenario-files.js';
 import { findingMessage } from '../verify/finding.js';
 import { explore } from '../verify/explore/explore.js';
 import { runVerification } from '../verify/verification.js';
-import { runToExit, startCommand } from './cli-support.js';
+import { runToExit, runVerifyInProcess, startCommand } from './cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from './hostile-provider.js';
 import { startServer } from './support.js';
 
+// An exploration that shrinks its failure and replays it: ~12 s alone, 90 s (its old limit, which failed
+// it) at load 25 beside the other files. The limit only bounds a hung test.
+const slowExploration = 180_000;
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const mockCli = fileURLToPath(new URL('../dist/bin/petstore-mock.js', import.meta.url));
 let directory: string;
@@ -86,41 +89,45 @@ describe.each<[string, Switches]>([
     expect(report.exitCode).toBe(0);
   }, 120_000);
 
-  it('is caught by exploration, shrunk to a few steps, and saved as a scenario that replays it', async () => {
-    const result = await explore({ ...providerTarget(provider.origin), runs: 100, save: saved, prism: false });
-    expect(result.verdict).toBe('failed');
-    expect(result.failure).toBeDefined();
-    const steps = result.failure!.steps;
-    expect(steps.length).toBeGreaterThanOrEqual(1);
-    expect(steps.length).toBeLessThanOrEqual(4);
-    expect(steps.map((step) => step.name)).toEqual(
-      steps.map((_, index) => expect.stringMatching(new RegExp(`^${index + 1}\\. `))),
-    );
-    expect(steps.at(-1)!.violations.length).toBeGreaterThan(0);
-    expect(steps.slice(0, -1).every((step) => step.violations.length === 0)).toBe(true);
+  it(
+    'is caught by exploration, shrunk to a few steps, and saved as a scenario that replays it',
+    async () => {
+      const result = await explore({ ...providerTarget(provider.origin), runs: 100, save: saved, prism: false });
+      expect(result.verdict).toBe('failed');
+      expect(result.failure).toBeDefined();
+      const steps = result.failure!.steps;
+      expect(steps.length).toBeGreaterThanOrEqual(1);
+      expect(steps.length).toBeLessThanOrEqual(4);
+      expect(steps.map((step) => step.name)).toEqual(
+        steps.map((_, index) => expect.stringMatching(new RegExp(`^${index + 1}\\. `))),
+      );
+      expect(steps.at(-1)!.violations.length).toBeGreaterThan(0);
+      expect(steps.slice(0, -1).every((step) => step.violations.length === 0)).toBe(true);
 
-    const [file] = await readdir(saved);
-    expect(result.failure!.scenarioFile).toBe(join(saved, file!));
-    const scenario = await loadScenarioFile(join(saved, file!));
-    expect(scenario.state?.params.orders).toHaveLength(result.failure!.state.length);
-    const againstProvider = await runVerification({
-      ...providerTarget(provider.origin),
-      suites: ['scenarios'],
-      scenarios: [scenario],
-      version: 'test',
-      prism: false,
-    });
-    expect(againstProvider.exitCode).toBe(1);
-    const againstMock = await runVerification({
-      ...mockTarget(),
-      suites: ['scenarios'],
-      scenarios: [scenario],
-      version: 'test',
-      prism: false,
-      strict: true,
-    });
-    expect(againstMock.exitCode).toBe(0);
-  }, 90_000);
+      const [file] = await readdir(saved);
+      expect(result.failure!.scenarioFile).toBe(join(saved, file!));
+      const scenario = await loadScenarioFile(join(saved, file!));
+      expect(scenario.state?.params.orders).toHaveLength(result.failure!.state.length);
+      const againstProvider = await runVerification({
+        ...providerTarget(provider.origin),
+        suites: ['scenarios'],
+        scenarios: [scenario],
+        version: 'test',
+        prism: false,
+      });
+      expect(againstProvider.exitCode).toBe(1);
+      const againstMock = await runVerification({
+        ...mockTarget(),
+        suites: ['scenarios'],
+        scenarios: [scenario],
+        version: 'test',
+        prism: false,
+        strict: true,
+      });
+      expect(againstMock.exitCode).toBe(0);
+    },
+    slowExploration,
+  );
 });
 
 describe.each<[string, Switches]>([
@@ -142,43 +149,46 @@ describe.each<[string, Switches]>([
 });
 
 describe('a race: cancels that are not atomic', () => {
-  it('is caught by a burst of cancels, and saved as a step with parallel: N that replays the race', async () => {
-    const provider = await startHostileProvider({ nonAtomicCancel: true });
-    const saved = await mkdtemp(join(directory, 'race-'));
-    try {
-      const result = await explore({ ...providerTarget(provider.origin), runs: 100, save: saved, prism: false });
-      expect(findingMessage(result.failure!.steps.at(-1)!.violations[0]!)).toMatch(
-        /^expected exactly one of \d cancels at once to be 204 and the others 404 or 409, as the model answers one after another, got 204, 204/,
-      );
-      const scenario = await loadScenarioFile(result.failure!.scenarioFile!);
-      const race = scenario.steps.find((step) => 'parallel' in step && step.parallel !== undefined);
-      expect(race).toMatchObject({ request: { method: 'DELETE' }, expect: { status: 204, others: [404, 409] } });
-      const againstProvider = await runVerification({
-        ...providerTarget(provider.origin),
-        suites: ['scenarios'],
-        scenarios: [scenario],
-        version: 'test',
-        prism: false,
-      });
-      expect(againstProvider.exitCode).toBe(1);
-      const againstMock = await runVerification({
-        ...mockTarget(),
-        suites: ['scenarios'],
-        scenarios: [scenario],
-        version: 'test',
-        prism: false,
-      });
-      expect(againstMock.exitCode).toBe(0);
-    } finally {
-      await provider.close();
-    }
-  }, 90_000);
+  it(
+    'is caught by a burst of cancels, and saved as a step with parallel: N that replays the race',
+    async () => {
+      const provider = await startHostileProvider({ nonAtomicCancel: true });
+      const saved = await mkdtemp(join(directory, 'race-'));
+      try {
+        const result = await explore({ ...providerTarget(provider.origin), runs: 100, save: saved, prism: false });
+        expect(findingMessage(result.failure!.steps.at(-1)!.violations[0]!)).toMatch(
+          /^expected exactly one of \d cancels at once to be 204 and the others 404 or 409, as the model answers one after another, got 204, 204/,
+        );
+        const scenario = await loadScenarioFile(result.failure!.scenarioFile!);
+        const race = scenario.steps.find((step) => 'parallel' in step && step.parallel !== undefined);
+        expect(race).toMatchObject({ request: { method: 'DELETE' }, expect: { status: 204, others: [404, 409] } });
+        const againstProvider = await runVerification({
+          ...providerTarget(provider.origin),
+          suites: ['scenarios'],
+          scenarios: [scenario],
+          version: 'test',
+          prism: false,
+        });
+        expect(againstProvider.exitCode).toBe(1);
+        const againstMock = await runVerification({
+          ...mockTarget(),
+          suites: ['scenarios'],
+          scenarios: [scenario],
+          version: 'test',
+          prism: false,
+        });
+        expect(againstMock.exitCode).toBe(0);
+      } finally {
+        await provider.close();
+      }
+    },
+    slowExploration,
+  );
 });
 
 describe('petstore-verify explore', () => {
   it('prints the seed, a line a run, and exits 0 when nothing differs', async () => {
-    const exit = await runToExit(process.execPath, [
-      verifyCli,
+    const exit = await runVerifyInProcess([
       'explore',
       '--base-url',
       `${mock.origin}/v1`,
@@ -215,8 +225,7 @@ describe('petstore-verify explore', () => {
     const provider = await startHostileProvider({ refuseNegativeIds: true });
     const saved = join(directory, 'cli-saved');
     try {
-      const exit = await runToExit(process.execPath, [
-        verifyCli,
+      const exit = await runVerifyInProcess([
         'explore',
         ...provider.args,
         '--save',
@@ -244,25 +253,18 @@ describe('petstore-verify explore', () => {
   it('gives the same runs and the same report for the same seed', async () => {
     const provider = await startHostileProvider({ refuseNegativeIds: true });
     try {
-      const report = async (name: string) => {
+      // The first run is the command in a process of its own, the second in this process: the same
+      // report shows that neither the process nor what ran before in it changes the runs.
+      const report = async (name: string, how: 'command' | 'in process') => {
         const file = join(directory, name);
-        await runToExit(process.execPath, [
-          verifyCli,
-          'explore',
-          ...provider.args,
-          '--seed',
-          '99',
-          '--runs',
-          '60',
-          '--no-prism',
-          '--json',
-          file,
-        ]);
+        const args = ['explore', ...provider.args, '--seed', '99', '--runs', '60', '--no-prism', '--json', file];
+        if (how === 'command') await runToExit(process.execPath, [verifyCli, ...args]);
+        else await runVerifyInProcess(args);
         // What differs between two runs and is not the exploration: times.
         return (await readFile(file, 'utf8')).replace(/"(durationMs|startedAt)":("[^"]*"|[\d.e+-]+)/g, '"$1":0');
       };
-      const first = await report('first.json');
-      const second = await report('second.json');
+      const first = await report('first.json', 'command');
+      const second = await report('second.json', 'in process');
       // The runs up to the failure, and its shrunk sequence: shrinking replays exactly too.
       expect((parseJson(first) as { suites: { cases: { name: string }[] }[] }).suites[0]!.cases.at(-1)!.name).toMatch(
         /^run \d+, shrunk$/,
@@ -279,8 +281,7 @@ describe('petstore-verify explore', () => {
     [['--suite', 'scenarios'], 'petstore-verify: petstore-verify explore takes no --suite (see --help)\n'],
     [['--scenario', 'list-orders'], 'petstore-verify: petstore-verify explore takes no --scenario (see --help)\n'],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
-    const exit = await runToExit(process.execPath, [
-      verifyCli,
+    const exit = await runVerifyInProcess([
       'explore',
       '--base-url',
       'http://127.0.0.1:9/v1',
@@ -332,14 +333,7 @@ describe('scenarios saved by exploration, in the other tools', () => {
       await explore({ ...providerTarget(provider.origin), runs: 50, save: saved, prism: false });
       const [file] = await readdir(saved);
       const name = file!.replace(/\.yaml$/, '');
-      const replay = await runToExit(process.execPath, [
-        verifyCli,
-        '--scenarios',
-        saved,
-        ...provider.args,
-        '--suite',
-        'scenarios',
-      ]);
+      const replay = await runVerifyInProcess(['--scenarios', saved, ...provider.args, '--suite', 'scenarios']);
       expect(replay.stdout).toMatch(new RegExp(`(^|\\n)✗ ${name} › 1\\. `));
       expect(replay.code).toBe(1);
       const started = await startCommand(process.execPath, [
@@ -352,8 +346,7 @@ describe('scenarios saved by exploration, in the other tools', () => {
         name,
       ]);
       try {
-        const against = await runToExit(process.execPath, [
-          verifyCli,
+        const against = await runVerifyInProcess([
           '--scenarios',
           saved,
           '--base-url',

@@ -2,14 +2,17 @@
 // (test/hostile-provider.ts) with a switch for every way a real service can break the contract, and
 // for every honest way it can differ from the kit's mock. Each run is the command a CI runs, and each
 // test asserts the exit code, that no stack trace is printed, and that the JSON and JUnit reports
-// agree with the exit code.
+// agree with the exit code. Most runs are the command run in this process (runVerifyInProcess: the
+// same code from the command line to the reports, without a process and a load of Prism per run);
+// the runs marked `command` are the built command in a process of its own, where the process is
+// what is at stake (an honest default run, the preflight's exit 2, the deadline).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../core/parse-json.js';
-import { runToExit, type Exit } from './cli-support.js';
+import { runToExit, runVerifyInProcess, type Exit } from './cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from './hostile-provider.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
@@ -44,17 +47,21 @@ let runs = 0;
  * timeout decides nothing by speed. Every other run keeps the default (10 s): there an honest answer
  * that a loaded machine delays is slow, not missing.
  */
-async function verifyAgainst(switches: Switches, args: string[] = []): Promise<Reports> {
+async function verifyAgainst(
+  switches: Switches,
+  args: string[] = [],
+  how: 'in process' | 'command' = 'in process',
+): Promise<Reports> {
   const provider = await startHostileProvider(switches);
   const json = join(directory, `report-${++runs}.json`);
   const junit = join(directory, `report-${runs}.xml`);
   const timeout = switches.stallBody === true || switches.stallHeaders === true ? ['--timeout', '0.5'] : [];
   try {
-    const exit = await runToExit(
-      process.execPath,
-      [verifyCli, ...provider.args, ...timeout, '--json', json, '--junit', junit, ...args],
-      { timeout: 170_000 },
-    );
+    const command = [...provider.args, ...timeout, '--json', json, '--junit', junit, ...args];
+    const exit =
+      how === 'command'
+        ? await runToExit(process.execPath, [verifyCli, ...command], { timeout: 170_000 })
+        : await runVerifyInProcess(command);
     return {
       exit,
       json: parseJson(await readFile(json, 'utf8')) as unknown as Reports['json'],
@@ -93,8 +100,12 @@ describe.concurrent('the default run passes an honest provider', slow, () => {
     ['lists the orders in another order', { reverseListOrder: true }],
     ['keeps cancelled orders in the list', { keepCancelledListed: true }],
     ['answers a second cancel with 409', { secondCancelConflict: true }],
-  ])('that %s', async (_, switches) => {
-    const reports = await verifyAgainst(switches);
+  ])('that %s', async (name, switches) => {
+    const reports = await verifyAgainst(
+      switches,
+      [],
+      name === 'written from scratch, with nothing switched on' ? 'command' : 'in process',
+    );
     expectConsistent(reports, 0);
     expect(reports.json.suites.map((suite) => [suite.suite, suite.checks > 0])).toEqual([
       ['pact', true],
@@ -260,7 +271,7 @@ describe.concurrent('the scenarios fail a provider that breaks the contract near
 
 describe.concurrent('the preflight stops a run that could check nothing, with exit 2 and one line', slow, () => {
   it('stops on a provider that never sends its headers, naming the base URL', async () => {
-    const reports = await verifyAgainst({ stallHeaders: true });
+    const reports = await verifyAgainst({ stallHeaders: true }, [], 'command');
     expectConsistent(reports, 2);
     expect(reports.json.suites).toEqual([]);
     expect(reports.exit.stderr).toMatch(
@@ -269,7 +280,7 @@ describe.concurrent('the preflight stops a run that could check nothing, with ex
   });
 
   it('stops on a key the provider refuses, naming --api-key', async () => {
-    const reports = await verifyAgainst({}, ['--api-key', 'not-the-key']);
+    const reports = await verifyAgainst({}, ['--api-key', 'not-the-key'], 'command');
     expectConsistent(reports, 2);
     expect(reports.exit.stderr).toBe('petstore-verify: the API key was refused (401): check --api-key\n');
   });
@@ -343,7 +354,7 @@ describe.concurrent('the pact suite alone fails what only it used to pass', slow
 
 describe('the run has a deadline', slow, () => {
   it("stops Pact's verifier and the scenarios at the deadline, and fails with the reason", async () => {
-    const reports = await verifyAgainst({}, ['--deadline', '0.8']);
+    const reports = await verifyAgainst({}, ['--deadline', '0.8'], 'command');
     expectConsistent(reports, 1);
     expect(reports.exit.stdout).toMatch(
       /pact › verifier: expected Pact's verifier to verify the pact, got Pact's verifier was stopped: the run passed its deadline\n/,

@@ -1,17 +1,17 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../core/scenario-files.js';
 import { optionalDependencies } from '../verify/optional-dependencies.js';
 import { projectRoot, runToExit, startCommand } from './cli-support.js';
+import type { Browser } from 'playwright-core';
 import { launchChromium } from './headless-browser.mjs';
-import { authorized } from './support.js';
+import { authorized, serveDirectory } from './support.js';
 
 const run = promisify(execFile);
 const install = (directory: string, packages: string[]) =>
@@ -21,6 +21,13 @@ const mebibytes = async (directory: string) =>
 let consumer: string;
 let mswAlone: string;
 const weight = { kitAndMsw: 0, msw: 0 };
+/** The files of the tarball the consumer installs, as npm pack lists them. */
+let packedFiles: string[];
+/** The install of the README's vitest project (vitest, openapi-fetch), started beside the others. */
+let vitestProjectInstalled: Promise<unknown>;
+/** One headless Chromium for the file, launched on first use; each test opens its own page. */
+let browser: Promise<Browser> | undefined;
+const chromium = () => (browser ??= launchChromium());
 
 // What a frontend team does: npm pack, then install the tarball beside msw in a project of its own.
 // Beside it, a project with msw alone, to weigh what the kit adds.
@@ -30,9 +37,21 @@ beforeAll(async () => {
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', consumer], {
     cwd: projectRoot,
   });
-  const { filename } = (JSON.parse(stdout) as { filename: string }[])[0]!;
+  const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+  const { filename } = packed!;
+  packedFiles = packed!.files.map((file) => file.path);
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   await writeFile(join(mswAlone, 'package.json'), JSON.stringify({ name: 'msw-alone', private: true, type: 'module' }));
+  // The README's vitest project installs its own tools (its own folder, its own node_modules) while
+  // the kit installs: it needs the kit only when its tests run.
+  const vitestProject = join(consumer, 'vitest-project');
+  await mkdir(vitestProject);
+  await writeFile(
+    join(vitestProject, 'package.json'),
+    JSON.stringify({ name: 'frontend-tests', private: true, type: 'module' }),
+  );
+  vitestProjectInstalled = install(vitestProject, ['vitest@4.1.12', 'openapi-fetch@0.17.0']);
+  vitestProjectInstalled.catch(() => undefined);
   await Promise.all([install(consumer, [join(consumer, filename), 'msw@2.15.0']), install(mswAlone, ['msw@2.15.0'])]);
   weight.kitAndMsw = await mebibytes(consumer);
   weight.msw = await mebibytes(mswAlone);
@@ -57,6 +76,8 @@ async function bundleForBrowser(file: string, options: { minify?: boolean } = {}
 }
 
 afterAll(async () => {
+  await (await browser?.catch(() => undefined))?.close();
+  await vitestProjectInstalled?.catch(() => undefined);
   await rm(consumer, { recursive: true, force: true });
   await rm(mswAlone, { recursive: true, force: true });
 });
@@ -95,13 +116,8 @@ describe("a frontend team's install", () => {
     }));
     expect(files.map((file) => file.name)).toEqual(['orders.test.ts', 'typed-client.test.ts', 'arrange.test.ts']);
     const project = join(consumer, 'vitest-project');
-    await mkdir(project);
-    await writeFile(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'frontend-tests', private: true, type: 'module' }),
-    );
     for (const file of files) await writeFile(join(project, file.name), file.code);
-    await install(project, ['vitest@4.1.12', 'openapi-fetch@0.17.0']);
+    await vitestProjectInstalled;
     const exit = await runToExit(
       process.execPath,
       [join(project, 'node_modules/vitest/vitest.mjs'), 'run', '--root', project],
@@ -223,25 +239,12 @@ document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unha
       join(site, 'index.html'),
       '<!doctype html><html><body><script type="module" src="/page.js"></script></body></html>',
     );
-    const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' };
-    const server = createHttpServer(async (request, response) => {
-      const file = join(site, request.url === '/' ? 'index.html' : request.url!.split('?')[0]!);
-      try {
-        const body = await readFile(file);
-        response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' });
-        response.end(body);
-      } catch {
-        response.writeHead(404);
-        response.end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const browser = await launchChromium();
+    const server = await serveDirectory(site);
+    const page = await (await chromium()).newPage();
     try {
-      const page = await browser.newPage();
       const warnings: string[] = [];
       page.on('console', (message) => /\[MSW\]/.test(message.text()) && warnings.push(message.text()));
-      await page.goto(`http://127.0.0.1:${(server.address() as { port: number }).port}/`);
+      await page.goto(`${server.origin}/`);
       await page.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 });
       const result = JSON.parse((await page.evaluate(() => document.body.dataset.result))!) as unknown;
       expect(result).toEqual({
@@ -266,8 +269,8 @@ document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unha
       });
       expect(warnings).toEqual([]);
     } finally {
-      await browser.close();
-      server.close();
+      await page.close();
+      await server.close();
     }
   }, 60_000);
 });
@@ -318,8 +321,8 @@ await explore({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', stateUrl: 'http:/
   });
 
   it('ships the built code, the declarations and the spec, and no tests or sources', async () => {
-    const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: projectRoot });
-    const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((file) => file.path);
+    // The files of the very tarball the consumer installed, as npm pack listed them.
+    const files = packedFiles;
     for (const file of [
       'dist/mocks/msw.js',
       'dist/mocks/msw.d.ts',
@@ -480,9 +483,8 @@ document.body.dataset.result = JSON.stringify({
     );
     const script = await bundleForBrowser('json-page.js', { minify: true });
     expect(script).not.toMatch(/node:/);
-    const browser = await launchChromium();
+    const page = await (await chromium()).newPage();
     try {
-      const page = await browser.newPage();
       await page.setContent('<!doctype html><html><body></body></html>');
       await page.addScriptTag({ content: script, type: 'module' });
       await page.waitForFunction(() => document.body.dataset.result !== undefined, undefined, { timeout: 20_000 });
@@ -492,7 +494,7 @@ document.body.dataset.result = JSON.stringify({
         written: '{"id":9007199254740993,"petId":-9223372036854775808}',
       });
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 60_000);
 
@@ -521,9 +523,8 @@ document.body.dataset.result = JSON.stringify({ exported, server, orders, scenar
 `,
     );
     const script = await bundleForBrowser('entries-page.js');
-    const browser = await launchChromium();
+    const page = await (await chromium()).newPage();
     try {
-      const page = await browser.newPage();
       const errors: string[] = [];
       page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
       page.on('pageerror', (error) => errors.push(error.message));
@@ -561,7 +562,7 @@ document.body.dataset.result = JSON.stringify({ exported, server, orders, scenar
           .map(([name]) => name),
       ).toEqual(['petstore-contract-kit/openapi']);
     } finally {
-      await browser.close();
+      await page.close();
     }
   }, 60_000);
 

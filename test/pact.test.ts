@@ -3,22 +3,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPact } from '../verify/pact.js';
 import { scenarioFilter } from '../verify/pact-interactions.js';
-import { createServer as createHttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../contracts/pact-file.js';
 import { loadScenarios } from '../core/scenario-files.js';
 import { runVerification } from '../verify/verification.js';
 import { json, isList, startBrokenProvider, type Fault } from './broken-provider.js';
-import { runToExit } from './cli-support.js';
-import { startServer } from './support.js';
+import { runToExit, runVerifyInProcess } from './cli-support.js';
+import { listenLocally, startServer } from './support.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
-const petstoreVerify = (args: string[]) =>
-  runToExit(process.execPath, [verifyCli, ...args], {
-    env: { PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: '' },
-    timeout: 60_000,
-  });
+const env = { PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: '' };
+// petstore-verify run in this process (the same code from the command line to the reports; Pact's
+// verifier in its own process all the same), and the built command, where its process is at stake.
+const petstoreVerify = (args: string[]) => runVerifyInProcess(args, env);
+const petstoreVerifyCommand = (args: string[]) =>
+  runToExit(process.execPath, [verifyCli, ...args], { env, timeout: 110_000 });
 const interactionCount = async () =>
   (JSON.parse(await readFile(shippedPactFile, 'utf8')) as { interactions: unknown[] }).interactions.length;
 
@@ -40,7 +40,7 @@ describe("petstore-verify --suite pact against the kit's own mock", () => {
   ];
 
   it('verifies every interaction of the shipped pact over HTTP, with provider states', async () => {
-    const exit = await petstoreVerify([...target(), '--suite', 'pact']);
+    const exit = await petstoreVerifyCommand([...target(), '--suite', 'pact']);
     const count = await interactionCount();
     expect(exit.stdout).toMatch(
       new RegExp(`\\npact: ${count} passed, 0 failed \\(interactions; ${count} checks, 0 violations, 0 warnings, `),
@@ -313,7 +313,7 @@ describe('the pact suite ends with a verdict whatever the verifier does', () => 
 describe('petstore-verify publish-pact', () => {
   it("publishes the shipped pact to a Pact Broker's /contracts/publish, with the token", async () => {
     const received: { method: string; url: string; authorization?: string; body: string }[] = [];
-    const broker = createHttpServer(async (request, response) => {
+    const broker = await listenLocally(async (request, response) => {
       received.push({
         method: request.method!,
         url: request.url!,
@@ -323,8 +323,7 @@ describe('petstore-verify publish-pact', () => {
       response.writeHead(200, { 'content-type': 'application/hal+json' });
       response.end(JSON.stringify({ notices: [{ type: 'success', text: 'Created pact for version abc123' }] }));
     });
-    await new Promise<void>((resolve) => broker.listen(0, '127.0.0.1', resolve));
-    const brokerUrl = `http://127.0.0.1:${(broker.address() as { port: number }).port}`;
+    const brokerUrl = broker.origin;
     try {
       const exit = await runToExit(
         process.execPath,
@@ -353,24 +352,23 @@ describe('petstore-verify publish-pact', () => {
         await readFile(shippedPactFile, 'utf8'),
       );
     } finally {
-      broker.close();
+      await broker.close();
     }
   });
 
   it('says why, in one line, when the broker refuses, and exits 1', async () => {
-    const broker = createHttpServer((_request, response) => {
+    const broker = await listenLocally((_request, response) => {
       response.writeHead(401, { 'content-type': 'application/json' });
       response.end('{"error":"unauthorised"}');
     });
-    await new Promise<void>((resolve) => broker.listen(0, '127.0.0.1', resolve));
     try {
       const exit = await runToExit(process.execPath, [verifyCli, 'publish-pact', '--consumer-version', 'abc123'], {
-        env: { PACT_BROKER_BASE_URL: `http://127.0.0.1:${(broker.address() as { port: number }).port}` },
+        env: { PACT_BROKER_BASE_URL: broker.origin },
       });
       expect(exit.stderr).toBe('petstore-verify: the Pact Broker answered 401: {"error":"unauthorised"}\n');
       expect(exit.code).toBe(1);
     } finally {
-      broker.close();
+      await broker.close();
     }
   });
 

@@ -4,10 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { projectRoot, runToExit } from './cli-support.js';
 
+// Killed only after the test's own timeout (300 s): runToExit's default, 120 s, cut a whole run short
+// on a loaded machine (44 tests in 120 s at load 20) and failed it with no test failing.
 const playwright = (args: string[]) =>
   runToExit(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/playwright', ...args], {
     cwd: projectRoot,
     env: { ...process.env, CI: '1', FORCE_COLOR: '0' },
+    timeout: 310_000,
   });
 
 describe('the example Playwright suite', () => {

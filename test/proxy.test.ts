@@ -1,5 +1,5 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { isList, startBrokenProvider } from './broken-provider.js';
 import { startHostileProvider, type Switches } from './hostile-provider.js';
 import { runToExit, startCommand, type RunningMock } from './cli-support.js';
-import { authorized, startServer } from './support.js';
+import { authorized, listenLocally, startServer } from './support.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const startProxy = (upstream: string, args: string[] = []) =>
@@ -213,7 +213,7 @@ describe('petstore-verify proxy', () => {
   it('forwards to an upstream base path, passes compressed bytes through and checks the decoded body', async () => {
     const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
     const compressed = gzipSync('[{"id":"7"}]');
-    const upstream = createHttpServer((request, response) => {
+    const upstream = await listenLocally((request, response) => {
       seen.push({ url: request.url!, headers: request.headers });
       response.writeHead(200, {
         'content-type': 'application/json',
@@ -222,8 +222,7 @@ describe('petstore-verify proxy', () => {
       });
       response.end(compressed);
     });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    const upstreamOrigin = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    const upstreamOrigin = upstream.origin;
     try {
       await withProxy(`${upstreamOrigin}/petstore/v1`, [], async (proxy) => {
         const response = await fetch(`${proxy.baseUrl}/store/orders?page=2`, {
@@ -239,8 +238,7 @@ describe('petstore-verify proxy', () => {
         await printed(proxy, '    GET /store/orders → 200: expected integer, got "7" (at /0/id)\n');
       });
     } finally {
-      upstream.close();
-      upstream.closeAllConnections();
+      await upstream.close();
     }
   });
 

@@ -1,7 +1,6 @@
 // Recording through the proxy (petstore-verify proxy --record): a session against a provider becomes
 // a scenario file that expects what the contract requires, holds no secret, and replays anywhere.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +16,7 @@ import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario
 import { verify } from '../verify/run.js';
 import { isCancel, isList, json, startBrokenProvider } from './broken-provider.js';
 import { cliPath as mockCli, runToExit, startCommand } from './cli-support.js';
-import { authorized, startServer } from './support.js';
+import { authorized, listenLocally, startServer } from './support.js';
 import { stringifyJson } from '../core/stringify-json.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
@@ -129,7 +128,7 @@ function replay(scenarios: Scenario[], origin: string) {
 /** A provider that reads order ids as float64, as a JavaScript client would: it cancels the wrong order beyond 2^53. */
 async function startRoundingProvider() {
   const mock = createOrderMock({ seed: [] });
-  const server = createHttpServer(async (incoming, outgoing) => {
+  return listenLocally(async (incoming, outgoing) => {
     const path = incoming.url!.replace(
       /\/store\/orders\/(\d+)$/,
       (_, id: string) => `/store/orders/${BigInt(Number(id))}`,
@@ -144,11 +143,6 @@ async function startRoundingProvider() {
     outgoing.writeHead(response.status, Object.fromEntries(response.headers));
     outgoing.end(Buffer.from(await response.arrayBuffer()));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    origin: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 describe('petstore-verify proxy --record', () => {

@@ -4,17 +4,16 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../core/parse-json.js';
 import { routes } from '../core/routes.js';
-import { runToExit } from './cli-support.js';
+import { runVerifyInProcess } from './cli-support.js';
 import { launchChromium } from './headless-browser.mjs';
 import { startHostileProvider } from './hostile-provider.js';
 import { startServer } from './support.js';
 
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const documentedResponses = routes.reduce((sum, route) => sum + route.responses.length, 0);
 let directory: string;
 let browser: Browser;
@@ -48,8 +47,7 @@ describe('the reports of a failing default run', () => {
     files.junit = join(directory, 'failing.xml');
     files.html = join(directory, 'failing.html');
     try {
-      const exit = await runToExit(process.execPath, [
-        verifyCli,
+      const exit = await runVerifyInProcess([
         ...provider.args,
         '--json',
         files.json,
@@ -162,7 +160,6 @@ describe('--require-coverage', () => {
   it('fails a run that left a documented response unexercised, and the HTML page marks it', async () => {
     const html = join(directory, 'coverage.html');
     const args = [
-      verifyCli,
       '--base-url',
       `${mock.origin}/v1`,
       '--api-key',
@@ -174,12 +171,12 @@ describe('--require-coverage', () => {
       '--scenario',
       'cancel-shipped-order',
     ];
-    const without = await runToExit(process.execPath, args);
+    const without = await runVerifyInProcess(args);
     expect(without.stdout).toContain(
       '\ncoverage: 2 of 8 documented responses exercised (not: listOrders 401, cancelOrder 204, cancelOrder 401, cancelOrder 404, readPet 200, readPet 401)\n',
     );
     expect(without.code).toBe(0);
-    const required = await runToExit(process.execPath, [...args, '--require-coverage', '--html', html]);
+    const required = await runVerifyInProcess([...args, '--require-coverage', '--html', html]);
     expect(required.stdout).toMatch(
       /\nverdict: failed \(exit 1; 2 checks, 0 violations, [\d.]+ s\): coverage: 6 documented responses not exercised \(listOrders 401, cancelOrder 204, cancelOrder 401, cancelOrder 404, readPet 200, readPet 401\)\n$/,
     );
@@ -212,8 +209,7 @@ describe('an exploration run that sent nothing', () => {
     files.junit = join(directory, 'empty-runs.xml');
     files.html = join(directory, 'empty-runs.html');
     try {
-      const exit = await runToExit(process.execPath, [
-        verifyCli,
+      const exit = await runVerifyInProcess([
         'explore',
         '--base-url',
         `${mock.origin}/v1`,

@@ -1,47 +1,21 @@
 // The example Storybook (examples/storybook) built as CI would build it and opened in headless
 // Chromium: each story on its own fresh mock from its scenario, on msw-storybook-addon's one worker,
 // and story switches that keep each story's own state with no error in the console.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectRoot, runToExit } from './cli-support.js';
 import { launchChromium } from './headless-browser.mjs';
+import { serveDirectory, type LocalServer } from './support.js';
 
 let outDir: string;
-let site: Server;
+let site: LocalServer | undefined;
 let origin: string;
 let browser: Browser;
 let page: Page;
 let problems: string[];
-
-const types: Record<string, string> = {
-  '.html': 'text/html',
-  '.js': 'text/javascript',
-  '.css': 'text/css',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-};
-
-/** Serves the built Storybook, as any static host would. */
-function serve(directory: string): Promise<Server> {
-  const server = createServer(async (request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)).replace(
-      /^(\.\.[/\\])+/,
-      '',
-    );
-    const file = join(directory, path.endsWith('/') ? `${path}index.html` : path);
-    try {
-      const body = await readFile(file);
-      response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 beforeAll(async () => {
   outDir = await mkdtemp(join(tmpdir(), 'petstore-storybook-'));
@@ -59,14 +33,15 @@ beforeAll(async () => {
     { cwd: projectRoot, env: { STORYBOOK_DISABLE_TELEMETRY: '1', CI: '1' } },
   );
   if (built.code !== 0) throw new Error(`storybook build failed:\n${built.stdout}\n${built.stderr}`);
-  site = await serve(outDir);
-  origin = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
+  // Served as any static host would serve it.
+  site = await serveDirectory(outDir);
+  origin = site.origin;
   browser = await launchChromium();
 }, 180_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise<void>((resolve) => (site ? site.close(() => resolve()) : resolve()));
+  await site?.close();
   if (outDir) await rm(outDir, { recursive: true, force: true });
 });
 

@@ -1,4 +1,12 @@
-import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import {
+  createServer as createHttpServer,
+  request as httpRequest,
+  type OutgoingHttpHeaders,
+  type RequestListener,
+  type Server,
+} from 'node:http';
+import { extname, join, normalize } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from '../mocks/msw.js';
@@ -126,4 +134,58 @@ export function useInProcessMock(options: OrderMockOptions): () => OrderMock {
     server.resetHandlers(...mock.handlers);
   });
   return () => mock;
+}
+
+/** A plain node:http server of a test's own (an upstream, a broker, a static site) on 127.0.0.1. */
+export interface LocalServer {
+  server: Server;
+  origin: string;
+  port: number;
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts `handler` on 127.0.0.1, port 0: the one way a test starts an HTTP server of its own (the
+ * kit's mock is `startServer`; a provider on raw sockets is test/hostile-provider.ts).
+ */
+export async function listenLocally(handler?: RequestListener): Promise<LocalServer> {
+  const server = createHttpServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    server,
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    // Kept-alive connections (a browser's) would hold close() until they time out: they end with it.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+/** Serves the files of `directory` as any static host would (a folder's index.html for its path), on 127.0.0.1. */
+export function serveDirectory(directory: string): Promise<LocalServer> {
+  return listenLocally(async (request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname)).replace(
+      /^(\.\.[/\\])+/,
+      '',
+    );
+    const file = join(directory, path.endsWith('/') ? `${path}index.html` : path);
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'content-type': contentTypes[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
 }

@@ -8,17 +8,20 @@ import { operationOf, routes } from '../core/routes.js';
 import { loadScenarioFile, loadScenarios } from '../core/scenario-files.js';
 import { contractSteps, injectsFaults, ScenarioError } from '../core/scenario.js';
 import { isCancel, isList, json, startBrokenProvider, type Fault } from './broken-provider.js';
-import { runToExit } from './cli-support.js';
+import { runToExit, runVerifyInProcess } from './cli-support.js';
 import { startServer } from './support.js';
 
 const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 // The Ajv suite alone unless a test asks for another: Pact's own verification is test/pact.test.ts.
-const petstoreVerify = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  runToExit(
-    process.execPath,
-    [verifyCli, ...args, ...(args.includes('--suite') || args.length < 2 ? [] : ['--suite', 'scenarios'])],
-    { env: { PACT_DO_NOT_TRACK: 'true', ...env } },
-  );
+const withSuite = (args: string[]) => [
+  ...args,
+  ...(args.includes('--suite') || args.length < 2 ? [] : ['--suite', 'scenarios']),
+];
+// petstore-verify run in this process (the same code from the command line to the reports, without a
+// process and a load of Prism per run), and the built command, where its process is what is at stake.
+const petstoreVerify = (args: string[], env: NodeJS.ProcessEnv = {}) => runVerifyInProcess(withSuite(args), env);
+const petstoreVerifyCommand = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runToExit(process.execPath, [verifyCli, ...withSuite(args)], { env: { PACT_DO_NOT_TRACK: 'true', ...env } });
 
 describe("petstore-verify against the kit's own mock", () => {
   let mock: Awaited<ReturnType<typeof startServer>>;
@@ -36,7 +39,7 @@ describe("petstore-verify against the kit's own mock", () => {
   it('passes every scenario, strictly, and writes JUnit and JSON reports', async () => {
     const junit = join(directory, 'report.xml');
     const report = join(directory, 'report.json');
-    const exit = await petstoreVerify([
+    const exit = await petstoreVerifyCommand([
       ...target(),
       '--state-url',
       `${mock.origin}/__mock/provider-state`,
@@ -186,7 +189,7 @@ describe('petstore-verify arguments and reachability', () => {
   });
 
   it('prints its version', async () => {
-    const exit = await petstoreVerify(['--version']);
+    const exit = await petstoreVerifyCommand(['--version']);
     expect(exit.stdout).toBe(
       `${JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')).version}\n`,
     );
@@ -196,7 +199,7 @@ describe('petstore-verify arguments and reachability', () => {
   it('takes --suite ajv, the scenarios suite before its name was one word everywhere, and says so', async () => {
     const mock = await startServer();
     try {
-      const exit = await petstoreVerify([
+      const exit = await petstoreVerifyCommand([
         '--base-url',
         `${mock.origin}/v1`,
         '--api-key',
@@ -240,7 +243,14 @@ describe('petstore-verify arguments and reachability', () => {
     const closed = await startServer();
     const origin = closed.origin;
     await closed.close();
-    const exit = await petstoreVerify(['--base-url', `${origin}/v1`, '--api-key', 'k', '--scenario', 'list-shape']);
+    const exit = await petstoreVerifyCommand([
+      '--base-url',
+      `${origin}/v1`,
+      '--api-key',
+      'k',
+      '--scenario',
+      'list-shape',
+    ]);
     expect(exit.code).toBe(2);
     expect(exit.stderr).toBe(
       `petstore-verify: the base URL does not answer: GET ${origin}/v1/store/orders: cannot reach ${origin}/v1/store/orders: ECONNREFUSED; check --base-url\n`,

@@ -17,6 +17,20 @@ import { runVerification, type VerificationOptions } from '../../verify/verifica
 import { packageVersion, usageFailure, UsageError } from '../shared.js';
 import { exploreUsage, parse, usage, type RunFlags } from './run-options.js';
 
+/**
+ * Where the command prints: the process's stdout and stderr, or (a test running the command in
+ * process) anything that collects the text. Each call is whole lines, the newline included.
+ */
+export interface CommandOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const processOutput: CommandOutput = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
 /** The files a run writes when it ends: the reports and the baseline. */
 interface OutputFiles {
   junit?: string | undefined;
@@ -49,26 +63,28 @@ async function checkWritable(files: OutputFiles): Promise<void> {
  * In GitHub Actions (`GITHUB_ACTIONS=true`): a workflow command per finding on stdout, and the step
  * summary appended to `$GITHUB_STEP_SUMMARY`. A summary that cannot be written is said, not fatal.
  */
-async function reportToGitHub(report: RunReport, environment: NodeJS.ProcessEnv): Promise<void> {
+async function reportToGitHub(report: RunReport, environment: NodeJS.ProcessEnv, output: CommandOutput): Promise<void> {
   if (environment.GITHUB_ACTIONS !== 'true') return;
   const annotations = githubAnnotations(report);
-  if (annotations.length > 0) console.log(annotations.join('\n'));
+  if (annotations.length > 0) output.stdout(`${annotations.join('\n')}\n`);
   const summaryFile = environment.GITHUB_STEP_SUMMARY;
   if (!summaryFile) return;
   try {
     await appendFile(summaryFile, githubSummary(report));
   } catch (error) {
-    console.error(
-      `petstore-verify: cannot append the step summary to ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+    output.stderr(
+      `petstore-verify: cannot append the step summary to ${summaryFile}: ${(error as NodeJS.ErrnoException).code ?? error}\n`,
     );
   }
 }
 
-async function writeReports(report: RunReport, files: OutputFiles): Promise<void> {
+async function writeReports(report: RunReport, files: OutputFiles, output: CommandOutput): Promise<void> {
   // A run that could not check everything (exit 2) would write a baseline that forgets what it did not see.
   if (files['write-baseline'] !== undefined) {
     if (report.exitCode === 2)
-      console.error(`petstore-verify: --write-baseline ${files['write-baseline']} not written: the run did not finish`);
+      output.stderr(
+        `petstore-verify: --write-baseline ${files['write-baseline']} not written: the run did not finish\n`,
+      );
     else await writeFile(files['write-baseline'], baselineText(report.suites));
   }
   if (files.junit !== undefined) await writeFile(files.junit, toJunit(report));
@@ -122,6 +138,7 @@ function verificationOf(options: RunFlags, scenarios: Scenario[], baseline: Base
 function progressPrinter(
   options: RunFlags,
   lineOptions: LineOptions,
+  output: CommandOutput,
 ): Pick<VerificationOptions, 'onExchange' | 'onRun'> {
   // Said when the first exploration run is reported: a run the preflight stops explores nothing.
   let exploreAnnounced = false;
@@ -129,35 +146,43 @@ function progressPrinter(
     if (exploreAnnounced) return;
     exploreAnnounced = true;
     const seed = options.exploration.seed ?? defaultExplorationSeed;
-    console.log(`explore: ${options.exploration.runs} runs, seed ${seed} (the same seed replays them: --seed ${seed})`);
+    output.stdout(
+      `explore: ${options.exploration.runs} runs, seed ${seed} (the same seed replays them: --seed ${seed})\n`,
+    );
   };
   return {
     onExchange: (suite, caseName, exchange) =>
-      console.log(exchangeLines(suite, caseName, exchange, lineOptions).join('\n')),
+      output.stdout(`${exchangeLines(suite, caseName, exchange, lineOptions).join('\n')}\n`),
     onRun: (result) => {
       announceExplore();
       const lines = runLines(result, lineOptions);
-      if (lines.length > 0) console.log(lines.join('\n'));
+      if (lines.length > 0) output.stdout(`${lines.join('\n')}\n`);
     },
   };
 }
 
 /**
  * petstore-verify (the suites) or petstore-verify explore: reads the command line, runs, prints and
- * writes the reports; resolves with the exit code.
+ * writes the reports; resolves with the exit code. It prints to `output` and reads `environment`
+ * (the process's own unless given).
  */
-export async function runCommand(argv: string[], exploreCommand: boolean): Promise<number> {
+export async function runCommand(
+  argv: string[],
+  exploreCommand: boolean,
+  output: CommandOutput = processOutput,
+  environment: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   let options;
   let scenarios: Scenario[];
   let baseline: Baseline | undefined;
   try {
-    options = parse(argv, process.env, exploreCommand);
+    options = parse(argv, environment, exploreCommand);
     if (options === 'help') {
-      process.stdout.write(exploreCommand ? exploreUsage : usage);
+      output.stdout(exploreCommand ? exploreUsage : usage);
       return 0;
     }
     if (options === 'version') {
-      console.log(packageVersion());
+      output.stdout(`${packageVersion()}\n`);
       return 0;
     }
     requireNeededPackages(options);
@@ -165,17 +190,17 @@ export async function runCommand(argv: string[], exploreCommand: boolean): Promi
     await checkWritable(options);
     if (options.baseline !== undefined) baseline = await readBaseline(options.baseline);
   } catch (error) {
-    return usageFailure('petstore-verify', error);
+    return usageFailure('petstore-verify', error, (line) => output.stderr(`${line}\n`));
   }
   const lineOptions = { verbose: options.verbose ?? false };
   const report = await runVerification({
     ...verificationOf(options, scenarios, baseline),
-    ...progressPrinter(options, lineOptions),
+    ...progressPrinter(options, lineOptions, output),
   });
-  if (report.setupError !== undefined) console.error(`petstore-verify: ${report.setupError.message}`);
-  else if (report.unreachable !== undefined) console.error(`petstore-verify: ${report.unreachable}`);
-  console.log(summaryLines(report, lineOptions).join('\n'));
-  await writeReports(report, options);
-  await reportToGitHub(report, process.env);
+  if (report.setupError !== undefined) output.stderr(`petstore-verify: ${report.setupError.message}\n`);
+  else if (report.unreachable !== undefined) output.stderr(`petstore-verify: ${report.unreachable}\n`);
+  output.stdout(`${summaryLines(report, lineOptions).join('\n')}\n`);
+  await writeReports(report, options, output);
+  await reportToGitHub(report, environment, output);
   return report.exitCode;
 }

@@ -1,12 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runToExit, runVerifyInProcess } from './cli-support.js';
+import { runToExit, runVerifyInProcess, verifyCliPath as verifyCli } from './cli-support.js';
 import { startHostileProvider, type Switches } from './hostile-provider.js';
-
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 
 let directory: string;
 beforeAll(async () => {

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 export const cliPath = fileURLToPath(new URL('../dist/bin/petstore-mock.js', import.meta.url));
+/** The built petstore-verify, as the package's bin runs it. */
+export const verifyCliPath = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 
 export interface Exit {
   code: number | null;

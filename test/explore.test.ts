@@ -12,14 +12,13 @@ import { loadScenarioFile } from '../core/scenario-files.js';
 import { findingMessage } from '../verify/finding.js';
 import { explore } from '../verify/explore/explore.js';
 import { runVerification } from '../verify/verification.js';
-import { runToExit, runVerifyInProcess, startCommand } from './cli-support.js';
+import { runToExit, runVerifyInProcess, startCommand, verifyCliPath as verifyCli } from './cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from './hostile-provider.js';
 import { startServer } from './support.js';
 
 // An exploration that shrinks its failure and replays it: ~12 s alone, 90 s (its old limit, which failed
 // it) at load 25 beside the other files. The limit only bounds a hung test.
 const slowExploration = 180_000;
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const mockCli = fileURLToPath(new URL('../dist/bin/petstore-mock.js', import.meta.url));
 let directory: string;
 let mock: Awaited<ReturnType<typeof startServer>>;

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { githubAnnotations, githubSummary } from '../verify/github.js';
@@ -10,8 +9,8 @@ import { runReport } from '../verify/report/run-report.js';
 import { tallySuite } from '../verify/results.js';
 import { hostileKey, startHostileProvider } from './hostile-provider.js';
 import { startServer } from './support.js';
+import { verifyCliPath as verifyCli } from './cli-support.js';
 
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const actionFile = new URL('../action.yml', import.meta.url);
 
 let directory: string;

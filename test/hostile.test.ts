@@ -9,13 +9,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../core/parse-json.js';
-import { runToExit, runVerifyInProcess, type Exit } from './cli-support.js';
+import { runToExit, runVerifyInProcess, type Exit, verifyCliPath as verifyCli } from './cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from './hostile-provider.js';
 
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 let directory: string;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'petstore-hostile-'));

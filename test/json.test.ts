@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
 import { parseJson } from '../core/parse-json.js';
+import { stringifyJson } from '../core/stringify-json.js';
 
 // Seeded, so a run is the same on every machine (FUZZ_SEED=N widens the search by hand; fast-check prints
 // the seed of a failure). Unseeded, it found a leading-zero integer the fast path took (fixed; tested below).
@@ -223,5 +224,21 @@ describe('parseJson', () => {
   it('answers nesting deeper than it can walk as the lossless parser does', () => {
     const text = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
     expect(outcome(parseJson, text)).toEqual(outcome(lossless, text));
+  });
+});
+
+describe('lossless JSON', () => {
+  it('keeps integers beyond 2^53 exact both ways', () => {
+    const text = '[{"id":9007199254740993,"petId":-9223372036854775808,"quantity":2,"ratio":0.5}]';
+    const value = parseJson(text);
+    expect(value).toEqual([{ id: 9007199254740993n, petId: -9223372036854775808n, quantity: 2, ratio: 0.5 }]);
+    expect(stringifyJson(value)).toBe(text);
+  });
+
+  it('refuses duplicate keys and keeps __proto__ an own key', () => {
+    expect(() => parseJson('{"a":1,"a":2}')).toThrow(SyntaxError);
+    const value = parseJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

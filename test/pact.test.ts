@@ -3,16 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPact } from '../verify/pact.js';
 import { scenarioFilter } from '../verify/pact-interactions.js';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../contracts/pact-file.js';
 import { loadScenarios } from '../core/scenario-files.js';
 import { runVerification } from '../verify/verification.js';
 import { json, isList, startBrokenProvider, type Fault } from './broken-provider.js';
-import { runToExit, runVerifyInProcess } from './cli-support.js';
+import { runToExit, runVerifyInProcess, verifyCliPath as verifyCli } from './cli-support.js';
 import { listenLocally, startServer } from './support.js';
 
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const env = { PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: '' };
 // petstore-verify run in this process (the same code from the command line to the reports; Pact's
 // verifier in its own process all the same), and the built command, where its process is at stake.

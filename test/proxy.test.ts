@@ -2,17 +2,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../core/parse-json.js';
 import { connect } from 'node:net';
 import { isList, startBrokenProvider } from './broken-provider.js';
 import { startHostileProvider, type Switches } from './hostile-provider.js';
-import { runToExit, startCommand, type RunningMock } from './cli-support.js';
+import { runToExit, startCommand, type RunningMock, verifyCliPath as verifyCli } from './cli-support.js';
 import { authorized, listenLocally, startServer } from './support.js';
 
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const startProxy = (upstream: string, args: string[] = []) =>
   startCommand(process.execPath, [verifyCli, 'proxy', '--upstream', upstream, '--port', '0', ...args]);
 

@@ -3,7 +3,6 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { getResponse, http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../mocks/order-mock.js';
@@ -15,11 +14,10 @@ import { createDirectory } from '../verify/create-directory.js';
 import { ScenarioRecorder, type RecordedStep } from '../verify/recorder/scenario-recorder.js';
 import { verify } from '../verify/run.js';
 import { isCancel, isList, json, startBrokenProvider } from './broken-provider.js';
-import { cliPath as mockCli, runToExit, startCommand } from './cli-support.js';
+import { cliPath as mockCli, runToExit, startCommand, verifyCliPath as verifyCli } from './cli-support.js';
 import { authorized, listenLocally, startServer } from './support.js';
 import { stringifyJson } from '../core/stringify-json.js';
 
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const clock = () => new Date('2026-11-25T03:05:12Z');
 const seed = [
   { id: 1, petId: 101, quantity: 1, status: 'pending' },

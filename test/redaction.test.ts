@@ -3,13 +3,11 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Redaction } from '../verify/redaction.js';
 import { json, startBrokenProvider } from './broken-provider.js';
-import { runToExit, startCommand } from './cli-support.js';
+import { runToExit, startCommand, verifyCliPath as verifyCli } from './cli-support.js';
 
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 const key = 's3cret-key-abc';
 const secrets = [key, 'basepass1', 'statepass2', 'statetoken3', 'upstreampass4', 'querytoken5', 'ci-user:'];
 

@@ -1,17 +1,15 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../core/parse-json.js';
 import { operationOf, routes } from '../core/routes.js';
 import { loadScenarioFile, loadScenarios } from '../core/scenario-files.js';
 import { contractSteps, injectsFaults, ScenarioError } from '../core/scenario.js';
 import { isCancel, isList, json, startBrokenProvider, type Fault } from './broken-provider.js';
-import { runToExit, runVerifyInProcess } from './cli-support.js';
+import { runToExit, runVerifyInProcess, verifyCliPath as verifyCli } from './cli-support.js';
 import { startServer } from './support.js';
 
-const verifyCli = fileURLToPath(new URL('../dist/bin/petstore-verify.js', import.meta.url));
 // The Ajv suite alone unless a test asks for another: Pact's own verification is test/pact.test.ts.
 const withSuite = (args: string[]) => [
   ...args,

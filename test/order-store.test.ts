@@ -1,58 +1,9 @@
 import { Collection } from '@msw/data';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { parseInt64, toInt64 } from '../core/int64.js';
-import { parseJson } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { OrderSeed, OrderStore, storedOrderSchema, toStoredOrders } from '../mocks/order-store.js';
 import { storedOrders } from './arbitraries.js';
-
-describe('parseInt64', () => {
-  it.each([
-    ['0', 0n],
-    ['-1', -1n],
-    ['007', 7n],
-    ['9007199254740993', 9007199254740993n],
-    ['9223372036854775807', 9223372036854775807n],
-    ['-9223372036854775808', -9223372036854775808n],
-  ])('reads %s exactly', (text, value) => {
-    expect(parseInt64(text)).toBe(value);
-  });
-
-  it.each(['', '-', '+1', '1.0', '1e3', ' 1', '1 ', '0x1', '9223372036854775808', '-9223372036854775809', '١'])(
-    'refuses %j',
-    (text) => {
-      expect(parseInt64(text)).toBeUndefined();
-    },
-  );
-});
-
-describe('toInt64', () => {
-  it('takes safe integers and in-range bigints, and refuses the rest', () => {
-    expect(toInt64(42)).toBe(42n);
-    expect(toInt64(2n ** 63n - 1n)).toBe(2n ** 63n - 1n);
-    expect(toInt64(2n ** 63n)).toBeUndefined();
-    expect(toInt64(1e19)).toBeUndefined();
-    expect(toInt64(1.5)).toBeUndefined();
-    expect(toInt64('1')).toBeUndefined();
-  });
-});
-
-describe('lossless JSON', () => {
-  it('keeps integers beyond 2^53 exact both ways', () => {
-    const text = '[{"id":9007199254740993,"petId":-9223372036854775808,"quantity":2,"ratio":0.5}]';
-    const value = parseJson(text);
-    expect(value).toEqual([{ id: 9007199254740993n, petId: -9223372036854775808n, quantity: 2, ratio: 0.5 }]);
-    expect(stringifyJson(value)).toBe(text);
-  });
-
-  it('refuses duplicate keys and keeps __proto__ an own key', () => {
-    expect(() => parseJson('{"a":1,"a":2}')).toThrow(SyntaxError);
-    const value = parseJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
-    expect(Object.keys(value)).toEqual(['__proto__']);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
-});
 
 const text = (parts: readonly Uint8Array[]) => new TextDecoder().decode(Buffer.concat(parts));
 

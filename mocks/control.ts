@@ -6,7 +6,7 @@ import { MockError } from './errors.js';
 import type { RequestFilter } from './journal.js';
 import type { MockSession } from './mock-session.js';
 import { jsonReply, type Reply } from './reply.js';
-import type { MockRequest } from './pipeline.js';
+import type { MockRequest } from './mock-request.js';
 import type { SessionRegistry } from './sessions.js';
 import { matchSegments, pathSegments, templateSegments } from '../core/routes.js';
 import { controlPage } from './control-page.js';

@@ -4,32 +4,10 @@ import { controlPathOf, matchControlRoute } from './control.js';
 import type { ControlAccess } from './control-access.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
 import type { MockSession } from './mock-session.js';
+import type { MockRequest } from './mock-request.js';
 import { operations } from './operations.js';
 import { networkError, replyOfResponse, type NetworkError, type Reply, type RequestHead } from './reply.js';
 import { sessionHeader, type SessionRegistry } from './sessions.js';
-
-/**
- * A request as the mock's one pipeline reads it, whatever carried it: a Fetch `Request` is one (MSW's
- * adapters pass it as it is); the standalone server makes one from a Node request without building a
- * Fetch `Request`.
- * @example
- * const request: MockRequest = new Request('http://127.0.0.1:4010/v1/store/orders', { headers: { authorization: 'Bearer petstore-dev-key' } });
- */
-export interface MockRequest extends RequestHead {
-  readonly method: string;
-  /** The absolute URL, as WHATWG URL parsing writes it (dot segments removed). */
-  readonly url: string;
-  /**
-   * The path as the client wrote it, when URL parsing rewrote it in `url` (it resolves dot segments and
-   * reads a backslash as a slash): no path of the specification (spec gap 32), refused as written.
-   * Only the standalone server sees one: Fetch and browsers rewrite the path before a request leaves.
-   */
-  readonly pathAsWritten?: string;
-  /** The body, as UTF-8 text (`''` for none). */
-  text(): Promise<string>;
-  /** The same request as a Fetch `Request`, for the user's MSW handlers (a Fetch `Request` need not have it). */
-  toRequest?(): Promise<Request>;
-}
 
 /** What the pipeline answers: a reply, or a dropped connection (a fault with `network: true`). */
 export type Answer = Reply | NetworkError;

@@ -1,7 +1,7 @@
 import { toInt64 } from '../core/int64.js';
 import { parseJson, stringifyJson } from '../core/json.js';
 import { isErrorRecord } from '../core/records.js';
-import { MockError, errorStatuses, type ErrorCode } from './errors.js';
+import { MockError, MockUsageError, errorStatuses, type ErrorCode } from './errors.js';
 import type { FaultInput } from '../core/fault-format.js';
 import type { ActiveFault } from './faults.js';
 import type { JournalEntry, RequestFilter, ResponseCoverage } from './journal.js';
@@ -82,7 +82,8 @@ async function refusal(response: Response, what: string): Promise<Error> {
     const violations = (body as { violations?: unknown }).violations;
     return new MockError(body.code, body.message, Array.isArray(violations) ? { violations } : {});
   }
-  return new Error(
+  return new MockUsageError(
+    'not_the_mock',
     `${what} answered ${response.status} without an Error record of petstore-mock: is the mock running there?`,
   );
 }
@@ -124,14 +125,21 @@ function controlTransport(options: ControlClientOptions, sessionHeaders: Record<
         ...(body !== undefined && { body: stringifyJson(body as never) }),
       });
     } catch (error) {
-      throw new Error(`Could not reach petstore-mock at ${origin}: ${(error as Error).message}`, { cause: error });
+      throw new MockUsageError(
+        'mock_unreachable',
+        `Could not reach petstore-mock at ${origin}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     if (!response.ok) throw await refusal(response, `${method} ${url}`);
     return response;
   };
   // A success that is not the mock's (a dev server's page, a proxy's) must not pass for one.
   const notTheMock = (method: string, path: string, response: Response) =>
-    new Error(
+    new MockUsageError(
+      'not_the_mock',
       `${method} ${origin}/__mock${path} answered ${response.status} ${response.headers.get('content-type') ?? 'without a content type'}, not as petstore-mock answers: is the mock running there?`,
     );
   const json = async (method: string, path: string, body?: unknown): Promise<unknown> => {

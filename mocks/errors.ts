@@ -1,3 +1,4 @@
+import { KitError } from '../core/errors.js';
 import type { ErrorRecord } from '../core/records.js';
 import type { Violation } from '../core/schema-validator.js';
 import { jsonReply, replyToResponse, type Reply } from './reply.js';
@@ -43,12 +44,39 @@ export const errorStatuses = {
 export type ErrorCode = keyof typeof errorStatuses;
 
 /**
+ * The codes of the errors the mock throws at its user rather than answering over HTTP (a wrong setup,
+ * a bad seed file, a call that needs Node in a browser), and what each means.
+ * @example
+ * mockUsageErrorCodes.not_the_mock // 'the control client reached a server that does not answer as petstore-mock'
+ */
+export const mockUsageErrorCodes = {
+  mock_unreachable: 'the control client could not reach the server at all (connection refused, DNS, network)',
+  not_the_mock: 'the control client reached a server that does not answer as petstore-mock',
+  node_only: 'a function of the package root that needs Node.js, called in a browser',
+  unreadable_seed_file: 'a seed file that cannot be read (missing, a folder, no permission)',
+  invalid_seed_file: 'a seed file that is not valid JSON or YAML, or whose orders are invalid',
+  missing_mock_server: "Playwright's mockMode 'server' without the address of a petstore-mock",
+  missing_msw_playwright: "Playwright's in-page mock without the @msw/playwright package installed",
+  in_page_only: "a Playwright fixture of the in-page mock used in mockMode 'server'",
+  missing_storybook_worker: 'withOrderMock in a story whose context has no msw-storybook-addon worker',
+} as const;
+
+/** A code of `mockUsageErrorCodes`. */
+export type MockUsageErrorCode = keyof typeof mockUsageErrorCodes;
+
+/**
+ * An error the mock throws at its user, with a code of `mockUsageErrorCodes`.
+ * @example
+ * throw new MockUsageError('node_only', 'createServer needs Node.js and is not available in a browser.');
+ */
+export class MockUsageError extends KitError<MockUsageErrorCode> {}
+
+/**
  * An error with a code; `toResponse()` turns it into the Error record the interface documents.
  * @example
  * throw new MockError('order_not_found', 'Order 42 not found.');
  */
-export class MockError extends Error {
-  readonly code: ErrorCode;
+export class MockError extends KitError<ErrorCode> {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly violations: readonly Violation[];
@@ -60,9 +88,8 @@ export class MockError extends Error {
     message: string,
     options: { headers?: Record<string, string>; violations?: readonly Violation[]; probablyMeant?: bigint } = {},
   ) {
-    super(message);
+    super(code, message);
     this.name = 'MockError';
-    this.code = code;
     this.status = errorStatuses[code];
     this.headers = options.headers ?? {};
     this.violations = options.violations ?? [];

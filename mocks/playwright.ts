@@ -2,6 +2,7 @@ import { test as base, expect, type BrowserContext, type TestInfo } from '@playw
 import type { NetworkFixture } from '@msw/playwright';
 import type { AnyHandler, RequestHandler } from 'msw';
 import { createControlClient, type ControlClient } from './control-client.js';
+import { MockUsageError } from './errors.js';
 import { networkError, replyToResponse } from './reply.js';
 import type { MockedResponseEvent, OrderMock, OrderMockOptions } from './order-mock.js';
 import { OrderCoverageReporter, coverageAttachment } from './playwright-reporter.js';
@@ -51,7 +52,8 @@ interface MockRun {
 }
 
 const inPageOnly = (name: string) =>
-  new Error(
+  new MockUsageError(
+    'in_page_only',
     `${name} is the in-page mock's; this test runs on a petstore-mock session (mockMode: 'server'): use the mock fixture.`,
   );
 
@@ -61,7 +63,8 @@ async function networkFixtureFor(context: BrowserContext, mock: OrderMock): Prom
     ({ defineNetworkFixture } = await import('@msw/playwright'));
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new Error(
+    throw new MockUsageError(
+      'missing_msw_playwright',
       "The in-page mock needs @msw/playwright: npm install --save-dev @msw/playwright (or set mockMode: 'server').",
     );
   }
@@ -105,7 +108,10 @@ function serverControl(
 ): ControlClient {
   const server = options.server ?? process.env.PETSTORE_MOCK_URL;
   if (server === undefined || server === '')
-    throw new Error("mockMode 'server' needs the address of a petstore-mock: set mockServer, or PETSTORE_MOCK_URL.");
+    throw new MockUsageError(
+      'missing_mock_server',
+      "mockMode 'server' needs the address of a petstore-mock: set mockServer, or PETSTORE_MOCK_URL.",
+    );
   return createControlClient({
     baseUrl: server,
     session: sessionNameOf(testInfo),

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
 import { parseJson, withSafeIntegers } from '../core/json.js';
-import { MockError } from './errors.js';
+import { MockError, MockUsageError } from './errors.js';
 import { OrderSeed } from './order-seed.js';
 
 /**
@@ -36,7 +36,8 @@ async function readOrders(path: string): Promise<unknown> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new Error(
+    throw new MockUsageError(
+      'unreadable_seed_file',
       `cannot read seed file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
@@ -47,7 +48,8 @@ async function readOrders(path: string): Promise<unknown> {
   try {
     document = json ? parseJson(text) : withSafeIntegers(parse(text, { intAsBigInt: true }));
   } catch (error) {
-    throw new Error(
+    throw new MockUsageError(
+      'invalid_seed_file',
       `seed file ${path} is not valid ${json ? 'JSON' : 'YAML or JSON'}: ${(error as Error).message.split('\n')[0]}`,
     );
   }
@@ -60,7 +62,8 @@ function checkedSeed(path: string, orders: unknown): OrderSeed {
   try {
     return OrderSeed.from(orders);
   } catch (error) {
-    if (error instanceof MockError) throw new Error(`seed file ${path}: ${error.message}`);
+    if (error instanceof MockError)
+      throw new MockUsageError('invalid_seed_file', `seed file ${path}: ${error.message}`);
     throw error;
   }
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'msw';
 import type { SetupWorker } from 'msw/browser';
+import { MockUsageError } from './errors.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 
 /** What the kit reads of a story's context: the worker msw-storybook-addon put there, and where it leaves the mock. */
@@ -41,7 +42,8 @@ export function withOrderMock(scenarioOrOptions: string | OrderMockOptions = {})
     const context = storyContext as OrderMockStoryContext;
     const worker = context.msw;
     if (worker === undefined)
-      throw new Error(
+      throw new MockUsageError(
+        'missing_storybook_worker',
         "withOrderMock needs msw-storybook-addon's worker in the story's context: add mswLoader() to the loaders of .storybook/preview (CSF 3), or addonMsw() to its addons (CSF Next).",
       );
     const mock = createOrderMock(options);

@@ -5,10 +5,7 @@ import { MockError, MockUsageError } from './errors.js';
 import { OrderSeed } from './order-seed.js';
 
 /**
- * Reads a seed file: JSON when its name ends in `.json`, else YAML (which also reads JSON); either a
- * list of orders or `{ orders: [...] }`,
- * each order with an optional `status`. Integers are read exactly, whatever their size.
- * @throws Error with a one-line message naming the file and what is wrong in it.
+ * Reads a seed file, JSON or YAML: a list of orders or `{ orders: [...] }`, integers read exactly.
  * @example
  * // orders.yaml:
  * // - { id: 9007199254740993, petId: 7, status: shipped }
@@ -21,9 +18,7 @@ export async function loadSeedFile(path: string): Promise<unknown[]> {
 }
 
 /**
- * Reads and checks a seed file as `loadSeedFile` does, into a checked seed that `createServer` and
- * `createOrderMock` take as it is: the orders are checked once, and held only in the seed's compact form.
- * @throws Error with a one-line message naming the file and what is wrong in it.
+ * Reads a seed file into a checked `OrderSeed`, so that the orders are checked once and held compactly.
  * @example
  * createServer({ seed: await readSeedFile('orders-100000.json') })
  */
@@ -41,8 +36,7 @@ async function readOrders(path: string): Promise<unknown> {
       `cannot read seed file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     );
   }
-  // A .json file is read by the lossless JSON parser: for 10,000 orders it took 73 ms where the YAML
-  // parser took 1.4 s and ~90 MiB more memory at its peak. Anything else is YAML (of which JSON is a subset).
+  // The JSON parser is much faster than the YAML one (docs/architecture.md); YAML also reads JSON.
   const json = path.toLowerCase().endsWith('.json');
   let document: unknown;
   try {

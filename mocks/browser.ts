@@ -27,7 +27,7 @@ export interface BrowserMock extends OrderMock {
 // Switched off, the handlers match nothing, and the worker's own list stays as its owner made it.
 function switchable(handlers: readonly RequestHandler[]): { handlers: RequestHandler[]; off(): void } {
   let on = true;
-  const gated = handlers.map(
+  const switchedHandlers = handlers.map(
     (handler) =>
       Object.create(handler, {
         predicate: {
@@ -37,7 +37,7 @@ function switchable(handlers: readonly RequestHandler[]): { handlers: RequestHan
         },
       }) as RequestHandler,
   );
-  return { handlers: gated, off: () => (on = false) };
+  return { handlers: switchedHandlers, off: () => (on = false) };
 }
 
 /**

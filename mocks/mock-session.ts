@@ -188,7 +188,7 @@ export interface SessionStart {
   journalSize: number;
   sleep?: (milliseconds: number) => Promise<void>;
   /** The most orders all sessions may hold, and how many the other sessions hold. */
-  orderBudget?: { limit: number; heldBesides(session: MockSession): number };
+  orderBudget?: { limit: number; ordersInOtherSessions(session: MockSession): number };
   settings?: MockSettings;
   /** Names each session's store, for its entity tags. */
   storeTag?: () => string;
@@ -252,11 +252,11 @@ export class MockSession implements MockControls {
   #checkRoomFor(orders: unknown): void {
     const budget = this.#start.orderBudget;
     if (budget === undefined || !Array.isArray(orders) || orders.length <= this.store.size) return;
-    const besides = budget.heldBesides(this);
-    if (besides + orders.length <= budget.limit) return;
+    const inOtherSessions = budget.ordersInOtherSessions(this);
+    if (inOtherSessions + orders.length <= budget.limit) return;
     throw new MockError(
       'order_limit_reached',
-      `Cannot hold ${orders.length} orders here: the other sessions hold ${besides} and the mock holds at most ${budget.limit} orders in all. ` +
+      `Cannot hold ${orders.length} orders here: the other sessions hold ${inOtherSessions} and the mock holds at most ${budget.limit} orders in all. ` +
         'End sessions with DELETE /__mock/sessions/{name}, or start the mock with a larger --max-orders.',
     );
   }

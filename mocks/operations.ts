@@ -56,15 +56,15 @@ export async function cancelOrder(context: OrderInterface, request: RequestHead,
 
 // Still 404, as the contract says, but naming the order the client probably meant before `JSON.parse` lost its digits.
 async function roundingHint(store: OrderStore, sent: bigint): Promise<MockError | undefined> {
-  const twins = await store.ordersWithSameFloat64(sent);
-  if (twins.length === 0) return undefined;
-  const named = twins
+  const sameFloat64Orders = await store.ordersWithSameFloat64(sent);
+  if (sameFloat64Orders.length === 0) return undefined;
+  const named = sameFloat64Orders
     .map((twin) => `order ${twin.id}${twin.status === 'cancelled' ? ' (cancelled)' : ''}`)
     .join(' and ');
   return new MockError(
     'order_not_found',
     `Order ${sent} not found. The store holds ${named}, which a float64 cannot tell from ${sent}: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see docs/frontend.md, "Exact ids in typed clients".`,
-    { probablyMeant: twins[0]!.id },
+    { probablyMeant: sameFloat64Orders[0]!.id },
   );
 }
 

@@ -288,10 +288,10 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     sleep: options.sleep,
     orderBudget: {
       limit: checkedMaxOrders(options.maxOrders),
-      heldBesides: (session: MockSession) => {
-        let held = 0;
-        for (const other of sessions.states()) if (other !== session) held += other.store.size;
-        return held;
+      ordersInOtherSessions: (session: MockSession) => {
+        let count = 0;
+        for (const other of sessions.states()) if (other !== session) count += other.store.size;
+        return count;
       },
     },
   };

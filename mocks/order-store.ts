@@ -175,17 +175,17 @@ export class OrderStore {
   async ordersWithSameFloat64(sent: bigint): Promise<{ id: bigint; status: OrderStatus }[]> {
     const rounded = Number(sent);
     if (Math.abs(rounded) < 2 ** 53 || Math.abs(rounded) > 2 ** 63) return [];
-    const printed = (id: bigint) => {
-      const double = Number(id);
-      return double === rounded && (BigInt(double) === sent || BigInt(String(double)) === sent);
+    const sendsAs = (id: bigint) => {
+      const asFloat64 = Number(id);
+      return asFloat64 === rounded && (BigInt(asFloat64) === sent || BigInt(String(asFloat64)) === sent);
     };
     const { collection } = await this.#materialized();
-    const twins: { id: bigint; status: OrderStatus }[] = [];
+    const sameFloat64Orders: { id: bigint; status: OrderStatus }[] = [];
     for (const order of collection.all()) {
       if (order.id === sent) return [];
-      if (printed(order.id)) twins.push({ id: order.id, status: order.status });
+      if (sendsAs(order.id)) sameFloat64Orders.push({ id: order.id, status: order.status });
     }
-    return twins;
+    return sameFloat64Orders;
   }
 
   /** The body of `listOrders` as UTF-8 parts, built once per change. */

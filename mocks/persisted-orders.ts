@@ -22,7 +22,7 @@ export interface PersistedOrders {
 }
 
 /**
- * The key orders are kept under unless told otherwise.
+ * The default key orders are kept under.
  * @example
  * localStorage.removeItem(defaultPersistKey) // forget the saved orders: the next load starts from the seed
  */

@@ -52,7 +52,7 @@ export class SessionRegistry<State> {
   readonly #now: () => number;
   // A used session moves to the end, so that the first is the least recently used.
   readonly #named = new Map<string, { state: State; lastUsed: number }>();
-  #unstarted: State | undefined;
+  #freshState: State | undefined;
 
   constructor(create: () => State, options: SessionOptions = {}) {
     this.#create = create;
@@ -97,8 +97,8 @@ export class SessionRegistry<State> {
     const existing = this.#inUse(name, now);
     if (existing !== undefined) return existing.state;
     this.#refuseBeyondLimit(name, now);
-    this.#unstarted ??= this.#create();
-    return this.#unstarted;
+    this.#freshState ??= this.#create();
+    return this.#freshState;
   }
 
   #inUse(name: string, now: number): { state: State; lastUsed: number } | undefined {

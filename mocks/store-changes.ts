@@ -1,4 +1,4 @@
-/** A store's changes: its entity tag, its own writes under way, and the listeners, told once a turn. */
+/** A store's changes: its entity tag, its own writes under way, and the listeners, called once a turn. */
 export class StoreChanges {
   readonly #tagPrefix: string;
   #version = 0;
@@ -6,7 +6,7 @@ export class StoreChanges {
   #othersChanged = false;
   #ownWriteChanged = false;
   readonly #listeners = new Set<() => void>();
-  #announcing = false;
+  #notifyScheduled = false;
 
   constructor(tagPrefix: string) {
     this.#tagPrefix = tagPrefix;
@@ -29,10 +29,10 @@ export class StoreChanges {
       if (this.#ownWrites === 0) this.#othersChanged = true;
       else this.#ownWriteChanged = true;
     }
-    if (this.#announcing || (this.#listeners.size === 0 && !this.#othersChanged)) return;
-    this.#announcing = true;
+    if (this.#notifyScheduled || (this.#listeners.size === 0 && !this.#othersChanged)) return;
+    this.#notifyScheduled = true;
     setTimeout(() => {
-      this.#announcing = false;
+      this.#notifyScheduled = false;
       if (this.#othersChanged) this.#version++;
       this.#othersChanged = false;
       for (const listener of this.#listeners) listener();

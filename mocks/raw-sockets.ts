@@ -1,9 +1,9 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { bodyLength } from './body-length.js';
 import { MockError } from './errors.js';
 import type { Answer } from './pipeline.js';
 import { networkError, type Reply } from './reply.js';
+import { bodyLength } from './reply-writer.js';
 
 // Node's parser refuses these requests before any handler sees them; they still get an Error record.
 // Undefined when nothing can be answered and the socket is only destroyed.

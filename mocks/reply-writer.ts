@@ -1,7 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { bodyLength } from './body-length.js';
 import type { Answer } from './pipeline.js';
-import { networkError } from './reply.js';
+import { networkError, type Reply } from './reply.js';
+
+/** The bytes a reply's body takes on the wire. Node only: `Buffer.byteLength` does not copy the text. */
+export function bodyLength(body: Reply['body']): number {
+  if (body === null) return 0;
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.reduce((total, part) => total + part.byteLength, 0);
+}
 
 /** Writes a reply to a node:http response: the one place a reply meets the socket. A network error drops the connection. */
 export function createReplyWriter(): (outgoing: ServerResponse, reply: Answer, cors: Record<string, string>) => void {

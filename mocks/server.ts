@@ -6,16 +6,13 @@ import { controlBodyBoundsAt, controlPathOf } from './control.js';
 import { createControlAccess } from './control-access.js';
 import { corsHeaders } from './cors-headers.js';
 import { MockError } from './errors.js';
-import { httpLimits } from './http-limits.js';
-import { createLargeBodyCollector } from './large-body-collector.js';
 import { NodeRequest } from './node-request.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 import type { Answer } from './pipeline.js';
 import { answerRawSockets } from './raw-sockets.js';
-import { networkError } from './reply.js';
-import { createReplyWriter } from './reply-writer.js';
+import { networkError, type Reply } from './reply.js';
+import { bodyLength, createReplyWriter } from './reply-writer.js';
 import { defaultBodyLimit, defaultTimeouts } from './server-defaults.js';
-import { createWarmUp } from './warm-up.js';
 
 export { defaultBodyLimit, defaultTimeouts };
 
@@ -122,6 +119,71 @@ function boundNames(address: string): string[] {
   if (address !== '0.0.0.0' && address !== '::') return [address];
   const interfaces = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []);
   return [address, machineName(), ...interfaces.map((entry) => entry.address)];
+}
+
+/** Node's timeouts for slow clients, from the server's options. */
+function httpLimits(options: { headersTimeout?: number; requestTimeout?: number }): {
+  headersTimeout: number;
+  requestTimeout: number;
+  connectionsCheckingInterval: number;
+} {
+  const headersTimeout = options.headersTimeout ?? defaultTimeouts.headers;
+  const requestTimeout = Math.max(options.requestTimeout ?? defaultTimeouts.request, headersTimeout);
+  // Node checks both timeouts only this often, and its default interval is longer than the timeouts.
+  return {
+    headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
+}
+
+/**
+ * Creates the default session's records in the background, so that its first change does not wait for
+ * them: after the first answer, or after a delay with no request. Reads use the seed meanwhile.
+ */
+function createWarmUp(mock: OrderMock, collectGarbage: (() => void) | undefined) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    clearTimeout(timer);
+    void mock.store.materialize().then(
+      () => mock.store.size >= 10_000 && collectGarbage?.(),
+      () => {},
+    );
+  };
+  return {
+    soon: () => started || setImmediate(start),
+    after: (milliseconds: number) => (timer = setTimeout(start, milliseconds).unref()),
+    cancel: () => clearTimeout(timer),
+  };
+}
+
+const largeBody = 1024 * 1024;
+
+/**
+ * Asks for a garbage collection after a large body has turned into garbage: a large request body once
+ * answered, and the previous list body once a new large one is first sent. V8 frees such garbage late.
+ */
+function createLargeBodyCollector(collectGarbage: (() => void) | undefined): {
+  afterRequest(bytesRead: number): void;
+  afterReply(reply: Reply, outgoing: ServerResponse): void;
+} {
+  const sent = new WeakSet<readonly Uint8Array[]>();
+  return {
+    afterRequest(bytesRead) {
+      if (bytesRead >= largeBody) collectGarbage?.();
+    },
+    // Collected once the body is handed to the system, so that the collection does not delay the answer.
+    afterReply(reply, outgoing) {
+      const body = reply.body;
+      if (collectGarbage === undefined || body === null || typeof body === 'string' || sent.has(body)) return;
+      if (bodyLength(body) < largeBody) return;
+      sent.add(body);
+      outgoing.once('close', () => setImmediate(collectGarbage));
+    },
+  };
 }
 
 /**

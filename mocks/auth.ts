@@ -6,34 +6,25 @@ const bearerToken = /^[A-Za-z0-9\-._~+/]+=*$/;
 const bearerScheme = /^Bearer(?: |$)/i;
 import type { ErrorCode } from './errors.js';
 
-/** What a bearer check answers with: its realm, and the code and message of a missing and of a refused key. */
 export interface BearerRealm {
   realm: string;
   missing: { code: ErrorCode; message: string };
   invalid: { code: ErrorCode; message: string; description: string };
 }
 
-/** The interface's own realm: the API key every operation needs. */
 const apiRealm: BearerRealm = {
   realm: 'petstore',
   missing: { code: 'missing_api_key', message: 'Missing API key: send it as "Authorization: Bearer <API_KEY>".' },
   invalid: { code: 'invalid_api_key', message: 'Invalid API key.', description: 'The API key is not valid' },
 };
 
-/**
- * Whether a string can be sent as a bearer token at all (RFC 6750 `b64token`).
- * @example
- * isValidBearerToken('petstore-dev-key') // true
- * isValidBearerToken('two words') // false
- */
+/** Whether a string can be sent as a bearer token at all (RFC 6750 `b64token`). */
 export function isValidBearerToken(token: string): boolean {
   return bearerToken.test(token);
 }
 
-// Compares every character of the candidate whatever the contents, so the time taken says nothing
-// of how much of a key was right. Keys are ASCII (RFC 6750 b64token, never empty), so comparing UTF-16
-// code units is comparing bytes; it spares encoding the header on every call. Pure JavaScript, so the
-// same code runs in the browser.
+// Constant time: the time taken says nothing of how much of a key was right. Keys are ASCII, so
+// comparing UTF-16 code units is comparing bytes, in plain JavaScript that also runs in a browser.
 function constantTimeEqual(candidate: string, key: string): boolean {
   let difference = candidate.length ^ key.length;
   for (let index = 0; index < candidate.length; index++) {
@@ -42,14 +33,7 @@ function constantTimeEqual(candidate: string, key: string): boolean {
   return difference === 0;
 }
 
-/**
- * Builds the bearer check every operation runs first. It returns nothing when the request carries
- * an accepted key, else the 401 `MockError` to answer with (with `WWW-Authenticate`, RFC 6750 section 3).
- * Keys are compared in constant time, every key every time; they are never logged.
- * @example
- * const authenticate = createAuthenticator(['secret']);
- * authenticate(new Request('http://x/v1/store/orders', { headers: { authorization: 'bearer secret' } })) // undefined
- */
+/** The bearer check every operation runs first: undefined for an accepted key, else the 401 to answer with. */
 export function createAuthenticator(
   apiKeys: readonly string[],
   realm: BearerRealm = apiRealm,

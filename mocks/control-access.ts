@@ -3,36 +3,32 @@ import { MockError } from './errors.js';
 import type { RequestHead } from './reply.js';
 
 /**
- * Who may use a standalone server's control plane. The control plane needs no key by default, so a
- * web page on another site could otherwise reset the store, add faults or read the journal from the
- * developer's own browser (a `text/plain` or form POST goes without a preflight), or reach it through
- * DNS rebinding (a hostile name that resolves to 127.0.0.1).
+ * Who may use a standalone server's control plane. Without a key, another site in the developer's
+ * browser could otherwise use it, or reach it through DNS rebinding.
  */
 export interface ControlAccessOptions {
-  /** Origins besides the loopback ones that may call the control plane (`--control-origin`), for example `https://app.test:8443`. */
+  /** Origins besides the loopback ones (`--control-origin`). */
   origins?: readonly string[];
-  /** A key the control plane requires as `Authorization: Bearer KEY` (`--control-key`); none by default. */
+  /** A key the control plane requires (`--control-key`). */
   key?: string;
 }
 
-/** What a control request is checked against: see `createControlAccess`. */
 export interface ControlAccess {
-  /** The Error a control request is refused with (403 for its Origin or Host, 401 for its key), or undefined when it may go on. */
+  /** Why a control request is refused, or undefined when it may go on. */
   refusal(request: RequestHead, options?: { keyNeeded?: boolean }): MockError | undefined;
-  /** The origin to name in `Access-Control-Allow-Origin` on a control answer: the request's own when it may call, else none. */
+  /** The request's own origin when it may call, for `Access-Control-Allow-Origin`. */
   allowedOrigin(request: RequestHead): string | undefined;
-  /** Adds the names this server answers to besides the loopback ones (the address it is bound to). */
+  /** Adds the names the server answers to besides the loopback ones. */
   addHosts(hosts: readonly string[]): void;
 }
 
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Whether a host name (as a URL writes it: IPv6 in brackets, lower case) names this machine's loopback. */
+// A host name as a URL writes it: IPv6 in brackets, lower case.
 function isLoopbackName(hostname: string): boolean {
   return loopbackNames.has(hostname) || hostname.endsWith('.localhost') || /^127(\.[0-9]{1,3}){3}$/.test(hostname);
 }
 
-/** The host name of a `Host` field, as a URL writes it; undefined for a value that is no host. */
 function hostnameOf(host: string): string | undefined {
   try {
     const url = new URL(`http://${host}`);
@@ -42,7 +38,6 @@ function hostnameOf(host: string): string | undefined {
   }
 }
 
-/** An origin as the `Origin` field and `URL#origin` write it; undefined for one that is no http(s) origin. */
 function normalOrigin(origin: string): string | undefined {
   try {
     const url = new URL(origin);
@@ -52,12 +47,7 @@ function normalOrigin(origin: string): string | undefined {
   }
 }
 
-/**
- * Checks an origin given with `--control-origin`: an http(s) origin, nothing after it.
- * @throws TypeError naming the value and what an origin looks like.
- * @example
- * checkedControlOrigin('https://app.test:8443/') // 'https://app.test:8443'
- */
+/** Checks an origin given with `--control-origin`: an http(s) origin, nothing after it. */
 export function checkedControlOrigin(origin: string): string {
   const normal = normalOrigin(origin);
   if (normal === undefined || !(origin === normal || origin === `${normal}/`))
@@ -81,15 +71,8 @@ const controlRealm: BearerRealm = {
 };
 
 /**
- * The control plane's guard on a standalone server. A control request is refused, and nothing
- * changes, when:
- * - its `Host` is neither a loopback name (`localhost`, `*.localhost`, `127.0.0.1`, `[::1]`) nor one
- *   the server was bound to (403 `forbidden_host`: DNS rebinding);
- * - it carries an `Origin` that is neither a loopback origin, nor the server's own, nor one of
- *   `options.origins` (403 `forbidden_origin`: another site in the developer's browser);
- * - a key is set and the request does not carry it (401 `missing_control_key` or `invalid_control_key`).
- *
- * A request without `Origin` (curl, the harness, a test) is judged by its `Host` and key alone.
+ * The control plane's guard: a request with a foreign `Host` or `Origin`, or without the key when one is
+ * set, is refused and changes nothing. A request without `Origin` (curl, a test) is judged by the rest.
  * @example
  * const access = createControlAccess({ origins: ['https://app.test'] });
  * access.refusal({ headers: new Headers({ host: 'evil.example' }) })?.code // 'forbidden_host'
@@ -98,7 +81,7 @@ const controlRealm: BearerRealm = {
 export function createControlAccess(options: ControlAccessOptions = {}): ControlAccess {
   const origins = new Set((options.origins ?? []).map(checkedControlOrigin));
   const hosts = new Set<string>();
-  // The same bearer check as the API's (constant time, RFC 6750), in a realm of its own.
+  // The API's bearer check, in a realm of its own.
   const keyRefusal = options.key === undefined ? () => undefined : createAuthenticator([options.key], controlRealm);
 
   const hostAllowed = (hostname: string) => isLoopbackName(hostname) || hosts.has(hostname);

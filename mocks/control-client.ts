@@ -2,7 +2,7 @@ import { toInt64 } from '../core/int64.js';
 import { parseJson } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { isErrorRecord } from '../core/records.js';
-import { MockError, errorStatuses, type ErrorCode } from './errors.js';
+import { MockError, MockUsageError, errorStatuses, type ErrorCode } from './errors.js';
 import type { FaultInput } from '../core/fault-format.js';
 import type { ActiveFault } from './faults.js';
 import type { JournalEntry, RequestFilter, ResponseCoverage } from './journal.js';
@@ -10,67 +10,45 @@ import type { MockSettings, ScenarioLoaded, ScenarioSummary } from './mock-sessi
 import type { StoredOrder } from './order-seed.js';
 import { sessionHeader, type SessionSummary } from './sessions.js';
 
-/** Where the standalone mock runs, and as whom to use its control plane. */
 export interface ControlClientOptions {
-  /** The server's address: its origin (`http://127.0.0.1:4010`) or its API's base URL (`…/v1`); the control plane is at the origin's `/__mock`. */
+  /** The server's origin, or its API's base URL. */
   baseUrl: string;
-  /** The session to control (sent as `X-Mock-Session`); none controls the default session. */
+  /** The session to control; none controls the default session. */
   session?: string;
-  /** The server's `--control-key`, sent as `Authorization: Bearer KEY`; none by default. */
   controlKey?: string;
-  /** The fetch to use. Default: the global one. */
   fetch?: typeof fetch;
 }
 
-/**
- * The standalone mock's control plane, one method per route, with the in-process mock's types:
- * orders with `bigint` ids, journal entries, coverage, faults. A refusal rejects with the same
- * `MockError` (code, status, message, violations) as the in-process mock's controls.
- */
+/** The standalone mock's control plane, with the in-process mock's types and the same `MockError` refusals. */
 export interface ControlClient {
-  /** The session this client controls, or null for the default one. */
   readonly session: string | null;
-  /** The headers that put a browser's or a client's calls in this client's session (none for the default one). */
+  /** The headers that put a client's calls in this client's session. */
   readonly sessionHeaders: Readonly<Record<string, string>>;
-  /** Every order with its status (`GET /__mock/orders`). */
   orders(): Promise<StoredOrder[]>;
-  /** Replaces every order (`PUT /__mock/orders`); ids may be `bigint`s, sent exactly. */
   replaceOrders(orders: readonly unknown[]): Promise<void>;
-  /** Back to the server's starting orders and faults, with an empty journal (`POST /__mock/reset`). */
   reset(): Promise<void>;
-  /** Loads a scenario: its orders and its steps' faults (`POST /__mock/scenarios/{name}`). */
   loadScenario(name: string): Promise<ScenarioLoaded>;
-  /** The scenarios the server knows (`GET /__mock/scenarios`). */
   scenarios(): Promise<ScenarioSummary[]>;
-  /** The session's settings (`GET /__mock/settings`). */
   settings(): Promise<MockSettings>;
-  /** Changes settings until the next reset, and returns them all (`PUT /__mock/settings`). */
   changeSettings(settings: Partial<MockSettings>): Promise<MockSettings>;
-  /** Adds faults, and returns them with their ids (`POST /__mock/faults`). */
   addFaults(faults: FaultInput | readonly FaultInput[]): Promise<ActiveFault[]>;
-  /** Removes every fault (`DELETE /__mock/faults`). */
   clearFaults(): Promise<void>;
-  /** Removes one fault by its id (`DELETE /__mock/faults/{id}`). */
   removeFault(id: number): Promise<void>;
-  /** The faults in force (`GET /__mock/faults`). */
   faults(): Promise<ActiveFault[]>;
-  /** The calls the session answered, oldest first, those matching `filter` (`GET /__mock/requests`; a RegExp path is matched here). */
+  /** A RegExp path is matched here, not on the server. */
   requests(filter?: RequestFilter): Promise<JournalEntry[]>;
-  /** Forgets the calls and the coverage counts (`DELETE /__mock/requests`). */
   clearRequests(): Promise<void>;
-  /** Every documented response, with how often the session answered it (`GET /__mock/coverage`). */
   coverage(): Promise<ResponseCoverage>;
-  /** The named sessions in use (`GET /__mock/sessions`). */
   sessions(): Promise<SessionSummary[]>;
-  /** Ends a named session, this client's by default (`DELETE /__mock/sessions/{name}`); its store and faults are dropped. */
+  /** Ends a named session, this client's by default. */
   endSession(name?: string): Promise<void>;
-  /** A client of the same server for another session (or, with null, the default one). */
+  /** A client of the same server for another session (null: the default one). */
   forSession(name: string | null): ControlClient;
 }
 
 const knownCode = (code: string): code is ErrorCode => Object.hasOwn(errorStatuses, code);
 
-/** The answer as the error the in-process mock would throw: a `MockError` when the body is the mock's Error record. */
+// The error the in-process mock would throw, when the body is the mock's Error record.
 async function refusal(response: Response, what: string): Promise<Error> {
   const text = await response.text();
   let body: unknown;
@@ -83,7 +61,8 @@ async function refusal(response: Response, what: string): Promise<Error> {
     const violations = (body as { violations?: unknown }).violations;
     return new MockError(body.code, body.message, Array.isArray(violations) ? { violations } : {});
   }
-  return new Error(
+  return new MockUsageError(
+    'not_the_mock',
     `${what} answered ${response.status} without an Error record of petstore-mock: is the mock running there?`,
   );
 }
@@ -105,10 +84,7 @@ function journalQuery(filter: RequestFilter): string {
   return text === '' ? '' : `?${text}`;
 }
 
-/**
- * How the client talks to the control plane: `json` for an answer with a body, `done` for a 204,
- * each refusing what is not the mock's answer.
- */
+// `json` for an answer with a body, `done` for a 204; each refuses what is not the mock's answer.
 function controlTransport(options: ControlClientOptions, sessionHeaders: Record<string, string>) {
   const origin = new URL(options.baseUrl).origin;
   const send = async (method: string, path: string, body?: unknown): Promise<Response> => {
@@ -125,14 +101,21 @@ function controlTransport(options: ControlClientOptions, sessionHeaders: Record<
         ...(body !== undefined && { body: stringifyJson(body as never) }),
       });
     } catch (error) {
-      throw new Error(`Could not reach petstore-mock at ${origin}: ${(error as Error).message}`, { cause: error });
+      throw new MockUsageError(
+        'mock_unreachable',
+        `Could not reach petstore-mock at ${origin}: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     }
     if (!response.ok) throw await refusal(response, `${method} ${url}`);
     return response;
   };
   // A success that is not the mock's (a dev server's page, a proxy's) must not pass for one.
   const notTheMock = (method: string, path: string, response: Response) =>
-    new Error(
+    new MockUsageError(
+      'not_the_mock',
       `${method} ${origin}/__mock${path} answered ${response.status} ${response.headers.get('content-type') ?? 'without a content type'}, not as petstore-mock answers: is the mock running there?`,
     );
   const json = async (method: string, path: string, body?: unknown): Promise<unknown> => {
@@ -155,9 +138,8 @@ function controlTransport(options: ControlClientOptions, sessionHeaders: Record<
 }
 
 /**
- * A client of a standalone `petstore-mock`'s control plane, for Playwright fixtures, end-to-end
- * tests and scripts: browser-safe (fetch only). With `session`, every call controls that session,
- * and `sessionHeaders` are what a browser must send for its calls to land there.
+ * A browser-safe client of a standalone `petstore-mock`'s control plane. With `session`, every call
+ * controls that session.
  * @example
  * import { createControlClient } from 'petstore-contract-kit/control';
  *

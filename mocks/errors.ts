@@ -1,10 +1,10 @@
+import { KitError } from '../core/errors.js';
 import type { ErrorRecord } from '../core/records.js';
 import type { Violation } from '../core/schema-validator.js';
 import { jsonReply, replyToResponse, type Reply } from './reply.js';
 
 /**
- * Every error code the mock answers with, and the HTTP status it maps to. This table is the one
- * place where codes meet statuses; `docs/error-codes.md` documents each.
+ * Every error code the mock answers with, and its HTTP status: the one place where codes meet statuses.
  * @example
  * errorStatuses.order_already_shipped // 409
  */
@@ -39,20 +39,44 @@ export const errorStatuses = {
   internal_error: 500,
 } as const;
 
-/** A machine-readable error code of the mock. */
 export type ErrorCode = keyof typeof errorStatuses;
 
 /**
- * An error with a code; `toResponse()` turns it into the Error record the interface documents.
+ * The codes of the errors the mock throws at its user rather than answering over HTTP, and what each means.
+ * @example
+ * mockUsageErrorCodes.not_the_mock // 'the control client reached a server that does not answer as petstore-mock'
+ */
+export const mockUsageErrorCodes = {
+  mock_unreachable: 'the control client could not reach the server at all (connection refused, DNS, network)',
+  not_the_mock: 'the control client reached a server that does not answer as petstore-mock',
+  node_only: 'a function of the package root that needs Node.js, called in a browser',
+  unreadable_seed_file: 'a seed file that cannot be read (missing, a folder, no permission)',
+  invalid_seed_file: 'a seed file that is not valid JSON or YAML, or whose orders are invalid',
+  missing_mock_server: "Playwright's mockMode 'server' without the address of a petstore-mock",
+  missing_msw_playwright: "Playwright's in-page mock without the @msw/playwright package installed",
+  in_page_only: "a Playwright fixture of the in-page mock used in mockMode 'server'",
+  missing_storybook_worker: 'withOrderMock in a story whose context has no msw-storybook-addon worker',
+} as const;
+
+export type MockUsageErrorCode = keyof typeof mockUsageErrorCodes;
+
+/**
+ * An error the mock throws at its user, with a code of `mockUsageErrorCodes`.
+ * @example
+ * throw new MockUsageError('node_only', 'createServer needs Node.js and is not available in a browser.');
+ */
+export class MockUsageError extends KitError<MockUsageErrorCode> {}
+
+/**
+ * An error the mock answers with: a code of `errorStatuses`, made into an Error record.
  * @example
  * throw new MockError('order_not_found', 'Order 42 not found.');
  */
-export class MockError extends Error {
-  readonly code: ErrorCode;
+export class MockError extends KitError<ErrorCode> {
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly violations: readonly Violation[];
-  /** The exact id the client probably meant, when the one it sent is a float64 rounding of it (journaled, never in the body). */
+  /** The id the client probably meant, when it sent a float64 rounding of it; journaled, never in the body. */
   readonly probablyMeant: bigint | undefined;
 
   constructor(
@@ -60,16 +84,14 @@ export class MockError extends Error {
     message: string,
     options: { headers?: Record<string, string>; violations?: readonly Violation[]; probablyMeant?: bigint } = {},
   ) {
-    super(message);
+    super(code, message);
     this.name = 'MockError';
-    this.code = code;
     this.status = errorStatuses[code];
     this.headers = options.headers ?? {};
     this.violations = options.violations ?? [];
     this.probablyMeant = options.probablyMeant;
   }
 
-  /** The Error record `{ code, message, status }`, with the violations where there are any (control plane only). */
   toRecord(): ErrorRecord & { violations?: Violation[] } {
     const record: ErrorRecord & { violations?: Violation[] } = {
       code: this.code,
@@ -80,41 +102,25 @@ export class MockError extends Error {
     return record;
   }
 
-  /** The reply: the status of the code, `application/json`, the Error record. */
   toReply(): Reply {
     return jsonReply(this.toRecord(), this.status, this.headers);
   }
 
-  /** The HTTP response: the status of the code, `application/json`, the Error record. */
   toResponse(): Response {
     return replyToResponse(this.toReply());
   }
 }
 
-/**
- * The 404 for a request no operation answers.
- * @example
- * noOperation('GET', '/v1/store/order') // MockError not_found: No operation at GET /v1/store/order.
- */
+/** The 404 for a request no operation answers. */
 export function noOperation(method: string, pathname: string, reason?: string): MockError {
   return new MockError('not_found', `No operation at ${method} ${pathname}${reason ? `: ${reason}` : ''}.`);
 }
 
-/**
- * Turns anything thrown while answering into a response: a `MockError` keeps its code; anything
- * else is a bug of the mock and becomes a 500 `internal_error` record rather than a dropped request.
- * @example
- * errorToResponse(new MockError('order_not_found', 'Order 9 not found.')).status // 404
- */
+/** Anything but a `MockError` is a bug of the mock: a 500 `internal_error` rather than a dropped request. */
 export function errorToResponse(error: unknown): Response {
   return replyToResponse(errorToReply(error));
 }
 
-/**
- * As `errorToResponse`, before any transport.
- * @example
- * errorToReply(new Error('boom')).status // 500
- */
 export function errorToReply(error: unknown): Reply {
   if (error instanceof MockError) return error.toReply();
   return new MockError(

@@ -4,7 +4,11 @@ import type { OperationName } from '../core/routes.js';
 import { MockError } from './errors.js';
 import { jsonReply, networkError, type NetworkError, type Reply } from './reply.js';
 
-/** A fault in force, as `GET /__mock/faults` lists it: its input, with `id`, the calls it has `seen` and how many it has `affected`. */
+/**
+ * A fault in force, with the calls it has `seen` and `affected`.
+ * @example
+ * mock.faults()[0] // { id: 1, operation: 'listOrders', status: 503, seen: 0, affected: 0 }
+ */
 export interface ActiveFault extends FaultInput {
   id: number;
   operation: FaultOperation;
@@ -12,12 +16,7 @@ export interface ActiveFault extends FaultInput {
   affected: number;
 }
 
-/**
- * Checks a fault or a list of faults and returns them as a list.
- * @throws MockError `invalid_fault` naming each field that is wrong.
- * @example
- * toFaultInputs({ operation: 'cancelOrder', status: 503 }) // [{ operation: 'cancelOrder', status: 503 }]
- */
+/** Checks a fault or a list of faults and returns them as a list. */
 export function toFaultInputs(value: unknown): FaultInput[] {
   const violations = faultViolations(value);
   const first = violations[0];
@@ -45,7 +44,6 @@ interface FaultInForce {
   random: () => number;
 }
 
-/** What the plan decided for one call: wait this long, then answer `reply` (an error, or a dropped connection), or go on. */
 export interface FaultDecision {
   delay: number;
   reply?: Reply | NetworkError;
@@ -57,28 +55,19 @@ export const faultsInForceLimit = 100;
 const sleep = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
 
 /**
- * The faults in force for one store: each call of an operation is matched against them in the
- * order they were added; every matching fault counts the call, and the first one due affects it.
- * Each fault draws from its own seeded random stream, so a run replays whatever else happens.
- * @example
- * const plan = new FaultPlan();
- * plan.add([{ operation: 'listOrders', status: 503, times: 1 }]);
- * await plan.apply('listOrders') // a 503 reply with an Error record; the next call goes through
+ * The faults in force for one store. Every matching fault counts a call and the first one due affects
+ * it; each has its own seeded random stream, so that a run replays whatever else happens.
  */
 export class FaultPlan {
   #faults: FaultInForce[] = [];
   #nextId = 1;
   readonly #sleep: (milliseconds: number) => Promise<void>;
 
-  /** `sleep`: how a delay waits (a test's own, to decide when delayed calls go on). Default: a timer. */
   constructor(options: { sleep?: ((milliseconds: number) => Promise<void>) | undefined } = {}) {
     this.#sleep = options.sleep ?? sleep;
   }
 
-  /**
-   * Adds faults (checked first with `toFaultInputs`; on an error nothing is added) and returns them as they are now in force.
-   * @throws MockError `invalid_fault`, or `fault_limit_reached` when more than `faultsInForceLimit` would be in force.
-   */
+  /** Adds faults, all checked first, and returns them as now in force. */
   add(inputs: unknown): ActiveFault[] {
     const checked = toFaultInputs(inputs);
     if (this.#faults.length + checked.length > faultsInForceLimit)
@@ -101,34 +90,29 @@ export class FaultPlan {
     return added.map(({ fault }) => ({ ...fault }));
   }
 
-  /** Removes every fault. */
   clear(): void {
     this.#faults = [];
   }
 
-  /** Removes the fault with this id; tells whether there was one. */
   remove(id: number): boolean {
     const before = this.#faults.length;
     this.#faults = this.#faults.filter((entry) => entry.fault.id !== id);
     return this.#faults.length < before;
   }
 
-  /** The faults in force, with their counts. Faults that have affected all their `times` calls are gone. */
+  /** A fault that has affected all its `times` calls is gone. */
   list(): ActiveFault[] {
     return this.#faults.map(({ fault }) => ({ ...fault }));
   }
 
-  /** Whether a fault in force drops connections (`network: true`). */
   get dropsConnections(): boolean {
     return this.#faults.some((entry) => entry.fault.network === true);
   }
 
-  /** Whether there is no fault in force: the fast path for the usual call. */
   get empty(): boolean {
     return this.#faults.length === 0;
   }
 
-  /** Counts a call of `operation` and decides what happens to it. */
   decide(operation: OperationName): FaultDecision | undefined {
     let chosen: FaultInForce | undefined;
     for (const entry of this.#faults) {
@@ -159,11 +143,7 @@ export class FaultPlan {
     return { delay, reply: jsonReply(record, fault.status) };
   }
 
-  /**
-   * Counts a call, waits for its delay, and returns the reply that replaces it, or undefined to answer as usual.
-   * @example
-   * const replaced = await plan.apply('cancelOrder'); if (replaced) return replaced;
-   */
+  /** Counts a call, waits for its delay, and returns the reply that replaces it, or undefined. */
   async apply(operation: OperationName): Promise<Reply | NetworkError | undefined> {
     const decision = this.decide(operation);
     if (decision === undefined) return undefined;

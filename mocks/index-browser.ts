@@ -13,6 +13,8 @@ import type {
 import type { loadSeedFile as loadSeedFileInNode, readSeedFile as readSeedFileInNode } from './seed-file.js';
 import type { createServer as createServerInNode } from './server.js';
 
+import { MockUsageError } from './errors.js';
+
 export * from './package-root.js';
 export { defaultBodyLimit, defaultTimeouts } from './server-defaults.js';
 
@@ -21,7 +23,7 @@ export const scenarioDirectory = 'petstore-contract-kit/scenarios';
 
 function nodeOnly(name: string, instead: string): () => never {
   return () => {
-    throw new Error(`${name} needs Node.js and is not available in a browser: ${instead}`);
+    throw new MockUsageError('node_only', `${name} needs Node.js and is not available in a browser: ${instead}`);
   };
 }
 

@@ -1,9 +1,9 @@
 import { routes, type OperationName } from '../core/routes.js';
 
-/** How many calls a session's journal keeps unless told otherwise; older ones are dropped first. */
+/** How many calls a session's journal keeps by default. */
 export const defaultJournalSize = 1000;
 
-/** Whether a call carried an accepted key, another one (any scheme), or none at all. Never the key itself. */
+/** Whether a call carried an accepted key, another one, or none; never the key itself. */
 export type AuthorizationSeen = 'none' | 'valid' | 'invalid';
 
 /**
@@ -14,30 +14,22 @@ export type AuthorizationSeen = 'none' | 'valid' | 'invalid';
  */
 export interface JournalEntry {
   method: string;
-  /** The path as the client sent it, without the query. */
   path: string;
-  /** The route table's operation, or null for a call that is no operation (an unknown path, another method, HEAD, OPTIONS). */
   operation: OperationName | null;
-  /** The status the client got; `network` for a dropped connection (a fault with `network: true`). */
+  /** `network` for a dropped connection. */
   status: number | 'network';
-  /** The session named by `X-Mock-Session`, or null for the default one. */
   session: string | null;
-  /** When the call was answered (ISO 8601). */
   time: string;
   authorization: AuthorizationSeen;
-  /**
-   * Only on a 404 for an id that a float64 makes of an order's id beyond 2^53: that order's exact id,
-   * the one the client probably meant (it parsed the id with `JSON.parse` and lost its last digits).
-   */
+  /** On a 404 for an id a float64 made of a stored one: the id the client probably meant. */
   probablyMeant?: string;
 }
 
-/** A call as a session records it: its time in milliseconds since the epoch, made ISO 8601 when listed. */
+/** A call as recorded: its time in milliseconds, made ISO 8601 when listed. */
 export type RecordedCall = Omit<JournalEntry, 'time'> & { time: number };
 
 /**
- * Which calls to pick out of a journal: every field given must match. `path` is the exact path, or a
- * regular expression it must match.
+ * Which calls to pick out of a journal: every field given must match.
  * @example
  * mock.requests({ operation: 'cancelOrder', status: 204 })
  * mock.requests({ method: 'DELETE', path: /^\/v1\/store\/orders\/3$/ })
@@ -49,7 +41,7 @@ export interface RequestFilter {
   path?: string | RegExp;
 }
 
-/** Which documented responses were answered: every operation of the route table, each documented status, and how often. */
+/** How often each documented response of each operation was answered. */
 export interface ResponseCoverage {
   operations: {
     operation: OperationName;
@@ -57,15 +49,12 @@ export interface ResponseCoverage {
     path: string;
     responses: { status: number; seen: number }[];
   }[];
-  /** How many documented responses were answered at least once. */
   covered: number;
-  /** How many documented responses there are. */
   total: number;
 }
 
 /**
- * The calls one session of the mock answered: the last `size` of them (oldest dropped first), and how
- * often each operation answered each status, counted over the journal's whole life since it was last cleared.
+ * The last `size` calls a session answered, and how often each documented response was given since the last clear.
  * @example
  * const journal = new RequestJournal(100);
  * journal.record(entry);
@@ -75,17 +64,15 @@ export class RequestJournal {
   readonly size: number;
   #entries: RecordedCall[] = [];
   #start = 0;
-  // operation → status → how often; no string is built per call.
+  // Nested by operation then status, so that no string is built per call.
   readonly #seen = new Map<OperationName, Map<number, number>>();
 
-  /** @param size how many calls to keep; 0 keeps none and counts nothing. */
   constructor(size: number = defaultJournalSize) {
     if (!Number.isInteger(size) || size < 0)
       throw new TypeError(`the journal size must be a whole number >= 0, not ${size}`);
     this.size = size;
   }
 
-  /** Records a call; past `size`, the oldest is dropped. */
   record(entry: RecordedCall): void {
     if (this.size === 0) return;
     if (entry.operation !== null && typeof entry.status === 'number') {
@@ -95,13 +82,11 @@ export class RequestJournal {
     }
     if (this.#entries.length < this.size) this.#entries.push(entry);
     else {
-      // A ring: the oldest entry is overwritten, so a long-running mock holds at most `size` entries.
       this.#entries[this.#start] = entry;
       this.#start = (this.#start + 1) % this.size;
     }
   }
 
-  /** The calls kept, oldest first, those matching `filter` when one is given. */
   list(filter: RequestFilter = {}): JournalEntry[] {
     const ordered = [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)];
     return ordered
@@ -116,14 +101,12 @@ export class RequestJournal {
       .map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() }));
   }
 
-  /** Forgets every call, and every count. */
   clear(): void {
     this.#entries = [];
     this.#start = 0;
     this.#seen.clear();
   }
 
-  /** Every documented response of the route table, with how often it was answered since the last clear. */
   coverage(): ResponseCoverage {
     const operations = routes.map((route) => ({
       operation: route.operation,
@@ -140,8 +123,7 @@ export class RequestJournal {
 }
 
 /**
- * Adds up coverages of the same route table (several tests, sessions or workers): each documented
- * response's `seen` is the sum, and `covered` counts those seen at least once.
+ * Adds up coverages of several tests, sessions or workers.
  * @example
  * mergeCoverage([firstTest.coverage(), secondTest.coverage()]).covered // 5
  */

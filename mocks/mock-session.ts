@@ -14,10 +14,9 @@ import { type OrderSeed, OrderStore, type OrderCollection, type StoredOrder } fr
 import type { ConflictBody } from './operations.js';
 import type { NetworkError, Reply } from './reply.js';
 
-/** What the mock needs of a scenario to load it: its name, its provider state when it has one, and the faults its steps declare. */
+/** What the mock needs of a scenario to load it. */
 export interface LoadableScenario {
   name: string;
-  /** What the scenario shows, in a sentence (listed by `GET /__mock/scenarios`). */
   description?: string;
   state?: { params: { orders: readonly unknown[] } };
   steps?: readonly Pick<ScenarioStep, 'request' | 'fault'>[];
@@ -27,27 +26,21 @@ export interface LoadableScenario {
 export interface ScenarioSummary {
   name: string;
   description: string;
-  /** How many orders its provider state holds, or null when it keeps the store as it is. */
+  /** Null when the scenario keeps the store as it is. */
   orders: number | null;
-  /** How many faults its steps put in force. */
   faults: number;
 }
 
 /** What loading a scenario did, as `POST /__mock/scenarios/{name}` answers it. */
 export interface ScenarioLoaded {
   scenario: string;
-  /** Whether the scenario set a provider state (a scenario without one keeps the store). */
   seeded: boolean;
-  /** How many orders the store holds now. */
   orders: number;
-  /** How many faults are in force now (the scenario's step faults). */
   faults: number;
 }
 
 /**
- * The faults a scenario's steps declare, each turned into a fault of the step's operation that
- * lets the scenario's earlier calls of that operation through and affects exactly the step's call.
- * @throws MockError `invalid_fault` when a step with a fault is not a call of an operation.
+ * The faults a scenario's steps declare, each one hitting exactly its step's call.
  * @example
  * // steps: GET /store/orders; GET /store/orders with fault { status: 503 }
  * scenarioFaults(scenario) // [{ operation: 'listOrders', after: 1, times: 1, status: 503 }]
@@ -72,24 +65,25 @@ export function scenarioFaults(scenario: LoadableScenario): FaultInput[] {
 }
 
 /**
- * How a session answers where the contract allows more than one answer; `GET`/`PUT /__mock/settings`.
+ * How a session answers where the contract allows more than one answer.
  * @example
  * { conflictBody: 'none' } // a shipped order's 409 comes without a body
  */
 export interface MockSettings {
-  /** What the 409 of a cancel of a shipped order carries: an Error record (`error`, the default) or no body (`none`). */
   conflictBody: ConflictBody;
 }
 
-/** The settings a mock starts with unless told otherwise. */
+/**
+ * The settings a session starts with.
+ * @example
+ * defaultMockSettings.conflictBody // 'error'
+ */
 export const defaultMockSettings: Readonly<MockSettings> = { conflictBody: 'error' };
 
-/** What `conflictBody` may be: an Error record, or no body. */
 export const conflictBodies: readonly ConflictBody[] = ['error', 'none'];
 
 /**
- * Checks settings from a request body or a caller: an object of known settings, each with a value it may take.
- * @throws MockError `invalid_request` naming each setting that is wrong; nothing changes.
+ * Checks settings from a request body or a caller.
  * @example
  * checkedSettings({ conflictBody: 'none' }) // { conflictBody: 'none' }
  */
@@ -98,7 +92,6 @@ export function checkedSettings(value: unknown): Partial<MockSettings> {
     throw new MockError('invalid_request', 'Invalid settings: send an object such as {"conflictBody": "none"}.', {
       violations: [{ path: '', message: 'must be an object' }],
     });
-  // Read once: what is stored is what was checked.
   const entries = Object.entries(value);
   const violations = entries.flatMap(([name, setting]) =>
     name !== 'conflictBody'
@@ -118,22 +111,17 @@ export function checkedSettings(value: unknown): Partial<MockSettings> {
   return checked;
 }
 
-/** The controls of one session's store and faults: the same calls as the control plane under `/__mock`. */
+/** The controls of one session: the same calls as the control plane under `/__mock`. */
 export interface MockControls {
-  /** The store behind the session. */
   readonly store: OrderStore;
   /**
-   * Every order with its status (what `GET /__mock/orders` answers); a replacement is in place as soon as it is asked.
+   * Every order with its status.
    * @example
    * (await mock.orders()).map((order) => order.status) // ['pending', 'pending', 'shipped', 'shipped', 'pending']
    */
   orders(): Promise<StoredOrder[]>;
   /**
-   * The session's orders as an `@msw/data` collection, to arrange data in a test: records as
-   * `orders()` returns them (`id` and `petId` as `bigint`, a `status`), checked against the spec's
-   * Order on every create and update. What you create, update or delete there is what the next
-   * `GET /v1/store/orders` lists and what decides the next cancel. `reset()`, `replaceOrders()` and
-   * `loadScenario()` give the session a new collection, from the seed or the new orders: ask for it again after one.
+   * The session's orders as an `@msw/data` collection, to arrange data in a test. Ask again after a reset or replacement.
    * @example
    * const orders = await mock.collection();
    * await orders.update((q) => q.where({ id: 1n }), { data(order) { order.status = 'shipped'; } });
@@ -141,65 +129,51 @@ export interface MockControls {
    * // DELETE /v1/store/orders/1 now answers 409
    */
   collection(): Promise<OrderCollection>;
-  /** Replaces every order, as `PUT /__mock/orders` does; rejects with a `MockError` and changes nothing on bad input. */
+  /** Replaces every order; on bad input nothing changes. */
   replaceOrders(orders: readonly unknown[]): Promise<void>;
-  /** Returns the store to its seed and the faults to the initial ones, as `POST /__mock/reset` does. */
+  /** Returns the store, faults and settings to how the session started. */
   reset(): Promise<void>;
   /**
-   * Loads one of the mock's scenarios, as `POST /__mock/scenarios/{name}` does: its orders replace the
-   * store and its steps' faults replace the faults in force. Rejects with a `MockError`
-   * (`unknown_scenario`) for a name it was not given; then nothing changes.
+   * Loads a scenario: its orders and faults replace the session's.
    * @example
    * const mock = createOrderMock({ scenarios: bundledScenarios });
    * await mock.loadScenario('cancel-shipped-order'); // DELETE /v1/store/orders/3 now answers 409
    */
   loadScenario(name: string): Promise<ScenarioLoaded>;
   /**
-   * The scenarios `loadScenario` knows, by name, as `GET /__mock/scenarios` lists them.
+   * The scenarios `loadScenario` knows.
    * @example
    * createOrderMock({ scenarios: bundledScenarios }).scenarios()[0] // { name: 'cancel-cancelled-order', description: '…', orders: 1, faults: 0 }
    */
   scenarios(): ScenarioSummary[];
-  /** How the session answers where the contract allows more than one answer (`GET /__mock/settings`). */
   settings(): MockSettings;
   /**
-   * Changes settings, as `PUT /__mock/settings` does, until the next reset; returns them all.
-   * @throws MockError `invalid_request` for an unknown setting or value; nothing changes.
+   * Changes settings until the next reset; returns them all.
    * @example
    * mock.changeSettings({ conflictBody: 'none' }); // DELETE of a shipped order: 409 without a body
    */
   changeSettings(settings: Partial<MockSettings>): MockSettings;
   /**
-   * Adds faults, as `POST /__mock/faults` does, and returns them with their ids.
-   * @throws MockError `invalid_fault`; nothing is added.
+   * Adds faults and returns them with their ids.
    * @example
    * mock.addFaults({ operation: 'listOrders', status: 503, times: 1 }); // the next list answers 503
    * mock.addFaults({ operation: 'cancelOrder', delay: { min: 100, max: 400 }, seed: 7 });
    * mock.addFaults({ operation: 'cancelOrder', network: true, after: 2, times: 1 }); // the third cancel fails to connect
    */
   addFaults(faults: FaultInput | readonly FaultInput[]): ActiveFault[];
-  /** Removes every fault, as `DELETE /__mock/faults` does. */
   clearFaults(): void;
-  /**
-   * Removes one fault by its id, as `DELETE /__mock/faults/{id}` does.
-   * @throws MockError `unknown_fault` when no fault in force has that id.
-   */
   removeFault(id: number): void;
-  /** The faults in force, as `GET /__mock/faults` lists them. */
   faults(): ActiveFault[];
   /**
-   * The calls of the interface this session answered, oldest first (what `GET /__mock/requests` answers),
-   * those matching `filter` when one is given.
+   * The calls this session answered, oldest first, those matching `filter` if given.
    * @example
    * expect(mock.requests({ operation: 'cancelOrder', status: 204 })).toHaveLength(1);
    * expect(mock.requests({ method: 'DELETE', path: '/v1/store/orders/3' })).toHaveLength(1);
    */
   requests(filter?: RequestFilter): JournalEntry[];
-  /** Forgets the calls and the coverage counts, as `DELETE /__mock/requests` does. */
   clearRequests(): void;
   /**
-   * Every documented response of every operation, with how often this session answered it since the
-   * journal was last cleared (what `GET /__mock/coverage` answers).
+   * How often this session gave each documented response since the journal was last cleared.
    * @example
    * mock.coverage().operations.find((operation) => operation.operation === 'cancelOrder')!.responses // [{ status: 204, seen: 1 }, { status: 401, seen: 0 }, ...]
    */
@@ -208,27 +182,20 @@ export interface MockControls {
 
 /** How a session starts, and what it returns to on reset. */
 export interface SessionStart {
-  /** The orders to start with and to return to on reset, checked once and shared by every session. */
   seed: OrderSeed;
-  /** The faults to start with and to return to on reset (already checked). */
   faults: readonly FaultInput[];
-  /** The scenarios `loadScenario` knows. */
   scenarios: readonly LoadableScenario[];
-  /** How many calls the journal keeps (0: none). */
   journalSize: number;
-  /** How a fault's delay waits. Default: a timer. */
   sleep?: (milliseconds: number) => Promise<void>;
-  /** The most orders all sessions may hold, and how many the others hold: a replacement past it is refused. */
-  orderBudget?: { limit: number; heldBesides(session: MockSession): number };
-  /** The settings to start with and to return to on reset. Default: `defaultMockSettings`. */
+  /** The most orders all sessions may hold, and how many the other sessions hold. */
+  orderBudget?: { limit: number; ordersInOtherSessions(session: MockSession): number };
   settings?: MockSettings;
-  /** Names the sessions' stores, for their entity tags (each session takes the next name). Default: random tags. */
+  /** Names each session's store, for its entity tags. */
   storeTag?: () => string;
 }
 
 /**
- * One store and the faults in force on it, with their controls: the default session of a mock, or a
- * session named by the `X-Mock-Session` header. Reset returns both to how the session started.
+ * One store and its faults, with their controls: a mock's default session, or one named by `X-Mock-Session`.
  * @example
  * const session = new MockSession({ seed: OrderSeed.from([{ id: 1 }]), faults: [], scenarios: [], journalSize: 1000 });
  * session.addFaults({ operation: 'listOrders', status: 503, times: 1 });
@@ -260,7 +227,7 @@ export class MockSession implements MockControls {
     return this.settings();
   }
 
-  /** Whether the float64-rounding hint has yet to be logged for this session (true once, then false). */
+  /** True the first time only: the float64 hint is logged once a session. */
   firstRoundingHint(): boolean {
     const first = !this.#roundingHinted;
     this.#roundingHinted = true;
@@ -275,27 +242,26 @@ export class MockSession implements MockControls {
     return this.store.collection();
   }
 
-  /** As `MockControls#replaceOrders`; `at` is where the orders sit in a request body, for the violations' paths. */
+  /** `at` is where the orders sit in a request body, for the violations' paths. */
   async replaceOrders(orders: unknown, at = ''): Promise<void> {
     this.#checkRoomFor(orders);
     await this.store.replace(orders, at);
   }
 
-  // Refused before anything is checked or changed (the count is known from the array alone), and only
-  // when the store would grow: a smaller replacement is taken even when the mock is over its budget.
+  // Only a replacement that grows the store is refused: a smaller one is taken even over the budget.
   #checkRoomFor(orders: unknown): void {
     const budget = this.#start.orderBudget;
     if (budget === undefined || !Array.isArray(orders) || orders.length <= this.store.size) return;
-    const besides = budget.heldBesides(this);
-    if (besides + orders.length <= budget.limit) return;
+    const inOtherSessions = budget.ordersInOtherSessions(this);
+    if (inOtherSessions + orders.length <= budget.limit) return;
     throw new MockError(
       'order_limit_reached',
-      `Cannot hold ${orders.length} orders here: the other sessions hold ${besides} and the mock holds at most ${budget.limit} orders in all. ` +
+      `Cannot hold ${orders.length} orders here: the other sessions hold ${inOtherSessions} and the mock holds at most ${budget.limit} orders in all. ` +
         'End sessions with DELETE /__mock/sessions/{name}, or start the mock with a larger --max-orders.',
     );
   }
 
-  /** As `MockControls#reset`; the journal is cleared too, so each test starts from nothing. */
+  /** Clears the journal too, so that each test starts from nothing. */
   async reset(): Promise<void> {
     this.#journal.clear();
     this.#settings = { ...(this.#start.settings ?? defaultMockSettings) };
@@ -341,7 +307,6 @@ export class MockSession implements MockControls {
     };
   }
 
-  /** As `MockControls#addFaults`; any value may come from a request body, so it is checked first. */
   addFaults(faults: unknown): ActiveFault[] {
     return this.#plan.add(faults);
   }
@@ -371,20 +336,17 @@ export class MockSession implements MockControls {
     return this.#journal.coverage();
   }
 
-  /** Whether a fault in force here drops connections (`network: true`). */
   dropsConnections(): boolean {
     return !this.#plan.empty && this.#plan.dropsConnections;
   }
 
-  /** Records a call this session answered (used by the handlers and the standalone server's fast path). */
   recordCall(entry: RecordedCall): void {
     this.#journal.record(entry);
   }
 
   /**
-   * Counts a call of an operation against the faults in force: the reply that replaces it (after the
-   * fault's delay), undefined from the promise when it goes on, or undefined at once when no fault is
-   * in force (the usual call pays nothing). Used by the handlers, before the bearer check.
+   * The faulted reply of a call, after its delay; undefined at once when no fault is in force, so that
+   * the usual call does not wait for a promise.
    */
   applyFaults(operation: OperationName): Promise<Reply | NetworkError | undefined> | undefined {
     return this.#plan.empty ? undefined : this.#plan.apply(operation);

@@ -64,5 +64,6 @@ export {
   type PersistedOrders,
   type PersistOptions,
 } from './persisted-orders.js';
-export type { Answer, HandleRequest, MockRequest } from './pipeline.js';
+export type { MockRequest } from './mock-request.js';
+export type { Answer, HandleRequest } from './pipeline.js';
 export type { Reply } from './reply.js';

@@ -23,13 +23,13 @@ import { defaultJournalSize } from './journal.js';
 import { SessionRegistry, type SessionOptions, type SessionSummary } from './sessions.js';
 
 /**
- * The deprecation date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification).
+ * The default deprecation date of `GET /pets/{petId}`.
  * @example
  * createOrderMock({ petDeprecation: defaultPetDeprecation, petSunset: '2028-01-01T00:00:00Z' })
  */
 export const defaultPetDeprecation = new Date('2026-01-01T00:00:00Z');
 /**
- * The sunset date the mock announces for `GET /pets/{petId}` unless told otherwise (not shown in the specification).
+ * The default sunset date of `GET /pets/{petId}`.
  * @example
  * defaultPetSunset.toUTCString() // 'Wed, 30 Jun 2027 23:59:59 GMT'
  */
@@ -37,28 +37,16 @@ export const defaultPetSunset = new Date('2027-06-30T23:59:59Z');
 
 /** How to build an order mock. Every option has a default, so `createOrderMock()` is a working mock. */
 export interface OrderMockOptions {
-  /**
-   * The one base URL to answer, ending with `/v1` (for example `https://staging.example.com/v1`).
-   * By default the handlers answer `/v1` on any origin, so production and staging addresses both work.
-   */
+  /** The one base URL to answer, ending with `/v1`. Default: `/v1` on any origin. */
   baseUrl?: string;
   /** The accepted bearer keys. Default: the development key `petstore-dev-key`. */
   apiKeys?: readonly string[];
-  /**
-   * The orders to start with and to return to on reset, each with an optional `status`: checked
-   * once, then shared by every session and reset (an `OrderSeed` is taken as already checked). Default: `defaultSeed`.
-   */
+  /** The orders every session starts with and returns to on reset, checked once. Default: `defaultSeed`. */
   seed?: readonly unknown[] | OrderSeed;
-  /**
-   * The scenarios `loadScenario` and `POST /__mock/scenarios/{name}` know. Default: every scenario the
-   * kit ships (`bundledScenarios`, the same as its `scenarios/*.yaml`). Given, these instead: add yours
-   * to the kit's with `[...bundledScenarios, ...await loadScenarios({ directory: 'scenarios' })]`.
-   */
+  /** The scenarios the mock can load, instead of the kit's own. Default: `bundledScenarios`. */
   scenarios?: readonly LoadableScenario[];
   /**
-   * The scenario to start from and to return to on `reset()`, in every session: its provider state's
-   * orders (instead of `seed`) and its steps' faults (before `faults`).
-   * @throws MockError `unknown_scenario` listing the known names; TypeError with a `seed` as well, when the scenario has orders of its own.
+   * The scenario every session starts from and returns to on reset: its orders and its faults.
    * @example
    * const mock = createOrderMock({ scenario: 'cancel-shipped-order' });
    * // DELETE /v1/store/orders/3 answers 409; after mock.reset(), again
@@ -71,56 +59,37 @@ export interface OrderMockOptions {
   /** How many calls each session's journal keeps, oldest dropped first; 0 keeps none. Default: 1,000. */
   journalSize?: number;
   /**
-   * How a fault's delay waits, for tests that decide when a delayed call goes on instead of waiting
-   * for it. Default: a timer of the delay.
+   * How a fault's delay waits, so that a test can decide when a delayed call goes on. Default: a timer.
    * @example
    * const waiting: (() => void)[] = [];
    * createOrderMock({ sleep: () => new Promise((resolve) => waiting.push(resolve)) });
    */
   sleep?: (milliseconds: number) => Promise<void>;
-  /**
-   * The most orders all sessions hold together: a `PUT /__mock/orders`, provider state or scenario that
-   * would pass it is refused with 409 `order_limit_reached`, and nothing changes. Sessions still on
-   * the seed count its orders. Default: 500,000 (about 600 MiB once their records exist).
-   */
+  /** The most orders all sessions hold together; more is refused with 409 `order_limit_reached`. Default: 500,000. */
   maxOrders?: number;
-  /**
-   * What the 409 of a cancel of a shipped order carries in every session until it is changed (`PUT
-   * /__mock/settings`, `changeSettings`): an Error record (`'error'`) or no body (`'none'`); the
-   * specification shows no body for it, so a client must handle both. Default: `'error'`.
-   */
+  /** Whether the 409 of a cancel of a shipped order has an Error record (`'error'`) or no body (`'none'`). Default: `'error'`. */
   conflictBody?: ConflictBody;
   /** Whether to answer the control plane under `/__mock`. Default: true. */
   control?: boolean;
-  /**
-   * Who may use the control plane: the standalone server guards it against other sites and hostile
-   * host names (see `createControlAccess`). In process, the control plane is reached only by the code
-   * that runs the mock, and this is undefined: every caller may.
-   */
+  /** Who may use the control plane; the standalone server sets it. Default: every caller. */
   controlAccess?: ControlAccess;
   /** The deprecation date of `GET /pets/{petId}` (RFC 9745). Default: 2026-01-01T00:00:00Z. */
   petDeprecation?: Date | string;
   /** The sunset date of `GET /pets/{petId}` (RFC 8594); not before the deprecation date. Default: 2027-06-30T23:59:59Z. */
   petSunset?: Date | string;
   /**
-   * Your own MSW handlers, asked before the kit's, through the same pipeline: the same sessions,
-   * journal and logging (and, on the standalone server, CORS). A function is called once with the
-   * mock, so that the handlers can use its store (`await mock.collection()`).
+   * Your own MSW handlers, asked before the kit's, with the same sessions and journal. A function gets the mock.
    * @example
    * createOrderMock({ handlers: [http.get('*\/v1/store/inventory', () => HttpResponse.json({ dogs: 3 }))] })
    */
   handlers?: readonly RequestHandler[] | ((mock: OrderMock) => readonly RequestHandler[]);
   /** Called with one line a request the mock answers (method, path, status, milliseconds; never a header). Default: silent. */
   log?: (line: string) => void;
-  /**
-   * Called once a session with a line about a client's mistake the mock noticed: a cancel of an id
-   * that a float64 makes of an order's id beyond 2^53 (the 404's message and the journal say it each
-   * time). petstore-mock prints it to stderr. Default: silent.
-   */
+  /** Called once a session when a client seems to have lost an id's last digits (a float64). Default: silent. */
   warn?: (line: string) => void;
 }
 
-/** How many orders all of a mock's sessions may hold together, unless told otherwise. */
+/** The default of `maxOrders`. */
 export const defaultMaxOrders = 500_000;
 
 function checkedMaxOrders(maxOrders = defaultMaxOrders): number {
@@ -129,24 +98,19 @@ function checkedMaxOrders(maxOrders = defaultMaxOrders): number {
   return maxOrders;
 }
 
-/**
- * A stateful mock of the order interface: its MSW handlers, and the controls of its default session
- * (the mock itself) and of named ones.
- */
+/** A stateful mock of the order interface: its MSW handlers, and the controls of its sessions. */
 export interface OrderMock extends MockControls {
   /** The MSW request handlers: give them to `setupServer`, `setupWorker` or the kit's HTTP server. */
   readonly handlers: RequestHandler[];
   /**
-   * The mock's one pipeline, without any transport: a request in, its answer out (`undefined` for a
-   * request outside `/v1` and `/__mock`). The handlers and the standalone server are adapters over it.
+   * The mock's pipeline without any transport: a request in, its answer out.
    * @example
    * const answer = await mock.handle(new Request('http://localhost/v1/store/orders', { headers: { authorization: 'Bearer petstore-dev-key' } }));
    * answer?.status // 200
    */
   readonly handle: HandleRequest;
   /**
-   * The controls of the session that requests with `X-Mock-Session: name` see, created from the seed on first use.
-   * @throws MockError `invalid_session` or `session_limit_reached`.
+   * The controls of the session that requests with `X-Mock-Session: name` see.
    * @example
    * await mock.session('test-file-a').loadScenario('cancel-shipped-order');
    */
@@ -154,9 +118,7 @@ export interface OrderMock extends MockControls {
   /** The named sessions in use, as `GET /__mock/sessions` lists them. */
   sessions(): SessionSummary[];
   /**
-   * Journals and counts in coverage the calls of the interface that a handler of yours answers in
-   * front of the kit's (`server.use(...)`, `worker.use(...)`), by MSW's life-cycle events. Returns a
-   * function that disconnects. `startBrowserMock` connects its own worker.
+   * Journals the calls a handler of yours answers in front of the kit's (`server.use`). Returns a disconnect function.
    * @example
    * const server = setupServer(...mock.handlers);
    * mock.observe(server);
@@ -165,21 +127,20 @@ export interface OrderMock extends MockControls {
    */
   observe(source: MswEvents): () => void;
   /**
-   * Whether a fault that drops connections (`network: true`) is in force in any session. The
-   * standalone server then closes each connection after its answer: a client sends an idempotent
-   * request again when a connection it reused drops (RFC 9110 section 9.2.2), which would heal the fault.
+   * Whether any session has a fault that drops connections. The server then keeps no connection alive,
+   * because a client resends an idempotent request when a reused connection drops (RFC 9110 9.2.2).
    */
   dropsConnectionsInAnySession(): boolean;
 }
 
-/** What MSW reports of a mocked response: the request, its id, and the response. */
+/** What MSW reports of a mocked response. */
 export interface MockedResponseEvent {
   readonly request: Request;
   readonly requestId: string;
   readonly response: Response;
 }
 
-/** What MSW lets one observe a request's life by: `setupServer()`, `setupWorker()`, or any with the same `events`. */
+/** Anything with MSW's `events`: `setupServer()` or `setupWorker()`. */
 export interface MswEvents {
   readonly events: {
     on(event: 'response:mocked', listener: (event: MockedResponseEvent) => void): unknown;
@@ -187,13 +148,9 @@ export interface MswEvents {
   };
 }
 
-/**
- * The requests the kit's handlers answered (every mock's: two mocks may share one worker), by MSW's
- * request id, noted while some mock observes MSW's events: every other answer MSW reports for the API
- * came from a handler in front of the kit's. An id is forgotten once MSW has reported its answer to
- * every listener. A dropped connection is never noted (MSW reports no answer for it); a request MSW
- * never reports (aborted) is forgotten past a bound.
- */
+// The ids of the requests the kit's handlers answered, shared by all mocks (two may share a worker):
+// any other answer MSW reports came from a handler in front of the kit's. Bounded, for aborted requests.
+
 const kitAnswers = {
   ids: new Set<string>(),
   observers: 0,
@@ -202,7 +159,6 @@ const kitAnswers = {
     this.ids.add(requestId);
     if (this.ids.size > 10_000) this.ids.delete(this.ids.values().next().value as string);
   },
-  /** Whether the kit answered the request; the id is forgotten after the listeners of this report. */
   answered(requestId: string): boolean {
     if (!this.ids.has(requestId)) return false;
     queueMicrotask(() => this.ids.delete(requestId));
@@ -210,11 +166,7 @@ const kitAnswers = {
   },
 };
 
-/**
- * The kit's MSW handler: the MSW adapter over the mock's one pipeline. It matches only the mock's
- * namespaces, so that MSW's `onUnhandledRequest` still sees every other request; a dropped
- * connection is `Response.error()`.
- */
+// Matches only the mock's namespaces, so that MSW's `onUnhandledRequest` still sees every other request.
 function pipelineHandler(pipeline: Pipeline): RequestHandler {
   return http.all(
     ({ request }) => pipeline.covers(request.url),
@@ -228,7 +180,6 @@ function pipelineHandler(pipeline: Pipeline): RequestHandler {
   );
 }
 
-/** Connects the pipeline's journal to MSW's events of one server or worker (once per source). */
 function createObserver(pipeline: Pipeline): (source: MswEvents) => () => void {
   const connected = new Map<MswEvents['events'], () => void>();
   return (source) => {
@@ -250,7 +201,6 @@ function createObserver(pipeline: Pipeline): (source: MswEvents) => () => void {
   };
 }
 
-/** Where every session starts and returns on reset: the seed and faults, or the named scenario's. */
 function startingPoint(
   options: OrderMockOptions,
   scenarios: readonly LoadableScenario[],
@@ -285,7 +235,6 @@ function checkedDates(options: OrderMockOptions): { petDeprecation: Date; petSun
   return { petDeprecation, petSunset };
 }
 
-/** A session's controls as a plain object that asks the session: what the mock offers of its default session. */
 function controlsOf(session: MockSession): MockControls {
   return {
     store: session.store,
@@ -308,11 +257,8 @@ function controlsOf(session: MockSession): MockControls {
 }
 
 /**
- * Creates a stateful mock of the order interface: pending orders cancel with 204, shipped ones
- * refuse with 409, unknown ones give 404, and every call needs a bearer key or gets 401.
- * The handlers are plain MSW handlers; the same array serves `setupServer`, `setupWorker` and the
- * kit's standalone HTTP server. The mock is also the controls of its default session.
- * @throws MockError when the seed is invalid; TypeError when a key or a date is.
+ * Creates a stateful mock of the order interface. Its handlers are plain MSW handlers, and the mock
+ * itself controls its default session.
  * @example
  * import { setupServer } from 'msw/node';
  * import { createOrderMock } from 'petstore-contract-kit/msw';
@@ -326,7 +272,7 @@ function controlsOf(session: MockSession): MockControls {
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
-  // The stores' entity tags: this mock's own random part, then the session's number (a restarted server never reuses a tag).
+  // A random part, so that a restarted server never reuses an entity tag.
   const mockTag = Math.random().toString(36).slice(2, 10);
   let stores = 0;
   const scenarios = options.scenarios ?? bundledScenarios;
@@ -342,15 +288,14 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     sleep: options.sleep,
     orderBudget: {
       limit: checkedMaxOrders(options.maxOrders),
-      heldBesides: (session: MockSession) => {
-        let held = 0;
-        for (const other of sessions.states()) if (other !== session) held += other.store.size;
-        return held;
+      ordersInOtherSessions: (session: MockSession) => {
+        let count = 0;
+        for (const other of sessions.states()) if (other !== session) count += other.store.size;
+        return count;
       },
     },
   };
   const sessions: SessionRegistry<MockSession> = new SessionRegistry(() => new MockSession(start), options.sessions);
-  // Your handlers may be made from the mock itself (`handlers: (mock) => [...]`): they are read once the mock exists.
   const userHandlers: RequestHandler[] = [];
   const pipeline = createPipeline({
     sessions,
@@ -365,7 +310,6 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     warn: options.warn,
     userHandlers: () => userHandlers,
   });
-  // The mock answers for its default session, with the pipeline, the handlers and the named sessions beside.
   const mock: OrderMock = {
     ...controlsOf(sessions.default),
     handle: pipeline.handle,
@@ -379,7 +323,6 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     },
   };
   userHandlers.push(...(typeof options.handlers === 'function' ? options.handlers(mock) : (options.handlers ?? [])));
-  // The kit's handler matches only its namespaces: your handlers for other paths answer after it, as MSW would.
   mock.handlers.push(...userHandlers);
   return mock;
 }

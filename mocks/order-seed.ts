@@ -12,7 +12,7 @@ import { orderFields, orderInt64Fields, type Order } from '../core/records.js';
 import { violationSummary } from '../core/schema-validator.js';
 import { MockError } from './errors.js';
 
-/** An order as the store holds it: the Order fields of the specification, int64 fields as `bigint`, and its status. */
+/** An order as the store holds it: int64 fields as `bigint`, and its status. */
 export type StoredOrder = Omit<Order, 'id' | 'petId' | 'quantity'> & {
   id: bigint;
   petId?: bigint;
@@ -20,16 +20,14 @@ export type StoredOrder = Omit<Order, 'id' | 'petId' | 'quantity'> & {
   status: OrderStatus;
 };
 
-/** An order's fields as a seed takes them: checked input (int64 fields `number` or `bigint`) or a stored order. */
 type OrderFields = Partial<Record<keyof Order, unknown>>;
 
-// A module's own constants, not imported bindings: the loop below runs 500,000 times for 100,000 orders.
+// Local constants rather than imported bindings, for the hot loop below.
 const publicFields: readonly (keyof Order)[] = [...orderFields];
 const int64Fields: readonly (keyof Order)[] = [...orderInt64Fields];
 const fieldKeys = publicFields.map((field) => `${JSON.stringify(field)}:`);
 
-// The JSON text of one order as `listOrders` answers it: the documented fields only, in the
-// specification's order, int64 fields exact. Equal to stringifyJson of the same fields (test/units.test.ts).
+// Equal to stringifyJson of the same fields (test/units.test.ts), only faster.
 function publicOrderJson(order: OrderFields): string {
   let text = '';
   for (let index = 0; index < publicFields.length; index++) {
@@ -46,18 +44,11 @@ function publicOrderJson(order: OrderFields): string {
 const utf8 = new TextEncoder();
 const utf8Text = new TextDecoder();
 
-/** A turn of the event loop: what a long piece of work waits for between slices, so that other requests get through. */
+/** A turn of the event loop, so that other requests get through between slices of long work. */
 export const nextTurn = (): Promise<void> =>
   new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
 
-/**
- * The JSON body of stored orders, every field and the status (`GET /__mock/orders`), as UTF-8 parts:
- * `count` orders read `perSlice` at a time by `slice(start, end)`, with a turn of the event loop
- * between slices, so that a store of 250,000 orders never holds the server for long at once.
- * @example
- * const orders = [{ id: 1n, status: 'shipped' as const }];
- * new TextDecoder().decode(Buffer.concat(await storedOrdersBody(orders.length, (start, end) => orders.slice(start, end)))) // '[{"id":1,"status":"shipped"}]'
- */
+/** The body of `GET /__mock/orders` as UTF-8 parts, written a slice at a time so that a big store holds no one up. */
 export async function storedOrdersBody(
   count: number,
   slice: (start: number, end: number) => readonly StoredOrder[],
@@ -79,16 +70,13 @@ export async function storedOrdersBody(
 }
 
 /**
- * The body of `listOrders` for these orders, as UTF-8 bytes: every order that is not cancelled,
- * documented fields only. Written field by field, about four times faster than a general serialiser
- * on 100,000 orders, and encoded once: a big list is sent many times (9 MB for 100,000 orders).
- * Orders are encoded 256 at a time, so no text of the whole list is ever held. Where each listed
- * order's bytes start is written into `starts`, when given (one entry for each order listed).
+ * The body of `listOrders` as UTF-8 bytes, written field by field and encoded once, since a big list is
+ * sent many times. `starts`, when given, receives where each listed order's bytes start.
  * @example
  * new TextDecoder().decode(listBody([{ id: 1n, status: 'pending' }, { id: 2n, status: 'cancelled' }])) // '[{"id":1}]'
  */
 export function listBody(orders: readonly (OrderFields & { status?: unknown })[], starts?: Int32Array): Uint8Array {
-  // Sized from the first orders, so that the bytes are written once, in place: no buffer to grow and copy.
+  // Sized from the first orders, so that no buffer has to grow and be copied.
   const sampled = Math.min(orders.length, 64);
   let sample = 0;
   for (let index = 0; index < sampled; index++) sample += publicOrderJson(orders[index]!).length + 1;
@@ -105,7 +93,6 @@ export function listBody(orders: readonly (OrderFields & { status?: unknown })[]
       bytes = larger;
     }
     const written = utf8.encodeInto(text, bytes.subarray(length)).written;
-    // Each piece is '[' or ',' and an order; ASCII text has as many bytes as characters.
     const ascii = written === text.length;
     let at = length;
     for (const piece of batch) {
@@ -124,24 +111,17 @@ export function listBody(orders: readonly (OrderFields & { status?: unknown })[]
   }
   batch.push(first ? '[]' : ']');
   flush();
-  // Kept as a view when little is left over (a list with many cancelled orders is copied to its size).
+  // A list with many cancelled orders is copied to its size; otherwise a view is kept.
   return length >= bytes.length * 0.8 ? bytes.subarray(0, length) : bytes.slice(0, length);
 }
 
-/**
- * Checks a list of orders the way every writer of the store does (control plane, seed files,
- * provider states, in-process callers): one schema check of the whole list, int64 fields exact, ids
- * unique. Violation paths are JSON Pointers, prefixed with `at` (where the orders sit in a larger body).
- * @throws MockError `invalid_orders` (with every violation) or `duplicate_order_id`.
- * @example
- * checkOrders([{ id: 'x' }], '/params/orders') // throws: Invalid orders: /params/orders/0/id must be integer.
- */
+/** Checks a list of orders as every writer of the store does; violation paths are prefixed with `at`. */
 function checkOrders(input: unknown, at = ''): asserts input is OrderInput[] {
   const violations = orderInputViolations(input, at);
   if (violations.length > 0)
     throw new MockError('invalid_orders', `Invalid orders: ${violationSummary(violations)}.`, { violations });
   const orders = input as OrderInput[];
-  // Sorted, equal ids sit side by side: a typed array sorts 100,000 of them in a few milliseconds.
+  // Sorted in a typed array, equal ids sit side by side.
   const ids = new BigInt64Array(orders.length);
   for (let index = 0; index < orders.length; index++) ids[index] = toInt64(orders[index]!.id)!;
   ids.sort();
@@ -156,23 +136,13 @@ function duplicateOf(orders: readonly OrderInput[], at: string): MockError {
   });
 }
 
-/**
- * Checks a list of orders and turns it into stored orders (copies: the input is not changed).
- * @throws MockError `invalid_orders` or `duplicate_order_id`.
- * @example
- * toStoredOrders([{ id: 1 }]) // [{ id: 1n, status: 'pending' }]
- */
+/** Checks a list of orders and copies it into stored orders. */
 export function toStoredOrders(input: unknown, at = ''): StoredOrder[] {
   checkOrders(input, at);
   return input.map((order) => storedOrder(order, order.status ?? 'pending'));
 }
 
-/**
- * An order's fields as the store holds them: the documented fields only, in the specification's
- * order, int64 fields as `bigint`, and the status (the input is not changed).
- * @example
- * storedOrder({ id: 1, petId: 7 }, 'shipped') // { id: 1n, petId: 7n, status: 'shipped' }
- */
+/** A copy of an order's documented fields, int64 fields as `bigint`, with the status. */
 export function storedOrder(fields: OrderFields, status: OrderStatus): StoredOrder {
   const stored: Record<string, unknown> = {};
   for (const field of publicFields) if (fields[field] !== undefined) stored[field] = fields[field];
@@ -182,28 +152,20 @@ export function storedOrder(fields: OrderFields, status: OrderStatus): StoredOrd
 }
 
 /**
- * A list of orders checked once, to start stores from: the default session's store, every named
- * session's store and every reset share it, and nothing in it changes.
- *
- * A seed holds its orders as the body `listOrders` answers for them (UTF-8 JSON, 9 MB for 100,000
- * orders), a status for each, and the few cancelled orders (which the list leaves out) apart. A store
- * that has not changed since it started answers the list with those very bytes; a store that
- * changes reads its orders back from them once. So 100,000 orders are held once, as compactly as
- * their JSON, and not also as 100,000 objects.
+ * A list of orders checked once and shared by every store and reset. It holds them as the `listOrders`
+ * body itself, not as objects, so that a big seed is held once and compactly.
  * @example
  * const seed = OrderSeed.from([{ id: 1 }, { id: 2, status: 'shipped' }]);
  * new OrderStore(seed); new OrderStore(seed); // checked once, held once
  */
 export class OrderSeed {
-  /** How many orders the seed holds, whatever their status. */
   readonly size: number;
   readonly #body: Uint8Array;
   readonly #list: readonly Uint8Array[];
   // Where each listed order's bytes start in the body: a slice of the orders is read back alone.
   readonly #starts: Int32Array;
-  // The status of each order, in order, as its index in orderStatuses.
   readonly #statuses: Uint8Array;
-  // The cancelled orders, by position (the list body leaves them out), and their positions in order.
+  // The list body leaves the cancelled orders out; they are kept here.
   readonly #cancelled: ReadonlyMap<number, StoredOrder>;
   readonly #cancelledPositions: readonly number[];
 
@@ -223,11 +185,7 @@ export class OrderSeed {
     this.#list = [this.#body];
   }
 
-  /**
-   * Checks orders into a seed; a seed is returned as it is. The input is not changed or kept.
-   * @param at where the orders sit in a request body, as a JSON Pointer, for the error paths.
-   * @throws MockError `invalid_orders` or `duplicate_order_id`.
-   */
+  /** Checks orders into a seed; a seed is returned as it is. `at` prefixes the error paths. */
   static from(input: unknown, at = ''): OrderSeed {
     if (input instanceof OrderSeed) return input;
     checkOrders(input, at);
@@ -235,8 +193,7 @@ export class OrderSeed {
   }
 
   /**
-   * The body of `listOrders` for the seed: the bytes it holds its orders in, as one part (the same
-   * array at every call, so that a server can tell a body it has sent before).
+   * The body of `listOrders`: the same array at every call, so that a server can tell a body it has sent before.
    * @example
    * new TextDecoder().decode(OrderSeed.from([{ id: 1 }, { id: 2, status: 'cancelled' }]).listBody()[0]) // '[{"id":1}]'
    */
@@ -244,10 +201,7 @@ export class OrderSeed {
     return this.#list;
   }
 
-  /**
-   * The seed's orders from position `from` up to `to`, read back from its bytes: new objects at each
-   * call, the caller's to keep or change. A store creates its records a slice at a time this way.
-   */
+  /** New copies of the orders from position `from` up to `to`, read back from the bytes. */
   orders(from = 0, to = this.size): StoredOrder[] {
     const first = this.#listedBefore(from);
     const last = this.#listedBefore(to);

@@ -9,7 +9,6 @@ export interface OrderStorage {
   removeItem(key: string): void;
 }
 
-/** How to persist a session's orders: where, and under which key. */
 export interface PersistOptions {
   /** Default: the page's `localStorage`. */
   storage?: OrderStorage;
@@ -17,14 +16,14 @@ export interface PersistOptions {
   key?: string;
 }
 
-/** What persisting did at start: whether saved orders replaced the store, and how to stop saving. */
+/** Whether saved orders replaced the store at start, and how to stop saving. */
 export interface PersistedOrders {
   restored: boolean;
   stop(): void;
 }
 
 /**
- * The key orders are kept under unless told otherwise.
+ * The default key orders are kept under.
  * @example
  * localStorage.removeItem(defaultPersistKey) // forget the saved orders: the next load starts from the seed
  */
@@ -43,7 +42,7 @@ function restore(controls: MockControls, storage: OrderStorage, key: string): Pr
     storage.removeItem(key);
     return Promise.resolve(false);
   }
-  // Checked like any replacement: saved orders that are no longer valid are forgotten, not served.
+  // Saved orders that are no longer valid are forgotten, not served.
   return controls.replaceOrders(orders).then(
     () => true,
     () => {
@@ -54,11 +53,8 @@ function restore(controls: MockControls, storage: OrderStorage, key: string): Pr
 }
 
 /**
- * Keeps a session's orders across page reloads: restores the orders saved under `key` (checked as any
- * replacement; invalid ones are forgotten), then saves every order with its status after each change
- * (a cancel, a replacement, a reset, a write through `mock.collection()`). Written with exact int64
- * ids, which `@msw/data`'s own `persist()` extension cannot write (`JSON.stringify` throws on a
- * `bigint`), and keyed by name, not by the collection's creation order.
+ * Keeps a session's orders across page reloads, with exact int64 ids, which `@msw/data`'s own
+ * `persist()` cannot write (`JSON.stringify` throws on a `bigint`).
  * @example
  * const mock = createOrderMock();
  * await persistOrders(mock, { storage: localStorage }); // { restored: true, stop }

@@ -4,41 +4,17 @@ import { controlPathOf, matchControlRoute } from './control.js';
 import type { ControlAccess } from './control-access.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
 import type { MockSession } from './mock-session.js';
+import type { MockRequest } from './mock-request.js';
 import { operations } from './operations.js';
 import { networkError, replyOfResponse, type NetworkError, type Reply, type RequestHead } from './reply.js';
 import { sessionHeader, type SessionRegistry } from './sessions.js';
-
-/**
- * A request as the mock's one pipeline reads it, whatever carried it: a Fetch `Request` is one (MSW's
- * adapters pass it as it is); the standalone server makes one from a Node request without building a
- * Fetch `Request`.
- * @example
- * const request: MockRequest = new Request('http://127.0.0.1:4010/v1/store/orders', { headers: { authorization: 'Bearer petstore-dev-key' } });
- */
-export interface MockRequest extends RequestHead {
-  readonly method: string;
-  /** The absolute URL, as WHATWG URL parsing writes it (dot segments removed). */
-  readonly url: string;
-  /**
-   * The path as the client wrote it, when URL parsing rewrote it in `url` (it resolves dot segments and
-   * reads a backslash as a slash): no path of the specification (spec gap 32), refused as written.
-   * Only the standalone server sees one: Fetch and browsers rewrite the path before a request leaves.
-   */
-  readonly pathAsWritten?: string;
-  /** The body, as UTF-8 text (`''` for none). */
-  text(): Promise<string>;
-  /** The same request as a Fetch `Request`, for the user's MSW handlers (a Fetch `Request` need not have it). */
-  toRequest?(): Promise<Request>;
-}
 
 /** What the pipeline answers: a reply, or a dropped connection (a fault with `network: true`). */
 export type Answer = Reply | NetworkError;
 
 /**
- * The one function from a request to an answer, before any transport: routing by the route table,
- * the bearer check, 404 and 405 with `Allow`, HEAD and OPTIONS, the control plane, sessions, faults,
- * the journal and logging. `undefined` for a request outside the mock's namespaces (the API's base
- * path and `/__mock`), unless `answerEverything` asks for a 404 Error record instead.
+ * The one function from a request to an answer, before any transport. `undefined` for a request
+ * outside `/v1` and `/__mock`, unless `answerEverything` asks for a 404 instead.
  * @example
  * const answer = await mock.handle(new Request('http://localhost/v1/store/orders/3', { method: 'DELETE', headers }));
  * // { status: 409, headers: { 'content-type': 'application/json' }, body: '{"code":"order_already_shipped",...}' }
@@ -48,31 +24,25 @@ export type HandleRequest = (
   options?: { answerEverything?: boolean },
 ) => Promise<Answer | undefined>;
 
-/** What the pipeline is built from: the mock's parts, made once by `createOrderMock`. */
+/** What the pipeline is built from, made once by `createOrderMock`. */
 export interface PipelineParts {
   sessions: SessionRegistry<MockSession>;
   authenticate: (request: RequestHead) => MockError | undefined;
   petDeprecation: Date;
   petSunset: Date;
-  /** The one base URL to answer (a trailing slash is ignored); undefined answers `/v1` on any origin. */
+  /** Undefined answers `/v1` on any origin. */
   baseUrl: string | undefined;
-  /** Whether to answer the control plane under `/__mock`. */
   control: boolean;
-  /** Who may use the control plane (the standalone server's guard); undefined lets every caller. */
+  /** Undefined lets every caller use the control plane. */
   controlAccess: ControlAccess | undefined;
-  /** Whether calls are journaled at all (a journal size of 0: no). */
   journal: boolean;
-  /** The clock of the journal's times, in milliseconds since the epoch. */
   now: () => number;
-  /** One line a request (method, path, status, milliseconds; never a header). */
   log: ((line: string) => void) | undefined;
-  /** A line about a client's mistake the mock noticed, said once a session (a float64-rounded id). */
   warn: ((line: string) => void) | undefined;
-  /** The user's MSW handlers, asked before the kit's own (read at each request: they may be set after the pipeline). */
+  /** Read at each request, since they may be set after the pipeline is made. */
   userHandlers: () => readonly RequestHandler[];
 }
 
-/** Where a request falls: the API below its base path, the control plane below `/__mock`, or neither. */
 type Namespace = { kind: 'api' | 'control'; path: string };
 
 const methodsWithGet = (methods: readonly string[]) => (methods.includes('GET') ? [...methods, 'HEAD'] : [...methods]);
@@ -106,15 +76,11 @@ function options204(allow: string): Reply {
   return { status: 204, headers: { allow }, body: null };
 }
 
-/**
- * What the journal entry needs, noted as the call is answered: the operation, as soon as the route is
- * known (a call that fails is journaled with it), and the session, once it is chosen (the call is
- * journaled there, even if the session ends meanwhile: an ended session is not created again).
- */
+// Noted while the call is answered, so that a call that fails is journaled with its operation, and in
+// its session even if that session ends meanwhile.
 interface CallNote {
   operation: OperationName | null;
   session?: MockSession;
-  /** The exact id the client probably meant, when it sent a float64 rounding of one (a 404). */
   probablyMeant?: bigint;
 }
 
@@ -132,21 +98,16 @@ function methodNotAllowed(method: string, pathname: string, methods: readonly st
   );
 }
 
-/** The methods a path allows, GET's HEAD included, and the `Allow` header that lists them with OPTIONS. */
 function allowedMethods(methods: readonly string[]): { methods: string[]; allow: string } {
   const allowed = methodsWithGet(methods);
   return { methods: allowed, allow: [...allowed, 'OPTIONS'].join(', ') };
 }
 
-/** The operation a method and a path below the base path call, or null for none (HEAD and OPTIONS call none). */
 function operationAt(method: string, path: string): OperationName | null {
   return routesAtPath(pathSegments(path)).find(({ route }) => route.method === method)?.route.operation ?? null;
 }
 
-/**
- * What a control key does not guard: a preflight (browsers send it without credentials) and the
- * control page itself, which holds no data and asks for the key.
- */
+// Browsers send a preflight without credentials, and the control page holds no data: it asks for the key.
 function needsNoControlKey(method: string, path: string): boolean {
   return method === 'OPTIONS' || ((method === 'GET' || method === 'HEAD') && (path === '/' || path === ''));
 }
@@ -156,7 +117,6 @@ function controlPageRedirect(url: URL): Reply {
   return { status: 308, headers: { location: `/__mock/${url.search}` }, body: null };
 }
 
-/** The mock's one request pipeline; see `HandleRequest`. Each step is one method. */
 class RequestPipeline {
   readonly #parts: PipelineParts;
   readonly #base: URL | undefined;
@@ -194,7 +154,6 @@ class RequestPipeline {
     return answer;
   }
 
-  // The user's handlers first, then the kit's own routes.
   async #answer(
     request: MockRequest,
     url: URL,
@@ -216,7 +175,6 @@ class RequestPipeline {
     return answerEverything ? noOperation(request.method, url.pathname).toReply() : undefined;
   }
 
-  /** Whether a URL falls in the mock's namespaces (the API below its base path, or `/__mock`): what the MSW handler matches. */
   covers(url: string): boolean {
     try {
       return this.#namespaceOf(new URL(url)) !== undefined;
@@ -225,10 +183,6 @@ class RequestPipeline {
     }
   }
 
-  /**
-   * Journals a call of the API that something else answered (a handler the user put in front of the
-   * kit's with `server.use()`), with its operation and status, in the session its header names.
-   */
   recordAnswered(request: MockRequest, status: number | 'network'): void {
     const url = new URL(request.url);
     const namespace = this.#namespaceOf(url);
@@ -245,9 +199,8 @@ class RequestPipeline {
     return undefined;
   }
 
-  // A path with a dot segment or a backslash names no resource of the mock, whatever URL parsing makes of it
-  // (spec gap 32): 404 like any unknown path of its namespace, the key checked first under the API.
-  // The user's handlers are not asked: a Fetch Request cannot carry the path as written.
+  // A dot segment or a backslash names no resource (spec gap 32). The user's handlers are not asked:
+  // a Fetch Request cannot carry the path as written.
   #refuseAsWritten(
     request: MockRequest,
     pathname: string,
@@ -260,7 +213,7 @@ class RequestPipeline {
     return undefined;
   }
 
-  // The bearer check first, then the error: a caller without a key learns nothing of the paths.
+  // The bearer check comes first, so that a caller without a key learns nothing of the paths.
   #refuseAfterBearerCheck(request: MockRequest, failure: MockError): never {
     throw this.#parts.authenticate(request) ?? failure;
   }
@@ -282,7 +235,7 @@ class RequestPipeline {
   async #answerOperation(request: MockRequest, route: Route, parameter: string, call: CallNote): Promise<Answer> {
     const session = this.#parts.sessions.forRequest(request);
     call.session = session;
-    // The session's faults first: they stand for the network and the servers in front of the provider.
+    // Faults come first: they stand for the network and the servers in front of the provider.
     const faulted = session.applyFaults(route.operation);
     if (faulted !== undefined) {
       const injected = await faulted;
@@ -296,7 +249,6 @@ class RequestPipeline {
     );
   }
 
-  // A refused caller learns nothing, and changes nothing.
   #guardControl(request: MockRequest, path: string): void {
     const refused = this.#parts.controlAccess?.refusal(request, {
       keyNeeded: !needsNoControlKey(request.method, path),
@@ -315,7 +267,7 @@ class RequestPipeline {
     const answer = matched.route.methods[method === 'HEAD' ? 'GET' : method];
     if (answer === undefined) throw methodNotAllowed(method, url.pathname, methods, allow);
     const sessions = this.#parts.sessions;
-    // A read (GET, HEAD) never starts a session: it sees a session in use, or a fresh one not kept.
+    // A read never starts a session.
     const reads = method === 'GET' || method === 'HEAD';
     return answer({
       request,
@@ -328,7 +280,7 @@ class RequestPipeline {
 
   async #userAnswer(request: MockRequest): Promise<Answer | undefined> {
     const handlers = this.#parts.userHandlers();
-    // A method Fetch cannot carry (CONNECT, TRACE, TRACK) makes no Request for MSW: the kit answers it.
+    // Fetch cannot carry CONNECT, TRACE or TRACK, so MSW cannot be asked.
     if (handlers.length === 0 || fetchForbiddenMethods.has(request.method.toUpperCase())) return undefined;
     const fetchRequest = request instanceof Request ? request.clone() : await request.toRequest?.();
     if (fetchRequest === undefined) return undefined;
@@ -336,7 +288,6 @@ class RequestPipeline {
     try {
       response = await getResponse([...handlers], fetchRequest);
     } catch (error) {
-      // The user's code, not the kit's: say whose handler failed, and why.
       throw new MockError(
         'internal_error',
         `A handler of yours (the handlers option) threw: ${String((error as Error)?.message ?? error)}`,
@@ -345,9 +296,7 @@ class RequestPipeline {
     return response === undefined ? undefined : replyOfResponse(response);
   }
 
-  // The session whose journal holds a call answered before its session was chosen (a 401, 404 or 405, or
-  // the user's handlers): the one its header names, or the default one. None for a name that cannot be
-  // used (invalid, or past the session limit): such a call is refused for every session, and journaled in none.
+  // For a call answered before its session was chosen. A name that cannot be used journals the call nowhere.
   #journalSession(request: MockRequest): MockSession | undefined {
     const { sessions } = this.#parts;
     const name = request.headers.get(sessionHeader);
@@ -359,7 +308,6 @@ class RequestPipeline {
     }
   }
 
-  // A client that lost an id's precision: journaled with the call, and said in the log once a session.
   #noteRounding(url: URL, call: CallNote, error: MockError): void {
     call.probablyMeant = error.probablyMeant;
     if (call.session?.firstRoundingHint())
@@ -388,22 +336,15 @@ class RequestPipeline {
   }
 }
 
-/** The mock's one pipeline: `handle`, and what its adapters ask of it besides. */
+/** The mock's pipeline, as its adapters use it. */
 export interface Pipeline {
   handle: HandleRequest;
-  /** Whether a URL falls in the mock's namespaces (the API below its base path, or `/__mock`). */
   covers(url: string): boolean;
-  /** Journals a call of the API that a handler in front of the kit's answered; any other call is ignored. */
+  /** Journals a call of the API that a handler in front of the kit's answered. */
   recordAnswered(request: MockRequest, status: number | 'network'): void;
 }
 
-/**
- * Builds the mock's one request pipeline (see `HandleRequest`). The MSW handlers, the standalone
- * server and the harness's model all answer through it.
- * @example
- * const { handle } = createPipeline(parts);
- * await handle(new Request('http://localhost/v1/store/orders')) // 401 missing_api_key
- */
+/** Builds the mock's one request pipeline: the MSW handlers and the standalone server both answer through it. */
 export function createPipeline(parts: PipelineParts): Pipeline {
   const pipeline = new RequestPipeline(parts);
   return {

@@ -6,18 +6,13 @@ export const coverageAttachment = 'petstore-contract-kit coverage';
 
 /** How the coverage reporter judges a run. */
 export interface OrderCoverageOptions {
-  /** Fail the run when a documented response (an operation and a status) was never produced. Default: false. */
+  /** Fail the run when a documented response was never produced. Default: false. */
   failOnMissing?: boolean;
-  /**
-   * Documented responses the app is not expected to produce, left out of the judgement: an operation
-   * (`'readPet'`, every status of it) or an operation and a status (`'listOrders 401'`). Default: none.
-   */
+  /** Responses the app need not produce: `'readPet'` or `'listOrders 401'`. Default: none. */
   ignore?: readonly string[];
-  /** Where the line goes. Default: `console.log`. */
   write?: (line: string) => void;
 }
 
-/** The documented responses a coverage never saw, as `operation status` names, but those ignored. */
 function missingOf(coverage: ResponseCoverage, ignore: readonly string[]): string[] {
   return coverage.operations
     .filter((operation) => !ignore.includes(operation.operation))
@@ -30,9 +25,7 @@ function missingOf(coverage: ResponseCoverage, ignore: readonly string[]): strin
 }
 
 /**
- * A Playwright reporter that merges the coverage of every test's order mock (both modes, every
- * worker) and says at the end which documented responses the whole run never produced; with
- * `failOnMissing`, such a run fails. It is the default export of `petstore-contract-kit/playwright`.
+ * A Playwright reporter that merges every test's coverage and names the documented responses the run never produced.
  * @example
  * // playwright.config.ts
  * reporter: [['list'], ['petstore-contract-kit/playwright', { failOnMissing: true }]],
@@ -52,7 +45,6 @@ export class OrderCoverageReporter implements Reporter {
 
   onTestEnd(_test: TestCase, result: TestResult): void {
     const attachment = result.attachments.find((candidate) => candidate.name === coverageAttachment);
-    // A skipped test may have set its mock up and made no call: it is no test of the interface.
     if (attachment?.body === undefined || result.status === 'skipped') return;
     this.#coverages.push(JSON.parse(attachment.body.toString('utf8')) as ResponseCoverage);
     this.#tests++;

@@ -2,33 +2,27 @@ import { test as base, expect, type BrowserContext, type TestInfo } from '@playw
 import type { NetworkFixture } from '@msw/playwright';
 import type { AnyHandler, RequestHandler } from 'msw';
 import { createControlClient, type ControlClient } from './control-client.js';
+import { MockUsageError } from './errors.js';
 import { networkError, replyToResponse } from './reply.js';
 import type { MockedResponseEvent, OrderMock, OrderMockOptions } from './order-mock.js';
 import { OrderCoverageReporter, coverageAttachment } from './playwright-reporter.js';
 
-/** The options of the kit's Playwright fixtures: set them in the config's `use`, a project's, or with `test.use()`. */
+/** The options of the kit's Playwright fixtures, set in the config's `use` or with `test.use()`. */
 export interface OrderMockTestOptions {
-  /** The scenario each test starts from, for example `test.use({ scenario: 'cancel-shipped-order' })`; null: the seed. Default: null. */
+  /** The scenario each test starts from; null starts from the seed. Default: null. */
   scenario: string | null;
-  /**
-   * Where the mock runs: `'in-page'`, a fresh mock in the test's process answering the page's calls
-   * through @msw/playwright, or `'server'`, a session of its own on a shared `petstore-mock`
-   * (`mockServer`). Default: `'in-page'`.
-   */
+  /** `'in-page'` (through @msw/playwright) or `'server'` (a session on a shared `petstore-mock`). Default: `'in-page'`. */
   mockMode: 'in-page' | 'server';
-  /** The address of the shared `petstore-mock` in server mode. Default: the `PETSTORE_MOCK_URL` environment variable. */
+  /** The shared `petstore-mock`'s address in server mode. Default: `PETSTORE_MOCK_URL`. */
   mockServer: string | undefined;
-  /** The server's `--control-key`, if it was started with one. Default: none. */
   mockControlKey: string | undefined;
-  /** The in-page mock's options (a seed, faults, settings, ...); `scenario` is the option above. Default: none. */
+  /** The in-page mock's options, but the scenario. Default: none. */
   mockOptions: Omit<OrderMockOptions, 'scenario'>;
 }
 
-/** The kit's Playwright fixtures, beside Playwright's own. */
 export interface OrderMockFixtures {
   /**
-   * The test's mock, in either mode, behind one asynchronous interface (the control client's): arrange
-   * orders and faults, read the journal and the coverage. Each test has its own, from its scenario.
+   * The test's own mock, in either mode, behind the control client's interface.
    * @example
    * test('refuses a shipped order', async ({ page, mock }) => {
    *   await page.goto('/');
@@ -37,13 +31,12 @@ export interface OrderMockFixtures {
    * });
    */
   mock: ControlClient;
-  /** In-page mode only: the mock itself, for `collection()` and the other synchronous controls. */
+  /** In-page mode only: the mock itself. */
   orderMock: OrderMock;
-  /** In-page mode only: @msw/playwright's network fixture, to put handlers of your own in front with `network.use()`. */
+  /** In-page mode only: @msw/playwright's network fixture, for handlers of your own. */
   network: NetworkFixture;
 }
 
-/** What the automatic fixture set up for a test: the control in either mode, and the in-page parts. */
 interface MockRun {
   control: ControlClient;
   orderMock?: OrderMock;
@@ -51,7 +44,8 @@ interface MockRun {
 }
 
 const inPageOnly = (name: string) =>
-  new Error(
+  new MockUsageError(
+    'in_page_only',
     `${name} is the in-page mock's; this test runs on a petstore-mock session (mockMode: 'server'): use the mock fixture.`,
   );
 
@@ -61,7 +55,8 @@ async function networkFixtureFor(context: BrowserContext, mock: OrderMock): Prom
     ({ defineNetworkFixture } = await import('@msw/playwright'));
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new Error(
+    throw new MockUsageError(
+      'missing_msw_playwright',
       "The in-page mock needs @msw/playwright: npm install --save-dev @msw/playwright (or set mockMode: 'server').",
     );
   }
@@ -70,7 +65,7 @@ async function networkFixtureFor(context: BrowserContext, mock: OrderMock): Prom
   return network;
 }
 
-/** The in-page mock behind the control client's interface: its control plane, called without a socket. */
+/** The in-page mock's control plane, called without a socket, behind the control client's interface. */
 function inPageControl(mock: OrderMock, baseUrl: string | undefined): ControlClient {
   return createControlClient({
     baseUrl: baseUrl ?? 'http://localhost',
@@ -82,9 +77,8 @@ function inPageControl(mock: OrderMock, baseUrl: string | undefined): ControlCli
   });
 }
 
-/** The in-page mode's mock, its control, and @msw/playwright's network with the mock's handlers. */
 async function inPageRun(context: BrowserContext, options: OrderMockOptions): Promise<MockRun> {
-  // Loaded at the first in-page test, not with the entry: the store and the validators are most of the kit's weight.
+  // Loaded at the first in-page test, not with the entry: the store and validators are most of the kit's weight.
   const { createOrderMock } = await import('./order-mock.js');
   const orderMock = createOrderMock(options);
   const { RequestHandler } = await import('msw');
@@ -92,20 +86,22 @@ async function inPageRun(context: BrowserContext, options: OrderMockOptions): Pr
   return { orderMock, control: inPageControl(orderMock, options.baseUrl), network };
 }
 
-/** A session name no other test of the run shares: the worker, the test, its repeat and its retry. */
+/** A session name no other test of the run shares. */
 function sessionNameOf(testInfo: TestInfo): string {
   const name = `pw-${testInfo.workerIndex}-${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`;
   return name.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 128);
 }
 
-/** The server mode's control client for this test's own session (not started yet). */
 function serverControl(
   options: { server: string | undefined; controlKey: string | undefined },
   testInfo: TestInfo,
 ): ControlClient {
   const server = options.server ?? process.env.PETSTORE_MOCK_URL;
   if (server === undefined || server === '')
-    throw new Error("mockMode 'server' needs the address of a petstore-mock: set mockServer, or PETSTORE_MOCK_URL.");
+    throw new MockUsageError(
+      'missing_mock_server',
+      "mockMode 'server' needs the address of a petstore-mock: set mockServer, or PETSTORE_MOCK_URL.",
+    );
   return createControlClient({
     baseUrl: server,
     session: sessionNameOf(testInfo),
@@ -113,10 +109,7 @@ function serverControl(
   });
 }
 
-/**
- * MSW's handlers as the test puts them in front of the in-page mock's (`network.use()`), each
- * journaled when it answers a call of the API: @msw/playwright reports no answer in its events.
- */
+// The test's own handlers, journaled when they answer: @msw/playwright reports no answer in its events.
 function journaledNetwork(
   network: NetworkFixture,
   mock: OrderMock,
@@ -147,10 +140,8 @@ function journaledNetwork(
 }
 
 /**
- * Playwright's `test`, with a stateful order mock for every test: in the page (`mockMode: 'in-page'`,
- * the default, through @msw/playwright) or on a shared `petstore-mock` in a session of its own
- * (`mockMode: 'server'`). Each test starts from its `scenario`; its coverage is attached to its
- * result, for the kit's reporter (this entry's default export) to merge over the whole run.
+ * Playwright's `test`, with a stateful order mock for every test, in the page or on a shared server.
+ * Each test's coverage is attached to its result, for the kit's reporter to merge.
  * @example
  * import { expect, test } from 'petstore-contract-kit/playwright';
  *
@@ -181,7 +172,6 @@ export const test = base.extend<OrderMockTestOptions & OrderMockFixtures & { ord
           : await inPageRun(context, { ...mockOptions, scenario });
       try {
         if (mockMode === 'server') {
-          // Either call starts the session on the server; it is ended below even if this fails.
           if (scenario === null) await run.control.reset();
           else await run.control.loadScenario(scenario);
           // Added to the headers the config or test asks for, not in their place.

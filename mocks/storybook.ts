@@ -1,18 +1,18 @@
 import type { RequestHandler } from 'msw';
 import type { SetupWorker } from 'msw/browser';
+import { MockUsageError } from './errors.js';
 import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
 
-/** What the kit reads of a story's context: the worker msw-storybook-addon put there, and where it leaves the mock. */
+/** What the kit reads of a story's context, and where it leaves the mock. */
 export interface OrderMockStoryContext {
-  /** msw-storybook-addon's worker (`mswLoader()` in CSF 3, `addonMsw()` in CSF Next). */
   msw?: Pick<SetupWorker, 'use' | 'events'>;
-  /** The story's mock, once `withOrderMock` ran: read its journal or arrange data in a `play` function. */
+  /** The story's mock, for a `play` function. */
   orderMock?: OrderMock;
-  /** The story's parameters: msw-storybook-addon's CSF 3 `parameters.msw` handlers are put back in front of the kit's. */
+  /** CSF 3's `parameters.msw` handlers are put back in front of the kit's. */
   parameters?: { msw?: unknown };
 }
 
-/** The story's own handlers in CSF 3's `parameters.msw`, as msw-storybook-addon reads them: a list, or `{ handlers }` as a list or groups. */
+// As msw-storybook-addon reads them: a list, or `{ handlers }` as a list or groups.
 function storyHandlers(parameter: unknown): RequestHandler[] {
   if (Array.isArray(parameter)) return parameter as RequestHandler[];
   const handlers = (parameter as { handlers?: unknown } | undefined)?.handlers;
@@ -22,12 +22,8 @@ function storyHandlers(parameter: unknown): RequestHandler[] {
 }
 
 /**
- * A story's `beforeEach`: a fresh order mock for the story, from its scenario, on msw-storybook-addon's
- * one worker (`msw.use()`, the addon's own convention; the addon takes the handlers off between
- * stories). Every visit of a story starts from its scenario again, and no story sees another's
- * state. The mock is left in `context.orderMock`, its calls journaled, handlers of the story's own
- * (CSF 3's `parameters.msw`, or `msw.use()` after it) in front of the kit's and journaled too.
- * @throws Error when the addon has put no worker in the context.
+ * A story's `beforeEach`: a fresh order mock from the story's scenario, on msw-storybook-addon's worker,
+ * left in `context.orderMock`.
  * @example
  * import { withOrderMock } from 'petstore-contract-kit/storybook';
  *
@@ -36,12 +32,13 @@ function storyHandlers(parameter: unknown): RequestHandler[] {
  */
 export function withOrderMock(scenarioOrOptions: string | OrderMockOptions = {}): (context: object) => () => void {
   const options = typeof scenarioOrOptions === 'string' ? { scenario: scenarioOrOptions } : scenarioOrOptions;
-  // Any story context: Storybook's own type is the addon's to extend, and the kit does not depend on Storybook.
+  // Any context: the kit does not depend on Storybook's types.
   return (storyContext) => {
     const context = storyContext as OrderMockStoryContext;
     const worker = context.msw;
     if (worker === undefined)
-      throw new Error(
+      throw new MockUsageError(
+        'missing_storybook_worker',
         "withOrderMock needs msw-storybook-addon's worker in the story's context: add mswLoader() to the loaders of .storybook/preview (CSF 3), or addonMsw() to its addons (CSF Next).",
       );
     const mock = createOrderMock(options);

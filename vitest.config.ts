@@ -21,8 +21,8 @@ export default defineConfig({
     // in the closing notes of issues 34 and 35. No test bounds a wait by the clock it could lose here.
     maxWorkers: Math.max(3, availableParallelism()),
     projects: [
-      { test: { ...shared, name: 'consumer', include: ['contracts/**/*.test.ts'] } },
-      { test: { ...shared, name: 'suite', include: ['test/**/*.test.ts'] } },
+      { test: { ...shared, name: 'consumer', include: ['test/contracts/**/*.test.ts'] } },
+      { test: { ...shared, name: 'suite', include: ['test/**/*.test.ts'], exclude: ['test/contracts/**'] } },
     ],
   },
 });

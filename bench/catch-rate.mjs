@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The catch rate of petstore-verify's default run (pact, scenarios, 25 exploration runs) on the
-// suite's hostile provider (test/hostile-provider.ts): each defect switched on alone, one run each;
+// suite's hostile provider (test/support/hostile-provider.ts): each defect switched on alone, one run each;
 // a defect is caught when the run exits 1. The honest variations must all exit 0.
 // `node bench/catch-rate.mjs [cli ...]` compares builds (each a dist/bin/petstore-verify.js; default
 // this one's). Needs `npm run build`. Loopback only.
@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const directory = await mkdtemp(join(tmpdir(), 'petstore-catch-rate-'));
 const bundled = join(directory, 'hostile-provider.mjs');
 await build({
-  entryPoints: [join(root, 'test/hostile-provider.ts')],
+  entryPoints: [join(root, 'test/support/hostile-provider.ts')],
   bundle: true,
   platform: 'node',
   format: 'esm',

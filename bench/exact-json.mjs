@@ -5,7 +5,7 @@
 // Usage: node bench/exact-json.mjs
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { launchChromium } from '../test/headless-browser.mjs';
+import { launchChromium } from '../test/support/headless-browser.mjs';
 import { orders } from './support.mjs';
 
 const typical = JSON.stringify(orders(10_000, 7));

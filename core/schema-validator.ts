@@ -18,7 +18,7 @@ export interface Violation {
 export type SchemaName = keyof typeof openApiDocument.components.schemas;
 
 // Schemas are not checked against the meta-schema, which slows every start (docs/architecture.md);
-// strict mode still refuses unknown keywords, and test/spec.test.ts validates the document.
+// strict mode still refuses unknown keywords, and test/spec/spec.test.ts validates the document.
 const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: false });
 ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'security', 'tags']);
 // ajv-formats is CommonJS: under NodeNext the plugin is the default import's `default`.

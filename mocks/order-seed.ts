@@ -27,7 +27,7 @@ const publicFields: readonly (keyof Order)[] = [...orderFields];
 const int64Fields: readonly (keyof Order)[] = [...orderInt64Fields];
 const fieldKeys = publicFields.map((field) => `${JSON.stringify(field)}:`);
 
-// Equal to stringifyJson of the same fields (test/units.test.ts), only faster.
+// Equal to stringifyJson of the same fields (test/mocks/order-store/order-store.test.ts), only faster.
 function publicOrderJson(order: OrderFields): string {
   let text = '';
   for (let index = 0; index < publicFields.length; index++) {

@@ -4,7 +4,7 @@ import { VerifyError } from './errors.js';
 /**
  * The harness's heavy dependencies, which a frontend team that installs the kit for its mock does
  * not need: optional peer dependencies of the package, loaded only by the suites that use them.
- * `test/package.test.ts` keeps this table equal to package.json's `peerDependencies`.
+ * `test/package/package.test.ts` keeps this table equal to package.json's `peerDependencies`.
  */
 export const optionalDependencies = {
   pact: { name: '@pact-foundation/pact-core', range: '^19.2.0', usedBy: 'the pact suite' },

@@ -1,0 +1,181 @@
+// The layers of docs/architecture.md, enforced: which folder may import which. Read from the sources
+// as text, type imports included, so a dependency the wrong way fails here before it ships.
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../support/cli-support.js';
+
+/** Each layer, and the layers it may import (besides itself). Third-party code comes from packages only. */
+const allowed: Record<string, string[]> = {
+  spec: [],
+  core: ['spec'],
+  mocks: ['spec', 'core'],
+  contracts: ['spec', 'core', 'mocks'],
+  verify: ['spec', 'core', 'mocks', 'contracts'],
+  cli: ['spec', 'core', 'mocks', 'contracts', 'verify'],
+};
+
+async function sourceFiles(folder: string): Promise<string[]> {
+  const entries = await readdir(join(projectRoot, folder), { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts'))
+    .map((entry) => relative(projectRoot, join(entry.parentPath, entry.name)));
+}
+
+/**
+ * The kit's own modules a file imports (relative specifiers, `.js` read as the `.ts` source), and the
+ * packages; with `runtime`, only what is loaded when the file runs (no `import type`).
+ */
+async function importsOf(file: string, runtime = false): Promise<{ modules: string[]; packages: string[] }> {
+  const text = await readFile(join(projectRoot, file), 'utf8');
+  const specifiers = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b(\s+type\b)?[^'";]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g),
+  ]
+    .filter((match) => !runtime || match[1] === undefined)
+    .map((match) => match[2] ?? match[3]!);
+  return {
+    modules: specifiers
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier) =>
+        relative(projectRoot, join(dirname(join(projectRoot, file)), specifier)).replace(/\.js$/, '.ts'),
+      ),
+    packages: specifiers.filter((specifier) => !specifier.startsWith('.')),
+  };
+}
+
+const layerOf = (file: string) => file.split('/')[0]!;
+
+/** The imports, of files of one layer, that go to a layer it may not import. */
+function wrongWayImports(layer: string, imports: readonly { file: string; modules: readonly string[] }[]): string[] {
+  return imports.flatMap(({ file, modules }) =>
+    modules
+      .filter((imported) => layerOf(imported) !== layer && !allowed[layer]!.includes(layerOf(imported)))
+      .map((imported) => `${file} imports ${imported}`),
+  );
+}
+
+async function closure(entry: string): Promise<{ modules: Set<string>; packages: Set<string> }> {
+  const modules = new Set<string>();
+  const packages = new Set<string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (modules.has(file)) continue;
+    modules.add(file);
+    const found = await importsOf(file, true);
+    for (const name of found.packages) packages.add(name);
+    pending.push(...found.modules);
+  }
+  return { modules, packages };
+}
+
+describe('the layers', () => {
+  it.each(Object.keys(allowed))('%s imports only the layers below it', async (layer) => {
+    const files = await sourceFiles(layer);
+    expect(files.length).toBeGreaterThan(0);
+    const imports = await Promise.all(files.map(async (file) => ({ file, modules: (await importsOf(file)).modules })));
+    expect(wrongWayImports(layer, imports)).toEqual([]);
+  });
+
+  it('catches an import the wrong way: the core importing the mock, the mock the harness', () => {
+    expect(
+      wrongWayImports('core', [
+        { file: 'core/routes.ts', modules: ['spec/generated/contract.ts', 'mocks/handlers.ts'] },
+      ]),
+    ).toEqual(['core/routes.ts imports mocks/handlers.ts']);
+    expect(
+      wrongWayImports('mocks', [
+        { file: 'mocks/server.ts', modules: ['core/routes.ts', 'verify/checks.ts', 'contracts/client.ts'] },
+      ]),
+    ).toEqual(['mocks/server.ts imports verify/checks.ts', 'mocks/server.ts imports contracts/client.ts']);
+  });
+
+  it('reads type imports and dynamic imports as imports', async () => {
+    expect((await importsOf('core/records.ts')).modules).toEqual([
+      'spec/generated/contract.ts',
+      'spec/generated/openapi-exact-types.ts',
+      'spec/generated/openapi-types.ts',
+    ]);
+    expect((await importsOf('core/records.ts', true)).modules).toEqual(['spec/generated/contract.ts']);
+    expect((await importsOf('cli/verify/publish-pact.ts')).modules).toContain('verify/pact-broker.ts');
+  });
+
+  it('keeps the browser client light: no Ajv, no whole OpenAPI document', async () => {
+    const { modules, packages } = await closure('contracts/client.ts');
+    expect([...modules].sort()).toEqual([
+      'contracts/client.ts',
+      'core/int64.ts',
+      'core/parse-json.ts',
+      'core/records.ts',
+      'core/routes.ts',
+      'spec/generated/contract.ts',
+    ]);
+    expect([...packages].sort()).toEqual(['lossless-json']);
+  });
+
+  it('keeps the control client light: fetch and exact JSON, no store, no Ajv, no MSW', async () => {
+    const { packages } = await closure('mocks/control-client.ts');
+    expect([...packages].sort()).toEqual(['lossless-json']);
+  });
+
+  it('runs the store on the published @msw/data, imported as a package: no vendored copy', async () => {
+    const { modules, packages } = await closure('mocks/order-store.ts');
+    expect(packages).toContain('@msw/data');
+    expect([...modules].filter((file) => !['spec', 'core', 'mocks'].includes(layerOf(file)))).toEqual([]);
+    expect(existsSync(join(projectRoot, 'vendor'))).toBe(false);
+  });
+
+  it.each(['mocks/browser.ts', 'mocks/index-browser.ts', 'mocks/control-client.ts', 'mocks/storybook.ts'])(
+    'keeps %s, which browsers load, free of Node built-ins',
+    async (entry) => {
+      const { modules, packages } = await closure(entry);
+      expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
+      expect(
+        [...modules].filter((file) =>
+          ['core/scenario-files.ts', 'core/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
+        ),
+      ).toEqual([]);
+    },
+  );
+
+  it('keeps spec/ to the document and what is generated from it: no hand-written code', async () => {
+    const entries = await readdir(join(projectRoot, 'spec'), { withFileTypes: true, recursive: true });
+    const files = entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => relative(projectRoot, join(entry.parentPath, entry.name)));
+    expect(
+      files.filter((file) => file !== join('spec', 'openapi.yaml') && !file.startsWith(join('spec', 'generated'))),
+    ).toEqual([]);
+    for (const file of files.filter((file) => file.endsWith('.ts')))
+      expect(await readFile(join(projectRoot, file), 'utf8'), file).toMatch(
+        /^\/\/ Generated by scripts\/generate-spec\.mjs/,
+      );
+  });
+
+  it('keeps core/ free of Node built-ins, but for the scenario files and the package folder (Node only)', async () => {
+    const nodeOnly = [join('core', 'scenario-files.ts'), join('core', 'package-folder.ts')];
+    const withNode: string[] = [];
+    for (const file of await sourceFiles('core'))
+      if ((await importsOf(file)).packages.some((name) => name.startsWith('node:'))) withNode.push(file);
+    expect(withNode.sort()).toEqual(nodeOnly.sort());
+  });
+});
+
+describe('names', () => {
+  it('gives no two exported functions, constants or classes the same name (but the browser root, which mirrors the Node root)', async () => {
+    const seen = new Map<string, string>();
+    const repeated: string[] = [];
+    for (const layer of Object.keys(allowed))
+      for (const file of await sourceFiles(layer)) {
+        if (file === join('mocks', 'index-browser.ts')) continue;
+        const text = await readFile(join(projectRoot, file), 'utf8');
+        for (const [, name] of text.matchAll(/^export (?:async )?(?:function|const|class) ([A-Za-z0-9_]+)/gm)) {
+          const first = seen.get(name!);
+          if (first !== undefined) repeated.push(`${name} in ${first} and ${file}`);
+          else seen.set(name!, file);
+        }
+      }
+    expect(repeated).toEqual([]);
+  });
+});

@@ -1,0 +1,147 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { errorStatuses } from '../../mocks/errors.js';
+import { tolerances } from '../../verify/compare.js';
+import { rules } from '../../verify/rules.js';
+import { loadScenarios } from '../../core/scenario-files.js';
+import { injectsFaults } from '../../core/scenario.js';
+import { runToExit } from '../support/cli-support.js';
+
+const read = (path: string) => readFile(new URL(`../../${path}`, import.meta.url), 'utf8');
+// The README and the pages its guides and reference moved to, read as one document.
+const readmeAndPages = async () =>
+  (
+    await Promise.all(
+      ['README.md', 'docs/frontend.md', 'docs/providers.md', 'docs/testers.md', 'docs/reference.md'].map(read),
+    )
+  ).join('\n');
+
+describe('the documentation', () => {
+  it('lists every error code the mock uses, with its status', async () => {
+    const catalogue = await read('docs/error-codes.md');
+    for (const [code, status] of Object.entries(errorStatuses)) {
+      expect(catalogue, code).toMatch(new RegExp(`\\| \`${code}\` \\| ${status} \\|`));
+    }
+    const documented = [...catalogue.matchAll(/^\| `([a-z_]+)` \|/gm)].map((match) => match[1]);
+    expect(documented.sort()).toEqual(Object.keys(errorStatuses).sort());
+  });
+
+  it('names, for every spec gap, a test file that exists', async () => {
+    const gaps = await read('docs/spec-gaps.md');
+    const entries = gaps.split(/^## /m).slice(1);
+    expect(entries.length).toBeGreaterThanOrEqual(15);
+    for (const entry of entries) {
+      const tests = [...entry.matchAll(/`test\/([\w/-]+\.test\.ts)`/g)].map((match) => match[1]!);
+      expect(tests.length, entry.split('\n')[0]).toBeGreaterThan(0);
+      for (const file of tests) await expect(read(`test/${file}`)).resolves.toBeTruthy();
+    }
+  });
+
+  it("lists the harness's tolerances in docs/harness.md exactly as the harness holds them", async () => {
+    const harness = await read('docs/harness.md');
+    const rows = [...harness.matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \| ([^|]+) \| ([^|]+) \|$/gm)].map((match) =>
+      match.slice(1).map((cell) => cell.trim()),
+    );
+    expect(rows).toEqual(
+      tolerances.map((tolerance) => [tolerance.id, tolerance.where, tolerance.accepts, tolerance.because]),
+    );
+  });
+
+  it("lists the harness's rules in docs/harness.md exactly as the harness holds them", async () => {
+    const harness = await read('docs/harness.md');
+    const section = harness.slice(
+      harness.indexOf('### The rules'),
+      harness.indexOf('\n## ', harness.indexOf('### The rules')),
+    );
+    const rows = [...section.matchAll(/^\| `([a-z0-9-]+)` \| ([^|]+) \| ([^|]+) \|$/gm)].map((match) =>
+      match.slice(1).map((cell) => cell.trim()),
+    );
+    expect(rows).toEqual(rules.map((rule) => [rule.code, rule.means, rule.tolerates]));
+  });
+
+  it('names in each rule only tolerances the table holds', () => {
+    const known = new Set(tolerances.map((tolerance) => tolerance.id));
+    for (const rule of rules) {
+      const named = [...rule.tolerates.matchAll(/\b[a-z]+(?:-[a-z0-9]+)+\b/g)].map((match) => match[0]);
+      for (const id of named.filter((word) => !['Content-Length', 'date-time'].includes(word)))
+        expect(known.has(id), `${rule.code}: ${id}`).toBe(true);
+    }
+  });
+
+  it('counts in the README and its pages the scenarios the kit ships, and names those that inject faults', async () => {
+    const readme = await readmeAndPages();
+    const scenarios = await loadScenarios();
+    const faulty = scenarios.filter(injectsFaults).map((scenario) => scenario.name);
+    expect(Number(/`list-without-key\.yaml`, (\d+) in all\)/.exec(readme)?.[1])).toBe(scenarios.length - faulty.length);
+    const more = /(\d+) more inject\s+faults \(([^)]*)\)/.exec(readme);
+    expect(Number(more?.[1])).toBe(faulty.length);
+    expect([...more![2]!.matchAll(/`([a-z0-9-]+)`/g)].map((match) => match[1]).sort()).toEqual(faulty.sort());
+  });
+
+  it('lists every scenario the kit ships in docs/harness.md', async () => {
+    const harness = await read('docs/harness.md');
+    for (const scenario of await loadScenarios()) expect(harness, scenario.name).toContain(`| \`${scenario.name}\` |`);
+  });
+});
+
+// Each command as the README and its pages name it, and how to run its help.
+const commands: [string, string[]][] = [
+  ['petstore-mock', ['dist/bin/petstore-mock.js']],
+  ['petstore-verify', ['dist/bin/petstore-verify.js']],
+  ['petstore-verify explore', ['dist/bin/petstore-verify.js', 'explore']],
+  ['petstore-verify proxy', ['dist/bin/petstore-verify.js', 'proxy']],
+  ['petstore-verify publish-pact', ['dist/bin/petstore-verify.js', 'publish-pact']],
+];
+// Flags the README and its pages give to other tools, each with the tool it is given to.
+const otherToolsFlags: Record<string, string> = {
+  '--save-dev': 'npm',
+  '--no-save': 'npm',
+  '--expose-gc': 'node',
+  '--reporter': 'playwright test',
+  '--grep': 'playwright test',
+  '--repeat-each': 'playwright test',
+  '--path-as-is': 'curl',
+};
+
+async function helpOf(args: string[]): Promise<string> {
+  const exit = await runToExit(process.execPath, [...args, '--help']);
+  expect(exit.code).toBe(0);
+  return exit.stdout;
+}
+
+// The flags a help's Options list, in order.
+function optionFlags(help: string): string[] {
+  const options = help.slice(help.indexOf('\nOptions:\n'));
+  return [...new Set([...options.matchAll(/^ {2}(--[a-z][a-z0-9-]*)/gm)].map((match) => match[1]!))];
+}
+
+describe('the commands and their documents', () => {
+  it('gives each subcommand a help of its own', async () => {
+    for (const [name, args] of commands) expect(await helpOf(args), name).toMatch(new RegExp(`^Usage: ${name} `));
+  });
+
+  it('lists in the README and its pages exactly the flags of each command', async () => {
+    const readme = await readmeAndPages();
+    for (const [name, args] of commands) {
+      const line = new RegExp(`^- \`${name}\`: (.*)$`, 'm').exec(readme);
+      expect(line, name).not.toBeNull();
+      const listed = [...line![1]!.matchAll(/`(--[a-z0-9-]+)`/g)].map((match) => match[1]);
+      expect(listed, name).toEqual(optionFlags(await helpOf(args)));
+    }
+  });
+
+  it('names in the README and its pages no flag that no command has, but for the other tools it names', async () => {
+    const readme = await readmeAndPages();
+    const known = new Set<string>(Object.keys(otherToolsFlags));
+    for (const [, args] of commands) for (const flag of optionFlags(await helpOf(args))) known.add(flag);
+    const named = new Set([...readme.matchAll(/(?<![\w-])--[a-z][a-z0-9-]*/g)].map((match) => match[0]));
+    expect([...named].filter((flag) => !known.has(flag))).toEqual([]);
+  });
+
+  it('holds in docs/cli.md each help as the commands print it', async () => {
+    const written = await runToExit(process.execPath, ['scripts/write-cli-docs.mjs', '--stdout']);
+    expect(await read('docs/cli.md'), 'run `node scripts/write-cli-docs.mjs` after changing a help').toBe(
+      written.stdout,
+    );
+  });
+});

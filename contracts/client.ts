@@ -45,9 +45,24 @@ export class OrderApiError extends Error {
 /** The client's own codes, for an answer without an Error record. @example contractErrorCodes.unexpected_status */
 export const contractErrorCodes = {
   unexpected_status: 'an error status whose body is no Error record (a 409 without a body)',
+  invalid_order_list: 'a 2xx list whose body is JSON but not an array',
 } as const;
 
 export type ContractErrorCode = keyof typeof contractErrorCodes;
+
+/**
+ * A list answered with success whose body is not an array: a `TypeError`, as before, with a code.
+ * @example
+ * await client.listOrders().catch((error) => error.code) // 'invalid_order_list'
+ */
+export class OrderListError extends TypeError {
+  override name = 'TypeError';
+
+  /** Always `invalid_order_list`. */
+  get code(): ContractErrorCode {
+    return 'invalid_order_list';
+  }
+}
 
 /** The operations of the order interface, one method per operation of the route table, named after it. */
 export interface OrderClient extends Record<OperationName, (...parameters: never[]) => Promise<unknown>> {
@@ -104,7 +119,7 @@ export function createOrderClient(options: OrderClientOptions): OrderClient {
       const response = await send('listOrders');
       if (!response.ok) throw await failure(response);
       const body = parseJson(await response.text());
-      if (!Array.isArray(body)) throw new TypeError('The order list is not a JSON array.');
+      if (!Array.isArray(body)) throw new OrderListError('The order list is not a JSON array.');
       return body.map(toClientOrder);
     },
     async cancelOrder(orderId) {

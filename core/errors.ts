@@ -18,3 +18,24 @@ export const coreErrorCodes = {
 } as const;
 
 export type CoreErrorCode = keyof typeof coreErrorCodes;
+
+/**
+ * A `TypeError` with a code: an option or argument the kit cannot use. It stays a `TypeError`, as
+ * JavaScript's own functions throw for a wrong argument; the code is read from the class, so the
+ * error's own properties are the plain `TypeError`'s.
+ * @example
+ * throw new KitTypeError('invalid_option', 'maxOrders must be a whole number >= 0, not -1');
+ */
+export class KitTypeError<Code extends string = string> extends TypeError {
+  readonly #code: Code;
+
+  constructor(code: Code, message: string) {
+    super(message);
+    this.#code = code;
+  }
+
+  /** The stable code of the error, from its layer's table. */
+  get code(): Code {
+    return this.#code;
+  }
+}

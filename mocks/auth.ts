@@ -1,4 +1,4 @@
-import { MockError } from './errors.js';
+import { MockError, MockOptionError } from './errors.js';
 import type { RequestHead } from './reply.js';
 
 // RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
@@ -38,10 +38,13 @@ export function createAuthenticator(
   apiKeys: readonly string[],
   realm: BearerRealm = apiRealm,
 ): (request: RequestHead) => MockError | undefined {
-  if (apiKeys.length === 0) throw new TypeError('At least one API key is required.');
+  if (apiKeys.length === 0) throw new MockOptionError('invalid_option', 'At least one API key is required.');
   for (const key of apiKeys) {
     if (!isValidBearerToken(key))
-      throw new TypeError('An API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding).');
+      throw new MockOptionError(
+        'invalid_option',
+        'An API key must be a bearer token: letters, digits and - . _ ~ + / (then = padding).',
+      );
   }
   const keys = [...apiKeys];
   return (request) => {

@@ -1,5 +1,5 @@
 import { createAuthenticator, type BearerRealm } from './auth.js';
-import { MockError } from './errors.js';
+import { MockError, MockOptionError } from './errors.js';
 import type { RequestHead } from './reply.js';
 
 /**
@@ -51,7 +51,8 @@ function normalOrigin(origin: string): string | undefined {
 export function checkedControlOrigin(origin: string): string {
   const normal = normalOrigin(origin);
   if (normal === undefined || !(origin === normal || origin === `${normal}/`))
-    throw new TypeError(
+    throw new MockOptionError(
+      'invalid_option',
       `${JSON.stringify(origin)} is not an origin: write it as http(s)://host[:port], for example https://app.test:8443`,
     );
   return normal;

@@ -1,4 +1,4 @@
-import { KitError } from '../core/errors.js';
+import { KitError, KitTypeError } from '../core/errors.js';
 import type { ErrorRecord } from '../core/records.js';
 import type { Violation } from '../core/schema-validator.js';
 import { jsonReply, replyToResponse, type Reply } from './reply.js';
@@ -56,6 +56,12 @@ export const mockUsageErrorCodes = {
   missing_msw_playwright: "Playwright's in-page mock without the @msw/playwright package installed",
   in_page_only: "a Playwright fixture of the in-page mock used in mockMode 'server'",
   missing_storybook_worker: 'withOrderMock in a story whose context has no msw-storybook-addon worker',
+  invalid_option:
+    'an option the mock cannot use (createOrderMock, createServer, the sessions, the journal, the keys, persistOrders)',
+  fetch_cannot_carry:
+    'a request Fetch cannot carry as written (a path with dot segments or backslashes), asked for as a Fetch Request',
+  no_answer:
+    "the in-page mock gave no answer to a request of its own namespace (a bug of the kit's Playwright fixture)",
 } as const;
 
 export type MockUsageErrorCode = keyof typeof mockUsageErrorCodes;
@@ -66,6 +72,13 @@ export type MockUsageErrorCode = keyof typeof mockUsageErrorCodes;
  * throw new MockUsageError('node_only', 'createServer needs Node.js and is not available in a browser.');
  */
 export class MockUsageError extends KitError<MockUsageErrorCode> {}
+
+/**
+ * An option or argument the mock cannot use: a `TypeError`, with a code of `mockUsageErrorCodes`.
+ * @example
+ * throw new MockOptionError('invalid_option', 'maxOrders must be a whole number >= 0, not -1');
+ */
+export class MockOptionError extends KitTypeError<MockUsageErrorCode> {}
 
 /**
  * An error the mock answers with: a code of `errorStatuses`, made into an Error record.

@@ -1,4 +1,5 @@
 import { routes, type OperationName } from '../core/routes.js';
+import { MockOptionError } from './errors.js';
 
 /** How many calls a session's journal keeps by default. */
 export const defaultJournalSize = 1000;
@@ -69,7 +70,7 @@ export class RequestJournal {
 
   constructor(size: number = defaultJournalSize) {
     if (!Number.isInteger(size) || size < 0)
-      throw new TypeError(`the journal size must be a whole number >= 0, not ${size}`);
+      throw new MockOptionError('invalid_option', `the journal size must be a whole number >= 0, not ${size}`);
     this.size = size;
   }
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { JsonBounds } from '../core/json-bounds-scanner.js';
 import { JsonBoundsScanner } from '../core/json-bounds-scanner.js';
 import { boundsError } from './control.js';
-import { MockError } from './errors.js';
+import { MockError, MockOptionError } from './errors.js';
 import type { MockRequest } from './mock-request.js';
 import { readBody } from './read-body.js';
 
@@ -66,7 +66,8 @@ function tooLarge(limit: number): MockError {
 
 function toFetchRequest(request: NodeRequest, body: Buffer): Request {
   // A Request would resolve the dot segments and backslashes, and so name another path than the client's.
-  if (request.pathAsWritten !== undefined) throw new TypeError('Fetch cannot carry this path as written.');
+  if (request.pathAsWritten !== undefined)
+    throw new MockOptionError('fetch_cannot_carry', 'Fetch cannot carry this path as written.');
   const headers = new Headers();
   const raw = request.raw;
   for (let index = 0; index < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);

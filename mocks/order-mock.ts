@@ -4,7 +4,7 @@ import type { FaultInput } from '../core/fault-format.js';
 import { createAuthenticator } from './auth.js';
 import type { ControlAccess } from './control-access.js';
 import { defaultSeed } from './default-seed.js';
-import { MockError } from './errors.js';
+import { MockError, MockOptionError } from './errors.js';
 import { toFaultInputs } from './faults.js';
 import { bundledScenarios } from './generated/scenarios.js';
 import {
@@ -94,7 +94,7 @@ export const defaultMaxOrders = 500_000;
 
 function checkedMaxOrders(maxOrders = defaultMaxOrders): number {
   if (!Number.isSafeInteger(maxOrders) || maxOrders < 0)
-    throw new TypeError(`maxOrders must be a whole number >= 0, not ${maxOrders}`);
+    throw new MockOptionError('invalid_option', `maxOrders must be a whole number >= 0, not ${maxOrders}`);
   return maxOrders;
 }
 
@@ -214,7 +214,10 @@ function startingPoint(
     throw new MockError('unknown_scenario', `Unknown scenario ${JSON.stringify(options.scenario)}; known: ${known}.`);
   }
   if (scenario.state !== undefined && options.seed !== undefined)
-    throw new TypeError(`seed and scenario cannot be used together: scenario ${scenario.name} has orders of its own`);
+    throw new MockOptionError(
+      'invalid_option',
+      `seed and scenario cannot be used together: scenario ${scenario.name} has orders of its own`,
+    );
   return {
     seed: OrderSeed.from(scenario.state?.params.orders ?? options.seed ?? defaultSeed),
     faults: [...toFaultInputs(scenarioFaults(scenario)), ...faults],
@@ -223,7 +226,8 @@ function startingPoint(
 
 function toDate(value: Date | string, name: string): Date {
   const date = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(date.getTime())) throw new TypeError(`${name} is not a date: ${JSON.stringify(String(value))}.`);
+  if (Number.isNaN(date.getTime()))
+    throw new MockOptionError('invalid_option', `${name} is not a date: ${JSON.stringify(String(value))}.`);
   return date;
 }
 
@@ -231,7 +235,7 @@ function checkedDates(options: OrderMockOptions): { petDeprecation: Date; petSun
   const petDeprecation = toDate(options.petDeprecation ?? defaultPetDeprecation, 'petDeprecation');
   const petSunset = toDate(options.petSunset ?? defaultPetSunset, 'petSunset');
   if (petSunset < petDeprecation)
-    throw new TypeError('the pet sunset date must not be earlier than its deprecation date');
+    throw new MockOptionError('invalid_option', 'the pet sunset date must not be earlier than its deprecation date');
   return { petDeprecation, petSunset };
 }
 

@@ -1,6 +1,7 @@
 import { parseJson } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import type { MockControls } from './mock-session.js';
+import { MockOptionError } from './errors.js';
 
 /** Where persisted orders are kept: `localStorage` in the browser, or anything with the same three calls. */
 export interface OrderStorage {
@@ -61,7 +62,8 @@ function restore(controls: MockControls, storage: OrderStorage, key: string): Pr
  */
 export async function persistOrders(controls: MockControls, options: PersistOptions = {}): Promise<PersistedOrders> {
   const storage = options.storage ?? (globalThis as { localStorage?: OrderStorage }).localStorage;
-  if (storage === undefined) throw new TypeError('persistOrders needs a storage: there is no localStorage here.');
+  if (storage === undefined)
+    throw new MockOptionError('invalid_option', 'persistOrders needs a storage: there is no localStorage here.');
   const key = options.key ?? defaultPersistKey;
   const restored = await restore(controls, storage, key);
   const stop = controls.store.onChange(() => storage.setItem(key, stringifyJson(controls.store.all())));

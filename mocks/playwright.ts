@@ -2,7 +2,7 @@ import { test as base, expect, type BrowserContext, type TestInfo } from '@playw
 import type { NetworkFixture } from '@msw/playwright';
 import type { AnyHandler, RequestHandler } from 'msw';
 import { createControlClient, type ControlClient } from './control-client.js';
-import { MockUsageError } from './errors.js';
+import { MockUsageError, MockOptionError } from './errors.js';
 import { networkError, replyToResponse } from './reply.js';
 import type { MockedResponseEvent, OrderMock, OrderMockOptions } from './order-mock.js';
 import { OrderCoverageReporter, coverageAttachment } from './playwright-reporter.js';
@@ -71,7 +71,8 @@ function inPageControl(mock: OrderMock, baseUrl: string | undefined): ControlCli
     baseUrl: baseUrl ?? 'http://localhost',
     fetch: async (input, init) => {
       const answer = await mock.handle(new Request(input, init));
-      if (answer === undefined || answer === networkError) throw new TypeError('the in-page mock gave no answer');
+      if (answer === undefined || answer === networkError)
+        throw new MockOptionError('no_answer', 'the in-page mock gave no answer');
       return replyToResponse(answer);
     },
   });

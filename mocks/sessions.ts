@@ -1,5 +1,5 @@
 import type { RequestHead } from './reply.js';
-import { MockError } from './errors.js';
+import { MockError, MockOptionError } from './errors.js';
 
 /**
  * The request header that names a session: such requests see and change only that session's store and faults.
@@ -60,9 +60,9 @@ export class SessionRegistry<State> {
     this.limit = options.limit ?? defaultSessionLimit;
     this.idleTimeout = options.idleTimeout ?? defaultSessionIdleTimeout;
     if (!Number.isInteger(this.limit) || this.limit < 0)
-      throw new TypeError(`the session limit must be a whole number >= 0, not ${this.limit}`);
+      throw new MockOptionError('invalid_option', `the session limit must be a whole number >= 0, not ${this.limit}`);
     if (!(this.idleTimeout > 0))
-      throw new TypeError(`the session idle timeout must be > 0 ms, not ${this.idleTimeout}`);
+      throw new MockOptionError('invalid_option', `the session idle timeout must be > 0 ms, not ${this.idleTimeout}`);
     this.default = create();
   }
 

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KitError } from '../../core/errors.js';
 import { createControlClient } from '../../mocks/control-client.js';
-import { MockUsageError, mockUsageErrorCodes } from '../../mocks/errors.js';
+import { MockOptionError, MockUsageError, mockUsageErrorCodes } from '../../mocks/errors.js';
+import { createOrderMock } from '../../mocks/order-mock.js';
+import { createServer } from '../../mocks/server.js';
+import { KitTypeError } from '../../core/errors.js';
 import { readSeedFile } from '../../mocks/seed-file.js';
 import { withOrderMock } from '../../mocks/storybook.js';
 
@@ -114,6 +117,26 @@ describe('the mock usage error codes', () => {
 });
 
 describe('docs/error-codes.md', () => {
+  it('invalid_option: an option the mock cannot use, a TypeError with the code', () => {
+    const attempts: [() => unknown, string][] = [
+      [() => createOrderMock({ maxOrders: -1 }), 'maxOrders must be a whole number >= 0, not -1'],
+      [() => createOrderMock({ apiKeys: [] }), 'At least one API key is required.'],
+      [() => createServer({ sessions: { limit: 1.5 } }), 'the session limit must be a whole number >= 0, not 1.5'],
+    ];
+    for (const [attempt, message] of attempts) {
+      let error: unknown;
+      try {
+        attempt();
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(MockOptionError);
+      expect(error).toBeInstanceOf(KitTypeError);
+      expect(error).toBeInstanceOf(TypeError);
+      expect(error).toMatchObject({ code: 'invalid_option', message });
+    }
+  });
+
   it('lists every code of mockUsageErrorCodes in a section of its own', async () => {
     const { readFile } = await import('node:fs/promises');
     const catalogue = await readFile(new URL('../../docs/error-codes.md', import.meta.url), 'utf8');

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError, cliErrorCodes, integerFlag } from '../../cli/shared.js';
-import { contractErrorCodes, createOrderClient, OrderApiError } from '../../contracts/client.js';
+import { contractErrorCodes, createOrderClient, OrderApiError, OrderListError } from '../../contracts/client.js';
 import { KitError } from '../../core/errors.js';
 import { createDirectory } from '../../verify/create-directory.js';
 import { proxyErrorStatuses, verifyErrorCodes } from '../../verify/errors.js';
@@ -156,7 +156,15 @@ describe('the CLI and the client carry codes of their own tables', () => {
       code: 'order_not_found',
       message: 'No order 2.',
     });
-    expect(Object.keys(contractErrorCodes)).toEqual(['unexpected_status']);
+    expect(Object.keys(contractErrorCodes)).toEqual(['unexpected_status', 'invalid_order_list']);
+  });
+
+  it('a list that is not an array is invalid_order_list, still a TypeError', async () => {
+    const client = createOrderClient({ baseUrl: 'http://api.invalid/v1', fetch: async () => Response.json({}) });
+    const error = await client.listOrders().catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OrderListError);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toMatchObject({ code: 'invalid_order_list', message: 'The order list is not a JSON array.' });
   });
 
   it('docs/error-codes.md lists every code of these tables', async () => {

@@ -36,7 +36,7 @@ export interface ProxyReport {
   verdict: 'passed' | 'failed';
 }
 
-const violatedKept = 1000;
+const mostViolatedKept = 1000;
 
 /** The totals and the most recent violated exchanges: what `report()` says. */
 export class ProxyExchangeLog {
@@ -58,7 +58,7 @@ export class ProxyExchangeLog {
     totals.disagreements += exchange.disagreements.length;
     if (exchange.violations.length > 0) {
       this.#violated.push(exchange);
-      if (this.#violated.length > violatedKept) this.#violated.shift();
+      if (this.#violated.length > mostViolatedKept) this.#violated.shift();
     }
     this.#onExchange?.(exchange);
   }

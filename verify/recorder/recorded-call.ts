@@ -49,7 +49,7 @@ export interface Judgement {
   /** What the model found, before calls at the same time are allowed for. */
   found: Finding[];
   /** Where the upstream's answer disagrees with the contract, calls at the same time allowed for. */
-  held: Finding[];
+  disagreements: Finding[];
   /** The model's status, and for a list the orders it holds that the upstream's list leaves out. */
   judgedAs: { status: number; missing: bigint[] };
 }

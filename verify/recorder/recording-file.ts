@@ -47,7 +47,7 @@ export async function claimName(target: RecordingFile, temporary: string, names:
   const base = target.name;
   for (let suffix = 2; ; suffix++) {
     try {
-      await placedWhereNoFileIs(temporary, target.file);
+      await moveWithoutOverwriting(temporary, target.file);
       target.created = true;
       return;
     } catch (error) {
@@ -63,7 +63,7 @@ export async function claimName(target: RecordingFile, temporary: string, names:
  * Puts the temporary file's text at `file`, only where no file is (EEXIST else): a hard link, or where
  * the file system has none (FAT, some network mounts), an empty file made exclusively, then renamed over.
  */
-export async function placedWhereNoFileIs(temporary: string, file: string): Promise<void> {
+export async function moveWithoutOverwriting(temporary: string, file: string): Promise<void> {
   try {
     await link(temporary, file);
     await unlink(temporary);

@@ -145,8 +145,8 @@ export class ScenarioRecorder {
   written(): WrittenRecordings {
     const recordings = [...this.#finished, this.#recording].filter((recording) => recording.created);
     const against = recordings.flatMap(({ file, calls }) =>
-      judgements(calls).flatMap(({ step, held }) =>
-        held.length === 0 ? [] : [{ file, step: step.name, findings: [...held] }],
+      judgements(calls).flatMap(({ step, disagreements }) =>
+        disagreements.length === 0 ? [] : [{ file, step: step.name, findings: [...disagreements] }],
       ),
     );
     return {

@@ -59,7 +59,7 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
   const orders = recording.state.orders();
   const given = recording.judgedIn === undefined ? undefined : statusesGiven(recording.judgedIn.orders, orders);
   const statuses = given?.some(([id]) => recording.touched.has(id)) ? undefined : given;
-  const heldBefore = calls.map(({ judgement }) => judgement?.held);
+  const disagreementsBefore = calls.map(({ judgement }) => judgement?.disagreements);
   if (statuses === undefined || recording.model === undefined) {
     recording.model = await InterfaceModel.seeded(orders);
     recording.history = new ProviderHistory();
@@ -83,11 +83,15 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
   const last = calls.length - 1;
   return [...settled]
     .sort((left, right) => left - right)
-    .filter((step) => step === last || findingsText(heldBefore[step]) !== findingsText(calls[step]!.judgement!.held))
+    .filter(
+      (step) =>
+        step === last ||
+        findingsText(disagreementsBefore[step]) !== findingsText(calls[step]!.judgement!.disagreements),
+    )
     .map((step) => ({
       file: recording.file,
       step: calls[step]!.judgement!.step,
-      disagreements: calls[step]!.judgement!.held,
+      disagreements: calls[step]!.judgement!.disagreements,
       ...(step !== last && { again: true as const }),
     }));
 }
@@ -124,11 +128,11 @@ export function settledAtOnce(calls: readonly RecordedCall[], index: number): nu
     const racedIds = new Set(racing.map((position) => acceptedCancel(calls[position]!.call)!));
     const { missing } = judgement.judgedAs;
     const racedList = call.method === 'GET' && missing.length > 0 && missing.every((order) => racedIds.has(order));
-    judgement.held = judgement.found.filter(
+    judgement.disagreements = judgement.found.filter(
       (finding) =>
         !(racedCancel && finding.code === 'status-unexpected') && !(racedList && finding.code === 'order-listed'),
     );
-    judgement.step = withRecorded(judgement.step, call.exchange, judgement.held);
+    judgement.step = withRecorded(judgement.step, call.exchange, judgement.disagreements);
     judgement.text = stepText(judgement.step);
   }
   return settled;
@@ -214,7 +218,13 @@ export async function judgedStep(model: InterfaceModel, history: ProviderHistory
       ? []
       : judgeCall({ call, observed, model: { answer, before, after, history } }).modelFindings;
   const judgedAs = { status: answer.status, missing: missingFromList(after, observed) };
-  return { step: { ...stepOf(call, answer, before, after), name: call.title }, text: '', found, held: [], judgedAs };
+  return {
+    step: { ...stepOf(call, answer, before, after), name: call.title },
+    text: '',
+    found,
+    disagreements: [],
+    judgedAs,
+  };
 }
 
 /** The orders the model lists that a list the upstream answered leaves out. */
@@ -231,8 +241,12 @@ export function missingFromList(orders: readonly StoredOrder[], observed: Observ
 }
 
 /** A step with what the upstream answered beside it: its status, the proxy's findings and those held against it. */
-export function withRecorded(step: ContractStep, exchange: ExchangeToRecord, held: readonly Finding[]): ContractStep {
-  const all = [...exchange.findings, ...held];
+export function withRecorded(
+  step: ContractStep,
+  exchange: ExchangeToRecord,
+  disagreements: readonly Finding[],
+): ContractStep {
+  const all = [...exchange.findings, ...disagreements];
   return {
     ...step,
     recorded: {

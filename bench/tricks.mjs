@@ -9,7 +9,7 @@
 // - the list serializer of mocks/order-seed.ts (`listBody`) against `stringifyJson` and one UTF-8
 //   encode: the list body of 100,000 orders;
 // (Two more were measured here and removed, bench/RESULTS.md "Speed tricks": the one-regex date-time
-// format, core/date-time.ts, against ajv-formats' own on the schema check of a 100,000-order seed; and
+// format (a module since removed), against ajv-formats' own on the schema check of a 100,000-order seed; and
 // Latin-1 text for byte bodies up to 64 KiB in mocks/server.ts against writing the bytes, on the list
 // of 100 orders under autocannon beside the bare node:http server.)
 // The "without" builds are made here with esbuild from the sources, each one replacement away from

@@ -51,14 +51,12 @@ export const contractErrorCodes = {
 export type ContractErrorCode = keyof typeof contractErrorCodes;
 
 /**
- * A list answered with success whose body is not an array: a `TypeError`, as before, with a code.
- * @example
- * await client.listOrders().catch((error) => error.code) // 'invalid_order_list'
+ * A list answered with success whose body is not an array: a `TypeError` with a code.
+ * @example await client.listOrders().catch((error) => error.code) // 'invalid_order_list'
  */
 export class OrderListError extends TypeError {
   override name = 'TypeError';
 
-  /** Always `invalid_order_list`. */
   get code(): ContractErrorCode {
     return 'invalid_order_list';
   }

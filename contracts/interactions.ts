@@ -30,8 +30,7 @@ function keyHeader(choice: KeyChoice | undefined): Record<string, string> {
   return authorization === undefined ? {} : { Authorization: authorization };
 }
 
-// MatchersV3.integer refuses a bigint (it checks Number.isInteger); the matcher's JSON is this, and
-// the pact is written with stringifyJson, so an int64 example stays exact.
+// MatchersV3.integer refuses a bigint; this JSON, written by stringifyJson, keeps an int64 example exact.
 function integerMatcher(value: number | bigint): Record<string, unknown> {
   return { 'pact:matcher:type': 'integer', value };
 }
@@ -58,7 +57,6 @@ export function inPact(step: Pick<ContractStep, 'request' | 'parallel'>): boolea
   );
 }
 
-// The consumer depends on an order's types, and on the ids the scenario names.
 function orderMatcher(order: Record<string, JsonValue>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(order).map(([field, value]) => {

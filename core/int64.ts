@@ -1,12 +1,6 @@
-/**
- * @example
- * int64Minimum // -9223372036854775808n
- */
+/** @example int64Minimum // -9223372036854775808n */
 export const int64Minimum = -(2n ** 63n);
-/**
- * @example
- * int64Maximum // 9223372036854775807n
- */
+/** @example int64Maximum // 9223372036854775807n */
 export const int64Maximum = 2n ** 63n - 1n;
 
 const decimalInteger = /^-?[0-9]+$/;

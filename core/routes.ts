@@ -18,16 +18,10 @@ export type OperationName = Route['operation'];
 
 export type DocumentedResponse = Route['responses'][number];
 
-/**
- * @example
- * operationNames // ['listOrders', 'cancelOrder', 'readPet']
- */
+/** @example operationNames // ['listOrders', 'cancelOrder', 'readPet'] */
 export const operationNames: readonly OperationName[] = routes.map((route) => route.operation);
 
-/**
- * @example
- * routeOf('cancelOrder').path // '/store/orders/{orderId}'
- */
+/** @example routeOf('cancelOrder').path // '/store/orders/{orderId}' */
 export function routeOf(operation: OperationName): Route {
   return routes.find((route) => route.operation === operation)!;
 }

@@ -1,4 +1,4 @@
-// What petstore-mock and petstore-verify share: how a usage error is told, how flags are read, how a
+// What petstore-mock and petstore-verify share: how a usage error is reported, how flags are read, how a
 // server is started and stopped, and where broker settings come from. Each CLI stays a thin parser.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -128,7 +128,7 @@ export async function listenOrExit(
   try {
     return await server.listen(port, host);
   } catch (error) {
-    // A kit error (a state it must set) is the server's own setup failing, told as it is.
+    // A kit error (a state it must set) is the server's own setup failing, reported as it is.
     if (error instanceof KitError) {
       console.error(`${command}: ${error.message}`);
       process.exit(2);

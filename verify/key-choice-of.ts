@@ -2,7 +2,7 @@ import type { KeyChoice } from '../core/authorization.js';
 
 /** What tells a recorded request's key apart: the accepted key, when known, or the upstream's answer. */
 export interface KeyEvidence {
-  /** The key the deployment accepts (`--api-key`): then every choice is told exactly. */
+  /** The key the deployment accepts (`--api-key`): then every choice is known exactly. */
   apiKey?: string | undefined;
   /** The upstream's status: without the key, a Bearer token it refused (401) is `wrong`, any other `valid`. */
   status: number;

@@ -52,7 +52,7 @@ export async function claimName(target: RecordingFile, temporary: string, names:
       return;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      target.name = freeName(`${base}-${suffix}`, names);
+      target.name = unusedName(`${base}-${suffix}`, names);
       names.add(target.name);
       target.file = join(target.file, '..', `${target.name}.yaml`);
     }
@@ -75,10 +75,10 @@ export async function moveWithoutOverwriting(temporary: string, file: string): P
 }
 
 /**
- * A name free among `taken`: the name itself, else with `-2`, `-3`, … after it (a trailing `.yaml` is dropped).
+ * A name not among `taken`: the name itself, else with `-2`, `-3`, … after it (a trailing `.yaml` is dropped).
  * @throws RecordingError when it is not a scenario name (letters, digits, `.`, `_`, `-`).
  */
-export function freeName(wanted: string, taken: ReadonlySet<string>): string {
+export function unusedName(wanted: string, taken: ReadonlySet<string>): string {
   const name = wanted.replace(/\.ya?ml$/, '');
   if (!scenarioName.test(name))
     throw new RecordingError(

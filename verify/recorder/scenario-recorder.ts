@@ -9,7 +9,7 @@ import { createDirectory } from '../create-directory.js';
 import { withoutCredentials } from '../redaction.js';
 import { keptCall, repeatsRead, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
 import { RecordedState } from './recorded-state.js';
-import { freeName, RecordingError, timestampedName, writeRecording, type RecordingFile } from './recording-file.js';
+import { unusedName, RecordingError, timestampedName, writeRecording, type RecordingFile } from './recording-file.js';
 import { recordingText, type RecordingParts } from './recording-text.js';
 import { judgements, judgeSteps, type JudgedCalls } from './step-judging.js';
 
@@ -127,7 +127,7 @@ export class ScenarioRecorder {
     }
     const taken = new Set((await readdir(options.directory)).map((file) => file.replace(/\.ya?ml$/, '')));
     const now = options.now ?? (() => new Date());
-    const recorder = new ScenarioRecorder(options, freeName(options.name ?? timestampedName(now()), taken));
+    const recorder = new ScenarioRecorder(options, unusedName(options.name ?? timestampedName(now()), taken));
     for (const name of taken) recorder.#names.add(name);
     return recorder;
   }
@@ -186,7 +186,7 @@ export class ScenarioRecorder {
    * @throws RecordingError when the name is not a scenario name.
    */
   cut(name?: string): { name: string; file: string } {
-    const chosen = freeName(name ?? timestampedName(this.#now()), this.#names);
+    const chosen = unusedName(name ?? timestampedName(this.#now()), this.#names);
     const next = this.#newRecording(chosen);
     this.#enqueue(async () => {
       await this.#flush(this.#recording, { counts: true });
@@ -198,7 +198,7 @@ export class ScenarioRecorder {
 
   /** @throws RecordingError when `name` is not a scenario name (as `cut` would). */
   checkName(name: string): void {
-    freeName(name, new Set());
+    unusedName(name, new Set());
   }
 
   /** Resolves once every exchange recorded so far is on disk (and what was recorded while it waited). */

@@ -57,7 +57,7 @@ function judgedCount(calls: readonly RecordedCall[]): number {
 export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]> {
   const { calls } = recording;
   const orders = recording.state.orders();
-  const given = recording.judgedIn === undefined ? undefined : statusesGiven(recording.judgedIn.orders, orders);
+  const given = recording.judgedIn === undefined ? undefined : addedStatuses(recording.judgedIn.orders, orders);
   const statuses = given?.some(([id]) => recording.touched.has(id)) ? undefined : given;
   const disagreementsBefore = calls.map(({ judgement }) => judgement?.disagreements);
   if (statuses === undefined || recording.model === undefined) {
@@ -77,7 +77,7 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
     recorded.judgement = await judgedStep(recording.model, recording.history, recorded.call);
     const cancelled = cancelledId(recorded.call);
     if (cancelled !== undefined) recording.touched.add(cancelled);
-    for (const step of settledAtOnce(calls, index)) settled.add(step);
+    for (const step of settleConcurrentSteps(calls, index)) settled.add(step);
   }
   // Each step settled once told: the new one, and an earlier one whose disagreements changed.
   const last = calls.length - 1;
@@ -105,14 +105,16 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
  * or a 204 for a shipped order, are bugs); a list at the same time as such cancels is not held to show
  * the orders they name. Returns the steps settled.
  */
-export function settledAtOnce(calls: readonly RecordedCall[], index: number): number[] {
-  const settled = [index, ...judgedAtOnce(calls, index)];
+export function settleConcurrentSteps(calls: readonly RecordedCall[], index: number): number[] {
+  const settled = [index, ...concurrentJudgedSteps(calls, index)];
   const judgementAt = (position: number) => calls[position]!.judgement!;
   for (const step of settled) {
     const { call } = calls[step]!;
     const judgement = judgementAt(step);
     // Only cancels with an accepted key change the store.
-    const racing = judgedAtOnce(calls, step).filter((position) => acceptedCancel(calls[position]!.call) !== undefined);
+    const racing = concurrentJudgedSteps(calls, step).filter(
+      (position) => acceptedCancel(calls[position]!.call) !== undefined,
+    );
     const id = acceptedCancel(call);
     const sameOrder = [step, ...racing.filter((position) => acceptedCancel(calls[position]!.call) === id)];
     // An honest race (tolerance race-losers): the model, one call after another, has exactly one of them
@@ -143,7 +145,7 @@ export function settledAtOnce(calls: readonly RecordedCall[], index: number): nu
  * other's answer ended). Calls are kept in the order their answers ended, so the scan back stops at
  * the first that ended before this one's request came.
  */
-export function judgedAtOnce(calls: readonly RecordedCall[], index: number): number[] {
+export function concurrentJudgedSteps(calls: readonly RecordedCall[], index: number): number[] {
   const { startedAt, endedAt } = calls[index]!.call.exchange;
   const found: number[] = [];
   for (let other = index - 1; other >= 0 && calls[other]!.call.exchange.endedAt > startedAt; other--) found.push(other);
@@ -170,7 +172,7 @@ function cancelledId(call: KeptCall): bigint | undefined {
  * The statuses `after` gives orders that had none in `before` (the same orders, fields and all, in the
  * same order), or undefined when it changes anything else.
  */
-export function statusesGiven(
+export function addedStatuses(
   before: readonly OrderInput[],
   after: readonly OrderInput[],
 ): [bigint, 'pending' | 'shipped'][] | undefined {
@@ -200,7 +202,7 @@ export function sameFields(left: object, right: object): boolean {
 
 /**
  * A call judged by the model, one after the calls before it: the step that replays it and what the model
- * found in the upstream's answer (none held yet: `settledAtOnce` holds them).
+ * found in the upstream's answer (none held yet: `settleConcurrentSteps` holds them).
  */
 export async function judgedStep(model: InterfaceModel, history: ProviderHistory, call: KeptCall): Promise<Judgement> {
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,

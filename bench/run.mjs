@@ -47,7 +47,7 @@ const seed100 = await file('orders-100.json', JSON.stringify(orders(100)));
 const targets = {
   baseline: async (bodyFile) => start(process.execPath, ['bench/servers/baseline.mjs'], { BODY_FILE: bodyFile }),
   mock: async () => start(process.execPath, [mockCli, '--port', '0', '--seed', seed100]),
-  'mock, fast path off (MSW handlers)': async () =>
+  'mock, through the MSW handlers': async () =>
     start(process.execPath, ['bench/servers/handlers-only.mjs'], { SEED_FILE: seed100 }),
   '@mswjs/http-middleware': async () =>
     start(process.execPath, ['bench/servers/http-middleware.mjs'], { SEED_FILE: seed100 }),

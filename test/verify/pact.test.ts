@@ -138,7 +138,8 @@ describe("petstore-verify --suite pact against the kit's own mock", () => {
   });
 });
 
-describe('petstore-verify --suite pact fails broken providers', () => {
+// Each test starts a provider of its own: they run at once, each waiting on its own Pact verifier.
+describe.concurrent('petstore-verify --suite pact fails broken providers', () => {
   const broken: [string, Fault, RegExp][] = [
     [
       'cancels a shipped order',
@@ -209,7 +210,7 @@ describe('petstore-verify --suite pact fails broken providers', () => {
   });
 });
 
-describe('one defect carries one rule code in the pact suite and the scenarios suite', () => {
+describe.concurrent('one defect carries one rule code in the pact suite and the scenarios suite', () => {
   const withHeaders = async (response: Response, change: (headers: Headers) => void) => {
     const headers = new Headers(response.headers);
     change(headers);

@@ -1,4 +1,4 @@
-// Requests to generate, shared by the fuzz test and the fast-path comparison (fast-check arbitraries):
+// Requests to generate, shared by the fuzz test and the differential test of the adapters (fast-check arbitraries):
 // wild ones (any method on any path, with any headers and body) and client-like calls of the route
 // table's operations on the orders the store holds, so the store invariants are exercised often.
 import fc from 'fast-check';

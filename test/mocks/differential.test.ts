@@ -1,5 +1,5 @@
 // Two adapters over the mock's one pipeline: the standalone server hands a Node request to it directly
-// (its fast path: no Fetch Request is built), and MSW's handlers do in-process and in the browser. The
+// (directly: no Fetch Request is built), and MSW's handlers do in-process and in the browser. The
 // two must answer identically, byte for byte: this file sends the same requests, in the same order, to
 // a server that goes straight to the pipeline and one that goes through MSW's `getResponse`:
 // generated sequences first (fast-check; FAST_PATH_SEED replays a run, FAST_PATH_RUNS widens it),
@@ -19,7 +19,7 @@ const key = authorizationHeader('valid');
 const seed = Number(process.env.FAST_PATH_SEED ?? 20261123);
 const numRuns = Number(process.env.FAST_PATH_RUNS ?? 250);
 
-// Requests at the edges of the fast path: what it takes, what it must hand to the handlers, and what both must refuse alike.
+// Requests at the edges of the direct way: what it takes, what it must hand to the handlers, and what both must refuse alike.
 const edges: Exchange[] = [
   { method: 'GET', path: '/v1/store/orders', headers: key },
   { method: 'GET', path: '/v1/store/orders?page=2', headers: key },
@@ -133,7 +133,7 @@ function withoutMockTag(observed: Observed): Observed {
   };
 }
 
-describe('the fast path and the MSW handlers', () => {
+describe('the pipeline directly and through the MSW handlers', () => {
   let fast: MockServer;
   let handlers: MockServer;
   let origins: [string, string];

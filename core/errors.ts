@@ -1,4 +1,8 @@
-/** An error with a stable `code` a program can tell apart. Each layer keeps its codes in one table of its own. */
+/**
+ * An error with a stable `code` a program can tell apart. Each layer keeps its codes in one table of its own.
+ * @example
+ * try { await loadScenarios({ names: ['nope'] }); } catch (error) { if (error instanceof KitError) console.error(error.code); }
+ */
 export class KitError<Code extends string = string> extends Error {
   readonly code: Code;
 

@@ -89,6 +89,7 @@ async function verifyBehindGuard(
       }),
       deadline: options.deadline,
       descriptionFilter: options.onlyScenarios === undefined ? undefined : scenarioFilter(options.onlyScenarios),
+      loopbackOnly: options.broker === undefined && pacts.pactUrls.every((url) => !/^https?:/i.test(url)),
     });
     stopChild = (reason) => {
       child.stop(reason);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageFolder } from '../core/package-folder.js';
@@ -61,12 +61,25 @@ async function readOutcome(ended: {
   }
 }
 
-/** Starts the child process that runs Pact's verifier: its options and its outcome go through files. */
-function spawnVerifier(files: { optionsFile: string; outcomeFile: string; descriptionFilter: string | undefined }) {
+/**
+ * Starts the child process that runs Pact's verifier: its options and its outcome go through files.
+ * Pact's verifier builds a new HTTP client for every request it sends, and each loads every trusted
+ * certificate of the machine; a verifier that talks only to the guard, over plain HTTP on loopback,
+ * is given an empty certificate store instead (docs/architecture.md, what the upstream packages would need).
+ */
+function spawnVerifier(files: {
+  optionsFile: string;
+  outcomeFile: string;
+  descriptionFilter: string | undefined;
+  /** An empty folder and file to stand for the certificate store, or undefined to keep the machine's. */
+  emptyCertificates: { folder: string; file: string } | undefined;
+}) {
   const child = join(packageFolder(import.meta.url, 'dist', 'verify/pact-child.js'), 'verify', 'pact-child.js');
+  const certificates = files.emptyCertificates;
   return spawn(process.execPath, [child, files.optionsFile, files.outcomeFile], {
     env: {
       ...process.env,
+      ...(certificates === undefined ? {} : { SSL_CERT_FILE: certificates.file, SSL_CERT_DIR: certificates.folder }),
       PACT_DO_NOT_TRACK: 'true',
       PACT_DESCRIPTION: files.descriptionFilter,
       PACT_PROVIDER_STATE: undefined,
@@ -76,6 +89,15 @@ function spawnVerifier(files: { optionsFile: string; outcomeFile: string; descri
   });
 }
 
+/** An empty certificate file and folder inside `directory`. */
+async function emptyCertificateStore(directory: string): Promise<{ folder: string; file: string }> {
+  const folder = join(directory, 'certificates');
+  await mkdir(folder);
+  const file = join(directory, 'no-certificates.pem');
+  await writeFile(file, '');
+  return { folder, file };
+}
+
 /** Pact's verifier in its own process; `stop` ends it early with a reason. */
 export function runPactChild(run: {
   /** The verifier's options. */
@@ -83,6 +105,8 @@ export function runPactChild(run: {
   deadline: number | undefined;
   /** Pact's `PACT_DESCRIPTION`: only the interactions whose description matches it are verified. */
   descriptionFilter: string | undefined;
+  /** True when the verifier reads its pacts from files and sends requests only to the guard: it needs no TLS. */
+  loopbackOnly: boolean;
 }): { outcome: Promise<PactChildOutcome>; stop(reason: string): void } {
   const { options, deadline, descriptionFilter } = run;
   let stopReason: string | undefined;
@@ -92,7 +116,8 @@ export function runPactChild(run: {
     const optionsFile = join(directory, 'options.json');
     const outcomeFile = join(directory, 'outcome.json');
     await writeFile(optionsFile, JSON.stringify(options));
-    const child = spawnVerifier({ optionsFile, outcomeFile, descriptionFilter });
+    const emptyCertificates = run.loopbackOnly ? await emptyCertificateStore(directory) : undefined;
+    const child = spawnVerifier({ optionsFile, outcomeFile, descriptionFilter, emptyCertificates });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
     stopChild = () => child.kill('SIGKILL');

@@ -72,6 +72,8 @@ export interface Switches {
   emptyStoreErrors?: boolean;
   /** Checks, waits, then cancels: concurrent cancels of one pending order all succeed. */
   nonAtomicCancel?: boolean;
+  /** Never answers a cancel: lists and state changes are answered, so a run starts and cannot finish. */
+  stallCancels?: boolean;
 }
 
 interface StoredOrder {
@@ -213,6 +215,7 @@ export async function startHostileProvider(switches: Switches = {}) {
     const cancel = /^\/v1\/store\/orders\/([^/]+)$/.exec(request.path);
     const pet = /^\/v1\/pets\/([^/]+)$/.exec(request.path);
     if (cancel !== null && request.method === 'DELETE') {
+      if (switches.stallCancels) return new Promise<never>(() => undefined);
       const id = parseInt64(decodeURIComponent(cancel[1]!));
       if (switches.lookupBeforeAuth && (id === undefined || find(id) === undefined))
         return error(404, 'not_found', 'No such order.');

@@ -22,7 +22,18 @@ export default defineConfig({
     maxWorkers: Math.max(3, availableParallelism()),
     projects: [
       { test: { ...shared, name: 'consumer', include: ['test/contracts/**/*.test.ts'] } },
-      { test: { ...shared, name: 'suite', include: ['test/**/*.test.ts'], exclude: ['test/contracts/**'] } },
+      {
+        test: {
+          ...shared,
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/contracts/**'],
+          // A worker imports the kit, msw, Ajv and the compiled document once for all the files it runs,
+          // not once a file: every file starts its own servers and mocks and closes them, and none
+          // patches a global it leaves behind (the architecture test checks the patterns that would).
+          isolate: false,
+        },
+      },
     ],
   },
 });

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../support/cli-support.js';
 
@@ -177,5 +178,52 @@ describe('names', () => {
         }
       }
     expect(repeated).toEqual([]);
+  });
+});
+
+/**
+ * What a test file leaves behind for the next file in its worker (the suite runs without isolation,
+ * vitest.config.ts): a mocked module or global, fake timers, an MSW server left listening.
+ */
+function leftBehind(text: string): string[] {
+  const count = (pattern: RegExp) => [...text.matchAll(pattern)].length;
+  const left: string[] = [];
+  if (/\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/.test(text)) left.push('mocks a module or a global');
+  if (count(/\bvi\.useFakeTimers\(/g) > count(/\bvi\.useRealTimers\(/g)) left.push('keeps fake timers');
+  // A spy on an object the file made goes with the object; one on a global stays.
+  if (
+    /\bvi\.spyOn\((console|process|globalThis|Date|Math|performance)\b/.test(text) &&
+    !/\bvi\.restoreAllMocks\(|\.mockRestore\(/.test(text)
+  )
+    left.push('spies on a global without restoring');
+  if (count(/\bsetupServer\(/g) > count(/\.close\(\)/g)) left.push('leaves an MSW server listening');
+  return left;
+}
+
+describe('tests', () => {
+  it('leave nothing behind for the next file in their worker', async () => {
+    const entries = await readdir(join(projectRoot, 'test'), { withFileTypes: true, recursive: true });
+    const leaking: string[] = [];
+    for (const entry of entries.filter((each) => each.isFile() && /\.(test\.)?ts$/.test(each.name))) {
+      const file = join(entry.parentPath, entry.name);
+      if (file === fileURLToPath(import.meta.url)) continue;
+      for (const what of leftBehind(await readFile(file, 'utf8')))
+        leaking.push(`${relative(projectRoot, file)} ${what}`);
+    }
+    expect(leaking).toEqual([]);
+  });
+
+  it('catches a file that leaves fake timers, a module mock or a listening server behind', () => {
+    expect(
+      leftBehind('vi.useFakeTimers();\nvi.mock("x");\nvi.spyOn(console, "error");\nconst server = setupServer();'),
+    ).toEqual([
+      'mocks a module or a global',
+      'keeps fake timers',
+      'spies on a global without restoring',
+      'leaves an MSW server listening',
+    ]);
+    expect(
+      leftBehind('vi.useFakeTimers();\nvi.useRealTimers();\nconst s = setupServer();\nafterAll(() => s.close());'),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // What the kit costs a Playwright suite (issue 33): the example e2e suite (examples/playwright) run
-// with its 4 workers, every test in both modes, three times over; the median time per test of each
+// with its workers (2), every test in both modes, three times over; the median time per test of each
 // mode from Playwright's own JSON report, side by side in one run. Then the cost of importing
 // petstore-contract-kit/playwright against a bare @msw/playwright fixture, each in a fresh Node
 // process, 15 rounds alternating, medians. `npm run build` first. Usage: node bench/playwright.mjs

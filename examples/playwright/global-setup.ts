@@ -21,7 +21,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.EXAMPLE_APP_URL = site.resolvedUrls!.local[0]!.replace(/\/$/, '');
   // A session limit as small as the workers on purpose: every test ends its session, even one that
   // fails in its setup, so any number of tests fit.
-  const mock = createServer({ sessions: { limit: 4 } });
+  const mock = createServer({ sessions: { limit: 2 } });
   process.env.PETSTORE_MOCK_URL = await mock.listen(0, '127.0.0.1');
   return async () => {
     await mock.close();

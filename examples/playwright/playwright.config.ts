@@ -18,7 +18,9 @@ export default defineConfig<OrderMockTestOptions>({
   testDir: './tests',
   globalSetup: './global-setup.ts',
   fullyParallel: true,
-  workers: 4,
+  // Two workers on a 2-core CI machine: four ran the same tests slower and with
+  // more CPU (bench/RESULTS.md, the example suite's workers).
+  workers: 2,
   forbidOnly: true,
   reporter: [
     [process.env.CI ? 'dot' : 'list'],

@@ -1,4 +1,4 @@
-// The example e2e suite (examples/playwright) run as a team would run theirs: Playwright with 4
+// The example e2e suite (examples/playwright) run as a team would run theirs: Playwright with 2
 // workers, fullyParallel, every test in both of the kit's modes, each repeated twice, and the
 // kit's coverage reporter judging the whole run.
 import { describe, expect, it } from 'vitest';

@@ -202,7 +202,7 @@ function isSpace(code: number): boolean {
 // Writes every long integer literal as a string starting with a NUL mark, skipping strings whole.
 function markLongIntegers(text: string, counts: ParseCounts): string {
   const parts: string[] = [];
-  let copiedUpTo = 0;
+  let nextToCopy = 0;
   let at = 0;
   while (at < text.length) {
     const code = text.charCodeAt(at);
@@ -229,15 +229,15 @@ function markLongIntegers(text: string, counts: ParseCounts): string {
           at++;
       } else if (at - digits >= 16 && text.charCodeAt(digits) !== 0x30) {
         // A leading zero is left alone, so that JSON.parse refuses it and lossless-json says why.
-        parts.push(text.slice(copiedUpTo, start), '"\\u0000', text.slice(start, at), '"');
-        copiedUpTo = at;
+        parts.push(text.slice(nextToCopy, start), '"\\u0000', text.slice(start, at), '"');
+        nextToCopy = at;
         counts.marks++;
       }
     } else {
       at++;
     }
   }
-  parts.push(text.slice(copiedUpTo));
+  parts.push(text.slice(nextToCopy));
   return parts.join('');
 }
 

@@ -203,9 +203,9 @@ export class KnownFailures {
             ),
           },
     );
-    // Ran whole: not skipped, set up, and not cut short by a target that failed to answer or a run
+    // Ran to the end: not skipped, set up, and not cut short by a target that failed to answer or a run
     // that stopped; exploration only when none of its runs was.
-    const ranWhole = (result: CaseResult) =>
+    const ranToTheEnd = (result: CaseResult) =>
       (result.verdict === 'passed' || result.verdict === 'failed') &&
       !result.exchanges.some((exchange) =>
         [...exchange.violations, ...(exchange.known ?? [])].some(
@@ -215,7 +215,7 @@ export class KnownFailures {
     // An exploration run that sent nothing (skipped) neither ran nor cut the exploration short.
     const explored = (cases: readonly CaseResult[]) => {
       const sent = cases.filter((result) => result.verdict !== 'skipped');
-      return sent.length > 0 && sent.every(ranWhole);
+      return sent.length > 0 && sent.every(ranToTheEnd);
     };
     const ran = new Set(
       suites.flatMap((suite) =>
@@ -223,7 +223,7 @@ export class KnownFailures {
           ? explored(suite.cases)
             ? ['explore explore']
             : []
-          : suite.cases.filter(ranWhole).map((result) => `${suite.suite} ${result.name}`),
+          : suite.cases.filter(ranToTheEnd).map((result) => `${suite.suite} ${result.name}`),
       ),
     );
     const fixed = this.distinct.filter(

@@ -129,7 +129,7 @@
   const digitsAsSent = (_key, value, context) => (typeof value === 'number' ? (context?.source ?? value) : value);
 
   // JSON with every number kept as the digits sent: an order id beyond 2^53 is shown exactly.
-  const sourceTextKept = (() => {
+  const readsNumberSource = (() => {
     try {
       return JSON.parse('1', digitsAsSent) === '1';
     } catch {
@@ -141,7 +141,7 @@
    * @returns {unknown}
    */
   function parseExact(text) {
-    if (sourceTextKept) return JSON.parse(text, digitsAsSent);
+    if (readsNumberSource) return JSON.parse(text, digitsAsSent);
     // Without source text access: long integers quoted before parsing (orders hold no such digits in a string).
     return JSON.parse(text.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,\]}])/g, '$1"$2"'));
   }

@@ -32,8 +32,8 @@ export interface RecordedStep {
   again?: true;
 }
 
-/** One call kept for the recording, with what the upstream answered. */
-export interface KeptCall {
+/** One call the recording can write as a step, with what the upstream answered. */
+export interface RecordableCall {
   title: string;
   method: 'GET' | 'DELETE';
   path: string;
@@ -56,7 +56,7 @@ export interface Judgement {
 
 /** A call of the recording and, once judged, its judgement (none while the state it is judged in changes). */
 export interface RecordedCall {
-  call: KeptCall;
+  call: RecordableCall;
   judgement: Judgement | undefined;
 }
 
@@ -64,7 +64,11 @@ export interface RecordedCall {
  * The call an exchange makes for the recording, numbered `number`; undefined for an exchange of no
  * operation, or with no answer.
  */
-export function keptCall(exchange: ExchangeToRecord, number: number, apiKey: string | undefined): KeptCall | undefined {
+export function recordableCall(
+  exchange: ExchangeToRecord,
+  number: number,
+  apiKey: string | undefined,
+): RecordableCall | undefined {
   const { method } = exchange;
   // Parameters after a `;` in a segment (`5;jsessionid=…`) can carry a session: never written.
   const path = exchange.operationPath?.replace(/;[^/]*/g, '');
@@ -76,7 +80,7 @@ export function keptCall(exchange: ExchangeToRecord, number: number, apiKey: str
 }
 
 /** Whether `call` is a read identical to the one just before it, answer and all: nothing changed between them. */
-export function repeatsRead(previous: KeptCall | undefined, call: KeptCall): boolean {
+export function repeatsRead(previous: RecordableCall | undefined, call: RecordableCall): boolean {
   return (
     previous !== undefined &&
     call.method === 'GET' &&

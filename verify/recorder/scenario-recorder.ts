@@ -7,7 +7,7 @@ import { jsonBody, type Finding } from '../checks.js';
 import { ProviderHistory } from '../compare.js';
 import { createDirectory } from '../create-directory.js';
 import { withoutCredentials } from '../redaction.js';
-import { keptCall, repeatsRead, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
+import { recordableCall, repeatsRead, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
 import { RecordedState } from './recorded-state.js';
 import { unusedName, RecordingError, timestampedName, writeRecording, type RecordingFile } from './recording-file.js';
 import { recordingText, type RecordingParts } from './recording-text.js';
@@ -238,7 +238,7 @@ export class ScenarioRecorder {
   async #recordNow(exchange: ExchangeToRecord): Promise<void> {
     this.#waiting--;
     const recording = this.#recording;
-    const call = keptCall(exchange, recording.calls.length + 1, this.#options.apiKey);
+    const call = recordableCall(exchange, recording.calls.length + 1, this.#options.apiKey);
     if (call === undefined) {
       recording.skipped++;
       recording.countsChanged = true;

@@ -9,7 +9,7 @@ import { judgeCall } from '../judge.js';
 import { stepOf } from '../model-step.js';
 import { InterfaceModel } from '../model.js';
 import { withoutQueries } from '../redaction.js';
-import type { ExchangeToRecord, Judgement, KeptCall, RecordedCall, RecordedStep } from './recorded-call.js';
+import type { ExchangeToRecord, Judgement, RecordableCall, RecordedCall, RecordedStep } from './recorded-call.js';
 import type { RecordedState } from './recorded-state.js';
 import { stateText, stepText } from './recording-text.js';
 
@@ -52,7 +52,7 @@ function judgedCount(calls: readonly RecordedCall[]): number {
  * Judges the recording's new step with the model seeded with the state inferred so far. A state that
  * only gives an order no earlier step named its status (from this step's answer) is set in the model;
  * any other change (the first list, an order added) judges every step again, and an earlier step whose
- * disagreements change is told again. Returns the steps to tell of: the new one, and those.
+ * disagreements change is reported again. Returns the steps to report: the new one, and those.
  */
 export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]> {
   const { calls } = recording;
@@ -79,7 +79,7 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
     if (cancelled !== undefined) recording.touched.add(cancelled);
     for (const step of settleConcurrentSteps(calls, index)) settled.add(step);
   }
-  // Each step settled once told: the new one, and an earlier one whose disagreements changed.
+  // The steps to report: the new one, and each earlier one whose disagreements changed.
   const last = calls.length - 1;
   return [...settled]
     .sort((left, right) => left - right)
@@ -159,12 +159,12 @@ function findingsText(findings: readonly Finding[] | undefined): string {
 }
 
 // The order a cancel with an accepted key names: one that can change the store.
-function acceptedCancel(call: KeptCall): bigint | undefined {
+function acceptedCancel(call: RecordableCall): bigint | undefined {
   return isAcceptedKey(call.key) ? cancelledId(call) : undefined;
 }
 
 // The order a cancel names, as the mock reads its path.
-function cancelledId(call: KeptCall): bigint | undefined {
+function cancelledId(call: RecordableCall): bigint | undefined {
   return cancelledOrderId(call.method, call.path);
 }
 
@@ -204,7 +204,11 @@ export function sameFields(left: object, right: object): boolean {
  * A call judged by the model, one after the calls before it: the step that replays it and what the model
  * found in the upstream's answer (none held yet: `settleConcurrentSteps` holds them).
  */
-export async function judgedStep(model: InterfaceModel, history: ProviderHistory, call: KeptCall): Promise<Judgement> {
+export async function judgedStep(
+  model: InterfaceModel,
+  history: ProviderHistory,
+  call: RecordableCall,
+): Promise<Judgement> {
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
   // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
   const answer = (await model.call(call.method, call.path, call.key))!;

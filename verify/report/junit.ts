@@ -58,7 +58,11 @@ function junitSuite(suite: SuiteResult, result: CaseResult): JunitSuite {
   const failures = result.exchanges.filter((exchange) => exchange.violations.length > 0).length;
   const errors = result.exchanges.length === 0 && result.verdict === 'error' ? 1 : 0;
   const skipped =
-    result.exchanges.length === 0 ? (result.verdict !== 'error' ? 1 : 0) : result.exchanges.filter(knownOnly).length;
+    result.exchanges.length === 0
+      ? result.verdict !== 'error'
+        ? 1
+        : 0
+      : result.exchanges.filter(hasOnlyKnownFindings).length;
   const xml = [
     `  <testsuite name="${escapeMarkup(name)}" tests="${testcases.length}" failures="${failures}" errors="${errors}" skipped="${skipped}">`,
     ...testcases,
@@ -68,7 +72,8 @@ function junitSuite(suite: SuiteResult, result: CaseResult): JunitSuite {
 }
 
 // An exchange that failed only by failures the baseline knows: JUnit's skipped, not its failures.
-const knownOnly = (exchange: CheckedExchange) => exchange.violations.length === 0 && (exchange.known ?? []).length > 0;
+const hasOnlyKnownFindings = (exchange: CheckedExchange) =>
+  exchange.violations.length === 0 && (exchange.known ?? []).length > 0;
 
 /**
  * An exchange as a JUnit testcase: a failure with its violations, skipped when it failed only by
@@ -76,7 +81,7 @@ const knownOnly = (exchange: CheckedExchange) => exchange.violations.length === 
  */
 function junitTestcase(classname: string, caseName: string, exchange: CheckedExchange): string {
   const known = exchange.known ?? [];
-  const skipped = knownOnly(exchange)
+  const skipped = hasOnlyKnownFindings(exchange)
     ? `<skipped message="${escapeMarkup(`known failure (baseline): ${findingLine(caseName, exchange.name, known[0]!)}`)}"/>`
     : '';
   const failure = exchange.violations.length

@@ -1,4 +1,5 @@
 import { schemas } from '../spec/generated/contract.js';
+import type { JsonInteger, OrderStatus } from './provider-state.js';
 import type { components as exactComponents } from '../spec/generated/openapi-exact-types.js';
 import type { components } from '../spec/generated/openapi-types.js';
 
@@ -46,3 +47,11 @@ export function isErrorRecord(value: unknown): value is ErrorRecord {
     return Object.hasOwn(record, field) && (jsonTypes[type]?.(record[field]) ?? true);
   });
 }
+
+/** An order as the store holds it: int64 fields as `bigint`, and its status. */
+export type StoredOrder = Omit<Order, 'id' | 'petId' | 'quantity'> & {
+  id: bigint;
+  petId?: bigint;
+  quantity?: JsonInteger;
+  status: OrderStatus;
+};

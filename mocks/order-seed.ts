@@ -4,21 +4,14 @@ import {
   duplicateOrderId,
   orderInputViolations,
   orderStatuses,
-  type JsonInteger,
   type OrderInput,
   type OrderStatus,
 } from '../core/provider-state.js';
-import { orderFields, orderInt64Fields, type Order } from '../core/records.js';
+import { orderFields, orderInt64Fields, type Order, type StoredOrder } from '../core/records.js';
+
+export type { StoredOrder } from '../core/records.js';
 import { violationSummary } from '../core/schema-validator.js';
 import { MockError } from './errors.js';
-
-/** An order as the store holds it: int64 fields as `bigint`, and its status. */
-export type StoredOrder = Omit<Order, 'id' | 'petId' | 'quantity'> & {
-  id: bigint;
-  petId?: bigint;
-  quantity?: JsonInteger;
-  status: OrderStatus;
-};
 
 type OrderFields = Partial<Record<keyof Order, unknown>>;
 

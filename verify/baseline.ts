@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { parseJson } from '../core/parse-json.js';
 import { matchRoute } from '../core/routes.js';
 import { unnumbered } from './explore/judged-call.js';
-import type { Finding } from './finding.js';
+import type { Finding } from '../core/finding.js';
 import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
 import { KitError } from '../core/errors.js';
 

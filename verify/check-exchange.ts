@@ -1,7 +1,7 @@
 import { matchRoute } from '../core/routes.js';
-import type { Finding, ObservedResponse } from './checks.js';
-import { judgeCall } from './judge.js';
-import type { PrismOracle } from './prism.js';
+import type { Finding, ObservedResponse } from '../core/checks.js';
+import { judgeCall } from '../core/judge.js';
+import type { PrismOracle } from '../core/second-oracle.js';
 import type { ProxyExchange } from './proxy-report.js';
 import type { RawResponseReader } from './raw-response.js';
 import { responseText } from './response-text.js';

@@ -25,11 +25,11 @@ export {
   type ProxyErrorCode,
   type VerifyErrorCode,
 } from './errors.js';
-export { checkAgainstSpec, checkResponse, type ObservedResponse } from './checks.js';
+export { checkAgainstSpec, checkResponse, type ObservedResponse } from '../core/checks.js';
 export { githubAnnotations, githubSummary } from './github.js';
-export { findingMessage, type Finding, type SpecArea } from './finding.js';
-export { rules, type Rule, type RuleCode } from './rules.js';
-export { compareWithModel, ProviderHistory, tolerances, type ComparedCall, type Tolerance } from './compare.js';
+export { findingMessage, type Finding, type SpecArea } from '../core/finding.js';
+export { rules, type Rule, type RuleCode } from '../core/rules.js';
+export { compareWithModel, ProviderHistory, tolerances, type ComparedCall, type Tolerance } from '../core/compare.js';
 export {
   defaultExplorationSeed,
   explore,
@@ -37,16 +37,12 @@ export {
   type ExploreOptions,
   type SavedScenario,
 } from './explore/explore.js';
-export { InterfaceModel, type ModelAnswer } from './model.js';
-export { observe, TargetUnreachable, type Observation, type TargetFailure } from './observe.js';
-export {
-  compareOracles,
-  loadPrismOracle,
-  prismLoader,
-  type Disagreement,
-  type PrismDiagnostic,
-  type PrismOracle,
-} from './prism.js';
+export { InterfaceModel } from './model.js';
+export type { ModelAnswer } from '../core/compare.js';
+export { observe, TargetUnreachable } from './observe.js';
+export type { Observation, TargetFailure } from '../core/observation.js';
+export { loadPrismOracle, prismLoader } from './prism.js';
+export { compareOracles, type Disagreement, type PrismDiagnostic, type PrismOracle } from '../core/second-oracle.js';
 export { pactProviderBaseUrl, verifyPact, type PactVerifyOptions } from './pact.js';
 export { publishPact, type PactBroker, type PactPublication } from './pact-broker.js';
 export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
@@ -75,7 +71,7 @@ export {
   summaryLines,
   type LineOptions,
 } from './report/console.js';
-export { findingText } from './finding.js';
+export { findingText } from '../core/finding.js';
 export { toHtml } from './report/html.js';
 export { toJson } from './report/json.js';
 export { toJunit } from './report/junit.js';

@@ -3,8 +3,8 @@ import type { KeyChoice } from '../core/authorization.js';
 import type { StoredOrder } from '../mocks/order-store.js';
 import type { BodySchemaName, ContractStep } from '../core/scenario.js';
 import { documentedResponse, routeOf, type OperationName } from '../core/routes.js';
-import { acceptedStatuses } from './compare.js';
-import type { ModelAnswer } from './model.js';
+import { acceptedStatuses } from '../core/compare.js';
+import type { ModelAnswer } from '../core/compare.js';
 
 /**
  * The body a step expects for an operation's status: none for a 204, the documented schema, or an

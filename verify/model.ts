@@ -3,18 +3,11 @@ import { networkError } from '../mocks/reply.js';
 import type { StoredOrder } from '../mocks/order-store.js';
 import type { OrderStatus } from '../core/provider-state.js';
 import { authorizationHeader, developmentApiKey, type KeyChoice } from '../core/authorization.js';
-import { matchRoute, type OperationName } from '../core/routes.js';
+import { matchRoute } from '../core/routes.js';
 import { VerifyError } from './errors.js';
+import type { ModelAnswer } from '../core/compare.js';
 
 const utf8 = new TextDecoder();
-
-/** What the model answers one call: the status, the headers and the body, as the kit's mock does. */
-export interface ModelAnswer {
-  operation: OperationName;
-  status: number;
-  headers: Record<string, string>;
-  body: string | null;
-}
 
 /**
  * The model of the interface a provider is compared with: the kit's own mock, in-process, seeded with

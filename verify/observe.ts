@@ -1,9 +1,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { ObservedResponse } from './checks.js';
-import type { Finding } from './finding.js';
 import { acceptedEncodings, responseText } from './response-text.js';
 import { KitError } from '../core/errors.js';
+import type { Observation } from '../core/observation.js';
 
 /** How long the harness waits for one whole answer (headers and body) unless told otherwise: 10 s. */
 export const defaultRequestTimeout = 10_000;
@@ -16,23 +15,6 @@ export class TargetUnreachable extends KitError<'target_unreachable'> {
     super('target_unreachable', message);
   }
 }
-
-/**
- * A request the target did not answer completely: reset, truncated, undecodable, not HTTP, or too
- * slow. The harness reports it as a violation with `failure`, one line.
- */
-export interface TargetFailure {
-  failure: string;
-  /** Set when no whole answer came in time. */
-  timedOut?: boolean;
-  /** Set when not even the headers came in time: nothing answered. */
-  silent?: boolean;
-  /** Set when the request was not sent because the run had stopped (`failure` says why). */
-  runStopped?: boolean;
-}
-
-/** What one exchange with the target gave: a whole response, or a failure of the target. */
-export type Observation = ObservedResponse | TargetFailure;
 
 // Causes that mean nothing answered at all: the run cannot go on (exit 2), as opposed to a target
 // that answered badly (a violation).
@@ -148,24 +130,4 @@ export function observe(
     });
     request.end(init.body);
   });
-}
-
-/** Whether an observation is a failure of the target rather than a response. */
-export function isFailure(observation: Observation): observation is TargetFailure {
-  return 'failure' in observation;
-}
-
-/**
- * A failure of the target as a finding (rule `no-answer`, or `run-stopped` when the run stopped
- * before it was sent); `about` names the call when it is not the exchange's own.
- */
-export function failureFinding(failure: TargetFailure, about?: string): Finding {
-  return {
-    ...(failure.runStopped
-      ? { code: 'run-stopped', expected: 'the run to finish' }
-      : { code: 'no-answer', expected: 'a whole answer in time' }),
-    path: '',
-    actual: failure.failure,
-    ...(about !== undefined && { about }),
-  };
 }

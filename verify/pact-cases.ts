@@ -1,9 +1,9 @@
 import type { Scenario } from '../core/scenario.js';
-import type { Finding } from './finding.js';
+import type { Finding } from '../core/finding.js';
 import type { GuardRecord } from './pact-guard.js';
 import { inScenarioOrder, type PactInteraction } from './pact-interactions.js';
 import { caseVerdict, findingsOnlyExchange, type CaseResult, type CheckedExchange } from './results.js';
-import type { RuleCode } from './rules.js';
+import type { RuleCode } from '../core/rules.js';
 import type { PactChildOutcome, PactMismatch, PactResults } from './run-pact-child.js';
 
 // A value Pact reports, on one line and at most 200 characters.

@@ -5,13 +5,13 @@ import { parseJson } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import type { ErrorRecord } from '../core/records.js';
 import { readBody } from '../mocks/read-body.js';
-import type { Finding } from './checks.js';
-import { judgeCall } from './judge.js';
+import type { Finding } from '../core/checks.js';
+import { judgeCall } from '../core/judge.js';
 import { keyChoiceOf } from './key-choice-of.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
-import { ProviderHistory } from './compare.js';
+import { ProviderHistory } from '../core/compare.js';
 import { InterfaceModel } from './model.js';
-import { isFailure, type Observation } from './observe.js';
+import { isFailure, type Observation } from '../core/observation.js';
 import { judged, RunStopped, sendCall, sendToTarget, type TargetOptions } from './run.js';
 import type { CheckedExchange } from './results.js';
 

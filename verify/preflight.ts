@@ -1,6 +1,7 @@
 import { stringifyJson } from '../core/stringify-json.js';
 import { providerState } from '../core/provider-state.js';
-import { observe, TargetUnreachable, type Observation } from './observe.js';
+import { observe, TargetUnreachable } from './observe.js';
+import type { Observation } from '../core/observation.js';
 
 /** A setup mistake the preflight found: which check, and one line naming what to fix. */
 export interface PreflightFailure {

@@ -1,5 +1,5 @@
-import type { Finding } from './finding.js';
-import type { Disagreement } from './prism.js';
+import type { Finding } from '../core/finding.js';
+import type { Disagreement } from '../core/second-oracle.js';
 import type { WrittenRecordings } from './recorder/scenario-recorder.js';
 import { withoutCredentials } from './redaction.js';
 

@@ -1,7 +1,8 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { stringifyJson } from '../core/stringify-json.js';
 import { checkExchange } from './check-exchange.js';
-import { loadPrismOracle, type PrismOracle } from './prism.js';
+import { loadPrismOracle } from './prism.js';
+import type { PrismOracle } from '../core/second-oracle.js';
 import { ProxyExchangeLog, type ProxyExchange, type ProxyReport } from './proxy-report.js';
 import { cutRecording, setKnownState } from './proxy-recording.js';
 import { readRequestHead, type RawRequestHead } from './raw-response.js';

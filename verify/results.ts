@@ -1,5 +1,5 @@
-import type { Finding } from './finding.js';
-import type { Disagreement } from './prism.js';
+import type { Finding } from '../core/finding.js';
+import type { Disagreement } from '../core/second-oracle.js';
 
 /** How a suite, a case or a run ended. */
 export type Verdict = 'passed' | 'failed' | 'skipped' | 'error';

@@ -1,19 +1,15 @@
 import { authorizationHeader, type KeyChoice } from '../core/authorization.js';
 import { stateChangeBody } from '../core/provider-state.js';
 import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../core/scenario.js';
-import type { Finding, ObservedResponse } from './checks.js';
-import { ProviderHistory, raceFindings } from './compare.js';
-import { judgeCall } from './judge.js';
-import { InterfaceModel, type ModelAnswer } from './model.js';
-import {
-  defaultRequestTimeout,
-  failureFinding,
-  isFailure,
-  observe,
-  TargetUnreachable,
-  type Observation,
-} from './observe.js';
-import { loadPrismOracle, type Disagreement, type PrismOracle } from './prism.js';
+import type { Finding, ObservedResponse } from '../core/checks.js';
+import { ProviderHistory, raceFindings } from '../core/compare.js';
+import { judgeCall } from '../core/judge.js';
+import { InterfaceModel } from './model.js';
+import type { ModelAnswer } from '../core/compare.js';
+import { defaultRequestTimeout, observe, TargetUnreachable } from './observe.js';
+import { failureFinding, isFailure, type Observation } from '../core/observation.js';
+import { loadPrismOracle } from './prism.js';
+import type { Disagreement, PrismOracle } from '../core/second-oracle.js';
 import {
   caseVerdict,
   findingsOnlyExchange,

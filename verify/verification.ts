@@ -7,8 +7,8 @@ import type { PactBroker } from './pact-broker.js';
 import { verifyPact } from './pact.js';
 import { prismLoader } from './prism.js';
 import { runReport, type RunReport } from './report/run-report.js';
-import { judgeCall } from './judge.js';
-import type { Observation } from './observe.js';
+import { judgeCall } from '../core/judge.js';
+import type { Observation } from '../core/observation.js';
 import {
   caseVerdict,
   skippedSuite,

@@ -9,7 +9,7 @@ import { createValidatingProxy, newRecordingPath, reportPath } from '../../verif
 import type { ProxyExchange, ProxyReport } from '../../verify/proxy-report.js';
 import { ScenarioRecorder, type KnownState, type RecordedStep } from '../../verify/recorder/scenario-recorder.js';
 import { Redaction } from '../../verify/redaction.js';
-import { findingText } from '../../verify/finding.js';
+import { findingText } from '../../core/finding.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
 import {
   hostFlag,

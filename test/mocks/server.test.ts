@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkAgainstSpec } from '../../verify/checks.js';
+import { checkAgainstSpec } from '../../core/checks.js';
 import { authorized, expectError, jsonOf, sendRaw, startServer } from '../support/support.js';
 
 let mock: Awaited<ReturnType<typeof startServer>>;

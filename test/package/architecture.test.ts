@@ -87,14 +87,15 @@ describe('the layers', () => {
     ).toEqual(['core/routes.ts imports mocks/handlers.ts']);
     expect(
       wrongWayImports('mocks', [
-        { file: 'mocks/server.ts', modules: ['core/routes.ts', 'verify/checks.ts', 'contracts/client.ts'] },
+        { file: 'mocks/server.ts', modules: ['core/routes.ts', 'verify/run.ts', 'contracts/client.ts'] },
       ]),
-    ).toEqual(['mocks/server.ts imports verify/checks.ts', 'mocks/server.ts imports contracts/client.ts']);
+    ).toEqual(['mocks/server.ts imports verify/run.ts', 'mocks/server.ts imports contracts/client.ts']);
   });
 
   it('reads type imports and dynamic imports as imports', async () => {
     expect((await importsOf('core/records.ts')).modules).toEqual([
       'spec/generated/contract.ts',
+      'core/provider-state.ts',
       'spec/generated/openapi-exact-types.ts',
       'spec/generated/openapi-types.ts',
     ]);

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { errorStatuses } from '../../mocks/errors.js';
-import { tolerances } from '../../verify/compare.js';
-import { rules } from '../../verify/rules.js';
+import { tolerances } from '../../core/compare.js';
+import { rules } from '../../core/rules.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { injectsFaults } from '../../core/scenario.js';
 import { runToExit } from '../support/cli-support.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../core/parse-json.js';
 import { loadScenarioFile } from '../../core/scenario-files.js';
-import { findingMessage } from '../../verify/finding.js';
+import { findingMessage } from '../../core/finding.js';
 import { explore } from '../../verify/explore/explore.js';
 import { runVerification } from '../../verify/verification.js';
 import { runToExit, runVerifyInProcess, startCommand, verifyCliPath as verifyCli } from '../support/cli-support.js';

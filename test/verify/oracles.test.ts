@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkAgainstSpec, type ObservedResponse } from '../../verify/checks.js';
-import { compareOracles, loadPrismOracle, type PrismDiagnostic } from '../../verify/prism.js';
+import { checkAgainstSpec, type ObservedResponse } from '../../core/checks.js';
+import { loadPrismOracle } from '../../verify/prism.js';
+import { compareOracles, type PrismDiagnostic } from '../../core/second-oracle.js';
 
 const jsonResponse = (status: number, text: string, contentType = 'application/json'): ObservedResponse => ({
   status,

@@ -1,9 +1,9 @@
 // The model and the target, as fast-check's model-based testing sees them: what every command runs against.
 import type { StoredOrder } from '../../mocks/order-store.js';
 import type { ContractStep } from '../../core/scenario.js';
-import type { ProviderHistory } from '../compare.js';
+import type { ProviderHistory } from '../../core/compare.js';
 import type { InterfaceModel } from '../model.js';
-import type { PrismOracle } from '../prism.js';
+import type { PrismOracle } from '../../core/second-oracle.js';
 import type { CheckedExchange } from '../results.js';
 import type { ExploreOptions } from './explore.js';
 import { KitError } from '../../core/errors.js';

@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { stringifyJson } from '../../core/stringify-json.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import type { ContractStep } from '../../core/scenario.js';
-import { ProviderHistory } from '../compare.js';
+import { ProviderHistory } from '../../core/compare.js';
 import { createDirectory } from '../create-directory.js';
 import { InterfaceModel } from '../model.js';
 import { TargetUnreachable } from '../observe.js';
-import { loadPrismOracle, type PrismOracle } from '../prism.js';
+import { loadPrismOracle } from '../prism.js';
+import type { PrismOracle } from '../../core/second-oracle.js';
 import {
   caseVerdict,
   findingsOnlyExchange,

@@ -2,9 +2,9 @@
 import type { StoredOrder } from '../../mocks/order-store.js';
 import type { KeyChoice } from '../../core/authorization.js';
 import type { ContractStep } from '../../core/scenario.js';
-import { judgeCall } from '../judge.js';
-import type { ModelAnswer } from '../model.js';
-import type { Observation } from '../observe.js';
+import { judgeCall } from '../../core/judge.js';
+import type { ModelAnswer } from '../../core/compare.js';
+import type { Observation } from '../../core/observation.js';
 import type { CheckedExchange } from '../results.js';
 import { judged, sendCall } from '../run.js';
 import { Mismatch, type ExplorationModel, type ExplorationTarget } from './exploration.js';

@@ -1,8 +1,8 @@
 // A command exploration generates: a request without a key on a path near a documented one.
 import type { ContractStep } from '../../core/scenario.js';
 import { matchRoute } from '../../core/routes.js';
-import { judgeCall } from '../judge.js';
-import { nearPathStatuses } from '../compare.js';
+import { judgeCall } from '../../core/judge.js';
+import { nearPathStatuses } from '../../core/compare.js';
 import { judged, sendCall } from '../run.js';
 import type { ExplorationCommand } from './commands.js';
 import { ordinal, type ExplorationModel, type ExplorationTarget } from './exploration.js';

@@ -1,7 +1,7 @@
 import type { KeyChoice } from '../../core/authorization.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { matchRoute } from '../../core/routes.js';
-import type { Finding, ObservedResponse } from '../checks.js';
+import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { keyChoiceOf } from '../key-choice-of.js';
 
 /** One exchange the proxy forwarded, as the recorder takes it. */

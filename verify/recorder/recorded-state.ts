@@ -4,7 +4,7 @@ import type { JsonValue } from '../../core/parse-json.js';
 import { orderInputViolations, type OrderInput } from '../../core/provider-state.js';
 import { orderFields } from '../../core/records.js';
 import { matchRoute } from '../../core/routes.js';
-import { decodedSegment } from '../compare.js';
+import { decodedSegment } from '../../core/compare.js';
 
 /** One call as the recorder saw it: what the state can be inferred from. */
 export interface StateEvidence {

@@ -1,7 +1,7 @@
 // The run as the console shows it: a line per exchange and per run, then the summary.
-import { findingText, type Finding } from '../finding.js';
+import { findingText, type Finding } from '../../core/finding.js';
 import type { KnownFailure } from '../baseline.js';
-import type { Disagreement } from '../prism.js';
+import type { Disagreement } from '../../core/second-oracle.js';
 import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from '../results.js';
 import type { RunReport } from './run-report.js';
 /**

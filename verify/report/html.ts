@@ -1,6 +1,6 @@
 // The run as one self-contained HTML page: the verdict, the coverage matrix, each suite and case.
 import { routes } from '../../core/routes.js';
-import type { Finding } from '../finding.js';
+import type { Finding } from '../../core/finding.js';
 import { escapeMarkup } from '../escape-markup.js';
 import type { CaseResult, SuiteResult } from '../results.js';
 import type { Coverage, RunReport } from './run-report.js';

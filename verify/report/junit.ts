@@ -3,7 +3,7 @@ import { escapeMarkup } from '../escape-markup.js';
 import type { CaseResult, CheckedExchange, SuiteResult } from '../results.js';
 import type { RunReport } from './run-report.js';
 import { disagreementLine, findingLine } from './console.js';
-import { findingText } from '../finding.js';
+import { findingText } from '../../core/finding.js';
 /**
  * The report as JUnit XML: a testsuite per suite and case (`pact › interaction`, `scenarios › scenario`,
  * `explore › run 3`), a testcase per exchange, a failure per violated exchange; skipped cases are

@@ -1,8 +1,8 @@
 // The verdict of a run: its suites, its coverage of the documented responses, its reasons and exit code. Every report format renders it.
 import type { PreflightFailure } from '../preflight.js';
 import { matchRoute, routes, type OperationName } from '../../core/routes.js';
-import { findingText, type Finding } from '../finding.js';
-import type { RuleCode } from '../rules.js';
+import { findingText, type Finding } from '../../core/finding.js';
+import type { RuleCode } from '../../core/rules.js';
 import type { KnownFailure } from '../baseline.js';
 import type { SuiteName, SuiteResult } from '../results.js';
 /** One documented response of the route table, and how often this run exercised it. */

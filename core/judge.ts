@@ -1,12 +1,11 @@
 // The one place a call the harness observed is judged: every suite, the proxy and the recorder ask it,
 // and none of them puts checks together of its own.
-import type { StoredOrder } from '../mocks/order-store.js';
-import type { ContractStep } from '../core/scenario.js';
+import type { StoredOrder } from './records.js';
+import type { ContractStep } from './scenario.js';
 import { checkAgainstSpec, checkResponse, type Finding } from './checks.js';
-import { compareWithModel, type ProviderHistory } from './compare.js';
-import type { ModelAnswer } from './model.js';
-import { failureFinding, isFailure, type Observation } from './observe.js';
-import { withSecondOracle, type Disagreement, type PrismOracle } from './prism.js';
+import { compareWithModel, type ModelAnswer, type ProviderHistory } from './compare.js';
+import { failureFinding, isFailure, type Observation } from './observation.js';
+import { withSecondOracle, type Disagreement, type PrismOracle } from './second-oracle.js';
 
 /** What the model made of the same call in the same state: the other side of the comparison. */
 export interface ModelSide {

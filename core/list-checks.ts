@@ -1,7 +1,7 @@
-import { toInt64 } from '../core/int64.js';
-import type { JsonValue } from '../core/parse-json.js';
-import type { DocumentedResponse } from '../core/routes.js';
-import type { ScenarioId } from '../core/scenario.js';
+import { toInt64 } from './int64.js';
+import type { JsonValue } from './parse-json.js';
+import type { DocumentedResponse } from './routes.js';
+import type { ScenarioId } from './scenario.js';
 import type { Finding } from './finding.js';
 import { preview } from './preview.js';
 

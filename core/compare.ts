@@ -1,12 +1,19 @@
-import type { StoredOrder } from '../mocks/order-store.js';
-import { parseInt64, toInt64 } from '../core/int64.js';
-import type { JsonValue } from '../core/parse-json.js';
-import { orderFields, orderInt64Fields } from '../core/records.js';
-import { matchRoute } from '../core/routes.js';
+import type { StoredOrder } from './records.js';
+import { parseInt64, toInt64 } from './int64.js';
+import type { JsonValue } from './parse-json.js';
+import { orderFields, orderInt64Fields } from './records.js';
+import { matchRoute, type OperationName } from './routes.js';
 import { jsonBody, statusFindings, type Finding, type ObservedResponse } from './checks.js';
-import type { ContractStep } from '../core/scenario.js';
-import type { ModelAnswer } from './model.js';
+import type { ContractStep } from './scenario.js';
 import { preview } from './preview.js';
+
+/** What the model answers one call: the status, the headers and the body, as the kit's mock does. */
+export interface ModelAnswer {
+  operation: OperationName;
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
 
 /** Where the specification is open, what the harness accepts besides what the model answers, and why. */
 export interface Tolerance {

@@ -1,4 +1,4 @@
-import type { DocumentedResponse } from '../core/routes.js';
+import type { DocumentedResponse } from './routes.js';
 import type { ObservedResponse } from './checks.js';
 import type { Finding } from './finding.js';
 

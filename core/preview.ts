@@ -1,4 +1,4 @@
-import { stringifyJson } from '../core/stringify-json.js';
+import { stringifyJson } from './stringify-json.js';
 
 /**
  * A value of a body as a message shows it: its JSON (ids exact), cut to 60 characters, or `nothing`

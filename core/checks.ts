@@ -1,7 +1,7 @@
-import { parseJson, type JsonValue } from '../core/parse-json.js';
-import { documentedResponse, matchRoute } from '../core/routes.js';
-import type { BodySchemaName, ContractStep } from '../core/scenario.js';
-import { documentSchema, int64Message, schemaReference, schemaValidator } from '../core/schema-validator.js';
+import { parseJson, type JsonValue } from './parse-json.js';
+import { documentedResponse, matchRoute } from './routes.js';
+import type { BodySchemaName, ContractStep } from './scenario.js';
+import { documentSchema, int64Message, schemaReference, schemaValidator } from './schema-validator.js';
 import type { Finding, SpecArea } from './finding.js';
 import { challengeFindings, headerFindings } from './header-checks.js';
 import { duplicateIdFindings, listedIdFindings } from './list-checks.js';

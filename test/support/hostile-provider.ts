@@ -70,7 +70,11 @@ export interface Switches {
   firstListBroken?: 'cut' | 'framing' | 'encoding';
   /** Answers 500 to the list of an empty store. */
   emptyStoreErrors?: boolean;
-  /** Checks, waits, then cancels: concurrent cancels of one pending order all succeed. */
+  /**
+   * Checks, waits, then cancels: concurrent cancels of one pending order all succeed. The wait lasts
+   * until every connection open has sent its request, so requests sent at once have all been checked
+   * before any cancel is written, however slowly the machine runs them.
+   */
   nonAtomicCancel?: boolean;
   /** Never answers a cancel: lists and state changes are answered, so a run starts and cannot finish. */
   stallCancels?: boolean;
@@ -146,6 +150,19 @@ export async function startHostileProvider(switches: Switches = {}) {
   const relisted = new Set<bigint>();
   let successfulCancels = 0;
   let firstListAnswered = false;
+
+  // Connections open that have not sent a whole request yet, and what waits until there are none.
+  const sending = new Set<Socket>();
+  let waitingForRequests: (() => void)[] = [];
+  function requestIn(socket: Socket): void {
+    sending.delete(socket);
+    if (sending.size > 0) return;
+    const waiting = waitingForRequests;
+    waitingForRequests = [];
+    for (const resume of waiting) resume();
+  }
+  const everyRequestIn = () =>
+    sending.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waitingForRequests.push(resolve));
 
   const error = (status: number, code: string, message: string, headers: Record<string, string> = {}): Answer => ({
     status,
@@ -237,7 +254,7 @@ export async function startHostileProvider(switches: Switches = {}) {
       successfulCancels++;
       if (switches.leakAfterCancels !== undefined && successfulCancels > switches.leakAfterCancels)
         return { status: 204 };
-      if (switches.nonAtomicCancel) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (switches.nonAtomicCancel) await everyRequestIn();
       if (switches.wrongOrderAbove !== undefined && store.length > switches.wrongOrderAbove) {
         const next = store[(store.indexOf(order) + 1) % store.length]!;
         if (next.status !== 'shipped') next.status = 'cancelled';
@@ -349,7 +366,11 @@ export async function startHostileProvider(switches: Switches = {}) {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+    sending.add(socket);
+    socket.on('close', () => {
+      sockets.delete(socket);
+      requestIn(socket);
+    });
     socket.on('error', () => socket.destroy());
     let buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
@@ -357,6 +378,7 @@ export async function startHostileProvider(switches: Switches = {}) {
       const request = parseRequest(buffer);
       if (request === undefined) return;
       socket.removeAllListeners('data');
+      requestIn(socket);
       handle(request)
         .catch(() => error(400, 'bad_request', 'Bad request.'))
         .then((answer) => write(socket, request, answer));

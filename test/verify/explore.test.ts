@@ -149,8 +149,6 @@ describe.concurrent.each<[string, Switches]>([
   });
 });
 
-// Alone, after the explorations above: the provider's race window is a few milliseconds, which other
-// work in this process's event loop could spread the burst of cancels beyond.
 describe('a race: cancels that are not atomic', () => {
   it(
     'is caught by a burst of cancels, and saved as a step with parallel: N that replays the race',

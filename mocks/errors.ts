@@ -1,3 +1,4 @@
+import type { PactFinding } from './consumer-pact.js';
 import { KitError, KitTypeError } from '../core/errors.js';
 import type { ErrorRecord } from '../core/records.js';
 import type { Violation } from '../core/schema-validator.js';
@@ -62,6 +63,9 @@ export const mockUsageErrorCodes = {
     'a request Fetch cannot carry as written (a path with dot segments or backslashes), asked for as a Fetch Request',
   no_answer:
     "the in-page mock gave no answer to a request of its own namespace (a bug of the kit's Playwright fixture)",
+  model_without_faults: 'a connection drop asked of the model, which injects no faults',
+  pact_contradicts_spec:
+    "a consumer pact with an interaction the specification or the model does not allow: nothing is written, and the error's findings say which",
 } as const;
 
 export type MockUsageErrorCode = keyof typeof mockUsageErrorCodes;
@@ -72,6 +76,22 @@ export type MockUsageErrorCode = keyof typeof mockUsageErrorCodes;
  * throw new MockUsageError('node_only', 'createServer needs Node.js and is not available in a browser.');
  */
 export class MockUsageError extends KitError<MockUsageErrorCode> {}
+
+/**
+ * A consumer pact the contract does not allow (`mock.pact()`): its findings, as data, name each
+ * interaction and what the judge found; no file is written.
+ * @example
+ * try { await mock.pact({ consumer: 'web-app' }); } catch (error) { if (error instanceof PactContradictsSpec) console.log(error.findings); }
+ */
+export class PactContradictsSpec extends MockUsageError {
+  override name = 'PactContradictsSpec';
+  readonly findings: readonly PactFinding[];
+
+  constructor(message: string, findings: readonly PactFinding[]) {
+    super('pact_contradicts_spec', message);
+    this.findings = findings;
+  }
+}
 
 /**
  * An option or argument the mock cannot use: a `TypeError`, with a code of `mockUsageErrorCodes`.

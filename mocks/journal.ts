@@ -1,5 +1,6 @@
 import { routes, type OperationName } from '../core/routes.js';
 import { MockOptionError } from './errors.js';
+import type { Reply } from './reply.js';
 
 /** How many calls a session's journal keeps by default. */
 export const defaultJournalSize = 1000;
@@ -26,8 +27,48 @@ export interface JournalEntry {
   probablyMeant?: string;
 }
 
-/** A call as recorded: its time in milliseconds, made ISO 8601 when listed. */
-export type RecordedCall = Omit<JournalEntry, 'time'> & { time: number };
+/** Who gave a call its answer: the kit's operation, a handler of yours in front of it, or a fault. */
+export type AnsweredBy = 'kit' | 'handler' | 'fault';
+
+/**
+ * The answer a call got, as the journal keeps it for a consumer pact (`mock.pact()`): the headers that
+ * a pact states, and the body when it is at most `keptBodyLimit` bytes (else null and `bodyDropped`).
+ */
+export interface KeptAnswer {
+  by: AnsweredBy;
+  contentType: string | null;
+  wwwAuthenticate: string | null;
+  body: string | readonly Uint8Array[] | null;
+  bodyDropped?: true;
+  /** Set while the body of a handler's answer is still being read; a pact waits for it. */
+  bodyRead?: Promise<void>;
+}
+
+/** The largest body a journal keeps for a pact; a bigger one is left out of the pact, and said so. */
+export const keptBodyLimit = 1024 * 1024;
+
+/** The answer of a call as the journal keeps it: the body by reference, never copied, unless too big. */
+export function keptAnswer(reply: Reply, by: AnsweredBy): KeptAnswer {
+  const header = (name: string) =>
+    Object.entries(reply.headers).find(([field]) => field.toLowerCase() === name)?.[1] ?? null;
+  const size =
+    reply.body === null
+      ? 0
+      : typeof reply.body === 'string'
+        ? reply.body.length
+        : reply.body.reduce((total, part) => total + part.byteLength, 0);
+  const kept = size <= keptBodyLimit;
+  return {
+    by,
+    contentType: header('content-type'),
+    wwwAuthenticate: header('www-authenticate'),
+    body: kept ? reply.body : null,
+    ...(kept ? {} : { bodyDropped: true as const }),
+  };
+}
+
+/** A call as recorded: its time in milliseconds, made ISO 8601 when listed; and its answer, kept for a pact. */
+export type RecordedCall = Omit<JournalEntry, 'time'> & { time: number; answer?: KeptAnswer };
 
 /**
  * Which calls to pick out of a journal: every field given must match.
@@ -99,7 +140,12 @@ export class RequestJournal {
           (filter.path === undefined ||
             (typeof filter.path === 'string' ? entry.path === filter.path : filter.path.test(entry.path))),
       )
-      .map((entry) => ({ ...entry, time: new Date(entry.time).toISOString() }));
+      .map(({ answer: _answer, ...entry }) => ({ ...entry, time: new Date(entry.time).toISOString() }));
+  }
+
+  /** Every call kept, oldest first, with its answer: what a consumer pact is written from. */
+  calls(): readonly RecordedCall[] {
+    return [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)];
   }
 
   clear(): void {

@@ -328,6 +328,11 @@ export class MockSession implements MockControls {
     return this.#journal.list(filter);
   }
 
+  /** Every call the journal keeps, oldest first, with its answer: what a consumer pact is written from. */
+  journalCalls(): readonly RecordedCall[] {
+    return this.#journal.calls();
+  }
+
   clearRequests(): void {
     this.#journal.clear();
   }

@@ -29,7 +29,15 @@ export {
 export type { ConflictBody } from './operations.js';
 export { defaultSeed } from './default-seed.js';
 export { bundledScenarios } from './generated/scenarios.js';
-export { MockError, errorStatuses, type ErrorCode } from './errors.js';
+export { MockError, PactContradictsSpec, errorStatuses, type ErrorCode } from './errors.js';
+export {
+  defaultPactProvider,
+  type ConsumerPact,
+  type LeftOutCall,
+  type PactFinding,
+  type PactOptions,
+  type PactParties,
+} from './consumer-pact.js';
 export {
   OrderSeed,
   OrderStore,

@@ -1,3 +1,10 @@
+import {
+  consumerPact,
+  writeConsumerPact,
+  type ConsumerPact,
+  type PactOptions,
+  type PactParties,
+} from './consumer-pact.js';
 import { http, type RequestHandler } from 'msw';
 import { developmentApiKey } from '../core/authorization.js';
 import type { FaultInput } from '../core/fault-format.js';
@@ -19,7 +26,7 @@ import type { ConflictBody } from './operations.js';
 import { OrderSeed } from './order-seed.js';
 import { createPipeline, type HandleRequest, type Pipeline } from './pipeline.js';
 import { networkError, replyToResponse } from './reply.js';
-import { defaultJournalSize } from './journal.js';
+import { defaultJournalSize, keptBodyLimit, type KeptAnswer } from './journal.js';
 import { SessionRegistry, type SessionOptions, type SessionSummary } from './sessions.js';
 
 /**
@@ -131,6 +138,25 @@ export interface OrderMock extends MockControls {
    * because a client resends an idempotent request when a reused connection drops (RFC 9110 9.2.2).
    */
   dropsConnectionsInAnySession(): boolean;
+  /**
+   * Writes the pact of the calls your app made on the default session (its journal), as Pact V4:
+   * `dir/CONSUMER-PROVIDER.json` (`dir` is `pacts` unless given), each interaction with the provider
+   * state it depended on, checked against the specification and the model first. Calls a fault
+   * answered are left out. Throws `PactContradictsSpec`, writing nothing, when an interaction is one
+   * the contract does not allow. Node.js only.
+   * @example
+   * afterAll(async () => {
+   *   await mock.pact({ consumer: 'web-app' }); // 'pacts/web-app-petstore-order-interface.json'
+   * });
+   */
+  pact(options: PactOptions): Promise<string>;
+  /**
+   * The pact `mock.pact()` would write, as data, with what the judge found and the calls left out;
+   * nothing is thrown or written (in a browser too).
+   * @example
+   * const { document, findings } = await mock.pactDocument({ consumer: 'web-app' });
+   */
+  pactDocument(parties: PactParties): Promise<ConsumerPact>;
 }
 
 /** What MSW reports of a mocked response. */
@@ -180,14 +206,41 @@ function pipelineHandler(pipeline: Pipeline): RequestHandler {
   );
 }
 
+/** A handler's answer as the journal keeps it: journaled at once, its body read after (a pact waits for it). */
+function answerOfHandler(response: Response): KeptAnswer {
+  const answer: KeptAnswer = {
+    by: 'handler',
+    contentType: response.headers.get('content-type'),
+    wwwAuthenticate: response.headers.get('www-authenticate'),
+    body: null,
+  };
+  answer.bodyRead = response
+    .clone()
+    .text()
+    .then(
+      (text) => {
+        if (text.length <= keptBodyLimit) answer.body = text;
+        else answer.bodyDropped = true;
+      },
+      () => {
+        answer.bodyDropped = true;
+      },
+    )
+    .finally(() => {
+      delete answer.bodyRead;
+    });
+  return answer;
+}
+
 function createObserver(pipeline: Pipeline): (source: MswEvents) => () => void {
   const connected = new Map<MswEvents['events'], () => void>();
   return (source) => {
     const existing = connected.get(source.events);
     if (existing !== undefined) return existing;
     const listener = ({ request, requestId, response }: MockedResponseEvent) => {
-      if (!kitAnswers.answered(requestId))
-        pipeline.recordAnswered(request, response.type === 'error' ? 'network' : response.status);
+      if (kitAnswers.answered(requestId)) return;
+      if (response.type === 'error') pipeline.recordAnswered(request, 'network');
+      else pipeline.recordAnswered(request, response.status, answerOfHandler(response));
     };
     source.events.on('response:mocked', listener);
     kitAnswers.observers++;
@@ -325,6 +378,8 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
       for (const session of sessions.states()) if (session.dropsConnections()) return true;
       return false;
     },
+    pact: (pactOptions) => writeConsumerPact(sessions.default.journalCalls(), pactOptions, pipeline.basePath),
+    pactDocument: (parties) => consumerPact(sessions.default.journalCalls(), parties, pipeline.basePath),
   };
   userHandlers.push(...(typeof options.handlers === 'function' ? options.handlers(mock) : (options.handlers ?? [])));
   mock.handlers.push(...userHandlers);

@@ -8,7 +8,13 @@
 export * from './msw.js';
 export { ScenarioError } from '../core/scenario-error.js';
 export { coreErrorCodes, KitError, KitTypeError, type CoreErrorCode } from '../core/errors.js';
-export { MockOptionError, MockUsageError, mockUsageErrorCodes, type MockUsageErrorCode } from './errors.js';
+export {
+  MockOptionError,
+  MockUsageError,
+  PactContradictsSpec,
+  mockUsageErrorCodes,
+  type MockUsageErrorCode,
+} from './errors.js';
 export type { Scenario, ScenarioStep, StepExpectation } from '../core/scenario.js';
 export { openApiDocument } from '../core/schema-validator.js';
 export type { ErrorRecord, ExactOrder as Order, WireOrder } from '../core/records.js';

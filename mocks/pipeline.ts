@@ -3,6 +3,7 @@ import { pathSegments, routesAtPath, type OperationName, type Route } from '../c
 import { controlPathOf, matchControlRoute } from './control.js';
 import type { ControlAccess } from './control-access.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
+import { keptAnswer, type KeptAnswer } from './journal.js';
 import type { MockSession } from './mock-session.js';
 import type { MockRequest } from './mock-request.js';
 import { operations } from './operations.js';
@@ -82,6 +83,8 @@ interface CallNote {
   operation: OperationName | null;
   session?: MockSession;
   probablyMeant?: bigint;
+  /** Set when a handler of the user's or a fault answered instead of the kit's operation. */
+  by?: 'handler' | 'fault';
 }
 
 const fetchForbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -120,12 +123,12 @@ function controlPageRedirect(url: URL): Reply {
 class RequestPipeline {
   readonly #parts: PipelineParts;
   readonly #base: URL | undefined;
-  readonly #basePath: string;
+  readonly basePath: string;
 
   constructor(parts: PipelineParts) {
     this.#parts = parts;
     this.#base = parts.baseUrl === undefined ? undefined : new URL(parts.baseUrl);
-    this.#basePath = this.#base === undefined ? '/v1' : this.#base.pathname.replace(/\/+$/, '');
+    this.basePath = this.#base === undefined ? '/v1' : this.#base.pathname.replace(/\/+$/, '');
   }
 
   async handle(request: MockRequest, options: { answerEverything?: boolean } = {}): Promise<Answer | undefined> {
@@ -149,7 +152,7 @@ class RequestPipeline {
     if (answer === undefined) return undefined;
     if (request.method === 'HEAD' && answer !== networkError) answer = withoutContent(answer);
     const status = answer === networkError ? 'network' : answer.status;
-    if (namespace?.kind === 'api') this.#record(request, pathname, status, call);
+    if (namespace?.kind === 'api') this.#record(request, { pathname, status, call, answer });
     this.#parts.log?.(`${request.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);
     return answer;
   }
@@ -167,6 +170,7 @@ class RequestPipeline {
       return this.#refuseAsWritten(request, request.pathAsWritten, namespace, answerEverything);
     const users = await this.#userAnswer(request);
     if (users !== undefined) {
+      call.by = 'handler';
       if (namespace?.kind === 'api') call.operation = operationAt(request.method, namespace.path);
       return users;
     }
@@ -183,17 +187,22 @@ class RequestPipeline {
     }
   }
 
-  recordAnswered(request: MockRequest, status: number | 'network'): void {
+  recordAnswered(request: MockRequest, status: number | 'network', answer?: KeptAnswer): void {
     const url = new URL(request.url);
     const namespace = this.#namespaceOf(url);
     if (namespace?.kind !== 'api') return;
-    this.#record(request, url.pathname, status, { operation: operationAt(request.method, namespace.path) });
+    this.#record(request, {
+      pathname: url.pathname,
+      status,
+      call: { operation: operationAt(request.method, namespace.path), by: 'handler' },
+      ...(answer !== undefined && { kept: answer }),
+    });
   }
 
   #namespaceOf(url: URL, pathname = url.pathname): Namespace | undefined {
     const sameOrigin = this.#base === undefined || url.origin === this.#base.origin;
     if (!sameOrigin) return undefined;
-    if (pathname.startsWith(`${this.#basePath}/`)) return { kind: 'api', path: pathname.slice(this.#basePath.length) };
+    if (pathname.startsWith(`${this.basePath}/`)) return { kind: 'api', path: pathname.slice(this.basePath.length) };
     const controlPath = this.#parts.control ? controlPathOf(pathname) : undefined;
     if (controlPath !== undefined) return { kind: 'control', path: controlPath };
     return undefined;
@@ -239,7 +248,10 @@ class RequestPipeline {
     const faulted = session.applyFaults(route.operation);
     if (faulted !== undefined) {
       const injected = await faulted;
-      if (injected !== undefined) return injected;
+      if (injected !== undefined) {
+        call.by = 'fault';
+        return injected;
+      }
     }
     const { authenticate, petDeprecation, petSunset } = this.#parts;
     return operations[route.operation](
@@ -316,22 +328,29 @@ class RequestPipeline {
       );
   }
 
-  #record(request: MockRequest, pathname: string, status: number | 'network', call: CallNote): void {
+  #record(
+    request: MockRequest,
+    recorded: { pathname: string; status: number | 'network'; call: CallNote; answer?: Answer; kept?: KeptAnswer },
+  ): void {
     const { sessions, journal, authenticate, now } = this.#parts;
     if (!journal) return;
+    const { call } = recorded;
     const session = call.session ?? this.#journalSession(request);
     if (session === undefined) return;
     const name = request.headers.get(sessionHeader);
     const header = request.headers.get('authorization');
     session.recordCall({
       method: request.method,
-      path: pathname,
+      path: recorded.pathname,
       operation: call.operation,
-      status,
+      status: recorded.status,
       session: session === sessions.default ? null : name,
       time: now(),
       authorization: header === null ? 'none' : authenticate(request) === undefined ? 'valid' : 'invalid',
       ...(call.probablyMeant === undefined ? {} : { probablyMeant: String(call.probablyMeant) }),
+      ...(recorded.kept !== undefined && { answer: recorded.kept }),
+      ...(recorded.answer !== undefined &&
+        recorded.answer !== networkError && { answer: keptAnswer(recorded.answer, call.by ?? 'kit') }),
     });
   }
 }
@@ -340,8 +359,10 @@ class RequestPipeline {
 export interface Pipeline {
   handle: HandleRequest;
   covers(url: string): boolean;
-  /** Journals a call of the API that a handler in front of the kit's answered. */
-  recordAnswered(request: MockRequest, status: number | 'network'): void;
+  /** Journals a call of the API that a handler in front of the kit's answered, with its answer when known. */
+  recordAnswered(request: MockRequest, status: number | 'network', answer?: KeptAnswer): void;
+  /** The path of the base URL, `/v1` unless the mock was given another. */
+  readonly basePath: string;
 }
 
 /** Builds the mock's one request pipeline: the MSW handlers and the standalone server both answer through it. */
@@ -350,6 +371,7 @@ export function createPipeline(parts: PipelineParts): Pipeline {
   return {
     handle: (request, options) => pipeline.handle(request, options),
     covers: (url) => pipeline.covers(url),
-    recordAnswered: (request, status) => pipeline.recordAnswered(request, status),
+    recordAnswered: (request, status, answer) => pipeline.recordAnswered(request, status, answer),
+    basePath: pipeline.basePath,
   };
 }

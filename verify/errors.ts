@@ -13,7 +13,6 @@ export const verifyErrorCodes = {
   broker_refused: 'a Pact Broker that answered an error status to a publication',
   missing_optional_dependency: "an optional peer (Pact's core, Prism, fast-check) that is not installed",
   undecodable_body: 'a response body in a Content-Encoding the harness did not ask for',
-  model_without_faults: 'a connection drop asked of the model, which injects no faults',
   ENOTDIR: "a file where a folder is to be made (the file system's own code, kept for callers that test it)",
   invalid_baseline: 'a baseline file that cannot be read, is not JSON, or is not one --write-baseline writes',
   target_unreachable: 'a target that did not answer at all: refused, unknown host, unroutable',

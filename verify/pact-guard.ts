@@ -10,7 +10,7 @@ import { judgeCall } from '../core/judge.js';
 import { keyChoiceOf } from './key-choice-of.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import { ProviderHistory } from '../core/compare.js';
-import { InterfaceModel } from './model.js';
+import { InterfaceModel } from '../mocks/interface-model.js';
 import { isFailure, type Observation } from '../core/observation.js';
 import { judged, RunStopped, sendCall, sendToTarget, type TargetOptions } from './run.js';
 import type { CheckedExchange } from './results.js';

@@ -103,6 +103,8 @@ describe('createOrderMock with setupServer', () => {
       'loadScenario',
       'observe',
       'orders',
+      'pact',
+      'pactDocument',
       'removeFault',
       'replaceOrders',
       'requests',

@@ -76,6 +76,8 @@ export interface Switches {
    * before any cancel is written, however slowly the machine runs them.
    */
   nonAtomicCancel?: boolean;
+  /** Cancels a shipped order as if it were pending (204). */
+  cancelShipped?: boolean;
   /** Never answers a cancel: lists and state changes are answered, so a run starts and cannot finish. */
   stallCancels?: boolean;
 }
@@ -248,7 +250,7 @@ export async function startHostileProvider(switches: Switches = {}) {
           ? error(409, 'conflict', 'Already cancelled.')
           : error(404, 'not_found', 'No such order.');
       }
-      if (order.status === 'shipped')
+      if (order.status === 'shipped' && !switches.cancelShipped)
         return switches.conflictWithoutBody ? { status: 409 } : error(409, 'conflict', 'Already shipped.');
       if (switches.refuseNegativeIds && order.id < 0n) return error(404, 'not_found', 'No such order.');
       successfulCancels++;

@@ -2,7 +2,7 @@
 import type { StoredOrder } from '../../mocks/order-store.js';
 import type { ContractStep } from '../../core/scenario.js';
 import type { ProviderHistory } from '../../core/compare.js';
-import type { InterfaceModel } from '../model.js';
+import type { InterfaceModel } from '../../mocks/interface-model.js';
 import type { PrismOracle } from '../../core/second-oracle.js';
 import type { CheckedExchange } from '../results.js';
 import type { ExploreOptions } from './explore.js';

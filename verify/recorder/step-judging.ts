@@ -7,7 +7,7 @@ import { jsonBody, type Finding, type ObservedResponse } from '../../core/checks
 import { cancelledOrderId, ProviderHistory, settlesRace } from '../../core/compare.js';
 import { judgeCall } from '../../core/judge.js';
 import { stepOf } from '../model-step.js';
-import { InterfaceModel } from '../model.js';
+import { InterfaceModel } from '../../mocks/interface-model.js';
 import { withoutQueries } from '../redaction.js';
 import type { ExchangeToRecord, Judgement, RecordableCall, RecordedCall, RecordedStep } from './recorded-call.js';
 import type { RecordedState } from './recorded-state.js';

@@ -1,10 +1,10 @@
-import { createOrderMock, type OrderMock } from '../mocks/order-mock.js';
-import { networkError } from '../mocks/reply.js';
-import type { StoredOrder } from '../mocks/order-store.js';
+import { createOrderMock, type OrderMock } from './order-mock.js';
+import { networkError } from './reply.js';
+import type { StoredOrder } from './order-store.js';
 import type { OrderStatus } from '../core/provider-state.js';
 import { authorizationHeader, developmentApiKey, type KeyChoice } from '../core/authorization.js';
 import { matchRoute } from '../core/routes.js';
-import { VerifyError } from './errors.js';
+import { MockUsageError } from './errors.js';
 import type { ModelAnswer } from '../core/compare.js';
 
 const utf8 = new TextDecoder();
@@ -38,7 +38,7 @@ export class InterfaceModel {
     const headers = authorizationHeader(key, developmentApiKey) as Record<string, string>;
     const reply = await this.#mock.handle(new Request(`http://model.invalid/v1${path}`, { method, headers }));
     if (reply === undefined || reply === networkError)
-      throw new VerifyError(
+      throw new MockUsageError(
         'model_without_faults',
         'the model answers every call of an operation, and has no faults to drop a connection',
       );

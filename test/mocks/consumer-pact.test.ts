@@ -1,0 +1,227 @@
+// A frontend's own pact, from its own tests: the app's calls on the mock (MSW in process) become a
+// Pact V4 file with provider states, judged before it is written, that Pact's verifier then holds
+// providers to: the kit's mock and an honest provider pass it, a provider that breaks it fails.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../core/parse-json.js';
+import { PactContradictsSpec } from '../../mocks/errors.js';
+import { createOrderMock, type OrderMock } from '../../mocks/order-mock.js';
+import { verifyPact } from '../../verify/pact.js';
+import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
+import { startServer } from '../support/support.js';
+
+const appKey = 'the-apps-own-secret-key';
+const base = 'https://api.example.com/v1';
+let directory: string;
+let mock: OrderMock;
+const server = setupServer();
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-consumer-pact-'));
+  server.listen({ onUnhandledRequest: 'error' });
+});
+afterEach(() => server.resetHandlers());
+afterAll(async () => {
+  server.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** What the app does: list, cancel a pending, a shipped and an unknown order, and one call without its key. */
+async function driveTheApp(
+  seed: object[] = [
+    { id: 1, petId: 7, quantity: 1 },
+    { id: 2, status: 'shipped' },
+  ],
+) {
+  mock = createOrderMock({ seed, apiKeys: [appKey] });
+  server.use(...mock.handlers);
+  const headers = { authorization: `Bearer ${appKey}` };
+  const statuses = [
+    (await fetch(`${base}/store/orders`, { headers })).status,
+    (await fetch(`${base}/store/orders/1`, { method: 'DELETE', headers })).status,
+    (await fetch(`${base}/store/orders/2`, { method: 'DELETE', headers })).status,
+    (await fetch(`${base}/store/orders/99`, { method: 'DELETE', headers })).status,
+    (await fetch(`${base}/store/orders`)).status,
+  ];
+  return statuses;
+}
+
+interface PactFile {
+  consumer: { name: string };
+  provider: { name: string };
+  interactions: {
+    description: string;
+    providerStates?: { name: string; params: { orders: { id: unknown; status?: string }[] } }[];
+    request: { method: string; path: string; headers?: Record<string, string[]> };
+    response: { status: number };
+  }[];
+  metadata: Record<string, Record<string, string>>;
+}
+
+const readPact = async (file: string) => parseJson(await readFile(file, 'utf8')) as unknown as PactFile;
+
+describe('mock.pact()', () => {
+  it("writes the app's calls as Pact V4 interactions, each with the provider state it depended on", async () => {
+    expect(await driveTheApp()).toEqual([200, 204, 409, 404, 401]);
+    const file = await mock.pact({ consumer: 'web-app', dir: directory });
+    expect(file).toBe(`${directory}/web-app-petstore-order-interface.json`);
+    const pact = await readPact(file);
+    expect(pact.consumer).toEqual({ name: 'web-app' });
+    expect(pact.provider).toEqual({ name: 'petstore-order-interface' });
+    expect(
+      pact.interactions.map((interaction) => [
+        interaction.request.method,
+        interaction.request.path,
+        interaction.response.status,
+      ]),
+    ).toEqual([
+      ['GET', '/v1/store/orders', 200],
+      ['DELETE', '/v1/store/orders/1', 204],
+      ['DELETE', '/v1/store/orders/2', 409],
+      ['DELETE', '/v1/store/orders/99', 404],
+      ['GET', '/v1/store/orders', 401],
+    ]);
+    expect(pact.interactions.map((interaction) => interaction.providerStates?.[0]?.params.orders)).toEqual([
+      // The orders as the list showed them: a listed order is not cancelled, and the list names no status.
+      [{ id: 1, petId: 7, quantity: 1 }, { id: 2 }],
+      [{ id: 1, status: 'pending' }],
+      [{ id: 2, status: 'shipped' }],
+      [],
+      [],
+    ]);
+  });
+
+  it("never writes the app's key: the pact sends its own, and no header where the app sent none", async () => {
+    await driveTheApp();
+    const file = await mock.pact({ consumer: 'web-app', dir: directory });
+    const text = await readFile(file, 'utf8');
+    expect(text).not.toContain(appKey);
+    const pact = await readPact(file);
+    expect(pact.interactions[0]!.request.headers).toEqual({ Authorization: ['Bearer petstore-dev-key'] });
+    expect(pact.interactions[4]!.request.headers).toBeUndefined();
+  });
+
+  it('writes an identical interaction once', async () => {
+    await driveTheApp();
+    const headers = { authorization: `Bearer ${appKey}` };
+    await fetch(`${base}/store/orders/99`, { method: 'DELETE', headers });
+    await fetch(`${base}/store/orders`);
+    const pact = await readPact(await mock.pact({ consumer: 'web-app', dir: directory }));
+    expect(pact.interactions).toHaveLength(5);
+  });
+
+  it('leaves out what a fault answered, and says so in the metadata', async () => {
+    await driveTheApp();
+    mock.addFaults([{ operation: 'listOrders', status: 503 }]);
+    expect((await fetch(`${base}/store/orders`, { headers: { authorization: `Bearer ${appKey}` } })).status).toBe(503);
+    const { document, leftOut } = await mock.pactDocument({ consumer: 'web-app' });
+    expect(leftOut).toEqual([{ call: 'GET /v1/store/orders 503', reason: 'fault' }]);
+    expect((document.interactions as unknown[]).length).toBe(5);
+    expect(document.metadata).toMatchObject({
+      'petstore-contract-kit': { leftOut: 'GET /v1/store/orders 503: fault' },
+    });
+  });
+
+  it('writes ids beyond 2^53 with every digit', async () => {
+    await driveTheApp([{ id: 9007199254740993n, status: 'shipped' }]);
+    const text = await readFile(await mock.pact({ consumer: 'web-app', dir: directory }), 'utf8');
+    expect(text).toContain('"id":9007199254740993');
+  });
+
+  it("refuses to write a pact with an answer the specification does not allow, naming it (a handler of the app's own)", async () => {
+    await driveTheApp();
+    mock.observe(server);
+    server.use(http.get(`${base}/store/orders`, () => HttpResponse.json([{ id: 'one' }])));
+    await fetch(`${base}/store/orders`, { headers: { authorization: `Bearer ${appKey}` } });
+    const file = join(directory, 'refused', 'web-app-petstore-order-interface.json');
+    const refusal = await mock.pact({ consumer: 'web-app', dir: join(directory, 'refused') }).catch((error) => error);
+    expect(refusal).toBeInstanceOf(PactContradictsSpec);
+    expect(refusal.code).toBe('pact_contradicts_spec');
+    expect(
+      refusal.findings.map((finding: { interaction: string; path: string }) => [finding.interaction, finding.path]),
+    ).toContainEqual(['GET /store/orders 200 (with the key) #2', '/0/id']);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('refuses a consumer name that is not a plain name', async () => {
+    await driveTheApp();
+    await expect(mock.pact({ consumer: '../elsewhere', dir: directory })).rejects.toThrow(
+      `the pact's consumer must be a name of letters, digits, '.', '_' and '-', not "../elsewhere"`,
+    );
+  });
+});
+
+describe("the app's pact, verified by Pact's verifier", () => {
+  let pactFile: string;
+  beforeAll(async () => {
+    await driveTheApp([
+      { id: 1, petId: 7, quantity: 1 },
+      { id: 2, status: 'shipped' },
+      { id: 9007199254740993n, status: 'shipped' },
+    ]);
+    await fetch(`${base}/store/orders/9007199254740993`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${appKey}` },
+    });
+    pactFile = await mock.pact({ consumer: 'web-app', dir: join(directory, 'verified') });
+  });
+
+  it("passes on the kit's own mock", async () => {
+    const kit = await startServer();
+    try {
+      const suite = await verifyPact({
+        baseUrl: `${kit.origin}/v1`,
+        apiKey: 'petstore-dev-key',
+        stateUrl: `${kit.origin}/__mock/provider-state`,
+        pactUrls: [pactFile],
+        prism: false,
+      });
+      expect(suite.cases.map((result) => [result.name, result.verdict])).toEqual(
+        suite.cases.map((result) => [result.name, 'passed']),
+      );
+      expect(suite.cases).toHaveLength(6);
+      expect(suite.verdict).toBe('passed');
+    } finally {
+      await kit.server.close();
+    }
+  });
+
+  const againstHostile = async (switches: Switches) => {
+    const provider = await startHostileProvider(switches);
+    try {
+      return await verifyPact({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: hostileKey,
+        stateUrl: `${provider.origin}/__state`,
+        pactUrls: [pactFile],
+        prism: false,
+      });
+    } finally {
+      await provider.close();
+    }
+  };
+
+  it('passes on a provider written from scratch that differs honestly (charset, gzip, another list order, a 409 without a body)', async () => {
+    const suite = await againstHostile({
+      charset: true,
+      gzip: true,
+      reverseListOrder: true,
+      conflictWithoutBody: true,
+    });
+    expect(suite.verdict).toBe('passed');
+  });
+
+  it('fails a provider that cancels shipped orders, naming the interaction', async () => {
+    const suite = await againstHostile({ cancelShipped: true });
+    expect(suite.verdict).toBe('failed');
+    expect(suite.cases.filter((result) => result.verdict === 'failed').map((result) => result.name)).toEqual([
+      'DELETE /store/orders/2 409 (with the key)',
+      'DELETE /store/orders/9007199254740993 409 (with the key)',
+    ]);
+  });
+});

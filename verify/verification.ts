@@ -34,6 +34,8 @@ export interface VerificationOptions extends TargetOptions {
   pactScenarios?: readonly string[];
   /** The pact suite's broker, when the pacts come from one. */
   broker?: PactBroker;
+  /** Pact files the pact suite verifies instead of the shipped pact (a consumer's own, `--pact`). */
+  pactFiles?: readonly string[];
   /** Whether a documented response the run did not exercise fails it. Default: false. */
   requireCoverage?: boolean;
   /** The kit's version, for the reports. */
@@ -69,6 +71,7 @@ async function runSuite(
       ...options,
       stateUrl,
       ...(options.broker !== undefined && { broker: options.broker }),
+      ...(options.pactFiles !== undefined && { pactUrls: [...options.pactFiles] }),
       ...(options.pactScenarios !== undefined && { onlyScenarios: options.pactScenarios }),
       onExchange: (exchange, interaction) => options.onExchange?.('pact', interaction, exchange),
     });

@@ -1,4 +1,5 @@
 // The command line of a run and of explore: their help, their flags, and what they are read into.
+import { existsSync, statSync } from 'node:fs';
 import { defaultRequestTimeout } from '../../verify/observe.js';
 import type { PactBroker } from '../../verify/pact-broker.js';
 import type { SuiteName } from '../../verify/results.js';
@@ -57,6 +58,8 @@ ${targetOptions}
   --scenario NAME       run this scenario (repeatable; default: all of them); with --suite pact or
                         all, the pact verifies only this scenario's interactions
   --scenarios DIR       run the scenarios of this folder instead of the kit's
+  --pact FILE           verify this pact file instead of the shipped pact: a consumer's own, such as
+                        mock.pact() writes (repeatable; the default suite is then pact alone)
   --provider-version V  with $PACT_BROKER_BASE_URL: publish the pact verification results as version V
   --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
   --require-coverage    fail the run when a documented response (operation and status) was not exercised
@@ -108,6 +111,7 @@ const verifyFlags = {
   'state-url': { type: 'string' },
   scenario: { type: 'string', multiple: true },
   scenarios: { type: 'string' },
+  pact: { type: 'string', multiple: true },
   suite: { type: 'string' },
   timeout: { type: 'string' },
   deadline: { type: 'string' },
@@ -156,6 +160,7 @@ const notForExplore = [
   'suite',
   'scenario',
   'scenarios',
+  'pact',
   'provider-version',
   'provider-branch',
   'require-coverage',
@@ -164,9 +169,11 @@ const notForExplore = [
 
 /** The `--suite` asked for (`explore` for the explore command) and the suites it runs. */
 function suitesOf(values: VerifyFlags, explore: boolean): { suite: string; suites: SuiteName[] } {
-  // Scenarios named or given as a folder are run alone, unless --suite asks for more.
+  // Scenarios named or given as a folder are run alone, and so are pact files, unless --suite asks for more.
   const chosen = values.scenario !== undefined || values.scenarios !== undefined;
-  let suite = explore ? 'explore' : (values.suite ?? (chosen ? 'scenarios' : 'all'));
+  let suite = explore
+    ? 'explore'
+    : (values.suite ?? (values.pact !== undefined ? 'pact' : chosen ? 'scenarios' : 'all'));
   if (suite === 'ajv') {
     // The suite's name before it was one word everywhere: still taken, and said once.
     console.error('petstore-verify: --suite ajv is now --suite scenarios, its name in every report');
@@ -231,6 +238,11 @@ export function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = 
     ['state-url', values['state-url']],
   ] as const)
     if (url !== undefined) httpUrlFlag(url, name);
+  for (const file of values.pact ?? [])
+    if (!existsSync(file) || !statSync(file).isFile())
+      throw new UsageError(
+        `--pact ${JSON.stringify(file)} is not a file: give the path of a pact file, such as mock.pact() writes`,
+      );
   const { suite, suites } = suitesOf(values, explore);
   const seed = seedOf(values.seed);
   const broker = brokerOf(values, environment);

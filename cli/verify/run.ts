@@ -121,7 +121,10 @@ function verificationOf(options: RunFlags, scenarios: Scenario[], baseline: Base
     ...(options['state-url'] !== undefined && { stateUrl: options['state-url'] }),
     suites: options.suites,
     scenarios,
-    ...(options.broker !== undefined && { broker: options.broker }),
+    // Pact files given are what the pact suite verifies: a broker in the environment is not asked for pacts then.
+    ...(options.pact !== undefined
+      ? { pactFiles: options.pact }
+      : options.broker !== undefined && { broker: options.broker }),
     ...(options.scenario !== undefined && { pactScenarios: options.scenario }),
     ...(baseline !== undefined && { baseline }),
     strict: options.strict ?? false,

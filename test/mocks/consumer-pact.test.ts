@@ -12,6 +12,7 @@ import { parseJson } from '../../core/parse-json.js';
 import { PactContradictsSpec } from '../../mocks/errors.js';
 import { createOrderMock, type OrderMock } from '../../mocks/order-mock.js';
 import { verifyPact } from '../../verify/pact.js';
+import { runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
 import { startServer } from '../support/support.js';
 
@@ -223,5 +224,48 @@ describe("the app's pact, verified by Pact's verifier", () => {
       'DELETE /store/orders/2 409 (with the key)',
       'DELETE /store/orders/9007199254740993 409 (with the key)',
     ]);
+  });
+
+  it('is what petstore-verify --pact FILE verifies: green on the mock, red with the reason on a broken provider', async () => {
+    const kit = await startServer();
+    const broken = await startHostileProvider({ cancelShipped: true });
+    try {
+      const onMock = await runVerifyInProcess([
+        '--base-url',
+        `${kit.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--state-url',
+        `${kit.origin}/__mock/provider-state`,
+        '--pact',
+        pactFile,
+        '--no-prism',
+      ]);
+      expect(onMock.stdout).toMatch(/\npact: 6 passed, 0 failed \(interactions;/);
+      expect(onMock.code).toBe(0);
+      const onBroken = await runVerifyInProcess([...broken.args, '--pact', pactFile, '--no-prism']);
+      expect(onBroken.stdout).toMatch(
+        /pact › DELETE \/store\/orders\/2 409 \(with the key\): expected status 409, got 204/,
+      );
+      expect(onBroken.code).toBe(1);
+    } finally {
+      await kit.server.close();
+      await broken.close();
+    }
+  });
+
+  it('refuses a --pact that is not a file, with exit 2 and one line', async () => {
+    const exit = await runVerifyInProcess([
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      'k',
+      '--pact',
+      join(directory, 'no-such-pact.json'),
+    ]);
+    expect(exit.stderr).toBe(
+      `petstore-verify: --pact "${join(directory, 'no-such-pact.json')}" is not a file: give the path of a pact file, such as mock.pact() writes (see --help)\n`,
+    );
+    expect(exit.code).toBe(2);
   });
 });

@@ -273,7 +273,8 @@ function nodeFileSystem(): FileSystem {
   return fileSystem;
 }
 
-const participantName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** What a pact's consumer or provider may be named: it becomes part of a file's name. */
+export const pactParticipantName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
  * Judges the calls as a pact, and writes it when the judge found nothing: `dir/CONSUMER-PROVIDER.json`,
@@ -292,7 +293,7 @@ export async function writeConsumerPact(
     ['consumer', options.consumer],
     ['provider', provider],
   ] as const)
-    if (typeof name !== 'string' || !participantName.test(name))
+    if (typeof name !== 'string' || !pactParticipantName.test(name))
       throw new MockOptionError(
         'invalid_option',
         `the pact's ${role} must be a name of letters, digits, '.', '_' and '-', not ${JSON.stringify(name)}`,

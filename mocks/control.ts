@@ -3,6 +3,8 @@ import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { providerState, stateChangeViolations, type StateChange } from '../core/provider-state.js';
 import { operationNames, type OperationName } from '../core/routes.js';
 import { violationSummary } from '../core/schema-validator.js';
+import { findingMessage } from '../core/finding.js';
+import { consumerPact, defaultPactProvider, pactParticipantName } from './consumer-pact.js';
 import { MockError } from './errors.js';
 import type { RequestFilter } from './journal.js';
 import type { MockSession } from './mock-session.js';
@@ -230,10 +232,54 @@ export function readCoverage(session: MockSession): Reply {
   return jsonReply(session.coverage());
 }
 
+/**
+ * `GET /__mock/pact?consumer=NAME[&provider=NAME]`: the session's consumer pact (what `mock.pact()`
+ * writes), or 422 with the judge's findings as violations when the contract does not allow it.
+ */
+export async function readPact(session: MockSession, url: URL, basePath: string): Promise<Reply> {
+  const query = url.searchParams;
+  for (const name of query.keys())
+    if (name !== 'consumer' && name !== 'provider')
+      throw new MockError(
+        'invalid_request',
+        `Unknown query parameter ${JSON.stringify(name)}: use consumer and provider.`,
+      );
+  const consumer = query.get('consumer');
+  const provider = query.get('provider') ?? defaultPactProvider;
+  for (const [role, name] of [
+    ['consumer', consumer],
+    ['provider', provider],
+  ] as const)
+    if (name === null || !pactParticipantName.test(name))
+      throw new MockError(
+        'invalid_request',
+        `GET /__mock/pact needs ?${role}=NAME, a name of letters, digits, '.', '_' and '-'${name === null ? '' : `, not ${JSON.stringify(name)}`}.`,
+      );
+  const { document, findings } = await consumerPact(
+    session.journalCalls(),
+    { consumer: consumer!, provider },
+    basePath,
+  );
+  if (findings.length > 0)
+    throw new MockError(
+      'pact_contradicts_spec',
+      `The pact of ${consumer} was not made: the contract does not allow ${findings.length === 1 ? 'one interaction' : `${findings.length} interactions`}.`,
+      {
+        violations: findings.map((finding) => ({
+          path: `${finding.interaction} ${finding.path}`.trim(),
+          message: findingMessage(finding),
+        })),
+      },
+    );
+  return jsonReply(document);
+}
+
 /** What a control route is called with. */
 export interface ControlCall {
   request: MockRequest;
   url: URL;
+  /** The path of the mock's base URL (`/v1`): a pact's paths are written below it. */
+  basePath: string;
   parameter: string;
   sessions: SessionRegistry<MockSession>;
   /** Resolved on first call, so that the sessions routes never create one. */
@@ -303,6 +349,7 @@ export const controlRoutes: readonly ControlRoute[] = [
     DELETE: ({ session }) => clearRequests(session()),
   }),
   controlRoute('/coverage', { GET: ({ session }) => readCoverage(session()) }),
+  controlRoute('/pact', { GET: ({ session, url, basePath }) => readPact(session(), url, basePath) }),
   controlRoute(
     '/settings',
     {

@@ -30,6 +30,7 @@ export const errorStatuses = {
   invalid_session: 400,
   unknown_session: 404,
   session_limit_reached: 503,
+  pact_contradicts_spec: 422,
   forbidden_origin: 403,
   forbidden_host: 403,
   missing_control_key: 401,

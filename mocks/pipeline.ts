@@ -285,6 +285,7 @@ class RequestPipeline {
       request,
       url,
       parameter: decodeURIComponent(matched.parameter),
+      basePath: this.basePath,
       sessions,
       session: () => (reads ? sessions.peek(request) : sessions.forRequest(request)),
     });

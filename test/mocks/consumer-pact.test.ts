@@ -24,7 +24,12 @@ const server = setupServer();
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'petstore-consumer-pact-'));
-  server.listen({ onUnhandledRequest: 'error' });
+  // The app's calls go to the mock's handlers; the servers this file starts on loopback are reached for real.
+  server.listen({
+    onUnhandledRequest: (request, print) => {
+      if (!request.url.startsWith('http://127.0.0.1:')) print.error();
+    },
+  });
 });
 afterEach(() => server.resetHandlers());
 afterAll(async () => {
@@ -267,5 +272,65 @@ describe("the app's pact, verified by Pact's verifier", () => {
       `petstore-verify: --pact "${join(directory, 'no-such-pact.json')}" is not a file: give the path of a pact file, such as mock.pact() writes (see --help)\n`,
     );
     expect(exit.code).toBe(2);
+  });
+});
+
+describe('GET /__mock/pact on the standalone server', () => {
+  it("gives the session's pact, as mock.pact() writes it, for the calls of that session only", async () => {
+    const kit = await startServer({ seed: [{ id: 1 }, { id: 2, status: 'shipped' }] });
+    try {
+      const session = { 'x-mock-session': 'browser-tab' };
+      await kit.withKey('/store/orders/2', { method: 'DELETE', headers: session });
+      await kit.withKey('/store/orders', {});
+      const answer = await kit.control('/pact?consumer=web-app', { headers: session });
+      expect(answer.status).toBe(200);
+      const pact = (await answer.json()) as PactFile;
+      expect(pact.consumer).toEqual({ name: 'web-app' });
+      expect(pact.interactions.map((interaction) => interaction.description)).toEqual([
+        'DELETE /store/orders/2 409 (with the key)',
+      ]);
+      const defaultSession = (await (
+        await kit.control('/pact?consumer=web-app&provider=orders-api')
+      ).json()) as PactFile;
+      expect(defaultSession.provider).toEqual({ name: 'orders-api' });
+      expect(defaultSession.interactions.map((interaction) => interaction.description)).toEqual([
+        'GET /store/orders 200 (with the key)',
+      ]);
+    } finally {
+      await kit.server.close();
+    }
+  });
+
+  it('refuses a request without a consumer with 400 and an Error record', async () => {
+    const kit = await startServer();
+    try {
+      const answer = await kit.control('/pact');
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({
+        code: 'invalid_request',
+        message: "GET /__mock/pact needs ?consumer=NAME, a name of letters, digits, '.', '_' and '-'.",
+        status: 400,
+      });
+    } finally {
+      await kit.server.close();
+    }
+  });
+
+  it('answers 422 naming each interaction the contract does not allow', async () => {
+    const kit = await startServer({
+      handlers: [http.get('*/v1/store/orders', () => HttpResponse.json([{ id: 'one' }]))],
+    });
+    try {
+      await kit.withKey('/store/orders', {});
+      const answer = await kit.control('/pact?consumer=web-app');
+      expect(answer.status).toBe(422);
+      const record = (await answer.json()) as { code: string; violations: { path: string }[] };
+      expect(record.code).toBe('pact_contradicts_spec');
+      expect(record.violations.map((violation) => violation.path)).toContain(
+        'GET /store/orders 200 (with the key) /0/id',
+      );
+    } finally {
+      await kit.server.close();
+    }
   });
 });

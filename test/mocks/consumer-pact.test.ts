@@ -12,7 +12,7 @@ import { parseJson } from '../../core/parse-json.js';
 import { PactContradictsSpec } from '../../mocks/errors.js';
 import { createOrderMock, type OrderMock } from '../../mocks/order-mock.js';
 import { verifyPact } from '../../verify/pact.js';
-import { runVerifyInProcess } from '../support/cli-support.js';
+import { runToExit, runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
 import { startServer } from '../support/support.js';
 
@@ -229,6 +229,33 @@ describe("the app's pact, verified by Pact's verifier", () => {
       'DELETE /store/orders/2 409 (with the key)',
       'DELETE /store/orders/9007199254740993 409 (with the key)',
     ]);
+  });
+
+  it("is read by Pact's own verifier without a warning", async () => {
+    const kit = await startServer();
+    try {
+      // Pact's verifier as a provider team would run it, with its warnings on and its own report.
+      const script = `
+        const { default: pact } = await import('@pact-foundation/pact-core');
+        const out = await pact.verifyPacts(${JSON.stringify({
+          provider: 'petstore-order-interface',
+          providerBaseUrl: kit.origin,
+          providerStatesSetupUrl: `${kit.origin}/__mock/provider-state`,
+          providerStatesSetupTeardown: true,
+          providerStatesSetupBody: true,
+          pactUrls: [pactFile],
+          logLevel: 'warn',
+        })});
+        console.log(JSON.parse(out).interactionResults.map((result) => result.result).join(' '));`;
+      const exit = await runToExit(process.execPath, ['--input-type=module', '-e', script], {
+        env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
+      });
+      expect(exit.stdout).toMatch(/\nOK OK OK OK OK OK\n$/);
+      expect(exit.stdout + exit.stderr).not.toMatch(/\b(WARN|ERROR)\b/);
+      expect(exit.code).toBe(0);
+    } finally {
+      await kit.server.close();
+    }
   });
 
   it('is what petstore-verify --pact FILE verifies: green on the mock, red with the reason on a broken provider', async () => {

@@ -31,9 +31,26 @@ export interface PactPublication {
  * @example
  * await publishPact({ broker: { url: process.env.PACT_BROKER_BASE_URL!, token: process.env.PACT_BROKER_TOKEN }, consumerVersion: 'abc123', branch: 'main' });
  */
+/** The consumer and provider a pact file names: the shipped pact's, or those of a consumer's own (`--pact`). */
+function participantsOf(content: Buffer, file: string | undefined): { consumer: string; provider: string } {
+  if (file === undefined) return pactParticipants;
+  let pact: { consumer?: { name?: unknown }; provider?: { name?: unknown } };
+  try {
+    pact = JSON.parse(content.toString('utf8')) as typeof pact;
+  } catch {
+    throw new VerifyError('invalid_pact_file', `${file} is not a pact file: it is not JSON`);
+  }
+  const consumer = pact.consumer?.name;
+  const provider = pact.provider?.name;
+  if (typeof consumer !== 'string' || typeof provider !== 'string')
+    throw new VerifyError('invalid_pact_file', `${file} is not a pact file: it names no consumer and provider`);
+  return { consumer, provider };
+}
+
 export async function publishPact(publication: PactPublication): Promise<string[]> {
   const { broker } = publication;
   const content = await readFile(publication.pactFile ?? shippedPactFile);
+  const { consumer, provider } = participantsOf(content, publication.pactFile);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/hal+json, application/json',
@@ -45,13 +62,13 @@ export async function publishPact(publication: PactPublication): Promise<string[
     method: 'POST',
     headers,
     body: JSON.stringify({
-      pacticipantName: pactParticipants.consumer,
+      pacticipantName: consumer,
       pacticipantVersionNumber: publication.consumerVersion,
       ...(publication.branch !== undefined && { branch: publication.branch }),
       contracts: [
         {
-          consumerName: pactParticipants.consumer,
-          providerName: pactParticipants.provider,
+          consumerName: consumer,
+          providerName: provider,
           specification: 'pact',
           contentType: 'application/json',
           content: content.toString('base64'),

@@ -12,9 +12,9 @@ import { parseJson } from '../../core/parse-json.js';
 import { PactContradictsSpec } from '../../mocks/errors.js';
 import { createOrderMock, type OrderMock } from '../../mocks/order-mock.js';
 import { verifyPact } from '../../verify/pact.js';
-import { runToExit, runVerifyInProcess } from '../support/cli-support.js';
+import { runToExit, runVerifyInProcess, verifyCliPath } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
-import { startServer } from '../support/support.js';
+import { listenLocally, startServer } from '../support/support.js';
 
 const appKey = 'the-apps-own-secret-key';
 const base = 'https://api.example.com/v1';
@@ -283,6 +283,34 @@ describe("the app's pact, verified by Pact's verifier", () => {
     } finally {
       await kit.server.close();
       await broken.close();
+    }
+  });
+
+  it('is what petstore-verify publish-pact --pact FILE publishes, as the consumer and for the provider it names', async () => {
+    const received: { url: string; body: string }[] = [];
+    const broker = await listenLocally(async (request, response) => {
+      received.push({ url: request.url!, body: await new Response(request as unknown as ReadableStream).text() });
+      response.writeHead(200, { 'content-type': 'application/hal+json' });
+      response.end('{"notices":[]}');
+    });
+    try {
+      const exit = await runToExit(
+        process.execPath,
+        [verifyCliPath, 'publish-pact', '--consumer-version', 'abc123', '--pact', pactFile],
+        { env: { ...process.env, PACT_BROKER_BASE_URL: broker.origin } },
+      );
+      expect(exit.stdout).toBe(`published the pact to ${broker.origin} as version abc123\n`);
+      expect(exit.code).toBe(0);
+      const body = JSON.parse(received[0]!.body) as {
+        pacticipantName: string;
+        contracts: { consumerName: string; providerName: string; content: string }[];
+      };
+      expect(received[0]!.url).toBe('/contracts/publish');
+      expect(body.pacticipantName).toBe('web-app');
+      expect(body.contracts[0]).toMatchObject({ consumerName: 'web-app', providerName: 'petstore-order-interface' });
+      expect(Buffer.from(body.contracts[0]!.content, 'base64').toString('utf8')).toBe(await readFile(pactFile, 'utf8'));
+    } finally {
+      await broker.close();
     }
   });
 

@@ -9,6 +9,8 @@ export interface PactBroker {
   token?: string;
   username?: string;
   password?: string;
+  /** Verify only this consumer's pacts (`--pact-broker-consumer`). Default: every consumer's. */
+  consumer?: string;
   /** The provider's version; with it, verification results are published. */
   providerVersion?: string;
   providerBranch?: string;
@@ -95,7 +97,10 @@ export function pactBrokerOptions(broker: PactBroker): object {
     ...(broker.token !== undefined && { pactBrokerToken: broker.token }),
     ...(broker.username !== undefined && { pactBrokerUsername: broker.username }),
     ...(broker.password !== undefined && { pactBrokerPassword: broker.password }),
-    consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }],
+    // Pact's recommended selectors: what the consumers' main branches hold, and what is deployed or released.
+    consumerVersionSelectors: [{ mainBranch: true }, { deployedOrReleased: true }].map((selector) =>
+      broker.consumer === undefined ? selector : { ...selector, consumer: broker.consumer },
+    ),
     ...(broker.providerVersion !== undefined && {
       publishVerificationResult: true,
       providerVersion: broker.providerVersion,

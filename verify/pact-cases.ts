@@ -89,6 +89,14 @@ function recordsFor(interaction: PactInteraction, records: GuardRecord[], taken:
   return [found];
 }
 
+/** The first record no interaction has taken yet, taken now. */
+function nextRecord(records: GuardRecord[], taken: Set<GuardRecord>): GuardRecord[] {
+  const found = records.find((record) => !taken.has(record));
+  if (found === undefined) return [];
+  taken.add(found);
+  return [found];
+}
+
 /** What a verification gave, for turning into cases: Pact's outcome, the pact's interactions, the guard's records. */
 export interface PactEvidence {
   outcome: PactChildOutcome;
@@ -103,7 +111,9 @@ function interactionCases({ outcome, interactions, records, taken }: PactEvidenc
   return (outcome.results?.interactionResults ?? []).map((result) => {
     const error = outcome.results?.errors?.find((candidate) => isAbout(candidate, result.description));
     const interaction = interactions.find((candidate) => candidate.description === result.description);
-    const guarded = interaction === undefined ? [] : recordsFor(interaction, records, taken);
+    // Pacts from a broker are not read here: Pact's verifier sends one interaction after another, so
+    // the guard's next record is this interaction's request.
+    const guarded = interaction === undefined ? nextRecord(records, taken) : recordsFor(interaction, records, taken);
     const pactFindings =
       error === undefined
         ? result.result === 'OK'

@@ -60,6 +60,8 @@ ${targetOptions}
   --scenarios DIR       run the scenarios of this folder instead of the kit's
   --pact FILE           verify this pact file instead of the shipped pact: a consumer's own, such as
                         mock.pact() writes (repeatable; the default suite is then pact alone)
+  --pact-broker-consumer NAME  with $PACT_BROKER_BASE_URL: verify the pacts of this consumer the broker
+                        holds (its main branch's, and what is deployed or released)
   --provider-version V  with $PACT_BROKER_BASE_URL: publish the pact verification results as version V
   --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
   --require-coverage    fail the run when a documented response (operation and status) was not exercised
@@ -117,6 +119,7 @@ const verifyFlags = {
   deadline: { type: 'string' },
   'provider-version': { type: 'string' },
   'provider-branch': { type: 'string' },
+  'pact-broker-consumer': { type: 'string' },
   strict: { type: 'boolean' },
   verbose: { type: 'boolean' },
   'no-prism': { type: 'boolean' },
@@ -163,6 +166,7 @@ const notForExplore = [
   'pact',
   'provider-version',
   'provider-branch',
+  'pact-broker-consumer',
   'require-coverage',
   'version',
 ] as const;
@@ -171,9 +175,8 @@ const notForExplore = [
 function suitesOf(values: VerifyFlags, explore: boolean): { suite: string; suites: SuiteName[] } {
   // Scenarios named or given as a folder are run alone, and so are pact files, unless --suite asks for more.
   const chosen = values.scenario !== undefined || values.scenarios !== undefined;
-  let suite = explore
-    ? 'explore'
-    : (values.suite ?? (values.pact !== undefined ? 'pact' : chosen ? 'scenarios' : 'all'));
+  const pacts = values.pact !== undefined || values['pact-broker-consumer'] !== undefined;
+  let suite = explore ? 'explore' : (values.suite ?? (pacts ? 'pact' : chosen ? 'scenarios' : 'all'));
   if (suite === 'ajv') {
     // The suite's name before it was one word everywhere: still taken, and said once.
     console.error('petstore-verify: --suite ajv is now --suite scenarios, its name in every report');
@@ -201,6 +204,12 @@ function brokerOf(values: VerifyFlags, environment: NodeJS.ProcessEnv): BrokerSe
   if ((values['provider-version'] ?? values['provider-branch']) !== undefined && broker === undefined) {
     throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
   }
+  if (values['pact-broker-consumer'] !== undefined && broker === undefined)
+    throw new UsageError(
+      "--pact-broker-consumer verifies a consumer's pacts from a Pact Broker: set PACT_BROKER_BASE_URL",
+    );
+  if (values['pact-broker-consumer'] !== undefined && values.pact !== undefined)
+    throw new UsageError('give --pact FILE or --pact-broker-consumer NAME, not both');
   return broker;
 }
 
@@ -210,6 +219,7 @@ function withProviderVersion(broker: BrokerSettings | undefined, values: VerifyF
       ...broker,
       ...(values['provider-version'] !== undefined && { providerVersion: values['provider-version'] }),
       ...(values['provider-branch'] !== undefined && { providerBranch: values['provider-branch'] }),
+      ...(values['pact-broker-consumer'] !== undefined && { consumer: values['pact-broker-consumer'] }),
     }
   );
 }

@@ -314,6 +314,82 @@ describe("the app's pact, verified by Pact's verifier", () => {
     }
   });
 
+  it("is what petstore-verify --pact-broker-consumer NAME verifies: that consumer's pacts, fetched from the broker", async () => {
+    const pact = await readFile(pactFile, 'utf8');
+    const selectors: unknown[] = [];
+    const broker = await listenLocally(async (request, response) => {
+      const body = await new Response(request as unknown as ReadableStream).text();
+      const origin = `http://${request.headers.host}`;
+      response.setHeader('content-type', 'application/hal+json');
+      if (request.method === 'GET' && request.url === '/')
+        return response.end(
+          JSON.stringify({
+            _links: {
+              'pb:provider-pacts-for-verification': {
+                href: `${origin}/pacts/provider/{provider}/for-verification`,
+                templated: true,
+              },
+            },
+          }),
+        );
+      const forVerification = '/pacts/provider/petstore-order-interface/for-verification';
+      // Pact's verifier follows the link (GET), then posts its selectors to the resource's own link.
+      if (request.method === 'GET' && request.url === forVerification)
+        return response.end(JSON.stringify({ _links: { self: { href: `${origin}${forVerification}` } } }));
+      if (request.method === 'POST' && request.url === forVerification) {
+        selectors.push(...(JSON.parse(body) as { consumerVersionSelectors: unknown[] }).consumerVersionSelectors);
+        return response.end(
+          JSON.stringify({
+            _embedded: {
+              pacts: [
+                {
+                  shortDescription: 'latest from main',
+                  verificationProperties: { pending: false, notices: [] },
+                  _links: {
+                    self: {
+                      href: `${origin}/pacts/web-app/latest`,
+                      name: 'Pact between web-app and petstore-order-interface',
+                    },
+                  },
+                },
+              ],
+            },
+          }),
+        );
+      }
+      if (request.method === 'GET' && request.url === '/pacts/web-app/latest') return response.end(pact);
+      response.statusCode = 404;
+      response.end('{}');
+    });
+    const kit = await startServer();
+    try {
+      const exit = await runVerifyInProcess(
+        [
+          '--base-url',
+          `${kit.origin}/v1`,
+          '--api-key',
+          'petstore-dev-key',
+          '--state-url',
+          `${kit.origin}/__mock/provider-state`,
+          '--pact-broker-consumer',
+          'web-app',
+          '--no-prism',
+        ],
+        { PACT_BROKER_BASE_URL: broker.origin },
+      );
+      expect(selectors).toEqual([
+        { mainBranch: true, consumer: 'web-app' },
+        { deployedOrReleased: true, consumer: 'web-app' },
+      ]);
+      // Each interaction judged by the kit's checks too: six checks, not a green run that checked nothing.
+      expect(exit.stdout).toMatch(/\npact: 6 passed, 0 failed \(interactions; 6 checks, 0 violations/);
+      expect(exit.code).toBe(0);
+    } finally {
+      await kit.server.close();
+      await broker.close();
+    }
+  });
+
   it('refuses a --pact that is not a file, with exit 2 and one line', async () => {
     const exit = await runVerifyInProcess([
       '--base-url',

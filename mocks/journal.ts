@@ -47,17 +47,20 @@ export interface KeptAnswer {
 /** The largest body a journal keeps for a pact; a bigger one is left out of the pact, and said so. */
 export const keptBodyLimit = 1024 * 1024;
 
+/** The most body a journal keeps in all (a list body shared by calls counts once for each): beyond it, calls are journaled without. */
+export const keptBodiesLimit = 32 * 1024 * 1024;
+
+/** A body's size in characters or bytes: what the journal's limits count. */
+function bodySize(body: string | readonly Uint8Array[] | null): number {
+  if (body === null) return 0;
+  return typeof body === 'string' ? body.length : body.reduce((total, part) => total + part.byteLength, 0);
+}
+
 /** The answer of a call as the journal keeps it: the body by reference, never copied, unless too big. */
 export function keptAnswer(reply: Reply, by: AnsweredBy): KeptAnswer {
   const header = (name: string) =>
     Object.entries(reply.headers).find(([field]) => field.toLowerCase() === name)?.[1] ?? null;
-  const size =
-    reply.body === null
-      ? 0
-      : typeof reply.body === 'string'
-        ? reply.body.length
-        : reply.body.reduce((total, part) => total + part.byteLength, 0);
-  const kept = size <= keptBodyLimit;
+  const kept = bodySize(reply.body) <= keptBodyLimit;
   return {
     by,
     contentType: header('content-type'),
@@ -106,6 +109,7 @@ export class RequestJournal {
   readonly size: number;
   #entries: RecordedCall[] = [];
   #start = 0;
+  #keptBytes = 0;
   // Nested by operation then status, so that no string is built per call.
   readonly #seen = new Map<OperationName, Map<number, number>>();
 
@@ -117,6 +121,7 @@ export class RequestJournal {
 
   record(entry: RecordedCall): void {
     if (this.size === 0) return;
+    this.#keepWithinLimit(entry);
     if (entry.operation !== null && typeof entry.status === 'number') {
       let statuses = this.#seen.get(entry.operation);
       if (statuses === undefined) this.#seen.set(entry.operation, (statuses = new Map()));
@@ -124,9 +129,17 @@ export class RequestJournal {
     }
     if (this.#entries.length < this.size) this.#entries.push(entry);
     else {
+      this.#keptBytes -= bodySize(this.#entries[this.#start]!.answer?.body ?? null);
       this.#entries[this.#start] = entry;
       this.#start = (this.#start + 1) % this.size;
     }
+  }
+
+  // Bodies are kept by reference; past the limit a call is journaled without its body, and a pact says so.
+  #keepWithinLimit(entry: RecordedCall): void {
+    const size = bodySize(entry.answer?.body ?? null);
+    if (this.#keptBytes + size <= keptBodiesLimit) this.#keptBytes += size;
+    else if (entry.answer !== undefined) entry.answer = { ...entry.answer, body: null, bodyDropped: true };
   }
 
   list(filter: RequestFilter = {}): JournalEntry[] {
@@ -151,6 +164,7 @@ export class RequestJournal {
   clear(): void {
     this.#entries = [];
     this.#start = 0;
+    this.#keptBytes = 0;
     this.#seen.clear();
   }
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { routes } from '../../core/routes.js';
+import { RequestJournal, type RecordedCall } from '../../mocks/journal.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from '../support/support.js';
 
 type Started = Awaited<ReturnType<typeof startServer>>;
@@ -236,5 +237,39 @@ describe('the journal in-process', () => {
     ]);
     expect(mock.requests()).toEqual([]);
     expect(mock.session('file-a').coverage().covered).toBe(1);
+  });
+});
+
+describe("the journal's answers, kept for a pact", () => {
+  const mebibyte = [new Uint8Array(1024 * 1024)];
+  const call = (): RecordedCall => ({
+    method: 'GET',
+    path: '/v1/store/orders',
+    operation: 'listOrders',
+    status: 200,
+    session: null,
+    time: 0,
+    authorization: 'valid',
+    answer: { by: 'kit', contentType: 'application/json', wwwAuthenticate: null, body: mebibyte },
+  });
+
+  it('keeps at most 32 MiB of bodies in all, and journals the calls past it without theirs', () => {
+    const journal = new RequestJournal(100);
+    for (let index = 0; index < 40; index++) journal.record(call());
+    const kept = journal.calls().map((entry) => entry.answer?.bodyDropped === true);
+    expect(kept.filter((dropped) => !dropped)).toHaveLength(32);
+    expect(kept.slice(32)).toEqual(Array(8).fill(true));
+  });
+
+  it('counts a body no longer once its call has left the journal', () => {
+    const journal = new RequestJournal(2);
+    for (let index = 0; index < 40; index++) journal.record(call());
+    expect(journal.calls().map((entry) => entry.answer?.bodyDropped ?? false)).toEqual([false, false]);
+  });
+
+  it('shows no answer in the listing: what mock.requests() gives is unchanged', () => {
+    const journal = new RequestJournal(2);
+    journal.record(call());
+    expect(Object.keys(journal.list()[0]!)).not.toContain('answer');
   });
 });

@@ -2,17 +2,14 @@
 // a Pact V4 interaction with the provider state it depended on, judged first by the one judge (the
 // specification and the model), so that a pact the contract forbids never leaves the frontend.
 import { developmentApiKey, wrongApiKey, type KeyChoice } from '../core/authorization.js';
-import type { ObservedResponse } from '../core/checks.js';
-import { ProviderHistory } from '../core/compare.js';
 import { findingMessage, type Finding } from '../core/finding.js';
 import { parseInt64 } from '../core/int64.js';
-import { judgeCall } from '../core/judge.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { providerState } from '../core/provider-state.js';
 import { matchRoute, type OperationName } from '../core/routes.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { MockOptionError, MockUsageError, PactContradictsSpec } from './errors.js';
-import { InterfaceModel } from './interface-model.js';
+import { judgeInteraction } from './judge-interaction.js';
 import type { RecordedCall } from './journal.js';
 
 /** The provider a consumer's pact names unless told otherwise: the interface's own name. */
@@ -134,25 +131,6 @@ function reasonToLeaveOut(call: RecordedCall): LeftOutCall['reason'] | undefined
   return undefined;
 }
 
-/** The judge's findings on one call, against the specification and the model seeded with its state. */
-async function judged(
-  call: { method: string; below: string; key: KeyChoice },
-  state: JsonValue[],
-  observed: ObservedResponse,
-) {
-  // A body that is not a list of orders gives no state the model can hold: the specification's check says why.
-  const model = await InterfaceModel.seeded(state).catch(() => undefined);
-  if (model === undefined) return judgeCall({ call: { method: call.method, path: call.below }, observed }).findings;
-  const before = await model.orders();
-  const answer = await model.call(call.method, call.below, call.key);
-  const after = await model.orders();
-  return judgeCall({
-    call: { method: call.method, path: call.below },
-    observed,
-    ...(answer !== undefined && { model: { answer, before, after, history: new ProviderHistory() } }),
-  }).findings;
-}
-
 /** One call as an interaction (without its description), and what the judge found of it. */
 async function interactionOf(
   call: RecordedCall,
@@ -172,10 +150,12 @@ async function interactionOf(
   const headers = new Headers();
   if (call.answer!.contentType !== null) headers.set('content-type', call.answer!.contentType);
   if (call.answer!.wwwAuthenticate !== null) headers.set('www-authenticate', call.answer!.wwwAuthenticate);
-  const findings = await judged({ method: call.method, below, key: key.choice }, state, {
-    status: call.status as number,
-    headers,
-    text,
+  const findings = await judgeInteraction({
+    method: call.method,
+    path: below,
+    key: key.choice,
+    orders: state,
+    response: { status: call.status as number, headers, text },
   });
   const interaction: Interaction = {
     type: 'Synchronous/HTTP',

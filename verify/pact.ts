@@ -10,6 +10,7 @@ import type { TargetOptions } from './run.js';
 import { runPactChild, type PactChildOutcome } from './run-pact-child.js';
 import type { Scenario } from '../core/scenario.js';
 import { VerifyError } from './errors.js';
+import { judgeConsumerPacts } from './consumer-pacts.js';
 
 /** How to verify the pact against an implementation. */
 export interface PactVerifyOptions extends TargetOptions {
@@ -114,14 +115,32 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
   requireInstalled('pact');
   const started = performance.now();
   const prefix = pactProviderBaseUrl(options.baseUrl);
-  const pactUrls = options.broker === undefined ? (options.pactUrls ?? [shippedPactFile]) : [];
-  const interactions = (await readPactInteractions(pactUrls)).filter((interaction) =>
-    belongsToScenarios(interaction.description, options.onlyScenarios),
-  );
-  if (options.broker === undefined && interactions.length === 0 && options.onlyScenarios !== undefined)
-    return skippedSuite('pact', 'none of the chosen scenarios has an interaction in the pact');
-  const { outcome, records } = await verifyBehindGuard(options, { prefix, pactUrls });
-  const cases = pactCases({ outcome, interactions, records, taken: new Set() }, options.scenarios);
-  for (const result of cases) for (const exchange of result.exchanges) options.onExchange?.(exchange, result.name);
-  return tallySuite('pact', cases, performance.now() - started);
+  const consumers =
+    options.broker === undefined && options.pactUrls !== undefined
+      ? await judgeConsumerPacts(options.pactUrls, {
+          apiKey: options.apiKey,
+          include: (description) => belongsToScenarios(description, options.onlyScenarios),
+        })
+      : undefined;
+  try {
+    const pactUrls = options.broker === undefined ? (consumers?.pactUrls ?? [shippedPactFile]) : [];
+    const interactions = (await readPactInteractions(pactUrls)).filter((interaction) =>
+      belongsToScenarios(interaction.description, options.onlyScenarios),
+    );
+    const contradicted = consumers?.contradicted ?? [];
+    if (options.broker === undefined && interactions.length === 0) {
+      if (contradicted.length > 0) return tallySuite('pact', contradicted, performance.now() - started);
+      if (options.onlyScenarios !== undefined)
+        return skippedSuite('pact', 'none of the chosen scenarios has an interaction in the pact');
+    }
+    const { outcome, records } = await verifyBehindGuard(options, { prefix, pactUrls });
+    const cases = [
+      ...contradicted,
+      ...pactCases({ outcome, interactions, records, taken: new Set() }, options.scenarios),
+    ];
+    for (const result of cases) for (const exchange of result.exchanges) options.onExchange?.(exchange, result.name);
+    return tallySuite('pact', cases, performance.now() - started);
+  } finally {
+    await consumers?.remove();
+  }
 }

@@ -52,6 +52,8 @@ export interface CaseResult {
   verdict: Verdict;
   /** Why the case was skipped or could not run, or what stopped it. */
   reason?: string;
+  /** What the specification says against a consumer's pact interaction (`--pact`): the consumer's error. */
+  contradictions?: Finding[];
   exchanges: CheckedExchange[];
 }
 

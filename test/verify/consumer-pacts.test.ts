@@ -1,0 +1,207 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringifyJson } from '../../core/stringify-json.js';
+import { verifyPact } from '../../verify/pact.js';
+import { judgeConsumerPacts } from '../../verify/consumer-pacts.js';
+import { runVerifyInProcess } from '../support/cli-support.js';
+import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
+import { startServer } from '../support/support.js';
+
+const devKey = { Authorization: ['Bearer petstore-dev-key'] };
+const state = (orders: object[]) => [{ name: 'the store holds orders', params: { orders } }];
+const errorBody = (code: string, status: number) => ({
+  content: { code, message: 'refused', status },
+  contentType: 'application/json',
+  encoded: false,
+});
+
+/** Interactions a consumer may write: each one the specification allows. */
+const allowed = [
+  {
+    type: 'Synchronous/HTTP',
+    description: 'cancel a pending order',
+    providerStates: state([{ id: 1, status: 'pending' }]),
+    request: { method: 'DELETE', path: '/v1/store/orders/1', headers: devKey },
+    response: { status: 204 },
+  },
+  {
+    type: 'Synchronous/HTTP',
+    description: 'cancel a shipped order beyond 2^53',
+    providerStates: state([{ id: 9007199254740993n, status: 'shipped' }]),
+    request: { method: 'DELETE', path: '/v1/store/orders/9007199254740993', headers: devKey },
+    response: { status: 409 },
+  },
+];
+
+/** Interactions no provider can pass: the specification or the model says otherwise. */
+const contradicted = [
+  {
+    type: 'Synchronous/HTTP',
+    description: 'cancel a pending order, refused',
+    providerStates: state([{ id: 3, status: 'pending' }]),
+    request: { method: 'DELETE', path: '/v1/store/orders/3', headers: devKey },
+    response: { status: 409 },
+  },
+  {
+    type: 'Synchronous/HTTP',
+    description: 'list the orders, failing',
+    providerStates: state([]),
+    request: { method: 'GET', path: '/v1/store/orders', headers: devKey },
+    response: { status: 500, body: errorBody('internal', 500) },
+  },
+  {
+    type: 'Synchronous/HTTP',
+    description: 'cancel without a key',
+    providerStates: state([{ id: 4, status: 'pending' }]),
+    request: { method: 'DELETE', path: '/v1/store/orders/4' },
+    response: { status: 204 },
+  },
+];
+
+const pactOf = (interactions: object[]) =>
+  stringifyJson({
+    consumer: { name: 'web-app' },
+    provider: { name: 'petstore-order-interface' },
+    interactions,
+    metadata: { pactSpecification: { version: '4.0' } },
+  } as never);
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-consumer-pacts-'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+async function pactFile(name: string, interactions: object[]): Promise<string> {
+  const file = join(directory, `${name}.json`);
+  await writeFile(file, pactOf(interactions));
+  return file;
+}
+
+describe("a consumer's pact the specification contradicts", () => {
+  it('is judged interaction by interaction, naming what the specification says against each', async () => {
+    const file = await pactFile('judged', [...allowed, ...contradicted]);
+    const judged = await judgeConsumerPacts([file], {});
+    try {
+      expect(
+        judged.contradicted.map((result) => [
+          result.name,
+          result.verdict,
+          result.contradictions?.map((finding) => finding.code),
+        ]),
+      ).toEqual([
+        ['cancel a pending order, refused', 'error', ['status-unexpected']],
+        ['list the orders, failing', 'error', ['status-undocumented', 'status-unexpected']],
+        ['cancel without a key', 'error', ['status-unexpected']],
+      ]);
+      expect(judged.contradicted[0]?.reason).toBe(
+        "the consumer's pact contradicts the specification, so no provider can pass it: expected status 204, got 409 (at status)",
+      );
+      expect(judged.pactUrls).toHaveLength(1);
+      expect(judged.pactUrls[0]).not.toBe(file);
+    } finally {
+      await judged.remove();
+    }
+  });
+
+  it('reads Pact V3 files too: bodies as JSON, header fields as strings', async () => {
+    const order = { id: 5, petId: 1, quantity: 1, shipDate: '2026-01-01T00:00:00Z', status: 'pending' };
+    const v3 = (body: unknown) => ({
+      description: 'list the orders',
+      providerStates: state([order]),
+      request: { method: 'GET', path: '/v1/store/orders', headers: { Authorization: 'Bearer petstore-dev-key' } },
+      response: { status: 200, headers: { 'Content-Type': 'application/json' }, body },
+    });
+    const honest = await judgeConsumerPacts([await pactFile('v3-honest', [v3([order])])], {});
+    expect(honest.contradicted).toEqual([]);
+    const wrong = await judgeConsumerPacts([await pactFile('v3-wrong', [v3([{ ...order, id: '5' }])])], {});
+    try {
+      expect(wrong.contradicted[0]?.contradictions?.map((finding) => [finding.code, finding.path])).toContainEqual([
+        'body-schema',
+        '/0/id',
+      ]);
+    } finally {
+      await wrong.remove();
+    }
+  });
+
+  it('leaves a pact the specification allows as it is', async () => {
+    const file = await pactFile('allowed', allowed);
+    const judged = await judgeConsumerPacts([file], {});
+    expect(judged).toMatchObject({ pactUrls: [file], contradicted: [] });
+  });
+
+  it("is the consumer's error, not the provider's: the kit's mock passes the rest, and the run is exit 2", async () => {
+    const file = await pactFile('mixed', [...allowed, ...contradicted]);
+    const kit = await startServer();
+    try {
+      const exit = await runVerifyInProcess([
+        '--base-url',
+        `${kit.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--state-url',
+        `${kit.origin}/__mock/provider-state`,
+        '--pact',
+        file,
+        '--no-prism',
+      ]);
+      expect(exit.stdout).toContain(
+        "! error in pact › cancel a pending order, refused: the consumer's pact contradicts the specification, so no provider can pass it: expected status 204, got 409 (at status)",
+      );
+      expect(exit.stdout).toMatch(/\npact: 2 passed, 0 failed, 3 errors \(interactions; 2 checks, 0 violations,/);
+      expect(exit.stdout).toMatch(
+        /\nverdict: not-run \(exit 2; 2 checks, 0 violations, [^)]*\): pact › cancel a pending order, refused: /,
+      );
+      expect(exit.code).toBe(2);
+    } finally {
+      await kit.close();
+    }
+  });
+
+  it('still fails a provider that breaks the interactions the specification allows', async () => {
+    const file = await pactFile('broken', [...allowed, ...contradicted]);
+    const provider = await startHostileProvider({ cancelShipped: true });
+    try {
+      const suite = await verifyPact({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: hostileKey,
+        stateUrl: `${provider.origin}/__state`,
+        pactUrls: [file],
+        prism: false,
+      });
+      expect(suite.verdict).toBe('failed');
+      expect(suite.cases.map((result) => [result.name, result.verdict])).toEqual([
+        ['cancel a pending order, refused', 'error'],
+        ['list the orders, failing', 'error'],
+        ['cancel without a key', 'error'],
+        ['cancel a pending order', 'passed'],
+        ['cancel a shipped order beyond 2^53', 'failed'],
+      ]);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('sends nothing to the provider when every interaction is contradicted', async () => {
+    const file = await pactFile('all-contradicted', contradicted);
+    const kit = await startServer();
+    try {
+      const suite = await verifyPact({
+        baseUrl: `${kit.origin}/v1`,
+        apiKey: 'petstore-dev-key',
+        stateUrl: `${kit.origin}/__mock/provider-state`,
+        pactUrls: [file],
+        prism: false,
+      });
+      expect(suite).toMatchObject({ verdict: 'error', checks: 0, violations: 0 });
+      expect(await (await kit.control('/requests')).json()).toEqual([]);
+    } finally {
+      await kit.close();
+    }
+  });
+});

@@ -1,0 +1,152 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { developmentApiKey, type KeyChoice } from '../core/authorization.js';
+import { findingText, type Finding } from '../core/finding.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
+import { stringifyJson } from '../core/stringify-json.js';
+import { judgeInteraction, type InteractionToJudge } from '../mocks/judge-interaction.js';
+import { keyChoiceOf } from './key-choice-of.js';
+import type { CaseResult } from './results.js';
+
+type Json = Record<string, JsonValue>;
+
+/** Consumers' pacts, judged: the files Pact's verifier is to read, and the interactions the specification contradicts. */
+export interface JudgedConsumerPacts {
+  /** The pact files without the contradicted interactions (copies where any was taken out). */
+  pactUrls: string[];
+  /** One case per contradicted interaction: the consumer's error, never the provider's. */
+  contradicted: CaseResult[];
+  /** Removes the copies. */
+  remove(): Promise<void>;
+}
+
+const object = (value: JsonValue | undefined): Json =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+
+/** A pact's header fields (V4 lists, V2 and V3 strings) as fetch's Headers. */
+function headersOf(fields: JsonValue | undefined): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(object(fields))) {
+    const values = Array.isArray(value) ? value : [value];
+    headers.set(name, values.map(String).join(', '));
+  }
+  return headers;
+}
+
+/** A pact's response body as text: V4's `{ content, contentType, encoded }`, or V2 and V3's JSON value. */
+function bodyOf(response: Json): { text: string; contentType: string | undefined } {
+  const body = response.body;
+  if (body === undefined || body === null) return { text: '', contentType: undefined };
+  const v4 = object(body);
+  if ('content' in v4) {
+    const contentType = typeof v4.contentType === 'string' ? v4.contentType : undefined;
+    const content = v4.content;
+    if (v4.encoded === 'base64' && typeof content === 'string')
+      return { text: Buffer.from(content, 'base64').toString('utf8'), contentType };
+    if (typeof content === 'string' && !/json/i.test(contentType ?? '')) return { text: content, contentType };
+    return { text: content === undefined ? '' : stringifyJson(content), contentType };
+  }
+  return { text: stringifyJson(body), contentType: 'application/json' };
+}
+
+/**
+ * The key an interaction's request sends, as the provider will receive it: the pact's development key
+ * and the run's key are the accepted key (the guard swaps the one for the other); any other token
+ * reaches the provider as it is.
+ */
+function keyOf(authorization: string | null, runKey: string | undefined): KeyChoice {
+  if (authorization === null) return 'none';
+  const token = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+  if (token !== undefined && token === runKey) return keyChoiceOf(authorization, { apiKey: token, status: 200 });
+  return keyChoiceOf(authorization, { apiKey: developmentApiKey, status: 200 });
+}
+
+/**
+ * An interaction of a pact file as the judge sees it. What the pact leaves open, the provider may
+ * answer as the specification says: a body without a stated Content-Type is taken as the body's own,
+ * a 401 without a stated challenge as carrying one.
+ */
+function interactionToJudge(interaction: Json, runKey: string | undefined): InteractionToJudge {
+  const request = object(interaction.request);
+  const response = object(interaction.response);
+  const states = Array.isArray(interaction.providerStates) ? interaction.providerStates : [];
+  const orders = object(object(states[0]).params).orders;
+  const headers = headersOf(response.headers);
+  const { text, contentType } = bodyOf(response);
+  if (text !== '' && !headers.has('content-type')) headers.set('content-type', contentType ?? 'application/json');
+  const status = typeof response.status === 'number' ? response.status : 200;
+  if (status === 401 && !headers.has('www-authenticate')) headers.set('www-authenticate', 'Bearer');
+  return {
+    method: String(request.method ?? 'GET').toUpperCase(),
+    path: String(request.path ?? '/').replace(/^\/v1(?=\/|$)/, ''),
+    key: keyOf(headersOf(request.headers).get('authorization'), runKey),
+    orders: Array.isArray(orders) ? orders : undefined,
+    response: { status, headers, text },
+  };
+}
+
+/** A contradicted interaction as a case: an error of the consumer's pact, with what the specification says. */
+function contradictedCase(description: string, contradictions: Finding[]): CaseResult {
+  return {
+    name: description,
+    verdict: 'error',
+    reason: `the consumer's pact contradicts the specification, so no provider can pass it: ${contradictions.map(findingText).join('; ')}`,
+    contradictions,
+    exchanges: [],
+  };
+}
+
+/**
+ * Judges every interaction of consumers' pact files (`--pact`) by the one judge before a provider is
+ * held to them: an interaction the specification or the model contradicts (an undocumented status, a
+ * body that is no Order or Error record, an answer its provider state cannot give) becomes an error
+ * case of its own and is taken out of what Pact's verifier reads, so an honest provider is never red
+ * for it. A file that cannot be read is passed on as it is: Pact's verifier says what is wrong with it.
+ * @example
+ * const judged = await judgeConsumerPacts(['pacts/web-app-petstore-order-interface.json'], { apiKey: 'k' });
+ * judged.contradicted // [] for a pact mock.pact() wrote
+ */
+export async function judgeConsumerPacts(
+  files: readonly string[],
+  options: { apiKey?: string | undefined; include?: (description: string) => boolean },
+): Promise<JudgedConsumerPacts> {
+  const pactUrls: string[] = [];
+  const contradicted: CaseResult[] = [];
+  let copies: string | undefined;
+  for (const file of files) {
+    let pact: Json;
+    try {
+      pact = object(parseJson(await readFile(file, 'utf8')));
+    } catch {
+      pactUrls.push(file);
+      continue;
+    }
+    const interactions = Array.isArray(pact.interactions) ? pact.interactions.map(object) : [];
+    const kept: Json[] = [];
+    for (const interaction of interactions) {
+      const description = String(interaction.description ?? '');
+      const isHttp = interaction.type === undefined || interaction.type === 'Synchronous/HTTP';
+      const findings =
+        !isHttp || options.include?.(description) === false
+          ? []
+          : await judgeInteraction(interactionToJudge(interaction, options.apiKey));
+      if (findings.length === 0) kept.push(interaction);
+      else contradicted.push(contradictedCase(description, findings));
+    }
+    if (kept.length === interactions.length) pactUrls.push(file);
+    else if (kept.length > 0) {
+      copies ??= await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
+      const copy = join(copies, `${pactUrls.length}-${basename(file)}`);
+      await writeFile(copy, stringifyJson({ ...pact, interactions: kept }));
+      pactUrls.push(copy);
+    }
+  }
+  return {
+    pactUrls,
+    contradicted,
+    remove: async () => {
+      if (copies !== undefined) await rm(copies, { recursive: true, force: true });
+    },
+  };
+}

@@ -8,18 +8,10 @@ import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { providerState } from '../core/provider-state.js';
 import { matchRoute, type OperationName } from '../core/routes.js';
 import { stringifyJson } from '../core/stringify-json.js';
-import { MockOptionError, MockUsageError, PactContradictsSpec } from './errors.js';
+import { PactContradictsSpec } from './errors.js';
+import { checkedParties, defaultPactProvider, writePactFile, type PactOptions, type PactParties } from './pact-file.js';
 import { judgeInteraction } from './judge-interaction.js';
 import type { RecordedCall } from './journal.js';
-
-/** The provider a consumer's pact names unless told otherwise: the interface's own name. */
-export const defaultPactProvider = 'petstore-order-interface';
-
-/** Who the pact is between. */
-export interface PactParties {
-  consumer: string;
-  provider?: string;
-}
 
 /** A call of the journal left out of the pact, and why: it is not the provider's contract, or cannot be stated. */
 export interface LeftOutCall {
@@ -230,32 +222,6 @@ export async function consumerPact(
   return { document, findings, leftOut };
 }
 
-/** Where and between whom `mock.pact()` writes: `dir/CONSUMER-PROVIDER.json`, `dir` being `pacts` unless given. */
-export interface PactOptions extends PactParties {
-  dir?: string;
-}
-
-interface FileSystem {
-  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
-  writeFile(path: string, text: string): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
-}
-
-// Node's file system without an import: this module also runs in browsers, where a pact has no file to go to.
-function nodeFileSystem(): FileSystem {
-  const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  const fileSystem = node?.getBuiltinModule?.('node:fs/promises') as FileSystem | undefined;
-  if (fileSystem === undefined)
-    throw new MockUsageError(
-      'node_only',
-      'mock.pact() writes a file, which needs Node.js 20.16 or later; in a browser, use mock.pactDocument() and save what it returns.',
-    );
-  return fileSystem;
-}
-
-/** What a pact's consumer or provider may be named: it becomes part of a file's name. */
-export const pactParticipantName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-
 /**
  * Judges the calls as a pact, and writes it when the judge found nothing: `dir/CONSUMER-PROVIDER.json`,
  * all at once (a new file, then renamed). Throws `PactContradictsSpec`, writing nothing, when it found
@@ -268,18 +234,8 @@ export async function writeConsumerPact(
   options: PactOptions,
   basePath: string,
 ): Promise<string> {
-  const provider = options.provider ?? defaultPactProvider;
-  for (const [role, name] of [
-    ['consumer', options.consumer],
-    ['provider', provider],
-  ] as const)
-    if (typeof name !== 'string' || !pactParticipantName.test(name))
-      throw new MockOptionError(
-        'invalid_option',
-        `the pact's ${role} must be a name of letters, digits, '.', '_' and '-', not ${JSON.stringify(name)}`,
-      );
-  const fileSystem = nodeFileSystem();
-  const { document, findings } = await consumerPact(calls, { consumer: options.consumer, provider }, basePath);
+  const parties = checkedParties(options);
+  const { document, findings } = await consumerPact(calls, parties, basePath);
   if (findings.length > 0)
     throw new PactContradictsSpec(
       `the pact was not written: the contract does not allow ${findings.length === 1 ? 'this interaction' : 'these interactions'}: ${findings
@@ -287,11 +243,5 @@ export async function writeConsumerPact(
         .join('; ')}`,
       findings,
     );
-  const dir = (options.dir ?? 'pacts').replace(/[\\/]+$/, '') || '.';
-  const file = `${dir}/${options.consumer}-${provider}.json`;
-  await fileSystem.mkdir(dir, { recursive: true });
-  const partial = `${file}.${Math.random().toString(36).slice(2)}.partial`;
-  await fileSystem.writeFile(partial, `${stringifyJson(document)}\n`);
-  await fileSystem.rename(partial, file);
-  return file;
+  return writePactFile(document, { ...options, ...parties });
 }

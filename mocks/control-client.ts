@@ -1,5 +1,5 @@
 import { toInt64 } from '../core/int64.js';
-import { parseJson } from '../core/parse-json.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { isErrorRecord } from '../core/records.js';
 import { MockError, MockUsageError, errorStatuses, type ErrorCode } from './errors.js';
@@ -9,6 +9,7 @@ import type { JournalEntry, RequestFilter, ResponseCoverage } from './journal.js
 import type { MockSettings, ScenarioLoaded, ScenarioSummary } from './mock-session.js';
 import type { StoredOrder } from './order-seed.js';
 import { sessionHeader, type SessionSummary } from './sessions.js';
+import { checkedParties, writePactFile, type PactOptions } from './pact-file.js';
 
 export interface ControlClientOptions {
   /** The server's origin, or its API's base URL. */
@@ -39,6 +40,15 @@ export interface ControlClient {
   requests(filter?: RequestFilter): Promise<JournalEntry[]>;
   clearRequests(): Promise<void>;
   coverage(): Promise<ResponseCoverage>;
+  /**
+   * Writes this session's consumer pact, as the server made and judged it (`GET /__mock/pact`), to
+   * `dir/CONSUMER-PROVIDER.json` as `mock.pact()` does; resolves with the file's path. Refused with
+   * `MockError` `pact_contradicts_spec` and its violations, writing nothing, when the contract does not
+   * allow an interaction. Node.js only.
+   * @example
+   * await control.pact({ consumer: 'web-app' }) // 'pacts/web-app-petstore-order-interface.json'
+   */
+  pact(options: PactOptions): Promise<string>;
   sessions(): Promise<SessionSummary[]>;
   /** Ends a named session, this client's by default. */
   endSession(name?: string): Promise<void>;
@@ -176,6 +186,11 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     },
     clearRequests: () => done('DELETE', '/requests'),
     coverage: async () => (await json('GET', '/coverage')) as unknown as ResponseCoverage,
+    pact: async (pactOptions) => {
+      const { consumer, provider } = checkedParties(pactOptions);
+      const query = new URLSearchParams({ consumer, provider });
+      return writePactFile((await json('GET', `/pact?${query}`)) as JsonValue, pactOptions);
+    },
     sessions: async () => (await json('GET', '/sessions')) as unknown as SessionSummary[],
     endSession: (name = session ?? undefined) => {
       if (name === undefined)

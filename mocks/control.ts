@@ -4,7 +4,8 @@ import { providerState, stateChangeViolations, type StateChange } from '../core/
 import { operationNames, type OperationName } from '../core/routes.js';
 import { violationSummary } from '../core/schema-validator.js';
 import { findingMessage } from '../core/finding.js';
-import { consumerPact, defaultPactProvider, pactParticipantName } from './consumer-pact.js';
+import { consumerPact } from './consumer-pact.js';
+import { defaultPactProvider, pactParticipantName } from './pact-file.js';
 import { MockError } from './errors.js';
 import type { RequestFilter } from './journal.js';
 import type { MockSession } from './mock-session.js';

@@ -15,6 +15,7 @@ export {
   type MockedResponseEvent,
   type MswEvents,
   type OrderMock,
+  type PactControls,
   type OrderMockOptions,
 } from './order-mock.js';
 export {
@@ -30,14 +31,8 @@ export type { ConflictBody } from './operations.js';
 export { defaultSeed } from './default-seed.js';
 export { bundledScenarios } from './generated/scenarios.js';
 export { MockError, PactContradictsSpec, errorStatuses, type ErrorCode } from './errors.js';
-export {
-  defaultPactProvider,
-  type ConsumerPact,
-  type LeftOutCall,
-  type PactFinding,
-  type PactOptions,
-  type PactParties,
-} from './consumer-pact.js';
+export type { ConsumerPact, LeftOutCall, PactFinding } from './consumer-pact.js';
+export { defaultPactProvider, type PactOptions, type PactParties } from './pact-file.js';
 export {
   OrderSeed,
   OrderStore,

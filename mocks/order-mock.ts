@@ -1,10 +1,5 @@
-import {
-  consumerPact,
-  writeConsumerPact,
-  type ConsumerPact,
-  type PactOptions,
-  type PactParties,
-} from './consumer-pact.js';
+import { consumerPact, writeConsumerPact, type ConsumerPact } from './consumer-pact.js';
+import type { PactOptions, PactParties } from './pact-file.js';
 import { http, type RequestHandler } from 'msw';
 import { developmentApiKey } from '../core/authorization.js';
 import type { FaultInput } from '../core/fault-format.js';
@@ -106,7 +101,31 @@ function checkedMaxOrders(maxOrders = defaultMaxOrders): number {
 }
 
 /** A stateful mock of the order interface: its MSW handlers, and the controls of its sessions. */
-export interface OrderMock extends MockControls {
+/** A session's consumer pact: the calls its app made, as Pact V4, judged before it is given. */
+export interface PactControls {
+  /**
+   * Writes the pact of the calls your app made on this session (its journal), as Pact V4:
+   * `dir/CONSUMER-PROVIDER.json` (`dir` is `pacts` unless given), each interaction with the provider
+   * state it depended on, checked against the specification and the model first. Calls a fault
+   * answered are left out. Throws `PactContradictsSpec`, writing nothing, when an interaction is one
+   * the contract does not allow. Node.js only.
+   * @example
+   * afterAll(async () => {
+   *   await mock.pact({ consumer: 'web-app' }); // 'pacts/web-app-petstore-order-interface.json'
+   *   await mock.session('checkout-tab').pact({ consumer: 'checkout' }); // a named session's calls
+   * });
+   */
+  pact(options: PactOptions): Promise<string>;
+  /**
+   * The pact `pact()` would write, as data, with what the judge found and the calls left out;
+   * nothing is thrown or written (in a browser too).
+   * @example
+   * const { document, findings } = await mock.pactDocument({ consumer: 'web-app' });
+   */
+  pactDocument(parties: PactParties): Promise<ConsumerPact>;
+}
+
+export interface OrderMock extends MockControls, PactControls {
   /** The MSW request handlers: give them to `setupServer`, `setupWorker` or the kit's HTTP server. */
   readonly handlers: RequestHandler[];
   /**
@@ -121,7 +140,7 @@ export interface OrderMock extends MockControls {
    * @example
    * await mock.session('test-file-a').loadScenario('cancel-shipped-order');
    */
-  session(name: string): MockControls;
+  session(name: string): MockControls & PactControls;
   /** The named sessions in use, as `GET /__mock/sessions` lists them. */
   sessions(): SessionSummary[];
   /**
@@ -138,25 +157,6 @@ export interface OrderMock extends MockControls {
    * because a client resends an idempotent request when a reused connection drops (RFC 9110 9.2.2).
    */
   dropsConnectionsInAnySession(): boolean;
-  /**
-   * Writes the pact of the calls your app made on the default session (its journal), as Pact V4:
-   * `dir/CONSUMER-PROVIDER.json` (`dir` is `pacts` unless given), each interaction with the provider
-   * state it depended on, checked against the specification and the model first. Calls a fault
-   * answered are left out. Throws `PactContradictsSpec`, writing nothing, when an interaction is one
-   * the contract does not allow. Node.js only.
-   * @example
-   * afterAll(async () => {
-   *   await mock.pact({ consumer: 'web-app' }); // 'pacts/web-app-petstore-order-interface.json'
-   * });
-   */
-  pact(options: PactOptions): Promise<string>;
-  /**
-   * The pact `mock.pact()` would write, as data, with what the judge found and the calls left out;
-   * nothing is thrown or written (in a browser too).
-   * @example
-   * const { document, findings } = await mock.pactDocument({ consumer: 'web-app' });
-   */
-  pactDocument(parties: PactParties): Promise<ConsumerPact>;
 }
 
 /** What MSW reports of a mocked response. */
@@ -313,6 +313,13 @@ function controlsOf(session: MockSession): MockControls {
   };
 }
 
+function pactControlsOf(session: MockSession, basePath: string): PactControls {
+  return {
+    pact: (options) => writeConsumerPact(session.journalCalls(), options, basePath),
+    pactDocument: (parties) => consumerPact(session.journalCalls(), parties, basePath),
+  };
+}
+
 /**
  * Creates a stateful mock of the order interface. Its handlers are plain MSW handlers, and the mock
  * itself controls its default session.
@@ -371,15 +378,17 @@ export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
     ...controlsOf(sessions.default),
     handle: pipeline.handle,
     handlers: [pipelineHandler(pipeline)],
-    session: (name: string): MockControls => sessions.resolve(name),
+    session: (name) => {
+      const session = sessions.resolve(name);
+      return { ...controlsOf(session), ...pactControlsOf(session, pipeline.basePath) };
+    },
     sessions: () => sessions.list(),
     observe: createObserver(pipeline),
     dropsConnectionsInAnySession: () => {
       for (const session of sessions.states()) if (session.dropsConnections()) return true;
       return false;
     },
-    pact: (pactOptions) => writeConsumerPact(sessions.default.journalCalls(), pactOptions, pipeline.basePath),
-    pactDocument: (parties) => consumerPact(sessions.default.journalCalls(), parties, pipeline.basePath),
+    ...pactControlsOf(sessions.default, pipeline.basePath),
   };
   userHandlers.push(...(typeof options.handlers === 'function' ? options.handlers(mock) : (options.handlers ?? [])));
   mock.handlers.push(...userHandlers);

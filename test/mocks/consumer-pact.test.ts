@@ -9,7 +9,8 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../core/parse-json.js';
-import { PactContradictsSpec } from '../../mocks/errors.js';
+import { MockError, PactContradictsSpec } from '../../mocks/errors.js';
+import { createControlClient } from '../../mocks/control-client.js';
 import { createOrderMock, type OrderMock } from '../../mocks/order-mock.js';
 import { verifyPact } from '../../verify/pact.js';
 import { runToExit, runVerifyInProcess, verifyCliPath } from '../support/cli-support.js';
@@ -152,6 +153,22 @@ describe('mock.pact()', () => {
       refusal.findings.map((finding: { interaction: string; path: string }) => [finding.interaction, finding.path]),
     ).toContainEqual(['GET /store/orders 200 (with the key) #2', '/0/id']);
     expect(existsSync(file)).toBe(false);
+  });
+
+  it("writes a named session's pact from that session's calls only: mock.session(name).pact()", async () => {
+    await driveTheApp();
+    await fetch(`${base}/store/orders`, {
+      headers: { authorization: `Bearer ${appKey}`, 'x-mock-session': 'checkout-tab' },
+    });
+    const file = await mock.session('checkout-tab').pact({ consumer: 'checkout', dir: join(directory, 'named') });
+    expect(file).toBe(join(directory, 'named', 'checkout-petstore-order-interface.json'));
+    const pact = await readPact(file);
+    expect(pact.interactions.map((interaction) => interaction.description)).toEqual([
+      'GET /store/orders 200 (with the key)',
+    ]);
+    expect(pact.interactions[0]?.providerStates?.[0]?.params.orders.map((order) => order.id)).toEqual([1, 2]);
+    const { document } = await mock.pactDocument({ consumer: 'web-app' });
+    expect((document.interactions as unknown[]).length).toBe(5);
   });
 
   it('refuses a consumer name that is not a plain name', async () => {
@@ -427,6 +444,39 @@ describe('GET /__mock/pact on the standalone server', () => {
       expect(defaultSession.interactions.map((interaction) => interaction.description)).toEqual([
         'GET /store/orders 200 (with the key)',
       ]);
+    } finally {
+      await kit.server.close();
+    }
+  });
+
+  it('is what the control client writes: control.pact() for its session, or MockError pact_contradicts_spec', async () => {
+    const kit = await startServer({
+      seed: [{ id: 1 }],
+      handlers: [
+        http.get('*/v1/store/orders', ({ request }) =>
+          request.headers.get('x-mock-session') === 'broken' ? HttpResponse.json([{ id: 'one' }]) : undefined,
+        ),
+      ],
+    });
+    try {
+      await kit.withKey('/store/orders/1', { method: 'DELETE', headers: { 'x-mock-session': 'tab' } });
+      const control = createControlClient({ baseUrl: kit.origin, session: 'tab' });
+      const file = await control.pact({ consumer: 'web-app', dir: join(directory, 'control') });
+      const served = parseJson(
+        await (await kit.control('/pact?consumer=web-app', { headers: control.sessionHeaders })).text(),
+      );
+      expect(await readPact(file)).toEqual(served);
+      expect((served as unknown as PactFile).interactions.map((interaction) => interaction.description)).toEqual([
+        'DELETE /store/orders/1 204 (with the key)',
+      ]);
+      const broken = control.forSession('broken');
+      await kit.withKey('/store/orders', { headers: broken.sessionHeaders });
+      const refused = await broken
+        .pact({ consumer: 'web-app', dir: join(directory, 'refused') })
+        .catch((error) => error);
+      expect(refused).toBeInstanceOf(MockError);
+      expect(refused).toMatchObject({ code: 'pact_contradicts_spec', status: 422 });
+      expect(existsSync(join(directory, 'refused'))).toBe(false);
     } finally {
       await kit.server.close();
     }

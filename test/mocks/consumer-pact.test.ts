@@ -214,7 +214,7 @@ describe("the app's pact, verified by Pact's verifier", () => {
     }
   });
 
-  const againstHostile = async (switches: Switches) => {
+  const againstHostile = async (switches: Switches, options: { strict?: boolean } = {}) => {
     const provider = await startHostileProvider(switches);
     try {
       return await verifyPact({
@@ -223,6 +223,7 @@ describe("the app's pact, verified by Pact's verifier", () => {
         stateUrl: `${provider.origin}/__state`,
         pactUrls: [pactFile],
         prism: false,
+        ...options,
       });
     } finally {
       await provider.close();
@@ -245,6 +246,30 @@ describe("the app's pact, verified by Pact's verifier", () => {
     expect(suite.cases.filter((result) => result.verdict === 'failed').map((result) => result.name)).toEqual([
       'DELETE /store/orders/2 409 (with the key)',
       'DELETE /store/orders/9007199254740993 409 (with the key)',
+    ]);
+  });
+
+  it('warns of a provider that lists cancelled orders, and fails it under --strict, naming the cancel', async () => {
+    const lenient = await againstHostile({ keepCancelledListed: true });
+    expect(lenient.verdict).toBe('passed');
+    expect(
+      lenient.cases
+        .filter((result) => result.exchanges.some((exchange) => exchange.warnings.length > 0))
+        .map((result) => result.name),
+    ).toEqual(['DELETE /store/orders/1 204 (with the key)']);
+    const strict = await againstHostile({ keepCancelledListed: true }, { strict: true });
+    expect(strict.verdict).toBe('failed');
+    const failed = strict.cases.filter((result) => result.verdict === 'failed');
+    expect(failed.map((result) => result.name)).toEqual(['DELETE /store/orders/1 204 (with the key)']);
+    expect(failed[0]?.exchanges[0]?.violations).toEqual([
+      {
+        code: 'order-listed',
+        path: '',
+        expected: 'order 1 not in the list',
+        actual: 'ids [1]',
+        advisory: true,
+        about: 'after this call, GET /store/orders',
+      },
     ]);
   });
 

@@ -9,9 +9,15 @@ import { providerState } from '../core/provider-state.js';
 import { matchRoute, type OperationName } from '../core/routes.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { PactContradictsSpec } from './errors.js';
-import { checkedParties, defaultPactProvider, writePactFile, type PactOptions, type PactParties } from './pact-file.js';
+import {
+  checkedParties,
+  defaultPactProvider,
+  writePactFile,
+  type PactOptions,
+  type PactSelection,
+} from './pact-file.js';
 import { judgeInteraction } from './judge-interaction.js';
-import type { RecordedCall } from './journal.js';
+import { isPicked, type RecordedCall } from './journal.js';
 
 /** A call of the journal left out of the pact, and why: it is not the provider's contract, or cannot be stated. */
 export interface LeftOutCall {
@@ -182,16 +188,17 @@ function descriptionOf(call: RecordedCall, below: string): string {
  */
 export async function consumerPact(
   calls: readonly RecordedCall[],
-  parties: PactParties,
+  selection: PactSelection,
   basePath: string,
 ): Promise<ConsumerPact> {
-  await Promise.all(calls.map((call) => call.answer?.bodyRead));
+  const picked = calls.filter((call) => isPicked(call, selection.filter));
+  await Promise.all(picked.map((call) => call.answer?.bodyRead));
   const interactions: Interaction[] = [];
   const written = new Map<string, string>();
   const findings: PactFinding[] = [];
   const leftOut: LeftOutCall[] = [];
   const descriptions = new Map<string, number>();
-  for (const call of calls) {
+  for (const call of picked) {
     const reason = reasonToLeaveOut(call);
     if (reason !== undefined) {
       leftOut.push({ call: `${call.method} ${call.path} ${call.status}`, reason });
@@ -209,8 +216,8 @@ export async function consumerPact(
     for (const finding of found) findings.push({ ...finding, interaction: description });
   }
   const document: Record<string, JsonValue> = {
-    consumer: { name: parties.consumer },
-    provider: { name: parties.provider ?? defaultPactProvider },
+    consumer: { name: selection.consumer },
+    provider: { name: selection.provider ?? defaultPactProvider },
     interactions,
     metadata: {
       pactSpecification: { version: '4.0' },
@@ -235,7 +242,7 @@ export async function writeConsumerPact(
   basePath: string,
 ): Promise<string> {
   const parties = checkedParties(options);
-  const { document, findings } = await consumerPact(calls, parties, basePath);
+  const { document, findings } = await consumerPact(calls, { ...options, ...parties }, basePath);
   if (findings.length > 0)
     throw new PactContradictsSpec(
       `the pact was not written: the contract does not allow ${findings.length === 1 ? 'this interaction' : 'these interactions'}: ${findings

@@ -2,7 +2,7 @@ import { toInt64 } from '../core/int64.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { isErrorRecord } from '../core/records.js';
-import { MockError, MockUsageError, errorStatuses, type ErrorCode } from './errors.js';
+import { MockError, MockOptionError, MockUsageError, errorStatuses, type ErrorCode } from './errors.js';
 import type { FaultInput } from '../core/fault-format.js';
 import type { ActiveFault } from './faults.js';
 import type { JournalEntry, RequestFilter, ResponseCoverage } from './journal.js';
@@ -188,7 +188,15 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     coverage: async () => (await json('GET', '/coverage')) as unknown as ResponseCoverage,
     pact: async (pactOptions) => {
       const { consumer, provider } = checkedParties(pactOptions);
-      const query = new URLSearchParams({ consumer, provider });
+      const filter = pactOptions.filter ?? {};
+      if (filter.path instanceof RegExp)
+        throw new MockOptionError(
+          'invalid_option',
+          "control.pact() filters by a path string: a RegExp path is matched only by the mock's own pact() in process",
+        );
+      const query = new URLSearchParams(journalQuery(filter));
+      query.set('consumer', consumer);
+      query.set('provider', provider);
       return writePactFile((await json('GET', `/pact?${query}`)) as JsonValue, pactOptions);
     },
     sessions: async () => (await json('GET', '/sessions')) as unknown as SessionSummary[],

@@ -168,12 +168,13 @@ const invalidFilter = (name: string, message: string, violation: string) =>
   new MockError('invalid_request', message, { violations: [{ path: `/${name}`, message: violation }] });
 
 // A filter given twice is refused rather than half applied.
-function checkFilterNames(query: URLSearchParams): void {
+function checkFilterNames(query: URLSearchParams, others: readonly string[]): void {
   for (const name of new Set(query.keys())) {
+    if (others.includes(name)) continue;
     if (!(journalFilters as readonly string[]).includes(name))
       throw invalidFilter(
         name,
-        `Unknown filter ${JSON.stringify(name)}: filter by ${journalFilters.join(', ')}.`,
+        `Unknown filter ${JSON.stringify(name)}: filter by ${[...journalFilters, ...others].join(', ')}.`,
         'is not a filter',
       );
     const given = query.getAll(name).length;
@@ -206,10 +207,9 @@ function statusFilter(status: string): number | 'network' {
   );
 }
 
-/** `GET /__mock/requests`, filtered by the query (`operation=null` for calls that are no operation). */
-export function readRequests(session: MockSession, url: URL): Reply {
-  const query = url.searchParams;
-  checkFilterNames(query);
+/** The journal's filter a query gives (`operation=null` for calls that are no operation), beside its other parameters. */
+function filterOf(query: URLSearchParams, others: readonly string[] = []): RequestFilter {
+  checkFilterNames(query, others);
   const filter: RequestFilter = {};
   const operation = query.get('operation');
   if (operation !== null) filter.operation = operationFilter(operation);
@@ -219,7 +219,12 @@ export function readRequests(session: MockSession, url: URL): Reply {
   if (method !== null) filter.method = method;
   const path = query.get('path');
   if (path !== null) filter.path = path;
-  return jsonReply(session.requests(filter));
+  return filter;
+}
+
+/** `GET /__mock/requests`, filtered by the query. */
+export function readRequests(session: MockSession, url: URL): Reply {
+  return jsonReply(session.requests(filterOf(url.searchParams)));
 }
 
 /** `DELETE /__mock/requests`. */
@@ -239,12 +244,7 @@ export function readCoverage(session: MockSession): Reply {
  */
 export async function readPact(session: MockSession, url: URL, basePath: string): Promise<Reply> {
   const query = url.searchParams;
-  for (const name of query.keys())
-    if (name !== 'consumer' && name !== 'provider')
-      throw new MockError(
-        'invalid_request',
-        `Unknown query parameter ${JSON.stringify(name)}: use consumer and provider.`,
-      );
+  const filter = filterOf(query, ['consumer', 'provider']);
   const consumer = query.get('consumer');
   const provider = query.get('provider') ?? defaultPactProvider;
   for (const [role, name] of [
@@ -258,7 +258,7 @@ export async function readPact(session: MockSession, url: URL, basePath: string)
       );
   const { document, findings } = await consumerPact(
     session.journalCalls(),
-    { consumer: consumer!, provider },
+    { consumer: consumer!, provider, filter },
     basePath,
   );
   if (findings.length > 0)

@@ -86,6 +86,21 @@ export interface RequestFilter {
   path?: string | RegExp;
 }
 
+/**
+ * Whether a journaled call is one the filter picks: every field given matches.
+ * @example
+ * isPicked(call, { operation: 'cancelOrder', status: 409 }) // true for a refused cancel
+ */
+export function isPicked(call: RecordedCall, filter: RequestFilter = {}): boolean {
+  return (
+    (filter.operation === undefined || call.operation === filter.operation) &&
+    (filter.status === undefined || call.status === filter.status) &&
+    (filter.method === undefined || call.method === filter.method.toUpperCase()) &&
+    (filter.path === undefined ||
+      (typeof filter.path === 'string' ? call.path === filter.path : filter.path.test(call.path)))
+  );
+}
+
 /** How often each documented response of each operation was answered. */
 export interface ResponseCoverage {
   operations: {
@@ -145,14 +160,7 @@ export class RequestJournal {
   list(filter: RequestFilter = {}): JournalEntry[] {
     const ordered = [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)];
     return ordered
-      .filter(
-        (entry) =>
-          (filter.operation === undefined || entry.operation === filter.operation) &&
-          (filter.status === undefined || entry.status === filter.status) &&
-          (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
-          (filter.path === undefined ||
-            (typeof filter.path === 'string' ? entry.path === filter.path : filter.path.test(entry.path))),
-      )
+      .filter((entry) => isPicked(entry, filter))
       .map(({ answer: _answer, ...entry }) => ({ ...entry, time: new Date(entry.time).toISOString() }));
   }
 

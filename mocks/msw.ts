@@ -32,7 +32,7 @@ export { defaultSeed } from './default-seed.js';
 export { bundledScenarios } from './generated/scenarios.js';
 export { MockError, PactContradictsSpec, errorStatuses, type ErrorCode } from './errors.js';
 export type { ConsumerPact, LeftOutCall, PactFinding } from './consumer-pact.js';
-export { defaultPactProvider, type PactOptions, type PactParties } from './pact-file.js';
+export { defaultPactProvider, type PactOptions, type PactSelection } from './pact-file.js';
 export {
   OrderSeed,
   OrderStore,

@@ -1,5 +1,5 @@
 import { consumerPact, writeConsumerPact, type ConsumerPact } from './consumer-pact.js';
-import type { PactOptions, PactParties } from './pact-file.js';
+import type { PactOptions, PactSelection } from './pact-file.js';
 import { http, type RequestHandler } from 'msw';
 import { developmentApiKey } from '../core/authorization.js';
 import type { FaultInput } from '../core/fault-format.js';
@@ -122,7 +122,7 @@ export interface PactControls {
    * @example
    * const { document, findings } = await mock.pactDocument({ consumer: 'web-app' });
    */
-  pactDocument(parties: PactParties): Promise<ConsumerPact>;
+  pactDocument(parties: PactSelection): Promise<ConsumerPact>;
 }
 
 export interface OrderMock extends MockControls, PactControls {

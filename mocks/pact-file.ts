@@ -3,18 +3,21 @@
 import type { JsonValue } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { MockOptionError, MockUsageError } from './errors.js';
+import type { RequestFilter } from './journal.js';
 
 /** The provider a consumer's pact names unless told otherwise: the interface's own name. */
 export const defaultPactProvider = 'petstore-order-interface';
 
-/** Who the pact is between. */
-export interface PactParties {
+/** Who the pact is between, and which calls of the journal it holds. */
+export interface PactSelection {
   consumer: string;
   provider?: string;
+  /** Only the calls this filter picks, as `requests(filter)` does; the others are left out. Default: every call. */
+  filter?: RequestFilter;
 }
 
 /** Where and between whom `mock.pact()` writes: `dir/CONSUMER-PROVIDER.json`, `dir` being `pacts` unless given. */
-export interface PactOptions extends PactParties {
+export interface PactOptions extends PactSelection {
   dir?: string;
 }
 
@@ -45,7 +48,7 @@ function nodeFileSystem(): FileSystem {
  * @example
  * checkedParties({ consumer: 'web-app' }) // { consumer: 'web-app', provider: 'petstore-order-interface' }
  */
-export function checkedParties(parties: PactParties): Required<PactParties> {
+export function checkedParties(parties: PactSelection): { consumer: string; provider: string } {
   const provider = parties.provider ?? defaultPactProvider;
   for (const [role, name] of [
     ['consumer', parties.consumer],

@@ -171,6 +171,20 @@ describe('mock.pact()', () => {
     expect((document.interactions as unknown[]).length).toBe(5);
   });
 
+  it('leaves out the calls a filter does not pick, as requests(filter) picks them', async () => {
+    await driveTheApp();
+    const { document } = await mock.pactDocument({ consumer: 'web-app', filter: { operation: 'cancelOrder' } });
+    expect((document as unknown as PactFile).interactions.map((interaction) => interaction.description)).toEqual([
+      'DELETE /store/orders/1 204 (with the key)',
+      'DELETE /store/orders/2 409 (with the key)',
+      'DELETE /store/orders/99 404 (with the key)',
+    ]);
+    const file = await mock.pact({ consumer: 'web-app', dir: join(directory, 'filtered'), filter: { status: 401 } });
+    expect((await readPact(file)).interactions.map((interaction) => interaction.description)).toEqual([
+      'GET /store/orders 401 (without a key)',
+    ]);
+  });
+
   it('refuses a consumer name that is not a plain name', async () => {
     await driveTheApp();
     await expect(mock.pact({ consumer: '../elsewhere', dir: directory })).rejects.toThrow(
@@ -494,6 +508,18 @@ describe('GET /__mock/pact on the standalone server', () => {
       expect((served as unknown as PactFile).interactions.map((interaction) => interaction.description)).toEqual([
         'DELETE /store/orders/1 204 (with the key)',
       ]);
+      await kit.withKey('/store/orders', { headers: control.sessionHeaders });
+      const onlyLists = await control.pact({
+        consumer: 'web-app',
+        dir: join(directory, 'control-lists'),
+        filter: { operation: 'listOrders' },
+      });
+      expect((await readPact(onlyLists)).interactions.map((interaction) => interaction.description)).toEqual([
+        'GET /store/orders 200 (with the key)',
+      ]);
+      await expect(control.pact({ consumer: 'web-app', filter: { path: /orders/ } })).rejects.toMatchObject({
+        code: 'invalid_option',
+      });
       const broken = control.forSession('broken');
       await kit.withKey('/store/orders', { headers: broken.sessionHeaders });
       const refused = await broken
@@ -502,6 +528,20 @@ describe('GET /__mock/pact on the standalone server', () => {
       expect(refused).toBeInstanceOf(MockError);
       expect(refused).toMatchObject({ code: 'pact_contradicts_spec', status: 422 });
       expect(existsSync(join(directory, 'refused'))).toBe(false);
+    } finally {
+      await kit.server.close();
+    }
+  });
+
+  it('refuses a filter it does not know with 400, naming the filters', async () => {
+    const kit = await startServer();
+    try {
+      const answer = await kit.control('/pact?consumer=web-app&colour=red');
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({
+        code: 'invalid_request',
+        message: 'Unknown filter "colour": filter by operation, status, method, path, consumer, provider.',
+      });
     } finally {
       await kit.server.close();
     }

@@ -1,5 +1,6 @@
 // The example app's outcomes, one scenario each. Every test runs in both projects (the in-page mock
 // and a petstore-mock session), and tests that need order 3 shipped, pending or gone run at once.
+import { readFile } from 'node:fs/promises';
 import { expect, test } from 'petstore-contract-kit/playwright';
 
 /** The example app, on the mock of this test's mode: ?mock=off starts no mock of the page's own. */
@@ -21,6 +22,21 @@ test.describe('a shipped order', () => {
     await expect(message(page)).toHaveText('Order 3 has already shipped, so it can no longer be cancelled.');
     await expect(page.locator('#orders tr[data-order-id="3"]')).toBeVisible();
     expect(await mock.requests({ operation: 'cancelOrder', status: 409 })).toHaveLength(1);
+  });
+});
+
+test.describe("the app's own pact", () => {
+  test.use({ scenario: 'cancel-shipped-order' });
+
+  test('holds what the app called, judged by the specification', async ({ page, mock, mockMode }) => {
+    await page.goto(appAddress(mockMode));
+    await page.getByRole('button', { name: 'Cancel order 3' }).click();
+    await expect(message(page)).toHaveText('Order 3 has already shipped, so it can no longer be cancelled.');
+    const file = await mock.pact({ consumer: 'example-app', dir: test.info().outputPath('pacts') });
+    const pact = JSON.parse(await readFile(file, 'utf8')) as { interactions: { description: string }[] };
+    expect(pact.interactions.map((interaction) => interaction.description)).toContain(
+      'DELETE /store/orders/3 409 (with the key)',
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import { schemaValidator } from '../core/schema-validator.js';
 import { MockError } from './errors.js';
 import { listBody, nextTurn, OrderSeed, storedOrder, storedOrdersBody, type StoredOrder } from './order-seed.js';
 import { StoreChanges } from './store-changes.js';
+import { OrderPositions } from './order-positions.js';
 
 export { OrderSeed, toStoredOrders, type StoredOrder } from './order-seed.js';
 
@@ -61,10 +62,6 @@ function seedingCollection(): { collection: OrderCollection; seeded(): void } {
 // A predicate: a `where({ id })` object is slower to scan with.
 const byId = (id: bigint) => new Query<OrderRecord>((order) => order.id === id);
 
-function findOrder(collection: OrderCollection, id: bigint): OrderRecord | undefined {
-  return collection.findFirst(byId(id));
-}
-
 // The list body, with the records it was built from. `@msw/data` calls its hooks before it makes a
 // change, so a body built in between would miss it: a body whose records are not the collection's is not served.
 interface ListBody {
@@ -74,6 +71,7 @@ interface ListBody {
 
 interface Records {
   collection: OrderCollection;
+  positions: OrderPositions;
   list: ListBody | undefined;
 }
 
@@ -92,12 +90,14 @@ const duplicate = (id: bigint) =>
     violations: [{ path: '/id', message: `duplicates the id of an order in the store (${id})` }],
   });
 
+const shipped = (id: bigint) =>
+  new MockError('order_already_shipped', `Order ${id} has already shipped and cannot be cancelled.`);
+
 // Throwing out of the draft makes the update write nothing.
 function cancelDraft(id: bigint): (draft: StoredOrder) => void {
   return (draft) => {
     if (draft.status === 'cancelled') throw notFound(id);
-    if (draft.status === 'shipped')
-      throw new MockError('order_already_shipped', `Order ${id} has already shipped and cannot be cancelled.`);
+    if (draft.status === 'shipped') throw shipped(id);
     draft.status = 'cancelled';
   };
 }
@@ -163,7 +163,7 @@ export class OrderStore {
   /** A copy of the order with this id, whatever its status. */
   find(id: bigint): StoredOrder | undefined {
     if (this.#records === undefined) return this.#seed.orders().find((order) => order.id === id);
-    const order = findOrder(this.#records.collection, id);
+    const order = this.#records.positions.find(id);
     return order === undefined ? undefined : { ...order };
   }
 
@@ -205,7 +205,11 @@ export class OrderStore {
       // A replacement while the records were being created makes them stale: create the new ones.
       do records = await this.#materialized();
       while (records !== this.#records);
-      // The status is checked inside update's draft: a search of our own first would scan again.
+      // Refused from the position hint, before update would scan; the writes run one at a time, so
+      // what the hint found still holds when update's draft checks the status again.
+      const order = records.positions.find(id);
+      if (order === undefined || order.status === 'cancelled') throw notFound(id);
+      if (order.status === 'shipped') throw shipped(id);
       const cancelled = await records.collection.update(byId(id), { data: cancelDraft(id) });
       if (cancelled === undefined) throw notFound(id);
       return 'cancelled' as const;
@@ -283,7 +287,11 @@ export class OrderStore {
     }
     seeded();
     // The seed's bytes are the list of exactly these records, until the first change.
-    const records: Records = { collection, list: { records: [...collection.all()], parts: seed.listBody() } };
+    const records: Records = {
+      collection,
+      positions: new OrderPositions(collection),
+      list: { records: [...collection.all()], parts: seed.listBody() },
+    };
     this.#watch(records);
     if (generation === this.#generation && this.#records === undefined) this.#records = records;
     return records;
@@ -291,7 +299,7 @@ export class OrderStore {
 
   // Set once the seed's records exist, so that creating them fires no hook. Two duplicate creates in flight are not caught.
   #watch(records: Records): void {
-    const { collection } = records;
+    const { collection, positions } = records;
     const changed = () => {
       records.list = undefined;
       this.#changes.changed('collection');
@@ -299,14 +307,20 @@ export class OrderStore {
     collection.hooks.on('create', (event) => {
       changed();
       const { id } = event.data.record;
-      if (findOrder(collection, id) !== undefined) throw duplicate(id);
+      if (positions.find(id) !== undefined) throw duplicate(id);
+      positions.adding(id);
     });
     collection.hooks.on('update', (event) => {
       changed();
       if (event.data.path.length !== 1 || event.data.path[0] !== 'id') return;
       const id = toInt64(event.data.nextValue);
-      if (id !== undefined && findOrder(collection, id) !== undefined) throw duplicate(id);
+      if (id === undefined) return;
+      if (positions.find(id) !== undefined) throw duplicate(id);
+      positions.changingId(id);
     });
-    collection.hooks.on('delete', changed);
+    collection.hooks.on('delete', () => {
+      changed();
+      positions.forget();
+    });
   }
 }

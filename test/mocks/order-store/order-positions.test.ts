@@ -1,0 +1,94 @@
+// The position hint beside the store's collection: every answer the store gives from it is what a
+// search of the collection would give, after any change made through the collection's methods.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { OrderStore, type OrderCollection } from '../../../mocks/order-store.js';
+
+let store: OrderStore;
+let orders: OrderCollection;
+beforeEach(async () => {
+  store = new OrderStore([{ id: 1 }, { id: 2, status: 'shipped' }, { id: 3 }, { id: 4 }, { id: 5, status: 'shipped' }]);
+  orders = await store.collection();
+});
+
+const statusOf = (id: bigint) => store.find(id)?.status;
+const cancelled = (id: bigint) =>
+  store.cancel(id).then(
+    () => 204,
+    (error: { status: number }) => error.status,
+  );
+
+describe("the store's position hint", () => {
+  it('finds every order, and no other', () => {
+    expect([1n, 2n, 3n, 4n, 5n, 6n].map(statusOf)).toEqual([
+      'pending',
+      'shipped',
+      'pending',
+      'pending',
+      'shipped',
+      undefined,
+    ]);
+  });
+
+  it('follows a record deleted in the middle: the orders after it are found at their new places', async () => {
+    expect(statusOf(4n)).toBe('pending');
+    orders.delete((q) => q.where({ id: 2n }));
+    expect([1n, 2n, 3n, 4n, 5n].map(statusOf)).toEqual(['pending', undefined, 'pending', 'pending', 'shipped']);
+    expect(await cancelled(5n)).toBe(409);
+    expect(await cancelled(2n)).toBe(404);
+    expect(await cancelled(4n)).toBe(204);
+  });
+
+  it('follows a record created through the collection, and refuses a second with its id', async () => {
+    expect(statusOf(6n)).toBeUndefined();
+    await orders.create({ id: 6n, status: 'shipped' });
+    expect(statusOf(6n)).toBe('shipped');
+    await expect(orders.create({ id: 6n })).rejects.toMatchObject({ code: 'duplicate_order_id' });
+    expect(orders.count()).toBe(6);
+    expect(await cancelled(6n)).toBe(409);
+  });
+
+  it('follows an order that takes another id: found by the new one, not the old', async () => {
+    expect(statusOf(3n)).toBe('pending');
+    await orders.update((q) => q.where({ id: 3n }), {
+      data(order) {
+        order.id = 30n;
+      },
+    });
+    expect(statusOf(30n)).toBe('pending');
+    expect(statusOf(3n)).toBeUndefined();
+    expect(await cancelled(30n)).toBe(204);
+    expect(await cancelled(3n)).toBe(404);
+  });
+
+  it('refuses an id change to an id the store holds, and keeps both orders where they were', async () => {
+    await expect(
+      orders.update((q) => q.where({ id: 3n }), {
+        data(order) {
+          order.id = 4n;
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'duplicate_order_id' });
+    expect([3n, 4n].map(statusOf)).toEqual(['pending', 'pending']);
+  });
+
+  it('follows a collection cleared and filled again', async () => {
+    expect(statusOf(1n)).toBe('pending');
+    orders.clear();
+    expect(statusOf(1n)).toBeUndefined();
+    await orders.create({ id: 7n });
+    await orders.create({ id: 1n, status: 'shipped' });
+    expect([1n, 7n, 2n].map(statusOf)).toEqual(['shipped', 'pending', undefined]);
+    expect(await cancelled(1n)).toBe(409);
+    expect(await cancelled(7n)).toBe(204);
+  });
+
+  it('follows a status changed through the collection', async () => {
+    expect(statusOf(1n)).toBe('pending');
+    await orders.update((q) => q.where({ id: 1n }), {
+      data(order) {
+        order.status = 'shipped';
+      },
+    });
+    expect(await cancelled(1n)).toBe(409);
+  });
+});

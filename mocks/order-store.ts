@@ -7,6 +7,7 @@ import { MockError } from './errors.js';
 import { listBody, nextTurn, OrderSeed, storedOrder, storedOrdersBody, type StoredOrder } from './order-seed.js';
 import { StoreChanges } from './store-changes.js';
 import { OrderPositions } from './order-positions.js';
+import { flattenRecordKeys } from './flat-record-keys.js';
 
 export { OrderSeed, toStoredOrders, type StoredOrder } from './order-seed.js';
 
@@ -283,7 +284,7 @@ export class OrderStore {
       const created: Promise<OrderRecord>[] = [];
       for (const order of seed.orders(start, Math.min(start + recordsPerSlice, seed.size)))
         created.push(collection.create(order));
-      await Promise.all(created);
+      for (const record of await Promise.all(created)) flattenRecordKeys(record);
     }
     seeded();
     // The seed's bytes are the list of exactly these records, until the first change.
@@ -309,6 +310,7 @@ export class OrderStore {
       const { id } = event.data.record;
       if (positions.find(id) !== undefined) throw duplicate(id);
       positions.adding(id);
+      flattenRecordKeys(event.data.record);
     });
     collection.hooks.on('update', (event) => {
       changed();

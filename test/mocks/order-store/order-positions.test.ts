@@ -92,3 +92,14 @@ describe("the store's position hint", () => {
     expect(await cancelled(1n)).toBe(409);
   });
 });
+
+describe('flattenRecordKeys', () => {
+  it("leaves a record's keys and values as they were", async () => {
+    const { flattenRecordKeys } = await import('../../../mocks/flat-record-keys.js');
+    const key = Symbol('key');
+    const relations = Symbol('relations');
+    const record = { id: 1n, [key]: `${'a'.repeat(20)}${'b'.repeat(20)}`, [relations]: new Map() };
+    flattenRecordKeys(record);
+    expect(record).toEqual({ id: 1n, [key]: `${'a'.repeat(20)}${'b'.repeat(20)}`, [relations]: new Map() });
+  });
+});

@@ -8,6 +8,7 @@ import { listBody, nextTurn, OrderSeed, storedOrder, storedOrdersBody, type Stor
 import { StoreChanges } from './store-changes.js';
 import { OrderPositions } from './order-positions.js';
 import { flattenRecordKeys } from './flat-record-keys.js';
+import { updatesByRecordWithoutSearch } from './update-by-record.js';
 
 export { OrderSeed, toStoredOrders, type StoredOrder } from './order-seed.js';
 
@@ -122,12 +123,19 @@ export class OrderStore {
   // The store's writes, one after the other: each starts once the one before has settled.
   #writes: Promise<unknown> = Promise.resolve();
   readonly #changes: StoreChanges;
+  // Whether a cancel hands update the record itself rather than an id predicate.
+  #updateByRecord: boolean | undefined;
 
-  /** `options.tag` keeps this store's entity tags apart from other stores'. */
-  constructor(seed: OrderSeed | readonly unknown[], options: { tag?: string } = {}) {
+  /**
+   * `options.tag` keeps this store's entity tags apart from other stores'. `options.updateByRecord`:
+   * whether a cancel updates the record by itself (`update(record)`) or by an id predicate; by default,
+   * by itself where the installed `@msw/data` does so without a search (`updatesByRecordWithoutSearch`).
+   */
+  constructor(seed: OrderSeed | readonly unknown[], options: { tag?: string; updateByRecord?: boolean } = {}) {
     this.#initial = OrderSeed.from(seed);
     this.#seed = this.#initial;
     this.#changes = new StoreChanges(options.tag ?? Math.random().toString(36).slice(2, 10));
+    this.#updateByRecord = options.updateByRecord;
   }
 
   /** Replaces every order, checked whole first; `at` is their JSON Pointer in the request body, for errors. */
@@ -211,7 +219,10 @@ export class OrderStore {
       const order = records.positions.find(id);
       if (order === undefined || order.status === 'cancelled') throw notFound(id);
       if (order.status === 'shipped') throw shipped(id);
-      const cancelled = await records.collection.update(byId(id), { data: cancelDraft(id) });
+      this.#updateByRecord ??= await updatesByRecordWithoutSearch();
+      const cancelled = await records.collection.update(this.#updateByRecord ? order : byId(id), {
+        data: cancelDraft(id),
+      });
       if (cancelled === undefined) throw notFound(id);
       return 'cancelled' as const;
     });

@@ -1,7 +1,10 @@
 // The position hint beside the store's collection: every answer the store gives from it is what a
 // search of the collection would give, after any change made through the collection's methods.
+import { Collection, Query } from '@msw/data';
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { OrderStore, type OrderCollection } from '../../../mocks/order-store.js';
+import { updatesByRecordWithoutSearch } from '../../../mocks/update-by-record.js';
 
 let store: OrderStore;
 let orders: OrderCollection;
@@ -101,5 +104,42 @@ describe('flattenRecordKeys', () => {
     const record = { id: 1n, [key]: `${'a'.repeat(20)}${'b'.repeat(20)}`, [relations]: new Map() };
     flattenRecordKeys(record);
     expect(record).toEqual({ id: 1n, [key]: `${'a'.repeat(20)}${'b'.repeat(20)}`, [relations]: new Map() });
+  });
+});
+
+describe('updatesByRecordWithoutSearch', () => {
+  it('is false for the installed @msw/data, whose update(record) searches the collection first', async () => {
+    expect(await updatesByRecordWithoutSearch()).toBe(false);
+  });
+
+  it('is true for a collection whose update(record) finds the record without findFirst', async () => {
+    class UpdatesInPlace extends Collection<StandardSchemaV1<{ id: number }, { id: number }>> {}
+    // update(record) that finds the record by identity through updateMany, never through findFirst.
+    Object.defineProperty(UpdatesInPlace.prototype, 'update', {
+      async value(this: Collection<never>, record: object, options: object) {
+        const [updated] = await this.updateMany(new Query((candidate) => candidate === record), options as never);
+        return updated;
+      },
+    });
+    expect(await updatesByRecordWithoutSearch(UpdatesInPlace as never)).toBe(true);
+  });
+});
+
+describe.each([true, false])('a cancel that updates by the record itself: %s', (updateByRecord) => {
+  it('cancels a pending order once, refuses a shipped one and an unknown one', async () => {
+    const byRecord = new OrderStore([{ id: 1 }, { id: 2, status: 'shipped' }], { updateByRecord });
+    const outcome = (id: bigint) =>
+      byRecord.cancel(id).then(
+        () => 204,
+        (error: { status: number }) => error.status,
+      );
+    expect([await outcome(1n), await outcome(1n), await outcome(2n), await outcome(3n)]).toEqual([204, 404, 409, 404]);
+    expect(byRecord.all().map((order) => order.status)).toEqual(['cancelled', 'shipped']);
+  });
+
+  it('gives one of 50 concurrent cancels of one order its 204', async () => {
+    const byRecord = new OrderStore([{ id: 1 }, { id: 2 }], { updateByRecord });
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => byRecord.cancel(1n)));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
   });
 });

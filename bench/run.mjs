@@ -11,7 +11,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { measureExploration } from './explore.mjs';
+import { measureCancelCpu } from './cancel-cpu.mjs';
 import { measureInProcess } from './in-process.mjs';
+import { measureLookups } from './lookups.mjs';
 import { measureRecordCreation } from './msw-data.mjs';
 import { bigStoreGoals, measureBigStores } from './scale.mjs';
 import { key, median, mockCli, orders, root, start } from './support.mjs';
@@ -22,7 +24,8 @@ const handWrittenMarker =
 
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connections = 32;
+// The held-out workload of issue 37: 50 connections, 5 s rounds, alternating.
+const connections = 50;
 const loadBefore = loadavg();
 const directory = await mkdtemp(join(tmpdir(), 'petstore-bench-'));
 
@@ -133,13 +136,14 @@ for (const [name, { list, delete: deletes }] of Object.entries(results)) {
 
 // Start-up: from spawning the process to the first answered list, median of 7 (Prism: of 3), each
 // after the previous process has exited; the mock's first, so that no Prism process is still exiting.
-const startups = { mock: [], 'Prism mock': [] };
+const startups = { baseline: [], mock: [], 'Prism mock': [] };
 for (const [name, runsOf] of [
+  ['baseline', 7],
   ['mock', 7],
   ['Prism mock', 3],
 ]) {
   for (let run = 0; run < runsOf; run++) {
-    const server = await targets[name]();
+    const server = await targets[name](bodyFile);
     startups[name].push(server.firstAnswerMs);
     await server.stop();
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -198,6 +202,10 @@ const exploration = await measureExploration({ runs: 300, rounds: runs });
 
 // In process, per request: mock.handle, getResponse and setupServer with the kit's handlers against a bare MSW handler.
 const inProcess = await measureInProcess({ rounds: runs, seconds: 2 });
+
+// The cancel on a small store (server CPU per cancel), and refusals and cancels in big stores, in process.
+const cancelCpu = await measureCancelCpu({ rounds: Math.max(5, runs), bursts: 40 });
+const lookups = await measureLookups({ calls: 30 });
 const loadAfter = loadavg();
 const kitThroughMsw = inProcess.ways["getResponse over the kit's handlers"];
 const kitUnderSetupServer = inProcess.ways["setupServer, the kit's handlers"];
@@ -210,6 +218,8 @@ const mock = summary.mock;
 const prism = summary['Prism mock'];
 const startupMock = median(startups.mock);
 const startupPrism = median(startups['Prism mock']);
+const startupBaseline = median(startups.baseline);
+const lookupOf = (prefix) => lookups.find((row) => row.workload.startsWith(prefix));
 const lines = [
   '# Benchmark results',
   '',
@@ -245,6 +255,19 @@ const lines = [
   `| start-up to the first answered request under 300 ms | ${startupMock.toFixed(0)} ms (Prism: ${startupPrism.toFixed(0)} ms) | ${yes(startupMock < 300)} |`,
   ...bigStoreGoals(big).map(([goal, measured, met]) => `| ${goal} | ${measured} | ${met} |`),
   `| exploration: at least 0.5× the raw rate of the same requests without checks | ${exploration.ratio.toFixed(2)}× | ${yes(exploration.ratio >= 0.5)} |`,
+  '',
+  '### Issue 37: speed on the one core',
+  '',
+  '| goal | measured | |',
+  '|---|---|---|',
+  `| list: at least 0.85× the baseline's requests a second (${connections} connections) | ${ratio(mock.list.rps, base.list.rps)}× | ${yes(mock.list.rps >= 0.85 * base.list.rps)} |`,
+  `| list: p99 within 1.5× the baseline's | ${ratio(mock.list.p99, base.list.p99)}× | ${yes(mock.list.p99 <= 1.5 * base.list.p99)} |`,
+  `| cancel on a 100-order store (bursts, reset between): server CPU per cancel within 4× the baseline's | ${cancelCpu.cpuRatio.toFixed(2)}× (${cancelCpu.mock.cpuUs.toFixed(1)} µs against ${cancelCpu.baseline.cpuUs.toFixed(1)} µs) | ${yes(cancelCpu.cpuRatio <= 4)} |`,
+  `| cancel on a 100-order store: at least 0.25× the baseline's cancels a second | ${cancelCpu.rpsRatio.toFixed(2)}× | ${yes(cancelCpu.rpsRatio >= 0.25)} |`,
+  `| a 404 for an unknown id at 250,000 orders within 50 µs in process | ${lookupOf('404').bigTime.toFixed(0)} µs (${lookupOf('404').smallTime.toFixed(0)} µs at 1,000) | ${yes(lookupOf('404').bigTime <= 50)} |`,
+  `| a 409 for a shipped order at 250,000 orders within 50 µs in process | ${lookupOf('409').bigTime.toFixed(0)} µs (${lookupOf('409').smallTime.toFixed(0)} µs at 1,000) | ${yes(lookupOf('409').bigTime <= 50)} |`,
+  `| a cancel near the end of 100,000 orders within 10 ms in process | ${(lookupOf('204').bigTime / 1000).toFixed(1)} ms | ${yes(lookupOf('204').bigTime <= 10_000)} |`,
+  `| start-up to the first answered list within 1.6× the baseline's | ${(startupMock / startupBaseline).toFixed(2)}× (${startupMock.toFixed(0)} ms against ${startupBaseline.toFixed(0)} ms) | ${yes(startupMock <= 1.6 * startupBaseline)} |`,
   '',
   '## In process',
   '',

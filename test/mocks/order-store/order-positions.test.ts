@@ -143,3 +143,13 @@ describe.each([true, false])('a cancel that updates by the record itself: %s', (
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
   });
 });
+
+describe('the default seed', () => {
+  it('passes the check every other seed goes through, and cannot be changed', async () => {
+    const { defaultSeed } = await import('../../../mocks/default-seed.js');
+    const { OrderSeed } = await import('../../../mocks/order-seed.js');
+    const checked = OrderSeed.from(defaultSeed.map((order) => ({ ...order })));
+    expect(OrderSeed.from(defaultSeed).orders()).toEqual(checked.orders());
+    expect(Object.isFrozen(defaultSeed) && defaultSeed.every((order) => Object.isFrozen(order))).toBe(true);
+  });
+});

@@ -4,28 +4,24 @@ import type { OrderCollection, OrderRecord } from './order-store.js';
 // A predicate: a `where({ id })` object is slower to scan with.
 const byId = (id: bigint) => new Query<OrderRecord>((order) => order.id === id);
 
-function positionsOf(records: readonly OrderRecord[]): Map<bigint, number> {
-  const positions = new Map<bigint, number>();
-  for (let index = 0; index < records.length; index++) positions.set(records[index]!.id, index);
-  return positions;
-}
-
 /**
  * Where each order sits in its collection, by id: a hint beside the collection, never a second truth.
- * Every answer is checked against the collection's own records (the record at the position has the
- * id, and the hint holds as many ids as the collection holds records); a hint that fails the check is
- * made again from the records, and the store's hooks drop it when records are removed or change ids.
- * So a lookup, a 404 and a 409 cost the same in a store of any size, where a search scans from the
- * first record.
+ * `@msw/data` only ever adds a record at the end, so records added since the hint was made are
+ * indexed from where it stopped; a delete or an id change (told by the store's hooks) makes it
+ * again from the records. A record found is checked against the collection (the record at that
+ * position has the id) and the hint made again if it is not. So a lookup, a 404 and a 409 cost the
+ * same in a store of any size, where a search scans from the first record.
  * @example
  * const positions = new OrderPositions(collection);
  * positions.find(250_000n) // the record, without scanning the 249,999 before it
  */
 export class OrderPositions {
   readonly #collection: OrderCollection;
-  #positions: Map<bigint, number> | undefined;
-  // Ids a record is taking (an update of its id): the hint may not hold them yet, since update hooks
-  // run before the record is replaced, with the collection's size unchanged. They are searched for.
+  #positions = new Map<bigint, number>();
+  // How many of the records, from the first, the hint holds; -1 when it must be made again.
+  #indexed = -1;
+  // Ids a record is taking (an update of its id): update hooks run before the record is replaced,
+  // so the hint may not hold them yet. They are searched for.
   readonly #incoming = new Set<bigint>();
 
   constructor(collection: OrderCollection) {
@@ -38,25 +34,39 @@ export class OrderPositions {
     const records = this.#collection.all();
     const found = this.#lookUp(records, id);
     if (found !== 'stale') return found;
-    this.#positions = positionsOf(records);
+    this.#indexed = -1;
     const again = this.#lookUp(records, id);
     // Records that share an id (a collection changed around the store) are found the way @msw/data finds them.
     return again === 'stale' ? this.#collection.findFirst(byId(id)) : again;
   }
 
-  /** A record about to be added at the end of the collection (its create hook). */
-  adding(id: bigint): void {
-    this.#positions?.set(id, this.#collection.count());
-  }
-
   /** A record about to take another id (its update hook). */
   changingId(next: bigint): void {
     this.#incoming.add(next);
+    this.#indexed = -1;
   }
 
-  /** A record about to be removed (its delete hook): the hint is made again at its next use. */
+  /**
+   * A record about to be removed (its delete hook, which runs just before the removal): the hint is
+   * made again at its next use, also when a lookup ran between the hook and the removal.
+   */
   forget(): void {
-    this.#positions = undefined;
+    this.#indexed = -1;
+    queueMicrotask(() => {
+      this.#indexed = -1;
+    });
+  }
+
+  #lookUp(records: readonly OrderRecord[], id: bigint): OrderRecord | undefined | 'stale' {
+    if (this.#indexed === -1 || records.length < this.#indexed) {
+      this.#positions = new Map();
+      this.#indexed = 0;
+    }
+    for (; this.#indexed < records.length; this.#indexed++)
+      this.#positions.set(records[this.#indexed]!.id, this.#indexed);
+    const index = this.#positions.get(id);
+    if (index === undefined) return undefined;
+    return records[index]?.id === id ? records[index] : 'stale';
   }
 
   // Once the record holds its new id, the hint is made again with it.
@@ -64,17 +74,8 @@ export class OrderPositions {
     const found = this.#collection.findFirst(byId(id));
     if (found !== undefined) {
       this.#incoming.delete(id);
-      this.#positions = undefined;
+      this.#indexed = -1;
     }
     return found;
-  }
-
-  #lookUp(records: readonly OrderRecord[], id: bigint): OrderRecord | undefined | 'stale' {
-    const positions = this.#positions;
-    if (positions === undefined || positions.size !== records.length) return 'stale';
-    const index = positions.get(id);
-    if (index === undefined) return undefined;
-    const record = records[index];
-    return record?.id === id ? record : 'stale';
   }
 }

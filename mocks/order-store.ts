@@ -320,7 +320,6 @@ export class OrderStore {
       changed();
       const { id } = event.data.record;
       if (positions.find(id) !== undefined) throw duplicate(id);
-      positions.adding(id);
       flattenRecordKeys(event.data.record);
     });
     collection.hooks.on('update', (event) => {

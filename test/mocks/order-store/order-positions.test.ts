@@ -2,7 +2,7 @@
 // search of the collection would give, after any change made through the collection's methods.
 import { Collection, Query } from '@msw/data';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { OrderStore, type OrderCollection } from '../../../mocks/order-store.js';
 import { updatesByRecordWithoutSearch } from '../../../mocks/update-by-record.js';
 
@@ -48,6 +48,34 @@ describe("the store's position hint", () => {
     await expect(orders.create({ id: 6n })).rejects.toMatchObject({ code: 'duplicate_order_id' });
     expect(orders.count()).toBe(6);
     expect(await cancelled(6n)).toBe(409);
+  });
+
+  it('finds an order created beside a create that a hook of yours refused', async () => {
+    orders.hooks.on('create', (event) => {
+      if (event.data.record.id === 200n) throw new Error('refused by the test');
+    });
+    const outcomes = await Promise.allSettled([orders.create({ id: 100n }), orders.create({ id: 200n })]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+    expect([100n, 200n].map(statusOf)).toEqual(['pending', undefined]);
+    await expect(orders.create({ id: 100n })).rejects.toMatchObject({ code: 'duplicate_order_id' });
+    expect(await cancelled(100n)).toBe(204);
+  });
+
+  it('finds an order created while another create waits in a slow hook of yours', async () => {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    orders.hooks.on('create', async (event) => {
+      if (event.data.record.id === 101n) await released;
+    });
+    const slow = orders.create({ id: 101n });
+    await orders.create({ id: 100n });
+    expect([100n, 101n].map(statusOf)).toEqual(['pending', undefined]);
+    expect(await cancelled(100n)).toBe(204);
+    release();
+    await slow;
+    expect([100n, 101n].map(statusOf)).toEqual(['cancelled', 'pending']);
   });
 
   it('follows an order that takes another id: found by the new one, not the old', async () => {
@@ -128,6 +156,7 @@ describe('updatesByRecordWithoutSearch', () => {
 describe.each([true, false])('a cancel that updates by the record itself: %s', (updateByRecord) => {
   it('cancels a pending order once, refuses a shipped one and an unknown one', async () => {
     const byRecord = new OrderStore([{ id: 1 }, { id: 2, status: 'shipped' }], { updateByRecord });
+    const update = vi.spyOn(await byRecord.collection(), 'update');
     const outcome = (id: bigint) =>
       byRecord.cancel(id).then(
         () => 204,
@@ -135,6 +164,8 @@ describe.each([true, false])('a cancel that updates by the record itself: %s', (
       );
     expect([await outcome(1n), await outcome(1n), await outcome(2n), await outcome(3n)]).toEqual([204, 404, 409, 404]);
     expect(byRecord.all().map((order) => order.status)).toEqual(['cancelled', 'shipped']);
+    // One update, for the one cancel: given the record itself, or an id predicate.
+    expect(update.mock.calls.map(([predicate]) => predicate instanceof Query)).toEqual([!updateByRecord]);
   });
 
   it('gives one of 50 concurrent cancels of one order its 204', async () => {

@@ -170,8 +170,7 @@ const invalidFilter = (name: string, message: string, violation: string) =>
 // A filter given twice is refused rather than half applied.
 function checkFilterNames(query: URLSearchParams, others: readonly string[]): void {
   for (const name of new Set(query.keys())) {
-    if (others.includes(name)) continue;
-    if (!(journalFilters as readonly string[]).includes(name))
+    if (!others.includes(name) && !(journalFilters as readonly string[]).includes(name))
       throw invalidFilter(
         name,
         `Unknown filter ${JSON.stringify(name)}: filter by ${[...journalFilters, ...others].join(', ')}.`,

@@ -86,6 +86,12 @@ export interface RequestFilter {
   path?: string | RegExp;
 }
 
+// A global or sticky RegExp remembers where it last matched: each call is tested from the start.
+function matches(pattern: RegExp, path: string): boolean {
+  pattern.lastIndex = 0;
+  return pattern.test(path);
+}
+
 /**
  * Whether a journaled call is one the filter picks: every field given matches.
  * @example
@@ -97,7 +103,7 @@ export function isPicked(call: RecordedCall, filter: RequestFilter = {}): boolea
     (filter.status === undefined || call.status === filter.status) &&
     (filter.method === undefined || call.method === filter.method.toUpperCase()) &&
     (filter.path === undefined ||
-      (typeof filter.path === 'string' ? call.path === filter.path : filter.path.test(call.path)))
+      (typeof filter.path === 'string' ? call.path === filter.path : matches(filter.path, call.path)))
   );
 }
 

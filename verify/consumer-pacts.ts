@@ -1,12 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { developmentApiKey, type KeyChoice } from '../core/authorization.js';
 import { findingText, type Finding } from '../core/finding.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { judgeInteraction, type InteractionToJudge } from '../mocks/judge-interaction.js';
-import { keyChoiceOf } from './key-choice-of.js';
+import { pactKeyChoice } from './key-choice-of.js';
 import type { CaseResult } from './results.js';
 
 type Json = Record<string, JsonValue>;
@@ -51,18 +50,6 @@ function bodyOf(response: Json): { text: string; contentType: string | undefined
 }
 
 /**
- * The key an interaction's request sends, as the provider will receive it: the pact's development key
- * and the run's key are the accepted key (the guard swaps the one for the other); any other token
- * reaches the provider as it is.
- */
-function keyOf(authorization: string | null, runKey: string | undefined): KeyChoice {
-  if (authorization === null) return 'none';
-  const token = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-  if (token !== undefined && token === runKey) return keyChoiceOf(authorization, { apiKey: token, status: 200 });
-  return keyChoiceOf(authorization, { apiKey: developmentApiKey, status: 200 });
-}
-
-/**
  * An interaction of a pact file as the judge sees it. What the pact leaves open, the provider may
  * answer as the specification says: a body without a stated Content-Type is taken as the body's own,
  * a 401 without a stated challenge as carrying one.
@@ -80,10 +67,27 @@ function interactionToJudge(interaction: Json, runKey: string | undefined): Inte
   return {
     method: String(request.method ?? 'GET').toUpperCase(),
     path: String(request.path ?? '/').replace(/^\/v1(?=\/|$)/, ''),
-    key: keyOf(headersOf(request.headers).get('authorization'), runKey),
+    key: pactKeyChoice(headersOf(request.headers).get('authorization') ?? undefined, runKey),
     orders: Array.isArray(orders) ? orders : undefined,
     response: { status, headers, text },
   };
+}
+
+/** Whether a response's body has matching rules (V3 and V4 `matchingRules.body`, V2 `$.body…` keys). */
+function hasBodyRules(response: Json): boolean {
+  const rules = object(response.matchingRules);
+  return Object.keys(object(rules.body)).length > 0 || Object.keys(rules).some((key) => key.startsWith('$.body'));
+}
+
+// What the model says of a list's values: a pact whose body has matching rules does not demand them.
+const listedValues = new Set(['order-unknown', 'order-field', 'order-listed', 'order-relisted', 'id-unique']);
+
+/**
+ * Whether a finding is about what the pact leaves to the provider, so no contradiction: a header it
+ * does not state (Pact checks only those it states), or the values of a body it matches by rules.
+ */
+function leftToTheProvider(finding: Finding, response: Json): boolean {
+  return finding.code === 'header-missing' || (listedValues.has(finding.code) && hasBodyRules(response));
 }
 
 /** A contradicted interaction as a case: an error of the consumer's pact, with what the specification says. */
@@ -98,6 +102,45 @@ function contradictedCase(description: string, contradictions: Finding[]): CaseR
 }
 
 /**
+ * One pact file judged: undefined when it is to be verified as it is (every interaction allowed, or
+ * not readable here: Pact's verifier says what is wrong with it), else the pact and the interactions
+ * it keeps; the contradicted ones' cases are added to `contradicted`.
+ */
+async function judgedFile(
+  file: string,
+  options: JudgeOptions,
+  contradicted: CaseResult[],
+): Promise<{ pact: Json; kept: Json[] } | undefined> {
+  let pact: Json;
+  try {
+    pact = object(parseJson(await readFile(file, 'utf8')));
+  } catch {
+    return undefined;
+  }
+  const interactions = Array.isArray(pact.interactions) ? pact.interactions.map(object) : [];
+  const kept: Json[] = [];
+  for (const interaction of interactions) {
+    const description = String(interaction.description ?? '');
+    const isHttp = interaction.type === undefined || interaction.type === 'Synchronous/HTTP';
+    const findings =
+      !isHttp || options.include?.(description) === false
+        ? []
+        : (await judgeInteraction(interactionToJudge(interaction, options.apiKey))).filter(
+            (finding) => !leftToTheProvider(finding, object(interaction.response)),
+          );
+    if (findings.length === 0) kept.push(interaction);
+    else contradicted.push(contradictedCase(description, findings));
+  }
+  return kept.length === interactions.length ? undefined : { pact, kept };
+}
+
+/** Who may verify which interactions: the run's key, and the interactions asked for. */
+interface JudgeOptions {
+  apiKey?: string | undefined;
+  include?: (description: string) => boolean;
+}
+
+/**
  * Judges every interaction of consumers' pact files (`--pact`) by the one judge before a provider is
  * held to them: an interaction the specification or the model contradicts (an undocumented status, a
  * body that is no Order or Error record, an answer its provider state cannot give) becomes an error
@@ -109,44 +152,28 @@ function contradictedCase(description: string, contradictions: Finding[]): CaseR
  */
 export async function judgeConsumerPacts(
   files: readonly string[],
-  options: { apiKey?: string | undefined; include?: (description: string) => boolean },
+  options: JudgeOptions,
 ): Promise<JudgedConsumerPacts> {
   const pactUrls: string[] = [];
   const contradicted: CaseResult[] = [];
   let copies: string | undefined;
-  for (const file of files) {
-    let pact: Json;
-    try {
-      pact = object(parseJson(await readFile(file, 'utf8')));
-    } catch {
-      pactUrls.push(file);
-      continue;
-    }
-    const interactions = Array.isArray(pact.interactions) ? pact.interactions.map(object) : [];
-    const kept: Json[] = [];
-    for (const interaction of interactions) {
-      const description = String(interaction.description ?? '');
-      const isHttp = interaction.type === undefined || interaction.type === 'Synchronous/HTTP';
-      const findings =
-        !isHttp || options.include?.(description) === false
-          ? []
-          : await judgeInteraction(interactionToJudge(interaction, options.apiKey));
-      if (findings.length === 0) kept.push(interaction);
-      else contradicted.push(contradictedCase(description, findings));
-    }
-    if (kept.length === interactions.length) pactUrls.push(file);
-    else if (kept.length > 0) {
-      copies ??= await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
-      const copy = join(copies, `${pactUrls.length}-${basename(file)}`);
-      await writeFile(copy, stringifyJson({ ...pact, interactions: kept }));
-      pactUrls.push(copy);
-    }
-  }
-  return {
-    pactUrls,
-    contradicted,
-    remove: async () => {
-      if (copies !== undefined) await rm(copies, { recursive: true, force: true });
-    },
+  const remove = async () => {
+    if (copies !== undefined) await rm(copies, { recursive: true, force: true });
   };
+  try {
+    for (const file of files) {
+      const judged = await judgedFile(file, options, contradicted);
+      if (judged === undefined) pactUrls.push(file);
+      else if (judged.kept.length > 0) {
+        copies ??= await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
+        const copy = join(copies, `${pactUrls.length}-${basename(file)}`);
+        await writeFile(copy, stringifyJson({ ...judged.pact, interactions: judged.kept }));
+        pactUrls.push(copy);
+      }
+    }
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { pactUrls, contradicted, remove };
 }

@@ -1,4 +1,4 @@
-import type { KeyChoice } from '../core/authorization.js';
+import { developmentApiKey, type KeyChoice } from '../core/authorization.js';
 
 /** What tells a recorded request's key apart: the accepted key, when known, or the upstream's answer. */
 export interface KeyEvidence {
@@ -32,4 +32,20 @@ function nearKeyChoice(token: string, apiKey: string): KeyChoice | undefined {
   if (token.length === apiKey.length + 2 && token.slice(1, -1) === apiKey) return 'containing';
   if (token.length === apiKey.length - 1 && apiKey.startsWith(token)) return 'truncated';
   return undefined;
+}
+
+/**
+ * The key choice of a request a pact sends, as the provider receives it behind the pact guard: the
+ * pact's development key and the run's own key (`--api-key`) are the accepted key (the guard swaps
+ * the first for the second), any other token reaches the provider as it is. The consumer-pact check
+ * and the guard judge alike through it.
+ * @example
+ * pactKeyChoice('Bearer petstore-dev-key', 'k') // 'valid'
+ * pactKeyChoice('Bearer k', 'k') // 'valid'
+ * pactKeyChoice('Bearer someone-elses', 'k') // 'wrong'
+ */
+export function pactKeyChoice(authorization: string | undefined, runKey: string | undefined): KeyChoice {
+  const token = /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  const accepted = token !== undefined && token === runKey ? runKey : developmentApiKey;
+  return keyChoiceOf(authorization, { apiKey: accepted, status: 200 });
 }

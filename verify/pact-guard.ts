@@ -7,7 +7,7 @@ import type { ErrorRecord } from '../core/records.js';
 import { readBody } from '../mocks/read-body.js';
 import type { Finding } from '../core/checks.js';
 import { judgeCall } from '../core/judge.js';
-import { keyChoiceOf } from './key-choice-of.js';
+import { pactKeyChoice } from './key-choice-of.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import { cancelledOrderId, ProviderHistory } from '../core/compare.js';
 import type { ContractStep } from '../core/scenario.js';
@@ -63,13 +63,17 @@ function answer(outgoing: ServerResponse, observation: Observation): void {
   outgoing.end(observation.status === 204 || observation.status === 304 ? undefined : observation.text);
 }
 
+const developmentKeyHeader = new RegExp(`^(\\s*bearer\\s+)${developmentApiKey}\\s*$`, 'i');
+
 /** The request's header fields to forward, with the pact's development key swapped for the target's. */
 function forwardedHeaders(incoming: IncomingMessage, apiKey: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (!notForwarded.has(name) && value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
   }
-  if (incoming.headers.authorization === `Bearer ${developmentApiKey}`) headers.authorization = `Bearer ${apiKey}`;
+  // The scheme as the pact sent it (its case is the provider's to accept); only the token is swapped.
+  const development = developmentKeyHeader.exec(incoming.headers.authorization ?? '');
+  if (development !== null) headers.authorization = `${development[1]}${apiKey}`;
   return headers;
 }
 
@@ -211,12 +215,7 @@ class Guard {
     if (isFailure(observation)) return findings;
     if (call.method === 'DELETE' && this.#state.model !== undefined)
       findings.push(
-        ...(await this.#storeAfter(
-          call.method,
-          call.path,
-          // The pact's requests carry its development key, or a missing or wrong one.
-          keyChoiceOf(call.authorization, { apiKey: developmentApiKey, status: observation.status }),
-        )),
+        ...(await this.#storeAfter(call.method, call.path, pactKeyChoice(call.authorization, this.#options.apiKey))),
       );
     return findings;
   }

@@ -129,6 +129,66 @@ describe("a consumer's pact the specification contradicts", () => {
     }
   });
 
+  it('leaves to the provider what the pact matches by rules, and the headers it does not state', async () => {
+    const listed = (rules: object) => ({
+      type: 'Synchronous/HTTP',
+      description: 'list the orders, by type',
+      providerStates: state([{ id: 7 }]),
+      request: { method: 'GET', path: '/v1/store/orders', headers: devKey },
+      response: {
+        status: 200,
+        headers: { 'Content-Type': ['application/json'] },
+        body: { content: [{ id: 1 }], contentType: 'application/json', encoded: false },
+        ...rules,
+      },
+    });
+    const readPet = {
+      type: 'Synchronous/HTTP',
+      description: 'read a pet, no headers stated',
+      request: { method: 'GET', path: '/v1/pets/1', headers: devKey },
+      response: { status: 200, body: { content: { id: 1 }, contentType: 'application/json', encoded: false } },
+    };
+    const byType = { matchingRules: { body: { $: { combine: 'AND', matchers: [{ match: 'type' }] } } } };
+    const lenient = await judgeConsumerPacts([await pactFile('by-type', [listed(byType), readPet])], {});
+    expect(lenient.contradicted).toEqual([]);
+    const exact = await judgeConsumerPacts([await pactFile('exact', [listed({})])], {});
+    try {
+      expect(exact.contradicted[0]?.contradictions?.map((finding) => finding.code)).toContain('order-unknown');
+    } finally {
+      await exact.remove();
+    }
+  });
+
+  it("takes the run's own key and a lowercase scheme as the accepted key, as the guard sends them", async () => {
+    const cancelWith = (authorization: string, id: number) => ({
+      type: 'Synchronous/HTTP',
+      description: `cancel with ${authorization}`,
+      providerStates: state([{ id, status: 'pending' }]),
+      request: { method: 'DELETE', path: `/v1/store/orders/${id}`, headers: { Authorization: [authorization] } },
+      response: { status: 204 },
+    });
+    const file = await pactFile('keys', [
+      cancelWith(`Bearer ${hostileKey}`, 1),
+      cancelWith('bearer petstore-dev-key', 2),
+    ]);
+    const provider = await startHostileProvider({});
+    try {
+      const suite = await verifyPact({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: hostileKey,
+        stateUrl: `${provider.origin}/__state`,
+        pactUrls: [file],
+        prism: false,
+      });
+      expect(suite.cases.map((result) => [result.name, result.verdict])).toEqual([
+        [`cancel with Bearer ${hostileKey}`, 'passed'],
+        ['cancel with bearer petstore-dev-key', 'passed'],
+      ]);
+    } finally {
+      await provider.close();
+    }
+  });
+
   it('leaves a pact the specification allows as it is', async () => {
     const file = await pactFile('allowed', allowed);
     const judged = await judgeConsumerPacts([file], {});

@@ -547,6 +547,20 @@ describe('GET /__mock/pact on the standalone server', () => {
     }
   });
 
+  it('refuses a consumer given twice with 400, as a filter given twice is', async () => {
+    const kit = await startServer();
+    try {
+      const answer = await kit.control('/pact?consumer=a&consumer=b');
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({
+        code: 'invalid_request',
+        message: 'Filter "consumer" is given 2 times: give each filter once.',
+      });
+    } finally {
+      await kit.server.close();
+    }
+  });
+
   it('refuses a request without a consumer with 400 and an Error record', async () => {
     const kit = await startServer();
     try {

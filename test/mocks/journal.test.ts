@@ -229,6 +229,15 @@ describe('the journal in-process', () => {
     expect(mock.requests()).toEqual([]);
   });
 
+  it('picks every call a global RegExp matches, however often it is used', async () => {
+    const mock = current();
+    await fetch(`${inProcessBase}/store/orders/3`, { method: 'DELETE', headers: authorized });
+    await fetch(`${inProcessBase}/store/orders/1`, { method: 'DELETE', headers: authorized });
+    const orders = /orders\/\d+$/g;
+    expect(mock.requests({ path: orders })).toHaveLength(2);
+    expect(mock.requests({ path: orders })).toHaveLength(2);
+  });
+
   it("keeps a named session's calls apart: mock.session(name).requests()", async () => {
     const mock = current();
     await fetch(`${inProcessBase}/store/orders`, { headers: { ...authorized, 'x-mock-session': 'file-a' } });

@@ -1,4 +1,4 @@
-import { createOrderMock, type OrderMock } from './order-mock.js';
+import { createMockParts, type OrderMock } from './mock-parts.js';
 import { networkError } from './reply.js';
 import type { StoredOrder } from './order-store.js';
 import type { OrderStatus } from '../core/provider-state.js';
@@ -26,7 +26,7 @@ export class InterfaceModel {
 
   /** A model whose store holds exactly these orders (the provider state's `params.orders`). */
   static async seeded(orders: readonly unknown[]): Promise<InterfaceModel> {
-    const mock = createOrderMock({ seed: orders, apiKeys: [developmentApiKey], control: false });
+    const mock = createMockParts({ seed: orders, apiKeys: [developmentApiKey], control: false });
     await mock.orders();
     return new InterfaceModel(mock);
   }

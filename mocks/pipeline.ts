@@ -1,4 +1,4 @@
-import { getResponse, type RequestHandler } from 'msw';
+import type { RequestHandler } from 'msw';
 import { pathSegments, routesAtPath, type OperationName, type Route } from '../core/routes.js';
 import { controlPathOf, matchControlRoute } from './control.js';
 import type { ControlAccess } from './control-access.js';
@@ -299,6 +299,8 @@ class RequestPipeline {
     if (fetchRequest === undefined) return undefined;
     let response: Response | undefined;
     try {
+      // Loaded when a handler of the user's is first asked: the standalone server starts without MSW.
+      const { getResponse } = await import('msw');
       response = await getResponse([...handlers], fetchRequest);
     } catch (error) {
       throw new MockError(

@@ -7,7 +7,7 @@ import { createControlAccess } from './control-access.js';
 import { corsHeaders } from './cors-headers.js';
 import { MockError } from './errors.js';
 import { NodeRequest } from './node-request.js';
-import { createOrderMock, type OrderMock, type OrderMockOptions } from './order-mock.js';
+import { createMockParts, type OrderMock, type OrderMockOptions } from './mock-parts.js';
 import type { Answer } from './pipeline.js';
 import { answerRawSockets } from './raw-sockets.js';
 import { networkError, type Reply } from './reply.js';
@@ -199,7 +199,8 @@ function createLargeBodyCollector(collectGarbage: (() => void) | undefined): {
  */
 export function createServer(options: ServerOptions = {}): MockServer {
   const access = createControlAccess({ origins: options.controlOrigins, key: options.controlKey });
-  const mock = createOrderMock({ ...options, controlAccess: access });
+  // Without MSW's handlers: the server answers through mock.handle, and starts without loading MSW.
+  const mock = createMockParts({ ...options, controlAccess: access });
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const writeReply = createReplyWriter();
   const warmUp = createWarmUp(mock, options.collectGarbage);

@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KitError } from '../../core/errors.js';
 import { createControlClient } from '../../mocks/control-client.js';
@@ -13,6 +14,7 @@ import { createServer } from '../../mocks/server.js';
 import { KitTypeError } from '../../core/errors.js';
 import { readSeedFile } from '../../mocks/seed-file.js';
 import { withOrderMock } from '../../mocks/storybook.js';
+import { projectRoot, runToExit } from '../support/cli-support.js';
 
 async function thrown(action: () => unknown): Promise<MockUsageError> {
   try {
@@ -84,6 +86,17 @@ describe('the mock usage error codes', () => {
     expect(error.code).toBe('node_only');
     expect(error.message).toBe(
       'loadSeedFile needs Node.js and is not available in a browser: pass the orders as the seed option.',
+    );
+  });
+
+  it("no_msw_handlers: the standalone server's mock, asked for MSW handlers where MSW was never loaded", async () => {
+    // A process of its own: in this one, another test file may have loaded the MSW adapter.
+    const script = `
+      const { createServer } = await import(${JSON.stringify(pathToFileURL(join(projectRoot, 'dist/mocks/server.js')).href)});
+      try { createServer().mock.handlers; } catch (error) { console.log(error.code + ': ' + error.message); }`;
+    const exit = await runToExit(process.execPath, ['--input-type=module', '-e', script]);
+    expect(exit.stdout).toBe(
+      'no_msw_handlers: This mock has no MSW handlers: the MSW adapter was not loaded. Import createOrderMock from petstore-contract-kit/msw (or the package root) for setupServer or setupWorker.\n',
     );
   });
 

@@ -66,7 +66,7 @@ export const mockUsageErrorCodes = {
     "the in-page mock gave no answer to a request of its own namespace (a bug of the kit's Playwright fixture)",
   model_without_faults: 'a connection drop asked of the model, which injects no faults',
   no_msw_handlers:
-    "createServer().mock.handlers: the standalone server's mock answers over HTTP and has no MSW handlers (use createOrderMock)",
+    'createServer().mock.handlers where nothing loaded the MSW adapter: the standalone server starts without MSW (use createOrderMock)',
   pact_contradicts_spec:
     "a consumer pact with an interaction the specification or the model does not allow: nothing is written, and the error's findings say which",
 } as const;

@@ -58,8 +58,10 @@ function bodySize(body: string | readonly Uint8Array[] | null): number {
 
 /** The answer of a call as the journal keeps it: the body by reference, never copied, unless too big. */
 export function keptAnswer(reply: Reply, by: AnsweredBy): KeptAnswer {
-  const header = (name: string) =>
-    Object.entries(reply.headers).find(([field]) => field.toLowerCase() === name)?.[1] ?? null;
+  const header = (name: string) => {
+    for (const field in reply.headers) if (field.toLowerCase() === name) return reply.headers[field] ?? null;
+    return null;
+  };
   const kept = bodySize(reply.body) <= keptBodyLimit;
   return {
     by,

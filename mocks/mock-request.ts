@@ -15,6 +15,8 @@ export interface MockRequest extends RequestHead {
    * refuses such a path (spec gap 32). Only the standalone server sees one: Fetch changes the path first.
    */
   readonly pathAsWritten?: string;
+  /** The URL's path, when the request has parsed it already; `''` for a URL that is not one. */
+  readonly pathname?: string;
   /** The body as UTF-8 text (`''` for none). */
   text(): Promise<string>;
   /** The same request as a Fetch `Request`, for the user's MSW handlers. */

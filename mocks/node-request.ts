@@ -37,15 +37,21 @@ function urlOf(target: string, origin: string): string {
 // The URL parser turns a backslash into a slash and resolves dot segments (`.`, `..`, `%2e`, any case).
 const rewritten = /\\|(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 
+// A path of only these characters, up to a query, is one the URL parser leaves as it is.
+const plainPath = /^\/[A-Za-z0-9\-_~/]*(?=[?#]|$)/;
+
 // The path as the client wrote it, when the URL parser would change it (spec gap 32); otherwise undefined.
 function pathAsWrittenOf(target: string): string | undefined {
+  if (plainPath.test(target)) return undefined;
   const afterAuthority = target.startsWith('/') ? target : target.replace(/^[a-z][a-z\d+.-]*:[/\\]*[^/\\?#]*/i, '');
   const path = afterAuthority.split(/[?#]/, 1)[0]!;
   return rewritten.test(path) ? path : undefined;
 }
 
 // '' for a target that is no URL: the pipeline answers it with 400.
-function pathnameOf(url: string): string {
+function pathnameOf(url: string, target: string): string {
+  const plain = plainPath.exec(target);
+  if (plain !== null) return plain[0];
   try {
     return new URL(url).pathname;
   } catch {
@@ -111,8 +117,13 @@ export class NodeRequest implements MockRequest {
     this.headers = headersOf(incoming);
     this.raw = incoming.rawHeaders;
     this.pathAsWritten = pathAsWrittenOf(incoming.url ?? '/');
-    this.pathname = this.pathAsWritten ?? pathnameOf(this.url);
+    this.pathname = this.pathAsWritten ?? pathnameOf(this.url, incoming.url ?? '/');
     this.#bounds = options.boundsAt(this.pathname);
+  }
+
+  /** Whether the request declares a body (a length above 0, or chunks); one that does not is not read. */
+  get declaresBody(): boolean {
+    return hasBody(this.#incoming);
   }
 
   /** The body, read once; empty when the request declares none. */

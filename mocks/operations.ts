@@ -24,7 +24,7 @@ function authenticated(context: OrderInterface, request: RequestHead): void {
 }
 
 /** `GET /store/orders`: every order that is not cancelled, documented fields only. */
-export async function listOrders(context: OrderInterface, request: RequestHead): Promise<Reply> {
+export function listOrders(context: OrderInterface, request: RequestHead): Reply {
   authenticated(context, request);
   return { status: 200, headers: { 'content-type': 'application/json' }, body: context.store.listBody() };
 }
@@ -72,7 +72,7 @@ async function roundingHint(store: OrderStore, sent: bigint): Promise<MockError 
  * `GET /pets/{petId}`, deprecated: a minimal pet `{ id }` for any id, since the specification gives it no
  * type, with `Deprecation` (RFC 9745) and `Sunset` (RFC 8594).
  */
-export async function readPet(context: OrderInterface, request: RequestHead, petId: string): Promise<Reply> {
+export function readPet(context: OrderInterface, request: RequestHead, petId: string): Reply {
   authenticated(context, request);
   const headers = {
     deprecation: `@${Math.floor(context.petDeprecation.getTime() / 1000)}`,
@@ -85,7 +85,7 @@ export type OperationImplementation = (
   context: OrderInterface,
   request: RequestHead,
   parameter: string,
-) => Promise<Reply>;
+) => Reply | Promise<Reply>;
 
 /** Every operation of the route table: a new operation in `spec/openapi.yaml` fails to type-check until it is here. */
 export const operations: Record<OperationName, OperationImplementation> = { listOrders, cancelOrder, readPet };

@@ -8,6 +8,7 @@ import type { MockSession } from './mock-session.js';
 import type { MockRequest } from './mock-request.js';
 import { operations } from './operations.js';
 import { networkError, replyOfResponse, type NetworkError, type Reply, type RequestHead } from './reply.js';
+import { RequestTarget } from './request-target.js';
 import { sessionHeader, type SessionRegistry } from './sessions.js';
 
 /** What the pipeline answers: a reply, or a dropped connection (a fault with `network: true`). */
@@ -45,6 +46,13 @@ export interface PipelineParts {
 }
 
 type Namespace = { kind: 'api' | 'control'; path: string };
+
+/** Where a request goes: its target, and the part of the mock that answers it. */
+interface Where {
+  url: RequestTarget;
+  namespace: Namespace | undefined;
+  answerEverything: boolean;
+}
 
 const methodsWithGet = (methods: readonly string[]) => (methods.includes('GET') ? [...methods, 'HEAD'] : [...methods]);
 
@@ -132,13 +140,9 @@ class RequestPipeline {
   }
 
   async handle(request: MockRequest, options: { answerEverything?: boolean } = {}): Promise<Answer | undefined> {
-    const started = performance.now();
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return new MockError('invalid_request', 'The request target is not a valid path.').toReply();
-    }
+    const started = this.#parts.log === undefined ? 0 : performance.now();
+    const url = RequestTarget.of(request);
+    if (url === undefined) return new MockError('invalid_request', 'The request target is not a valid path.').toReply();
     const pathname = request.pathAsWritten ?? url.pathname;
     const namespace = this.#namespaceOf(url, pathname);
     const call: CallNote = { operation: null };
@@ -157,38 +161,49 @@ class RequestPipeline {
     return answer;
   }
 
-  async #answer(
+  // Not async, like the operations: an answer known at once is not wrapped in a promise at every level.
+  // A refusal is thrown at once, and `handle` catches it like a rejection.
+  #answer(
     request: MockRequest,
-    url: URL,
+    url: RequestTarget,
     namespace: Namespace | undefined,
     call: CallNote,
     answerEverything: boolean,
-  ): Promise<Answer | undefined> {
+  ): Answer | undefined | Promise<Answer | undefined> {
     // Who may use the control plane is checked before anyone answers there, the user's handlers too.
     if (namespace?.kind === 'control') this.#guardControl(request, namespace.path);
     if (request.pathAsWritten !== undefined)
       return this.#refuseAsWritten(request, request.pathAsWritten, namespace, answerEverything);
+    const where = { url, namespace, answerEverything };
+    if (this.#parts.userHandlers().length > 0) return this.#answerAfterUsers(request, where, call);
+    return this.#answerKits(request, where, call);
+  }
+
+  async #answerAfterUsers(request: MockRequest, where: Where, call: CallNote): Promise<Answer | undefined> {
     const users = await this.#userAnswer(request);
-    if (users !== undefined) {
-      call.by = 'handler';
-      if (namespace?.kind === 'api') call.operation = operationAt(request.method, namespace.path);
-      return users;
-    }
+    if (users === undefined) return await this.#answerKits(request, where, call);
+    call.by = 'handler';
+    if (where.namespace?.kind === 'api') call.operation = operationAt(request.method, where.namespace.path);
+    return users;
+  }
+
+  #answerKits(request: MockRequest, where: Where, call: CallNote): Answer | undefined | Promise<Answer | undefined> {
+    const { url, namespace } = where;
     if (namespace?.kind === 'api') return this.#answerApi(request, url, namespace.path, call);
     if (namespace?.kind === 'control') return this.#answerControl(request, url, namespace.path);
-    return answerEverything ? noOperation(request.method, url.pathname).toReply() : undefined;
+    return where.answerEverything ? noOperation(request.method, url.pathname).toReply() : undefined;
   }
 
   covers(url: string): boolean {
     try {
-      return this.#namespaceOf(new URL(url)) !== undefined;
+      return this.#namespaceOf(RequestTarget.ofUrl(new URL(url))) !== undefined;
     } catch {
       return false;
     }
   }
 
   recordAnswered(request: MockRequest, status: number | 'network', answer?: KeptAnswer): void {
-    const url = new URL(request.url);
+    const url = RequestTarget.ofUrl(new URL(request.url));
     const namespace = this.#namespaceOf(url);
     if (namespace?.kind !== 'api') return;
     this.#record(request, {
@@ -199,8 +214,8 @@ class RequestPipeline {
     });
   }
 
-  #namespaceOf(url: URL, pathname = url.pathname): Namespace | undefined {
-    const sameOrigin = this.#base === undefined || url.origin === this.#base.origin;
+  #namespaceOf(url: RequestTarget, pathname = url.pathname): Namespace | undefined {
+    const sameOrigin = this.#base === undefined || url.url.origin === this.#base.origin;
     if (!sameOrigin) return undefined;
     if (pathname.startsWith(`${this.basePath}/`)) return { kind: 'api', path: pathname.slice(this.basePath.length) };
     const controlPath = this.#parts.control ? controlPathOf(pathname) : undefined;
@@ -227,32 +242,43 @@ class RequestPipeline {
     throw this.#parts.authenticate(request) ?? failure;
   }
 
-  async #answerApi(request: MockRequest, url: URL, path: string, call: CallNote): Promise<Answer> {
+  #answerApi(request: MockRequest, url: RequestTarget, path: string, call: CallNote): Answer | Promise<Answer> {
     const method = request.method;
     if (!decodable(path)) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname, notDecodable));
     const candidates = routesAtPath(pathSegments(path));
     if (candidates.length === 0) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname));
-    const { methods, allow } = allowedMethods(candidates.map(({ route }) => route.method));
-    if (method === 'OPTIONS') return options204(allow);
+    const allowed = () => allowedMethods(candidates.map(({ route }) => route.method));
+    if (method === 'OPTIONS') return options204(allowed().allow);
     const match = candidates.find(({ route }) => route.method === (method === 'HEAD' ? 'GET' : method));
-    if (match === undefined)
+    if (match === undefined) {
+      const { methods, allow } = allowed();
       this.#refuseAfterBearerCheck(request, methodNotAllowed(method, url.pathname, methods, allow));
+    }
     if (match.route.method === method) call.operation = match.route.operation;
     return this.#answerOperation(request, match.route, decodeURIComponent(match.parameter), call);
   }
 
-  async #answerOperation(request: MockRequest, route: Route, parameter: string, call: CallNote): Promise<Answer> {
+  #answerOperation(request: MockRequest, route: Route, parameter: string, call: CallNote): Answer | Promise<Answer> {
     const session = this.#parts.sessions.forRequest(request);
     call.session = session;
     // Faults come first: they stand for the network and the servers in front of the provider.
     const faulted = session.applyFaults(route.operation);
-    if (faulted !== undefined) {
-      const injected = await faulted;
-      if (injected !== undefined) {
-        call.by = 'fault';
-        return injected;
-      }
-    }
+    if (faulted !== undefined) return this.#answerAfterFault(faulted, { request, route, parameter, call, session });
+    return this.#operate(request, route, parameter, session);
+  }
+
+  async #answerAfterFault(
+    faulted: Promise<Answer | undefined>,
+    pending: { request: MockRequest; route: Route; parameter: string; call: CallNote; session: MockSession },
+  ): Promise<Answer> {
+    const injected = await faulted;
+    if (injected === undefined)
+      return await this.#operate(pending.request, pending.route, pending.parameter, pending.session);
+    pending.call.by = 'fault';
+    return injected;
+  }
+
+  #operate(request: MockRequest, route: Route, parameter: string, session: MockSession): Reply | Promise<Reply> {
     const { authenticate, petDeprecation, petSunset } = this.#parts;
     return operations[route.operation](
       { store: session.store, authenticate, petDeprecation, petSunset, conflictBody: session.settings().conflictBody },
@@ -268,8 +294,9 @@ class RequestPipeline {
     if (refused !== undefined) throw refused;
   }
 
-  async #answerControl(request: MockRequest, url: URL, path: string): Promise<Answer> {
+  async #answerControl(request: MockRequest, target: RequestTarget, path: string): Promise<Answer> {
     const method = request.method;
+    const url = target.url;
     if (path === '') return controlPageRedirect(url);
     if (!decodable(path)) throw noOperation(method, url.pathname, notDecodable);
     const matched = matchControlRoute(pathSegments(path));
@@ -323,7 +350,7 @@ class RequestPipeline {
     }
   }
 
-  #noteRounding(url: URL, call: CallNote, error: MockError): void {
+  #noteRounding(url: RequestTarget, call: CallNote, error: MockError): void {
     call.probablyMeant = error.probablyMeant;
     if (call.session?.firstRoundingHint())
       this.#parts.warn?.(

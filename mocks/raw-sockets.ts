@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { MockError } from './errors.js';
 import type { Answer } from './pipeline.js';
@@ -45,6 +45,18 @@ const notAProxy = (): Reply =>
     'CONNECT asks for a tunnel to another host: the mock is the server, not a proxy.',
   ).toReply();
 
+/** The request a connection is answering, and its response. */
+export interface AnswerUnderWay {
+  request: IncomingMessage;
+  response: ServerResponse;
+}
+
+// Asked only when a malformed request follows a whole one, so that the usual request makes no promise.
+function written(response: ServerResponse): Promise<void> {
+  if (response.writableFinished || response.destroyed) return Promise.resolve();
+  return new Promise((resolve) => response.once('close', resolve).once('finish', resolve));
+}
+
 /**
  * Answers the sockets Node does not answer itself: a malformed request, and a CONNECT. Returns the
  * sockets still open, for `close` to destroy. A complete request sent before a malformed one on the
@@ -53,7 +65,7 @@ const notAProxy = (): Reply =>
 export function answerRawSockets(
   server: Server,
   parts: {
-    answering: WeakMap<Duplex, { request: IncomingMessage; written: Promise<void> }>;
+    answering: WeakMap<Duplex, AnswerUnderWay>;
     headersTimeout: number;
     /** The pipeline's answer to a CONNECT whose target is a path. */
     answerPath: (incoming: IncomingMessage) => Promise<Answer>;
@@ -71,7 +83,7 @@ export function answerRawSockets(
     // A request not received whole is the one the error is about, so it is answered at once.
     const earlier = parts.answering.get(socket);
     if (earlier === undefined || !earlier.request.complete) answerRaw(socket, failure);
-    else void earlier.written.then(() => answerRaw(socket, failure));
+    else void written(earlier.response).then(() => answerRaw(socket, failure));
   });
   // A CONNECT to a path (CONNECT /v1/store/orders) goes through the pipeline like any method (405 or 404);
   // a CONNECT to a host and port asks for a tunnel, which is 400.

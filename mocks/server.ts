@@ -9,7 +9,7 @@ import { MockError } from './errors.js';
 import { NodeRequest } from './node-request.js';
 import { createMockParts, type OrderMock, type OrderMockOptions } from './mock-parts.js';
 import type { Answer } from './pipeline.js';
-import { answerRawSockets } from './raw-sockets.js';
+import { answerRawSockets, type AnswerUnderWay } from './raw-sockets.js';
 import { networkError, type Reply } from './reply.js';
 import { bodyLength, createReplyWriter } from './reply-writer.js';
 import { defaultBodyLimit, defaultTimeouts } from './server-defaults.js';
@@ -58,6 +58,12 @@ async function answerAfterBody(mock: OrderMock, request: NodeRequest): Promise<A
     throw error;
   }
   return (await mock.handle(request, { answerEverything: true }))!;
+}
+
+// A request that declares no body is answered at once, without waiting a turn for an empty one.
+function answerOf(mock: OrderMock, request: NodeRequest): Promise<Answer> {
+  if (request.declaresBody) return answerAfterBody(mock, request);
+  return mock.handle(request, { answerEverything: true }) as Promise<Answer>;
 }
 
 /** Answers one request and writes the answer with its CORS headers; a failure while writing drops the connection. */
@@ -207,17 +213,19 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const largeBodies = createLargeBodyCollector(options.collectGarbage);
   let origin = 'http://127.0.0.1';
   const { boundsAt, allowedOrigin } = controlPlaneRules(options.control ?? true, access);
-  const answerOf = (request: NodeRequest) => answerAfterBody(mock, request);
+  const answerOfRequest = (request: NodeRequest) => answerOf(mock, request);
   const limits = httpLimits(options);
   // The answer under way on each connection: a malformed request sent after it waits for it.
-  const answering = new WeakMap<Duplex, { request: IncomingMessage; written: Promise<void> }>();
+  const answering = new WeakMap<Duplex, AnswerUnderWay>();
   const answerRequest = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
     incoming.on('error', () => {});
     outgoing.on('error', () => {});
     const request = new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt });
-    const written = new Promise<void>((resolve) => outgoing.once('close', resolve).once('finish', resolve));
-    answering.set(incoming.socket, { request: incoming, written });
-    await answerAndWrite({ request, incoming, outgoing }, { answerOf, allowedOrigin, writeReply, largeBodies, mock });
+    answering.set(incoming.socket, { request: incoming, response: outgoing });
+    await answerAndWrite(
+      { request, incoming, outgoing },
+      { answerOf: answerOfRequest, allowedOrigin, writeReply, largeBodies, mock },
+    );
     largeBodies.afterRequest(request.bytesRead);
     warmUp.soon();
   };
@@ -227,7 +235,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const rawSockets = answerRawSockets(server, {
     answering,
     headersTimeout: limits.headersTimeout,
-    answerPath: (incoming) => answerOf(new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt })),
+    answerPath: (incoming) => answerOfRequest(new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt })),
   });
 
   return {

@@ -37,8 +37,12 @@ export function templateSegments(template: string): readonly string[] {
 }
 
 export function pathSegments(path: string): readonly string[] {
-  const query = path.search(/[?#]/);
-  return (query === -1 ? path : path.slice(0, query)).split('/').slice(1);
+  let end = path.indexOf('?');
+  const fragment = path.indexOf('#');
+  if (fragment !== -1 && (end === -1 || fragment < end)) end = fragment;
+  const segments = (end === -1 ? path : path.slice(0, end)).split('/');
+  segments.shift();
+  return segments;
 }
 
 /** The parameter's text (not decoded), `''` for a template without one, or undefined for no fit. */

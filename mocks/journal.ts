@@ -53,23 +53,28 @@ export const keptBodiesLimit = 32 * 1024 * 1024;
 /** A body's size in characters or bytes: what the journal's limits count. */
 function bodySize(body: string | readonly Uint8Array[] | null): number {
   if (body === null) return 0;
-  return typeof body === 'string' ? body.length : body.reduce((total, part) => total + part.byteLength, 0);
+  if (typeof body === 'string') return body.length;
+  let size = 0;
+  for (const part of body) size += part.byteLength;
+  return size;
+}
+
+function headerOf(reply: Reply, name: string): string | null {
+  for (const field in reply.headers) if (field.toLowerCase() === name) return reply.headers[field] ?? null;
+  return null;
 }
 
 /** The answer of a call as the journal keeps it: the body by reference, never copied, unless too big. */
 export function keptAnswer(reply: Reply, by: AnsweredBy): KeptAnswer {
-  const header = (name: string) => {
-    for (const field in reply.headers) if (field.toLowerCase() === name) return reply.headers[field] ?? null;
-    return null;
-  };
   const kept = bodySize(reply.body) <= keptBodyLimit;
-  return {
+  const answer: KeptAnswer = {
     by,
-    contentType: header('content-type'),
-    wwwAuthenticate: header('www-authenticate'),
+    contentType: headerOf(reply, 'content-type'),
+    wwwAuthenticate: headerOf(reply, 'www-authenticate'),
     body: kept ? reply.body : null,
-    ...(kept ? {} : { bodyDropped: true as const }),
   };
+  if (!kept) answer.bodyDropped = true;
+  return answer;
 }
 
 /** A call as recorded: its time in milliseconds, made ISO 8601 when listed; and its answer, kept for a pact. */

@@ -222,6 +222,11 @@ export class MockSession implements MockControls {
     return { ...this.#settings };
   }
 
+  /** The one setting each cancel reads, without a copy of them all. */
+  get conflictBody(): ConflictBody {
+    return this.#settings.conflictBody;
+  }
+
   changeSettings(settings: unknown): MockSettings {
     Object.assign(this.#settings, checkedSettings(settings));
     return this.settings();

@@ -9,19 +9,23 @@ import { readBody } from './read-body.js';
 const methodsWithoutBody = new Set(['GET', 'HEAD']);
 
 /** Reads headers the way Fetch's `Headers#get` does: a repeated header is joined with ", ". */
-function headersOf(incoming: IncomingMessage): MockRequest['headers'] {
-  const raw = incoming.rawHeaders;
-  return {
-    get(name: string): string | null {
-      const lower = name.toLowerCase();
-      let value: string | null = null;
-      for (let index = 0; index < raw.length; index += 2) {
-        if (raw[index]!.length === lower.length && raw[index]!.toLowerCase() === lower)
-          value = value === null ? raw[index + 1]! : `${value}, ${raw[index + 1]}`;
-      }
-      return value;
-    },
-  };
+class RawHeaders {
+  readonly #raw: readonly string[];
+
+  constructor(raw: readonly string[]) {
+    this.#raw = raw;
+  }
+
+  get(name: string): string | null {
+    const raw = this.#raw;
+    const lower = name.toLowerCase();
+    let value: string | null = null;
+    for (let index = 0; index < raw.length; index += 2) {
+      if (raw[index]!.length === lower.length && raw[index]!.toLowerCase() === lower)
+        value = value === null ? raw[index + 1]! : `${value}, ${raw[index + 1]}`;
+    }
+    return value;
+  }
 }
 
 // A target starting with '/' is always a path: `//v1/...` must not be read as an authority.
@@ -37,6 +41,14 @@ function urlOf(target: string, origin: string): string {
 // The URL parser turns a backslash into a slash and resolves dot segments (`.`, `..`, `%2e`, any case).
 const rewritten = /\\|(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
 
+// The target without its query and fragment.
+function pathOf(target: string): string {
+  let end = target.indexOf('?');
+  const fragment = target.indexOf('#');
+  if (fragment !== -1 && (end === -1 || fragment < end)) end = fragment;
+  return end === -1 ? target : target.slice(0, end);
+}
+
 // A path of only these characters, up to a query, is one the URL parser leaves as it is.
 const plainPath = /^\/[A-Za-z0-9\-_~/]*(?=[?#]|$)/;
 
@@ -50,8 +62,7 @@ function pathAsWrittenOf(target: string): string | undefined {
 
 // '' for a target that is no URL: the pipeline answers it with 400.
 function pathnameOf(url: string, target: string): string {
-  const plain = plainPath.exec(target);
-  if (plain !== null) return plain[0];
+  if (plainPath.test(target)) return pathOf(target);
   try {
     return new URL(url).pathname;
   } catch {
@@ -114,7 +125,7 @@ export class NodeRequest implements MockRequest {
     this.#limit = options.limit;
     this.method = incoming.method ?? 'GET';
     this.url = urlOf(incoming.url ?? '/', origin);
-    this.headers = headersOf(incoming);
+    this.headers = new RawHeaders(incoming.rawHeaders);
     this.raw = incoming.rawHeaders;
     this.pathAsWritten = pathAsWrittenOf(incoming.url ?? '/');
     this.pathname = this.pathAsWritten ?? pathnameOf(this.url, incoming.url ?? '/');

@@ -3,7 +3,7 @@ import { pathSegments, routesAtPath, type OperationName, type Route } from '../c
 import { controlPathOf, matchControlRoute } from './control.js';
 import type { ControlAccess } from './control-access.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
-import { keptAnswer, type KeptAnswer } from './journal.js';
+import { keptAnswer, type AuthorizationSeen, type KeptAnswer, type RecordedCall } from './journal.js';
 import type { MockSession } from './mock-session.js';
 import type { MockRequest } from './mock-request.js';
 import { operations } from './operations.js';
@@ -112,6 +112,11 @@ function methodNotAllowed(method: string, pathname: string, methods: readonly st
 function allowedMethods(methods: readonly string[]): { methods: string[]; allow: string } {
   const allowed = methodsWithGet(methods);
   return { methods: allowed, allow: [...allowed, 'OPTIONS'].join(', ') };
+}
+
+function routeFor<Match extends { route: Route }>(candidates: readonly Match[], method: string): Match | undefined {
+  for (const candidate of candidates) if (candidate.route.method === method) return candidate;
+  return undefined;
 }
 
 function operationAt(method: string, path: string): OperationName | null {
@@ -247,11 +252,10 @@ class RequestPipeline {
     if (!decodable(path)) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname, notDecodable));
     const candidates = routesAtPath(pathSegments(path));
     if (candidates.length === 0) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname));
-    const allowed = () => allowedMethods(candidates.map(({ route }) => route.method));
-    if (method === 'OPTIONS') return options204(allowed().allow);
-    const match = candidates.find(({ route }) => route.method === (method === 'HEAD' ? 'GET' : method));
+    if (method === 'OPTIONS') return options204(allowedMethods(candidates.map(({ route }) => route.method)).allow);
+    const match = routeFor(candidates, method === 'HEAD' ? 'GET' : method);
     if (match === undefined) {
-      const { methods, allow } = allowed();
+      const { methods, allow } = allowedMethods(candidates.map(({ route }) => route.method));
       this.#refuseAfterBearerCheck(request, methodNotAllowed(method, url.pathname, methods, allow));
     }
     if (match.route.method === method) call.operation = match.route.operation;
@@ -281,7 +285,7 @@ class RequestPipeline {
   #operate(request: MockRequest, route: Route, parameter: string, session: MockSession): Reply | Promise<Reply> {
     const { authenticate, petDeprecation, petSunset } = this.#parts;
     return operations[route.operation](
-      { store: session.store, authenticate, petDeprecation, petSunset, conflictBody: session.settings().conflictBody },
+      { store: session.store, authenticate, petDeprecation, petSunset, conflictBody: session.conflictBody },
       request,
       parameter,
     );
@@ -362,26 +366,34 @@ class RequestPipeline {
     request: MockRequest,
     recorded: { pathname: string; status: number | 'network'; call: CallNote; answer?: Answer; kept?: KeptAnswer },
   ): void {
-    const { sessions, journal, authenticate, now } = this.#parts;
+    const { sessions, journal, now } = this.#parts;
     if (!journal) return;
-    const { call } = recorded;
+    const { call, answer } = recorded;
     const session = call.session ?? this.#journalSession(request);
     if (session === undefined) return;
-    const name = request.headers.get(sessionHeader);
-    const header = request.headers.get('authorization');
-    session.recordCall({
+    const entry: RecordedCall = {
       method: request.method,
       path: recorded.pathname,
       operation: call.operation,
       status: recorded.status,
-      session: session === sessions.default ? null : name,
+      session: session === sessions.default ? null : request.headers.get(sessionHeader),
       time: now(),
-      authorization: header === null ? 'none' : authenticate(request) === undefined ? 'valid' : 'invalid',
-      ...(call.probablyMeant === undefined ? {} : { probablyMeant: String(call.probablyMeant) }),
-      ...(recorded.kept !== undefined && { answer: recorded.kept }),
-      ...(recorded.answer !== undefined &&
-        recorded.answer !== networkError && { answer: keptAnswer(recorded.answer, call.by ?? 'kit') }),
-    });
+      authorization: this.#authorizationSeen(request, call, recorded.status),
+    };
+    if (call.probablyMeant !== undefined) entry.probablyMeant = String(call.probablyMeant);
+    if (recorded.kept !== undefined) entry.answer = recorded.kept;
+    else if (answer !== undefined && answer !== networkError) entry.answer = keptAnswer(answer, call.by ?? 'kit');
+    session.recordCall(entry);
+  }
+
+  // An operation of the kit's checks the key before anything else, and answers 401 only for it: what it
+  // answered says what it found. Other calls (a fault, a handler of yours, OPTIONS) are checked here.
+  #authorizationSeen(request: MockRequest, call: CallNote, status: number | 'network'): AuthorizationSeen {
+    const header = request.headers.get('authorization');
+    if (header === null) return 'none';
+    const checked = call.operation !== null && call.by === undefined && status !== 'network';
+    if (checked) return status === 401 ? 'invalid' : 'valid';
+    return this.#parts.authenticate(request) === undefined ? 'valid' : 'invalid';
   }
 }
 

@@ -249,6 +249,45 @@ describe('the journal in-process', () => {
   });
 });
 
+describe('the key a call carried, as the journal tells it', () => {
+  const current = useInProcessMock({ seed: [{ id: 1 }] });
+  const wrongKey = { authorization: 'Bearer not-the-key' };
+  const seen = () =>
+    current()
+      .requests()
+      .map(({ method, status, authorization }) => ({ method, status, authorization }));
+
+  it('is valid for a call the operation answered, whatever it answered', async () => {
+    await fetch(`${inProcessBase}/store/orders/1`, { method: 'DELETE', headers: authorized });
+    await fetch(`${inProcessBase}/store/orders/1`, { method: 'DELETE', headers: authorized });
+    expect(seen()).toEqual([
+      { method: 'DELETE', status: 204, authorization: 'valid' },
+      { method: 'DELETE', status: 404, authorization: 'valid' },
+    ]);
+  });
+
+  it('is invalid for a wrong key the operation refused, and none for no key', async () => {
+    await fetch(`${inProcessBase}/store/orders/1`, { method: 'DELETE', headers: wrongKey });
+    await fetch(`${inProcessBase}/store/orders/1`, { method: 'DELETE' });
+    expect(seen()).toEqual([
+      { method: 'DELETE', status: 401, authorization: 'invalid' },
+      { method: 'DELETE', status: 401, authorization: 'none' },
+    ]);
+  });
+
+  it('is checked for a call no operation answered: OPTIONS, and a fault', async () => {
+    current().addFaults({ operation: 'listOrders', status: 503, times: 2 });
+    await fetch(`${inProcessBase}/store/orders`, { method: 'OPTIONS', headers: wrongKey });
+    await fetch(`${inProcessBase}/store/orders`, { headers: wrongKey });
+    await fetch(`${inProcessBase}/store/orders`, { headers: authorized });
+    expect(seen()).toEqual([
+      { method: 'OPTIONS', status: 204, authorization: 'invalid' },
+      { method: 'GET', status: 503, authorization: 'invalid' },
+      { method: 'GET', status: 503, authorization: 'valid' },
+    ]);
+  });
+});
+
 describe("the journal's answers, kept for a pact", () => {
   const mebibyte = [new Uint8Array(1024 * 1024)];
   const call = (): RecordedCall => ({

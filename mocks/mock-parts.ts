@@ -94,6 +94,8 @@ export interface OrderMockOptions {
 /** The default of `maxOrders`. */
 export const defaultMaxOrders = 500_000;
 
+const dropsConnections = (session: MockSession) => session.dropsConnections();
+
 function checkedMaxOrders(maxOrders = defaultMaxOrders): number {
   if (!Number.isSafeInteger(maxOrders) || maxOrders < 0)
     throw new MockOptionError('invalid_option', `maxOrders must be a whole number >= 0, not ${maxOrders}`);
@@ -281,10 +283,7 @@ export function createMockParts(options: OrderMockOptions = {}): OrderMock {
     },
     sessions: () => sessions.list(),
     observe: createObserver(pipeline),
-    dropsConnectionsInAnySession: () => {
-      for (const session of sessions.states()) if (session.dropsConnections()) return true;
-      return false;
-    },
+    dropsConnectionsInAnySession: () => sessions.some(dropsConnections),
     ...pactControlsOf(sessions.default, pipeline.basePath),
   };
   return withUserHandlers(mock, pipeline, { options, userHandlers });

@@ -168,6 +168,9 @@ function createWarmUp(mock: OrderMock, collectGarbage: (() => void) | undefined)
 
 const largeBody = 1024 * 1024;
 
+// A response's error comes after its connection failed; the answer is then dropped anyway.
+const ignore = () => {};
+
 /**
  * Asks for a garbage collection after a large body has turned into garbage: a large request body once
  * answered, and the previous list body once a new large one is first sent. V8 frees such garbage late.
@@ -211,21 +214,20 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const writeReply = createReplyWriter();
   const warmUp = createWarmUp(mock, options.collectGarbage);
   const largeBodies = createLargeBodyCollector(options.collectGarbage);
-  let origin = 'http://127.0.0.1';
   const { boundsAt, allowedOrigin } = controlPlaneRules(options.control ?? true, access);
   const answerOfRequest = (request: NodeRequest) => answerOf(mock, request);
+  const writing = { answerOf: answerOfRequest, allowedOrigin, writeReply, largeBodies, mock };
+  // One object for every request, its origin set when the server listens.
+  const requestOptions = { origin: 'http://127.0.0.1', limit: bodyLimit, boundsAt };
   const limits = httpLimits(options);
   // The answer under way on each connection: a malformed request sent after it waits for it.
   const answering = new WeakMap<Duplex, AnswerUnderWay>();
   const answerRequest = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    incoming.on('error', () => {});
-    outgoing.on('error', () => {});
-    const request = new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt });
+    // A request with no 'error' listener emits none (Node's rule); a response does, after a failed write.
+    outgoing.on('error', ignore);
+    const request = new NodeRequest(incoming, requestOptions);
     answering.set(incoming.socket, { request: incoming, response: outgoing });
-    await answerAndWrite(
-      { request, incoming, outgoing },
-      { answerOf: answerOfRequest, allowedOrigin, writeReply, largeBodies, mock },
-    );
+    await answerAndWrite({ request, incoming, outgoing }, writing);
     largeBodies.afterRequest(request.bytesRead);
     warmUp.soon();
   };
@@ -235,7 +237,7 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const rawSockets = answerRawSockets(server, {
     answering,
     headersTimeout: limits.headersTimeout,
-    answerPath: (incoming) => answerOfRequest(new NodeRequest(incoming, { origin, limit: bodyLimit, boundsAt })),
+    answerPath: (incoming) => answerOfRequest(new NodeRequest(incoming, requestOptions)),
   });
 
   return {
@@ -243,10 +245,10 @@ export function createServer(options: ServerOptions = {}): MockServer {
     async listen(port = 4010, host = '127.0.0.1') {
       const address = await listening(server, port, host);
       const hostname = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-      origin = `http://${hostname}:${address.port}`;
+      requestOptions.origin = `http://${hostname}:${address.port}`;
       access.addHosts([host, ...boundNames(address.address)]);
       warmUp.after(250);
-      return origin;
+      return requestOptions.origin;
     },
     close() {
       warmUp.cancel();

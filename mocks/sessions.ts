@@ -123,6 +123,14 @@ export class SessionRegistry<State> {
     );
   }
 
+  /** Whether any session, the default one first, is one the test holds for; asked at every answer, so it makes no iterator when no other session exists. */
+  some(test: (state: State) => boolean): boolean {
+    if (test(this.default)) return true;
+    if (this.#named.size === 0) return false;
+    for (const { state } of this.#named.values()) if (test(state)) return true;
+    return false;
+  }
+
   /** The default session first, then the named ones. */
   *states(): IterableIterator<State> {
     yield this.default;

@@ -75,6 +75,8 @@ async function answerAndWrite(
     writeReply: ReturnType<typeof createReplyWriter>;
     largeBodies: ReturnType<typeof createLargeBodyCollector>;
     mock: OrderMock;
+    /** What the server does once a request is answered. */
+    afterAnswer: (request: NodeRequest) => void;
   },
 ): Promise<void> {
   const { request, incoming, outgoing } = exchange;
@@ -93,6 +95,7 @@ async function answerAndWrite(
   } catch {
     outgoing.destroy();
   }
+  parts.afterAnswer(request);
 }
 
 /**
@@ -216,20 +219,22 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const largeBodies = createLargeBodyCollector(options.collectGarbage);
   const { boundsAt, allowedOrigin } = controlPlaneRules(options.control ?? true, access);
   const answerOfRequest = (request: NodeRequest) => answerOf(mock, request);
-  const writing = { answerOf: answerOfRequest, allowedOrigin, writeReply, largeBodies, mock };
+  const afterAnswer = (request: NodeRequest) => {
+    largeBodies.afterRequest(request.bytesRead);
+    warmUp.soon();
+  };
+  const writing = { answerOf: answerOfRequest, allowedOrigin, writeReply, largeBodies, mock, afterAnswer };
   // One object for every request, its origin set when the server listens.
   const requestOptions = { origin: 'http://127.0.0.1', limit: bodyLimit, boundsAt };
   const limits = httpLimits(options);
   // The answer under way on each connection: a malformed request sent after it waits for it.
   const answering = new WeakMap<Duplex, AnswerUnderWay>();
-  const answerRequest = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
+  const answerRequest = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     // A request with no 'error' listener emits none (Node's rule); a response does, after a failed write.
     outgoing.on('error', ignore);
     const request = new NodeRequest(incoming, requestOptions);
     answering.set(incoming.socket, { request: incoming, response: outgoing });
-    await answerAndWrite({ request, incoming, outgoing }, writing);
-    largeBodies.afterRequest(request.bytesRead);
-    warmUp.soon();
+    void answerAndWrite({ request, incoming, outgoing }, writing);
   };
   const server = createHttpServer(limits, answerRequest);
   // An unknown Expect header is ignored like any other request (spec gap 37), rather than Node's bare 417.

@@ -1,6 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse } from 'yaml';
 import { stepFaultViolations } from './fault-format.js';
 import { withSafeIntegers } from './with-safe-integers.js';
 import { packageFolder } from './package-folder.js';
@@ -35,6 +34,8 @@ async function scenarioValidator() {
 export async function loadScenarioFile(file: string): Promise<Scenario> {
   let document: unknown;
   try {
+    // Loaded when a scenario file is read: the mock starts with the scenarios bundled, without the YAML parser.
+    const { parse } = (await import('yaml')).default;
     document = withSafeIntegers(parse(await readFile(file, 'utf8'), { intAsBigInt: true }));
   } catch (error) {
     throw new ScenarioError('invalid_scenario', `${file}: ${(error as Error).message.split('\n')[0]}`);

@@ -17,14 +17,21 @@ export interface Violation {
 
 export type SchemaName = keyof typeof openApiDocument.components.schemas;
 
+const documentKey = 'oas';
+let ajv: Ajv2020 | undefined;
+
+// Made at the first compile, so that a start that checks nothing (the default seed) does not make it.
 // Schemas are not checked against the meta-schema, which slows every start (docs/architecture.md);
 // strict mode still refuses unknown keywords, and test/spec/spec.test.ts validates the document.
-const ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: false });
-ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'security', 'tags']);
-// ajv-formats is CommonJS: under NodeNext the plugin is the default import's `default`.
-formatsPlugin.default(ajv);
-const documentKey = 'oas';
-ajv.addSchema(structuredClone(openApiDocument) as object, documentKey, undefined, false);
+function documentAjv(): Ajv2020 {
+  if (ajv !== undefined) return ajv;
+  ajv = new Ajv2020({ allErrors: true, strict: true, validateSchema: false });
+  ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'security', 'tags']);
+  // ajv-formats is CommonJS: under NodeNext the plugin is the default import's `default`.
+  formatsPlugin.default(ajv);
+  ajv.addSchema(structuredClone(openApiDocument) as object, documentKey, undefined, false);
+  return ajv;
+}
 
 export function schemaReference(name: SchemaName): string {
   return `${documentKey}#/components/schemas/${name}`;
@@ -59,7 +66,7 @@ export function schemaValidator(key: string, schema: object): (value: unknown) =
   let checkInt64Fields: Int64Checker | undefined;
   return (value) => {
     if (validate === undefined) {
-      validate = compiled.get(key) ?? ajv.compile(schema);
+      validate = compiled.get(key) ?? documentAjv().compile(schema);
       compiled.set(key, validate);
       checkInt64Fields = int64Checker(schema, new Set());
     }

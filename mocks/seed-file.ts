@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { parse } from 'yaml';
 import { parseJson } from '../core/parse-json.js';
 import { withSafeIntegers } from '../core/with-safe-integers.js';
 import { MockError, MockUsageError } from './errors.js';
@@ -41,7 +40,10 @@ async function readOrders(path: string): Promise<unknown> {
   const json = path.toLowerCase().endsWith('.json');
   let document: unknown;
   try {
-    document = json ? parseJson(text) : withSafeIntegers(parse(text, { intAsBigInt: true }));
+    // The YAML parser is loaded only for a YAML file: the mock starts without it.
+    document = json
+      ? parseJson(text)
+      : withSafeIntegers((await import('yaml')).default.parse(text, { intAsBigInt: true }));
   } catch (error) {
     throw new MockUsageError(
       'invalid_seed_file',

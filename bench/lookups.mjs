@@ -5,8 +5,11 @@
 // with 250,000 orders (and 100,000 for the cancel), each against the same call on a 1,000-order store,
 // so that a cost in proportion to the store's size shows as a ratio. Medians of `calls` calls each,
 // the store's records created first (a cancel of its first order).
+// Run in a process of its own (node --expose-gc), with a full collection before each timed part, so that
+// what earlier measurements left on the heap is not collected inside these.
 // `node bench/lookups.mjs [calls]` (needs `npm run build`); MOCKS_MODULE: another build's dist/mocks/index.js.
-import { pathToFileURL } from 'node:url';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { key, median, orders } from './support.mjs';
 
 const origin = 'http://petstore.test';
@@ -40,8 +43,19 @@ function lastIds(count, calls, shipped) {
   );
 }
 
-/** Measures each workload on a small and a big store; µs medians and the big store's ratio. */
-export async function measureLookups({ calls = 30, mocks = '../dist/mocks/index.js' } = {}) {
+const collect = () => globalThis.gc?.();
+
+/** Measures each workload on a small and a big store, in a process of its own; µs medians and the big store's ratio. */
+export function measureLookups({ calls = 30 } = {}) {
+  const output = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), String(calls), '--json'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(output);
+}
+
+/** Measures each workload on a small and a big store, in this process. */
+async function measureHere({ calls = 30, mocks = '../dist/mocks/index.js' } = {}) {
   const { createOrderMock } = await import(mocks);
   const rows = [];
   const small = 1_000;
@@ -55,17 +69,23 @@ export async function measureLookups({ calls = 30, mocks = '../dist/mocks/index.
     for (let round = 0; round < 5; round++) await timed(await bigMock(createOrderMock, small), ids(small), status);
   for (const [workload, count, status, ids] of workloads) {
     const smallMock = await bigMock(createOrderMock, small);
+    collect();
     const smallTime = await timed(smallMock, ids(small), status);
     const bigStore = await bigMock(createOrderMock, count);
+    collect();
     const bigTime = await timed(bigStore, ids(count), status);
     rows.push({ workload, count, smallTime, bigTime });
   }
   return rows;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const calls = Number(process.argv[2] ?? 30);
-  const rows = await measureLookups({ calls, mocks: process.env.MOCKS_MODULE ?? '../dist/mocks/index.js' });
+  const rows = await measureHere({ calls, mocks: process.env.MOCKS_MODULE ?? '../dist/mocks/index.js' });
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify(rows));
+    process.exit(0);
+  }
   console.log('| workload | orders | in µs | with 1,000 orders, µs | × |');
   console.log('|---|---|---|---|---|');
   for (const row of rows)

@@ -205,7 +205,7 @@ const inProcess = await measureInProcess({ rounds: runs, seconds: 2 });
 
 // The cancel on a small store (server CPU per cancel), and refusals and cancels in big stores, in process.
 const cancelCpu = await measureCancelCpu({ rounds: Math.max(5, runs), bursts: 40 });
-const lookups = await measureLookups({ calls: 30 });
+const lookups = measureLookups({ calls: 30 });
 const loadAfter = loadavg();
 const kitThroughMsw = inProcess.ways["getResponse over the kit's handlers"];
 const kitUnderSetupServer = inProcess.ways["setupServer, the kit's handlers"];
@@ -264,7 +264,7 @@ const lines = [
   `| list: p99 within 1.5× the baseline's | ${ratio(mock.list.p99, base.list.p99)}× | ${yes(mock.list.p99 <= 1.5 * base.list.p99)} |`,
   `| cancel on a 100-order store (bursts, reset between): server CPU per cancel within 4× the baseline's | ${cancelCpu.cpuRatio.toFixed(2)}× (${cancelCpu.mock.cpuUs.toFixed(1)} µs against ${cancelCpu.baseline.cpuUs.toFixed(1)} µs) | ${yes(cancelCpu.cpuRatio <= 4)} |`,
   `| cancel on a 100-order store: at least 0.25× the baseline's cancels a second | ${cancelCpu.rpsRatio.toFixed(2)}× | ${yes(cancelCpu.rpsRatio >= 0.25)} |`,
-  `| a 404 for an unknown id at 250,000 orders within 50 µs in process | ${lookupOf('404').bigTime.toFixed(0)} µs (${lookupOf('404').smallTime.toFixed(0)} µs at 1,000) | ${yes(lookupOf('404').bigTime <= 50)} |`,
+  `| a 404 for an unknown id at 250,000 orders within 50 µs in process (a process of its own) | ${lookupOf('404').bigTime.toFixed(0)} µs (${lookupOf('404').smallTime.toFixed(0)} µs at 1,000) | ${yes(lookupOf('404').bigTime <= 50)} |`,
   `| a 409 for a shipped order at 250,000 orders within 50 µs in process | ${lookupOf('409').bigTime.toFixed(0)} µs (${lookupOf('409').smallTime.toFixed(0)} µs at 1,000) | ${yes(lookupOf('409').bigTime <= 50)} |`,
   `| a cancel near the end of 100,000 orders within 10 ms in process | ${(lookupOf('204').bigTime / 1000).toFixed(1)} ms | ${yes(lookupOf('204').bigTime <= 10_000)} |`,
   `| start-up to the first answered list within 1.6× the baseline's | ${(startupMock / startupBaseline).toFixed(2)}× (${startupMock.toFixed(0)} ms against ${startupBaseline.toFixed(0)} ms) | ${yes(startupMock <= 1.6 * startupBaseline)} |`,

@@ -47,10 +47,14 @@ const collect = () => globalThis.gc?.();
 
 /** Measures each workload on a small and a big store, in a process of its own; µs medians and the big store's ratio. */
 export function measureLookups({ calls = 30 } = {}) {
-  const output = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), String(calls), '--json'], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  });
+  const output = execFileSync(
+    process.execPath,
+    ['--expose-gc', fileURLToPath(import.meta.url), String(calls), '--json'],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  );
   return JSON.parse(output);
 }
 

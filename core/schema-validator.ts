@@ -72,14 +72,24 @@ export function schemaValidator(key: string, schema: object): (value: unknown) =
     }
     if (!validate(withoutBigInts(value))) return toViolations(validate.errors ?? []);
     const violations: Violation[] = [];
-    checkInt64Fields?.(value, '', violations);
+    checkInt64Fields?.(value, [], violations);
     return violations;
   };
 }
 
 export const int64Message = `must be an integer from ${int64Minimum} to ${int64Maximum}, written exactly`;
 
-type Int64Checker = (value: unknown, path: string, violations: Violation[]) => void;
+// Where the checker is in the value: escaped property segments ('/name') and item indexes, joined into a
+// path only for a violation, so that checking a large conforming value makes no strings.
+type PathSoFar = (string | number)[];
+
+type Int64Checker = (value: unknown, at: PathSoFar, violations: Violation[]) => void;
+
+function pathOf(at: PathSoFar): string {
+  let path = '';
+  for (const segment of at) path += typeof segment === 'number' ? `/${segment}` : segment;
+  return path;
+}
 
 function resolveReference(reference: string): unknown {
   const pointer = reference.startsWith(`${documentKey}#`)
@@ -101,8 +111,9 @@ function int64Checker(schema: unknown, visiting: Set<unknown>): Int64Checker | u
   const node = schema as Record<string, unknown>;
   const checks: Int64Checker[] = [];
   if (node.format === 'int64') {
-    checks.push((value, path, violations) => {
-      if (value !== undefined && toInt64(value) === undefined) violations.push({ path, message: int64Message });
+    checks.push((value, at, violations) => {
+      if (value !== undefined && toInt64(value) === undefined)
+        violations.push({ path: pathOf(at), message: int64Message });
     });
   }
   if (typeof node.$ref === 'string') {
@@ -118,26 +129,30 @@ function int64Checker(schema: unknown, visiting: Set<unknown>): Int64Checker | u
       const check = int64Checker(property, visiting);
       if (check === undefined) continue;
       const segment = `/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`;
-      checks.push((value, path, violations) => {
-        if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, name))
-          check((value as Record<string, unknown>)[name], path + segment, violations);
+      checks.push((value, at, violations) => {
+        if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, name)) return;
+        at.push(segment);
+        check((value as Record<string, unknown>)[name], at, violations);
+        at.pop();
       });
     }
   }
   const items = int64Checker(node.items, visiting);
   if (items) {
-    checks.push((value, path, violations) => {
-      if (Array.isArray(value)) {
-        value.forEach((item, index) => {
-          items(item, `${path}/${index}`, violations);
-        });
+    checks.push((value, at, violations) => {
+      if (!Array.isArray(value)) return;
+      for (let index = 0; index < value.length; index++) {
+        at.push(index);
+        items(value[index], at, violations);
+        at.pop();
       }
     });
   }
   visiting.delete(schema);
   if (checks.length === 0) return undefined;
-  return (value, path, violations) => {
-    for (const check of checks) check(value, path, violations);
+  if (checks.length === 1) return checks[0];
+  return (value, at, violations) => {
+    for (let index = 0; index < checks.length; index++) checks[index]!(value, at, violations);
   };
 }
 

@@ -12,6 +12,7 @@ import { orderFields, orderInt64Fields, type Order, type StoredOrder } from '../
 export type { StoredOrder } from '../core/records.js';
 import { violationSummary } from '../core/schema-validator.js';
 import { MockError } from './errors.js';
+import { listBody } from './list-body.js';
 import { defaultSeed } from './default-seed.js';
 
 type OrderFields = Partial<Record<keyof Order, unknown>>;
@@ -61,52 +62,6 @@ export async function storedOrdersBody(
     parts.push(utf8.encode(`${start === 0 ? '[' : ','}${texts.join(',')}${end}`));
   }
   return parts;
-}
-
-/**
- * The body of `listOrders` as UTF-8 bytes, written field by field and encoded once, since a big list is
- * sent many times. `starts`, when given, receives where each listed order's bytes start.
- * @example
- * new TextDecoder().decode(listBody([{ id: 1n, status: 'pending' }, { id: 2n, status: 'cancelled' }])) // '[{"id":1}]'
- */
-export function listBody(orders: readonly (OrderFields & { status?: unknown })[], starts?: Int32Array): Uint8Array {
-  // Sized from the first orders, so that no buffer has to grow and be copied.
-  const sampled = Math.min(orders.length, 64);
-  let sample = 0;
-  for (let index = 0; index < sampled; index++) sample += publicOrderJson(orders[index]!).length + 1;
-  let bytes = new Uint8Array(Math.ceil((sample / Math.max(1, sampled)) * orders.length * 1.1) + 64);
-  let length = 0;
-  let batch: string[] = [];
-  let listed = 0;
-  const flush = () => {
-    const text = batch.join('');
-    // UTF-8 takes at most 3 bytes for each UTF-16 code unit.
-    if (length + text.length * 3 > bytes.length) {
-      const larger = new Uint8Array(Math.max(Math.ceil(bytes.length * 1.5), length + text.length * 3));
-      larger.set(bytes.subarray(0, length));
-      bytes = larger;
-    }
-    const written = utf8.encodeInto(text, bytes.subarray(length)).written;
-    const ascii = written === text.length;
-    let at = length;
-    for (const piece of batch) {
-      if (starts !== undefined && piece.length > 1 && listed < starts.length) starts[listed++] = at + 1;
-      at += ascii ? piece.length : utf8.encode(piece).length;
-    }
-    length += written;
-    batch = [];
-  };
-  let first = true;
-  for (const order of orders) {
-    if (order.status === 'cancelled') continue;
-    batch.push((first ? '[' : ',') + publicOrderJson(order));
-    first = false;
-    if (batch.length === 256) flush();
-  }
-  batch.push(first ? '[]' : ']');
-  flush();
-  // A list with many cancelled orders is copied to its size; otherwise a view is kept.
-  return length >= bytes.length * 0.8 ? bytes.subarray(0, length) : bytes.slice(0, length);
 }
 
 /** Checks a list of orders as every writer of the store does; violation paths are prefixed with `at`. */

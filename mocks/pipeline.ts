@@ -1,6 +1,15 @@
 import type { RequestHandler } from 'msw';
 import { pathSegments, routesAtPath, type OperationName, type Route } from '../core/routes.js';
 import { controlPathOf, matchControlRoute } from './control.js';
+import {
+  allowedMethods,
+  decodable,
+  methodNotAllowed,
+  notDecodable,
+  operationAt,
+  options204,
+  routeFor,
+} from './method-rules.js';
 import type { ControlAccess } from './control-access.js';
 import { MockError, errorToReply, noOperation } from './errors.js';
 import { keptAnswer, type AuthorizationSeen, type KeptAnswer, type RecordedCall } from './journal.js';
@@ -54,18 +63,6 @@ interface Where {
   answerEverything: boolean;
 }
 
-const methodsWithGet = (methods: readonly string[]) => (methods.includes('GET') ? [...methods, 'HEAD'] : [...methods]);
-
-function decodable(path: string): boolean {
-  if (!path.includes('%')) return true;
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function bodyLength(body: Reply['body']): number {
   if (body === null) return 0;
   if (typeof body === 'string') return new TextEncoder().encode(body).byteLength;
@@ -81,10 +78,6 @@ function withoutContent(reply: Reply): Reply {
   };
 }
 
-function options204(allow: string): Reply {
-  return { status: 204, headers: { allow }, body: null };
-}
-
 // Noted while the call is answered, so that a call that fails is journaled with its operation, and in
 // its session even if that session ends meanwhile.
 interface CallNote {
@@ -96,32 +89,6 @@ interface CallNote {
 }
 
 const fetchForbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
-
-const notDecodable = 'the path is not valid percent-encoded UTF-8';
-
-function methodNotAllowed(method: string, pathname: string, methods: readonly string[], allow: string): MockError {
-  return new MockError(
-    'method_not_allowed',
-    `Method ${method} is not allowed on ${pathname}: use ${methods.join(' or ')}.`,
-    {
-      headers: { allow },
-    },
-  );
-}
-
-function allowedMethods(methods: readonly string[]): { methods: string[]; allow: string } {
-  const allowed = methodsWithGet(methods);
-  return { methods: allowed, allow: [...allowed, 'OPTIONS'].join(', ') };
-}
-
-function routeFor<Match extends { route: Route }>(candidates: readonly Match[], method: string): Match | undefined {
-  for (const candidate of candidates) if (candidate.route.method === method) return candidate;
-  return undefined;
-}
-
-function operationAt(method: string, path: string): OperationName | null {
-  return routesAtPath(pathSegments(path)).find(({ route }) => route.method === method)?.route.operation ?? null;
-}
 
 // Browsers send a preflight without credentials, and the control page holds no data: it asks for the key.
 function needsNoControlKey(method: string, path: string): boolean {

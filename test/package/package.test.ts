@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { optionalDependencies } from '../../verify/optional-dependencies.js';
-import { projectRoot, runToExit, startCommand } from '../support/cli-support.js';
+import { projectRoot, runToExit, scratchFolder, startCommand } from '../support/cli-support.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/headless-browser.mjs';
 import { authorized, serveDirectory } from '../support/support.js';
@@ -30,8 +29,8 @@ const chromium = () => (browser ??= launchChromium());
 // What a frontend team does: npm pack, then install the tarball beside msw in a project of its own.
 // Beside it, a project with msw alone, to weigh what the kit adds.
 beforeAll(async () => {
-  consumer = await mkdtemp(join(tmpdir(), 'petstore-consumer-'));
-  mswAlone = await mkdtemp(join(tmpdir(), 'petstore-msw-alone-'));
+  consumer = await scratchFolder('petstore-consumer-');
+  mswAlone = await scratchFolder('petstore-msw-alone-');
   const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', consumer], {
     cwd: projectRoot,
   });

@@ -3,7 +3,7 @@
 // (es-toolkit/compat alone is hundreds of modules, pulled in by @msw/data) took ~1 s before the first
 // answer; the bundle, tree-shaken, answers in ~0.5 s. The library entry points stay unbundled, so that
 // in-process users share their own msw.
-import { chmod } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
@@ -33,6 +33,9 @@ export const cliBundleOptions = {
 
 // Run as a script (npm run build), it bundles both CLIs; imported, it only gives the options.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // Chunk names carry a hash of their content: without this, every rebuild would leave the old chunks
+  // behind, and npm pack would ship them.
+  await rm('dist/bin/chunks', { recursive: true, force: true });
   await build({
     ...cliBundleOptions,
     entryPoints: { 'petstore-mock': 'cli/petstore-mock.ts', 'petstore-verify': 'cli/petstore-verify.ts' },

@@ -134,21 +134,25 @@ for (const [name, { list, delete: deletes }] of Object.entries(results)) {
   };
 }
 
-// Start-up: from spawning the process to the first answered list, median of 7 (Prism: of 3), each
-// after the previous process has exited; the mock's first, so that no Prism process is still exiting.
-const startups = { baseline: [], mock: [], 'Prism mock': [] };
-for (const [name, runsOf] of [
-  ['baseline', 7],
-  ['mock', 7],
-  ['Prism mock', 3],
-]) {
-  for (let run = 0; run < runsOf; run++) {
-    const server = await targets[name](bodyFile);
-    startups[name].push(server.firstAnswerMs);
-    await server.stop();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+// Start-up: from spawning the process to the first answered list, median of 9 (Prism: of 3), each
+// after the previous process has exited. The baseline, the mock with its default seed (issue 37's goal)
+// and the mock with the 100-order seed file take turns, so that a change in the machine's load falls on
+// all three; Prism's starts come last, so that no Prism process is still exiting during the others.
+const startups = { baseline: [], mock: [], 'mock, default seed': [], 'Prism mock': [] };
+const startOf = {
+  baseline: targets.baseline,
+  mock: targets.mock,
+  'mock, default seed': async () => start(process.execPath, [mockCli, '--port', '0']),
+  'Prism mock': targets['Prism mock'],
+};
+async function timeStart(name) {
+  const server = await startOf[name](bodyFile);
+  startups[name].push(server.firstAnswerMs);
+  await server.stop();
+  await new Promise((resolve) => setTimeout(resolve, 200));
 }
+for (let run = 0; run < 9; run++) for (const name of ['baseline', 'mock, default seed', 'mock']) await timeStart(name);
+for (let run = 0; run < 3; run++) await timeStart('Prism mock');
 
 // Scale: list latency, memory and cancel latency with 1,000, 10,000 and 100,000 orders (one in three shipped).
 const scale = [];
@@ -219,6 +223,7 @@ const prism = summary['Prism mock'];
 const startupMock = median(startups.mock);
 const startupPrism = median(startups['Prism mock']);
 const startupBaseline = median(startups.baseline);
+const startupDefault = median(startups['mock, default seed']);
 const lookupOf = (prefix) => lookups.find((row) => row.workload.startsWith(prefix));
 const lines = [
   '# Benchmark results',
@@ -267,7 +272,7 @@ const lines = [
   `| a 404 for an unknown id at 250,000 orders within 50 µs in process (a process of its own) | ${lookupOf('404').bigTime.toFixed(0)} µs (${lookupOf('404').smallTime.toFixed(0)} µs at 1,000) | ${yes(lookupOf('404').bigTime <= 50)} |`,
   `| a 409 for a shipped order at 250,000 orders within 50 µs in process | ${lookupOf('409').bigTime.toFixed(0)} µs (${lookupOf('409').smallTime.toFixed(0)} µs at 1,000) | ${yes(lookupOf('409').bigTime <= 50)} |`,
   `| a cancel near the end of 100,000 orders within 10 ms in process | ${(lookupOf('204').bigTime / 1000).toFixed(1)} ms | ${yes(lookupOf('204').bigTime <= 10_000)} |`,
-  `| start-up to the first answered list within 1.6× the baseline's | ${(startupMock / startupBaseline).toFixed(2)}× (${startupMock.toFixed(0)} ms against ${startupBaseline.toFixed(0)} ms) | ${yes(startupMock <= 1.6 * startupBaseline)} |`,
+  `| start-up to the first answered list, default seed, within 1.6× the baseline's | ${(startupDefault / startupBaseline).toFixed(2)}× (${startupDefault.toFixed(0)} ms against ${startupBaseline.toFixed(0)} ms; with the 100-order seed file: ${(startupMock / startupBaseline).toFixed(2)}×) | ${yes(startupDefault <= 1.6 * startupBaseline)} |`,
   '',
   '## In process',
   '',

@@ -17,6 +17,17 @@ export function parseInt64(text: string): bigint | undefined {
   return value >= int64Minimum && value <= int64Maximum ? value : undefined;
 }
 
+/**
+ * Whether `toInt64` would give a value, without making the `bigint`.
+ * @example
+ * isInt64(7) // true
+ * isInt64(2 ** 53) // false: a rounded number
+ */
+export function isInt64(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isSafeInteger(value);
+  return typeof value === 'bigint' && value >= int64Minimum && value <= int64Maximum;
+}
+
 /** A `number` beyond the safe range is refused: it was not written as an exact integer. */
 export function toInt64(value: unknown): bigint | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : undefined;

@@ -1,6 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsPlugin from 'ajv-formats';
-import { int64Maximum, int64Minimum, toInt64 } from './int64.js';
+import { dateTimeFormat } from './date-time-format.js';
+import { int64Maximum, int64Minimum, isInt64 } from './int64.js';
 import { openApiDocument } from '../spec/generated/openapi-document.js';
 
 export { openApiDocument };
@@ -29,6 +30,7 @@ function documentAjv(): Ajv2020 {
   ajv.addVocabulary(['openapi', 'info', 'servers', 'paths', 'components', 'security', 'tags']);
   // ajv-formats is CommonJS: under NodeNext the plugin is the default import's `default`.
   formatsPlugin.default(ajv);
+  ajv.addFormat('date-time', dateTimeFormat);
   ajv.addSchema(structuredClone(openApiDocument) as object, documentKey, undefined, false);
   return ajv;
 }
@@ -112,8 +114,7 @@ function int64Checker(schema: unknown, visiting: Set<unknown>): Int64Checker | u
   const checks: Int64Checker[] = [];
   if (node.format === 'int64') {
     checks.push((value, at, violations) => {
-      if (value !== undefined && toInt64(value) === undefined)
-        violations.push({ path: pathOf(at), message: int64Message });
+      if (value !== undefined && !isInt64(value)) violations.push({ path: pathOf(at), message: int64Message });
     });
   }
   if (typeof node.$ref === 'string') {
@@ -168,11 +169,15 @@ function holdsBigInt(value: unknown): boolean {
   if (typeof value === 'bigint') return true;
   if (value === null || typeof value !== 'object') return false;
   if (Array.isArray(value)) {
-    for (const item of value) if (holdsBigInt(item)) return true;
+    for (const item of value) if (typeof item === 'object' ? holdsBigInt(item) : typeof item === 'bigint') return true;
     return false;
   }
-  for (const key in value)
-    if (Object.hasOwn(value, key) && holdsBigInt((value as Record<string, unknown>)[key])) return true;
+  // Scalars are told apart here, not in a call each: a big seed has hundreds of thousands of them.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'object' ? holdsBigInt(item) : typeof item === 'bigint') return true;
+  }
   return false;
 }
 

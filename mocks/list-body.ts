@@ -39,7 +39,11 @@ class ByteWriter {
   /** ASCII text, such as a key, a number or a plain string, one byte a character. */
   ascii(text: string): void {
     this.#room(text.length);
-    for (let index = 0; index < text.length; index++) this.bytes[this.length++] = text.charCodeAt(index);
+    // In locals: V8 cannot keep the fields in registers across the stores.
+    const bytes = this.bytes;
+    let at = this.length;
+    for (let index = 0; index < text.length; index++) bytes[at++] = text.charCodeAt(index);
+    this.length = at;
   }
 
   // Digit by digit, from the last: an integer is written without a string.
@@ -66,7 +70,8 @@ class ByteWriter {
       this.byte(quote);
       this.ascii(value);
       this.byte(quote);
-    } else this.text(typeof value === 'string' ? JSON.stringify(value) : String(value));
+    } else if (typeof value === 'boolean') this.ascii(value ? 'true' : 'false');
+    else this.text(typeof value === 'string' ? JSON.stringify(value) : String(value));
   }
 
   /** Any text, encoded as UTF-8. */

@@ -13,6 +13,7 @@ import { answerRawSockets, type AnswerUnderWay } from './raw-sockets.js';
 import { networkError, type Reply } from './reply.js';
 import { bodyLength, createReplyWriter } from './reply-writer.js';
 import { defaultBodyLimit, defaultTimeouts } from './server-defaults.js';
+import { createWarmUp } from './warm-up.js';
 
 export { defaultBodyLimit, defaultTimeouts };
 
@@ -76,7 +77,7 @@ async function answerAndWrite(
     largeBodies: ReturnType<typeof createLargeBodyCollector>;
     mock: OrderMock;
     /** What the server does once a request is answered. */
-    afterAnswer: (request: NodeRequest) => void;
+    afterAnswer: (request: NodeRequest, outgoing: ServerResponse) => void;
   },
 ): Promise<void> {
   const { request, incoming, outgoing } = exchange;
@@ -95,7 +96,7 @@ async function answerAndWrite(
   } catch {
     outgoing.destroy();
   }
-  parts.afterAnswer(request);
+  parts.afterAnswer(request, outgoing);
 }
 
 /**
@@ -146,29 +147,6 @@ function httpLimits(options: { headersTimeout?: number; requestTimeout?: number 
   };
 }
 
-/**
- * Creates the default session's records in the background, so that its first change does not wait for
- * them: after the first answer, or after a delay with no request. Reads use the seed meanwhile.
- */
-function createWarmUp(mock: OrderMock, collectGarbage: (() => void) | undefined) {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let started = false;
-  const start = () => {
-    if (started) return;
-    started = true;
-    clearTimeout(timer);
-    void mock.store.materialize().then(
-      () => mock.store.size >= 10_000 && collectGarbage?.(),
-      () => {},
-    );
-  };
-  return {
-    soon: () => started || setImmediate(start),
-    after: (milliseconds: number) => (timer = setTimeout(start, milliseconds).unref()),
-    cancel: () => clearTimeout(timer),
-  };
-}
-
 const largeBody = 1024 * 1024;
 
 // A response's error comes after its connection failed; the answer is then dropped anyway.
@@ -215,13 +193,13 @@ export function createServer(options: ServerOptions = {}): MockServer {
   const mock = createMockParts({ ...options, controlAccess: access });
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const writeReply = createReplyWriter();
-  const warmUp = createWarmUp(mock, options.collectGarbage);
+  const warmUp = createWarmUp(mock.store, options.collectGarbage);
   const largeBodies = createLargeBodyCollector(options.collectGarbage);
   const { boundsAt, allowedOrigin } = controlPlaneRules(options.control ?? true, access);
   const answerOfRequest = (request: NodeRequest) => answerOf(mock, request);
-  const afterAnswer = (request: NodeRequest) => {
+  const afterAnswer = (request: NodeRequest, outgoing: ServerResponse) => {
     largeBodies.afterRequest(request.bytesRead);
-    warmUp.soon();
+    warmUp.afterAnswer(outgoing);
   };
   const writing = { answerOf: answerOfRequest, allowedOrigin, writeReply, largeBodies, mock, afterAnswer };
   // One object for every request, its origin set when the server listens.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInt64, toInt64 } from '../../core/int64.js';
+import { isInt64, parseInt64, toInt64 } from '../../core/int64.js';
 
 describe('parseInt64', () => {
   it.each([
@@ -29,5 +29,27 @@ describe('toInt64', () => {
     expect(toInt64(1e19)).toBeUndefined();
     expect(toInt64(1.5)).toBeUndefined();
     expect(toInt64('1')).toBeUndefined();
+  });
+});
+
+describe('isInt64', () => {
+  it.each([
+    0,
+    -1,
+    2 ** 53 - 1,
+    -(2 ** 53 - 1),
+    2n ** 63n - 1n,
+    -(2n ** 63n),
+    9007199254740993n,
+    1.5,
+    2 ** 53,
+    1e19,
+    NaN,
+    2n ** 63n,
+    '1',
+    null,
+    undefined,
+  ])('agrees with toInt64 on %s', (value) => {
+    expect(isInt64(value)).toBe(toInt64(value) !== undefined);
   });
 });

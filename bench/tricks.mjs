@@ -6,15 +6,17 @@
 //   `PUT /__mock/orders` of the 100,000 orders, end to end, on the command built either way;
 // - the petstore-mock command's V8 tuning (cli/memory.ts: young generation kept small, full GCs after
 //   big loads) against none: RSS after a 100,000-order seed and after 200 cancels, and start time;
-// - the list serializer of mocks/order-seed.ts (`listBody`) against `stringifyJson` and one UTF-8
+// - the list serializer of mocks/list-body.ts (`listBody`) against `stringifyJson` and one UTF-8
 //   encode: the list body of 100,000 orders;
-// (Two more were measured here and removed, bench/RESULTS.md "Speed tricks": the one-regex date-time
-// format (a module since removed), against ajv-formats' own on the schema check of a 100,000-order seed; and
-// Latin-1 text for byte bodies up to 64 KiB in mocks/server.ts against writing the bytes, on the list
-// of 100 orders under autocannon beside the bare node:http server.)
+// - core/date-time-format.ts (ajv-formats' date-time without allocating for the common form) against
+//   ajv-formats' own: the schema check of a 100,000-order seed in this process, and the command's first
+//   answer with that seed, built either way;
+// (One more was measured here and removed, bench/RESULTS.md "Speed tricks": Latin-1 text for byte
+// bodies up to 64 KiB in mocks/server.ts against writing the bytes, on the list of 100 orders under
+// autocannon beside the bare node:http server. An earlier date-time format, one regex, was removed too.)
 // The "without" builds are made here with esbuild from the sources, each one replacement away from
 // them (bundled the same way as scripts/bundle-cli.mjs), into dist/bench-variants/ (removed after).
-// `node --expose-gc bench/tricks.mjs [rounds]` (default 5); TRICKS=json,put,list,v8
+// `node --expose-gc bench/tricks.mjs [rounds]` (default 5); TRICKS=json,put,list,date-time,v8
 // (some of them) runs only those. Needs `npm run build`. Prints a table.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -133,7 +135,8 @@ if (want('json')) {
 
 // 2. The list serializer, in this process.
 if (want('list')) {
-  const { listBody, toStoredOrders } = await import('../dist/mocks/order-seed.js');
+  const { toStoredOrders } = await import('../dist/mocks/order-seed.js');
+  const { listBody } = await import('../dist/mocks/list-body.js');
   const { stringifyJson } = await import('../dist/core/stringify-json.js');
   const { orderFields } = await import('../dist/core/records.js');
   const stored = toStoredOrders(seed100k);
@@ -156,8 +159,31 @@ if (want('list')) {
   for (let round = 0; round < rounds; round++)
     pairs.push([medianTime(3, () => listBody(stored)), medianTime(3, () => library(stored))]);
   results.push({
-    trick: 'mocks/order-seed.ts `listBody` vs `stringifyJson` + encode',
+    trick: 'mocks/list-body.ts `listBody` vs `stringifyJson` + encode',
     workload: 'the list body of 100,000 orders (8.7 MB)',
+    own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
+    library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
+    ratio: ratioOf(pairs.map(([a, b]) => [b, a])),
+  });
+}
+
+// 3. The date-time format, in this process: the schema check of a 100,000-order seed, each with its own Ajv.
+const withoutDateTimeFormat = { 'core/schema-validator.ts': [["  ajv.addFormat('date-time', dateTimeFormat);\n", '']] };
+if (want('date-time')) {
+  const checkEntry = join('core', 'provider-state.ts');
+  const own = await import(await variant('date-time-own', checkEntry, {}));
+  const library = await import(await variant('date-time-library', checkEntry, withoutDateTimeFormat));
+  if (own.orderInputViolations(seed100k).length + library.orderInputViolations(seed100k).length !== 0)
+    throw new Error('the seed does not conform');
+  const pairs = [];
+  for (let round = 0; round < rounds; round++)
+    pairs.push([
+      medianTime(3, () => own.orderInputViolations(seed100k)),
+      medianTime(3, () => library.orderInputViolations(seed100k)),
+    ]);
+  results.push({
+    trick: 'core/date-time-format.ts vs ajv-formats’ `date-time`',
+    workload: 'the schema check of a 100,000-order seed (`orderInputViolations`)',
     own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
     library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
     ratio: ratioOf(pairs.map(([a, b]) => [b, a])),
@@ -179,6 +205,7 @@ const cli = {
   collectionsOnly: await variant('no-young-generation-flag', cliEntry, {
     'cli/memory.ts': [["setFlagsFromString('--semi-space-growth-factor=1');", '']],
   }),
+  libraryDateTime: await variant('library-date-time', cliEntry, withoutDateTimeFormat),
   noTuning: await variant('no-v8-tuning', cliEntry, {
     'cli/memory.ts': [
       [
@@ -209,6 +236,28 @@ if (want('put')) {
     trick: '',
     after: 'parse a 100-order list (8 KB)',
     workload: '`PUT /__mock/orders` of 100,000 orders (round trip)',
+    own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
+    library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
+    ratio: ratioOf(pairs.map(([a, b]) => [b, a])),
+  });
+}
+
+// 5. The date-time format, end to end: the first answer of the command given a 100,000-order seed file.
+if (want('date-time')) {
+  const pairs = [];
+  for (let round = 0; round < rounds; round++) {
+    const timings = [];
+    for (const build of [cli.asIs, cli.libraryDateTime]) {
+      const mock = await startMock(['--seed', seed100kFile], build);
+      timings.push(mock.firstAnswerMs);
+      await mock.stop();
+    }
+    pairs.push(timings);
+  }
+  results.push({
+    trick: '',
+    after: 'the schema check of a 100,000-order seed (`orderInputViolations`)',
+    workload: 'start to the first answer, 100,000-order seed file',
     own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
     library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,
     ratio: ratioOf(pairs.map(([a, b]) => [b, a])),
@@ -265,11 +314,11 @@ if (want('v8')) {
   row('', 'RSS after 200 cancels and 5 lists, 100,000-order seed', 'rssAfter', 'MiB', 'collectionsOnly');
 }
 
-// The PUT row beside the parser's.
-const putRow = results.findIndex((row) => row.after !== undefined);
-if (putRow !== -1) {
-  const [put] = results.splice(putRow, 1);
-  results.splice(results.findIndex((row) => row.workload === put.after) + 1, 0, put);
+// The end-to-end rows beside their in-process ones.
+for (let row = results.findIndex((each) => each.after !== undefined); row !== -1; ) {
+  const [moved] = results.splice(row, 1);
+  results.splice(results.findIndex((each) => each.workload === moved.after) + 1, 0, { ...moved, after: undefined });
+  row = results.findIndex((each) => each.after !== undefined);
 }
 
 await rm(variantsDirectory, { recursive: true, force: true });

@@ -247,10 +247,11 @@ function conflictBodyOf(values: MockFlags): Pick<ServerOptions, 'conflictBody'> 
   return { conflictBody };
 }
 
-/** What the command runs with: the process's environment, and the collection to ask for after a big seed. */
+/** What the command runs with: the process's environment, and what it does to V8's memory around big loads. */
 interface CommandContext {
   environment: NodeJS.ProcessEnv;
   collectGarbage: () => void;
+  holdYoungGeneration: () => void;
 }
 
 async function parseOptions(argv: string[], context: CommandContext): Promise<MockOptions | 'help' | 'version'> {
@@ -277,15 +278,21 @@ async function parseOptions(argv: string[], context: CommandContext): Promise<Mo
   if (values.verbose) options.log = (line) => console.log(line);
   options.warn = (line) => console.error(`petstore-mock: ${line}`);
   options.collectGarbage = collectGarbage;
+  options.onLargeBody = context.holdYoungGeneration;
   return options;
 }
 
 async function main(): Promise<void> {
   // Before any seed is read: the young generation must not grow while a big one loads.
-  const collectGarbage = tuneMemory();
+  const memory = tuneMemory();
+  const collectGarbage = () => memory.collectGarbage();
   let options;
   try {
-    options = await parseOptions(process.argv.slice(2), { environment: process.env, collectGarbage });
+    options = await parseOptions(process.argv.slice(2), {
+      environment: process.env,
+      collectGarbage,
+      holdYoungGeneration: () => memory.holdYoungGeneration(),
+    });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.exit(usageFailure('petstore-mock', error));
@@ -303,6 +310,7 @@ async function main(): Promise<void> {
   }
   stopOnSignals(() => server.close());
   const origin = await listenOrExit('petstore-mock', server, options.port, options.host);
+  memory.answering();
   process.stdout.write(
     [
       `petstore-mock listening on ${origin}/v1`,

@@ -158,6 +158,23 @@ describe('a big store in the standalone server', slow, () => {
       await mock.close();
     }
   });
+  it('tells of a large request body before the mock reads it, and asks for a collection once it is answered', async () => {
+    const events: string[] = [];
+    const mock = await startServer({
+      onLargeBody: () => events.push(`large body, the store holding ${mock.server.mock.store.size} orders`),
+      collectGarbage: () => events.push('collect'),
+    });
+    try {
+      const few = orders.slice(0, 3);
+      expect((await mock.control('/orders', { method: 'PUT', body: stringifyJson(few) })).status).toBe(204);
+      expect(events).toEqual([]);
+      expect((await mock.control('/orders', { method: 'PUT', body: stringifyJson(orders) })).status).toBe(204);
+      await expect.poll(() => events.length).toBeGreaterThanOrEqual(2);
+      expect(events.slice(0, 2)).toEqual(['large body, the store holding 3 orders', 'collect']);
+    } finally {
+      await mock.close();
+    }
+  });
 });
 
 describe('readSeedFile', slow, () => {

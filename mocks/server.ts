@@ -56,6 +56,9 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
+// A request or answer body this large is a big load: the command's memory tuning hears of it.
+const largeBody = 1024 * 1024;
+
 // The body is read whole first, so that a body over the limit is 413 on every path and the connection stays usable.
 async function answerAfterBody(mock: OrderMock, request: NodeRequest, onLargeBody?: () => void): Promise<Answer> {
   try {
@@ -153,8 +156,6 @@ function httpLimits(options: { headersTimeout?: number; requestTimeout?: number 
     connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
   };
 }
-
-const largeBody = 1024 * 1024;
 
 // A response's error comes after its connection failed; the answer is then dropped anyway.
 const ignore = () => {};

@@ -7,22 +7,24 @@ import { parseInt64 } from '../core/int64.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { providerState } from '../core/provider-state.js';
 import { matchRoute, type OperationName } from '../core/routes.js';
-import { stringifyJson } from '../core/stringify-json.js';
-import { PactContradictsSpec } from './errors.js';
+import { MockUsageError, PactContradictsSpec } from './errors.js';
 import {
   checkedParties,
+  conflictError,
   defaultPactProvider,
   writePactFile,
   type PactOptions,
   type PactSelection,
 } from './pact-file.js';
 import { judgeInteraction } from './judge-interaction.js';
-import { isPicked, type RecordedCall } from './journal.js';
+import { isPicked, keptBodiesLimit, type RecordedCall } from './journal.js';
+import { mergeInteractions, type Interaction, type PactConflict } from './pact-merge.js';
+import { pactCallLimit, type PactCalls } from './pact-ledger.js';
 
 /** A call of the journal left out of the pact, and why: it is not the provider's contract, or cannot be stated. */
 export interface LeftOutCall {
   call: string;
-  reason: 'fault' | 'network' | 'body-too-large' | 'not-an-operation';
+  reason: 'fault' | 'network' | 'body-too-large' | 'not-an-operation' | 'pact-limit';
 }
 
 /** A finding of the judge on one interaction of the pact: the pact cannot be written while there is one. */
@@ -30,17 +32,30 @@ export interface PactFinding extends Finding {
   interaction: string;
 }
 
-/** A consumer's pact as data: the document, what the judge found, and the calls left out. */
+/**
+ * A consumer's pact as data: the document, what the judge found, the calls left out, and what the
+ * mock could not see (`unseen`: answers of handlers in front of the kit's, when no MSW server was observed).
+ */
 export interface ConsumerPact {
   document: Record<string, JsonValue>;
   findings: PactFinding[];
   leftOut: LeftOutCall[];
+  /** Requests answered differently under the same provider state: such a pact cannot be written. */
+  conflicts: PactConflict[];
+  unseen?: string;
 }
 
-type Interaction = Record<string, JsonValue>;
+/** Where a pact's calls were answered: the base path they are under, and whether some answers went unseen. */
+export interface PactContext {
+  basePath: string;
+  /** Set when the mock's MSW handlers are in use and no server was observed (`mock.observe`). */
+  unseen?: string;
+}
 
 const utf8 = new TextDecoder();
 const rfc3339 = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$';
+const httpDate =
+  '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$';
 const rule = (matcher: Record<string, JsonValue>) => ({ combine: 'AND', matchers: [matcher] });
 
 function bodyText(body: string | readonly Uint8Array[] | null): string {
@@ -106,6 +121,15 @@ function responseOf(call: RecordedCall, text: string, body: JsonValue | undefine
     headers['WWW-Authenticate'] = [answer.wwwAuthenticate];
     headerRules['WWW-Authenticate'] = rule({ match: 'regex', regex: '^(?i)bearer\\b.*$' });
   }
+  // The deprecated pet read's dates are the provider's to choose: their syntax is the contract (RFC 9745, 8594).
+  if (answer.deprecation !== undefined) {
+    headers.Deprecation = [answer.deprecation];
+    headerRules.Deprecation = rule({ match: 'regex', regex: '^@-?\\d+(;.*)?$' });
+  }
+  if (answer.sunset !== undefined) {
+    headers.Sunset = [answer.sunset];
+    headerRules.Sunset = rule({ match: 'regex', regex: httpDate });
+  }
   const rules = bodyRules(body);
   return {
     status: call.status as number,
@@ -146,18 +170,26 @@ async function interactionOf(
   const route = matchRoute(call.method, below)!.route;
   const state = stateOf(route.operation, below, call.status as number, body);
   const headers = new Headers();
-  if (call.answer!.contentType !== null) headers.set('content-type', call.answer!.contentType);
-  if (call.answer!.wwwAuthenticate !== null) headers.set('www-authenticate', call.answer!.wwwAuthenticate);
-  const findings = await judgeInteraction({
-    method: call.method,
-    path: below,
-    key: key.choice,
-    orders: state,
-    response: { status: call.status as number, headers, text },
-  });
+  const answer = call.answer!;
+  if (answer.contentType !== null) headers.set('content-type', answer.contentType);
+  if (answer.wwwAuthenticate !== null) headers.set('www-authenticate', answer.wwwAuthenticate);
+  if (answer.deprecation !== undefined) headers.set('deprecation', answer.deprecation);
+  if (answer.sunset !== undefined) headers.set('sunset', answer.sunset);
+  const findings = contradictionsOf(call, below);
+  findings.push(
+    ...(await judgeInteraction({
+      method: call.method,
+      path: below,
+      key: key.choice,
+      orders: state,
+      response: { status: call.status as number, headers, text },
+    })),
+  );
   const interaction: Interaction = {
     type: 'Synchronous/HTTP',
-    ...(route.operation !== 'readPet' && { providerStates: [{ name: providerState, params: { orders: state } }] }),
+    // Every interaction sets the one provider state, the pet read too (with no orders: it depends on none),
+    // so that a verifier's state setup always has a state to set.
+    providerStates: [{ name: providerState, params: { orders: state } }],
     request: {
       method: call.method,
       path: `/v1${below}`,
@@ -178,71 +210,109 @@ function descriptionOf(call: RecordedCall, below: string): string {
   return `${call.method} ${below} ${call.status} (${call.authorization === 'valid' ? 'with the key' : call.authorization === 'none' ? 'without a key' : 'with a wrong key'})`;
 }
 
+/** The status a cancel gives for each way the store can hold its order. */
+const cancelStatusWhenHeld = { pending: 204, shipped: 409, cancelled: 404, absent: 404 } as const;
+
 /**
- * The Pact V4 document of the calls an app made, as the journal holds them: identical interactions
- * once, calls a fault answered (or dropped) left out and named in the metadata, and each interaction
- * judged by the specification and the model before it is written.
+ * A cancel a handler in front of the kit's answered, against how the mock's own store held the order
+ * then: a 409 for an order it held as pending is a contradiction the pact must not launder into a
+ * "shipped" state.
+ */
+function contradictionsOf(call: RecordedCall, below: string): Finding[] {
+  if (call.heldAs === undefined || (call.status !== 204 && call.status !== 404 && call.status !== 409)) return [];
+  const expected = cancelStatusWhenHeld[call.heldAs];
+  if (call.status === expected) return [];
+  const id = decodeURIComponent(below.slice(below.lastIndexOf('/') + 1));
+  const held = call.heldAs === 'absent' ? 'held no order ' + id : `held order ${id} as ${call.heldAs}`;
+  return [
+    {
+      code: 'status-unexpected',
+      path: 'status',
+      expected: `status ${expected}: the mock ${held} when a handler in front of it answered (arrange the mock's orders instead: mock.collection(), a scenario)`,
+      actual: `status ${call.status}`,
+    },
+  ];
+}
+
+/** What a pact's metadata says of the calls left out and of what the mock could not see. */
+function kitMetadata(leftOut: readonly LeftOutCall[], overflow: number, unseen: string | undefined): JsonValue {
+  return {
+    leftOut: leftOut.length === 0 ? 'none' : leftOut.map((call) => `${call.call}: ${call.reason}`).join('; '),
+    ...(overflow > 0 && { notKept: `${overflow} distinct calls past the pact's limit` }),
+    ...(unseen !== undefined && { unseen }),
+  };
+}
+
+/**
+ * The Pact V4 document of the calls an app made on a session since it started (or since
+ * `clearPact()`), `reset()`s and the journal's limit notwithstanding: identical interactions once,
+ * calls a fault answered (or dropped) left out and named in the metadata, each interaction judged by
+ * the specification and the model before it is written, and a cancel a handler answered compared
+ * with how the mock held the order.
  * @example
- * const { document, findings } = await consumerPact(session.journalCalls(), { consumer: 'web-app' }, '/v1');
+ * const { document, findings } = await consumerPact(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1' });
  * findings // [] when every call is one the contract allows
  */
 export async function consumerPact(
-  calls: readonly RecordedCall[],
+  pactCalls: PactCalls,
   selection: PactSelection,
-  basePath: string,
+  context: PactContext,
 ): Promise<ConsumerPact> {
-  const picked = calls.filter((call) => isPicked(call, selection.filter));
+  const picked = pactCalls.calls.filter((call) => isPicked(call, selection.filter));
   await Promise.all(picked.map((call) => call.answer?.bodyRead));
-  const interactions: Interaction[] = [];
-  const written = new Map<string, string>();
-  const findings: PactFinding[] = [];
+  const built: Interaction[] = [];
+  const foundPerInteraction: Finding[][] = [];
   const leftOut: LeftOutCall[] = [];
-  const descriptions = new Map<string, number>();
   for (const call of picked) {
     const reason = reasonToLeaveOut(call);
     if (reason !== undefined) {
       leftOut.push({ call: `${call.method} ${call.path} ${call.status}`, reason });
       continue;
     }
-    const { interaction, findings: found } = await interactionOf(call, basePath);
-    const identity = stringifyJson(interaction as JsonValue);
-    if (written.has(identity)) continue;
-    const base = descriptionOf(call, call.path.slice(basePath.length));
-    const seen = (descriptions.get(base) ?? 0) + 1;
-    descriptions.set(base, seen);
-    const description = seen === 1 ? base : `${base} #${seen}`;
-    written.set(identity, description);
-    interactions.push({ description, ...interaction });
-    for (const finding of found) findings.push({ ...finding, interaction: description });
+    const { interaction, findings } = await interactionOf(call, context.basePath);
+    built.push({ description: descriptionOf(call, call.path.slice(context.basePath.length)), ...interaction });
+    foundPerInteraction.push(findings);
   }
+  if (pactCalls.overflow > 0)
+    leftOut.push({ call: `${pactCalls.overflow} distinct calls past the pact's limit`, reason: 'pact-limit' });
+  const { interactions, conflicts, descriptions } = mergeInteractions([], built);
+  const findings = descriptions.flatMap((description, index) =>
+    description === undefined
+      ? []
+      : (foundPerInteraction[index] ?? []).map((finding) => ({ ...finding, interaction: description })),
+  );
   const document: Record<string, JsonValue> = {
     consumer: { name: selection.consumer },
     provider: { name: selection.provider ?? defaultPactProvider },
     interactions,
     metadata: {
       pactSpecification: { version: '4.0' },
-      'petstore-contract-kit': {
-        leftOut: leftOut.length === 0 ? 'none' : leftOut.map((call) => `${call.call}: ${call.reason}`).join('; '),
-      },
+      'petstore-contract-kit': kitMetadata(leftOut, pactCalls.overflow, context.unseen),
     },
   };
-  return { document, findings, leftOut };
+  return { document, findings, leftOut, conflicts, ...(context.unseen !== undefined && { unseen: context.unseen }) };
 }
 
 /**
- * Judges the calls as a pact, and writes it when the judge found nothing: `dir/CONSUMER-PROVIDER.json`,
- * all at once (a new file, then renamed). Throws `PactContradictsSpec`, writing nothing, when it found
- * something. Resolves with the file's path.
+ * Judges the calls as a pact, and merges it into `dir/CONSUMER-PROVIDER.json` when the judge found
+ * nothing: the interactions already there stay, the same request under the same state is written
+ * once (see `writePactFile`). Throws `PactContradictsSpec`, writing nothing, when the judge found
+ * something, and `MockUsageError` (`pact_limit_reached`) when calls did not fit. Resolves with the file's path.
  * @example
- * await writeConsumerPact(session.journalCalls(), { consumer: 'web-app' }, '/v1') // 'pacts/web-app-petstore-order-interface.json'
+ * await writeConsumerPact(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1' }) // 'pacts/web-app-petstore-order-interface.json'
  */
 export async function writeConsumerPact(
-  calls: readonly RecordedCall[],
+  pactCalls: PactCalls,
   options: PactOptions,
-  basePath: string,
+  context: PactContext,
 ): Promise<string> {
   const parties = checkedParties(options);
-  const { document, findings } = await consumerPact(calls, { ...options, ...parties }, basePath);
+  if (pactCalls.overflow > 0)
+    throw new MockUsageError(
+      'pact_limit_reached',
+      `the pact was not written: ${pactCalls.overflow} distinct calls came past the ${pactCallLimit} (or ${keptBodiesLimit / 1024 / 1024} MiB of bodies) a session's pact holds, and a pact without them would not be your app's whole contract; clear it between parts with clearPact(), or write a pact per test file`,
+    );
+  const { document, findings, conflicts } = await consumerPact(pactCalls, { ...options, ...parties }, context);
   if (findings.length > 0)
     throw new PactContradictsSpec(
       `the pact was not written: the contract does not allow ${findings.length === 1 ? 'this interaction' : 'these interactions'}: ${findings
@@ -250,5 +320,6 @@ export async function writeConsumerPact(
         .join('; ')}`,
       findings,
     );
+  if (conflicts.length > 0) throw conflictError(conflicts);
   return writePactFile(document, { ...options, ...parties });
 }

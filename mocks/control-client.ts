@@ -9,7 +9,7 @@ import type { JournalEntry, RequestFilter, ResponseCoverage } from './journal.js
 import type { MockSettings, ScenarioLoaded, ScenarioSummary } from './mock-session.js';
 import type { StoredOrder } from './order-seed.js';
 import { sessionHeader, type SessionSummary } from './sessions.js';
-import { checkedParties, writePactFile, type PactOptions } from './pact-file.js';
+import { checkedParties, writePactFile, type PactOptions, type PactSelection } from './pact-file.js';
 
 export interface ControlClientOptions {
   /** The server's origin, or its API's base URL. */
@@ -41,6 +41,12 @@ export interface ControlClient {
   clearRequests(): Promise<void>;
   coverage(): Promise<ResponseCoverage>;
   /**
+   * Forgets the calls this session's pact is written from (`DELETE /__mock/pact`); a reset keeps them.
+   * @example
+   * await control.clearPact();
+   */
+  clearPact(): Promise<void>;
+  /**
    * Writes this session's consumer pact, as the server made and judged it (`GET /__mock/pact`), to
    * `dir/CONSUMER-PROVIDER.json` as `mock.pact()` does; resolves with the file's path. Refused with
    * `MockError` `pact_contradicts_spec` and its violations, writing nothing, when the contract does not
@@ -49,11 +55,28 @@ export interface ControlClient {
    * await control.pact({ consumer: 'web-app' }) // 'pacts/web-app-petstore-order-interface.json'
    */
   pact(options: PactOptions): Promise<string>;
+  /**
+   * This session's consumer pact as the server made and judged it (`GET /__mock/pact`), without
+   * writing it: what the Playwright fixture hands to the reporter, to merge one pact for a whole run.
+   * @example
+   * const pact = await control.pactDocument({ consumer: 'web-app' });
+   * pact.interactions.length // 5
+   */
+  pactDocument(parties: PactSelection): Promise<PactDocument>;
   sessions(): Promise<SessionSummary[]>;
   /** Ends a named session, this client's by default. */
   endSession(name?: string): Promise<void>;
   /** A client of the same server for another session (null: the default one). */
   forSession(name: string | null): ControlClient;
+}
+
+/** A Pact V4 document as `GET /__mock/pact` answers it. */
+export type PactDocument = { interactions: JsonValue[] } & { [key: string]: JsonValue };
+
+function isPactDocument(value: unknown): value is PactDocument {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const pact = value as Record<string, unknown>;
+  return Array.isArray(pact.interactions) && typeof pact.consumer === 'object' && typeof pact.provider === 'object';
 }
 
 const knownCode = (code: string): code is ErrorCode => Object.hasOwn(errorStatuses, code);
@@ -164,7 +187,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
   const session = options.session ?? null;
   const sessionHeaders: Record<string, string> = session === null ? {} : { [sessionHeader]: session };
   const { json, done } = controlTransport(options, sessionHeaders);
-  return {
+  const client: ControlClient = {
     session,
     sessionHeaders,
     orders: async () => ((await json('GET', '/orders')) as unknown[]).map(toStoredOrder),
@@ -185,10 +208,11 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       return path instanceof RegExp ? entries.filter((entry) => path.test(entry.path)) : entries;
     },
     clearRequests: () => done('DELETE', '/requests'),
+    clearPact: () => done('DELETE', '/pact'),
     coverage: async () => (await json('GET', '/coverage')) as unknown as ResponseCoverage,
-    pact: async (pactOptions) => {
-      const { consumer, provider } = checkedParties(pactOptions);
-      const filter = pactOptions.filter ?? {};
+    pactDocument: async (parties) => {
+      const { consumer, provider } = checkedParties(parties);
+      const filter = parties.filter ?? {};
       if (filter.path instanceof RegExp)
         throw new MockOptionError(
           'invalid_option',
@@ -197,8 +221,15 @@ export function createControlClient(options: ControlClientOptions): ControlClien
       const query = new URLSearchParams(journalQuery(filter));
       query.set('consumer', consumer);
       query.set('provider', provider);
-      return writePactFile((await json('GET', `/pact?${query}`)) as JsonValue, pactOptions);
+      const document = await json('GET', `/pact?${query}`);
+      if (!isPactDocument(document))
+        throw new MockUsageError(
+          'not_the_mock',
+          `GET /__mock/pact answered JSON that is not a pact of ${consumer} with ${provider}: is petstore-mock running there?`,
+        );
+      return document;
     },
+    pact: async (pactOptions) => writePactFile(await client.pactDocument(pactOptions), pactOptions),
     sessions: async () => (await json('GET', '/sessions')) as unknown as SessionSummary[],
     endSession: (name = session ?? undefined) => {
       if (name === undefined)
@@ -210,4 +241,5 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     forSession: (name) =>
       createControlClient({ ...options, ...(name === null ? { session: undefined } : { session: name }) }),
   };
+  return client;
 }

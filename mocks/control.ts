@@ -255,10 +255,16 @@ export async function readPact(session: MockSession, url: URL, basePath: string)
         'invalid_request',
         `GET /__mock/pact needs ?${role}=NAME, a name of letters, digits, '.', '_' and '-'${name === null ? '' : `, not ${JSON.stringify(name)}`}.`,
       );
-  const { document, findings } = await consumerPact(
-    session.journalCalls(),
+  const pactCalls = session.pactCalls();
+  if (pactCalls.overflow > 0)
+    throw new MockError(
+      'pact_limit_reached',
+      `The pact of ${consumer} was not made: ${pactCalls.overflow} distinct calls came past what a session's pact holds, and a pact without them would not be the app's whole contract. Start it over with DELETE /__mock/pact.`,
+    );
+  const { document, findings, conflicts } = await consumerPact(
+    pactCalls,
     { consumer: consumer!, provider, filter },
-    basePath,
+    { basePath },
   );
   if (findings.length > 0)
     throw new MockError(
@@ -271,7 +277,24 @@ export async function readPact(session: MockSession, url: URL, basePath: string)
         })),
       },
     );
+  if (conflicts.length > 0)
+    throw new MockError(
+      'pact_conflict',
+      `The pact of ${consumer} was not made: the same request under the same provider state was answered in two ways.`,
+      {
+        violations: conflicts.map((conflict) => ({
+          path: conflict.added,
+          message: `answers the request of "${conflict.kept}" differently`,
+        })),
+      },
+    );
   return jsonReply(document);
+}
+
+/** `DELETE /__mock/pact`: forgets the calls the session's pact is written from (a reset keeps them). */
+export function clearPact(session: MockSession): Reply {
+  session.clearPact();
+  return noContent();
 }
 
 /** What a control route is called with. */
@@ -349,7 +372,10 @@ export const controlRoutes: readonly ControlRoute[] = [
     DELETE: ({ session }) => clearRequests(session()),
   }),
   controlRoute('/coverage', { GET: ({ session }) => readCoverage(session()) }),
-  controlRoute('/pact', { GET: ({ session, url, basePath }) => readPact(session(), url, basePath) }),
+  controlRoute('/pact', {
+    GET: ({ session, url, basePath }) => readPact(session(), url, basePath),
+    DELETE: ({ session }) => clearPact(session()),
+  }),
   controlRoute(
     '/settings',
     {

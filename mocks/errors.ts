@@ -31,6 +31,8 @@ export const errorStatuses = {
   unknown_session: 404,
   session_limit_reached: 503,
   pact_contradicts_spec: 422,
+  pact_conflict: 422,
+  pact_limit_reached: 409,
   forbidden_origin: 403,
   forbidden_host: 403,
   missing_control_key: 401,
@@ -69,6 +71,14 @@ export const mockUsageErrorCodes = {
     'createServer().mock.handlers where nothing loaded the MSW adapter: the standalone server starts without MSW (use createOrderMock)',
   pact_contradicts_spec:
     "a consumer pact with an interaction the specification or the model does not allow: nothing is written, and the error's findings say which",
+  pact_conflict:
+    'a consumer pact that answers the same request under the same provider state in two ways (in this run, or against the file it merges into): nothing is written, and the message names both',
+  pact_limit_reached:
+    "a consumer pact of more distinct calls than a session's pact holds (10,000, or 32 MiB of bodies): nothing is written rather than a pact without some",
+  unmergeable_pact_file:
+    "a file already at the pact's path that the new interactions cannot be merged into: not JSON, another consumer or provider, not Pact V4, or no list of interactions",
+  pact_file_locked:
+    "a pact file's lock held by another writer for longer than 30 s (a test run that died while writing leaves it: delete it)",
 } as const;
 
 export type MockUsageErrorCode = keyof typeof mockUsageErrorCodes;

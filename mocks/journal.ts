@@ -1,6 +1,7 @@
 import { routes, type OperationName } from '../core/routes.js';
 import { MockOptionError } from './errors.js';
 import type { Reply } from './reply.js';
+import type { OrderStatus } from '../core/provider-state.js';
 
 /** How many calls a session's journal keeps by default. */
 export const defaultJournalSize = 1000;
@@ -38,6 +39,9 @@ export interface KeptAnswer {
   by: AnsweredBy;
   contentType: string | null;
   wwwAuthenticate: string | null;
+  /** The deprecated pet read's `Deprecation` and `Sunset` (RFC 9745, 8594), kept where sent: a pact states them. */
+  deprecation?: string;
+  sunset?: string;
   body: string | readonly Uint8Array[] | null;
   bodyDropped?: true;
   /** Set while the body of a handler's answer is still being read; a pact waits for it. */
@@ -50,8 +54,12 @@ export const keptBodyLimit = 1024 * 1024;
 /** The most body a journal keeps in all (a list body shared by calls counts once for each): beyond it, calls are journaled without. */
 export const keptBodiesLimit = 32 * 1024 * 1024;
 
-/** A body's size in characters or bytes: what the journal's limits count. */
-function bodySize(body: string | readonly Uint8Array[] | null): number {
+/**
+ * A body's size in characters or bytes: what the journal's limits count.
+ * @example
+ * bodySize('{}') // 2
+ */
+export function bodySize(body: string | readonly Uint8Array[] | null): number {
   if (body === null) return 0;
   if (typeof body === 'string') return body.length;
   let size = 0;
@@ -59,26 +67,34 @@ function bodySize(body: string | readonly Uint8Array[] | null): number {
   return size;
 }
 
-function headerOf(reply: Reply, name: string): string | null {
-  for (const field in reply.headers) if (field.toLowerCase() === name) return reply.headers[field] ?? null;
-  return null;
-}
-
 /** The answer of a call as the journal keeps it: the body by reference, never copied, unless too big. */
 export function keptAnswer(reply: Reply, by: AnsweredBy): KeptAnswer {
   const kept = bodySize(reply.body) <= keptBodyLimit;
-  const answer: KeptAnswer = {
-    by,
-    contentType: headerOf(reply, 'content-type'),
-    wwwAuthenticate: headerOf(reply, 'www-authenticate'),
-    body: kept ? reply.body : null,
-  };
+  const answer: KeptAnswer = { by, contentType: null, wwwAuthenticate: null, body: kept ? reply.body : null };
+  // One pass over the reply's fields for the few a pact states.
+  for (const field in reply.headers) {
+    const value = reply.headers[field];
+    if (value === undefined) continue;
+    const name = field.toLowerCase();
+    if (name === 'content-type') answer.contentType = value;
+    else if (name === 'www-authenticate') answer.wwwAuthenticate = value;
+    else if (name === 'deprecation') answer.deprecation = value;
+    else if (name === 'sunset') answer.sunset = value;
+  }
   if (!kept) answer.bodyDropped = true;
   return answer;
 }
 
 /** A call as recorded: its time in milliseconds, made ISO 8601 when listed; and its answer, kept for a pact. */
-export type RecordedCall = Omit<JournalEntry, 'time'> & { time: number; answer?: KeptAnswer };
+export type RecordedCall = Omit<JournalEntry, 'time'> & {
+  time: number;
+  answer?: KeptAnswer;
+  /**
+   * For a cancel a handler in front of the kit's answered: how the mock's own store held the order at
+   * that moment (`absent` when it held none), so that a pact can refuse an answer that contradicts it.
+   */
+  heldAs?: OrderStatus | 'absent';
+};
 
 /**
  * Which calls to pick out of a journal: every field given must match.

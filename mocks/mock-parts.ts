@@ -106,11 +106,14 @@ function checkedMaxOrders(maxOrders = defaultMaxOrders): number {
 /** A session's consumer pact: the calls its app made, as Pact V4, judged before it is given. */
 export interface PactControls {
   /**
-   * Writes the pact of the calls your app made on this session (its journal), as Pact V4:
-   * `dir/CONSUMER-PROVIDER.json` (`dir` is `pacts` unless given), each interaction with the provider
-   * state it depended on, checked against the specification and the model first. Calls a fault
-   * answered are left out. Throws `PactContradictsSpec`, writing nothing, when an interaction is one
-   * the contract does not allow. Node.js only.
+   * Writes the pact of every call your app made on this session since it started (resets and the
+   * journal's limit do not lose any), as Pact V4, merged into `dir/CONSUMER-PROVIDER.json` (`dir` is
+   * `pacts` unless given) as Pact merges: what the file holds stays, the same interaction is written
+   * once, by any number of test files, workers and processes. Each interaction has the provider state
+   * it depended on and is checked against the specification and the model first. Calls a fault
+   * answered are left out and named. Throws `PactContradictsSpec`, writing nothing, when an
+   * interaction is one the contract does not allow, and `MockUsageError` (`pact_conflict`,
+   * `pact_limit_reached`) when it answers a request two ways or calls did not fit. Node.js only.
    * @example
    * afterAll(async () => {
    *   await mock.pact({ consumer: 'web-app' }); // 'pacts/web-app-petstore-order-interface.json'
@@ -125,6 +128,13 @@ export interface PactControls {
    * const { document, findings } = await mock.pactDocument({ consumer: 'web-app' });
    */
   pactDocument(parties: PactSelection): Promise<ConsumerPact>;
+  /**
+   * Forgets the calls the pact is written from. `reset()` keeps them, so that a pact written after
+   * all tests holds every test's calls; call this only to start a pact over.
+   * @example
+   * mock.clearPact(); // the next mock.pact() holds only the calls made after this
+   */
+  clearPact(): void;
 }
 
 export interface OrderMock extends MockControls, PactControls {
@@ -220,10 +230,25 @@ function controlsOf(session: MockSession): MockControls {
   };
 }
 
-function pactControlsOf(session: MockSession, basePath: string): PactControls {
+/** Whether the mock's MSW handlers were handed out, and whether an MSW server or worker was observed. */
+interface MswUse {
+  handlersGiven: boolean;
+  observed: boolean;
+}
+
+/** What a pact says it could not see: MSW in use, and nothing observed, hides `server.use` answers. */
+const unseenWithoutObserve =
+  "mock.observe(server) was never called: answers of handlers in front of the kit's (server.use, worker.use) could not be seen, and are not in this pact";
+
+function pactControlsOf(session: MockSession, basePath: string, msw: MswUse): PactControls {
+  const context = () => ({
+    basePath,
+    ...(msw.handlersGiven && !msw.observed && { unseen: unseenWithoutObserve }),
+  });
   return {
-    pact: (options) => writeConsumerPact(session.journalCalls(), options, basePath),
-    pactDocument: (parties) => consumerPact(session.journalCalls(), parties, basePath),
+    pact: (options) => writeConsumerPact(session.pactCalls(), options, context()),
+    pactDocument: (parties) => consumerPact(session.pactCalls(), parties, context()),
+    clearPact: () => session.clearPact(),
   };
 }
 
@@ -274,28 +299,33 @@ export function createMockParts(options: OrderMockOptions = {}): OrderMock {
     warn: options.warn,
     userHandlers: () => userHandlers,
   });
+  const msw: MswUse = { handlersGiven: false, observed: false };
+  const observe = createObserver(pipeline);
   const mock: Omit<OrderMock, 'handlers'> = {
     ...controlsOf(sessions.default),
     handle: pipeline.handle,
     session: (name) => {
       const session = sessions.resolve(name);
-      return { ...controlsOf(session), ...pactControlsOf(session, pipeline.basePath) };
+      return { ...controlsOf(session), ...pactControlsOf(session, pipeline.basePath, msw) };
     },
     sessions: () => sessions.list(),
-    observe: createObserver(pipeline),
+    observe: (source) => {
+      msw.observed = true;
+      return observe(source);
+    },
     dropsConnectionsInAnySession: () => sessions.some(dropsConnections),
-    ...pactControlsOf(sessions.default, pipeline.basePath),
+    ...pactControlsOf(sessions.default, pipeline.basePath, msw),
   };
-  return withUserHandlers(mock, pipeline, { options, userHandlers });
+  return withUserHandlers(mock, pipeline, { options, userHandlers, msw });
 }
 
 // The user's handlers, asked by the pipeline before the kit's operations, and after the kit's handler in `mock.handlers`.
 function withUserHandlers(
   mock: Omit<OrderMock, 'handlers'>,
   pipeline: Pipeline,
-  { options, userHandlers }: { options: OrderMockOptions; userHandlers: RequestHandler[] },
+  { options, userHandlers, msw }: { options: OrderMockOptions; userHandlers: RequestHandler[]; msw: MswUse },
 ): OrderMock {
-  const handlers = lazyHandlers(mock, pipeline);
+  const handlers = lazyHandlers(mock, pipeline, msw);
   const withHandlers = mock as OrderMock;
   userHandlers.push(
     ...(typeof options.handlers === 'function' ? options.handlers(withHandlers) : (options.handlers ?? [])),
@@ -318,7 +348,11 @@ export function useMswHandler(make: (pipeline: Pipeline) => RequestHandler): voi
 
 // `mock.handlers`, made at the first ask: the kit's handler, then the user's. Without the MSW adapter
 // loaded, asking says so.
-function lazyHandlers(mock: Omit<OrderMock, 'handlers'>, pipeline: Pipeline): { add(users: RequestHandler[]): void } {
+function lazyHandlers(
+  mock: Omit<OrderMock, 'handlers'>,
+  pipeline: Pipeline,
+  msw: MswUse,
+): { add(users: RequestHandler[]): void } {
   let handlers: RequestHandler[] | undefined;
   const users: RequestHandler[] = [];
   Object.defineProperty(mock, 'handlers', {
@@ -330,6 +364,7 @@ function lazyHandlers(mock: Omit<OrderMock, 'handlers'>, pipeline: Pipeline): { 
           'This mock has no MSW handlers: the MSW adapter was not loaded. Import createOrderMock from petstore-contract-kit/msw (or the package root) for setupServer or setupWorker.',
         );
       handlers ??= [mswHandler(pipeline), ...users];
+      msw.handlersGiven = true;
       return handlers;
     },
   });

@@ -10,6 +10,7 @@ import {
   type RequestFilter,
   type ResponseCoverage,
 } from './journal.js';
+import { PactLedger, type PactCalls } from './pact-ledger.js';
 import { type OrderSeed, OrderStore, type OrderCollection, type StoredOrder } from './order-store.js';
 import type { ConflictBody } from './operations.js';
 import type { NetworkError, Reply } from './reply.js';
@@ -204,6 +205,7 @@ export class MockSession implements MockControls {
   readonly store: OrderStore;
   readonly #plan: FaultPlan;
   readonly #journal: RequestJournal;
+  readonly #pactCalls = new PactLedger();
   readonly #start: SessionStart;
   #settings: MockSettings;
   #roundingHinted = false;
@@ -266,7 +268,7 @@ export class MockSession implements MockControls {
     );
   }
 
-  /** Clears the journal too, so that each test starts from nothing. */
+  /** Clears the journal too, so that each test starts from nothing; the calls a pact is written from stay. */
   async reset(): Promise<void> {
     this.#journal.clear();
     this.#settings = { ...(this.#start.settings ?? defaultMockSettings) };
@@ -333,9 +335,19 @@ export class MockSession implements MockControls {
     return this.#journal.list(filter);
   }
 
-  /** Every call the journal keeps, oldest first, with its answer: what a consumer pact is written from. */
+  /** Every call the journal keeps, oldest first, with its answer. */
   journalCalls(): readonly RecordedCall[] {
     return this.#journal.calls();
+  }
+
+  /** Every distinct call since the session started or `clearPact()`: what a consumer pact is written from. */
+  pactCalls(): PactCalls {
+    return this.#pactCalls.calls();
+  }
+
+  /** Forgets the calls a pact is written from (`reset()` and `clearRequests()` keep them). */
+  clearPact(): void {
+    this.#pactCalls.clear();
   }
 
   clearRequests(): void {
@@ -351,6 +363,8 @@ export class MockSession implements MockControls {
   }
 
   recordCall(entry: RecordedCall): void {
+    // Before the journal, which may drop the body the two share.
+    this.#pactCalls.record(entry);
     this.#journal.record(entry);
   }
 

@@ -44,6 +44,10 @@ function answerOfHandler(response: Response): KeptAnswer {
     wwwAuthenticate: response.headers.get('www-authenticate'),
     body: null,
   };
+  const deprecation = response.headers.get('deprecation');
+  const sunset = response.headers.get('sunset');
+  if (deprecation !== null) answer.deprecation = deprecation;
+  if (sunset !== null) answer.sunset = sunset;
   answer.bodyRead = response
     .clone()
     .text()

@@ -1,9 +1,10 @@
 // Writing a consumer's pact to a file, apart from judging it, so that the control client (which
 // fetches a pact the server judged) writes it the same way without loading the judge.
-import type { JsonValue } from '../core/parse-json.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { MockOptionError, MockUsageError } from './errors.js';
 import type { RequestFilter } from './journal.js';
+import { mergePactDocuments, type PactConflict } from './pact-merge.js';
 
 /** The provider a consumer's pact names unless told otherwise: the interface's own name. */
 export const defaultPactProvider = 'petstore-order-interface';
@@ -26,9 +27,17 @@ export const pactParticipantName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 interface FileSystem {
   mkdir(path: string, options: { recursive: true }): Promise<unknown>;
-  writeFile(path: string, text: string): Promise<void>;
+  writeFile(path: string, text: string, options?: { flag: 'wx' }): Promise<void>;
+  readFile(path: string, encoding: 'utf8'): Promise<string>;
   rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  stat(path: string): Promise<{ mtimeMs: number }>;
 }
+
+/** How long a writer waits for another to finish the same pact file before it gives up. */
+export const pactLockPatience = 30_000;
+
+const errorCode = (error: unknown) => (error as { code?: unknown } | null)?.code;
 
 // Node's file system without an import: this module also runs in browsers, where a pact has no file to go to.
 function nodeFileSystem(): FileSystem {
@@ -63,19 +72,102 @@ export function checkedParties(parties: PactSelection): { consumer: string; prov
 }
 
 /**
- * Writes a pact document to `dir/CONSUMER-PROVIDER.json` (`dir` is `pacts` unless given), all at once:
- * a new file, then renamed over the old one. Resolves with the file's path. Node.js only.
+ * The error for interactions that answer the same request under the same provider state differently:
+ * a provider cannot honour both. `MockUsageError` with the code `pact_conflict`.
+ * @example
+ * throw conflictError([{ kept: 'DELETE /store/orders/3 409 (with the key)', added: 'DELETE /store/orders/3 404 (with the key)' }]);
+ */
+export function conflictError(conflicts: readonly PactConflict[], file?: string): MockUsageError {
+  const named = conflicts.map((conflict) => `"${conflict.added}" against "${conflict.kept}"`).join('; ');
+  return new MockUsageError(
+    'pact_conflict',
+    `the pact was not written: the same request under the same provider state is answered differently${file === undefined ? '' : ` in ${file} and in this run`}: ${named}`,
+  );
+}
+
+// A short name for the lock and the new file beside the pact, whose own name may be near the limit.
+function shortName(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return (hash >>> 0).toString(36);
+}
+
+/** The document to write: the one given, merged into the file's when there is one. */
+async function mergedDocument(
+  fileSystem: FileSystem,
+  file: string,
+  document: Record<string, JsonValue>,
+): Promise<Record<string, JsonValue>> {
+  let text: string;
+  try {
+    text = await fileSystem.readFile(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return document;
+    throw error;
+  }
+  let existing: JsonValue;
+  try {
+    existing = parseJson(text);
+  } catch {
+    throw new MockUsageError('unmergeable_pact_file', `${file} is there and is not JSON; move it away or delete it`);
+  }
+  const merged = mergePactDocuments(existing, document, file);
+  if (merged.conflicts.length > 0) throw conflictError(merged.conflicts, file);
+  return merged.document;
+}
+
+/** Holds the pact's lock while `work` runs: one writer at a time, across workers and processes. */
+async function withLock<T>(fileSystem: FileSystem, lock: string, work: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      await fileSystem.writeFile(lock, String(Date.now()), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if (errorCode(error) !== 'EEXIST') throw error;
+    }
+    // A writer that died holding the lock leaves it behind: a lock older than the patience is broken.
+    const age = await fileSystem.stat(lock).then(
+      (stat) => Date.now() - stat.mtimeMs,
+      () => 0,
+    );
+    if (age > pactLockPatience) await fileSystem.unlink(lock).catch(() => undefined);
+    else if (Date.now() - started > pactLockPatience)
+      throw new MockUsageError(
+        'pact_file_locked',
+        `${lock} has been held for ${Math.round(age / 1000)} s by another writer of the same pact; delete it if no test run is writing`,
+      );
+    else await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+  }
+  try {
+    return await work();
+  } finally {
+    await fileSystem.unlink(lock).catch(() => undefined);
+  }
+}
+
+/**
+ * Writes a pact document to `dir/CONSUMER-PROVIDER.json` (`dir` is `pacts` unless given), merged as
+ * Pact merges: the interactions a file already holds for the same consumer and provider stay, one
+ * with the same request and provider state is written once, and one answered differently is refused
+ * (`MockUsageError` `pact_conflict`, naming both). Safe under concurrent writers (workers, processes):
+ * one at a time under a lock file, each writing a new file and renaming it over the old one. Resolves
+ * with the file's path. Node.js only.
  * @example
  * await writePactFile(document, { consumer: 'web-app' }) // 'pacts/web-app-petstore-order-interface.json'
  */
 export async function writePactFile(document: JsonValue, options: PactOptions): Promise<string> {
-  const { consumer, provider } = checkedParties(options);
+  const parties = checkedParties(options);
   const fileSystem = nodeFileSystem();
   const dir = (options.dir ?? 'pacts').replace(/[\\/]+$/, '') || '.';
-  const file = `${dir}/${consumer}-${provider}.json`;
+  const name = `${parties.consumer}-${parties.provider}`;
+  const file = `${dir}/${name}.json`;
   await fileSystem.mkdir(dir, { recursive: true });
-  const partial = `${file}.${Math.random().toString(36).slice(2)}.partial`;
-  await fileSystem.writeFile(partial, `${stringifyJson(document)}\n`);
-  await fileSystem.rename(partial, file);
+  await withLock(fileSystem, `${dir}/.${shortName(name)}.pact.lock`, async () => {
+    const merged = await mergedDocument(fileSystem, file, document as Record<string, JsonValue>);
+    const partial = `${dir}/.${shortName(name)}.${Math.random().toString(36).slice(2)}.partial`;
+    await fileSystem.writeFile(partial, `${stringifyJson(merged)}\n`);
+    await fileSystem.rename(partial, file);
+  });
   return file;
 }

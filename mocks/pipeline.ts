@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'msw';
 import { pathSegments, routesAtPath, type OperationName, type Route } from '../core/routes.js';
+import { parseInt64 } from '../core/int64.js';
 import { controlPathOf, matchControlRoute } from './control.js';
 import {
   allowedMethods,
@@ -98,6 +99,18 @@ function needsNoControlKey(method: string, path: string): boolean {
 // `/__mock` is the control page's folder: its address ends with a slash.
 function controlPageRedirect(url: URL): Reply {
   return { status: 308, headers: { location: `/__mock/${url.search}` }, body: null };
+}
+
+// How the session's store holds the order a cancel names, for a cancel a handler of the user's answered.
+function heldAsOf(session: MockSession, pathname: string): RecordedCall['heldAs'] {
+  let id: bigint | undefined;
+  try {
+    id = parseInt64(decodeURIComponent(pathname.slice(pathname.lastIndexOf('/') + 1)));
+  } catch {
+    return undefined;
+  }
+  if (id === undefined) return undefined;
+  return session.store.find(id)?.status ?? 'absent';
 }
 
 class RequestPipeline {
@@ -350,6 +363,10 @@ class RequestPipeline {
     if (call.probablyMeant !== undefined) entry.probablyMeant = String(call.probablyMeant);
     if (recorded.kept !== undefined) entry.answer = recorded.kept;
     else if (answer !== undefined && answer !== networkError) entry.answer = keptAnswer(answer, call.by ?? 'kit');
+    if (call.by === 'handler' && call.operation === 'cancelOrder') {
+      const heldAs = heldAsOf(session, recorded.pathname);
+      if (heldAs !== undefined) entry.heldAs = heldAs;
+    }
     session.recordCall(entry);
   }
 

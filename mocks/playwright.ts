@@ -5,7 +5,9 @@ import { createControlClient, type ControlClient } from './control-client.js';
 import { MockUsageError, MockOptionError } from './errors.js';
 import { networkError, replyToResponse } from './reply.js';
 import type { MockedResponseEvent, OrderMock, OrderMockOptions } from './order-mock.js';
-import { OrderCoverageReporter, coverageAttachment } from './playwright-reporter.js';
+import { OrderCoverageReporter, coverageAttachment, pactAttachment } from './playwright-reporter.js';
+import type { PactSelection } from './pact-file.js';
+import { stringifyJson } from '../core/stringify-json.js';
 
 /** The options of the kit's Playwright fixtures, set in the config's `use` or with `test.use()`. */
 export interface OrderMockTestOptions {
@@ -18,6 +20,13 @@ export interface OrderMockTestOptions {
   mockControlKey: string | undefined;
   /** The in-page mock's options, but the scenario. Default: none. */
   mockOptions: Omit<OrderMockOptions, 'scenario'>;
+  /**
+   * Who the consumer pact is between: each test's pact goes to the kit's reporter, which writes one
+   * pact for the whole run (every test, worker and mode). Default: none, no pact.
+   * @example
+   * use: { pact: { consumer: 'web-app' } }
+   */
+  pact: PactSelection | undefined;
 }
 
 export interface OrderMockFixtures {
@@ -142,7 +151,8 @@ function journaledNetwork(
 
 /**
  * Playwright's `test`, with a stateful order mock for every test, in the page or on a shared server.
- * Each test's coverage is attached to its result, for the kit's reporter to merge.
+ * Each test's coverage, and its consumer pact when the `pact` option names a consumer, are attached
+ * to its result, for the kit's reporter to merge.
  * @example
  * import { expect, test } from 'petstore-contract-kit/playwright';
  *
@@ -161,9 +171,10 @@ export const test = base.extend<OrderMockTestOptions & OrderMockFixtures & { ord
   mockServer: [undefined, { option: true }],
   mockControlKey: [undefined, { option: true }],
   mockOptions: [{}, { option: true }],
+  pact: [undefined, { option: true }],
   orderMockRun: [
     async (
-      { context, extraHTTPHeaders, scenario, mockMode, mockServer, mockControlKey, mockOptions },
+      { context, extraHTTPHeaders, scenario, mockMode, mockServer, mockControlKey, mockOptions, pact },
       use,
       testInfo,
     ) => {
@@ -183,6 +194,12 @@ export const test = base.extend<OrderMockTestOptions & OrderMockFixtures & { ord
           body: JSON.stringify(await run.control.coverage()),
           contentType: 'application/json',
         });
+        // Judged here, so that a call the contract does not allow fails the test that made it.
+        if (pact !== undefined)
+          await testInfo.attach(pactAttachment, {
+            body: stringifyJson(await run.control.pactDocument(pact)),
+            contentType: 'application/json',
+          });
       } finally {
         await run.network?.disable();
         if (mockMode === 'server') await run.control.endSession().catch(() => {});

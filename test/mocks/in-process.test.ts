@@ -93,6 +93,7 @@ describe('createOrderMock with setupServer', () => {
       'addFaults',
       'changeSettings',
       'clearFaults',
+      'clearPact',
       'clearRequests',
       'collection',
       'coverage',

@@ -1,0 +1,102 @@
+// What a consumer's pact is written from: every distinct call a session answered since it started (or
+// since the pact was last cleared), kept beside the journal so that `reset()`, a scenario load and the
+// journal's limit do not lose them. Calls are pushed as they come, with no work on the request's path,
+// and made distinct in batches.
+import { bodySize, keptBodiesLimit, type KeptAnswer, type RecordedCall } from './journal.js';
+
+/**
+ * How many distinct calls a session's pact holds, and how many bytes of their bodies (as the journal
+ * counts them, a body shared by calls once for each): past either, `mock.pact()` refuses rather than drop some.
+ */
+export const pactCallLimit = 10_000;
+
+// Calls are made distinct once this many are waiting.
+const batchSize = 1024;
+
+/** The calls a pact is written from, and how many distinct calls did not fit. */
+export interface PactCalls {
+  calls: RecordedCall[];
+  /** Distinct calls seen past `pactCallLimit` or `keptBodiesLimit`, not kept: a pact without them would not be the app's whole contract. */
+  overflow: number;
+}
+
+/**
+ * Every distinct call of a session, for its consumer pact: identical calls (same request, key, answer
+ * and body) once, in the order they were first made.
+ * @example
+ * const ledger = new PactLedger();
+ * ledger.record(call);
+ * ledger.calls().calls.length // 1
+ */
+export class PactLedger {
+  readonly #limit: number;
+  // A call and the answer it had when recorded: the journal may later drop the body it shares.
+  #waiting: { call: RecordedCall; answer: KeptAnswer | undefined }[] = [];
+  readonly #distinct = new Map<string, RecordedCall>();
+  #overflow = 0;
+  #keptBytes = 0;
+  // Bodies the kit shares between answers (a list's parts) are told apart by identity, not by content.
+  readonly #bodyIds = new WeakMap<object, number>();
+  #nextBodyId = 0;
+
+  constructor(limit: number = pactCallLimit) {
+    this.#limit = limit;
+  }
+
+  record(call: RecordedCall): void {
+    this.#waiting.push({ call, answer: call.answer });
+    if (this.#waiting.length >= batchSize) this.#settle();
+  }
+
+  /** Every distinct call, oldest first, and how many did not fit. */
+  calls(): PactCalls {
+    this.#settle();
+    return { calls: [...this.#distinct.values()], overflow: this.#overflow };
+  }
+
+  clear(): void {
+    this.#waiting = [];
+    this.#distinct.clear();
+    this.#overflow = 0;
+    this.#keptBytes = 0;
+  }
+
+  #settle(): void {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const { call, answer } of waiting) {
+      const kept: RecordedCall = answer === call.answer ? call : { ...call, answer };
+      const identity = this.#identityOf(kept);
+      if (this.#distinct.has(identity)) continue;
+      const size = bodySize(kept.answer?.body ?? null);
+      if (this.#distinct.size >= this.#limit || this.#keptBytes + size > keptBodiesLimit) this.#overflow++;
+      else {
+        this.#keptBytes += size;
+        this.#distinct.set(identity, kept);
+      }
+    }
+  }
+
+  #identityOf(call: RecordedCall): string {
+    const { answer } = call;
+    const parts = [call.method, call.path, String(call.status), call.authorization, call.heldAs ?? ''];
+    if (answer === undefined) return parts.join('\n');
+    // A handler's body still being read is its own until read: nothing to compare it with yet.
+    const body = answer.bodyRead !== undefined ? `answer:${this.#idOf(answer)}` : this.#bodyKey(answer.body);
+    parts.push(answer.by, answer.contentType ?? '', answer.wwwAuthenticate ?? '');
+    parts.push(answer.deprecation ?? '', answer.sunset ?? '', String(answer.bodyDropped === true), body);
+    return parts.join('\n');
+  }
+
+  #bodyKey(body: KeptAnswer['body']): string {
+    if (body === null) return '';
+    if (typeof body === 'string') return `text:${body}`;
+    return `parts:${this.#idOf(body)}`;
+  }
+
+  #idOf(value: object): number {
+    let id = this.#bodyIds.get(value);
+    if (id === undefined) this.#bodyIds.set(value, (id = this.#nextBodyId++));
+    return id;
+  }
+}

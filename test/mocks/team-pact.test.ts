@@ -1,0 +1,374 @@
+// A consumer's pact as a team's suite writes it: tests that reset before each, scenario loads, more
+// calls than the journal keeps, several files and writers for one pact, overrides in front of the
+// kit's handlers, and the deprecated pet read. Nothing is lost without being named, nothing laundered.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../core/parse-json.js';
+import { createControlClient } from '../../mocks/control-client.js';
+import { MockUsageError, PactContradictsSpec } from '../../mocks/errors.js';
+import { createOrderMock, type OrderMock } from '../../mocks/order-mock.js';
+import { PactLedger } from '../../mocks/pact-ledger.js';
+import { verifyPact } from '../../verify/pact.js';
+import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
+import { startServer } from '../support/support.js';
+
+const base = 'https://api.example.com/v1';
+const withKey = { authorization: 'Bearer petstore-dev-key' };
+const server = setupServer();
+let directory: string;
+let dirs = 0;
+
+interface PactFile {
+  interactions: { description: string; response: { status: number; headers?: Record<string, string[]> } }[];
+  metadata: Record<string, Record<string, string>>;
+}
+
+const freshDir = () => join(directory, `pacts-${dirs++}`);
+const readPact = async (file: string) => parseJson(await readFile(file, 'utf8')) as unknown as PactFile;
+const descriptions = (pact: PactFile) => pact.interactions.map((interaction) => interaction.description);
+const call = (path: string, init: RequestInit = {}) =>
+  fetch(`${base}${path}`, { ...init, headers: { ...withKey, ...(init.headers as Record<string, string>) } });
+const cancel = (id: number | string) => call(`/store/orders/${id}`, { method: 'DELETE' });
+
+function mockOnServer(options: Parameters<typeof createOrderMock>[0] = {}): OrderMock {
+  const mock = createOrderMock(options);
+  server.use(...mock.handlers);
+  return mock;
+}
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-team-pact-'));
+  server.listen({
+    onUnhandledRequest: (request, print) => {
+      if (!request.url.startsWith('http://127.0.0.1:')) print.error();
+    },
+  });
+});
+afterEach(() => server.resetHandlers());
+afterAll(async () => {
+  server.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('the pact of a whole test file', () => {
+  it('holds every test’s calls when each test starts with reset(), as the README’s pattern does', async () => {
+    const mock = mockOnServer();
+    await call('/store/orders');
+    await mock.reset();
+    await cancel(1);
+    await mock.reset();
+    await cancel(3);
+    await mock.reset();
+    await cancel(99);
+    await mock.reset();
+    const file = await mock.pact({ consumer: 'web-app', dir: freshDir() });
+    expect(descriptions(await readPact(file))).toEqual([
+      'GET /store/orders 200 (with the key)',
+      'DELETE /store/orders/1 204 (with the key)',
+      'DELETE /store/orders/3 409 (with the key)',
+      'DELETE /store/orders/99 404 (with the key)',
+    ]);
+  });
+
+  it('holds the calls made before a scenario was loaded', async () => {
+    const mock = mockOnServer({ scenarios: undefined });
+    await cancel(1);
+    await mock.loadScenario('cancel-shipped-order');
+    await cancel(3);
+    const { document } = await mock.pactDocument({ consumer: 'web-app' });
+    expect(descriptions(document as unknown as PactFile)).toEqual([
+      'DELETE /store/orders/1 204 (with the key)',
+      'DELETE /store/orders/3 409 (with the key)',
+    ]);
+  });
+
+  it("keeps calls past the journal's limit, and says none was left out", async () => {
+    const mock = mockOnServer({ journalSize: 2 });
+    for (const id of [1, 2, 3, 4, 99]) await cancel(id);
+    expect(mock.requests()).toHaveLength(2);
+    const file = await mock.pact({ consumer: 'web-app', dir: freshDir() });
+    const pact = await readPact(file);
+    expect(pact.interactions).toHaveLength(5);
+    expect(pact.metadata['petstore-contract-kit']).toMatchObject({ leftOut: 'none' });
+    expect(pact.metadata['petstore-contract-kit']).not.toHaveProperty('notKept');
+  });
+
+  it('starts over after clearPact(), which reset() does not do', async () => {
+    const mock = mockOnServer();
+    await cancel(1);
+    mock.clearPact();
+    await cancel(99);
+    const { document } = await mock.pactDocument({ consumer: 'web-app' });
+    expect(descriptions(document as unknown as PactFile)).toEqual(['DELETE /store/orders/99 404 (with the key)']);
+  });
+});
+
+describe("the pact's limit", () => {
+  it('counts the distinct calls that do not fit, and names them', () => {
+    const ledger = new PactLedger(2);
+    const entry = (path: string) => ({
+      method: 'DELETE',
+      path,
+      operation: 'cancelOrder' as const,
+      status: 404,
+      session: null,
+      time: 0,
+      authorization: 'valid' as const,
+    });
+    for (const path of ['/v1/store/orders/1', '/v1/store/orders/1', '/v1/store/orders/2', '/v1/store/orders/3'])
+      ledger.record(entry(path));
+    const { calls, overflow } = ledger.calls();
+    expect(calls.map((kept) => kept.path)).toEqual(['/v1/store/orders/1', '/v1/store/orders/2']);
+    expect(overflow).toBe(1);
+  });
+
+  it('refuses to write a pact of more distinct calls than it holds, rather than drop some', async () => {
+    const mock = createOrderMock();
+    for (let id = 1000; id <= 11_000; id++)
+      await mock.handle(new Request(`http://localhost/v1/store/orders/${id}`, { method: 'DELETE', headers: withKey }));
+    const dir = freshDir();
+    const refusal = await mock.pact({ consumer: 'web-app', dir }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(MockUsageError);
+    expect((refusal as MockUsageError).code).toBe('pact_limit_reached');
+    expect((refusal as Error).message).toBe(
+      "the pact was not written: 1 distinct calls came past the 10000 (or 32 MiB of bodies) a session's pact holds, and a pact without them would not be your app's whole contract; clear it between parts with clearPact(), or write a pact per test file",
+    );
+    expect(existsSync(dir)).toBe(false);
+    const { leftOut, document } = await mock.pactDocument({ consumer: 'web-app', filter: { status: 401 } });
+    expect(leftOut).toEqual([{ call: "1 distinct calls past the pact's limit", reason: 'pact-limit' }]);
+    expect((document.metadata as PactFile['metadata'])['petstore-contract-kit']).toEqual({
+      leftOut: "1 distinct calls past the pact's limit: pact-limit",
+      notKept: "1 distinct calls past the pact's limit",
+    });
+  });
+});
+
+describe('one pact file for many writers', () => {
+  it('merges what two test files wrote, each interaction once', async () => {
+    const dir = freshDir();
+    const first = mockOnServer();
+    await call('/store/orders');
+    await cancel(1);
+    await first.pact({ consumer: 'web-app', dir });
+    server.resetHandlers();
+    const second = mockOnServer();
+    await cancel(1);
+    await cancel(3);
+    const file = await second.pact({ consumer: 'web-app', dir });
+    expect(descriptions(await readPact(file))).toEqual([
+      'GET /store/orders 200 (with the key)',
+      'DELETE /store/orders/1 204 (with the key)',
+      'DELETE /store/orders/3 409 (with the key)',
+    ]);
+  });
+
+  it('keeps every interaction when writers write at once', async () => {
+    const dir = freshDir();
+    const mocks = [1, 2, 3, 4, 5, 99].map((id) => ({ id, mock: createOrderMock() }));
+    for (const { id, mock } of mocks)
+      await mock.handle(new Request(`http://localhost/v1/store/orders/${id}`, { method: 'DELETE', headers: withKey }));
+    const files = await Promise.all(mocks.map(({ mock }) => mock.pact({ consumer: 'web-app', dir })));
+    expect(new Set(files).size).toBe(1);
+    expect(descriptions(await readPact(files[0]!)).sort()).toEqual([
+      'DELETE /store/orders/1 204 (with the key)',
+      'DELETE /store/orders/2 204 (with the key)',
+      'DELETE /store/orders/3 409 (with the key)',
+      'DELETE /store/orders/4 409 (with the key)',
+      'DELETE /store/orders/5 204 (with the key)',
+      'DELETE /store/orders/99 404 (with the key)',
+    ]);
+  });
+
+  it('refuses a request answered otherwise under the same state than the file holds, naming both, and leaves the file', async () => {
+    const dir = freshDir();
+    const first = mockOnServer();
+    await cancel(99);
+    const file = await first.pact({ consumer: 'web-app', dir });
+    const edited = (await readFile(file, 'utf8')).replace('"status":404', '"status":410');
+    await writeFile(file, edited);
+    server.resetHandlers();
+    const second = mockOnServer();
+    await cancel(99);
+    await expect(second.pact({ consumer: 'web-app', dir })).rejects.toThrow(
+      `the pact was not written: the same request under the same provider state is answered differently in ${file} and in this run: "DELETE /store/orders/99 404 (with the key)" against "DELETE /store/orders/99 404 (with the key)"`,
+    );
+    expect(await readFile(file, 'utf8')).toBe(edited);
+  });
+
+  it('refuses to merge into a file that is not a pact of the same consumer, and leaves it', async () => {
+    const dir = freshDir();
+    const mock = mockOnServer();
+    await cancel(1);
+    const file = await mock.pact({ consumer: 'web-app', dir });
+    await writeFile(file, '{"consumer":{"name":"web-app"},"provider":{"name":"petstore-order-interface"}}');
+    const refusal = await mock.pact({ consumer: 'web-app', dir }).catch((error: unknown) => error);
+    expect((refusal as MockUsageError).code).toBe('unmergeable_pact_file');
+    expect((refusal as Error).message).toBe(
+      `${file} cannot take this run's interactions: its pactSpecification version is null, not 4.x; move it away or delete it`,
+    );
+    await writeFile(file, 'not json');
+    await expect(mock.pact({ consumer: 'web-app', dir })).rejects.toThrow(
+      `${file} is there and is not JSON; move it away or delete it`,
+    );
+    expect(await readFile(file, 'utf8')).toBe('not json');
+  });
+});
+
+describe('handlers in front of the kit’s', () => {
+  it('names what it could not see when no server was observed', async () => {
+    const mock = mockOnServer();
+    server.use(http.get(`${base}/store/orders`, () => HttpResponse.json([])));
+    await call('/store/orders');
+    const { document, unseen } = await mock.pactDocument({ consumer: 'web-app' });
+    const said =
+      "mock.observe(server) was never called: answers of handlers in front of the kit's (server.use, worker.use) could not be seen, and are not in this pact";
+    expect(unseen).toBe(said);
+    expect((document.metadata as PactFile['metadata'])['petstore-contract-kit']).toEqual({
+      leftOut: 'none',
+      unseen: said,
+    });
+    expect(document.interactions).toEqual([]);
+  });
+
+  it('writes an observed override, and says nothing went unseen', async () => {
+    const mock = mockOnServer();
+    const stop = mock.observe(server);
+    server.use(http.get(`${base}/store/orders`, () => HttpResponse.json([])));
+    await call('/store/orders');
+    const { document, unseen } = await mock.pactDocument({ consumer: 'web-app' });
+    stop();
+    expect(unseen).toBeUndefined();
+    expect(descriptions(document as unknown as PactFile)).toEqual(['GET /store/orders 200 (with the key)']);
+  });
+
+  it('refuses a 409 for an order the mock holds as pending, naming the interaction', async () => {
+    const mock = mockOnServer();
+    const stop = mock.observe(server);
+    server.use(http.delete(`${base}/store/orders/1`, () => new HttpResponse(null, { status: 409 })));
+    await cancel(1);
+    const refusal = await mock.pact({ consumer: 'web-app', dir: freshDir() }).catch((error: unknown) => error);
+    stop();
+    expect(refusal).toBeInstanceOf(PactContradictsSpec);
+    expect((refusal as PactContradictsSpec).findings).toEqual([
+      {
+        code: 'status-unexpected',
+        path: 'status',
+        expected:
+          "status 204: the mock held order 1 as pending when a handler in front of it answered (arrange the mock's orders instead: mock.collection(), a scenario)",
+        actual: 'status 409',
+        interaction: 'DELETE /store/orders/1 409 (with the key)',
+      },
+    ]);
+  });
+
+  it('refuses a 404 for an order the mock holds', async () => {
+    const mock = mockOnServer();
+    const stop = mock.observe(server);
+    server.use(
+      http.delete(`${base}/store/orders/3`, () =>
+        HttpResponse.json({ code: 'order_not_found', message: 'No order 3.', status: 404 }, { status: 404 }),
+      ),
+    );
+    await cancel(3);
+    const { findings } = await mock.pactDocument({ consumer: 'web-app' });
+    stop();
+    expect(findings.map((finding) => [finding.interaction, finding.expected])).toEqual([
+      [
+        'DELETE /store/orders/3 404 (with the key)',
+        "status 409: the mock held order 3 as shipped when a handler in front of it answered (arrange the mock's orders instead: mock.collection(), a scenario)",
+      ],
+    ]);
+  });
+
+  it('writes an override that agrees with the mock’s store (a 409 for a shipped order)', async () => {
+    const mock = mockOnServer();
+    const stop = mock.observe(server);
+    server.use(http.delete(`${base}/store/orders/3`, () => new HttpResponse(null, { status: 409 })));
+    await cancel(3);
+    const file = await mock.pact({ consumer: 'web-app', dir: freshDir() });
+    stop();
+    expect(descriptions(await readPact(file))).toEqual(['DELETE /store/orders/3 409 (with the key)']);
+  });
+});
+
+describe('the deprecated pet read', () => {
+  let pactFile: string;
+  beforeAll(async () => {
+    const mock = mockOnServer();
+    await call('/pets/1');
+    await cancel(3);
+    pactFile = await mock.pact({ consumer: 'pet-reader', dir: freshDir() });
+  });
+
+  it('is written with its Deprecation and Sunset', async () => {
+    const pact = await readPact(pactFile);
+    expect(descriptions(pact)).toEqual(['GET /pets/1 200 (with the key)', 'DELETE /store/orders/3 409 (with the key)']);
+    expect(Object.keys(pact.interactions[0]?.response.headers ?? {}).sort()).toEqual([
+      'Content-Type',
+      'Deprecation',
+      'Sunset',
+    ]);
+  });
+
+  it("passes on the kit's own mock", async () => {
+    const kit = await startServer();
+    try {
+      const suite = await verifyPact({
+        baseUrl: `${kit.origin}/v1`,
+        apiKey: 'petstore-dev-key',
+        stateUrl: `${kit.origin}/__mock/provider-state`,
+        pactUrls: [pactFile],
+        prism: false,
+      });
+      expect(suite.cases.map((result) => [result.name, result.verdict])).toEqual([
+        ['GET /pets/1 200 (with the key)', 'passed'],
+        ['DELETE /store/orders/3 409 (with the key)', 'passed'],
+      ]);
+    } finally {
+      await kit.close();
+    }
+  });
+
+  it('fails a provider whose Deprecation is not a date', async () => {
+    const provider = await startHostileProvider({ deprecationTrue: true });
+    try {
+      const suite = await verifyPact({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: hostileKey,
+        stateUrl: `${provider.origin}/__state`,
+        pactUrls: [pactFile],
+        prism: false,
+      });
+      expect(suite.cases.filter((result) => result.verdict === 'failed').map((result) => result.name)).toEqual([
+        'GET /pets/1 200 (with the key)',
+      ]);
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
+describe('the control plane’s pact', () => {
+  it('survives POST /__mock/reset, and DELETE /__mock/pact starts it over', async () => {
+    const kit = await startServer();
+    try {
+      const control = createControlClient({ baseUrl: kit.origin });
+      await kit.withKey('/store/orders/1', { method: 'DELETE' });
+      await control.reset();
+      await kit.withKey('/store/orders/3', { method: 'DELETE' });
+      expect(descriptions((await control.pactDocument({ consumer: 'web-app' })) as unknown as PactFile)).toEqual([
+        'DELETE /store/orders/1 204 (with the key)',
+        'DELETE /store/orders/3 409 (with the key)',
+      ]);
+      await control.clearPact();
+      expect((await control.pactDocument({ consumer: 'web-app' })).interactions).toEqual([]);
+    } finally {
+      await kit.close();
+    }
+  });
+});

@@ -13,6 +13,7 @@ const executablePath = process.env.CHROMIUM_PATH || (await packagedChromium.exec
 // In your project, write 'petstore-contract-kit/playwright': Playwright finds it in node_modules. Here
 // the kit is the project itself, which Playwright's own lookup does not see, so the name is resolved here.
 const coverageReporter = fileURLToPath(import.meta.resolve('petstore-contract-kit/playwright'));
+const pactDir = fileURLToPath(new URL('./pacts', import.meta.url));
 
 export default defineConfig<OrderMockTestOptions>({
   testDir: './tests',
@@ -25,9 +26,11 @@ export default defineConfig<OrderMockTestOptions>({
   reporter: [
     [process.env.CI ? 'dot' : 'list'],
     // The app never reads a pet (the deprecated operation): every other documented response must be produced.
-    [coverageReporter, { failOnMissing: true, ignore: ['readPet'] }],
+    // The run's one consumer pact goes to examples/playwright/pacts (PACT_DIR elsewhere).
+    [coverageReporter, { failOnMissing: true, ignore: ['readPet'], pactDir: process.env.PACT_DIR || pactDir }],
   ],
   use: {
+    pact: { consumer: 'example-web-app' },
     launchOptions: {
       executablePath,
       args: [

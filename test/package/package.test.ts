@@ -127,6 +127,57 @@ describe("a frontend team's install", () => {
     expect(exit.code).toBe(0);
   }, 180_000);
 
+  it("writes one pact from docs/frontend.md's whole-suite pattern, two test files in two workers", async () => {
+    const guide = await readFile(join(projectRoot, 'docs/frontend.md'), 'utf8');
+    const files = [...guide.matchAll(/```ts\n\/\/ ((?:vitest\.config|test\/[\w.-]+)\.ts)\n([\s\S]*?)```/g)].map(
+      (match) => ({ name: match[1]!, code: match[2]! }),
+    );
+    expect(files.map((file) => file.name)).toEqual([
+      'vitest.config.ts',
+      'test/fresh-pacts.ts',
+      'test/order-mock.ts',
+      'test/cancel.test.ts',
+      'test/list.test.ts',
+    ]);
+    const project = join(consumer, 'team-suite');
+    await mkdir(join(project, 'test'), { recursive: true });
+    await mkdir(join(project, 'node_modules'));
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'team-suite', private: true, type: 'module' }),
+    );
+    await symlink(join(projectRoot, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir');
+    for (const file of files) await writeFile(join(project, file.name), file.code);
+    const pactFile = join(project, 'pacts', 'web-app-petstore-order-interface.json');
+    const descriptionsAfterARun = async () => {
+      const exit = await runToExit(
+        process.execPath,
+        [join(project, 'node_modules/vitest/vitest.mjs'), 'run', '--maxWorkers', '2'],
+        { cwd: project, timeout: 90_000 },
+      );
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC of an ANSI colour code, on purpose
+      expect((exit.stdout + exit.stderr).replace(/\u001b\[\d+m/g, '')).toMatch(
+        /Test Files\s+2 passed \(2\)\n\s+Tests\s+4 passed \(4\)/,
+      );
+      expect(exit.code).toBe(0);
+      const pact = JSON.parse(await readFile(pactFile, 'utf8')) as {
+        interactions: { description: string }[];
+        metadata: Record<string, unknown>;
+      };
+      expect(pact.metadata['petstore-contract-kit']).toEqual({ leftOut: 'none' });
+      return pact.interactions.map((interaction) => interaction.description).sort();
+    };
+    const expected = [
+      'DELETE /store/orders/1 204 (with the key)',
+      'DELETE /store/orders/3 409 (with the key)',
+      'GET /store/orders 200 (with the key)',
+      'GET /store/orders 200 (with the key) #2',
+    ];
+    expect(await descriptionsAfterARun()).toEqual(expected);
+    // The next run starts from no pact: the same interactions, not twice as many.
+    expect(await descriptionsAfterARun()).toEqual(expected);
+  }, 200_000);
+
   it("types the README example in a CommonJS TypeScript project too (one copy of msw's types)", async () => {
     const project = join(consumer, 'commonjs');
     await mkdir(project);

@@ -1,28 +1,98 @@
 // The example e2e suite (examples/playwright) run as a team would run theirs: Playwright with 2
 // workers, fullyParallel, every test in both of the kit's modes, each repeated twice, and the
 // kit's coverage reporter judging the whole run.
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../../core/parse-json.js';
+import { verifyPact } from '../../../verify/pact.js';
 import { projectRoot, runToExit } from '../../support/cli-support.js';
+import { hostileKey, startHostileProvider } from '../../support/hostile-provider.js';
+import { startServer } from '../../support/support.js';
+
+let pactDir: string;
+beforeAll(async () => {
+  pactDir = await mkdtemp(join(tmpdir(), 'petstore-e2e-pacts-'));
+});
+afterAll(() => rm(pactDir, { recursive: true, force: true }));
 
 // Killed only after the test's own timeout (300 s): runToExit's default, 120 s, cut a whole run short
 // on a loaded machine (44 tests in 120 s at load 20) and failed it with no test failing.
 const playwright = (args: string[]) =>
   runToExit(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/playwright', ...args], {
     cwd: projectRoot,
-    env: { ...process.env, CI: '1', FORCE_COLOR: '0' },
+    env: { ...process.env, CI: '1', FORCE_COLOR: '0', PACT_DIR: pactDir },
     timeout: 310_000,
   });
 
+// Every distinct call of the example's tests, in both modes: what the reporter's pact holds.
+const pactInteractions = [
+  'DELETE /store/orders/1 204 (with the key)',
+  'DELETE /store/orders/1 401 (with a wrong key)',
+  'DELETE /store/orders/3 204 (with the key)',
+  'DELETE /store/orders/3 404 (with the key)',
+  'DELETE /store/orders/3 409 (with the key)',
+  'DELETE /store/orders/9007199254740993 204 (with the key)',
+  'GET /store/orders 200 (with the key)',
+  'GET /store/orders 200 (with the key) #2',
+  'GET /store/orders 200 (with the key) #3',
+  'GET /store/orders 200 (with the key) #4',
+  'GET /store/orders 200 (with the key) #5',
+  'GET /store/orders 200 (with the key) #6',
+  'GET /store/orders 200 (with the key) #7',
+  'GET /store/orders 200 (with the key) #8',
+  'GET /store/orders 401 (without a key)',
+];
+
 describe('the example Playwright suite', () => {
-  it('passes every test in both modes, twice each, and produces every documented response it must', async () => {
-    const run = await playwright(['--repeat-each', '2']);
+  it('passes every test in both modes, twice each, in four workers, produces every documented response it must, and writes one pact of the run', async () => {
+    const run = await playwright(['--repeat-each', '2', '--workers', '4']);
     expect(run.stdout + run.stderr).toMatch(/\b46 passed\b/);
     expect(run.stdout).not.toMatch(/\bfailed\b|\bflaky\b/);
     expect(run.stdout).toContain(
       'Order interface coverage: every documented response was produced (readPet ignored), over 42 tests; 6 of 8 in all.',
     );
+    expect(run.stdout).toContain(
+      `Consumer pact: ${pactDir}/example-web-app-petstore-order-interface.json, ${pactInteractions.length} interactions from 42 tests.`,
+    );
     expect(run.code).toBe(0);
+    const pact = parseJson(
+      await readFile(join(pactDir, 'example-web-app-petstore-order-interface.json'), 'utf8'),
+    ) as unknown as { interactions: { description: string }[] };
+    expect(pact.interactions.map((interaction) => interaction.description).sort()).toEqual(pactInteractions);
   }, 300_000);
+
+  it("has its run's pact pass Pact's verifier on the kit's mock and fail on a provider that cancels shipped orders", async () => {
+    const pactUrls = [join(pactDir, 'example-web-app-petstore-order-interface.json')];
+    const kit = await startServer();
+    const broken = await startHostileProvider({ cancelShipped: true });
+    try {
+      const honest = await verifyPact({
+        baseUrl: `${kit.origin}/v1`,
+        apiKey: 'petstore-dev-key',
+        stateUrl: `${kit.origin}/__mock/provider-state`,
+        pactUrls,
+        prism: false,
+      });
+      expect(honest.cases.filter((result) => result.verdict !== 'passed').map((result) => result.name)).toEqual([]);
+      expect(honest.cases).toHaveLength(pactInteractions.length);
+      const failing = await verifyPact({
+        baseUrl: `${broken.origin}/v1`,
+        apiKey: hostileKey,
+        stateUrl: `${broken.origin}/__state`,
+        pactUrls,
+        prism: false,
+      });
+      expect(failing.verdict).toBe('failed');
+      expect(failing.cases.filter((result) => result.verdict === 'failed').map((result) => result.name)).toEqual([
+        'DELETE /store/orders/3 409 (with the key)',
+      ]);
+    } finally {
+      await kit.close();
+      await broken.close();
+    }
+  }, 120_000);
 
   it('fails a green run whose tests never produced a documented response, naming it', async () => {
     const run = await playwright(['--grep', 'a shipped order']);

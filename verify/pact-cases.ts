@@ -1,5 +1,6 @@
 import type { Scenario } from '../core/scenario.js';
 import type { Finding } from '../core/finding.js';
+import { sameJson } from '../core/same-json.js';
 import type { GuardRecord } from './pact-guard.js';
 import { inScenarioOrder, type PactInteraction } from './pact-interactions.js';
 import { caseVerdict, findingsOnlyExchange, type CaseResult, type CheckedExchange } from './results.js';
@@ -74,7 +75,10 @@ function isAbout(error: NonNullable<PactResults['errors']>[number], description:
   return error.interaction === description || error.interaction.endsWith(` - ${description}`);
 }
 
-/** The guard's records for an interaction: its request, with its key, in its provider state. */
+/**
+ * The guard's records for an interaction: its request, with its key, in its provider state. The state is
+ * compared as data: Pact's verifier sends its params with their keys sorted, whatever the pact's order.
+ */
 function recordsFor(interaction: PactInteraction, records: GuardRecord[], taken: Set<GuardRecord>): GuardRecord[] {
   const found = records.find(
     (record) =>
@@ -82,7 +86,7 @@ function recordsFor(interaction: PactInteraction, records: GuardRecord[], taken:
       record.method === interaction.method &&
       record.path === interaction.path &&
       record.authorization === interaction.authorization &&
-      (interaction.state === undefined || record.state === interaction.state),
+      (interaction.state === undefined || (record.state !== undefined && sameJson(record.state, interaction.state))),
   );
   if (found === undefined) return [];
   taken.add(found);

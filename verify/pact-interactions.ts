@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseJson } from '../core/parse-json.js';
-import { stringifyJson } from '../core/stringify-json.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
 import type { Scenario } from '../core/scenario.js';
 import type { CaseResult } from './results.js';
 
@@ -36,13 +35,14 @@ export interface PactInteraction {
   method: string;
   path: string;
   authorization: string | undefined;
-  state: string | undefined;
+  /** The orders of the interaction's provider state (ids exact), if it sets any: compared as data (`sameJson`). */
+  state: JsonValue | undefined;
 }
 
 type PactFile = {
   interactions?: {
     description: string;
-    providerStates?: { params?: { orders?: unknown } }[];
+    providerStates?: { params?: { orders?: JsonValue } }[];
     request: { method: string; path: string; headers?: Record<string, string | string[]> };
   }[];
 };
@@ -67,7 +67,7 @@ export async function readPactInteractions(files: readonly string[]): Promise<Pa
         method: interaction.request.method,
         path: interaction.request.path.replace(/^\/v1/, ''),
         authorization: Array.isArray(header) ? header.join(', ') : header,
-        state: orders === undefined ? undefined : stringifyJson(orders),
+        state: orders,
       });
     }
   }

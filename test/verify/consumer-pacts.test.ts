@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { verifyPact } from '../../verify/pact.js';
 import { judgeConsumerPacts } from '../../verify/consumer-pacts.js';
@@ -262,6 +263,128 @@ describe("a consumer's pact the specification contradicts", () => {
       expect(await (await kit.control('/requests')).json()).toEqual([]);
     } finally {
       await kit.close();
+    }
+  });
+});
+
+// Pact's verifier (pact-core) sends a state's params with every object's keys in alphabetical order,
+// whatever order the pact file holds them in: the harness compares states as data, never as text.
+describe("a pact the kit wrote, with its state params' keys in another order than Pact's verifier sends", () => {
+  const seed = [
+    { id: 1, petId: 7, quantity: 1, shipDate: '2026-01-01T09:00:00Z', status: 'pending' },
+    { id: 9007199254740993n, petId: 2, quantity: 3, status: 'shipped' },
+    { id: 3, petId: 5, quantity: 2 },
+  ];
+
+  /** The pact of an app's seven calls, as the kit writes it (GET /__mock/pact is mock.pact()'s document). */
+  async function kitPact(): Promise<Record<string, JsonValue>> {
+    const app = await startServer({ seed: seed as never });
+    try {
+      await app.withKey('/store/orders');
+      await app.withKey('/store/orders/1', { method: 'DELETE' });
+      await app.withKey('/store/orders/9007199254740993', { method: 'DELETE' });
+      await app.withKey('/store/orders/99', { method: 'DELETE' });
+      await app.withKey('/store/orders');
+      await app.api('/store/orders');
+      await app.api('/store/orders/3', { method: 'DELETE', headers: { authorization: 'Bearer not-the-key' } });
+      return parseJson(await (await app.control('/pact?consumer=web-app')).text()) as Record<string, JsonValue>;
+    } finally {
+      await app.close();
+    }
+  }
+
+  /** Every object in the states' params with its keys in reverse order (Pact's verifier sends them sorted). */
+  const reversed = (value: JsonValue): JsonValue =>
+    Array.isArray(value)
+      ? value.map(reversed)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.entries(value)
+              .reverse()
+              .map(([key, item]) => [key, reversed(item)]),
+          )
+        : value;
+
+  async function reorderedPactFile(name: string): Promise<string> {
+    const pact = await kitPact();
+    const interactions = pact.interactions as Record<string, JsonValue>[];
+    for (const interaction of interactions)
+      for (const state of (interaction.providerStates ?? []) as Record<string, JsonValue>[])
+        state.params = reversed(state.params!);
+    expect(interactions).toHaveLength(7);
+    expect(stringifyJson(interactions[0]!.providerStates!)).toContain(
+      '{"shipDate":"2026-01-01T09:00:00Z","quantity":1,"petId":7,"id":1}',
+    );
+    const file = join(directory, `${name}.json`);
+    await writeFile(file, stringifyJson(pact));
+    return file;
+  }
+
+  it('answers every interaction, counts each once, and covers listOrders 200 (the kit as provider)', async () => {
+    const file = await reorderedPactFile('reordered');
+    const kit = await startServer();
+    try {
+      const exit = await runVerifyInProcess([
+        '--base-url',
+        `${kit.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--state-url',
+        `${kit.origin}/__mock/provider-state`,
+        '--pact',
+        file,
+        '--no-prism',
+      ]);
+      expect(exit.stdout).not.toContain('no answer');
+      expect(exit.stdout.match(/^✓ pact › .+ → \d{3}, \d+ ms\)$/gm)).toHaveLength(7);
+      expect(exit.stdout).toMatch(/\npact: 7 passed, 0 failed \(interactions; 7 checks, 0 violations,/);
+      expect(exit.stdout).toContain(
+        '\ncoverage: 6 of 8 documented responses exercised (not: readPet 200, readPet 401)\n',
+      );
+      expect(exit.code).toBe(0);
+    } finally {
+      await kit.close();
+    }
+  });
+
+  it('passes an honest provider written from scratch', async () => {
+    const file = await reorderedPactFile('reordered-honest');
+    const provider = await startHostileProvider({ reverseListOrder: true });
+    try {
+      const suite = await verifyPact({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: hostileKey,
+        stateUrl: `${provider.origin}/__state`,
+        pactUrls: [file],
+        prism: false,
+      });
+      expect(suite).toMatchObject({ verdict: 'passed', checks: 7, violations: 0 });
+      expect(suite.cases.flatMap((result) => result.exchanges.map((exchange) => exchange.status))).not.toContain(
+        undefined,
+      );
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('still fails a provider that cancels shipped orders, at the 409 interaction', async () => {
+    const file = await reorderedPactFile('reordered-broken');
+    const provider = await startHostileProvider({ cancelShipped: true });
+    try {
+      const suite = await verifyPact({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: hostileKey,
+        stateUrl: `${provider.origin}/__state`,
+        pactUrls: [file],
+        prism: false,
+      });
+      expect(suite.verdict).toBe('failed');
+      expect(suite.checks).toBe(7);
+      const failed = suite.cases.filter((result) => result.verdict === 'failed');
+      expect(failed.map((result) => result.name)).toEqual(['DELETE /store/orders/9007199254740993 409 (with the key)']);
+      expect(failed[0]!.exchanges.map((exchange) => exchange.status)).toEqual([204]);
+    } finally {
+      await provider.close();
     }
   });
 });

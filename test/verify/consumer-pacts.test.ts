@@ -6,6 +6,7 @@ import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { verifyPact } from '../../verify/pact.js';
 import { judgeConsumerPacts } from '../../verify/consumer-pacts.js';
+import { runVerification } from '../../verify/verification.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
 import { startServer } from '../support/support.js';
@@ -385,6 +386,130 @@ describe("a pact the kit wrote, with its state params' keys in another order tha
       expect(failed[0]!.exchanges.map((exchange) => exchange.status)).toEqual([204]);
     } finally {
       await provider.close();
+    }
+  });
+});
+
+// A pact petstore-verify cannot use is the consumer's input error: exit 2 and one line naming the file,
+// before any call to the provider; never "1 violation", which would blame the provider, nor a stack trace.
+describe('a pact file petstore-verify cannot use', () => {
+  const interaction = (orders: string) =>
+    `{"type":"Synchronous/HTTP","description":"cancel","providerStates":[{"name":"the store holds orders","params":{"orders":${orders}}}],"request":{"method":"DELETE","path":"/v1/store/orders/1","headers":{"Authorization":["Bearer petstore-dev-key"]}},"response":{"status":204}}`;
+  const document = (interactions: string, metadata = '{"pactSpecification":{"version":"4.0"}}') =>
+    `{"consumer":{"name":"web-app"},"provider":{"name":"petstore-order-interface"},"interactions":${interactions},"metadata":${metadata}}`;
+  const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+  const pending = '[{"id":1,"status":"pending"}]';
+  const unusable: [string, string, string, string][] = [
+    ['unparsable JSON', '{"interactions": [', 'pact-not-json', ''],
+    ['an empty file', '', 'pact-not-json', ''],
+    ['JSON nested 10,000 deep', document(`[${interaction(deep)}]`), 'pact-too-deep', ''],
+    [
+      'no Pact specification version',
+      document(`[${interaction(pending)}]`, '{}'),
+      'pact-version',
+      '/metadata/pactSpecification/version',
+    ],
+    [
+      'an unknown Pact specification version',
+      document(`[${interaction(pending)}]`, '{"pactSpecification":{"version":"5.0"}}'),
+      'pact-version',
+      '/metadata/pactSpecification/version',
+    ],
+    [
+      'a state id beyond int64 (2^63)',
+      document(`[${interaction('[{"id":9223372036854775808,"status":"pending"}]')}]`),
+      'state-orders',
+      '/interactions/0/providerStates/0/params/orders/0/id',
+    ],
+    ['interactions that are an object', document('{}'), 'pact-shape', '/interactions'],
+    [
+      'an interaction without request and response',
+      document('[{"description":"nothing","type":"Synchronous/HTTP"}]'),
+      'pact-shape',
+      '/interactions/0/request',
+    ],
+    ['an interaction that is a string', document('["cancel"]'), 'pact-shape', '/interactions/0'],
+  ];
+
+  it.each(unusable)('%s: exit 2, one line naming the file, nothing sent to the provider', async (name, text) => {
+    const file = join(directory, `unusable-${name.replace(/\W+/g, '-')}.json`);
+    await writeFile(file, text);
+    const kit = await startServer();
+    try {
+      const exit = await runVerifyInProcess([
+        '--base-url',
+        `${kit.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--state-url',
+        `${kit.origin}/__mock/provider-state`,
+        '--pact',
+        file,
+        '--no-prism',
+      ]);
+      expect(exit.stderr).toMatch(
+        new RegExp(
+          `^petstore-verify: the pact ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be verified: [^\\n]+\\n$`,
+        ),
+      );
+      expect(exit.stderr).not.toMatch(/\bat .+:\d+:\d+/);
+      expect(exit.stdout).toBe('');
+      expect(exit.code).toBe(2);
+      expect(await (await kit.control('/requests')).json()).toEqual([]);
+    } finally {
+      await kit.close();
+    }
+  });
+
+  it.each(unusable)(
+    '%s: verifyPact rejects with a code and the diagnostics as data',
+    async (name, text, code, path) => {
+      const file = join(directory, `unusable-lib-${name.replace(/\W+/g, '-')}.json`);
+      await writeFile(file, text);
+      const kit = await startServer();
+      try {
+        const verifying = verifyPact({
+          baseUrl: `${kit.origin}/v1`,
+          apiKey: 'petstore-dev-key',
+          stateUrl: `${kit.origin}/__mock/provider-state`,
+          pactUrls: [file],
+          prism: false,
+        });
+        await expect(verifying).rejects.toMatchObject({
+          code: 'invalid_consumer_pact',
+          file,
+          diagnostics: expect.arrayContaining([expect.objectContaining({ code, path })]),
+        });
+        expect(await (await kit.control('/requests')).json()).toEqual([]);
+      } finally {
+        await kit.close();
+      }
+    },
+  );
+
+  it('runVerification reports it as a setup error, exit 2, before the preflight', async () => {
+    const file = join(directory, 'unusable-run.json');
+    await writeFile(file, document('{}'));
+    const kit = await startServer();
+    try {
+      const report = await runVerification({
+        baseUrl: `${kit.origin}/v1`,
+        apiKey: 'petstore-dev-key',
+        stateUrl: `${kit.origin}/__mock/provider-state`,
+        suites: ['pact'],
+        scenarios: [],
+        pactFiles: [file],
+        prism: false,
+        version: 'test',
+      });
+      expect(report.exitCode).toBe(2);
+      expect(report.setupError).toEqual({
+        check: 'pact-file',
+        message: `the pact ${file} cannot be verified: /interactions: must be a list of interactions, got an object`,
+      });
+      expect(await (await kit.control('/requests')).json()).toEqual([]);
+    } finally {
+      await kit.close();
     }
   });
 });

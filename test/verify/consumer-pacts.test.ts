@@ -8,6 +8,7 @@ import { verifyPact } from '../../verify/pact.js';
 import { judgeConsumerPacts } from '../../verify/consumer-pacts.js';
 import { runVerification } from '../../verify/verification.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
+import { startBrokenProvider } from '../support/broken-provider.js';
 import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
 import { startServer } from '../support/support.js';
 
@@ -486,6 +487,30 @@ describe('a pact file petstore-verify cannot use', () => {
       }
     },
   );
+
+  it('verifies what is at the edge of usable: Pact 3.0.0, string headers, a state id of 2^63 - 1', async () => {
+    const edge = `{"description":"cancel the shipped order at the int64 maximum","providerStates":[{"name":"the store holds orders","params":{"orders":[{"status":"shipped","id":9223372036854775807}]}}],"request":{"method":"DELETE","path":"/v1/store/orders/9223372036854775807","headers":{"Authorization":"Bearer petstore-dev-key"}},"response":{"status":409}}`;
+    const file = join(directory, 'edge.json');
+    await writeFile(file, document(`[${edge}]`, '{"pactSpecification":{"version":"3.0.0"}}'));
+    const verifyAgainst = async (provider: { origin: string; close(): Promise<void> }) => {
+      try {
+        return await verifyPact({
+          baseUrl: `${provider.origin}/v1`,
+          apiKey: 'petstore-dev-key',
+          stateUrl: `${provider.origin}/__mock/provider-state`,
+          pactUrls: [file],
+          prism: false,
+        });
+      } finally {
+        await provider.close();
+      }
+    };
+    expect(await verifyAgainst(await startServer())).toMatchObject({ verdict: 'passed', checks: 1, violations: 0 });
+    const cancelsShipped = await startBrokenProvider((_request, response) =>
+      response.status === 409 ? new Response(null, { status: 204 }) : response,
+    );
+    expect(await verifyAgainst(cancelsShipped)).toMatchObject({ verdict: 'failed', checks: 1 });
+  });
 
   it('runVerification reports it as a setup error, exit 2, before the preflight', async () => {
     const file = join(directory, 'unusable-run.json');

@@ -204,11 +204,12 @@ function parsed(text: string): { value: JsonValue } | { diagnostic: PactDiagnost
  * Checks a pact file's text as petstore-verify reads it, before any provider is called: valid JSON
  * within bounds, a Pact specification version from 1 to 4, the consumer and provider, HTTP
  * interactions each with a description, a request and a response, provider states whose orders the
- * state protocol can set (ids exact int64). Resolves nothing and throws nothing: the diagnostics are data.
+ * state protocol can set (ids exact int64). Throws nothing: the diagnostics are data.
  * @example
  * const check = checkPactText('{"interactions":{}}');
  * check.ok // false
- * if (!check.ok) check.diagnostics[0] // { code: 'pact-shape', path: '/consumer', message: 'must be an object with a "name", got nothing' }
+ * if (!check.ok) check.diagnostics.map((diagnostic) => diagnostic.path)
+ * // ['/metadata/pactSpecification/version', '/consumer', '/provider', '/interactions']
  */
 export function checkPactText(text: string): PactCheck {
   const read = parsed(text);

@@ -391,6 +391,60 @@ describe("a pact the kit wrote, with its state params' keys in another order tha
   });
 });
 
+// Pact's DSL keeps interactions that share a description when their states differ; Pact's verifier
+// names its results by description alone. Each interaction is still one check, with its own request.
+describe('interactions that share a description, in different states', () => {
+  const cancel = (id: number, status: string, answer: number) => ({
+    type: 'Synchronous/HTTP',
+    description: 'cancel an order',
+    providerStates: state([{ id, status }]),
+    request: { method: 'DELETE', path: `/v1/store/orders/${id}`, headers: devKey },
+    response: { status: answer },
+  });
+  const shared = () => pactFile('shared-description', [cancel(1, 'pending', 204), cancel(2, 'shipped', 409)]);
+  const verifyAgainst = async (provider: { origin: string; close(): Promise<void> }) => {
+    try {
+      return await verifyPact({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: 'petstore-dev-key',
+        stateUrl: `${provider.origin}/__mock/provider-state`,
+        pactUrls: [await shared()],
+        prism: false,
+      });
+    } finally {
+      await provider.close();
+    }
+  };
+  const requests = (suite: Awaited<ReturnType<typeof verifyPact>>) =>
+    suite.cases.map((result) => [
+      result.verdict,
+      ...result.exchanges.map((exchange) => `${exchange.method} ${exchange.path} → ${exchange.status}`),
+    ]);
+
+  it('are each verified once, each with its own request (the kit as provider)', async () => {
+    const suite = await verifyAgainst(await startServer());
+    expect(suite).toMatchObject({ verdict: 'passed', checks: 2, violations: 0 });
+    expect(requests(suite)).toEqual([
+      ['passed', 'DELETE /store/orders/1 → 204'],
+      ['passed', 'DELETE /store/orders/2 → 409'],
+    ]);
+  });
+
+  it('fail a provider that cancels shipped orders at the shipped one alone', async () => {
+    const suite = await verifyAgainst(
+      await startBrokenProvider((_request, response) =>
+        response.status === 409 ? new Response(null, { status: 204 }) : response,
+      ),
+    );
+    expect(suite).toMatchObject({ verdict: 'failed', checks: 2 });
+    expect(requests(suite)).toEqual([
+      ['passed', 'DELETE /store/orders/1 → 204'],
+      ['failed', 'DELETE /store/orders/2 → 204'],
+    ]);
+    expect(suite.cases[1]!.exchanges[0]!.violations.map((finding) => finding.code)).toContain('status-unexpected');
+  });
+});
+
 // A pact petstore-verify cannot use is the consumer's input error: exit 2 and one line naming the file,
 // before any call to the provider; never "1 violation", which would blame the provider, nor a stack trace.
 describe('a pact file petstore-verify cannot use', () => {

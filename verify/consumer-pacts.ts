@@ -1,11 +1,12 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { findingText, type Finding } from '../core/finding.js';
-import { parseJson, type JsonValue } from '../core/parse-json.js';
+import type { JsonValue } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { judgeInteraction, type InteractionToJudge } from '../mocks/judge-interaction.js';
 import { pactKeyChoice } from './key-choice-of.js';
+import { isLocalPact, readPactDocument } from './pact-document.js';
 import type { CaseResult } from './results.js';
 
 type Json = Record<string, JsonValue>;
@@ -103,27 +104,23 @@ function contradictedCase(description: string, contradictions: Finding[]): CaseR
 
 /**
  * One pact file judged: undefined when it is to be verified as it is (every interaction allowed, or
- * not readable here: Pact's verifier says what is wrong with it), else the pact and the interactions
- * it keeps; the contradicted ones' cases are added to `contradicted`.
+ * an http(s) URL Pact's verifier fetches itself), else the pact and the interactions it keeps; the
+ * contradicted ones' cases are added to `contradicted`.
+ * @throws PactFileError when the file cannot be used (`readPactDocument`).
  */
 async function judgedFile(
   file: string,
   options: JudgeOptions,
   contradicted: CaseResult[],
 ): Promise<{ pact: Json; kept: Json[] } | undefined> {
-  let pact: Json;
-  try {
-    pact = object(parseJson(await readFile(file, 'utf8')));
-  } catch {
-    return undefined;
-  }
-  const interactions = Array.isArray(pact.interactions) ? pact.interactions.map(object) : [];
+  if (!isLocalPact(file)) return undefined;
+  const pact = await readPactDocument(file);
+  const { interactions } = pact;
   const kept: Json[] = [];
   for (const interaction of interactions) {
-    const description = String(interaction.description ?? '');
-    const isHttp = interaction.type === undefined || interaction.type === 'Synchronous/HTTP';
+    const description = String(interaction.description);
     const findings =
-      !isHttp || options.include?.(description) === false
+      options.include?.(description) === false
         ? []
         : (await judgeInteraction(interactionToJudge(interaction, options.apiKey))).filter(
             (finding) => !leftToTheProvider(finding, object(interaction.response)),
@@ -145,7 +142,8 @@ interface JudgeOptions {
  * held to them: an interaction the specification or the model contradicts (an undocumented status, a
  * body that is no Order or Error record, an answer its provider state cannot give) becomes an error
  * case of its own and is taken out of what Pact's verifier reads, so an honest provider is never red
- * for it. A file that cannot be read is passed on as it is: Pact's verifier says what is wrong with it.
+ * for it. A file that cannot be used (not JSON, a wrong shape: `checkPactText`) is refused first.
+ * @throws PactFileError (code `invalid_consumer_pact`) for the first file that cannot be used; no copy is left.
  * @example
  * const judged = await judgeConsumerPacts(['pacts/web-app-petstore-order-interface.json'], { apiKey: 'k' });
  * judged.contradicted // [] for a pact mock.pact() wrote

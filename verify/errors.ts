@@ -12,6 +12,8 @@ export const verifyErrorCodes = {
   state_not_set: "the recorder's known state, which could not be set on the upstream",
   broker_refused: 'a Pact Broker that answered an error status to a publication',
   invalid_pact_file: 'a pact file to publish that is not JSON, or names no consumer and provider',
+  invalid_consumer_pact:
+    'a pact file to verify (--pact) that cannot be used: not JSON, nested too deep, an unknown Pact version, a wrong shape, or a state it cannot set',
   missing_optional_dependency: "an optional peer (Pact's core, Prism, fast-check) that is not installed",
   undecodable_body: 'a response body in a Content-Encoding the harness did not ask for',
   ENOTDIR: "a file where a folder is to be made (the file system's own code, kept for callers that test it)",

@@ -44,6 +44,16 @@ export type { Observation, TargetFailure } from '../core/observation.js';
 export { loadPrismOracle, prismLoader } from './prism.js';
 export { compareOracles, type Disagreement, type PrismDiagnostic, type PrismOracle } from '../core/second-oracle.js';
 export { pactProviderBaseUrl, verifyPact, type PactVerifyOptions } from './pact.js';
+export {
+  checkPactText,
+  PactFileError,
+  pactDiagnosticCodes,
+  readPactDocument,
+  type PactCheck,
+  type PactDiagnostic,
+  type PactDiagnosticCode,
+  type PactDocument,
+} from './pact-document.js';
 export { publishPact, type PactBroker, type PactPublication } from './pact-broker.js';
 export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
 export type { ProxyExchange, ProxyReport } from './proxy-report.js';

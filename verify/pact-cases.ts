@@ -1,5 +1,6 @@
 import type { Scenario } from '../core/scenario.js';
 import type { Finding } from '../core/finding.js';
+import { sameJson } from '../core/same-json.js';
 import type { GuardRecord } from './pact-guard.js';
 import { inScenarioOrder, type PactInteraction } from './pact-interactions.js';
 import { caseVerdict, findingsOnlyExchange, type CaseResult, type CheckedExchange } from './results.js';
@@ -74,19 +75,54 @@ function isAbout(error: NonNullable<PactResults['errors']>[number], description:
   return error.interaction === description || error.interaction.endsWith(` - ${description}`);
 }
 
-/** The guard's records for an interaction: its request, with its key, in its provider state. */
-function recordsFor(interaction: PactInteraction, records: GuardRecord[], taken: Set<GuardRecord>): GuardRecord[] {
-  const found = records.find(
-    (record) =>
-      !taken.has(record) &&
-      record.method === interaction.method &&
-      record.path === interaction.path &&
-      record.authorization === interaction.authorization &&
-      (interaction.state === undefined || record.state === interaction.state),
+/**
+ * Whether a record of the guard's is an interaction's request: its method, path and key, in its
+ * provider state. The state is compared as data: Pact's verifier sends its params with their keys
+ * sorted, whatever the pact's order.
+ */
+function isRequestOf(interaction: PactInteraction, record: GuardRecord): boolean {
+  return (
+    record.method === interaction.method &&
+    record.path === interaction.path &&
+    record.authorization === interaction.authorization &&
+    (interaction.state === undefined || (record.state !== undefined && sameJson(record.state, interaction.state)))
   );
+}
+
+/** The guard's first record for an interaction that no other has taken, taken now. */
+function recordsFor(interaction: PactInteraction, records: GuardRecord[], taken: Set<GuardRecord>): GuardRecord[] {
+  const found = records.find((record) => !taken.has(record) && isRequestOf(interaction, record));
   if (found === undefined) return [];
   taken.add(found);
   return [found];
+}
+
+/**
+ * The interaction a result of Pact's is about, and its request. Pact names a result by description
+ * alone, and interactions in different states may share one: the result takes the first untaken
+ * record that is the request of an interaction of that description not yet reported (Pact's verifier
+ * runs one interaction after another, so its results and the guard's records come in the same order).
+ */
+function pairFor(
+  description: string,
+  evidence: Pick<PactEvidence, 'interactions' | 'records' | 'taken'>,
+  reported: Set<PactInteraction>,
+): { interaction: PactInteraction | undefined; guarded: GuardRecord[] } {
+  const { interactions, records, taken } = evidence;
+  const named = interactions.filter((candidate) => candidate.description === description);
+  // Pacts from a broker are not read here: the guard's next record is this interaction's request.
+  if (named.length === 0) return { interaction: undefined, guarded: nextRecord(records, taken) };
+  const unreported = named.filter((candidate) => !reported.has(candidate));
+  const candidates = unreported.length > 0 ? unreported : named;
+  for (const record of records) {
+    const interaction = taken.has(record) ? undefined : candidates.find((candidate) => isRequestOf(candidate, record));
+    if (interaction === undefined) continue;
+    taken.add(record);
+    reported.add(interaction);
+    return { interaction, guarded: [record] };
+  }
+  reported.add(candidates[0]!);
+  return { interaction: candidates[0], guarded: [] };
 }
 
 /** The first record no interaction has taken yet, taken now. */
@@ -107,13 +143,20 @@ export interface PactEvidence {
 }
 
 /** A case per interaction result of Pact's: its mismatches, and what the guard found in its request. */
-function interactionCases({ outcome, interactions, records, taken }: PactEvidence): CaseResult[] {
+function interactionCases(evidence: PactEvidence): CaseResult[] {
+  const { outcome } = evidence;
+  const reported = new Set<PactInteraction>();
+  const errors = outcome.results?.errors ?? [];
+  const usedErrors = new Set<(typeof errors)[number]>();
   return (outcome.results?.interactionResults ?? []).map((result) => {
-    const error = outcome.results?.errors?.find((candidate) => isAbout(candidate, result.description));
-    const interaction = interactions.find((candidate) => candidate.description === result.description);
-    // Pacts from a broker are not read here: Pact's verifier sends one interaction after another, so
-    // the guard's next record is this interaction's request.
-    const guarded = interaction === undefined ? nextRecord(records, taken) : recordsFor(interaction, records, taken);
+    const { interaction, guarded } = pairFor(result.description, evidence, reported);
+    // A result that is not OK takes the first of its description's errors not yet taken (Pact's order):
+    // another interaction of the same description may be the one that failed.
+    const error =
+      result.result === 'OK'
+        ? undefined
+        : errors.find((candidate) => !usedErrors.has(candidate) && isAbout(candidate, result.description));
+    if (error !== undefined) usedErrors.add(error);
     const pactFindings =
       error === undefined
         ? result.result === 'OK'

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { developmentApiKey, type KeyChoice } from '../core/authorization.js';
-import { parseJson } from '../core/parse-json.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import type { ErrorRecord } from '../core/records.js';
 import { readBody } from '../mocks/read-body.js';
@@ -26,8 +26,8 @@ export interface GuardRecord {
   path: string;
   /** The `Authorization` header as Pact sent it (before the key swap). */
   authorization: string | undefined;
-  /** The orders of the provider state set before the request, as JSON text (ids exact), if any. */
-  state: string | undefined;
+  /** The orders of the provider state set before the request (ids exact), as Pact's verifier sent them, if any. */
+  state: JsonValue | undefined;
   exchange: CheckedExchange;
 }
 
@@ -106,21 +106,21 @@ function listAfterCancel(id: bigint): ContractStep {
   };
 }
 
-/** The provider state Pact last set: the orders as JSON text, the model of the interface in that state, and what left it. */
+/** The provider state Pact last set: its orders (ids exact), the model of the interface in that state, and what left it. */
 class GuardState {
-  orders: string | undefined;
+  orders: JsonValue | undefined;
   model: InterfaceModel | undefined;
   history = new ProviderHistory();
 
   /** Follows a state change Pact sent (its JSON body): set up the orders it names, or tear down. */
   async change(body: Buffer): Promise<void> {
     try {
-      const change = parseJson(body.toString('utf8')) as { action?: string; params?: { orders?: unknown[] } };
+      const change = parseJson(body.toString('utf8')) as { action?: string; params?: { orders?: JsonValue[] } };
       if (change.action === 'teardown') {
         this.#clear();
       } else {
         const orders = change.params?.orders ?? [];
-        this.orders = stringifyJson(orders);
+        this.orders = orders;
         this.model = await InterfaceModel.seeded(orders).catch(() => undefined);
         this.history = new ProviderHistory();
       }

@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { parseJson } from '../core/parse-json.js';
-import { stringifyJson } from '../core/stringify-json.js';
+import type { JsonValue } from '../core/parse-json.js';
+import { isLocalPact, readPactDocument, type PactDocument } from './pact-document.js';
 import type { Scenario } from '../core/scenario.js';
 import type { CaseResult } from './results.js';
 
@@ -36,38 +35,42 @@ export interface PactInteraction {
   method: string;
   path: string;
   authorization: string | undefined;
-  state: string | undefined;
+  /** The orders of the interaction's provider state (ids exact), if it sets any: compared as data (`sameJson`). */
+  state: JsonValue | undefined;
 }
 
-type PactFile = {
-  interactions?: {
-    description: string;
-    providerStates?: { params?: { orders?: unknown } }[];
-    request: { method: string; path: string; headers?: Record<string, string | string[]> };
-  }[];
-};
+/** A pact's header field as one value (V4 lists, V2 and V3 strings), if it is there. */
+function headerField(headers: JsonValue | undefined, name: string): string | undefined {
+  if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) return undefined;
+  const value = Object.entries(headers).find(([field]) => field.toLowerCase() === name)?.[1];
+  if (value === undefined) return undefined;
+  return Array.isArray(value) ? value.map(String).join(', ') : String(value);
+}
 
-/** The interactions of these pact files; a file that cannot be read is left to Pact's verifier to report. */
+/** The orders of an interaction's first provider state, if it sets any. */
+function stateOrders(interaction: PactDocument['interactions'][number]): JsonValue | undefined {
+  const [state] = Array.isArray(interaction.providerStates) ? interaction.providerStates : [];
+  const params = state !== null && typeof state === 'object' && !Array.isArray(state) ? state.params : undefined;
+  return params !== null && typeof params === 'object' && !Array.isArray(params) ? params.orders : undefined;
+}
+
+/**
+ * The interactions of these pact files, read and checked up front (`readPactDocument`); an http(s)
+ * URL is left to Pact's verifier, which reads it itself.
+ * @throws PactFileError when a file cannot be used.
+ */
 export async function readPactInteractions(files: readonly string[]): Promise<PactInteraction[]> {
   const interactions: PactInteraction[] = [];
   for (const file of files) {
-    let pact: PactFile;
-    try {
-      pact = parseJson(await readFile(file, 'utf8')) as unknown as PactFile;
-    } catch {
-      continue; // Pact's verifier says what is wrong with it
-    }
-    for (const interaction of pact.interactions ?? []) {
-      const header = Object.entries(interaction.request.headers ?? {}).find(
-        ([name]) => name.toLowerCase() === 'authorization',
-      )?.[1];
-      const orders = interaction.providerStates?.[0]?.params?.orders;
+    if (!isLocalPact(file)) continue;
+    for (const interaction of (await readPactDocument(file)).interactions) {
+      const request = interaction.request as { method: string; path: string; headers?: JsonValue };
       interactions.push({
-        description: interaction.description,
-        method: interaction.request.method,
-        path: interaction.request.path.replace(/^\/v1/, ''),
-        authorization: Array.isArray(header) ? header.join(', ') : header,
-        state: orders === undefined ? undefined : stringifyJson(orders),
+        description: String(interaction.description),
+        method: request.method,
+        path: request.path.replace(/^\/v1/, ''),
+        authorization: headerField(request.headers, 'authorization'),
+        state: stateOrders(interaction),
       });
     }
   }

@@ -106,7 +106,9 @@ async function verifyBehindGuard(
  * own under the run's deadline, behind the kit's guard (see `startPactGuard`): provider states go to
  * `stateUrl` in Pact's own state-change format (setup, then teardown). Resolves with one case per
  * interaction: Pact's mismatches, one line each, and what the guard found. A crash or a hang of the
- * verifier is a violation with its reason, never an exception.
+ * verifier is a violation with its reason, never an exception. Pact files (`pactUrls`) are checked
+ * whole before anything is sent (`checkPactText`).
+ * @throws PactFileError (code `invalid_consumer_pact`) when a pact file cannot be used; nothing was sent then.
  * @example
  * const suite = await verifyPact({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key', stateUrl: 'http://127.0.0.1:4010/__mock/provider-state' });
  * suite.verdict // 'passed'

@@ -5,7 +5,8 @@ import type { Observation } from '../core/observation.js';
 
 /** A setup mistake the preflight found: which check, and one line naming what to fix. */
 export interface PreflightFailure {
-  check: 'base-url' | 'api-key' | 'state-url';
+  /** What was wrong: the target's base URL, its key, its state URL, or a pact file to verify (`--pact`). */
+  check: 'base-url' | 'api-key' | 'state-url' | 'pact-file';
   message: string;
 }
 

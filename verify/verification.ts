@@ -5,6 +5,7 @@ import { explore, type ExploreOptions } from './explore/explore.js';
 import { TargetUnreachable } from './observe.js';
 import type { PactBroker } from './pact-broker.js';
 import { verifyPact } from './pact.js';
+import { checkPactFiles, PactFileError } from './pact-document.js';
 import { prismLoader } from './prism.js';
 import { runReport, type RunReport } from './report/run-report.js';
 import { judgeCall } from '../core/judge.js';
@@ -144,7 +145,8 @@ export function redactionOf(
  * Runs the suites against a target and gives the run's report, whose `exitCode` the command exits
  * with: every suite that ran, the coverage of the documented responses, and the reasons when it is
  * not green. A target that stops answering ends the run with the reason: exit 1 when violations were
- * found before, else 2; nothing is thrown. No key, token, password or URL user information the run
+ * found before, else 2; a pact file that cannot be used (`pactFiles`) ends it before anything is sent,
+ * as a setup error (exit 2); nothing is thrown. No key, token, password or URL user information the run
  * was given is in the report (`Redaction`).
  * @example
  * const report = await runVerification({ baseUrl, apiKey, stateUrl, suites: ['pact', 'scenarios'], scenarios, version: '0.1.0' });
@@ -161,6 +163,10 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   // With a baseline, the progress lines already say which failures are known.
   const knownFailures = options.baseline === undefined ? undefined : new KnownFailures(options.baseline);
   if (knownFailures !== undefined) options = { ...options, ...markedCallbacks(options, knownFailures) };
+  // A pact file that cannot be used is the input's error: said before anything is sent.
+  const pactFileError = await unusablePactFile(options);
+  if (pactFileError !== undefined)
+    return reportOf(options, { suites: [], startedAt, started, setupError: pactFileError });
   const { setupError, listed } = options.preflight === false ? {} : await preflight(preflightOptions(options));
   // A run the preflight stopped: no suite, the one reason, exit 2.
   if (setupError !== undefined) return reportOf(options, { suites: [], startedAt, started, setupError });
@@ -182,6 +188,18 @@ export async function runVerification(options: VerificationOptions): Promise<Run
     unreachable,
     baseline: { known: knownFailures.distinct.length, fixed },
   });
+}
+
+/** The first pact file to verify (`pactFiles`) that cannot be used, as a setup error; none when all can. */
+async function unusablePactFile(options: VerificationOptions): Promise<PreflightFailure | undefined> {
+  if (!options.suites.includes('pact') || options.pactFiles === undefined) return undefined;
+  try {
+    await checkPactFiles(options.pactFiles);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof PactFileError)) throw error;
+    return { check: 'pact-file', message: error.message };
+  }
 }
 
 /**

@@ -59,7 +59,9 @@ ${targetOptions}
                         all, the pact verifies only this scenario's interactions
   --scenarios DIR       run the scenarios of this folder instead of the kit's
   --pact FILE           verify this pact file instead of the shipped pact: a consumer's own, such as
-                        mock.pact() writes (repeatable; the default suite is then pact alone)
+                        mock.pact() writes (repeatable; the default suite is then pact alone); checked
+                        whole before any call: one that cannot be used (not JSON, an unknown Pact
+                        version, a wrong shape) is a wrong argument, exit 2 with one line
   --pact-broker-consumer NAME  with $PACT_BROKER_BASE_URL: verify the pacts of this consumer the broker
                         holds (its main branch's, and what is deployed or released)
   --provider-version V  with $PACT_BROKER_BASE_URL: publish the pact verification results as version V

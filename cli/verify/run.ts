@@ -7,6 +7,7 @@ import { injectsFaults, type Scenario } from '../../core/scenario.js';
 import { baselineText, readBaseline, type Baseline } from '../../verify/baseline.js';
 import { defaultExplorationSeed } from '../../verify/explore/explore.js';
 import { githubAnnotations, githubSummary } from '../../verify/github.js';
+import { checkPactFiles } from '../../verify/pact-document.js';
 import { installHint, type OptionalDependency } from '../../verify/optional-dependencies.js';
 import { exchangeLines, runLines, summaryLines, type LineOptions } from '../../verify/report/console.js';
 import { toHtml } from '../../verify/report/html.js';
@@ -192,6 +193,8 @@ export async function runCommand(
     scenarios = await scenariosOf(options);
     await checkWritable(options);
     if (options.baseline !== undefined) baseline = await readBaseline(options.baseline);
+    // A consumer's pact that cannot be used is the input's error, said before any call to the provider.
+    if (options.pact !== undefined) await checkPactFiles(options.pact);
   } catch (error) {
     return usageFailure('petstore-verify', error, (line) => output.stderr(`${line}\n`));
   }

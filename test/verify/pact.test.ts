@@ -278,30 +278,24 @@ describe.concurrent('one defect carries one rule code in the pact suite and the 
 });
 
 describe('the pact suite ends with a verdict whatever the verifier does', () => {
-  it("fails, with the verifier's reason, when a pact cannot be loaded", async () => {
+  it('refuses a pact that cannot be loaded before the verifier starts, with a code, not as a violation', async () => {
     const mock = await startServer();
     const directory = await mkdtemp(join(tmpdir(), 'petstore-pact-bad-'));
     try {
       const file = join(directory, 'not-a-pact.json');
       await writeFile(file, '{"interactions": [');
-      const suite = await verifyPact({
+      const verifying = verifyPact({
         baseUrl: `${mock.origin}/v1`,
         apiKey: 'petstore-dev-key',
         stateUrl: `${mock.origin}/__mock/provider-state`,
         pactUrls: [file],
       });
-      expect(suite.verdict).toBe('failed');
-      expect(suite.cases.map((result) => [result.name, result.exchanges[0]!.violations[0]!])).toEqual([
-        [
-          'Failed to load pact',
-          {
-            code: 'pact',
-            path: '',
-            expected: 'the interaction to be verified',
-            actual: `Failed to load pact '${file}' - Failed to parse Pact JSON`,
-          },
-        ],
-      ]);
+      await expect(verifying).rejects.toMatchObject({
+        code: 'invalid_consumer_pact',
+        message: expect.stringMatching(/^the pact .*not-a-pact\.json cannot be verified: is not JSON: /),
+        diagnostics: [expect.objectContaining({ code: 'pact-not-json', path: '' })],
+      });
+      expect(await (await mock.control('/requests')).json()).toEqual([]);
     } finally {
       await mock.close();
       await rm(directory, { recursive: true, force: true });

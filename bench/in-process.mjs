@@ -19,7 +19,7 @@ const listUrl = `${origin}/v1/store/orders`;
 const batch = 50;
 
 /** Runs `action` in batches for about `seconds` of timed work, `between()` untimed after each batch; requests a second. */
-async function rate(seconds, action, between) {
+export async function rate(seconds, action, between) {
   // A short warm-up, then the measured span.
   for (let index = 0; index < 4 * batch; index++) {
     await action();

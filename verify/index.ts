@@ -44,7 +44,19 @@ export type { Observation, TargetFailure } from '../core/observation.js';
 export { loadPrismOracle, prismLoader } from './prism.js';
 export { compareOracles, type Disagreement, type PrismDiagnostic, type PrismOracle } from '../core/second-oracle.js';
 export { pactProviderBaseUrl, verifyPact, type PactVerifyOptions } from './pact.js';
-export { publishPact, type PactBroker, type PactPublication } from './pact-broker.js';
+export {
+  BrokerError,
+  fetchPactsForVerification,
+  publishPact,
+  publishVerificationResult,
+  type BrokerAccess,
+  type BrokerPact,
+  type BrokerPacts,
+  type ConsumerVersionSelector,
+  type PactBroker,
+  type PactPublication,
+} from './pact-broker.js';
+export { ciBuild, type CiBuild, type CiValue } from './ci-environment.js';
 export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
 export type { ProxyExchange, ProxyReport } from './proxy-report.js';
 export {

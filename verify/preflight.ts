@@ -5,7 +5,8 @@ import type { Observation } from '../core/observation.js';
 
 /** A setup mistake the preflight found: which check, and one line naming what to fix. */
 export interface PreflightFailure {
-  check: 'base-url' | 'api-key' | 'state-url';
+  /** What was wrong; `pact-broker`: the broker's pacts could not be fetched (found by the pact suite, before it verified). */
+  check: 'base-url' | 'api-key' | 'state-url' | 'pact-broker';
   message: string;
 }
 

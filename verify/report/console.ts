@@ -60,7 +60,7 @@ export function exchangeLines(
   exchange: CheckedExchange,
   options: LineOptions = {},
 ): string[] {
-  const mark = exchange.violations.length > 0 ? '✗' : '✓';
+  const mark = exchange.violations.length > 0 ? '✗' : (exchange.pending ?? []).length > 0 ? '~' : '✓';
   const subject = suite === 'scenarios' ? caseName : `${suite} › ${caseName}`;
   const call =
     exchange.method === ''
@@ -71,6 +71,9 @@ export function exchangeLines(
     ...exchange.violations.map((finding) => `    ${findingLine(caseName, exchange.name, finding, suite)}`),
     ...(exchange.known ?? []).map(
       (finding) => `    known failure (baseline): ${findingLine(caseName, exchange.name, finding, suite)}`,
+    ),
+    ...(exchange.pending ?? []).map(
+      (finding) => `    pending pact (fails nothing): ${findingLine(caseName, exchange.name, finding, suite)}`,
     ),
     ...exchange.warnings.map(
       (finding) =>
@@ -175,6 +178,8 @@ export function summaryLines(report: RunReport, options: LineOptions = {}): stri
     }
   }
   lines.push(...report.suites.map((suite) => suiteLine(suite, report.baseUrl)));
+  for (const name of report.suites.flatMap((suite) => suite.pendingPacts ?? []))
+    lines.push(`pact: the pending pact "${name}" failed; pending, it fails nothing (the broker's pending pacts)`);
   const judgedByPrism = report.suites.some((suite) => suite.suite !== 'pact' && suite.checks > 0);
   if (judgedByPrism) {
     lines.push(report.prism ? secondOracleLine(report, options) : 'second oracle, Prism: off (--no-prism)');

@@ -84,10 +84,14 @@ async function startFakeBroker(
           'pb:publish-contracts': { href: `${origin}/contracts/publish` },
         },
       });
+    // Pact's own verifier GETs the resource first, then POSTs to its self link; the kit POSTs at once.
+    if (request.method === 'GET' && url === `/pacts/provider/${provider}/for-verification`)
+      return send(response, 200, { _links: { self: { href: `${origin}${url}` } } });
     if (request.method === 'POST' && url === `/pacts/provider/${provider}/for-verification`)
       return send(response, 200, {
         _embedded: {
           pacts: pacts.map((pact, index) => ({
+            shortDescription: 'latest from main',
             verificationProperties: { pending: pact.pending === true, wip: pact.wip === true, notices: [] },
             _links: {
               self: {

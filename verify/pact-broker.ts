@@ -131,7 +131,12 @@ export interface BrokerPacts {
   index: unknown;
 }
 
-/** The consumer version selectors asked for: those given, else Pact's recommended ones (of the consumer given). */
+/**
+ * The consumer version selectors asked for: those given, else Pact's recommended ones (of the consumer given).
+ * @example
+ * selectorsOf({ url: 'http://127.0.0.1:9292', consumer: 'web-app' })
+ * // [{ mainBranch: true, consumer: 'web-app' }, { deployedOrReleased: true, consumer: 'web-app' }]
+ */
 export function selectorsOf(broker: PactBroker): ConsumerVersionSelector[] {
   if (broker.consumerVersionSelectors !== undefined && broker.consumerVersionSelectors.length > 0)
     return broker.consumerVersionSelectors;

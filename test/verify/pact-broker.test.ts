@@ -2,8 +2,10 @@
 // the broker's HAL API (selectors, pending and WIP pacts, the provider's name), publishing the
 // verification results, and a broker that is down, hung or not a broker. The broker is a fake one on
 // 127.0.0.1 that follows the Pact Broker's HAL API.
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../../contracts/pact-file.js';
 import { ciBuild } from '../../verify/ci-environment.js';
@@ -216,8 +218,35 @@ describe('petstore-verify with a Pact Broker: the pacts it gives, verified', () 
       { consumer: 'admin-app', text: await pactOf('list-orders', 'admin-app') },
     ]);
     const target = await provider(cancelsShipped);
-    const exit = await verifyWithBroker(broker, [...target.args, '--enable-pending', '--provider-version', '1.2.5']);
+    const directory = await mkdtemp(join(tmpdir(), 'pending-reports-'));
+    servers.push({ close: () => rm(directory, { recursive: true, force: true }) });
+    const [json, junit] = [join(directory, 'report.json'), join(directory, 'report.xml')];
+    const exit = await verifyWithBroker(broker, [
+      ...target.args,
+      '--enable-pending',
+      '--provider-version',
+      '1.2.5',
+      '--json',
+      json,
+      '--junit',
+      junit,
+    ]);
     expect(broker.bodiesOf('POST', '/for-verification')).toMatchObject([{ includePendingStatus: true }]);
+    // Every report says the same: a pending finding, no violation, the pending pact named.
+    const report = JSON.parse(await readFile(json, 'utf8')) as {
+      violations: number;
+      exitCode: number;
+      findings: { pending?: boolean; code: string }[];
+      suites: { pendingPacts?: string[] }[];
+    };
+    expect(report).toMatchObject({ violations: 0, exitCode: 0 });
+    expect(report.findings.filter((finding) => finding.pending)).toMatchObject([{ code: 'status-unexpected' }]);
+    expect(report.suites.flatMap((suite) => suite.pendingPacts ?? [])).toEqual([
+      'Pact between web-app (v1) and petstore-order-interface',
+    ]);
+    expect(await readFile(junit, 'utf8')).toMatch(
+      /<skipped message="pending pact \(fails nothing\): cancel-shipped-order › cancel the shipped order: expected status 409, got 204/,
+    );
     expect(exit.stdout).toMatch(
       /(?:^|\n)~ pact › cancel-shipped-order › cancel the shipped order \(DELETE [^\n]*\n {4}pending pact \(fails nothing\): pact › cancel-shipped-order › cancel the shipped order: expected status 409, got 204 \(at status\)\n/,
     );

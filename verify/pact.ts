@@ -244,6 +244,16 @@ async function publishResults(
   }
 }
 
+/** What was published: the provider version, its branch, the build's page, how many pacts' results. */
+function publishedOf(broker: PactBroker, pacts: number): NonNullable<SuiteResult['publishedResults']> {
+  return {
+    providerVersion: broker.providerVersion ?? '',
+    ...(broker.providerBranch !== undefined && { providerBranch: broker.providerBranch }),
+    ...(broker.buildUrl !== undefined && { buildUrl: broker.buildUrl }),
+    pacts,
+  };
+}
+
 /** The broker's pacts, fetched, verified one by one, and their results published. */
 async function verifyBrokerPacts(options: PactVerifyOptions, broker: PactBroker, prefix: string): Promise<SuiteResult> {
   const started = performance.now();
@@ -261,10 +271,13 @@ async function verifyBrokerPacts(options: PactVerifyOptions, broker: PactBroker,
       results.push({ pact, success: verified.success });
       if (pact.pending && !verified.success) pendingPacts.push(pact.name);
     }
-    cases.push(...(await publishResults(options, broker, { fetched, results })));
+    const publication = await publishResults(options, broker, { fetched, results });
+    cases.push(...publication);
     const reason = fetched.pacts.length === 0 ? 'the Pact Broker has no pact to verify for these selectors' : undefined;
+    const published = broker.providerVersion !== undefined && publication.length === 0 && results.length > 0;
     return tallySuite('pact', cases, performance.now() - started, {
       ...(pendingPacts.length > 0 && { pendingPacts }),
+      ...(published && { publishedResults: publishedOf(broker, results.length) }),
       ...(reason !== undefined && cases.length === 0 && { reason }),
     });
   } finally {

@@ -81,6 +81,8 @@ export interface SuiteResult {
   seed?: number;
   /** Pact only: the broker's pending pacts that failed (reported, failing nothing), by the broker's names. */
   pendingPacts?: string[];
+  /** Pact only: the verification results published to the broker (`--provider-version`). */
+  publishedResults?: { providerVersion: string; providerBranch?: string; buildUrl?: string; pacts: number };
 }
 
 /** A case's verdict from its exchanges: failed with any violation, else passed (or the verdict it was given). */

@@ -163,6 +163,15 @@ function baselineLine(report: RunReport, baseline: { known: number; fixed: Known
   );
 }
 
+/** `pact: the verification results of 2 pacts published to the Pact Broker as version 1.2.3 (branch main, build …)`. */
+function publishedLine(published: NonNullable<SuiteResult['publishedResults']>): string {
+  const details = [
+    ...(published.providerBranch === undefined ? [] : [`branch ${published.providerBranch}`]),
+    ...(published.buildUrl === undefined ? [] : [`build ${published.buildUrl}`]),
+  ];
+  return `pact: the verification results of ${plural(published.pacts, 'pact')} published to the Pact Broker as version ${published.providerVersion}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
+}
+
 /** The closing summary: what was skipped or could not run, a line per suite, the second oracle, coverage, the verdict. */
 export function summaryLines(report: RunReport, options: LineOptions = {}): string[] {
   const lines: string[] = [];
@@ -178,6 +187,8 @@ export function summaryLines(report: RunReport, options: LineOptions = {}): stri
     }
   }
   lines.push(...report.suites.map((suite) => suiteLine(suite, report.baseUrl)));
+  for (const published of report.suites.flatMap((suite) => suite.publishedResults ?? []))
+    lines.push(publishedLine(published));
   for (const name of report.suites.flatMap((suite) => suite.pendingPacts ?? []))
     lines.push(`pact: the pending pact "${name}" failed; pending, it fails nothing (the broker's pending pacts)`);
   const judgedByPrism = report.suites.some((suite) => suite.suite !== 'pact' && suite.checks > 0);

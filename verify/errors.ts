@@ -10,7 +10,9 @@ export const verifyErrorCodes = {
   invalid_base_url: 'a base URL the harness cannot use, such as one without /v1 for Pact verification',
   state_change_failed: 'a provider state change the target refused or did not answer',
   state_not_set: "the recorder's known state, which could not be set on the upstream",
-  broker_refused: 'a Pact Broker that answered an error status to a publication',
+  broker_refused: 'a Pact Broker that answered an error status: to a publication, or to a fetch of pacts',
+  broker_unreachable: 'a Pact Broker that could not be reached, or did not answer within the timeout',
+  broker_invalid_answer: "a Pact Broker's answer that is not its HAL: no JSON, no link or list where the API has one",
   invalid_pact_file: 'a pact file to publish that is not JSON, or names no consumer and provider',
   invalid_consumer_pact:
     'a pact file to verify (--pact) that cannot be used: not JSON, nested too deep, an unknown Pact version, a wrong shape, or a state it cannot set',

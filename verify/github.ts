@@ -17,7 +17,7 @@ function findingSubject(finding: ReportedFinding): string {
 
 /**
  * The GitHub Actions workflow commands of a run: `::error` for each violation, `::warning` for each
- * advisory finding, `::notice` for each known failure of the baseline, titled by the rule code and
+ * advisory finding, `::notice` for each known failure of the baseline and each pending pact's, titled by the rule code and
  * the operation.
  * @example
  * githubAnnotations(report)
@@ -25,8 +25,9 @@ function findingSubject(finding: ReportedFinding): string {
  */
 export function githubAnnotations(report: RunReport): string[] {
   return report.findings.map((finding) => {
-    const command = finding.known ? 'notice' : finding.severity === 'error' ? 'error' : 'warning';
-    const title = `${finding.known ? 'known failure ' : ''}${finding.code}${finding.operation === null ? '' : ` ${finding.operation}`}`;
+    const setApart = finding.known ? 'known failure ' : finding.pending ? 'pending pact ' : '';
+    const command = setApart !== '' ? 'notice' : finding.severity === 'error' ? 'error' : 'warning';
+    const title = `${setApart}${finding.code}${finding.operation === null ? '' : ` ${finding.operation}`}`;
     return `::${command} title=${commandProperty(title)}::${commandData(`${findingSubject(finding)}: ${finding.message}`)}`;
   });
 }
@@ -69,7 +70,9 @@ export function githubSummary(report: RunReport): string {
       );
     lines.push('');
   }
-  const violations = report.findings.filter((finding) => finding.severity === 'error' && !finding.known);
+  const violations = report.findings.filter(
+    (finding) => finding.severity === 'error' && !finding.known && !finding.pending,
+  );
   if (violations.length > 0) {
     lines.push(
       '### Violations',

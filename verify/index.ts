@@ -54,7 +54,19 @@ export {
   type PactDiagnosticCode,
   type PactDocument,
 } from './pact-document.js';
-export { publishPact, type PactBroker, type PactPublication } from './pact-broker.js';
+export {
+  BrokerError,
+  fetchPactsForVerification,
+  publishPact,
+  publishVerificationResult,
+  type BrokerAccess,
+  type BrokerPact,
+  type BrokerPacts,
+  type ConsumerVersionSelector,
+  type PactBroker,
+  type PactPublication,
+} from './pact-broker.js';
+export { ciBuild, type CiBuild, type CiValue } from './ci-environment.js';
 export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
 export type { ProxyExchange, ProxyReport } from './proxy-report.js';
 export {

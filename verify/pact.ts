@@ -1,11 +1,28 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { shippedPactFile } from '../contracts/pact-file.js';
 import { pactParticipants } from '../contracts/participants.js';
 import { requireInstalled } from './optional-dependencies.js';
 import { pactCases } from './pact-cases.js';
-import { pactBrokerOptions, type PactBroker } from './pact-broker.js';
+import {
+  fetchPactsForVerification,
+  publishVerificationResult,
+  recordProviderBranch,
+  type BrokerPact,
+  type BrokerPacts,
+  type PactBroker,
+} from './pact-broker.js';
 import { guardStatePath, startPactGuard, type GuardRecord } from './pact-guard.js';
 import { belongsToScenarios, readPactInteractions, scenarioFilter } from './pact-interactions.js';
-import { skippedSuite, tallySuite, type CheckedExchange, type SuiteResult } from './results.js';
+import {
+  caseVerdict,
+  skippedSuite,
+  tallySuite,
+  type CaseResult,
+  type CheckedExchange,
+  type SuiteResult,
+} from './results.js';
 import type { TargetOptions } from './run.js';
 import { runPactChild, type PactChildOutcome } from './run-pact-child.js';
 import type { Scenario } from '../core/scenario.js';
@@ -20,6 +37,8 @@ export interface PactVerifyOptions extends TargetOptions {
   pactUrls?: string[];
   /** Fetch the pacts from a broker instead, and publish the results there. */
   broker?: PactBroker;
+  /** The kit's version, published with the verification results as the verifier's. Default: `unknown`. */
+  version?: string;
   /** Called after every interaction, for progress output. */
   onExchange?: (exchange: CheckedExchange, interaction: string) => void;
   /**
@@ -55,11 +74,10 @@ function verifierOptions(setup: {
   guardOrigin: string;
   /** The provider's base URL without /v1. */
   prefix: string;
-  broker: PactBroker | undefined;
   pactUrls: string[];
   timeout: number | undefined;
 }): object {
-  const { guardOrigin, broker } = setup;
+  const { guardOrigin } = setup;
   return {
     provider: pactParticipants.provider,
     providerBaseUrl: `${guardOrigin}${new URL(setup.prefix).pathname.replace(/\/+$/, '')}`,
@@ -68,7 +86,7 @@ function verifierOptions(setup: {
     providerStatesSetupBody: true,
     logLevel: 'error',
     timeout: setup.timeout ?? 10_000,
-    ...(broker === undefined ? { pactUrls: setup.pactUrls } : pactBrokerOptions(broker)),
+    pactUrls: setup.pactUrls,
   };
 }
 
@@ -84,13 +102,13 @@ async function verifyBehindGuard(
       options: verifierOptions({
         guardOrigin: guard.origin,
         prefix: pacts.prefix,
-        broker: options.broker,
         pactUrls: pacts.pactUrls,
         timeout: options.timeout,
       }),
       deadline: options.deadline,
       descriptionFilter: options.onlyScenarios === undefined ? undefined : scenarioFilter(options.onlyScenarios),
-      loopbackOnly: options.broker === undefined && pacts.pactUrls.every((url) => !/^https?:/i.test(url)),
+      // A broker's pacts are fetched by the kit and given as files: the verifier talks only to the guard.
+      loopbackOnly: pacts.pactUrls.every((url) => !/^https?:/i.test(url)),
     });
     stopChild = (reason) => {
       child.stop(reason);
@@ -107,8 +125,13 @@ async function verifyBehindGuard(
  * `stateUrl` in Pact's own state-change format (setup, then teardown). Resolves with one case per
  * interaction: Pact's mismatches, one line each, and what the guard found. A crash or a hang of the
  * verifier is a violation with its reason, never an exception. Pact files (`pactUrls`) are checked
- * whole before anything is sent (`checkPactText`).
+ * whole before anything is sent (`checkPactText`). With a broker, its pacts are fetched
+ * (`fetchPactsForVerification`, every request within `timeout`) and verified one by one: a pending
+ * pact's failures are reported as `pending` and fail nothing (the suite's `pendingPacts` names it);
+ * with a provider version, each pact's result is published, and a publication that fails is a case
+ * in error, with the broker's reason.
  * @throws PactFileError (code `invalid_consumer_pact`) when a pact file cannot be used; nothing was sent then.
+ * @throws BrokerError when the broker's pacts cannot be fetched (not reached, refused, not its HAL).
  * @example
  * const suite = await verifyPact({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key', stateUrl: 'http://127.0.0.1:4010/__mock/provider-state' });
  * suite.verdict // 'passed'
@@ -117,32 +140,149 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
   requireInstalled('pact');
   const started = performance.now();
   const prefix = pactProviderBaseUrl(options.baseUrl);
+  if (options.broker !== undefined) return verifyBrokerPacts(options, options.broker, prefix);
   const consumers =
-    options.broker === undefined && options.pactUrls !== undefined
+    options.pactUrls !== undefined
       ? await judgeConsumerPacts(options.pactUrls, {
           apiKey: options.apiKey,
           include: (description) => belongsToScenarios(description, options.onlyScenarios),
         })
       : undefined;
   try {
-    const pactUrls = options.broker === undefined ? (consumers?.pactUrls ?? [shippedPactFile]) : [];
-    const interactions = (await readPactInteractions(pactUrls)).filter((interaction) =>
-      belongsToScenarios(interaction.description, options.onlyScenarios),
-    );
+    const pactUrls = consumers?.pactUrls ?? [shippedPactFile];
     const contradicted = consumers?.contradicted ?? [];
-    if (options.broker === undefined && interactions.length === 0) {
+    const verified = await verifyPactFiles(options, {
+      prefix,
+      pactUrls,
+      taken: new Set<GuardRecord>(),
+      skipEmpty: contradicted.length > 0 || options.onlyScenarios !== undefined,
+    });
+    if (verified === undefined) {
       if (contradicted.length > 0) return tallySuite('pact', contradicted, performance.now() - started);
-      if (options.onlyScenarios !== undefined)
-        return skippedSuite('pact', 'none of the chosen scenarios has an interaction in the pact');
+      return skippedSuite('pact', 'none of the chosen scenarios has an interaction in the pact');
     }
-    const { outcome, records } = await verifyBehindGuard(options, { prefix, pactUrls });
-    const cases = [
-      ...contradicted,
-      ...pactCases({ outcome, interactions, records, taken: new Set() }, options.scenarios),
-    ];
-    for (const result of cases) for (const exchange of result.exchanges) options.onExchange?.(exchange, result.name);
+    const cases = [...contradicted, ...verified];
+    reportExchanges(options, cases);
     return tallySuite('pact', cases, performance.now() - started);
   } finally {
     await consumers?.remove();
+  }
+}
+
+/** The progress callback, for every exchange of these cases. */
+function reportExchanges(options: PactVerifyOptions, cases: readonly CaseResult[]): void {
+  for (const result of cases) for (const exchange of result.exchanges) options.onExchange?.(exchange, result.name);
+}
+
+/**
+ * The cases of pact files verified in one run of the verifier; undefined, with `skipEmpty`, when no
+ * interaction is left to verify (none of the chosen scenarios', or all contradicted).
+ */
+async function verifyPactFiles(
+  options: PactVerifyOptions,
+  files: { prefix: string; pactUrls: string[]; taken: Set<GuardRecord>; skipEmpty: boolean },
+): Promise<CaseResult[] | undefined> {
+  const interactions = (await readPactInteractions(files.pactUrls)).filter((interaction) =>
+    belongsToScenarios(interaction.description, options.onlyScenarios),
+  );
+  if (interactions.length === 0 && files.skipEmpty) return undefined;
+  const { outcome, records } = await verifyBehindGuard(options, files);
+  return pactCases({ outcome, interactions, records, taken: files.taken }, options.scenarios);
+}
+
+/** A pending pact's case: its violations set apart as pending, failing nothing (Pact's pending pacts). */
+function asPending(result: CaseResult): CaseResult {
+  const exchanges = result.exchanges.map((exchange) => ({
+    ...exchange,
+    violations: [],
+    pending: [...(exchange.pending ?? []), ...exchange.violations],
+  }));
+  return { ...result, verdict: result.verdict === 'failed' ? caseVerdict(exchanges) : result.verdict, exchanges };
+}
+
+/** Whether a pact's cases all passed: what is published as its verification result. */
+function passed(cases: readonly CaseResult[]): boolean {
+  return cases.every((result) => result.verdict === 'passed' || result.verdict === 'skipped');
+}
+
+/** One pact of the broker's, written to a file and verified: its cases, pending ones set apart. */
+async function verifyBrokerPact(
+  options: PactVerifyOptions,
+  pact: BrokerPact,
+  at: { prefix: string; file: string },
+): Promise<{ cases: CaseResult[]; success: boolean }> {
+  await writeFile(at.file, pact.text);
+  // Each pact is verified behind a guard of its own: its records are taken by its interactions alone.
+  const files = { prefix: at.prefix, pactUrls: [at.file], taken: new Set<GuardRecord>(), skipEmpty: true };
+  const cases = (await verifyPactFiles(options, files)) ?? [];
+  const success = passed(cases);
+  return { cases: pact.pending ? cases.map(asPending) : cases, success };
+}
+
+/**
+ * Publishes each pact's result (after the provider version's branch): the first failure, as a case
+ * in error naming the broker's reason; none when all were published.
+ */
+async function publishResults(
+  options: PactVerifyOptions,
+  broker: PactBroker,
+  verified: { fetched: BrokerPacts; results: { pact: BrokerPact; success: boolean }[] },
+): Promise<CaseResult[]> {
+  const providerVersion = broker.providerVersion;
+  if (providerVersion === undefined) return [];
+  try {
+    await recordProviderBranch(broker, verified.fetched.index, options.timeout);
+    for (const { pact, success } of verified.results)
+      await publishVerificationResult(
+        broker,
+        pact,
+        { success, providerVersion, verifierVersion: options.version ?? 'unknown' },
+        options.timeout,
+      );
+    return [];
+  } catch (error) {
+    const reason = `the verification results were not published: ${(error as Error).message}`;
+    return [{ name: 'publish verification results', verdict: 'error', reason, exchanges: [] }];
+  }
+}
+
+/** What was published: the provider version, its branch, the build's page, how many pacts' results. */
+function publishedOf(broker: PactBroker, pacts: number): NonNullable<SuiteResult['publishedResults']> {
+  return {
+    providerVersion: broker.providerVersion ?? '',
+    ...(broker.providerBranch !== undefined && { providerBranch: broker.providerBranch }),
+    ...(broker.buildUrl !== undefined && { buildUrl: broker.buildUrl }),
+    pacts,
+  };
+}
+
+/** The broker's pacts, fetched, verified one by one, and their results published. */
+async function verifyBrokerPacts(options: PactVerifyOptions, broker: PactBroker, prefix: string): Promise<SuiteResult> {
+  const started = performance.now();
+  const fetched = await fetchPactsForVerification(broker, options.timeout);
+  const directory = await mkdtemp(join(tmpdir(), 'petstore-broker-pacts-'));
+  try {
+    const cases: CaseResult[] = [];
+    const results: { pact: BrokerPact; success: boolean }[] = [];
+    const pendingPacts: string[] = [];
+    for (const [position, pact] of fetched.pacts.entries()) {
+      const file = join(directory, `pact-${position + 1}.json`);
+      const verified = await verifyBrokerPact(options, pact, { prefix, file });
+      reportExchanges(options, verified.cases);
+      cases.push(...verified.cases);
+      results.push({ pact, success: verified.success });
+      if (pact.pending && !verified.success) pendingPacts.push(pact.name);
+    }
+    const publication = await publishResults(options, broker, { fetched, results });
+    cases.push(...publication);
+    const reason = fetched.pacts.length === 0 ? 'the Pact Broker has no pact to verify for these selectors' : undefined;
+    const published = broker.providerVersion !== undefined && publication.length === 0 && results.length > 0;
+    return tallySuite('pact', cases, performance.now() - started, {
+      ...(pendingPacts.length > 0 && { pendingPacts }),
+      ...(published && { publishedResults: publishedOf(broker, results.length) }),
+      ...(reason !== undefined && cases.length === 0 && { reason }),
+    });
+  } finally {
+    await rm(directory, { recursive: true, force: true });
   }
 }

@@ -5,8 +5,11 @@ import type { Observation } from '../core/observation.js';
 
 /** A setup mistake the preflight found: which check, and one line naming what to fix. */
 export interface PreflightFailure {
-  /** What was wrong: the target's base URL, its key, its state URL, or a pact file to verify (`--pact`). */
-  check: 'base-url' | 'api-key' | 'state-url' | 'pact-file';
+  /**
+   * What was wrong: the target's base URL, its key, its state URL, a pact file to verify (`--pact`),
+   * or `pact-broker`: the broker's pacts could not be fetched (found by the pact suite, before it verified).
+   */
+  check: 'base-url' | 'api-key' | 'state-url' | 'pact-file' | 'pact-broker';
   message: string;
 }
 

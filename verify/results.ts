@@ -25,6 +25,8 @@ export interface CheckedExchange {
   violations: Finding[];
   /** Violations a baseline knows of (`--baseline`): reported, failing nothing. */
   known?: Finding[];
+  /** Violations of a pending pact (Pact's pending pacts, from a broker): reported, failing nothing. */
+  pending?: Finding[];
   /** Advisory findings: the kit's own decisions where the specification is open (violations under --strict). */
   warnings: Finding[];
   /** Where Prism and Ajv judged this response differently. */
@@ -77,6 +79,10 @@ export interface SuiteResult {
   durationMs: number;
   /** Exploration only: the seed that replays the run. */
   seed?: number;
+  /** Pact only: the broker's pending pacts that failed (reported, failing nothing), by the broker's names. */
+  pendingPacts?: string[];
+  /** Pact only: the verification results published to the broker (`--provider-version`). */
+  publishedResults?: { providerVersion: string; providerBranch?: string; buildUrl?: string; pacts: number };
 }
 
 /** A case's verdict from its exchanges: failed with any violation, else passed (or the verdict it was given). */
@@ -97,7 +103,11 @@ export function tallySuite(
 ): SuiteResult {
   const exchanges = cases.flatMap((result) => result.exchanges);
   const checks = exchanges.filter(
-    (exchange) => exchange.status !== undefined || exchange.violations.length > 0 || (exchange.known ?? []).length > 0,
+    (exchange) =>
+      exchange.status !== undefined ||
+      exchange.violations.length > 0 ||
+      (exchange.known ?? []).length > 0 ||
+      (exchange.pending ?? []).length > 0,
   ).length;
   const verdict: Verdict = cases.some((result) => result.verdict === 'failed')
     ? 'failed'

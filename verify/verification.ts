@@ -2,6 +2,7 @@ import { KnownFailures, type Baseline, type KnownFailure } from './baseline.js';
 import { preflight, type PreflightFailure, type PreflightOptions } from './preflight.js';
 import type { Scenario } from '../core/scenario.js';
 import { explore, type ExploreOptions } from './explore/explore.js';
+import { BrokerError } from './broker-client.js';
 import { TargetUnreachable } from './observe.js';
 import type { PactBroker } from './pact-broker.js';
 import { verifyPact } from './pact.js';
@@ -71,6 +72,7 @@ async function runSuite(
     return verifyPact({
       ...options,
       stateUrl,
+      version: options.version,
       ...(options.broker !== undefined && { broker: options.broker }),
       ...(options.pactFiles !== undefined && { pactUrls: [...options.pactFiles] }),
       ...(options.pactScenarios !== undefined && { onlyScenarios: options.pactScenarios }),
@@ -157,6 +159,7 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   const started = performance.now();
   const results: SuiteResult[] = [];
   let unreachable: string | undefined;
+  let brokerFailure: PreflightFailure | undefined;
   // One watch for the whole run: once the target has stopped answering, every suite stops sending.
   // One Prism for the whole run too, loaded when the first suite that uses it starts.
   options = { ...options, watch: options.watch ?? { timeouts: 0 }, loadPrism: options.loadPrism ?? prismLoader() };
@@ -176,9 +179,13 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   try {
     for (const suite of options.suites) results.push(await runSuite(suite, options));
   } catch (error) {
-    if (!(error instanceof TargetUnreachable)) throw error;
-    unreachable = error.message;
+    // A broker whose pacts cannot be fetched is a setup mistake, like the preflight's: exit 2, one line.
+    if (error instanceof BrokerError) brokerFailure = { check: 'pact-broker', message: error.message };
+    else if (error instanceof TargetUnreachable) unreachable = error.message;
+    else throw error;
   }
+  if (brokerFailure !== undefined)
+    return reportOf(options, { suites: results, startedAt, started, setupError: brokerFailure });
   if (knownFailures === undefined) return reportOf(options, { suites: results, startedAt, started, unreachable });
   const { suites, fixed } = knownFailures.apply(results);
   return reportOf(options, {

@@ -1,7 +1,8 @@
 // The command line of a run and of explore: their help, their flags, and what they are read into.
 import { existsSync, statSync } from 'node:fs';
 import { defaultRequestTimeout } from '../../verify/observe.js';
-import type { PactBroker } from '../../verify/pact-broker.js';
+import { ciBuild } from '../../verify/ci-environment.js';
+import type { ConsumerVersionSelector, PactBroker } from '../../verify/pact-broker.js';
 import type { SuiteName } from '../../verify/results.js';
 import {
   brokerFromEnvironment,
@@ -25,8 +26,12 @@ const targetOptions = `  --base-url URL        the implementation, ending with /
   --state-url URL       where to POST Pact state-change requests (the kit's mock: /__mock/provider-state);
                         without it, what sets a provider state is skipped`;
 
+/** The `--timeout` option's help line: the run's, explore's and publish-pact's. */
+export const timeoutOption =
+  '  --timeout S           seconds to wait for one whole answer, headers and body (default 10)';
+
 // The options both the run and explore share after the target's: time limits, oracles and reports.
-const reportOptions = `  --timeout S           seconds to wait for one whole answer, headers and body (default 10)
+const reportOptions = `${timeoutOption}
   --deadline S          seconds the whole run may take; what is left then fails the run (default 600)
   --strict              count the kit's own decisions (advisory expectations) as violations
   --no-prism            do not check responses with Prism's validator too (saves ~0.5 s of start-up)
@@ -38,6 +43,25 @@ const reportOptions = `  --timeout S           seconds to wait for one whole ans
   --write-baseline FILE write the violations of this run as a baseline of known failures (JSON)
   --baseline FILE       known failures (from --write-baseline): reported as known, failing nothing;
                         the run fails only on new violations, and says which known ones are fixed`;
+
+// The options of a run with a Pact Broker ($PACT_BROKER_BASE_URL): which pacts, and what is published.
+const brokerOptions = `  --pact-broker-consumer NAME  with $PACT_BROKER_BASE_URL: verify the pacts of this consumer the broker
+                        holds (its main branch's, and what is deployed or released)
+  --provider-name NAME  with $PACT_BROKER_BASE_URL: the provider whose pacts the broker gives
+                        (default petstore-order-interface)
+  --consumer-version-selector JSON  with $PACT_BROKER_BASE_URL: which consumer versions' pacts, a
+                        selector of the broker's API such as '{"branch":"main"}' (repeatable; default
+                        {"mainBranch":true} and {"deployedOrReleased":true})
+  --enable-pending      with $PACT_BROKER_BASE_URL: a pending pact that fails is reported, named, and
+                        fails nothing (Pact's pending pacts)
+  --include-wip-pacts-since DATE  with $PACT_BROKER_BASE_URL: also verify the work-in-progress pacts
+                        published since DATE (2026-01-01), as pending
+  --provider-version V  with $PACT_BROKER_BASE_URL: publish the pact verification results as version V
+                        (with the build's URL from the CI's environment, as publish-pact reads it)
+  --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
+                        A broker that cannot be reached within --timeout, refuses, or answers no Pact
+                        Broker's HAL stops the run with exit 2 and one line naming the URL; a
+                        publication it refuses is an error of the run.`;
 
 export const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options]                 (petstore-verify explore --help)
@@ -62,10 +86,7 @@ ${targetOptions}
                         mock.pact() writes (repeatable; the default suite is then pact alone); checked
                         whole before any call: one that cannot be used (not JSON, an unknown Pact
                         version, a wrong shape) is a wrong argument, exit 2 with one line
-  --pact-broker-consumer NAME  with $PACT_BROKER_BASE_URL: verify the pacts of this consumer the broker
-                        holds (its main branch's, and what is deployed or released)
-  --provider-version V  with $PACT_BROKER_BASE_URL: publish the pact verification results as version V
-  --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
+${brokerOptions}
   --require-coverage    fail the run when a documented response (operation and status) was not exercised
   --runs N              the exploration's runs (default 25)
   --seed N              the exploration's seed, which replays its runs exactly (default 20261123; random: a new one)
@@ -95,7 +116,13 @@ ${reportOptions}
   --help                print this help
 `;
 
-function secondsFlag(value: string, name: string, maximum: number): number {
+/**
+ * A flag in seconds, above 0 and at most `maximum`, in milliseconds.
+ * @throws UsageError `--name must be a number of seconds above 0 and at most maximum, got "value"`.
+ * @example
+ * secondsFlag('2.5', 'timeout', 600) // 2500
+ */
+export function secondsFlag(value: string, name: string, maximum: number): number {
   const seconds = Number(value);
   if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || !(seconds > 0) || seconds > maximum)
     throw new UsageError(
@@ -122,6 +149,10 @@ const verifyFlags = {
   'provider-version': { type: 'string' },
   'provider-branch': { type: 'string' },
   'pact-broker-consumer': { type: 'string' },
+  'provider-name': { type: 'string' },
+  'consumer-version-selector': { type: 'string', multiple: true },
+  'enable-pending': { type: 'boolean' },
+  'include-wip-pacts-since': { type: 'string' },
   strict: { type: 'boolean' },
   verbose: { type: 'boolean' },
   'no-prism': { type: 'boolean' },
@@ -169,6 +200,10 @@ const notForExplore = [
   'provider-version',
   'provider-branch',
   'pact-broker-consumer',
+  'provider-name',
+  'consumer-version-selector',
+  'enable-pending',
+  'include-wip-pacts-since',
   'require-coverage',
   'version',
 ] as const;
@@ -177,7 +212,11 @@ const notForExplore = [
 function suitesOf(values: VerifyFlags, explore: boolean): { suite: string; suites: SuiteName[] } {
   // Scenarios named or given as a folder are run alone, and so are pact files, unless --suite asks for more.
   const chosen = values.scenario !== undefined || values.scenarios !== undefined;
-  const pacts = values.pact !== undefined || values['pact-broker-consumer'] !== undefined;
+  // Pact files, or a broker's flag saying which pacts: the pact suite alone, unless --suite asks for more.
+  const pacts =
+    values.pact !== undefined ||
+    brokerFlags.some((name) => !name.startsWith('provider-') && values[name] !== undefined) ||
+    values['provider-name'] !== undefined;
   let suite = explore ? 'explore' : (values.suite ?? (pacts ? 'pact' : chosen ? 'scenarios' : 'all'));
   if (suite === 'ajv') {
     // The suite's name before it was one word everywhere: still taken, and said once.
@@ -200,30 +239,83 @@ function seedOf(value: string | undefined): number | undefined {
   return value === 'random' ? Math.floor(Math.random() * 2 ** 31) : integerFlag(value, 'seed', 0, 2 ** 31 - 1);
 }
 
-/** The Pact Broker of the environment, with the provider version and branch to publish results as. */
+// The flags that need a Pact Broker: refused, naming the first, without one, or beside --pact files.
+const brokerFlags = [
+  'provider-version',
+  'provider-branch',
+  'pact-broker-consumer',
+  'provider-name',
+  'consumer-version-selector',
+  'enable-pending',
+  'include-wip-pacts-since',
+] as const;
+
+/** The Pact Broker of the environment, when one is set; the broker's flags refused without one. */
 function brokerOf(values: VerifyFlags, environment: NodeJS.ProcessEnv): BrokerSettings | undefined {
   const broker = brokerFromEnvironment(environment);
   if ((values['provider-version'] ?? values['provider-branch']) !== undefined && broker === undefined) {
     throw new UsageError('--provider-version and --provider-branch publish to a Pact Broker: set PACT_BROKER_BASE_URL');
   }
-  if (values['pact-broker-consumer'] !== undefined && broker === undefined)
-    throw new UsageError(
-      "--pact-broker-consumer verifies a consumer's pacts from a Pact Broker: set PACT_BROKER_BASE_URL",
-    );
-  if (values['pact-broker-consumer'] !== undefined && values.pact !== undefined)
-    throw new UsageError('give --pact FILE or --pact-broker-consumer NAME, not both');
+  const given = brokerFlags.find((name) => values[name] !== undefined);
+  if (given !== undefined && broker === undefined)
+    throw new UsageError(`--${given} is about the pacts of a Pact Broker: set PACT_BROKER_BASE_URL`);
+  if (given !== undefined && values.pact !== undefined)
+    throw new UsageError(`give --pact FILE or --${given}, not both: --pact files are verified without the broker`);
   return broker;
 }
 
-function withProviderVersion(broker: BrokerSettings | undefined, values: VerifyFlags): PactBroker | undefined {
-  return (
-    broker && {
-      ...broker,
-      ...(values['provider-version'] !== undefined && { providerVersion: values['provider-version'] }),
-      ...(values['provider-branch'] !== undefined && { providerBranch: values['provider-branch'] }),
-      ...(values['pact-broker-consumer'] !== undefined && { consumer: values['pact-broker-consumer'] }),
-    }
-  );
+/**
+ * A `--consumer-version-selector`: a JSON object of the broker's selector fields (strings and booleans).
+ * @throws UsageError naming the flag and the value.
+ */
+function selectorFlag(value: string): ConsumerVersionSelector {
+  let selector: unknown;
+  try {
+    selector = JSON.parse(value);
+  } catch {
+    selector = undefined;
+  }
+  const fields = typeof selector === 'object' && selector !== null && !Array.isArray(selector) ? selector : undefined;
+  if (
+    fields === undefined ||
+    Object.keys(fields).length === 0 ||
+    !Object.values(fields).every((field) => typeof field === 'string' || typeof field === 'boolean')
+  )
+    throw new UsageError(
+      `--consumer-version-selector must be a JSON object of strings and booleans, such as '{"branch":"main"}', got ${JSON.stringify(value)}`,
+    );
+  return fields as ConsumerVersionSelector;
+}
+
+/** `--include-wip-pacts-since DATE`: a date (2026-01-01) or a date-time with its offset. */
+function wipDateFlag(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2}))?$/.test(value) || Number.isNaN(Date.parse(value)))
+    throw new UsageError(`--include-wip-pacts-since must be a date such as 2026-01-01, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** The broker's settings from the flags (and the build's URL from the CI's environment). */
+function withBrokerFlags(
+  broker: BrokerSettings | undefined,
+  values: VerifyFlags,
+  environment: NodeJS.ProcessEnv,
+): PactBroker | undefined {
+  if (broker === undefined) return undefined;
+  const buildUrl = ciBuild(environment).buildUrl?.value;
+  const selectors = values['consumer-version-selector'];
+  return {
+    ...broker,
+    ...(values['provider-version'] !== undefined && { providerVersion: values['provider-version'] }),
+    ...(values['provider-branch'] !== undefined && { providerBranch: values['provider-branch'] }),
+    ...(values['pact-broker-consumer'] !== undefined && { consumer: values['pact-broker-consumer'] }),
+    ...(values['provider-name'] !== undefined && { provider: values['provider-name'] }),
+    ...(selectors !== undefined && { consumerVersionSelectors: selectors.map(selectorFlag) }),
+    ...(values['enable-pending'] === true && { enablePending: true }),
+    ...(values['include-wip-pacts-since'] !== undefined && {
+      includeWipPactsSince: wipDateFlag(values['include-wip-pacts-since']),
+    }),
+    ...(buildUrl !== undefined && { buildUrl }),
+  };
 }
 
 /** The exploration's runs (100 for the explore command, else 25), seed, steps and folder to save a failure in. */
@@ -263,7 +355,7 @@ export function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = 
     baseUrl,
     apiKey,
     suites,
-    broker: withProviderVersion(broker, values),
+    broker: withBrokerFlags(broker, values, environment),
     timeout: values.timeout === undefined ? defaultRequestTimeout : secondsFlag(values.timeout, 'timeout', 600),
     deadline: values.deadline === undefined ? 600_000 : secondsFlag(values.deadline, 'deadline', 86_400),
     exploration: explorationOf(values, suite, seed),

@@ -101,6 +101,7 @@ const otherToolsFlags: Record<string, string> = {
   '--grep': 'playwright test',
   '--repeat-each': 'playwright test',
   '--path-as-is': 'curl',
+  '--consumer-version-selectors': 'pact-verifier',
 };
 
 async function helpOf(args: string[]): Promise<string> {

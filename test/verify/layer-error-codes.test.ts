@@ -79,7 +79,10 @@ describe("the harness's errors carry a code of verifyErrorCodes", () => {
 
   it('a broker that refuses a publication is broker_refused', async () => {
     const error = await caught(() => publishPact({ broker: { url: origin }, consumerVersion: '1' }));
-    expect(error).toMatchObject({ code: 'broker_refused', message: 'the Pact Broker answered 500: refused' });
+    expect(error).toMatchObject({
+      code: 'broker_refused',
+      message: `the Pact Broker answered POST ${origin}/contracts/publish with 500: refused`,
+    });
   });
 
   it('a body in an encoding not asked for is undecodable_body', async () => {

@@ -324,7 +324,7 @@ describe('petstore-verify publish-pact', () => {
         { env: { PACT_BROKER_BASE_URL: brokerUrl, PACT_BROKER_TOKEN: 'secret' } },
       );
       expect(exit.stdout).toBe(
-        `published the pact to ${brokerUrl} as version abc123\nCreated pact for version abc123\n`,
+        `published the pact to ${brokerUrl} as version abc123, branch main\nCreated pact for version abc123\n`,
       );
       expect(exit.code).toBe(0);
       expect(received).toHaveLength(1);
@@ -358,7 +358,9 @@ describe('petstore-verify publish-pact', () => {
       const exit = await runToExit(process.execPath, [verifyCli, 'publish-pact', '--consumer-version', 'abc123'], {
         env: { PACT_BROKER_BASE_URL: broker.origin },
       });
-      expect(exit.stderr).toBe('petstore-verify: the Pact Broker answered 401: {"error":"unauthorised"}\n');
+      expect(exit.stderr).toBe(
+        `petstore-verify: the Pact Broker answered POST ${broker.origin}/contracts/publish with 401: {"error":"unauthorised"}\n`,
+      );
       expect(exit.code).toBe(1);
     } finally {
       await broker.close();
@@ -374,9 +376,11 @@ describe('petstore-verify publish-pact', () => {
     expect(withoutBroker.stderr).toBe('petstore-verify: publish-pact needs PACT_BROKER_BASE_URL (see --help)\n');
     expect(withoutBroker.code).toBe(2);
     const withoutVersion = await runToExit(process.execPath, [verifyCli, 'publish-pact'], {
-      env: { PACT_BROKER_BASE_URL: 'http://127.0.0.1:9' },
+      env: { PACT_BROKER_BASE_URL: 'http://127.0.0.1:9', GITHUB_SHA: '', CI_COMMIT_SHA: '' },
     });
-    expect(withoutVersion.stderr).toBe('petstore-verify: publish-pact needs --consumer-version V (see --help)\n');
+    expect(withoutVersion.stderr).toBe(
+      'petstore-verify: publish-pact needs --consumer-version V (or a CI commit: $GITHUB_SHA, $CI_COMMIT_SHA) (see --help)\n',
+    );
     expect(withoutVersion.code).toBe(2);
   });
 });

@@ -138,7 +138,10 @@ describe('petstore-verify subcommands', () => {
   it.each([
     ['proxy', 'Usage: petstore-verify proxy --upstream URL [options]'],
     ['explore', 'Usage: petstore-verify explore [options]'],
-    ['publish-pact', 'Usage: petstore-verify publish-pact --consumer-version V [--branch B] [--pact FILE]'],
+    [
+      'publish-pact',
+      'Usage: petstore-verify publish-pact [--consumer-version V] [--branch B] [--tag T] [--build-url URL] [--pact FILE]',
+    ],
   ])('%s answers --help with its usage and exit 0', async (command, usage) => {
     const exit = await runToExit(process.execPath, [verifyCli, command, '--help']);
     expect(exit.code).toBe(0);

@@ -60,7 +60,7 @@ export function exchangeLines(
   exchange: CheckedExchange,
   options: LineOptions = {},
 ): string[] {
-  const mark = exchange.violations.length > 0 ? '✗' : '✓';
+  const mark = exchange.violations.length > 0 ? '✗' : (exchange.pending ?? []).length > 0 ? '~' : '✓';
   const subject = suite === 'scenarios' ? caseName : `${suite} › ${caseName}`;
   const call =
     exchange.method === ''
@@ -71,6 +71,9 @@ export function exchangeLines(
     ...exchange.violations.map((finding) => `    ${findingLine(caseName, exchange.name, finding, suite)}`),
     ...(exchange.known ?? []).map(
       (finding) => `    known failure (baseline): ${findingLine(caseName, exchange.name, finding, suite)}`,
+    ),
+    ...(exchange.pending ?? []).map(
+      (finding) => `    pending pact (fails nothing): ${findingLine(caseName, exchange.name, finding, suite)}`,
     ),
     ...exchange.warnings.map(
       (finding) =>
@@ -160,6 +163,15 @@ function baselineLine(report: RunReport, baseline: { known: number; fixed: Known
   );
 }
 
+/** `pact: the verification results of 2 pacts published to the Pact Broker as version 1.2.3 (branch main, build …)`. */
+function publishedLine(published: NonNullable<SuiteResult['publishedResults']>): string {
+  const details = [
+    ...(published.providerBranch === undefined ? [] : [`branch ${published.providerBranch}`]),
+    ...(published.buildUrl === undefined ? [] : [`build ${published.buildUrl}`]),
+  ];
+  return `pact: the verification results of ${plural(published.pacts, 'pact')} published to the Pact Broker as version ${published.providerVersion}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
+}
+
 /** The closing summary: what was skipped or could not run, a line per suite, the second oracle, coverage, the verdict. */
 export function summaryLines(report: RunReport, options: LineOptions = {}): string[] {
   const lines: string[] = [];
@@ -175,6 +187,10 @@ export function summaryLines(report: RunReport, options: LineOptions = {}): stri
     }
   }
   lines.push(...report.suites.map((suite) => suiteLine(suite, report.baseUrl)));
+  for (const published of report.suites.flatMap((suite) => suite.publishedResults ?? []))
+    lines.push(publishedLine(published));
+  for (const name of report.suites.flatMap((suite) => suite.pendingPacts ?? []))
+    lines.push(`pact: the pending pact "${name}" failed; pending, it fails nothing (the broker's pending pacts)`);
   const judgedByPrism = report.suites.some((suite) => suite.suite !== 'pact' && suite.checks > 0);
   if (judgedByPrism) {
     lines.push(report.prism ? secondOracleLine(report, options) : 'second oracle, Prism: off (--no-prism)');

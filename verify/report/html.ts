@@ -59,6 +59,7 @@ function caseDetails(result: CaseResult): string {
     [
       ...exchange.violations.map((finding) => ['violation', finding] as const),
       ...(exchange.known ?? []).map((finding) => ['known', finding] as const),
+      ...(exchange.pending ?? []).map((finding) => ['known pending', finding] as const),
       ...exchange.warnings.map((finding) => ['warning', finding] as const),
     ].map(([kind, finding]) => {
       const [where, expected, actual] = findingCells(finding);

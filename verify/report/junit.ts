@@ -71,9 +71,9 @@ function junitSuite(suite: SuiteResult, result: CaseResult): JunitSuite {
   return { xml, tests: testcases.length, failures, errors, skipped };
 }
 
-// An exchange that failed only by failures the baseline knows: JUnit's skipped, not its failures.
+// An exchange that failed only by failures the baseline knows, or a pending pact's: JUnit's skipped, not its failures.
 const hasOnlyKnownFindings = (exchange: CheckedExchange) =>
-  exchange.violations.length === 0 && (exchange.known ?? []).length > 0;
+  exchange.violations.length === 0 && [...(exchange.known ?? []), ...(exchange.pending ?? [])].length > 0;
 
 /**
  * An exchange as a JUnit testcase: a failure with its violations, skipped when it failed only by
@@ -81,14 +81,18 @@ const hasOnlyKnownFindings = (exchange: CheckedExchange) =>
  */
 function junitTestcase(classname: string, caseName: string, exchange: CheckedExchange): string {
   const known = exchange.known ?? [];
-  const skipped = hasOnlyKnownFindings(exchange)
-    ? `<skipped message="${escapeMarkup(`known failure (baseline): ${findingLine(caseName, exchange.name, known[0]!)}`)}"/>`
-    : '';
+  const pending = exchange.pending ?? [];
+  const firstSetApart = () =>
+    known.length > 0
+      ? `known failure (baseline): ${findingLine(caseName, exchange.name, known[0]!)}`
+      : `pending pact (fails nothing): ${findingLine(caseName, exchange.name, pending[0]!)}`;
+  const skipped = hasOnlyKnownFindings(exchange) ? `<skipped message="${escapeMarkup(firstSetApart())}"/>` : '';
   const failure = exchange.violations.length
     ? `<failure message="${escapeMarkup(findingLine(caseName, exchange.name, exchange.violations[0]!))}" type="${escapeMarkup([...new Set(exchange.violations.map((finding) => finding.code))].join(' '))}">${escapeMarkup(exchange.violations.map((finding) => findingLine(caseName, exchange.name, finding)).join('\n'))}</failure>`
     : '';
   const notes = [
     ...known.map((finding) => `known failure (baseline): ${findingText(finding)}`),
+    ...pending.map((finding) => `pending pact (fails nothing): ${findingText(finding)}`),
     ...exchange.warnings.map((finding) => `warning: ${findingText(finding)}`),
     ...exchange.disagreements.map(disagreementLine),
   ];

@@ -47,19 +47,25 @@ export interface ReportedFinding {
   message: string;
   /** Set on a violation the baseline knows of (`--baseline`): it fails nothing. */
   known?: true;
+  /** Set on a violation of a pending pact (from a broker, `--enable-pending`): it fails nothing. */
+  pending?: true;
 }
 
 /**
  * Every violation and warning of the suites, in the order they were judged.
  * @example
- * reportedFindings(report.suites).filter((finding) => finding.severity === 'error' && !finding.known).length === report.violations // true
+ * reportedFindings(report.suites).filter((finding) => finding.severity === 'error' && !finding.known && !finding.pending).length === report.violations // true
  */
 export function reportedFindings(suites: readonly SuiteResult[]): ReportedFinding[] {
   return suites.flatMap((suite) =>
     suite.cases.flatMap((result) =>
       result.exchanges.flatMap((exchange) => {
         const operation = matchRoute(exchange.method, exchange.path)?.route.operation ?? null;
-        const reported = (finding: Finding, severity: ReportedFinding['severity'], known = false): ReportedFinding => ({
+        const reported = (
+          finding: Finding,
+          severity: ReportedFinding['severity'],
+          set?: 'known' | 'pending',
+        ): ReportedFinding => ({
           code: finding.code,
           severity,
           suite: suite.suite,
@@ -72,11 +78,13 @@ export function reportedFindings(suites: readonly SuiteResult[]): ReportedFindin
           expected: finding.expected,
           actual: finding.actual,
           message: findingText(finding),
-          ...(known && { known: true as const }),
+          ...(set === 'known' && { known: true as const }),
+          ...(set === 'pending' && { pending: true as const }),
         });
         return [
           ...exchange.violations.map((finding) => reported(finding, 'error')),
-          ...(exchange.known ?? []).map((finding) => reported(finding, 'error', true)),
+          ...(exchange.known ?? []).map((finding) => reported(finding, 'error', 'known')),
+          ...(exchange.pending ?? []).map((finding) => reported(finding, 'error', 'pending')),
           ...exchange.warnings.map((finding) => reported(finding, 'warning')),
         ];
       }),

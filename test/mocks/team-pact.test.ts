@@ -108,18 +108,36 @@ describe('the pact of a whole test file', () => {
   });
 });
 
+const entry = (path: string, body: string | Uint8Array[] | null = null) => ({
+  method: 'DELETE',
+  path,
+  operation: 'cancelOrder' as const,
+  status: 404,
+  session: null,
+  time: 0,
+  authorization: 'valid' as const,
+  answer: { by: 'kit' as const, contentType: null, wwwAuthenticate: null, body },
+});
+
+describe('the calls a pact is written from', () => {
+  it('keeps a call made again once, and the same path with another body as another call', () => {
+    const ledger = new PactLedger();
+    const parts = [new TextEncoder().encode('[]')];
+    for (let time = 0; time < 3; time++) ledger.record(entry('/v1/store/orders/1', parts));
+    ledger.record(entry('/v1/store/orders/1', '{"code":"order_not_found"}'));
+    ledger.record(entry('/v1/store/orders/1', parts));
+    ledger.record(entry('/v1/store/orders/1', [new TextEncoder().encode('[]')]));
+    expect(ledger.calls().calls.map((kept) => kept.answer?.body)).toEqual([
+      parts,
+      '{"code":"order_not_found"}',
+      [new TextEncoder().encode('[]')],
+    ]);
+  });
+});
+
 describe("the pact's limit", () => {
   it('counts the distinct calls that do not fit, and names them', () => {
     const ledger = new PactLedger(2);
-    const entry = (path: string) => ({
-      method: 'DELETE',
-      path,
-      operation: 'cancelOrder' as const,
-      status: 404,
-      session: null,
-      time: 0,
-      authorization: 'valid' as const,
-    });
     for (const path of ['/v1/store/orders/1', '/v1/store/orders/1', '/v1/store/orders/2', '/v1/store/orders/3'])
       ledger.record(entry(path));
     const { calls, overflow } = ledger.calls();

@@ -237,6 +237,29 @@ describe('one pact file for many writers', () => {
   });
 });
 
+describe('writing the file', () => {
+  it('writes a pact whose name is near the file system’s limit (its lock and new file have short names)', async () => {
+    const mock = createOrderMock();
+    await mock.handle(new Request('http://localhost/v1/store/orders/1', { method: 'DELETE', headers: withKey }));
+    const consumer = 'c'.repeat(220);
+    const file = await mock.pact({ consumer, dir: freshDir() });
+    expect(file.endsWith(`${consumer}-petstore-order-interface.json`)).toBe(true);
+    expect(descriptions(await readPact(file))).toEqual(['DELETE /store/orders/1 204 (with the key)']);
+  });
+
+  it('refuses, writing nothing, what a server answers to the control client’s pact that is not a pact', async () => {
+    const dir = freshDir();
+    const control = createControlClient({
+      baseUrl: 'http://mock.test',
+      fetch: async () => new Response('{"orders":[]}', { headers: { 'content-type': 'application/json' } }),
+    });
+    await expect(control.pact({ consumer: 'web-app', dir })).rejects.toThrow(
+      'GET /__mock/pact answered JSON that is not a pact of web-app with petstore-order-interface: is petstore-mock running there?',
+    );
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
 describe('handlers in front of the kit’s', () => {
   it('names what it could not see when no server was observed', async () => {
     const mock = mockOnServer();

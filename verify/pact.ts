@@ -28,6 +28,7 @@ import { runPactChild, type PactChildOutcome } from './run-pact-child.js';
 import type { Scenario } from '../core/scenario.js';
 import { VerifyError } from './errors.js';
 import { judgeConsumerPacts } from './consumer-pacts.js';
+import { checkPactText, PactFileError } from './pact-document.js';
 
 /** How to verify the pact against an implementation. */
 export interface PactVerifyOptions extends TargetOptions {
@@ -131,7 +132,8 @@ async function verifyBehindGuard(
  * with a provider version, each pact's result is published, and a publication that fails is a case
  * in error, with the broker's reason.
  * @throws PactFileError (code `invalid_consumer_pact`) when a pact file cannot be used; nothing was sent then.
- * @throws BrokerError when the broker's pacts cannot be fetched (not reached, refused, not its HAL).
+ * @throws BrokerError when the broker's pacts cannot be fetched (not reached, refused, not its HAL), and
+ * PactFileError, naming the pact's URL, when one of them cannot be used.
  * @example
  * const suite = await verifyPact({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key', stateUrl: 'http://127.0.0.1:4010/__mock/provider-state' });
  * suite.verdict // 'passed'
@@ -212,11 +214,21 @@ async function verifyBrokerPact(
   at: { prefix: string; file: string },
 ): Promise<{ cases: CaseResult[]; success: boolean }> {
   await writeFile(at.file, pact.text);
-  // Each pact is verified behind a guard of its own: its records are taken by its interactions alone.
-  const files = { prefix: at.prefix, pactUrls: [at.file], taken: new Set<GuardRecord>(), skipEmpty: true };
-  const cases = (await verifyPactFiles(options, files)) ?? [];
-  const success = passed(cases);
-  return { cases: pact.pending ? cases.map(asPending) : cases, success };
+  // Judged as a --pact file is: what the contract does not allow is the consumer's, never the provider's.
+  const consumers = await judgeConsumerPacts([at.file], {
+    apiKey: options.apiKey,
+    include: (description) => belongsToScenarios(description, options.onlyScenarios),
+  });
+  try {
+    // Each pact is verified behind a guard of its own: its records are taken by its interactions alone.
+    const files = { prefix: at.prefix, pactUrls: consumers.pactUrls, taken: new Set<GuardRecord>(), skipEmpty: true };
+    const verified = consumers.pactUrls.length === 0 ? [] : ((await verifyPactFiles(options, files)) ?? []);
+    const cases = [...consumers.contradicted, ...verified];
+    const success = passed(cases);
+    return { cases: pact.pending ? cases.map(asPending) : cases, success };
+  } finally {
+    await consumers.remove();
+  }
 }
 
 /**
@@ -260,6 +272,11 @@ function publishedOf(broker: PactBroker, pacts: number): NonNullable<SuiteResult
 async function verifyBrokerPacts(options: PactVerifyOptions, broker: PactBroker, prefix: string): Promise<SuiteResult> {
   const started = performance.now();
   const fetched = await fetchPactsForVerification(broker, options.timeout);
+  // Every pact is checked before any is verified: one that cannot be used is the consumer's input, named by its URL.
+  for (const pact of fetched.pacts) {
+    const check = checkPactText(pact.text);
+    if (!check.ok) throw new PactFileError(pact.url, check.diagnostics);
+  }
   const directory = await mkdtemp(join(tmpdir(), 'petstore-broker-pacts-'));
   try {
     const cases: CaseResult[] = [];

@@ -78,15 +78,20 @@ function spawnVerifier(files: {
   const certificates = files.emptyCertificates;
   return spawn(process.execPath, [child, files.optionsFile, files.outcomeFile], {
     env: {
-      ...process.env,
+      ...withoutPactSettings(process.env),
       ...(certificates === undefined ? {} : { SSL_CERT_FILE: certificates.file, SSL_CERT_DIR: certificates.folder }),
       PACT_DO_NOT_TRACK: 'true',
       PACT_DESCRIPTION: files.descriptionFilter,
-      PACT_PROVIDER_STATE: undefined,
-      PACT_PROVIDER_NO_STATE: undefined,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+}
+
+// Pact's verifier reads settings of its own from the environment (PACT_BROKER_BASE_URL adds the
+// broker as a source of pacts, PACT_PROVIDER_* publish results): it is given only the files the kit
+// chose, and the kit talks to the broker itself.
+function withoutPactSettings(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(environment).filter(([name]) => !/^PACT_/i.test(name)));
 }
 
 /** An empty certificate file and folder inside `directory`. */

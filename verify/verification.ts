@@ -179,8 +179,10 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   try {
     for (const suite of options.suites) results.push(await runSuite(suite, options));
   } catch (error) {
-    // A broker whose pacts cannot be fetched is a setup mistake, like the preflight's: exit 2, one line.
+    // A broker whose pacts cannot be fetched, or a pact of its that cannot be used, is a setup mistake,
+    // like the preflight's: exit 2, one line.
     if (error instanceof BrokerError) brokerFailure = { check: 'pact-broker', message: error.message };
+    else if (error instanceof PactFileError) brokerFailure = { check: 'pact-file', message: error.message };
     else if (error instanceof TargetUnreachable) unreachable = error.message;
     else throw error;
   }

@@ -353,6 +353,56 @@ describe('petstore-verify with a Pact Broker: the pacts it gives, verified', () 
   });
 });
 
+describe("a broker's pacts, judged as a consumer's pact file is", () => {
+  it('refuses a pact that cannot be used with exit 2 and one line naming its URL, before any call or publication', async () => {
+    const usable = JSON.parse(await pactOf('cancel-shipped-order')) as { metadata: Record<string, unknown> };
+    usable.metadata = { pactSpecification: { version: '9.9' } };
+    const broker = await fakeBroker([{ consumer: 'web-app', text: JSON.stringify(usable) }]);
+    const target = await provider(honest);
+    const exit = await verifyWithBroker(broker, [...target.args, '--suite', 'pact', '--provider-version', '1.2.9']);
+    const url = `${broker.origin}/pacts/provider/petstore-order-interface/consumer/web-app/pact-version/1`;
+    expect(exit.stdout + exit.stderr).toContain(
+      `the pact ${url} cannot be verified: /metadata/pactSpecification/version`,
+    );
+    expect(exit.stdout + exit.stderr).not.toMatch(/unexpected failure|petstore-broker-pacts/);
+    expect(exit.code).toBe(2);
+    expect(broker.bodiesOf('POST', '/verification-results')).toEqual([]);
+  });
+
+  it("takes an interaction the specification contradicts as the consumer's error, not the provider's violation", async () => {
+    const pact = JSON.parse(await pactOf('cancel-shipped-order')) as {
+      interactions: { description: string; response: { status: number } }[];
+    };
+    const refused = pact.interactions.find((interaction) => interaction.response.status === 409)!;
+    refused.response = { status: 204 };
+    const broker = await fakeBroker([{ consumer: 'web-app', text: JSON.stringify(pact) }]);
+    const target = await provider(honest);
+    const exit = await verifyWithBroker(broker, [...target.args, '--suite', 'pact']);
+    expect(exit.stdout).toContain(
+      `! error in pact › ${refused.description}: the consumer's pact contradicts the specification, so no provider can pass it`,
+    );
+    expect(exit.stdout).not.toMatch(/✗ pact/);
+    expect(exit.code).toBe(2);
+  });
+});
+
+describe("Pact's verifier and the environment", () => {
+  it('reads no broker of its own from PACT_BROKER_BASE_URL: the kit fetches the pacts once and publishes a pass', async () => {
+    const broker = await fakeBroker([{ consumer: 'web-app', text: await pactOf('cancel-shipped-order') }]);
+    const target = await provider(honest);
+    // The command in a process of its own, so that Pact's verifier inherits the environment as in CI.
+    const exit = await runToExit(
+      process.execPath,
+      [verifyCli, ...target.args, '--suite', 'pact', '--provider-version', '1.3.0', '--no-prism'],
+      { env: { ...noCi, PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: broker.origin } },
+    );
+    expect(exit.stdout).toMatch(/\npact: 2 passed, 0 failed \(interactions; 2 checks, 0 violations/);
+    expect(exit.code).toBe(0);
+    expect(broker.received.filter((request) => request.url.endsWith('/for-verification'))).toHaveLength(1);
+    expect(broker.bodiesOf('POST', '/verification-results')).toMatchObject([{ success: true }]);
+  });
+});
+
 describe('petstore-verify with a broker that cannot be used: exit 2, one line naming the URL', () => {
   const target = ['--base-url', '', '--api-key', 'petstore-dev-key', '--state-url', ''];
   const withTarget = (origin: string) => {

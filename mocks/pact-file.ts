@@ -116,22 +116,60 @@ async function mergedDocument(
   return merged.document;
 }
 
+/**
+ * The lock file beside a pact, which its writers take in turn: short, whatever the pact's own name.
+ * @example
+ * pactLockFile('pacts', { consumer: 'web-app', provider: 'petstore-order-interface' }) // 'pacts/.1x2y3z.pact.lock'
+ */
+export function pactLockFile(dir: string, parties: { consumer: string; provider: string }): string {
+  return `${dir}/.${shortName(`${parties.consumer}-${parties.provider}`)}.pact.lock`;
+}
+
+/** How long ago a file was last written, in milliseconds; 0 when it is not there. */
+const ageOf = (fileSystem: FileSystem, path: string) =>
+  fileSystem.stat(path).then(
+    (stat) => Date.now() - stat.mtimeMs,
+    () => 0,
+  );
+
+/**
+ * Breaks a lock a writer left behind (it died holding it), if it is still the one seen: under a
+ * breaker lock of its own, so that two waiters that both saw it stale cannot remove the new lock one
+ * of them takes after the other broke it.
+ */
+async function breakStaleLock(fileSystem: FileSystem, lock: string, seen: string): Promise<void> {
+  const breaker = `${lock}.break`;
+  try {
+    await fileSystem.writeFile(breaker, '', { flag: 'wx' });
+  } catch (error) {
+    if (errorCode(error) !== 'EEXIST') throw error;
+    // Another waiter is breaking it; a breaker left by one that died while breaking is old itself.
+    if ((await ageOf(fileSystem, breaker)) > pactLockPatience) await fileSystem.unlink(breaker).catch(() => undefined);
+    return;
+  }
+  try {
+    const now = await fileSystem.readFile(lock, 'utf8').catch(() => undefined);
+    if (now === seen) await fileSystem.unlink(lock).catch(() => undefined);
+  } finally {
+    await fileSystem.unlink(breaker).catch(() => undefined);
+  }
+}
+
 /** Holds the pact's lock while `work` runs: one writer at a time, across workers and processes. */
 async function withLock<T>(fileSystem: FileSystem, lock: string, work: () => Promise<T>): Promise<T> {
   const started = Date.now();
+  const token = `${Date.now()} ${Math.random().toString(36).slice(2)}`;
   for (;;) {
     try {
-      await fileSystem.writeFile(lock, String(Date.now()), { flag: 'wx' });
+      await fileSystem.writeFile(lock, token, { flag: 'wx' });
       break;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
     }
-    // A writer that died holding the lock leaves it behind: a lock older than the patience is broken.
-    const age = await fileSystem.stat(lock).then(
-      (stat) => Date.now() - stat.mtimeMs,
-      () => 0,
-    );
-    if (age > pactLockPatience) await fileSystem.unlink(lock).catch(() => undefined);
+    const seen = await fileSystem.readFile(lock, 'utf8').catch(() => undefined);
+    if (seen === undefined) continue;
+    const age = await ageOf(fileSystem, lock);
+    if (age > pactLockPatience) await breakStaleLock(fileSystem, lock, seen);
     else if (Date.now() - started > pactLockPatience)
       throw new MockUsageError(
         'pact_file_locked',
@@ -142,7 +180,9 @@ async function withLock<T>(fileSystem: FileSystem, lock: string, work: () => Pro
   try {
     return await work();
   } finally {
-    await fileSystem.unlink(lock).catch(() => undefined);
+    // Only its own: a lock broken as stale (a writer slower than the patience) may be another's by now.
+    if ((await fileSystem.readFile(lock, 'utf8').catch(() => undefined)) === token)
+      await fileSystem.unlink(lock).catch(() => undefined);
   }
 }
 
@@ -163,7 +203,7 @@ export async function writePactFile(document: JsonValue, options: PactOptions): 
   const name = `${parties.consumer}-${parties.provider}`;
   const file = `${dir}/${name}.json`;
   await fileSystem.mkdir(dir, { recursive: true });
-  await withLock(fileSystem, `${dir}/.${shortName(name)}.pact.lock`, async () => {
+  await withLock(fileSystem, pactLockFile(dir, parties), async () => {
     const merged = await mergedDocument(fileSystem, file, document as Record<string, JsonValue>);
     const partial = `${dir}/.${shortName(name)}.${Math.random().toString(36).slice(2)}.partial`;
     await fileSystem.writeFile(partial, `${stringifyJson(merged)}\n`);

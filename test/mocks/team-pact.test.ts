@@ -2,7 +2,7 @@
 // calls than the journal keeps, several files and writers for one pact, overrides in front of the
 // kit's handlers, and the deprecated pet read. Nothing is lost without being named, nothing laundered.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpResponse, http } from 'msw';
@@ -12,6 +12,7 @@ import { parseJson } from '../../core/parse-json.js';
 import { createControlClient } from '../../mocks/control-client.js';
 import { MockUsageError, PactContradictsSpec } from '../../mocks/errors.js';
 import { createOrderMock, type OrderMock } from '../../mocks/order-mock.js';
+import { pactLockFile, pactLockPatience } from '../../mocks/pact-file.js';
 import { PactLedger } from '../../mocks/pact-ledger.js';
 import { verifyPact } from '../../verify/pact.js';
 import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
@@ -200,6 +201,29 @@ describe('one pact file for many writers', () => {
       'DELETE /store/orders/5 204 (with the key)',
       'DELETE /store/orders/99 404 (with the key)',
     ]);
+  });
+
+  it('breaks a lock left by a writer that died, once, and loses no writer’s interactions', async () => {
+    for (let trial = 0; trial < 10; trial++) {
+      const dir = freshDir();
+      await mkdir(dir, { recursive: true });
+      const lock = pactLockFile(dir, { consumer: 'web-app', provider: 'petstore-order-interface' });
+      await writeFile(lock, 'a writer that died');
+      const longAgo = (Date.now() - 2 * pactLockPatience) / 1000;
+      await utimes(lock, longAgo, longAgo);
+      const mocks = Array.from({ length: 8 }, () => createOrderMock());
+      for (const [writer, mock] of mocks.entries())
+        for (let id = 0; id < 50; id++)
+          await mock.handle(
+            new Request(`http://localhost/v1/store/orders/${100_000 + writer * 1000 + id}`, {
+              method: 'DELETE',
+              headers: withKey,
+            }),
+          );
+      const [file] = await Promise.all(mocks.map((mock) => mock.pact({ consumer: 'web-app', dir })));
+      expect((await readPact(file!)).interactions).toHaveLength(400);
+      expect(existsSync(lock)).toBe(false);
+    }
   });
 
   it('refuses a request answered otherwise under the same state than the file holds, naming both, and leaves the file', async () => {

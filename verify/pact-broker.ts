@@ -3,6 +3,7 @@ import { shippedPactFile } from '../contracts/pact-file.js';
 import { pactParticipants } from '../contracts/participants.js';
 import { brokerBase, BrokerError, brokerRequest, halLink, requiredLink, type BrokerAccess } from './broker-client.js';
 import { VerifyError } from './errors.js';
+import { checkPactText } from './pact-document.js';
 
 export { BrokerError, type BrokerAccess } from './broker-client.js';
 
@@ -47,20 +48,24 @@ export interface PactPublication {
   timeout?: number;
 }
 
-/** The consumer and provider a pact file names: the shipped pact's, or those of a consumer's own (`--pact`). */
+/**
+ * The consumer and provider a pact file names: the shipped pact's, or those of a consumer's own
+ * (`--pact`), checked whole first as `petstore-verify --pact` checks it: a pact no provider could be
+ * verified against is not published.
+ */
 function participantsOf(content: Buffer, file: string | undefined): { consumer: string; provider: string } {
   if (file === undefined) return pactParticipants;
-  let pact: { consumer?: { name?: unknown }; provider?: { name?: unknown } };
-  try {
-    pact = JSON.parse(content.toString('utf8')) as typeof pact;
-  } catch {
-    throw new VerifyError('invalid_pact_file', `${file} is not a pact file: it is not JSON`);
+  const check = checkPactText(content.toString('utf8'));
+  if (!check.ok) {
+    const [first] = check.diagnostics;
+    const where = first === undefined || first.path === '' ? '' : `${first.path}: `;
+    throw new VerifyError(
+      'invalid_pact_file',
+      `${file} is not a pact that can be published: ${where}${first?.message}`,
+    );
   }
-  const consumer = pact.consumer?.name;
-  const provider = pact.provider?.name;
-  if (typeof consumer !== 'string' || typeof provider !== 'string')
-    throw new VerifyError('invalid_pact_file', `${file} is not a pact file: it names no consumer and provider`);
-  return { consumer, provider };
+  const { consumer, provider } = check.pact as unknown as { consumer: { name: string }; provider: { name: string } };
+  return { consumer: consumer.name, provider: provider.name };
 }
 
 /** The texts of the notices (or, from older brokers, the logs) of the broker's answer to a publication. */

@@ -2,7 +2,7 @@
 // the broker's HAL API (selectors, pending and WIP pacts, the provider's name), publishing the
 // verification results, and a broker that is down, hung or not a broker. The broker is a fake one on
 // 127.0.0.1 that follows the Pact Broker's HAL API.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -496,6 +496,26 @@ describe('petstore-verify publish-pact', () => {
         buildUrl: 'https://github.com/acme/web-app/actions/runs/99',
       },
     ]);
+  });
+
+  it('refuses, with exit 2 and nothing sent, a pact file --pact would refuse (interactions not a list, a state id past int64)', async () => {
+    const broker = await fakeBroker([]);
+    const directory = await mkdtemp(join(tmpdir(), 'unpublishable-'));
+    servers.push({ close: () => rm(directory, { recursive: true, force: true }) });
+    const base = JSON.parse(await pactOf('cancel-shipped-order')) as Record<string, unknown>;
+    const stateBeyond = (await pactOf('cancel-shipped-order')).replace(/"id":\s*3\b/, '"id":9223372036854775808');
+    const cases: [string, string, string][] = [
+      ['object.json', JSON.stringify({ ...base, interactions: {} }), '/interactions: must be a list of interactions'],
+      ['beyond.json', stateBeyond, '/interactions/0/providerStates/0/params/orders'],
+    ];
+    for (const [name, text, said] of cases) {
+      const file = join(directory, name);
+      await writeFile(file, text);
+      const exit = await publish(['--consumer-version', 'v1', '--pact', file], { PACT_BROKER_BASE_URL: broker.origin });
+      expect(exit.stderr).toContain(`petstore-verify: ${file} is not a pact that can be published: ${said}`);
+      expect(exit.code).toBe(2);
+    }
+    expect(broker.received).toEqual([]);
   });
 
   it('publishes the tags and build URL given, the flags before the CI variables', async () => {

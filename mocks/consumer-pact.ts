@@ -273,8 +273,9 @@ export async function consumerPact(
     built.push({ description: descriptionOf(call, call.path.slice(context.basePath.length)), ...interaction });
     foundPerInteraction.push(findings);
   }
-  if (pactCalls.overflow > 0)
-    leftOut.push({ call: `${pactCalls.overflow} distinct calls past the pact's limit`, reason: 'pact-limit' });
+  for (const call of pactCalls.notKept) leftOut.push({ call, reason: 'pact-limit' });
+  const unnamed = pactCalls.overflow - pactCalls.notKept.length;
+  if (unnamed > 0) leftOut.push({ call: `${unnamed} more distinct calls`, reason: 'pact-limit' });
   const { interactions, conflicts, descriptions } = mergeInteractions([], built);
   const findings = descriptions.flatMap((description, index) =>
     description === undefined

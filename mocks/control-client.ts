@@ -59,10 +59,10 @@ export interface ControlClient {
    * This session's consumer pact as the server made and judged it (`GET /__mock/pact`), without
    * writing it: what the Playwright fixture hands to the reporter, to merge one pact for a whole run.
    * @example
-   * const pact = await control.pactDocument({ consumer: 'web-app' });
+   * const pact = await control.fetchPact({ consumer: 'web-app' });
    * pact.interactions.length // 5
    */
-  pactDocument(parties: PactSelection): Promise<PactDocument>;
+  fetchPact(parties: PactSelection): Promise<PactDocument>;
   sessions(): Promise<SessionSummary[]>;
   /** Ends a named session, this client's by default. */
   endSession(name?: string): Promise<void>;
@@ -210,7 +210,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     clearRequests: () => done('DELETE', '/requests'),
     clearPact: () => done('DELETE', '/pact'),
     coverage: async () => (await json('GET', '/coverage')) as unknown as ResponseCoverage,
-    pactDocument: async (parties) => {
+    fetchPact: async (parties) => {
       const { consumer, provider } = checkedParties(parties);
       const filter = parties.filter ?? {};
       if (filter.path instanceof RegExp)
@@ -229,7 +229,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
         );
       return document;
     },
-    pact: async (pactOptions) => writePactFile(await client.pactDocument(pactOptions), pactOptions),
+    pact: async (pactOptions) => writePactFile(await client.fetchPact(pactOptions), pactOptions),
     sessions: async () => (await json('GET', '/sessions')) as unknown as SessionSummary[],
     endSession: (name = session ?? undefined) => {
       if (name === undefined)

@@ -13,6 +13,13 @@ export const pactCallLimit = 10_000;
 // Calls are made distinct once this many are waiting.
 const batchSize = 1024;
 
+// FNV-1a of a call's key: enough to count calls past the limit once each.
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  return hash >>> 0;
+}
+
 interface WaitingCall {
   call: RecordedCall;
   answer: KeptAnswer | undefined;
@@ -49,7 +56,12 @@ export interface PactCalls {
   calls: RecordedCall[];
   /** Distinct calls seen past `pactCallLimit` or `keptBodiesLimit`, not kept: a pact without them would not be the app's whole contract. */
   overflow: number;
+  /** The first of them (`namedOverflowLimit` at most), each as `METHOD PATH STATUS`. */
+  notKept: string[];
 }
+
+/** How many of the calls that did not fit a pact names; the others are counted. */
+export const namedOverflowLimit = 20;
 
 /**
  * Every distinct call of a session, for its consumer pact: identical calls (same request, key, answer
@@ -66,6 +78,9 @@ export class PactLedger {
   #previous: WaitingCall | undefined;
   readonly #distinct = new Map<string, RecordedCall>();
   #overflow = 0;
+  #notKept: string[] = [];
+  // A hash of each call counted past the limit, not its key: a key holds the body.
+  readonly #overflowed = new Set<number>();
   #keptBytes = 0;
   // Bodies the kit shares between answers (a list's parts) are told apart by identity, not by content.
   readonly #bodyIds = new WeakMap<object, number>();
@@ -89,7 +104,7 @@ export class PactLedger {
   /** Every distinct call, oldest first, and how many did not fit. */
   calls(): PactCalls {
     this.#settle();
-    return { calls: [...this.#distinct.values()], overflow: this.#overflow };
+    return { calls: [...this.#distinct.values()], overflow: this.#overflow, notKept: [...this.#notKept] };
   }
 
   clear(): void {
@@ -97,6 +112,8 @@ export class PactLedger {
     this.#previous = undefined;
     this.#distinct.clear();
     this.#overflow = 0;
+    this.#notKept = [];
+    this.#overflowed.clear();
     this.#keptBytes = 0;
   }
 
@@ -108,8 +125,14 @@ export class PactLedger {
       const identity = this.#identityOf(kept);
       if (this.#distinct.has(identity)) continue;
       const size = bodySize(kept.answer?.body ?? null);
-      if (this.#distinct.size >= this.#limit || this.#keptBytes + size > keptBodiesLimit) this.#overflow++;
-      else {
+      if (this.#distinct.size >= this.#limit || this.#keptBytes + size > keptBodiesLimit) {
+        // Counted once each (while the count is below the limit itself): the same call again is one already counted.
+        const hash = hashOf(identity);
+        if (this.#overflowed.has(hash)) continue;
+        if (this.#overflowed.size < this.#limit) this.#overflowed.add(hash);
+        this.#overflow++;
+        if (this.#notKept.length < namedOverflowLimit) this.#notKept.push(`${kept.method} ${kept.path} ${kept.status}`);
+      } else {
         this.#keptBytes += size;
         this.#distinct.set(identity, kept);
       }

@@ -23,6 +23,16 @@ export interface OrderCoverageOptions {
 
 type PactDocument = Record<string, JsonValue>;
 
+// The kit's metadata names the tests whose calls were left out, beside the calls each pact left out.
+function withTestsLeftOut(pact: PactDocument, tests: readonly string[]): PactDocument {
+  if (tests.length === 0) return pact;
+  const metadata = (pact.metadata ?? {}) as PactDocument;
+  const kit = (metadata['petstore-contract-kit'] ?? {}) as PactDocument;
+  const named = tests.map((test) => `test "${test}": did not pass`);
+  const leftOut = kit.leftOut === undefined || kit.leftOut === 'none' ? named : [String(kit.leftOut), ...named];
+  return { ...pact, metadata: { ...metadata, 'petstore-contract-kit': { ...kit, leftOut: leftOut.join('; ') } } };
+}
+
 const partiesOf = (pact: PactDocument) => ({
   consumer: String((pact.consumer as PactDocument).name),
   provider: String((pact.provider as PactDocument).name),
@@ -55,7 +65,8 @@ export class OrderCoverageReporter implements Reporter {
   // The run's pacts so far, one per consumer and provider; each test's is merged in as it ends.
   readonly #pacts = new Map<string, { document: PactDocument; tests: number }>();
   readonly #pactProblems: string[] = [];
-  #testsNotInPact = 0;
+  // The tests that did not pass but left a pact: named in the pact's metadata, as every call left out is.
+  readonly #testsNotInPact: string[] = [];
   #tests = 0;
 
   constructor(options: OrderCoverageOptions = {}) {
@@ -75,7 +86,7 @@ export class OrderCoverageReporter implements Reporter {
     if (pact?.body === undefined) return;
     // As Pact's own DSL: a test that failed writes nothing into the contract.
     if (result.status === 'passed') this.#addPact(parseJson(pact.body.toString('utf8')) as PactDocument, test);
-    else this.#testsNotInPact++;
+    else this.#testsNotInPact.push(test.titlePath().filter(Boolean).join(' › '));
   }
 
   #addPact(pact: PactDocument, test: TestCase): void {
@@ -99,9 +110,13 @@ export class OrderCoverageReporter implements Reporter {
     let written = true;
     for (const { document, tests } of this.#pacts.values()) {
       try {
-        const file = await writePactFile(document, { ...partiesOf(document), dir: this.#options.pactDir ?? 'pacts' });
+        const file = await writePactFile(withTestsLeftOut(document, this.#testsNotInPact), {
+          ...partiesOf(document),
+          dir: this.#options.pactDir ?? 'pacts',
+        });
         const count = (document.interactions as JsonValue[]).length;
-        const failed = this.#testsNotInPact === 0 ? '' : ` (${this.#testsNotInPact} that did not pass left out)`;
+        const notPassed = this.#testsNotInPact.length;
+        const failed = notPassed === 0 ? '' : ` (${notPassed} that did not pass left out)`;
         write(`Consumer pact: ${file}, ${count} interactions from ${tests} test${tests === 1 ? '' : 's'}${failed}.`);
       } catch (error) {
         write(`Consumer pact not written: ${(error as Error).message}`);

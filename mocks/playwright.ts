@@ -197,7 +197,7 @@ export const test = base.extend<OrderMockTestOptions & OrderMockFixtures & { ord
         // Judged here, so that a call the contract does not allow fails the test that made it.
         if (pact !== undefined)
           await testInfo.attach(pactAttachment, {
-            body: stringifyJson(await run.control.pactDocument(pact)),
+            body: stringifyJson(await run.control.fetchPact(pact)),
             contentType: 'application/json',
           });
       } finally {

@@ -146,23 +146,29 @@ describe("the pact's limit", () => {
     expect(overflow).toBe(1);
   });
 
-  it('refuses to write a pact of more distinct calls than it holds, rather than drop some', async () => {
+  it('refuses to write a pact of more distinct calls than it holds, rather than drop some, and names them', async () => {
     const mock = createOrderMock();
-    for (let id = 1000; id <= 11_000; id++)
-      await mock.handle(new Request(`http://localhost/v1/store/orders/${id}`, { method: 'DELETE', headers: withKey }));
+    const cancel = (id: number) =>
+      mock.handle(new Request(`http://localhost/v1/store/orders/${id}`, { method: 'DELETE', headers: withKey }));
+    for (let id = 1000; id < 11_025; id++) await cancel(id);
+    await cancel(11_024); // the same call again past the limit: counted once
     const dir = freshDir();
     const refusal = await mock.pact({ consumer: 'web-app', dir }).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(MockUsageError);
     expect((refusal as MockUsageError).code).toBe('pact_limit_reached');
     expect((refusal as Error).message).toBe(
-      "the pact was not written: 1 distinct calls came past the 10000 (or 32 MiB of bodies) a session's pact holds, and a pact without them would not be your app's whole contract; clear it between parts with clearPact(), or write a pact per test file",
+      "the pact was not written: 25 distinct calls came past the 10000 (or 32 MiB of bodies) a session's pact holds, and a pact without them would not be your app's whole contract; clear it between parts with clearPact(), or write a pact per test file",
     );
     expect(existsSync(dir)).toBe(false);
     const { leftOut, document } = await mock.pactDocument({ consumer: 'web-app', filter: { status: 401 } });
-    expect(leftOut).toEqual([{ call: "1 distinct calls past the pact's limit", reason: 'pact-limit' }]);
+    const named = Array.from({ length: 20 }, (_, index) => `DELETE /v1/store/orders/${11_000 + index} 404`);
+    expect(leftOut).toEqual([
+      ...named.map((call) => ({ call, reason: 'pact-limit' })),
+      { call: '5 more distinct calls', reason: 'pact-limit' },
+    ]);
     expect((document.metadata as PactFile['metadata'])['petstore-contract-kit']).toEqual({
-      leftOut: "1 distinct calls past the pact's limit: pact-limit",
-      notKept: "1 distinct calls past the pact's limit",
+      leftOut: [...named, '5 more distinct calls'].map((call) => `${call}: pact-limit`).join('; '),
+      notKept: "25 distinct calls past the pact's limit",
     });
   });
 });
@@ -426,12 +432,12 @@ describe('the control plane’s pact', () => {
       await kit.withKey('/store/orders/1', { method: 'DELETE' });
       await control.reset();
       await kit.withKey('/store/orders/3', { method: 'DELETE' });
-      expect(descriptions((await control.pactDocument({ consumer: 'web-app' })) as unknown as PactFile)).toEqual([
+      expect(descriptions((await control.fetchPact({ consumer: 'web-app' })) as unknown as PactFile)).toEqual([
         'DELETE /store/orders/1 204 (with the key)',
         'DELETE /store/orders/3 409 (with the key)',
       ]);
       await control.clearPact();
-      expect((await control.pactDocument({ consumer: 'web-app' })).interactions).toEqual([]);
+      expect((await control.fetchPact({ consumer: 'web-app' })).interactions).toEqual([]);
     } finally {
       await kit.close();
     }

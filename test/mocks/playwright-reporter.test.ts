@@ -1,0 +1,107 @@
+// The kit's Playwright reporter as the runner drives it: each test's coverage and pact attached, one
+// pact written for the whole run, what it left out named, and a pact it cannot write failing the run.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson, type JsonValue } from '../../core/parse-json.js';
+import { stringifyJson } from '../../core/stringify-json.js';
+import { createOrderMock } from '../../mocks/order-mock.js';
+import { OrderCoverageReporter, coverageAttachment, pactAttachment } from '../../mocks/playwright-reporter.js';
+
+const withKey = { authorization: 'Bearer petstore-dev-key' };
+let directory: string;
+let runs = 0;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-reporter-'));
+});
+afterAll(() => rm(directory, { recursive: true, force: true }));
+
+/** A test's pact, as the fixture attaches it: the calls of a mock of its own. */
+async function pactOfCalls(calls: [method: string, path: string][]): Promise<Record<string, JsonValue>> {
+  const mock = createOrderMock();
+  for (const [method, path] of calls)
+    await mock.handle(new Request(`http://localhost/v1${path}`, { method, headers: withKey }));
+  return (await mock.pactDocument({ consumer: 'web-app' })).document;
+}
+
+function testOf(title: string): TestCase {
+  return { title, titlePath: () => ['', 'chromium', 'orders.spec.ts', title] } as unknown as TestCase;
+}
+
+function resultOf(status: TestResult['status'], pact: Record<string, JsonValue>): TestResult {
+  const coverage = createOrderMock().coverage();
+  return {
+    status,
+    attachments: [
+      { name: coverageAttachment, contentType: 'application/json', body: Buffer.from(JSON.stringify(coverage)) },
+      { name: pactAttachment, contentType: 'application/json', body: Buffer.from(stringifyJson(pact)) },
+    ],
+  } as unknown as TestResult;
+}
+
+async function run(tests: [title: string, status: TestResult['status'], pact: Record<string, JsonValue>][]) {
+  const pactDir = join(directory, `run-${runs++}`);
+  const lines: string[] = [];
+  const reporter = new OrderCoverageReporter({ pactDir, write: (line) => lines.push(line) });
+  for (const [title, status, pact] of tests) reporter.onTestEnd(testOf(title), resultOf(status, pact));
+  const verdict = await reporter.onEnd({ status: 'passed' } as FullResult);
+  const file = join(pactDir, 'web-app-petstore-order-interface.json');
+  return { lines, verdict, file };
+}
+
+describe("the reporter's pact of the run", () => {
+  it('merges every passing test’s pact into one file, each interaction once', async () => {
+    const { lines, verdict, file } = await run([
+      ['cancels', 'passed', await pactOfCalls([['DELETE', '/store/orders/1']])],
+      [
+        'refuses',
+        'passed',
+        await pactOfCalls([
+          ['DELETE', '/store/orders/3'],
+          ['DELETE', '/store/orders/1'],
+        ]),
+      ],
+    ]);
+    const pact = parseJson(await readFile(file, 'utf8')) as { interactions: { description: string }[] };
+    expect(pact.interactions.map((interaction) => interaction.description)).toEqual([
+      'DELETE /store/orders/1 204 (with the key)',
+      'DELETE /store/orders/3 409 (with the key)',
+    ]);
+    expect(lines[0]).toBe(`Consumer pact: ${file}, 2 interactions from 2 tests.`);
+    expect(verdict).toBeUndefined();
+  });
+
+  it('leaves out the calls of a test that did not pass, and names the test in the metadata', async () => {
+    const { lines, file } = await run([
+      ['cancels', 'passed', await pactOfCalls([['DELETE', '/store/orders/1']])],
+      ['refuses', 'failed', await pactOfCalls([['DELETE', '/store/orders/3']])],
+    ]);
+    const pact = parseJson(await readFile(file, 'utf8')) as {
+      interactions: unknown[];
+      metadata: Record<string, Record<string, string>>;
+    };
+    expect(pact.interactions).toHaveLength(1);
+    expect(pact.metadata['petstore-contract-kit']?.leftOut).toBe(
+      'test "chromium › orders.spec.ts › refuses": did not pass',
+    );
+    expect(lines[0]).toBe(`Consumer pact: ${file}, 1 interactions from 1 test (1 that did not pass left out).`);
+  });
+
+  it('fails the run, writing nothing, when two tests answered the same request differently under one state', async () => {
+    const first = await pactOfCalls([['DELETE', '/store/orders/99']]);
+    const second = structuredClone(first) as { interactions: { response: { status: number } }[] };
+    second.interactions[0]!.response.status = 410;
+    const { lines, verdict, file } = await run([
+      ['first', 'passed', first],
+      ['second', 'passed', second as unknown as Record<string, JsonValue>],
+    ]);
+    expect(lines[0]).toBe(
+      'Consumer pact not written: second: the pact was not written: the same request under the same provider state is answered differently: "DELETE /store/orders/99 404 (with the key)" against "DELETE /store/orders/99 404 (with the key)"',
+    );
+    expect(verdict).toEqual({ status: 'failed' });
+    await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+});

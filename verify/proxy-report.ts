@@ -35,8 +35,11 @@ export interface ProxyReport {
   violated: ProxyExchange[];
   /** With a recorder: the file being written and its steps so far, and what every file written holds. */
   recording?: { name: string; file: string; steps: number } & WrittenRecordings;
-  /** Why exchanges went unchecked, each reason with how many (`upstream unreachable: ECONNREFUSED`: 7). */
-  unchecked: Record<string, number>;
+  /**
+   * Why exchanges went unchecked, each reason with how many (`{ reason: 'upstream unreachable:
+   * ECONNREFUSED', exchanges: 7 }`); reasons are values, so the report's redaction reaches them.
+   */
+  unchecked: { reason: string; exchanges: number }[];
   /**
    * `failed` once any violation was seen or the recording stopped (exit 1); else `not-run` when no
    * exchange was judged (exit 2: a proxy that judged nothing never passes); else `passed` (exit 0).
@@ -85,7 +88,7 @@ export class ProxyExchangeLog {
       upstream: this.#upstream,
       ...this.#totals,
       violated: [...this.#violated],
-      unchecked: Object.fromEntries(this.#unchecked),
+      unchecked: [...this.#unchecked].map(([reason, exchanges]) => ({ reason, exchanges })),
     };
   }
 }
@@ -97,7 +100,7 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
  * in a recording) or a recording that stopped; not-run, with one line saying why, when it judged no
  * exchange at all; else passed.
  * @example
- * proxyVerdict({ exchanges: 7, checked: 0, unchecked: { 'upstream unreachable: ECONNREFUSED': 7 } }, { violations: 0 })
+ * proxyVerdict({ exchanges: 7, checked: 0, unchecked: [{ reason: 'upstream unreachable: ECONNREFUSED', exchanges: 7 }] }, { violations: 0 })
  * // { verdict: 'not-run', exitCode: 2, reason: 'no exchange was judged: 7 exchanges, 0 checked (7 upstream unreachable: ECONNREFUSED)' }
  */
 export function proxyVerdict(
@@ -114,7 +117,7 @@ export function proxyVerdict(
     return { verdict: 'failed', exitCode: 1, reason: parts.join(', ') };
   }
   if (seen.checked > 0) return { verdict: 'passed', exitCode: 0 };
-  const why = Object.entries(seen.unchecked).map(([reason, count]) => `${count} ${reason}`);
+  const why = seen.unchecked.map(({ reason, exchanges }) => `${exchanges} ${reason}`);
   return {
     verdict: 'not-run',
     exitCode: 2,

@@ -68,7 +68,7 @@ export {
 } from './pact-broker.js';
 export { ciBuild, type CiBuild, type CiValue } from './ci-environment.js';
 export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
-export type { ProxyExchange, ProxyReport } from './proxy-report.js';
+export type { ProxyExchange, ProxyReport, ProxyVerdict } from './proxy-report.js';
 export {
   RecordingError,
   ScenarioRecorder,

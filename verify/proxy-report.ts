@@ -25,16 +25,34 @@ export interface ProxyReport {
   upstream: string;
   exchanges: number;
   checked: number;
-  /** Every finding held against the upstream: the specification's checks' (`violated`) and, recording, the contract's (`recording.against`). */
+  /**
+   * The findings of the specification's checks, those `violated` lists; a recording's findings against
+   * the contract are `recording.disagreements`, listed in `recording.against`. Either fails the run.
+   */
   violations: number;
   disagreements: number;
   /** The most recent exchanges with a violation of the specification (at most 1,000). */
   violated: ProxyExchange[];
   /** With a recorder: the file being written and its steps so far, and what every file written holds. */
   recording?: { name: string; file: string; steps: number } & WrittenRecordings;
-  /** `failed` once any violation was seen or the recording stopped: the command then exits 1. */
-  verdict: 'passed' | 'failed';
+  /**
+   * Why exchanges went unchecked, each reason with how many (`{ reason: 'upstream unreachable:
+   * ECONNREFUSED', exchanges: 7 }`); reasons are values, so the report's redaction reaches them.
+   */
+  unchecked: { reason: string; exchanges: number }[];
+  /**
+   * `failed` once any violation was seen or the recording stopped (exit 1); else `not-run` when no
+   * exchange was judged (exit 2: a proxy that judged nothing never passes); else `passed` (exit 0).
+   */
+  verdict: ProxyVerdict;
+  /** The command's exit code for this verdict: 0, 1 or 2. */
+  exitCode: 0 | 1 | 2;
+  /** Why the verdict is not `passed`, one line (absent when it passed). */
+  reason?: string;
 }
+
+/** A proxy's verdict: `not-run` when it judged no exchange. */
+export type ProxyVerdict = 'passed' | 'failed' | 'not-run';
 
 const mostViolatedKept = 1000;
 
@@ -44,6 +62,7 @@ export class ProxyExchangeLog {
   readonly #onExchange: ((exchange: ProxyExchange) => void) | undefined;
   readonly #totals = { exchanges: 0, checked: 0, violations: 0, disagreements: 0 };
   readonly #violated: ProxyExchange[] = [];
+  readonly #unchecked = new Map<string, number>();
 
   constructor(upstream: URL, onExchange: ((exchange: ProxyExchange) => void) | undefined) {
     this.#upstream = withoutCredentials(upstream.href);
@@ -54,6 +73,7 @@ export class ProxyExchangeLog {
     const totals = this.#totals;
     totals.exchanges++;
     if (exchange.unchecked === undefined) totals.checked++;
+    else this.#unchecked.set(exchange.unchecked, (this.#unchecked.get(exchange.unchecked) ?? 0) + 1);
     totals.violations += exchange.violations.length;
     totals.disagreements += exchange.disagreements.length;
     if (exchange.violations.length > 0) {
@@ -63,7 +83,47 @@ export class ProxyExchangeLog {
     this.#onExchange?.(exchange);
   }
 
-  report(): Omit<ProxyReport, 'verdict'> {
-    return { upstream: this.#upstream, ...this.#totals, violated: [...this.#violated] };
+  report(): Omit<ProxyReport, 'verdict' | 'exitCode' | 'reason'> {
+    return {
+      upstream: this.#upstream,
+      ...this.#totals,
+      violated: [...this.#violated],
+      unchecked: [...this.#unchecked].map(([reason, exchanges]) => ({ reason, exchanges })),
+    };
   }
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+/**
+ * The proxy's verdict from what it saw: failed on any finding (of the specification, of the contract
+ * in a recording) or a recording that stopped; not-run, with one line saying why, when it judged no
+ * exchange at all; else passed.
+ * @example
+ * proxyVerdict({ exchanges: 7, checked: 0, unchecked: [{ reason: 'upstream unreachable: ECONNREFUSED', exchanges: 7 }] }, { violations: 0 })
+ * // { verdict: 'not-run', exitCode: 2, reason: 'no exchange was judged: 7 exchanges, 0 checked (7 upstream unreachable: ECONNREFUSED)' }
+ */
+export function proxyVerdict(
+  seen: Pick<ProxyReport, 'exchanges' | 'checked' | 'unchecked'>,
+  outcome: { violations: number; againstContract?: number; stopped?: string | undefined },
+): Pick<ProxyReport, 'verdict' | 'exitCode' | 'reason'> {
+  if (outcome.stopped !== undefined) return { verdict: 'failed', exitCode: 1, reason: outcome.stopped };
+  const against = outcome.againstContract ?? 0;
+  if (outcome.violations > 0 || against > 0) {
+    const parts = [
+      ...(outcome.violations > 0 ? [`${plural(outcome.violations, 'violation')} of the specification`] : []),
+      ...(against > 0 ? [`${plural(against, 'finding')} against the contract in the recording`] : []),
+    ];
+    return { verdict: 'failed', exitCode: 1, reason: parts.join(', ') };
+  }
+  if (seen.checked > 0) return { verdict: 'passed', exitCode: 0 };
+  const why = seen.unchecked.map(({ reason, exchanges }) => `${exchanges} ${reason}`);
+  return {
+    verdict: 'not-run',
+    exitCode: 2,
+    reason:
+      seen.exchanges === 0
+        ? 'no exchange was judged: no request came through the proxy'
+        : `no exchange was judged: ${plural(seen.exchanges, 'exchange')}, 0 checked (${why.join('; ')})`,
+  };
 }

@@ -3,7 +3,7 @@ import { stringifyJson } from '../core/stringify-json.js';
 import { checkExchange } from './check-exchange.js';
 import { loadPrismOracle } from './prism.js';
 import type { PrismOracle } from '../core/second-oracle.js';
-import { ProxyExchangeLog, type ProxyExchange, type ProxyReport } from './proxy-report.js';
+import { ProxyExchangeLog, proxyVerdict, type ProxyExchange, type ProxyReport } from './proxy-report.js';
 import { cutRecording, setKnownState } from './proxy-recording.js';
 import { readRequestHead, type RawRequestHead } from './raw-response.js';
 import type { ScenarioRecorder } from './recorder/scenario-recorder.js';
@@ -105,11 +105,10 @@ class ProxyServer {
   #unredactedReport(): ProxyReport {
     const recorder = this.#options.recorder;
     const log = this.#log.report();
-    if (recorder === undefined) return { ...log, verdict: log.violations > 0 ? 'failed' : 'passed' };
+    if (recorder === undefined) return { ...log, ...proxyVerdict(log, { violations: log.violations }) };
     const recording = { ...recorder.current(), ...recorder.written() };
-    const violations = log.violations + recording.disagreements;
-    const failed = violations > 0 || recording.failed !== undefined;
-    return { ...log, violations, recording, verdict: failed ? 'failed' : 'passed' };
+    const outcome = { violations: log.violations, againstContract: recording.disagreements, stopped: recording.failed };
+    return { ...log, recording, ...proxyVerdict(log, outcome) };
   }
 
   /** Reads a connection's request head, then serves the report or relays the exchange. */

@@ -73,6 +73,11 @@ export interface SuiteResult {
   violations: number;
   /** Violations a baseline knows of: reported, failing nothing. */
   knownViolations: number;
+  /**
+   * The checks whose violations the baseline all knows (JUnit's skipped testcases besides the cases
+   * that sent nothing): failing nothing, counted apart from the checks that passed.
+   */
+  knownFailedChecks: number;
   warnings: number;
   disagreements: number;
   knownPrismLimits: number;
@@ -124,6 +129,9 @@ export function tallySuite(
     failedChecks: exchanges.filter((exchange) => exchange.violations.length > 0).length,
     violations: exchanges.reduce((sum, exchange) => sum + exchange.violations.length, 0),
     knownViolations: exchanges.reduce((sum, exchange) => sum + (exchange.known?.length ?? 0), 0),
+    knownFailedChecks: exchanges.filter(
+      (exchange) => exchange.violations.length === 0 && (exchange.known ?? []).length > 0,
+    ).length,
     warnings: exchanges.reduce((sum, exchange) => sum + exchange.warnings.length, 0),
     disagreements: exchanges.reduce((sum, exchange) => sum + exchange.disagreements.length, 0),
     knownPrismLimits: exchanges.reduce(

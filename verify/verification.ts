@@ -47,7 +47,7 @@ export interface VerificationOptions extends TargetOptions {
   /** Violations already known (`--baseline`): reported as known, failing nothing; the report says which are fixed. */
   baseline?: Baseline;
   /** The exploration's runs, seed, steps and folder to save a failure in (see `ExploreOptions`). */
-  exploration?: Pick<ExploreOptions, 'runs' | 'seed' | 'maxSteps' | 'save'>;
+  exploration?: Pick<ExploreOptions, 'runs' | 'seed' | 'maxSteps' | 'save' | 'setAside'>;
   /** Called after every judged exchange of the pact and the scenarios, for progress output. */
   onExchange?: (suite: SuiteName, caseName: string, exchange: CheckedExchange) => void;
   /** Called after every exploration run, and with the shrunk failure. */
@@ -165,7 +165,13 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   options = { ...options, watch: options.watch ?? { timeouts: 0 }, loadPrism: options.loadPrism ?? prismLoader() };
   // With a baseline, the progress lines already say which failures are known.
   const knownFailures = options.baseline === undefined ? undefined : new KnownFailures(options.baseline);
-  if (knownFailures !== undefined) options = { ...options, ...markedCallbacks(options, knownFailures) };
+  if (knownFailures !== undefined)
+    options = {
+      ...options,
+      ...markedCallbacks(options, knownFailures),
+      // A known difference ends its exploration run, set apart; the other runs are still made.
+      exploration: { ...options.exploration, setAside: (steps) => knownFailures.knowsLastStep(steps) },
+    };
   // A pact file that cannot be used is the input's error: said before anything is sent.
   const pactFileError = await unusablePactFile(options);
   if (pactFileError !== undefined)

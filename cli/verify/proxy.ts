@@ -27,7 +27,8 @@ const proxyUsage = `Usage: petstore-verify proxy --upstream URL [options]
 
 Forwards every request to the implementation at URL and checks each answer against the
 specification as it passes (Ajv, and Prism's validator as a second oracle), printing one line per
-exchange. Stop it with Ctrl-C: it prints the totals and exits 1 if any answer broke the contract.
+exchange. Stop it with Ctrl-C: it prints the totals and exits 1 if any answer broke the contract,
+2 if it judged no exchange at all (one line says why: none came, or none could be checked), else 0.
 
 Options:
   --upstream URL   the implementation, ending with /v1
@@ -58,9 +59,18 @@ function upstreamHint(upstream: string): string | undefined {
   return `the upstream ${upstream} does not end with /v1: the interface's paths are below its version path (did you mean ${upstream.replace(/\/+$/, '')}/v1?)`;
 }
 
-function proxyExchangeLines(exchange: ProxyExchange, options: { quiet: boolean; verbose: boolean }): string[] {
+/**
+ * An exchange's lines: `✓` passed the specification's checks, `✗` broke them, `-` not checked. Recording,
+ * an answer that passes the specification is only `·`: the contract judges it as it is recorded, and a
+ * `✗ recorded …` line follows when it breaks the contract, so no answer is shown both passed and failed.
+ */
+function proxyExchangeLines(
+  exchange: ProxyExchange,
+  options: { quiet: boolean; verbose: boolean; recording: boolean },
+): string[] {
   if (options.quiet && exchange.violations.length === 0) return [];
-  const mark = exchange.unchecked !== undefined ? '-' : exchange.violations.length > 0 ? '✗' : '✓';
+  const passed = options.recording ? '·' : '✓';
+  const mark = exchange.unchecked !== undefined ? '-' : exchange.violations.length > 0 ? '✗' : passed;
   const subject = `${exchange.method} ${exchange.operationPath ?? exchange.path} → ${exchange.status}`;
   return [
     `${mark} ${exchange.method} ${exchange.path} → ${exchange.status} (${exchange.durationMs.toFixed(0)} ms${exchange.unchecked !== undefined ? `; not checked: ${exchange.unchecked}` : ''})`,
@@ -132,7 +142,11 @@ export async function proxyCommand(argv: string[]): Promise<number | undefined> 
   }
   const missing = options['no-prism'] ? undefined : installHint(['prism']);
   if (missing !== undefined) return usageFailure('petstore-verify', new UsageError(`the proxy ${missing}`));
-  const lineOptions = { quiet: options.quiet ?? false, verbose: options.verbose ?? false };
+  const lineOptions = {
+    quiet: options.quiet ?? false,
+    verbose: options.verbose ?? false,
+    recording: recorder !== undefined,
+  };
   const server = createValidatingProxy({
     upstream: options.upstream,
     redaction: new Redaction(confidencesOf(argv, process.env)),
@@ -148,7 +162,7 @@ export async function proxyCommand(argv: string[]): Promise<number | undefined> 
     const report = server.report();
     console.log(proxySummaryLines(report).join('\n'));
     if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
-    return report.verdict === 'failed' ? 1 : 0;
+    return report.exitCode;
   });
   const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
   const hint = upstreamHint(options.upstream);
@@ -189,10 +203,10 @@ function recordingFrom(recorder: ScenarioRecorder): string {
 function disagreementLines({ step, disagreements, again }: RecordedStep): string[] {
   const when = again === true ? ' (judged again: a later answer told more of the state)' : '';
   if (again === true && disagreements.length === 0)
-    return [`  recorded ${step.name}${when}: no longer against the contract`];
+    return [`✓ recorded ${step.name}${when}: no longer against the contract`];
   return disagreements.map(
     (finding) =>
-      `  recorded ${step.name}${when}: the contract requires ${finding.expected}, the upstream answered ${finding.actual} [${finding.code}]`,
+      `✗ recorded ${step.name}${when}: the contract requires ${finding.expected}, the upstream answered ${finding.actual} [${finding.code}]`,
   );
 }
 
@@ -201,23 +215,22 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 /** The proxy's summary when it stops, from its report alone: the same counts as its JSON and its exit code. */
 function proxySummaryLines(report: ProxyReport): string[] {
   const { recording } = report;
-  const ofContract = recording === undefined ? 0 : recording.disagreements;
-  const sources =
-    recording === undefined
-      ? ''
-      : ` (${report.violations - ofContract} of the specification, ${ofContract} of the contract in the recording)`;
   const lines = [
-    `${plural(report.exchanges, 'exchange')}, ${report.checked} checked, ${plural(report.violations, 'violation')}${sources}, ${plural(report.disagreements, 'disagreement')} between Ajv and Prism`,
+    `${plural(report.exchanges, 'exchange')}, ${report.checked} checked, ${plural(report.violations, 'violation')}${recording === undefined ? '' : ' of the specification'}, ${plural(report.disagreements, 'disagreement')} between Ajv and Prism`,
   ];
   if (recording !== undefined) lines.push(...recordingSummaryLines(recording));
-  lines.push(`verdict: ${report.verdict} (exit ${report.verdict === 'failed' ? 1 : 0})`);
+  if (report.verdict === 'not-run' && report.reason !== undefined) lines.push(report.reason);
+  lines.push(`verdict: ${report.verdict} (exit ${report.exitCode})`);
   return lines;
 }
 
 function recordingSummaryLines({ files, against, inferred, failed }: NonNullable<ProxyReport['recording']>): string[] {
   if (files.length === 0) return [failed ?? 'recorded nothing: no call of an operation passed'];
   const each = files.map(({ file, steps }) => `${plural(steps, 'step')} in ${file}`).join(', ');
-  const lines = [`recorded ${each}; ${plural(against.length, 'answer')} against the contract`];
+  const findings = against.reduce((sum, { findings }) => sum + findings.length, 0);
+  const lines = [
+    `recorded ${each}; ${plural(against.length, 'answer')} against the contract${findings === against.length ? '' : ` (${plural(findings, 'finding')})`}`,
+  ];
   if (failed !== undefined) lines.push(failed);
   if (inferred.length > 0)
     lines.push(

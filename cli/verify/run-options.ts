@@ -18,6 +18,12 @@ the arguments are wrong, the preflight (before any suite) found the setup wrong 
 does not answer or does not end with /v1, a refused key, a state URL that refuses a setup), or no
 check ran. The reason is printed, one line.`;
 
+// Explore's own: it runs no suites, only its runs, each setting a state through --state-url.
+const exploreExitCodes = `Exit 0 when every run passed; 1 on a difference (with --baseline,
+a new one); 2 when nothing could be judged: the arguments are wrong, the setup is wrong before the
+first run (a base URL that does not answer or does not end with /v1, a refused key, a state URL that
+refuses a setup), or no run sent a call. The reason is printed, one line.`;
+
 // The options of a run that say where the target is and how to reach it: the run's and explore's.
 const targetOptions = `  --base-url URL        the implementation, ending with /v1
   --target NAME         production or staging: the base URL from $PETSTORE_BASE_URL or
@@ -104,7 +110,8 @@ export const exploreUsage = `Usage: petstore-verify explore [options]
 
 Explores: generates provider states and sequences of calls, sends each to the implementation and to
 the kit's mock seeded with the same state, and compares every answer; a difference is shrunk to the
-smallest state and sequence that still differ. ${exitCodes}
+smallest state and sequence that still differ. A difference a --baseline knows ends its run, set
+apart, and the other runs go on: every run is made. ${exploreExitCodes}
 
 Options:
 ${targetOptions}
@@ -114,6 +121,7 @@ ${targetOptions}
   --save DIR            write the shrunk failure as a scenario file in DIR
 ${reportOptions}
   --help                print this help
+  --version             print the version
 `;
 
 /**
@@ -205,7 +213,6 @@ const notForExplore = [
   'enable-pending',
   'include-wip-pacts-since',
   'require-coverage',
-  'version',
 ] as const;
 
 /** The `--suite` asked for (`explore` for the explore command) and the suites it runs. */

@@ -64,7 +64,13 @@ describe('a baseline of known failures', () => {
       '    known failure (baseline): list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)\n',
     );
     expect(exit.stdout).toMatch(/\nbaseline: 4 violations are known failures \(the baseline holds \d+\)\n/);
-    expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; \d+ checks, 0 violations \(\d+ known\), [\d.]+ s\)\n$/);
+    // The console counts what JUnit counts: its 2 skipped testcases are the 2 checks with known failures only.
+    expect(exit.stdout).toMatch(
+      /\nscenarios: \d+ passed, 0 failed, 2 with known failures only \(scenarios; \d+ checks \(2 known failures\), /,
+    );
+    expect(exit.stdout).toMatch(
+      /\nverdict: passed \(exit 0; \d+ checks \(2 known failures\), 0 violations \(\d+ known\), [\d.]+ s\)\n$/,
+    );
     expect(exit.code).toBe(0);
   });
 
@@ -138,8 +144,71 @@ describe('a baseline of an exploration', () => {
     const exit = await exploreAgainst({}, ['--baseline', baselineFile]);
     expect(exit.stdout).toMatch(/\nexplore: \d+ passed, 0 failed, [1-9]\d* skipped \(runs;/);
     expect(exit.stdout).toContain(
-      `\nbaseline: 0 violations are known failures (the baseline holds 1); 1 known failure is fixed: remove it from the baseline (explore › explore › ${known[0]!.step} order-field)\n`,
+      `\nbaseline: 0 violations are known failures (the baseline holds 1); 1 known failure is fixed: remove it from the baseline (explore › ${known[0]!.step} order-field)\n`,
     );
+    expect(exit.code).toBe(0);
+  });
+});
+
+describe('a baseline suppresses known findings, never the checks: exploration', () => {
+  const exploration = ['explore', '--no-prism', '--runs', '12', '--max-steps', '3', '--seed', '20261123'];
+  let baselineFile: string;
+  const exploreAgainst = async (switches: Switches, args: string[]) => {
+    const provider = await startHostileProvider(switches);
+    try {
+      return await runVerifyInProcess([...exploration, ...provider.args, ...args]);
+    } finally {
+      await provider.close();
+    }
+  };
+  beforeAll(async () => {
+    baselineFile = join(directory, 'explore-known.json');
+    const written = await exploreAgainst(knownDefect, ['--write-baseline', baselineFile]);
+    // Without a baseline, the first difference stops the exploration at run 1 and is shrunk.
+    expect(written.stdout).toContain('✗ explore › run 1, shrunk');
+    expect(written.code).toBe(1);
+  }, 120_000);
+
+  it('makes every run with the known failure set apart, and counts alike in the console, JUnit and JSON', async () => {
+    const junit = join(directory, 'explore-known.xml');
+    const json = join(directory, 'explore-known-report.json');
+    const exit = await exploreAgainst(knownDefect, ['--baseline', baselineFile, '--junit', junit, '--json', json]);
+    // Before: the known failure stopped the exploration at run 1; now all 12 runs are made.
+    for (let run = 1; run <= 12; run++)
+      expect(exit.stdout).toMatch(new RegExp(`\\n[✓\\-] (skipped )?explore › run ${run}\\b`));
+    expect(exit.stdout).not.toContain('shrunk');
+    const report = JSON.parse(await readFile(json, 'utf8')) as {
+      checks: number;
+      failedChecks: number;
+      knownFailedChecks: number;
+      suites: { cases: { verdict: string }[] }[];
+    };
+    const skippedRuns = report.suites[0]!.cases.filter((result) => result.verdict === 'skipped').length;
+    expect(report.knownFailedChecks).toBeGreaterThan(0);
+    const xml = await readFile(junit, 'utf8');
+    // JUnit's testcases: every check, and a testcase for each run that sent nothing.
+    expect(xml).toContain(
+      `<testsuites name="petstore-verify" tests="${report.checks + skippedRuns}" failures="0" errors="0" skipped="${report.knownFailedChecks + skippedRuns}"`,
+    );
+    const suiteLine = exit.stdout.split('\n').find((line) => line.startsWith('explore: ') && line.includes('(runs;'))!;
+    expect(suiteLine).toContain(`(runs; ${report.checks} checks (${report.knownFailedChecks} known failure`);
+    expect(suiteLine).toMatch(/, [1-9]\d* with known failures only, /);
+    expect(exit.code).toBe(0);
+  });
+
+  it('still fails on a new exploration failure beside the known one', async () => {
+    const exit = await exploreAgainst({ ...knownDefect, duplicateIds: true }, ['--baseline', baselineFile]);
+    expect(exit.stdout).toContain('expected each order id once');
+    expect(exit.stdout).toMatch(/\nverdict: failed \(exit 1;/);
+    expect(exit.code).toBe(1);
+  });
+
+  it('passes an honest provider, naming the fixed failure once', async () => {
+    const exit = await exploreAgainst({}, ['--baseline', baselineFile]);
+    expect(exit.stdout).toMatch(
+      /1 known failure is fixed: remove it from the baseline \(explore › [^›]+( › [^›]+)* order-field\)\n/,
+    );
+    expect(exit.stdout).not.toContain('explore › explore ›');
     expect(exit.code).toBe(0);
   });
 });
@@ -201,5 +270,29 @@ describe('files a run reads and writes, checked before it starts', () => {
     const exit = await runVerifyInProcess([...target, '--json', directory]);
     expect(exit.stderr).toBe(`petstore-verify: --json ${directory} is a folder, not a file (see --help)\n`);
     expect(exit.code).toBe(2);
+  });
+});
+
+describe('knownFailureName', () => {
+  it('names each part once: a pact step that repeats its interaction, an exploration whose scenario is its suite', async () => {
+    const { knownFailureName } = await import('../../verify/report/console.js');
+    const failure = { code: 'order-field', operation: 'listOrders' };
+    expect(
+      knownFailureName({
+        ...failure,
+        suite: 'pact',
+        scenario: 'a list › list the orders',
+        step: 'a list › list the orders',
+      }),
+    ).toBe('pact › a list › list the orders');
+    expect(knownFailureName({ ...failure, suite: 'pact', scenario: 'a list', step: 'a list › list the orders' })).toBe(
+      'pact › a list › list the orders',
+    );
+    expect(knownFailureName({ ...failure, suite: 'explore', scenario: 'explore', step: 'list the orders' })).toBe(
+      'explore › list the orders',
+    );
+    expect(knownFailureName({ ...failure, suite: 'scenarios', scenario: 'list-orders', step: 'list the orders' })).toBe(
+      'scenarios › list-orders › list the orders',
+    );
   });
 });

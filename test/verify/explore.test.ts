@@ -370,3 +370,25 @@ describe('scenarios saved by exploration, in the other tools', () => {
     }
   }, 120_000);
 });
+
+describe('petstore-verify explore --help and --version', () => {
+  it('ends its help with what explore exits with (no suite, no "preflight (before any suite)"), and lists --version', async () => {
+    const help = await runToExit(process.execPath, [verifyCli, 'explore', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).not.toContain('before any suite');
+    expect(help.stdout).toContain('the setup is wrong before the\nfirst run');
+    expect(help.stdout).toContain('  --version             print the version\n');
+  });
+
+  it('prints the version and exits 0, as petstore-verify --version does', async () => {
+    const packageJson = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const [explored, main] = await Promise.all([
+      runToExit(process.execPath, [verifyCli, 'explore', '--version']),
+      runToExit(process.execPath, [verifyCli, '--version']),
+    ]);
+    expect(explored).toMatchObject({ code: 0, stdout: `${packageJson.version}\n`, stderr: '' });
+    expect(main).toMatchObject({ code: 0, stdout: `${packageJson.version}\n` });
+  });
+});

@@ -574,6 +574,16 @@ describe('petstore-verify publish-pact', () => {
     );
     expect(exit.code).toBe(2);
   });
+
+  it('exits 2 with one line naming the URL when nothing listens at the broker URL (not "fetch failed")', async () => {
+    const closed = await listenLocally();
+    await closed.close();
+    const exit = await publish(['--consumer-version', 'v1'], { PACT_BROKER_BASE_URL: closed.origin });
+    expect(exit.stderr).toBe(
+      `petstore-verify: the Pact Broker did not answer POST ${closed.origin}/contracts/publish: ECONNREFUSED\n`,
+    );
+    expect(exit.code).toBe(2);
+  });
 });
 
 describe('ciBuild', () => {

@@ -31,7 +31,7 @@ let reports = 0;
 async function withProxy(upstream: string, args: string[], test: (proxy: RunningMock) => Promise<void>) {
   const jsonFile = join(directory, `report-${++reports}.json`);
   const proxy = await startProxy(upstream, [...args, '--json', jsonFile]);
-  let served: { violations: number; verdict: string } | undefined;
+  let served: { violations: number; verdict: string; exitCode: number } | undefined;
   try {
     await test(proxy);
     served = (await (await fetch(`${proxy.origin}/__verify/report`)).json()) as typeof served;
@@ -43,20 +43,22 @@ async function withProxy(upstream: string, args: string[], test: (proxy: Running
 
 function expectOneCount(
   exit: { code: number | null; stdout: string },
-  served: { violations: number; verdict: string },
+  served: { violations: number; verdict: string; exitCode: number },
   written: unknown,
 ): void {
   expect(written).toEqual(parseJson(JSON.stringify(served)));
-  const summary = /\n\d+ exchanges?, \d+ checked, (\d+) violations?[^\n]*\nverdict: (\w+) \(exit (\d)\)\n$/.exec(
-    exit.stdout,
-  );
+  const summary =
+    /\n\d+ exchanges?, \d+ checked, (\d+) violations?[^\n]*\n(?:no exchange was judged: [^\n]*\n)?verdict: ([\w-]+) \(exit (\d)\)\n$/.exec(
+      exit.stdout,
+    );
   expect(summary, exit.stdout).not.toBeNull();
   expect([Number(summary![1]), summary![2], Number(summary![3])]).toEqual([
     served.violations,
     served.verdict,
     exit.code,
   ]);
-  expect(exit.code).toBe(served.verdict === 'failed' ? 1 : 0);
+  expect(exit.code).toBe({ failed: 1, passed: 0, 'not-run': 2 }[served.verdict]);
+  expect(exit.code).toBe(served.exitCode);
 }
 
 /** Waits until the proxy has printed `text` (it logs an exchange once the response has gone out), and returns its output. */
@@ -206,6 +208,52 @@ describe('petstore-verify proxy', () => {
       '\n1 exchange, 1 checked, 0 violations, 0 disagreements between Ajv and Prism\nverdict: passed (exit 0)\n',
     );
     expect(exit.code).toBe(0);
+  });
+
+  it('never passes having judged nothing: upstream down, 7 exchanges, 0 checked is exit 2 with one line why, everywhere', async () => {
+    const closed = await startServer();
+    const origin = closed.origin;
+    await closed.close();
+    const jsonFile = join(directory, 'nothing-judged.json');
+    const proxy = await startProxy(`${origin}/v1`, ['--json', jsonFile]);
+    let served: { verdict: string; exitCode: number; reason: string; checked: number; unchecked: unknown };
+    let exit: Awaited<ReturnType<typeof proxy.stop>>;
+    try {
+      for (let sent = 0; sent < 7; sent++)
+        expect((await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized })).status).toBe(502);
+      await proxy.outputMatching(/(- GET \/v1\/store\/orders → 502[\s\S]*){7}/);
+      served = (await (await fetch(`${proxy.origin}/__verify/report`)).json()) as typeof served;
+    } finally {
+      exit = await proxy.stop('SIGINT');
+    }
+    const why = 'no exchange was judged: 7 exchanges, 0 checked (7 upstream unreachable: ECONNREFUSED)';
+    expect(served).toMatchObject({ checked: 0, verdict: 'not-run', exitCode: 2, reason: why });
+    expect(served.unchecked).toEqual([{ reason: 'upstream unreachable: ECONNREFUSED', exchanges: 7 }]);
+    expect(exit.stdout).toContain(
+      `\n7 exchanges, 0 checked, 0 violations, 0 disagreements between Ajv and Prism\n${why}\nverdict: not-run (exit 2)\n`,
+    );
+    expect(exit.stdout).not.toContain('verdict: passed');
+    expect(exit.code).toBe(2);
+    expect(parseJson(await readFile(jsonFile, 'utf8'))).toMatchObject({ verdict: 'not-run', exitCode: 2, reason: why });
+  });
+
+  it('never passes when no request came through at all, and passes once one answer was judged', async () => {
+    const mock = await startServer();
+    try {
+      const idle = await startProxy(`${mock.origin}/v1`);
+      const idleExit = await idle.stop('SIGINT');
+      expect(idleExit.stdout).toContain(
+        '\nno exchange was judged: no request came through the proxy\nverdict: not-run (exit 2)\n',
+      );
+      expect(idleExit.code).toBe(2);
+      const judged = await startProxy(`${mock.origin}/v1`);
+      await fetch(`${judged.baseUrl}/store/orders`, { headers: authorized });
+      const judgedExit = await judged.stop('SIGINT');
+      expect(judgedExit.stdout).toContain('\nverdict: passed (exit 0)\n');
+      expect(judgedExit.code).toBe(0);
+    } finally {
+      await mock.close();
+    }
   });
 
   it('forwards to an upstream base path, passes compressed bytes through and checks the decoded body', async () => {

@@ -281,3 +281,39 @@ describe('an exploration run that sent nothing', () => {
     }
   });
 });
+
+describe('a run that judged nothing', () => {
+  it('says so, one line, in the console, JSON, JUnit and HTML, and exits 2', async () => {
+    const mock = await startServer();
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-not-run-'));
+    try {
+      const files = {
+        json: join(directory, 'r.json'),
+        junit: join(directory, 'r.xml'),
+        html: join(directory, 'r.html'),
+      };
+      const exit = await runVerifyInProcess([
+        '--base-url',
+        `${mock.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--scenario',
+        'cancel-shipped-order',
+        '--no-prism',
+        ...Object.entries(files).flatMap(([flag, file]) => [`--${flag}`, file]),
+      ]);
+      const why = 'no check ran: everything asked for sets a provider state, and no --state-url was given';
+      expect(exit.stdout).toContain(`: ${why}\n`);
+      expect(exit.code).toBe(2);
+      expect(parseJson(await readFile(files.json, 'utf8'))).toMatchObject({ exitCode: 2, reasons: [why] });
+      const xml = await readFile(files.junit, 'utf8');
+      // Before, the file held one skipped testcase and no error: read as green by a CI.
+      expect(xml).toMatch(/<testsuites name="petstore-verify" tests="2" failures="0" errors="1" skipped="1"/);
+      expect(xml).toContain(`<error message="not-run (exit 2): ${why}"/>`);
+      expect(await readFile(files.html, 'utf8')).toContain(why);
+    } finally {
+      await mock.server.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});

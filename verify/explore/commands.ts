@@ -12,7 +12,7 @@ import { raceFindings } from '../../core/compare.js';
 import { eachAnswerAgainstSpec, judged, sendCall } from '../run.js';
 import { stepOf } from '../model-step.js';
 import { judge, judgedCall, record } from './judged-call.js';
-import { Mismatch, ordinal, two53, type ExplorationModel, type ExplorationTarget } from './exploration.js';
+import { ordinal, stopAtDifference, two53, type ExplorationModel, type ExplorationTarget } from './exploration.js';
 
 export type ExplorationCommand = AsyncCommand<ExplorationModel, ExplorationTarget>;
 
@@ -230,7 +230,7 @@ export class ListDuringCancels implements ExplorationCommand {
       })),
       { ...listStep, name: `${target.steps.length}. ${exchange.name}` },
     );
-    if (exchange.violations.length > 0) throw new Mismatch(exchange.name);
+    if (exchange.violations.length > 0) stopAtDifference(target, exchange.name);
   }
   toString(): string {
     return `list the orders while cancelling ${this.picks.length} pending order(s)`;

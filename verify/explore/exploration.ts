@@ -35,5 +35,26 @@ export class Mismatch extends KitError<'model_mismatch'> {
   }
 }
 
+/**
+ * Thrown where a run differs only as a baseline knows (`ExploreOptions.setAside`): the run ends there,
+ * set apart, and the property holds, so fast-check goes on with the other runs.
+ */
+export class KnownMismatch extends KitError<'model_mismatch'> {
+  override name = 'KnownMismatch';
+
+  constructor(message: string) {
+    super('model_mismatch', message);
+  }
+}
+
+/**
+ * Ends the run at its last step, which has a violation: a known one (`setAside`) sets the run apart,
+ * a new one fails it for fast-check to shrink.
+ */
+export function stopAtDifference(target: ExplorationTarget, name: string): never {
+  if (target.options.setAside?.(target.steps) === true) throw new KnownMismatch(name);
+  throw new Mismatch(name);
+}
+
 /** `1st`, `2nd`, `3rd`, `4th`… for a zero-based index. */
 export const ordinal = (index: number) => `${index + 1}${['st', 'nd', 'rd'][index] ?? 'th'}`;

@@ -21,7 +21,7 @@ import {
 } from '../results.js';
 import { changeProviderState, RunStopped, stoppedExchange, type TargetOptions } from '../run.js';
 import { arbitraries, loadFastCheck } from './arbitraries.js';
-import { Mismatch, type ExplorationTarget } from './exploration.js';
+import { KnownMismatch, Mismatch, type ExplorationTarget } from './exploration.js';
 import { unnumbered } from './judged-call.js';
 import { ExplorationLog } from './exploration-log.js';
 import { savedScenario, toYaml } from './saved-scenario.js';
@@ -46,6 +46,13 @@ export interface ExploreOptions extends TargetOptions {
   save?: string;
   /** Called after every run, and once with the shrunk failure. */
   onRun?: (result: CaseResult) => void;
+  /**
+   * Whether the violations of the last of these steps are all known (a baseline's,
+   * `KnownFailures.knowsLastStep`): the run then ends there, set apart as passed with its known
+   * failures, and the exploration goes on with the other runs, where a new difference still fails it.
+   * Without it, any difference stops the exploration and is shrunk.
+   */
+  setAside?: (steps: readonly CheckedExchange[]) => boolean;
 }
 
 /** The outcome of an exploration: the suite's results, and the shrunk failure when there is one. */
@@ -87,6 +94,10 @@ async function exploreRun(
     await fc.asyncModelRun(async () => ({ model: { mock, orders: await mock.orders() }, real: target }), commands);
     log.passed(state, target.steps);
   } catch (error) {
+    if (error instanceof KnownMismatch) {
+      log.passed(state, target.steps);
+      return;
+    }
     if (error instanceof TargetUnreachable || error instanceof RunStopped) {
       log.aborted = error;
       return;

@@ -7,7 +7,7 @@ import type { ModelAnswer } from '../../core/compare.js';
 import type { Observation } from '../../core/observation.js';
 import type { CheckedExchange } from '../results.js';
 import { judged, sendCall } from '../run.js';
-import { Mismatch, type ExplorationModel, type ExplorationTarget } from './exploration.js';
+import { stopAtDifference, type ExplorationModel, type ExplorationTarget } from './exploration.js';
 
 /** One call on both sides, judged: the model's answer, the provider's, the spec, Prism, the model comparison. */
 export async function judgedCall(
@@ -58,5 +58,5 @@ export function record(target: ExplorationTarget, exchange: CheckedExchange, ste
   const numbered = { ...exchange, name: `${target.steps.length + 1}. ${exchange.name}` };
   target.steps.push(numbered);
   target.saved.push({ ...step, name: numbered.name });
-  if (exchange.violations.length > 0) throw new Mismatch(numbered.name);
+  if (exchange.violations.length > 0) stopAtDifference(target, numbered.name);
 }

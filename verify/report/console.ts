@@ -114,9 +114,14 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-// `12 checks`, or `12 checks (3 failed)`: the failed ones are JUnit's failures, the violations in them counted apart.
-function checkCount(counts: { checks: number; failedChecks: number }): string {
-  return `${plural(counts.checks, 'check')}${counts.failedChecks > 0 ? ` (${counts.failedChecks} failed)` : ''}`;
+// `12 checks`, or `12 checks (3 failed, 2 known failures)`: the failed ones are JUnit's failures, the
+// known failures its skipped testcases (a baseline knows every violation in them); the violations in them counted apart.
+function checkCount(counts: { checks: number; failedChecks: number; knownFailedChecks: number }): string {
+  const parts = [
+    ...(counts.failedChecks > 0 ? [`${counts.failedChecks} failed`] : []),
+    ...(counts.knownFailedChecks > 0 ? [plural(counts.knownFailedChecks, 'known failure')] : []),
+  ];
+  return `${plural(counts.checks, 'check')}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
 function seconds(milliseconds: number): string {
@@ -126,9 +131,14 @@ function seconds(milliseconds: number): string {
 /** The summary line of one suite. */
 export function suiteLine(suite: SuiteResult, baseUrl: string): string {
   if (suite.verdict === 'skipped' && suite.reason !== undefined) return `${suite.suite}: skipped (${suite.reason})`;
-  const count = (verdict: string) => suite.cases.filter((result) => result.verdict === verdict).length;
+  const known = (result: CaseResult) => result.exchanges.some((exchange) => (exchange.known ?? []).length > 0);
+  // A case that passed only because a baseline knows its violations is counted as such, not as passed.
+  const count = (verdict: string) =>
+    suite.cases.filter((result) => result.verdict === verdict && !(verdict === 'passed' && known(result))).length;
+  const knownOnly = suite.cases.filter((result) => result.verdict === 'passed' && known(result)).length;
   const noun = { preflight: 'lists', pact: 'interactions', scenarios: 'scenarios', explore: 'runs' }[suite.suite];
   const extra = [
+    knownOnly > 0 ? `${knownOnly} with known failures only` : '',
     count('skipped') > 0 ? `${count('skipped')} skipped` : '',
     count('error') > 0 ? `${count('error')} errors` : '',
   ].filter((part) => part !== '');
@@ -150,11 +160,25 @@ function secondOracleLine(report: RunReport, options: LineOptions): string {
   return `second oracle, Prism: ${plural(report.disagreements - known, 'disagreement')} with Ajv, besides ${plural(known, 'known Prism limit')} (--verbose shows them; docs/harness.md)`;
 }
 
+/**
+ * A known failure's name, each part once: `explore › list the orders`, not `explore › explore › …`
+ * (an exploration's scenario is its suite), and `pact › X › step`, not `pact › X › X › step` (a pact
+ * step's name starts with its interaction's).
+ * @example
+ * knownFailureName({ suite: 'pact', code: 'order-field', operation: 'listOrders', scenario: 'X', step: 'X › step' }) // 'pact › X › step'
+ */
+export function knownFailureName(failure: KnownFailure): string {
+  const parts = [failure.suite];
+  if (failure.scenario !== failure.suite) parts.push(failure.scenario);
+  const prefix = `${failure.scenario} › `;
+  const step = failure.step.startsWith(prefix) ? failure.step.slice(prefix.length) : failure.step;
+  if (step !== failure.scenario && step !== '') parts.push(step);
+  return parts.join(' › ');
+}
+
 // What the baseline said: the known failures seen again, and those fixed.
 function baselineLine(report: RunReport, baseline: { known: number; fixed: KnownFailure[] }): string {
-  const fixed = baseline.fixed.map(
-    (failure) => `${failure.suite} › ${failure.scenario} › ${failure.step} ${failure.code}`,
-  );
+  const fixed = baseline.fixed.map((failure) => `${knownFailureName(failure)} ${failure.code}`);
   return (
     `baseline: ${plural(report.knownViolations, 'violation')} ${report.knownViolations === 1 ? 'is a known failure' : 'are known failures'} (the baseline holds ${baseline.known})` +
     (fixed.length === 0

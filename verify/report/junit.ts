@@ -10,7 +10,10 @@ import { findingText } from '../../core/finding.js';
  * skipped testcases, cases that could not run are errors.
  */
 export function toJunit(report: RunReport): string {
-  const suites = report.suites.flatMap((suite) => junitCases(suite).map((result) => junitSuite(suite, result)));
+  const suites = [
+    ...report.suites.flatMap((suite) => junitCases(suite).map((result) => junitSuite(suite, result))),
+    ...notRunSuite(report),
+  ];
   const total = (pick: (suite: JunitSuite) => number) => suites.reduce((sum, suite) => sum + pick(suite), 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -19,6 +22,21 @@ export function toJunit(report: RunReport): string {
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/**
+ * A run that judged nothing, or not everything (exit 2), as one error testcase with the reasons: a
+ * JUnit file of skipped testcases alone reads as green, and such a run never is.
+ */
+function notRunSuite(report: RunReport): JunitSuite[] {
+  if (report.exitCode !== 2) return [];
+  const reason = report.reasons.join('; ') || 'nothing was judged';
+  const xml = [
+    '  <testsuite name="petstore-verify › verdict" tests="1" failures="0" errors="1" skipped="0">',
+    `    <testcase classname="petstore-verify › verdict" name="the run judged what it was asked to"><error message="${escapeMarkup(`${report.verdict} (exit 2): ${reason}`)}"/></testcase>`,
+    '  </testsuite>',
+  ].join('\n');
+  return [{ xml, tests: 1, failures: 0, errors: 1, skipped: 0 }];
 }
 
 /** A suite's cases, or one case standing for a suite that ran none (skipped, or could not run). */

@@ -18,13 +18,18 @@ import { projectRoot } from '../support/cli-support.js';
  * - `<!-- block: shell-mock -->`: shell lines against a petstore-mock at 127.0.0.1:4010, run by bash
  *   against one started petstore-mock of the installed kit (its address put for 127.0.0.1:4010);
  *   a `curl` line whose comment starts with a status must answer that status (package.test.ts).
+ * - `<!-- block: shell-verify -->`: a petstore-verify command against a petstore-mock at
+ *   127.0.0.1:4010, run by bash against the installed kit's petstore-mock (its address put for
+ *   127.0.0.1:4010) once the provider's install line is run; it must pass (package.test.ts).
  * - `<!-- block: scenario-file -->`, `<!-- block: seed-file -->`: YAML the kit's own loaders must
  *   take as it stands (docs.test.ts).
  * - `<!-- not-run: REASON -->`: not run, for the reason given (an output shown, a command against
  *   a deployment or a CI service, an install line); a mark without a reason fails.
  */
 export type BlockMark =
-  | { kind: 'vitest-file' | 'vitest-suite' | 'module' | 'shell-mock' | 'scenario-file' | 'seed-file' }
+  | {
+      kind: 'vitest-file' | 'vitest-suite' | 'module' | 'shell-mock' | 'shell-verify' | 'scenario-file' | 'seed-file';
+    }
   | { kind: 'fragment'; frame: string }
   | { kind: 'not-run'; reason: string };
 
@@ -49,7 +54,15 @@ export async function documentFiles(): Promise<string[]> {
   return ['README.md', ...docs.map((name) => `docs/${name}`)];
 }
 
-const simpleKinds = new Set(['vitest-file', 'vitest-suite', 'module', 'shell-mock', 'scenario-file', 'seed-file']);
+const simpleKinds = new Set([
+  'vitest-file',
+  'vitest-suite',
+  'module',
+  'shell-mock',
+  'shell-verify',
+  'scenario-file',
+  'seed-file',
+]);
 
 /** A mark's text (the inside of the comment), as data; undefined when it is no mark. */
 export function parseMark(text: string): BlockMark | undefined {

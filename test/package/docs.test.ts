@@ -168,7 +168,7 @@ describe("the docs' code blocks", () => {
       if (mark.kind === 'vitest-file') expect(namedFile(block), where(block)).toMatch(/^[\w-]+\.test\.ts$/);
       if (mark.kind === 'vitest-suite')
         expect(namedFile(block), where(block)).toMatch(/^(vitest\.config|test\/[\w.-]+)\.ts$/);
-      if (mark.kind === 'shell-mock') expect(block.language, where(block)).toBe('sh');
+      if (mark.kind === 'shell-mock' || mark.kind === 'shell-verify') expect(block.language, where(block)).toBe('sh');
       if (['vitest-file', 'vitest-suite', 'module', 'fragment'].includes(mark.kind))
         expect(block.language, where(block)).toMatch(/^(ts|js)$/);
       // Storybook refuses a CSF file without a default export ("CSF: missing default export").
@@ -178,7 +178,7 @@ describe("the docs' code blocks", () => {
     const count = (kinds: string[]) => blocks.filter((block) => kinds.includes(block.mark!.kind)).length;
     const notRun = blocks.filter((block) => block.mark!.kind === 'not-run');
     console.log(
-      `docs' code blocks: ${blocks.length} in all; run ${count(['vitest-file', 'vitest-suite', 'shell-mock', 'scenario-file', 'seed-file'])}, type-checked ${count(['module', 'fragment'])}, not run ${notRun.length}:\n${notRun.map((block) => `  ${where(block)}: ${(block.mark as { reason: string }).reason}`).join('\n')}`,
+      `docs' code blocks: ${blocks.length} in all; run ${count(['vitest-file', 'vitest-suite', 'shell-mock', 'shell-verify', 'scenario-file', 'seed-file'])}, type-checked ${count(['module', 'fragment'])}, not run ${notRun.length}:\n${notRun.map((block) => `  ${where(block)}: ${(block.mark as { reason: string }).reason}`).join('\n')}`,
     );
     // Every block the suite runs is one of these, so none escapes by a kind nothing runs.
     expect(blocks.length).toBeGreaterThan(60);

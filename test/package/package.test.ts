@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { optionalDependencies } from '../../verify/optional-dependencies.js';
-import { projectRoot, runToExit, scratchFolder, startCommand } from '../support/cli-support.js';
+import { type Exit, projectRoot, runToExit, scratchFolder, startCommand } from '../support/cli-support.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/headless-browser.mjs';
 import { authorized, serveDirectory } from '../support/support.js';
@@ -460,23 +460,27 @@ server.close();
       { cwd: consumer },
     );
     try {
-      const exit = await runToExit(
-        'npx',
-        [
-          '--no-install',
-          'petstore-verify',
-          '--base-url',
-          mock.baseUrl,
-          '--api-key',
-          'petstore-dev-key',
-          '--state-url',
-          `${mock.origin}/__mock/provider-state`,
-          '--strict',
-        ],
-        { cwd: consumer },
-      );
-      // npm itself may warn about this machine's configuration; petstore-verify prints nothing on stderr.
-      expect(exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([]);
+      // The docs' petstore-verify commands against the mock (README, docs/harness.md, docs/providers.md),
+      // each as written, the mock's address put for 127.0.0.1:4010, in a folder for the reports they write.
+      const blocks = await blocksMarked('shell-verify');
+      expect(blocks.length).toBeGreaterThan(0);
+      const reports = join(consumer, 'verify-blocks');
+      await mkdir(reports, { recursive: true });
+      let strict: Exit | undefined;
+      for (const block of blocks) {
+        const script = join(reports, 'verify.sh');
+        await writeFile(script, `set -e\n${block.code.replaceAll('127.0.0.1:4010', new URL(mock.origin).host)}`);
+        const exit = await runToExit('bash', [script], { cwd: reports });
+        // npm itself may warn about this machine's configuration; petstore-verify prints nothing on stderr.
+        expect(
+          exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn')),
+          where(block),
+        ).toEqual([]);
+        expect(exit.stdout, where(block)).toMatch(/\nverdict: passed \(exit 0; /);
+        expect(exit.code, where(block)).toBe(0);
+        if (block.code.includes('--strict')) strict = exit;
+      }
+      const exit = strict!;
       expect(exit.stdout).toMatch(/\npact: \d+ passed, 0 failed \(interactions; \d+ checks, 0 violations, /);
       expect(exit.stdout).toMatch(
         /\nscenarios: 26 passed, 0 failed \(scenarios; \d+ checks, 0 violations, 0 warnings, /,

@@ -4,8 +4,8 @@ import { projectRoot } from '../support/cli-support.js';
 
 /**
  * Every fenced code block of README.md and docs/*.md says, in an HTML comment on the line before
- * it, how the suite runs it, or why it does not. The marks (docs/reference.md, "Code blocks in
- * the docs", says the same for writers):
+ * it, how the suite runs it, or why it does not. The marks (docs/architecture.md, "The docs' code
+ * blocks", says the same for writers):
  *
  * - `<!-- block: vitest-file -->`: a complete vitest file, its first line `// NAME.test.ts`; run by
  *   test/package/package.test.ts in a project that installed the packed kit.

@@ -23,12 +23,23 @@ import { projectRoot } from '../support/cli-support.js';
  *   127.0.0.1:4010) once the provider's install line is run; it must pass (package.test.ts).
  * - `<!-- block: scenario-file -->`, `<!-- block: seed-file -->`: YAML the kit's own loaders must
  *   take as it stands (docs.test.ts).
+ * - `<!-- block: workflow -->`: a GitHub Actions workflow: parsed as YAML, and the inputs it gives the
+ *   kit's action (`uses: ./node_modules/petstore-contract-kit`) are ones action.yml declares, its
+ *   required ones included (docs.test.ts); GitHub's runners are not run here.
  * - `<!-- not-run: REASON -->`: not run, for the reason given (an output shown, a command against
  *   a deployment or a CI service, an install line); a mark without a reason fails.
  */
 export type BlockMark =
   | {
-      kind: 'vitest-file' | 'vitest-suite' | 'module' | 'shell-mock' | 'shell-verify' | 'scenario-file' | 'seed-file';
+      kind:
+        | 'vitest-file'
+        | 'vitest-suite'
+        | 'module'
+        | 'shell-mock'
+        | 'shell-verify'
+        | 'scenario-file'
+        | 'seed-file'
+        | 'workflow';
     }
   | { kind: 'fragment'; frame: string }
   | { kind: 'not-run'; reason: string };
@@ -62,6 +73,7 @@ const simpleKinds = new Set([
   'shell-verify',
   'scenario-file',
   'seed-file',
+  'workflow',
 ]);
 
 /** A mark's text (the inside of the comment), as data; undefined when it is no mark. */

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { readSeedFile } from '../../mocks/seed-file.js';
 import { errorStatuses } from '../../mocks/errors.js';
 import { tolerances } from '../../core/compare.js';
@@ -178,7 +179,7 @@ describe("the docs' code blocks", () => {
     const count = (kinds: string[]) => blocks.filter((block) => kinds.includes(block.mark!.kind)).length;
     const notRun = blocks.filter((block) => block.mark!.kind === 'not-run');
     console.log(
-      `docs' code blocks: ${blocks.length} in all; run ${count(['vitest-file', 'vitest-suite', 'shell-mock', 'shell-verify', 'scenario-file', 'seed-file'])}, type-checked ${count(['module', 'fragment'])}, not run ${notRun.length}:\n${notRun.map((block) => `  ${where(block)}: ${(block.mark as { reason: string }).reason}`).join('\n')}`,
+      `docs' code blocks: ${blocks.length} in all; run ${count(['vitest-file', 'vitest-suite', 'shell-mock', 'shell-verify', 'scenario-file', 'seed-file', 'workflow'])}, type-checked ${count(['module', 'fragment'])}, not run ${notRun.length}:\n${notRun.map((block) => `  ${where(block)}: ${(block.mark as { reason: string }).reason}`).join('\n')}`,
     );
     // Every block the suite runs is one of these, so none escapes by a kind nothing runs.
     expect(blocks.length).toBeGreaterThan(60);
@@ -211,6 +212,35 @@ describe("the docs' code blocks", () => {
       }
     } finally {
       await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("gives the kit's GitHub Action, in every workflow the docs show, only inputs action.yml declares, and every required one", async () => {
+    const action = parse(await read('action.yml')) as { inputs: Record<string, { required?: boolean }> };
+    const required = Object.entries(action.inputs)
+      .filter(([, input]) => input.required === true)
+      .map(([name]) => name);
+    const blocks = await blocksOf('workflow');
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) {
+      const workflow = parse(block.code) as {
+        jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }>;
+      };
+      const steps = Object.values(workflow.jobs)
+        .flatMap((job) => job.steps)
+        .filter((step) => step.uses === './node_modules/petstore-contract-kit');
+      expect(steps.length, where(block)).toBeGreaterThan(0);
+      for (const step of steps) {
+        const given = Object.keys(step.with ?? {});
+        expect(
+          given.filter((name) => !(name in action.inputs)),
+          where(block),
+        ).toEqual([]);
+        expect(
+          required.filter((name) => !given.includes(name)),
+          where(block),
+        ).toEqual([]);
+      }
     }
   });
 

@@ -23,6 +23,9 @@ import { projectRoot } from '../support/cli-support.js';
  *   127.0.0.1:4010) once the provider's install line is run; it must pass (package.test.ts).
  * - `<!-- block: scenario-file -->`, `<!-- block: seed-file -->`: YAML the kit's own loaders must
  *   take as it stands (docs.test.ts).
+ * - `<!-- block: journal-entry -->`: a journal entry as GET /__mock/requests gives it: the same fields
+ *   and values as the entry of that call (its method and path) on a mock of the default seed, its
+ *   time aside (docs.test.ts).
  * - `<!-- block: workflow -->`: a GitHub Actions workflow: parsed as YAML, and the inputs it gives the
  *   kit's action (`uses: ./node_modules/petstore-contract-kit`) are ones action.yml declares, its
  *   required ones included (docs.test.ts); GitHub's runners are not run here.
@@ -39,7 +42,8 @@ export type BlockMark =
         | 'shell-verify'
         | 'scenario-file'
         | 'seed-file'
-        | 'workflow';
+        | 'workflow'
+        | 'journal-entry';
     }
   | { kind: 'fragment'; frame: string }
   | { kind: 'not-run'; reason: string };
@@ -74,6 +78,7 @@ const simpleKinds = new Set([
   'scenario-file',
   'seed-file',
   'workflow',
+  'journal-entry',
 ]);
 
 /** A mark's text (the inside of the comment), as data; undefined when it is no mark. */

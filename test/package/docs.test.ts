@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { createOrderMock } from '../../mocks/msw.js';
 import { readSeedFile } from '../../mocks/seed-file.js';
 import { errorStatuses } from '../../mocks/errors.js';
 import { tolerances } from '../../core/compare.js';
@@ -179,7 +180,7 @@ describe("the docs' code blocks", () => {
     const count = (kinds: string[]) => blocks.filter((block) => kinds.includes(block.mark!.kind)).length;
     const notRun = blocks.filter((block) => block.mark!.kind === 'not-run');
     console.log(
-      `docs' code blocks: ${blocks.length} in all; run ${count(['vitest-file', 'vitest-suite', 'shell-mock', 'shell-verify', 'scenario-file', 'seed-file', 'workflow'])}, type-checked ${count(['module', 'fragment'])}, not run ${notRun.length}:\n${notRun.map((block) => `  ${where(block)}: ${(block.mark as { reason: string }).reason}`).join('\n')}`,
+      `docs' code blocks: ${blocks.length} in all; run ${count(['vitest-file', 'vitest-suite', 'shell-mock', 'shell-verify', 'scenario-file', 'seed-file', 'workflow', 'journal-entry'])}, type-checked ${count(['module', 'fragment'])}, not run ${notRun.length}:\n${notRun.map((block) => `  ${where(block)}: ${(block.mark as { reason: string }).reason}`).join('\n')}`,
     );
     // Every block the suite runs is one of these, so none escapes by a kind nothing runs.
     expect(blocks.length).toBeGreaterThan(60);
@@ -241,6 +242,26 @@ describe("the docs' code blocks", () => {
           where(block),
         ).toEqual([]);
       }
+    }
+  });
+
+  it('shows journal entries as the mock journals the call they name, field for field', async () => {
+    const blocks = await blocksOf('journal-entry');
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) {
+      const shown = JSON.parse(block.code) as { method: string; path: string; time: string };
+      const mock = createOrderMock();
+      await mock.handle(
+        new Request(`http://localhost${shown.path}`, {
+          method: shown.method,
+          headers: { authorization: 'Bearer petstore-dev-key' },
+        }),
+      );
+      const answer = await mock.handle(new Request('http://localhost/__mock/requests'));
+      if (typeof answer !== 'object') throw new Error(`GET /__mock/requests answered ${answer}`);
+      const [entry] = JSON.parse(answer.body as string) as { time: string }[];
+      expect(entry!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect({ ...entry, time: shown.time }, where(block)).toEqual(shown);
     }
   });
 

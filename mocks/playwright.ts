@@ -55,7 +55,7 @@ interface MockRun {
 const inPageOnly = (name: string) =>
   new MockUsageError(
     'in_page_only',
-    `${name} is the in-page mock's; this test runs on a petstore-mock session (mockMode: 'server'): use the mock fixture.`,
+    `This test needs mockMode 'in-page': ${name} is the in-page mock's, and this project runs on a petstore-mock session (mockMode 'server'); run it in an in-page project, or use the mock fixture.`,
   );
 
 async function networkFixtureFor(context: BrowserContext, mock: OrderMock): Promise<NetworkFixture> {

@@ -1,11 +1,18 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { createOrderMock } from '../../mocks/msw.js';
+import { readSeedFile } from '../../mocks/seed-file.js';
 import { errorStatuses } from '../../mocks/errors.js';
 import { tolerances } from '../../core/compare.js';
 import { rules } from '../../core/rules.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { injectsFaults } from '../../core/scenario.js';
 import { runToExit } from '../support/cli-support.js';
+import { type DocBlock, documentBlocks, namedFile, where } from './doc-blocks.js';
+import { docFrames } from './doc-frames.js';
 
 const read = (path: string) => readFile(new URL(`../../${path}`, import.meta.url), 'utf8');
 // The README and the pages its guides and reference moved to, read as one document.
@@ -144,5 +151,124 @@ describe('the commands and their documents', () => {
     expect(await read('docs/cli.md'), 'run `node scripts/write-cli-docs.mjs` after changing a help').toBe(
       written.stdout,
     );
+  });
+});
+
+describe("the docs' code blocks", () => {
+  it('marks every code block of the README and docs/ as run, type-checked in a named frame, or not run with a reason', async () => {
+    const blocks = await documentBlocks();
+    const unmarked = blocks
+      .filter((block) => block.mark === undefined)
+      .map((block) => `${where(block)} ${block.markText ?? '(no mark)'}`);
+    expect(
+      unmarked,
+      'put <!-- block: KIND --> or <!-- not-run: REASON --> on the line before (test/package/doc-blocks.ts)',
+    ).toEqual([]);
+    for (const block of blocks) {
+      const mark = block.mark!;
+      if (mark.kind === 'fragment') expect(Object.keys(docFrames), where(block)).toContain(mark.frame);
+      if (mark.kind === 'vitest-file') expect(namedFile(block), where(block)).toMatch(/^[\w-]+\.test\.ts$/);
+      if (mark.kind === 'vitest-suite')
+        expect(namedFile(block), where(block)).toMatch(/^(vitest\.config|test\/[\w.-]+)\.ts$/);
+      if (mark.kind === 'shell-mock' || mark.kind === 'shell-verify') expect(block.language, where(block)).toBe('sh');
+      if (['vitest-file', 'vitest-suite', 'module', 'fragment'].includes(mark.kind))
+        expect(block.language, where(block)).toMatch(/^(ts|js)$/);
+      // Storybook refuses a CSF file without a default export ("CSF: missing default export").
+      if (/\.stories\.[jt]s$/.test(namedFile(block) ?? ''))
+        expect(block.code, where(block)).toMatch(/^export default /m);
+    }
+    const count = (kinds: string[]) => blocks.filter((block) => kinds.includes(block.mark!.kind)).length;
+    const notRun = blocks.filter((block) => block.mark!.kind === 'not-run');
+    console.log(
+      `docs' code blocks: ${blocks.length} in all; run ${count(['vitest-file', 'vitest-suite', 'shell-mock', 'shell-verify', 'scenario-file', 'seed-file', 'workflow', 'journal-entry'])}, type-checked ${count(['module', 'fragment'])}, not run ${notRun.length}:\n${notRun.map((block) => `  ${where(block)}: ${(block.mark as { reason: string }).reason}`).join('\n')}`,
+    );
+    // Every block the suite runs is one of these, so none escapes by a kind nothing runs.
+    expect(blocks.length).toBeGreaterThan(60);
+  });
+
+  const blocksOf = async (kind: NonNullable<DocBlock['mark']>['kind']) =>
+    (await documentBlocks()).filter((block) => block.mark?.kind === kind);
+
+  it("loads every scenario file the docs show with the kit's loader", async () => {
+    const blocks = await blocksOf('scenario-file');
+    expect(blocks.length).toBeGreaterThan(0);
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-doc-scenarios-'));
+    try {
+      for (const [index, block] of blocks.entries()) await writeFile(join(directory, `doc-${index}.yaml`), block.code);
+      expect((await loadScenarios({ directory })).length).toBe(blocks.length);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('reads every seed file the docs show with readSeedFile', async () => {
+    const blocks = await blocksOf('seed-file');
+    expect(blocks.length).toBeGreaterThan(0);
+    const directory = await mkdtemp(join(tmpdir(), 'petstore-doc-seeds-'));
+    try {
+      for (const [index, block] of blocks.entries()) {
+        const file = join(directory, `seed-${index}.yaml`);
+        await writeFile(file, block.code);
+        await expect(readSeedFile(file), where(block)).resolves.toBeDefined();
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("gives the kit's GitHub Action, in every workflow the docs show, only inputs action.yml declares, and every required one", async () => {
+    const action = parse(await read('action.yml')) as { inputs: Record<string, { required?: boolean }> };
+    const required = Object.entries(action.inputs)
+      .filter(([, input]) => input.required === true)
+      .map(([name]) => name);
+    const blocks = await blocksOf('workflow');
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) {
+      const workflow = parse(block.code) as {
+        jobs: Record<string, { steps: { uses?: string; with?: Record<string, unknown> }[] }>;
+      };
+      const steps = Object.values(workflow.jobs)
+        .flatMap((job) => job.steps)
+        .filter((step) => step.uses === './node_modules/petstore-contract-kit');
+      expect(steps.length, where(block)).toBeGreaterThan(0);
+      for (const step of steps) {
+        const given = Object.keys(step.with ?? {});
+        expect(
+          given.filter((name) => !(name in action.inputs)),
+          where(block),
+        ).toEqual([]);
+        expect(
+          required.filter((name) => !given.includes(name)),
+          where(block),
+        ).toEqual([]);
+      }
+    }
+  });
+
+  it('shows journal entries as the mock journals the call they name, field for field', async () => {
+    const blocks = await blocksOf('journal-entry');
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) {
+      const shown = JSON.parse(block.code) as { method: string; path: string; time: string };
+      const mock = createOrderMock();
+      await mock.handle(
+        new Request(`http://localhost${shown.path}`, {
+          method: shown.method,
+          headers: { authorization: 'Bearer petstore-dev-key' },
+        }),
+      );
+      const answer = await mock.handle(new Request('http://localhost/__mock/requests'));
+      if (typeof answer !== 'object') throw new Error(`GET /__mock/requests answered ${answer}`);
+      const [entry] = JSON.parse(answer.body as string) as { time: string }[];
+      expect(entry!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect({ ...entry, time: shown.time }, where(block)).toEqual(shown);
+    }
+  });
+
+  it("lists in docs/providers.md's Flags paragraph every flag of petstore-verify", async () => {
+    const providers = await read('docs/providers.md');
+    const paragraph = /^Flags: [\s\S]*?\n\n/m.exec(providers)![0];
+    const listed = new Set([...paragraph.matchAll(/`(--[a-z][a-z0-9-]*)/g)].map((match) => match[1]));
+    expect([...listed].sort()).toEqual(optionFlags(await helpOf(['dist/bin/petstore-verify.js'])).sort());
   });
 });

@@ -7,10 +7,12 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { optionalDependencies } from '../../verify/optional-dependencies.js';
-import { projectRoot, runToExit, scratchFolder, startCommand } from '../support/cli-support.js';
+import { type Exit, projectRoot, runToExit, scratchFolder, startCommand } from '../support/cli-support.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/headless-browser.mjs';
 import { authorized, serveDirectory } from '../support/support.js';
+import { type DocBlock, documentBlocks, namedFile, where } from './doc-blocks.js';
+import { docFrames } from './doc-frames.js';
 
 const run = promisify(execFile);
 const install = (directory: string, packages: string[]) =>
@@ -73,6 +75,10 @@ async function bundleForBrowser(file: string, options: { minify?: boolean } = {}
   return result.outputFiles[0]!.text;
 }
 
+/** The docs' blocks of one kind (README.md and docs/*.md, in file order). */
+const blocksMarked = async (kind: NonNullable<DocBlock['mark']>['kind']) =>
+  (await documentBlocks()).filter((block) => block.mark?.kind === kind);
+
 afterAll(async () => {
   await (await browser?.catch(() => undefined))?.close();
   await rm(consumer, { recursive: true, force: true });
@@ -104,13 +110,7 @@ describe("a frontend team's install", () => {
 
   it('runs the vitest files of the README and docs/frontend.md as they stand, the journal and the collection included', async () => {
     // The README holds the short example; docs/frontend.md the typed client and the collection.
-    const readme = (
-      await Promise.all(['README.md', 'docs/frontend.md'].map((file) => readFile(join(projectRoot, file), 'utf8')))
-    ).join('\n');
-    const files = [...readme.matchAll(/```ts\n\/\/ ([\w-]+\.test\.ts)\n([\s\S]*?)```/g)].map((match) => ({
-      name: match[1]!,
-      code: match[2]!,
-    }));
+    const files = (await blocksMarked('vitest-file')).map((block) => ({ name: namedFile(block)!, code: block.code }));
     expect(files.map((file) => file.name)).toEqual(['orders.test.ts', 'typed-client.test.ts', 'arrange.test.ts']);
     const project = join(consumer, 'vitest-project');
     for (const file of files) await writeFile(join(project, file.name), file.code);
@@ -128,10 +128,7 @@ describe("a frontend team's install", () => {
   }, 180_000);
 
   it("writes one pact from docs/frontend.md's whole-suite pattern, two test files in two workers", async () => {
-    const guide = await readFile(join(projectRoot, 'docs/frontend.md'), 'utf8');
-    const files = [...guide.matchAll(/```ts\n\/\/ ((?:vitest\.config|test\/[\w.-]+)\.ts)\n([\s\S]*?)```/g)].map(
-      (match) => ({ name: match[1]!, code: match[2]! }),
-    );
+    const files = (await blocksMarked('vitest-suite')).map((block) => ({ name: namedFile(block)!, code: block.code }));
     expect(files.map((file) => file.name)).toEqual([
       'vitest.config.ts',
       'test/fresh-pacts.ts',
@@ -463,23 +460,27 @@ server.close();
       { cwd: consumer },
     );
     try {
-      const exit = await runToExit(
-        'npx',
-        [
-          '--no-install',
-          'petstore-verify',
-          '--base-url',
-          mock.baseUrl,
-          '--api-key',
-          'petstore-dev-key',
-          '--state-url',
-          `${mock.origin}/__mock/provider-state`,
-          '--strict',
-        ],
-        { cwd: consumer },
-      );
-      // npm itself may warn about this machine's configuration; petstore-verify prints nothing on stderr.
-      expect(exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([]);
+      // The docs' petstore-verify commands against the mock (README, docs/harness.md, docs/providers.md),
+      // each as written, the mock's address put for 127.0.0.1:4010, in a folder for the reports they write.
+      const blocks = await blocksMarked('shell-verify');
+      expect(blocks.length).toBeGreaterThan(0);
+      const reports = join(consumer, 'verify-blocks');
+      await mkdir(reports, { recursive: true });
+      let strict: Exit | undefined;
+      for (const block of blocks) {
+        const script = join(reports, 'verify.sh');
+        await writeFile(script, `set -e\n${block.code.replaceAll('127.0.0.1:4010', new URL(mock.origin).host)}`);
+        const exit = await runToExit('bash', [script], { cwd: reports });
+        // npm itself may warn about this machine's configuration; petstore-verify prints nothing on stderr.
+        expect(
+          exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn')),
+          where(block),
+        ).toEqual([]);
+        expect(exit.stdout, where(block)).toMatch(/\nverdict: passed \(exit 0; /);
+        expect(exit.code, where(block)).toBe(0);
+        if (block.code.includes('--strict')) strict = exit;
+      }
+      const exit = strict!;
       expect(exit.stdout).toMatch(/\npact: \d+ passed, 0 failed \(interactions; \d+ checks, 0 violations, /);
       expect(exit.stdout).toMatch(
         /\nscenarios: 26 passed, 0 failed \(scenarios; \d+ checks, 0 violations, 0 warnings, /,
@@ -670,5 +671,137 @@ export { server, id, version, parseInt64, suite, report, findings, proxy, orders
     const exit = await runToExit(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer });
     expect(exit.stdout + exit.stderr).toBe('');
     expect(exit.code).toBe(0);
+  });
+
+  // Every module block of the docs (Storybook's files, Playwright's, the handlers file) and every
+  // fragment in its frame, type-checked in one tsc run against the installed kit and the tools the
+  // docs install beside it (linked from this project's node_modules, the versions it pins).
+  it('type-checks every module and fragment of the docs against the installed kit, in one tsc run', async () => {
+    for (const tool of [
+      'vitest',
+      '@playwright/test',
+      '@msw/playwright',
+      'storybook',
+      'msw-storybook-addon',
+      '@storybook/html-vite',
+    ]) {
+      const link = join(consumer, 'node_modules', tool);
+      if (existsSync(link)) continue;
+      await mkdir(join(link, '..'), { recursive: true });
+      await symlink(join(projectRoot, 'node_modules', tool), link, 'dir');
+    }
+    const project = join(consumer, 'doc-types');
+    const files = new Map<string, DocBlock>();
+    for (const [index, block] of (await documentBlocks()).entries()) {
+      const mark = block.mark;
+      if (mark?.kind === 'module') {
+        const name = namedFile(block) ?? `module-${index}.ts`;
+        expect(files.has(name), `${where(block)}: ${name} twice`).toBe(false);
+        files.set(name, block);
+        await mkdir(join(project, name, '..'), { recursive: true });
+        await writeFile(join(project, name), block.code);
+      } else if (mark?.kind === 'fragment') {
+        const name = `fragment-${index}.ts`;
+        files.set(name, block);
+        await mkdir(project, { recursive: true });
+        await writeFile(join(project, name), `${docFrames[mark.frame]!.prelude}${block.code}`);
+      }
+    }
+    expect(files.size).toBeGreaterThan(0);
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'doc-types', private: true, type: 'module' }),
+    );
+    await writeFile(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          noEmit: true,
+          strict: true,
+          target: 'es2022',
+          lib: ['es2022', 'dom', 'dom.iterable'],
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          skipLibCheck: true,
+          allowJs: true,
+          checkJs: true,
+          types: [],
+        },
+        files: [...files.keys()],
+      }),
+    );
+    const tsc = await runToExit(
+      process.execPath,
+      [join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false'],
+      { cwd: project },
+    );
+    // Each error named by the block it is in, at the block's own line.
+    const errors = (tsc.stdout + tsc.stderr)
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        const at = /^([^(]+)\((\d+),\d+\): (.*)$/.exec(line);
+        const block = at && files.get(at[1]!);
+        if (!at || !block) return line;
+        const prelude =
+          block.mark?.kind === 'fragment' ? docFrames[block.mark.frame]!.prelude.split('\n').length - 1 : 0;
+        return `${block.file}:${block.line + Number(at[2]) - prelude}: ${at[3]}`;
+      });
+    expect(errors).toEqual([]);
+    expect(tsc.code).toBe(0);
+  }, 120_000);
+
+  // The docs' shell blocks against one petstore-mock of the installed kit (its address for
+  // 127.0.0.1:4010), each from the seed; curl reports each answer's status, and a line whose comment
+  // starts with a status must get it. The mock serves the docs' handlers file too (--handlers).
+  it('runs every shell block of the docs against one petstore-mock, each curl answering the status its comment says', async () => {
+    const blocks = await blocksMarked('shell-mock');
+    expect(blocks.length).toBeGreaterThan(0);
+    const handlers = join(consumer, 'doc-handlers.mjs');
+    const handlersBlock = (await blocksMarked('module')).find((block) => namedFile(block) === 'handlers.mjs');
+    await writeFile(handlers, handlersBlock!.code);
+    const mock = await startCommand('npx', ['--no-install', 'petstore-mock', '--port', '0', '--handlers', handlers], {
+      cwd: consumer,
+    });
+    try {
+      const address = new URL(mock.origin).host;
+      // On the script's first line, so that a block's line k is the script's line k + 1.
+      const prelude =
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${...}, on purpose
+        'set -e; curl() { local status; status=$(command curl -sS -o /dev/null -w "%{http_code}" "$@"); echo "${BASH_LINENO[0]} $status"; }\n';
+      for (const block of blocks) {
+        expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(204);
+        const script = join(consumer, 'doc-block.sh');
+        await writeFile(script, prelude + block.code.replaceAll('127.0.0.1:4010', address));
+        const exit = await runToExit('bash', [script], { cwd: consumer });
+        expect(exit.stderr, where(block)).toBe('');
+        expect(exit.code, where(block)).toBe(0);
+        const lines = block.code.split('\n');
+        const answered = exit.stdout
+          .trim()
+          .split('\n')
+          .map((line) => line.split(' '))
+          .map(
+            ([line, status]) =>
+              `${block.file}:${block.line + Number(line) - 1}: ${lines[Number(line) - 2]!.replace(/\s+#.*/, '')} → ${status}`,
+          );
+        const expected = lines.flatMap((line, index) =>
+          /^curl /.test(line)
+            ? [
+                `${block.file}:${block.line + index + 1}: ${line.replace(/\s+#.*/, '')} → ${/#\s*(\d{3})\b/.exec(line)?.[1] ?? 'any'}`,
+              ]
+            : [],
+        );
+        expect(
+          answered.map((line, index) => (expected[index]?.endsWith('→ any') ? line.replace(/→ \d+$/, '→ any') : line)),
+          where(block),
+        ).toEqual(expected);
+      }
+      // docs/frontend.md's curl of the handlers file's endpoint, which asks for no key.
+      const inventory = await fetch(`${mock.baseUrl}/store/inventory`);
+      expect(await inventory.json()).toEqual({ dogs: 3 });
+    } finally {
+      await mock.stop();
+    }
   });
 });

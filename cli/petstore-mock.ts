@@ -39,7 +39,8 @@ Options:
                            such as those petstore-verify explore --save writes
   --fault JSON             start with this fault, e.g. '{"operation":"listOrders","status":503,"times":1}';
                            repeat for more (see docs/frontend.md, Faults and latency)
-  --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
+  --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100);
+                           a control read (GET /__mock/...) starts none and sees the seed, at the limit too
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
   --max-orders N           most orders all sessions hold together; a replacement past it is 409 (default 500000)
   --conflict-body SHAPE    what the 409 of a shipped order's cancel carries: error (an Error record, the

@@ -11,6 +11,7 @@ import type { StoredOrder } from './order-seed.js';
 import { sessionHeader, type SessionSummary } from './sessions.js';
 import { checkedParties, writePactFile, type PactOptions, type PactSelection } from './pact-file.js';
 import { controlAnswers, type ControlAnswer } from './control-answers.js';
+import { checkedFilter } from './request-filter.js';
 
 /**
  * The longest one call of the control client waits, from sending its request to the last byte of the
@@ -303,8 +304,7 @@ async function pactDocumentOf(
   json: ReturnType<typeof controlTransport>['json'],
   parties: PactSelection,
 ): Promise<PactDocument> {
-  const { consumer, provider } = checkedParties(parties);
-  const filter = parties.filter ?? {};
+  const { consumer, provider, filter } = checkedParties(parties);
   if (filter.path instanceof RegExp)
     throw new MockOptionError(
       'invalid_option',
@@ -355,7 +355,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     clearFaults: () => done('DELETE', '/faults'),
     removeFault: (id) => done('DELETE', `/faults/${encodeURIComponent(String(id))}`),
     faults: async () => (await json('GET', '/faults', { answer: 'faults' })) as ActiveFault[],
-    requests: async (filter = {}) => {
+    requests: async (given) => {
+      const filter = checkedFilter(given, 'control.requests(filter)');
       const entries = (await json('GET', `/requests${journalQuery(filter)}`, { answer: 'requests' })) as JournalEntry[];
       const path = filter.path;
       return path instanceof RegExp ? entries.filter((entry) => path.test(entry.path)) : entries;

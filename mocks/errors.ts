@@ -63,7 +63,7 @@ export const mockUsageErrorCodes = {
   in_page_only: "a Playwright fixture of the in-page mock used in mockMode 'server'",
   missing_storybook_worker: 'withOrderMock in a story whose context has no msw-storybook-addon worker',
   invalid_option:
-    'an option the mock cannot use (createOrderMock, createServer, the sessions, the journal, the keys, persistOrders, createControlClient)',
+    "an option the mock cannot use (createOrderMock, createServer, the sessions, the journal and its filters, the keys, persistOrders, createControlClient, a pact's options, filter and dir)",
   fetch_cannot_carry:
     'a request Fetch cannot carry as written (a path with dot segments or backslashes), asked for as a Fetch Request',
   no_answer:

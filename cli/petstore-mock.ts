@@ -10,6 +10,7 @@ import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { parseJson } from '../core/parse-json.js';
 import { loadScenarios } from '../core/scenario-files.js';
 import { controlPlaneLines } from './control-plane-lines.js';
+import { followParent, stopOnStdinEnd } from './follow-parent.js';
 import { loadHandlersFile } from './handlers-file.js';
 import { tuneMemory } from './memory.js';
 import {
@@ -39,7 +40,8 @@ Options:
                            such as those petstore-verify explore --save writes
   --fault JSON             start with this fault, e.g. '{"operation":"listOrders","status":503,"times":1}';
                            repeat for more (see docs/frontend.md, Faults and latency)
-  --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100)
+  --max-sessions N         most sessions named by X-Mock-Session at once; 0 refuses the header (default 100);
+                           a control read (GET /__mock/...) starts none and sees the seed, at the limit too
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
   --max-orders N           most orders all sessions hold together; a replacement past it is 409 (default 500000)
   --conflict-body SHAPE    what the 409 of a shipped order's cancel carries: error (an Error record, the
@@ -59,6 +61,9 @@ Options:
   --headers-timeout MS     time a client may take to send its headers, then 408 (default 10000)
   --request-timeout MS     time a client may take to send its whole request, then 408 (default 30000)
   --verbose                print one line per request (never a header or a key)
+  --no-follow-parent       keep serving once the process that started it has ended (by default it stops
+                           then, as on SIGTERM, so that \`npx petstore-mock &\` then \`kill $!\` frees the port)
+  --stop-on-stdin-end      also stop when its standard input ends: for a parent that holds a pipe to it
   --help                   print this help
   --version                print the version
 `;
@@ -93,6 +98,8 @@ const flagConfig = {
   'headers-timeout': { type: 'string' },
   'request-timeout': { type: 'string' },
   verbose: { type: 'boolean' },
+  'no-follow-parent': { type: 'boolean' },
+  'stop-on-stdin-end': { type: 'boolean' },
   help: { type: 'boolean' },
   version: { type: 'boolean' },
 } as const;
@@ -100,7 +107,12 @@ const flagConfig = {
 /** The command line as read, before any flag is checked. */
 type MockFlags = ReturnType<typeof parseFlags<typeof flagConfig>>;
 
-type MockOptions = ServerOptions & { port: number; host: string };
+type MockOptions = ServerOptions & {
+  port: number;
+  host: string;
+  /** What ends the command besides a signal. */
+  lifetime: { followParent: boolean; stopOnStdinEnd: boolean };
+};
 
 /** The bearer keys to accept: `--api-key`, else `$PETSTORE_API_KEYS` (comma-separated), each a bearer token. */
 function apiKeysOf(values: MockFlags, environment: NodeJS.ProcessEnv): string[] | undefined {
@@ -265,6 +277,7 @@ async function parseOptions(argv: string[], context: CommandContext): Promise<Mo
     port: portFlag(values.port ?? environment.PORT ?? '4010'),
     host: hostFlag(values.host ?? '127.0.0.1'),
     control: !values['no-control'],
+    lifetime: { followParent: !values['no-follow-parent'], stopOnStdinEnd: values['stop-on-stdin-end'] === true },
   };
   if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
   Object.assign(options, await startingState(values, collectGarbage));
@@ -280,6 +293,20 @@ async function parseOptions(argv: string[], context: CommandContext): Promise<Mo
   options.collectGarbage = collectGarbage;
   options.onLargeBody = context.holdYoungGeneration;
   return options;
+}
+
+/** Stops the server as a signal would when the process that started it ends, or its standard input (where asked). */
+function stopWith(lifetime: MockOptions['lifetime'], stop: () => void): void {
+  if (lifetime.followParent)
+    followParent((parent) => {
+      console.error(`petstore-mock: the process that started it (pid ${parent}) has ended; stopping`);
+      stop();
+    });
+  if (lifetime.stopOnStdinEnd)
+    stopOnStdinEnd(process.stdin, () => {
+      console.error('petstore-mock: its standard input ended (--stop-on-stdin-end); stopping');
+      stop();
+    });
 }
 
 async function main(): Promise<void> {
@@ -308,7 +335,10 @@ async function main(): Promise<void> {
     // the handlers file's function did not return handlers.
     process.exit(usageFailure('petstore-mock', error));
   }
-  stopOnSignals(() => server.close());
+  stopWith(
+    options.lifetime,
+    stopOnSignals(() => server.close()),
+  );
   const origin = await listenOrExit('petstore-mock', server, options.port, options.host);
   memory.answering();
   process.stdout.write(

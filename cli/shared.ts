@@ -149,13 +149,13 @@ export async function listenOrExit(
 
 /**
  * Runs `stop` once on SIGINT, SIGTERM or SIGHUP (a closed terminal), then exits with the code it
- * resolves with (0 by default).
+ * resolves with (0 by default). Returns the same stop, for other reasons to stop (the parent gone).
  * Install it before listening, so that a signal at any moment after start-up closes cleanly.
  * @example
  * stopOnSignals(async () => { await server.close(); return 0; });
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: a stop callback may be `() => server.close()`, a Promise<void>
-export function stopOnSignals(stop: () => Promise<number | void>): void {
+export function stopOnSignals(stop: () => Promise<number | void>): () => void {
   let stopping = false;
   const handle = () => {
     if (stopping) return;
@@ -165,6 +165,7 @@ export function stopOnSignals(stop: () => Promise<number | void>): void {
   process.once('SIGINT', handle);
   process.once('SIGTERM', handle);
   process.once('SIGHUP', handle);
+  return handle;
 }
 
 /** A Pact Broker's address and credentials, as the environment gives them. */

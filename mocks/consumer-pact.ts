@@ -258,7 +258,8 @@ export async function consumerPact(
   selection: PactSelection,
   context: PactContext,
 ): Promise<ConsumerPact> {
-  const picked = pactCalls.calls.filter((call) => isPicked(call, selection.filter));
+  const { filter } = checkedParties(selection);
+  const picked = pactCalls.calls.filter((call) => isPicked(call, filter));
   await Promise.all(picked.map((call) => call.answer?.bodyRead));
   const built: Interaction[] = [];
   const foundPerInteraction: Finding[][] = [];

@@ -10,6 +10,26 @@ import type { MockSettings, ScenarioLoaded, ScenarioSummary } from './mock-sessi
 import type { StoredOrder } from './order-seed.js';
 import { sessionHeader, type SessionSummary } from './sessions.js';
 import { checkedParties, writePactFile, type PactOptions, type PactSelection } from './pact-file.js';
+import { controlAnswers, type ControlAnswer } from './control-answers.js';
+import { checkedFilter } from './request-filter.js';
+
+/**
+ * The longest one call of the control client waits, from sending its request to the last byte of the
+ * answer, unless its `timeout` option says otherwise: 30 s.
+ * @example
+ * createControlClient({ baseUrl, timeout: defaultControlTimeout / 3 }) // 10 s a call
+ */
+export const defaultControlTimeout = 30_000;
+
+/**
+ * The timers the control client's timeout runs on: the global ones, or a test's own clock.
+ * @example
+ * const clock: ControlClock = { setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as number) };
+ */
+export interface ControlClock {
+  setTimeout(callback: () => void, milliseconds: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
 
 export interface ControlClientOptions {
   /** The server's origin, or its API's base URL. */
@@ -18,6 +38,14 @@ export interface ControlClientOptions {
   session?: string;
   controlKey?: string;
   fetch?: typeof fetch;
+  /**
+   * Milliseconds one call may take, from sending its request to the last byte of its answer; then it
+   * rejects with `mock_unreachable` (no answer yet) or `not_the_mock` (an answer that stalled). Default:
+   * 30,000 (`defaultControlTimeout`).
+   */
+  timeout?: number;
+  /** The timers the timeout runs on. Default: the global `setTimeout` and `clearTimeout`. */
+  clock?: ControlClock;
 }
 
 /** The standalone mock's control plane, with the in-process mock's types and the same `MockError` refusals. */
@@ -81,12 +109,18 @@ function isPactDocument(value: unknown): value is PactDocument {
 
 const knownCode = (code: string): code is ErrorCode => Object.hasOwn(errorStatuses, code);
 
+/** An answer read whole: its status, its content type and its body's text. */
+interface Answered {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
 // The error the in-process mock would throw, when the body is the mock's Error record.
-async function refusal(response: Response, what: string): Promise<Error> {
-  const text = await response.text();
+function refusal(answered: Answered, what: string): Error {
   let body: unknown;
   try {
-    body = text === '' ? undefined : parseJson(text);
+    body = answered.text === '' ? undefined : parseJson(answered.text);
   } catch {
     body = undefined;
   }
@@ -96,10 +130,41 @@ async function refusal(response: Response, what: string): Promise<Error> {
   }
   return new MockUsageError(
     'not_the_mock',
-    `${what} answered ${response.status} without an Error record of petstore-mock: is the mock running there?`,
+    `${what} answered ${answered.status} without an Error record of petstore-mock: is the mock running there?`,
   );
 }
 
+const globalClock: ControlClock = {
+  setTimeout: (callback, milliseconds) => setTimeout(callback, milliseconds),
+  clearTimeout: (handle) => clearTimeout(handle as Parameters<typeof clearTimeout>[0]),
+};
+
+// The largest delay timers take (2^31 - 1 ms): a longer one would fire at once.
+const longestTimeout = 2_147_483_647;
+
+/** The options, checked: the origin the client talks to, and its timeout. */
+function checkedOptions(options: ControlClientOptions): { origin: string; timeout: number } {
+  const timeout = options.timeout ?? defaultControlTimeout;
+  if (typeof timeout !== 'number' || !(timeout > 0 && timeout <= longestTimeout))
+    throw new MockOptionError(
+      'invalid_option',
+      `createControlClient: timeout must be a number of milliseconds above 0 and at most ${longestTimeout}, not ${String(timeout)}`,
+    );
+  let url: URL | undefined;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new MockOptionError(
+      'invalid_option',
+      `createControlClient: baseUrl must be an http(s) URL such as http://127.0.0.1:4010, not ${JSON.stringify(options.baseUrl)}`,
+    );
+  return { origin: url.origin, timeout };
+}
+
+// The answer's shape was checked: its ids are int64 integers.
 function toStoredOrder(value: unknown): StoredOrder {
   const order = { ...(value as Record<string, unknown>) };
   order.id = toInt64(order.id);
@@ -117,57 +182,144 @@ function journalQuery(filter: RequestFilter): string {
   return text === '' ? '' : `?${text}`;
 }
 
+const unreachable = (origin: string, cause: unknown) =>
+  new MockUsageError('mock_unreachable', `Could not reach petstore-mock at ${origin}: ${(cause as Error).message}`, {
+    cause,
+  });
+
+// The call's time ran out: before any answer, the mock is not there; during one, it is not the mock.
+function late(call: { origin: string; timeout: number; what: string }, status: number | undefined): MockUsageError {
+  const within = `within ${call.timeout} ms (the control client's timeout option)`;
+  return status === undefined
+    ? new MockUsageError('mock_unreachable', `petstore-mock at ${call.origin} did not answer ${call.what} ${within}`)
+    : new MockUsageError(
+        'not_the_mock',
+        `${call.what} answered ${status} but did not finish its answer ${within}: is the mock running there?`,
+      );
+}
+
+/** Sends a request and reads its answer whole, noting its status in `seen` once the head has come. */
+async function sendAndRead(
+  call: { origin: string; what: string; send: typeof fetch },
+  request: { url: string; init: RequestInit },
+  seen: { status?: number },
+): Promise<Answered> {
+  let response: Response;
+  try {
+    response = await call.send(request.url, request.init);
+  } catch (error) {
+    throw unreachable(call.origin, error);
+  }
+  seen.status = response.status;
+  const contentType = response.headers.get('content-type') ?? '';
+  try {
+    return { status: response.status, contentType, text: await response.text() };
+  } catch (error) {
+    throw new MockUsageError(
+      'not_the_mock',
+      `${call.what} answered ${response.status} but its answer broke off (${(error as Error).message}): is the mock running there?`,
+      { cause: error },
+    );
+  }
+}
+
+// One call: its request sent and its whole answer read, under one deadline that the answer's body cannot
+// outrun (a server that sends a byte now and then would otherwise hold the call for ever).
+function createExchange(options: ControlClientOptions, sessionHeaders: Record<string, string>) {
+  const { origin, timeout } = checkedOptions(options);
+  const clock = options.clock ?? globalClock;
+  const send = options.fetch ?? fetch;
+  const headersOf = (body: unknown) => ({
+    ...sessionHeaders,
+    ...(options.controlKey !== undefined && { authorization: `Bearer ${options.controlKey}` }),
+    ...(body !== undefined && { 'content-type': 'application/json' }),
+  });
+  return {
+    origin,
+    exchange(method: string, path: string, body?: unknown): Promise<Answered> {
+      const url = `${origin}/__mock${path}`;
+      const call = { origin, timeout, send, what: `${method} ${url}` };
+      const controller = new AbortController();
+      const seen: { status?: number } = {};
+      let timer: unknown;
+      const deadline = new Promise<never>((_resolve, reject) => {
+        timer = clock.setTimeout(() => {
+          reject(late(call, seen.status));
+          controller.abort();
+        }, timeout);
+      });
+      const init: RequestInit = {
+        method,
+        headers: headersOf(body),
+        signal: controller.signal,
+        ...(body !== undefined && { body: stringifyJson(body as never) }),
+      };
+      return Promise.race([sendAndRead(call, { url, init }, seen), deadline]).finally(() => clock.clearTimeout(timer));
+    },
+  };
+}
+
 // `json` for an answer with a body, `done` for a 204; each refuses what is not the mock's answer.
 function controlTransport(options: ControlClientOptions, sessionHeaders: Record<string, string>) {
-  const origin = new URL(options.baseUrl).origin;
-  const send = async (method: string, path: string, body?: unknown): Promise<Response> => {
-    const url = `${origin}/__mock${path}`;
-    let response: Response;
-    try {
-      response = await (options.fetch ?? fetch)(url, {
-        method,
-        headers: {
-          ...sessionHeaders,
-          ...(options.controlKey !== undefined && { authorization: `Bearer ${options.controlKey}` }),
-          ...(body !== undefined && { 'content-type': 'application/json' }),
-        },
-        ...(body !== undefined && { body: stringifyJson(body as never) }),
-      });
-    } catch (error) {
-      throw new MockUsageError(
-        'mock_unreachable',
-        `Could not reach petstore-mock at ${origin}: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
-    }
-    if (!response.ok) throw await refusal(response, `${method} ${url}`);
-    return response;
+  const { origin, exchange } = createExchange(options, sessionHeaders);
+  const answerTo = async (method: string, path: string, body?: unknown): Promise<Answered> => {
+    const answered = await exchange(method, path, body);
+    if (answered.status < 200 || answered.status > 299) throw refusal(answered, `${method} ${origin}/__mock${path}`);
+    return answered;
   };
   // A success that is not the mock's (a dev server's page, a proxy's) must not pass for one.
-  const notTheMock = (method: string, path: string, response: Response) =>
+  const notTheMock = (method: string, path: string, answered: Answered) =>
     new MockUsageError(
       'not_the_mock',
-      `${method} ${origin}/__mock${path} answered ${response.status} ${response.headers.get('content-type') ?? 'without a content type'}, not as petstore-mock answers: is the mock running there?`,
+      `${method} ${origin}/__mock${path} answered ${answered.status} ${answered.contentType || 'without a content type'}, not as petstore-mock answers: is the mock running there?`,
     );
-  const json = async (method: string, path: string, body?: unknown): Promise<unknown> => {
-    const response = await send(method, path, body);
-    const text = await response.text();
-    if (!/^application\/json\b/i.test(response.headers.get('content-type') ?? ''))
-      throw notTheMock(method, path, response);
+  const unshaped = (method: string, path: string, what: string) =>
+    new MockUsageError(
+      'not_the_mock',
+      `${method} ${origin}/__mock${path} answered JSON that is not ${what}: is petstore-mock running there?`,
+    );
+  /** The answer's JSON; with `answer`, checked to have that documented shape first. */
+  const json = async (method: string, path: string, options: { body?: unknown; answer?: ControlAnswer } = {}) => {
+    const answered = await answerTo(method, path, options.body);
+    if (!/^application\/json\b/i.test(answered.contentType)) throw notTheMock(method, path, answered);
+    let value: unknown;
     try {
-      return parseJson(text);
+      value = parseJson(answered.text);
     } catch {
-      throw notTheMock(method, path, response);
+      throw notTheMock(method, path, answered);
     }
+    const expected = options.answer === undefined ? undefined : controlAnswers[options.answer];
+    if (expected !== undefined && !expected.shape(value)) throw unshaped(method, path, expected.what);
+    return value;
   };
   const done = async (method: string, path: string, body?: unknown): Promise<void> => {
-    const response = await send(method, path, body);
-    await response.body?.cancel();
-    if (response.status !== 204) throw notTheMock(method, path, response);
+    const answered = await answerTo(method, path, body);
+    if (answered.status !== 204) throw notTheMock(method, path, answered);
   };
   return { json, done };
+}
+
+/** A session's consumer pact as the server made it (`GET /__mock/pact`), checked to be a pact. */
+async function pactDocumentOf(
+  json: ReturnType<typeof controlTransport>['json'],
+  parties: PactSelection,
+): Promise<PactDocument> {
+  const { consumer, provider, filter } = checkedParties(parties);
+  if (filter.path instanceof RegExp)
+    throw new MockOptionError(
+      'invalid_option',
+      "control.pact() filters by a path string: a RegExp path is matched only by the mock's own pact() in process",
+    );
+  const query = new URLSearchParams(journalQuery(filter));
+  query.set('consumer', consumer);
+  query.set('provider', provider);
+  const document = await json('GET', `/pact?${query}`);
+  if (!isPactDocument(document))
+    throw new MockUsageError(
+      'not_the_mock',
+      `GET /__mock/pact answered JSON that is not a pact of ${consumer} with ${provider}: is petstore-mock running there?`,
+    );
+  return document;
 }
 
 /**
@@ -190,47 +342,31 @@ export function createControlClient(options: ControlClientOptions): ControlClien
   const client: ControlClient = {
     session,
     sessionHeaders,
-    orders: async () => ((await json('GET', '/orders')) as unknown[]).map(toStoredOrder),
+    orders: async () => ((await json('GET', '/orders', { answer: 'orders' })) as unknown[]).map(toStoredOrder),
     replaceOrders: (orders) => done('PUT', '/orders', orders),
     reset: () => done('POST', '/reset'),
     loadScenario: async (name) =>
-      (await json('POST', `/scenarios/${encodeURIComponent(name)}`)) as unknown as ScenarioLoaded,
-    scenarios: async () => (await json('GET', '/scenarios')) as unknown as ScenarioSummary[],
-    settings: async () => (await json('GET', '/settings')) as unknown as MockSettings,
-    changeSettings: async (settings) => (await json('PUT', '/settings', settings)) as unknown as MockSettings,
-    addFaults: async (faults) => (await json('POST', '/faults', faults)) as unknown as ActiveFault[],
+      (await json('POST', `/scenarios/${encodeURIComponent(name)}`, { answer: 'loaded' })) as ScenarioLoaded,
+    scenarios: async () => (await json('GET', '/scenarios', { answer: 'scenarios' })) as ScenarioSummary[],
+    settings: async () => (await json('GET', '/settings', { answer: 'settings' })) as MockSettings,
+    changeSettings: async (settings) =>
+      (await json('PUT', '/settings', { body: settings, answer: 'settings' })) as MockSettings,
+    addFaults: async (faults) => (await json('POST', '/faults', { body: faults, answer: 'faults' })) as ActiveFault[],
     clearFaults: () => done('DELETE', '/faults'),
     removeFault: (id) => done('DELETE', `/faults/${encodeURIComponent(String(id))}`),
-    faults: async () => (await json('GET', '/faults')) as unknown as ActiveFault[],
-    requests: async (filter = {}) => {
-      const entries = (await json('GET', `/requests${journalQuery(filter)}`)) as unknown as JournalEntry[];
+    faults: async () => (await json('GET', '/faults', { answer: 'faults' })) as ActiveFault[],
+    requests: async (given) => {
+      const filter = checkedFilter(given, 'control.requests(filter)');
+      const entries = (await json('GET', `/requests${journalQuery(filter)}`, { answer: 'requests' })) as JournalEntry[];
       const path = filter.path;
       return path instanceof RegExp ? entries.filter((entry) => path.test(entry.path)) : entries;
     },
     clearRequests: () => done('DELETE', '/requests'),
     clearPact: () => done('DELETE', '/pact'),
-    coverage: async () => (await json('GET', '/coverage')) as unknown as ResponseCoverage,
-    fetchPact: async (parties) => {
-      const { consumer, provider } = checkedParties(parties);
-      const filter = parties.filter ?? {};
-      if (filter.path instanceof RegExp)
-        throw new MockOptionError(
-          'invalid_option',
-          "control.pact() filters by a path string: a RegExp path is matched only by the mock's own pact() in process",
-        );
-      const query = new URLSearchParams(journalQuery(filter));
-      query.set('consumer', consumer);
-      query.set('provider', provider);
-      const document = await json('GET', `/pact?${query}`);
-      if (!isPactDocument(document))
-        throw new MockUsageError(
-          'not_the_mock',
-          `GET /__mock/pact answered JSON that is not a pact of ${consumer} with ${provider}: is petstore-mock running there?`,
-        );
-      return document;
-    },
+    coverage: async () => (await json('GET', '/coverage', { answer: 'coverage' })) as ResponseCoverage,
+    fetchPact: (parties) => pactDocumentOf(json, parties),
     pact: async (pactOptions) => writePactFile(await client.fetchPact(pactOptions), pactOptions),
-    sessions: async () => (await json('GET', '/sessions')) as unknown as SessionSummary[],
+    sessions: async () => (await json('GET', '/sessions', { answer: 'sessions' })) as SessionSummary[],
     endSession: (name = session ?? undefined) => {
       if (name === undefined)
         return Promise.reject(

@@ -51,8 +51,10 @@ export type ErrorCode = keyof typeof errorStatuses;
  * mockUsageErrorCodes.not_the_mock // 'the control client reached a server that does not answer as petstore-mock'
  */
 export const mockUsageErrorCodes = {
-  mock_unreachable: 'the control client could not reach the server at all (connection refused, DNS, network)',
-  not_the_mock: 'the control client reached a server that does not answer as petstore-mock',
+  mock_unreachable:
+    'the control client could not reach the server at all (connection refused, DNS, network), or got no answer within its timeout',
+  not_the_mock:
+    'the control client reached a server that does not answer as petstore-mock (another shape, or an answer that breaks off or does not finish within the timeout)',
   node_only: 'a function of the package root that needs Node.js, called in a browser',
   unreadable_seed_file: 'a seed file that cannot be read (missing, a folder, no permission)',
   invalid_seed_file: 'a seed file that is not valid JSON or YAML, or whose orders are invalid',
@@ -61,7 +63,7 @@ export const mockUsageErrorCodes = {
   in_page_only: "a Playwright fixture of the in-page mock used in mockMode 'server'",
   missing_storybook_worker: 'withOrderMock in a story whose context has no msw-storybook-addon worker',
   invalid_option:
-    'an option the mock cannot use (createOrderMock, createServer, the sessions, the journal, the keys, persistOrders)',
+    "an option the mock cannot use (createOrderMock, createServer, the sessions, the journal and its filters, the keys, persistOrders, createControlClient, a pact's options, filter and dir)",
   fetch_cannot_carry:
     'a request Fetch cannot carry as written (a path with dot segments or backslashes), asked for as a Fetch Request',
   no_answer:

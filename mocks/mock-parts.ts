@@ -141,10 +141,13 @@ export interface OrderMock extends MockControls, PactControls {
   /** The MSW request handlers: give them to `setupServer`, `setupWorker` or the kit's HTTP server. */
   readonly handlers: RequestHandler[];
   /**
-   * The mock's pipeline without any transport: a request in, its answer out.
+   * The mock's pipeline without any transport: a request in, its answer out: a `Reply` (`{ status,
+   * headers, body }`), `'network-error'` where a fault drops the connection, or `undefined` outside
+   * `/v1` and `/__mock`.
    * @example
    * const answer = await mock.handle(new Request('http://localhost/v1/store/orders', { headers: { authorization: 'Bearer petstore-dev-key' } }));
-   * answer?.status // 200
+   * if (answer === undefined || answer === 'network-error') throw new Error('the mock did not answer');
+   * answer.status // 200
    */
   readonly handle: HandleRequest;
   /**

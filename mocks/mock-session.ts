@@ -11,6 +11,7 @@ import {
   type ResponseCoverage,
 } from './journal.js';
 import { PactLedger, type PactCalls } from './pact-ledger.js';
+import { checkedFilter } from './request-filter.js';
 import { type OrderSeed, OrderStore, type OrderCollection, type StoredOrder } from './order-store.js';
 import type { ConflictBody } from './operations.js';
 import type { NetworkError, Reply } from './reply.js';
@@ -332,7 +333,7 @@ export class MockSession implements MockControls {
   }
 
   requests(filter?: RequestFilter): JournalEntry[] {
-    return this.#journal.list(filter);
+    return this.#journal.list(checkedFilter(filter, 'requests(filter)'));
   }
 
   /** Every call the journal keeps, oldest first, with its answer. */

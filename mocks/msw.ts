@@ -69,4 +69,5 @@ export {
 } from './persisted-orders.js';
 export type { MockRequest } from './mock-request.js';
 export type { Answer, HandleRequest } from './pipeline.js';
+export type { NetworkError } from './reply.js';
 export type { Reply } from './reply.js';

@@ -5,6 +5,7 @@ import { stringifyJson } from '../core/stringify-json.js';
 import { MockOptionError, MockUsageError } from './errors.js';
 import type { RequestFilter } from './journal.js';
 import { mergePactDocuments, type PactConflict } from './pact-merge.js';
+import { checkedFilter } from './request-filter.js';
 
 /** The provider a consumer's pact names unless told otherwise: the interface's own name. */
 export const defaultPactProvider = 'petstore-order-interface';
@@ -53,11 +54,16 @@ function nodeFileSystem(): FileSystem {
 
 /**
  * The pact's consumer and provider (the interface's own name unless given), each checked to be a
- * plain name. Throws `MockOptionError` (`invalid_option`) otherwise.
+ * plain name, and its filter (every call unless given). Throws `MockOptionError` (`invalid_option`) otherwise.
  * @example
- * checkedParties({ consumer: 'web-app' }) // { consumer: 'web-app', provider: 'petstore-order-interface' }
+ * checkedParties({ consumer: 'web-app' }) // { consumer: 'web-app', provider: 'petstore-order-interface', filter: {} }
  */
-export function checkedParties(parties: PactSelection): { consumer: string; provider: string } {
+export function checkedParties(parties: PactSelection): { consumer: string; provider: string; filter: RequestFilter } {
+  if (parties === null || typeof parties !== 'object')
+    throw new MockOptionError(
+      'invalid_option',
+      `the pact's options must be an object such as { consumer: 'web-app' }, not ${JSON.stringify(parties) ?? String(parties)}`,
+    );
   const provider = parties.provider ?? defaultPactProvider;
   for (const [role, name] of [
     ['consumer', parties.consumer],
@@ -68,7 +74,7 @@ export function checkedParties(parties: PactSelection): { consumer: string; prov
         'invalid_option',
         `the pact's ${role} must be a name of letters, digits, '.', '_' and '-', not ${JSON.stringify(name)}`,
       );
-  return { consumer: parties.consumer, provider };
+  return { consumer: parties.consumer, provider, filter: checkedFilter(parties.filter, "the pact's filter") };
 }
 
 /**
@@ -122,7 +128,8 @@ async function mergedDocument(
  * pactLockFile('pacts', { consumer: 'web-app', provider: 'petstore-order-interface' }) // 'pacts/.1x2y3z.pact.lock'
  */
 export function pactLockFile(dir: string, parties: { consumer: string; provider: string }): string {
-  return `${dir}/.${shortName(`${parties.consumer}-${parties.provider}`)}.pact.lock`;
+  const lock = `.${shortName(`${parties.consumer}-${parties.provider}`)}.pact.lock`;
+  return /[\\/]$/.test(dir) ? `${dir}${lock}` : `${dir}/${lock}`;
 }
 
 /** How long ago a file was last written, in milliseconds; 0 when it is not there. */
@@ -186,6 +193,34 @@ async function withLock<T>(fileSystem: FileSystem, lock: string, work: () => Pro
   }
 }
 
+// A folder without the slashes it ends with, but a root: '/' stays '/', 'C:\\' stays 'C:\\'.
+function folderOf(dir: string): string {
+  const trimmed = dir.replace(/[\\/]+$/, '');
+  if (trimmed === '') return dir.slice(0, 1);
+  return /^[A-Za-z]:$/.test(trimmed) && trimmed.length < dir.length ? dir.slice(0, 3) : trimmed;
+}
+
+/**
+ * Where a pact is written: the folder (`pacts` unless given; a root such as `/` is kept), the file in it,
+ * and the file's name without `.json`. Throws `MockOptionError` (`invalid_option`) for bad parties or a
+ * `dir` that is not a folder's path.
+ * @example
+ * pactFilePath({ consumer: 'web-app', dir: '/' }).file // '/web-app-petstore-order-interface.json'
+ * pactFilePath({ consumer: 'web-app', dir: 'out//' }).file // 'out/web-app-petstore-order-interface.json'
+ */
+export function pactFilePath(options: PactOptions): { dir: string; file: string; name: string } {
+  const parties = checkedParties(options);
+  const given = options.dir === undefined ? 'pacts' : options.dir;
+  if (typeof given !== 'string' || given === '' || given.includes('\0'))
+    throw new MockOptionError(
+      'invalid_option',
+      `the pact's dir must be a folder's path such as 'pacts' or '/tmp/pacts', not ${JSON.stringify(given) ?? String(given)}`,
+    );
+  const dir = folderOf(given);
+  const name = `${parties.consumer}-${parties.provider}`;
+  return { dir, file: /[\\/]$/.test(dir) ? `${dir}${name}.json` : `${dir}/${name}.json`, name };
+}
+
 /**
  * Writes a pact document to `dir/CONSUMER-PROVIDER.json` (`dir` is `pacts` unless given), merged as
  * Pact merges: the interactions a file already holds for the same consumer and provider stay, one
@@ -197,15 +232,13 @@ async function withLock<T>(fileSystem: FileSystem, lock: string, work: () => Pro
  * await writePactFile(document, { consumer: 'web-app' }) // 'pacts/web-app-petstore-order-interface.json'
  */
 export async function writePactFile(document: JsonValue, options: PactOptions): Promise<string> {
-  const parties = checkedParties(options);
+  const { dir, file, name } = pactFilePath(options);
   const fileSystem = nodeFileSystem();
-  const dir = (options.dir ?? 'pacts').replace(/[\\/]+$/, '') || '.';
-  const name = `${parties.consumer}-${parties.provider}`;
-  const file = `${dir}/${name}.json`;
+  const inDir = (base: string) => (/[\\/]$/.test(dir) ? `${dir}${base}` : `${dir}/${base}`);
   await fileSystem.mkdir(dir, { recursive: true });
-  await withLock(fileSystem, pactLockFile(dir, parties), async () => {
+  await withLock(fileSystem, pactLockFile(dir, checkedParties(options)), async () => {
     const merged = await mergedDocument(fileSystem, file, document as Record<string, JsonValue>);
-    const partial = `${dir}/.${shortName(name)}.${Math.random().toString(36).slice(2)}.partial`;
+    const partial = inDir(`.${shortName(name)}.${Math.random().toString(36).slice(2)}.partial`);
     await fileSystem.writeFile(partial, `${stringifyJson(merged)}\n`);
     await fileSystem.rename(partial, file);
   });

@@ -45,27 +45,59 @@ const notAProxy = (): Reply =>
     'CONNECT asks for a tunnel to another host: the mock is the server, not a proxy.',
   ).toReply();
 
-/** The request a connection is answering, and its response. */
+/** A request a connection is answering, and its response. */
 export interface AnswerUnderWay {
   request: IncomingMessage;
   response: ServerResponse;
 }
 
-// Asked only when a malformed request follows a whole one, so that the usual request makes no promise.
-function written(response: ServerResponse): Promise<void> {
-  if (response.writableFinished || response.destroyed) return Promise.resolve();
-  return new Promise((resolve) => response.once('close', resolve).once('finish', resolve));
+// Asked only when a malformed request follows whole ones, so that the usual request makes no promise. The
+// socket's close settles it too: a response still queued behind others may see no event of its own then.
+function written(answer: AnswerUnderWay, socket: Duplex): Promise<void> {
+  const response = answer.response;
+  if (response.writableFinished || response.destroyed || socket.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    response.once('close', resolve).once('finish', resolve);
+    socket.once('close', resolve);
+  });
+}
+
+/**
+ * The answers under way on each connection, oldest first, each forgotten once written: a malformed
+ * request that follows pipelined ones is answered only after every one of them received whole, so
+ * that no request is applied without its answer reaching the client (spec gap 42).
+ */
+export class AnswersUnderWay {
+  readonly #bySocket = new WeakMap<Duplex, Set<AnswerUnderWay>>();
+
+  /** Notes a request as it starts to be answered, until its response is written or dropped. */
+  add(request: IncomingMessage, response: ServerResponse): void {
+    const socket = request.socket;
+    let underWay = this.#bySocket.get(socket);
+    if (underWay === undefined) this.#bySocket.set(socket, (underWay = new Set()));
+    const answer = { request, response };
+    underWay.add(answer);
+    const done = () => underWay.delete(answer);
+    response.once('finish', done).once('close', done);
+  }
+
+  /** Resolves once every request the socket received whole has been answered (or its connection dropped). */
+  wholeOnesWritten(socket: Duplex): Promise<void> {
+    const whole = [...(this.#bySocket.get(socket) ?? [])].filter((answer) => answer.request.complete);
+    if (whole.length === 0) return Promise.resolve();
+    return Promise.all(whole.map((answer) => written(answer, socket))).then(() => undefined);
+  }
 }
 
 /**
  * Answers the sockets Node does not answer itself: a malformed request, and a CONNECT. Returns the
- * sockets still open, for `close` to destroy. A complete request sent before a malformed one on the
+ * sockets still open, for `close` to destroy. Every complete request sent before a malformed one on the
  * same connection is answered first.
  */
 export function answerRawSockets(
   server: Server,
   parts: {
-    answering: WeakMap<Duplex, AnswerUnderWay>;
+    answering: AnswersUnderWay;
     headersTimeout: number;
     /** The pipeline's answer to a CONNECT whose target is a path. */
     answerPath: (incoming: IncomingMessage) => Promise<Answer>;
@@ -80,10 +112,9 @@ export function answerRawSockets(
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const failure = clientFailure(error, socket);
     if (failure === undefined) return void socket.destroy();
-    // A request not received whole is the one the error is about, so it is answered at once.
-    const earlier = parts.answering.get(socket);
-    if (earlier === undefined || !earlier.request.complete) answerRaw(socket, failure);
-    else void written(earlier.response).then(() => answerRaw(socket, failure));
+    // The error is about a request not received whole (never applied: its body never arrives), answered
+    // after every one received whole before it on the connection, each applied and so owed its answer.
+    void parts.answering.wholeOnesWritten(socket).then(() => answerRaw(socket, failure));
   });
   // A CONNECT to a path (CONNECT /v1/store/orders) goes through the pipeline like any method (405 or 404);
   // a CONNECT to a host and port asks for a tunnel, which is 400.

@@ -1,7 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname as machineName, networkInterfaces } from 'node:os';
-import type { Duplex } from 'node:stream';
 import { controlBodyBoundsAt, controlPathOf } from './control.js';
 import { createControlAccess } from './control-access.js';
 import { corsHeaders } from './cors-headers.js';
@@ -9,7 +8,7 @@ import { MockError } from './errors.js';
 import { NodeRequest } from './node-request.js';
 import { createMockParts, type OrderMock, type OrderMockOptions } from './mock-parts.js';
 import type { Answer } from './pipeline.js';
-import { answerRawSockets, type AnswerUnderWay } from './raw-sockets.js';
+import { AnswersUnderWay, answerRawSockets } from './raw-sockets.js';
 import { networkError, type Reply } from './reply.js';
 import { bodyLength, createReplyWriter } from './reply-writer.js';
 import { defaultBodyLimit, defaultTimeouts } from './server-defaults.js';
@@ -213,13 +212,13 @@ export function createServer(options: ServerOptions = {}): MockServer {
   // One object for every request, its origin set when the server listens.
   const requestOptions = { origin: 'http://127.0.0.1', limit: bodyLimit, boundsAt };
   const limits = httpLimits(options);
-  // The answer under way on each connection: a malformed request sent after it waits for it.
-  const answering = new WeakMap<Duplex, AnswerUnderWay>();
+  // The answers under way on each connection: a malformed request sent after them waits for them.
+  const answering = new AnswersUnderWay();
   const answerRequest = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     // A request with no 'error' listener emits none (Node's rule); a response does, after a failed write.
     outgoing.on('error', ignore);
     const request = new NodeRequest(incoming, requestOptions);
-    answering.set(incoming.socket, { request: incoming, response: outgoing });
+    answering.add(incoming, outgoing);
     void answerAndWrite({ request, incoming, outgoing }, writing);
   };
   const server = createHttpServer(limits, answerRequest);

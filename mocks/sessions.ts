@@ -88,15 +88,14 @@ export class SessionRegistry<State> {
 
   /**
    * The session a request names, for a read, or a fresh state that is no session's. A read never starts
-   * a session, so that a page watching a session ended elsewhere does not start it again.
+   * a session, so that a page watching a session ended elsewhere does not start it again, and so needs
+   * no place among them: at the limit too, it sees the seed.
    */
   peek(request: RequestHead): State {
     const name = request.headers.get(sessionHeader);
     if (name === null) return this.default;
-    const now = this.#now();
-    const existing = this.#inUse(name, now);
+    const existing = this.#inUse(name, this.#now());
     if (existing !== undefined) return existing.state;
-    this.#refuseBeyondLimit(name, now);
     this.#freshState ??= this.#create();
     return this.#freshState;
   }

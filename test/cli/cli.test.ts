@@ -351,6 +351,43 @@ describe('petstore-mock', () => {
     }
   });
 
+  // A wrapper as npx is one: it starts the server as its child and passes no signal on.
+  const wrapper = (stdin: 'inherit' | 'pipe') =>
+    `const child = require('node:child_process').spawn(process.execPath, process.argv.slice(1), { stdio: ['${stdin}', 'inherit', 'inherit'] });
+     setInterval(() => {}, 1 << 30);`;
+
+  it('stops when the process that started it ends, as `npx petstore-mock &` then `kill $!` does, and frees its port', async () => {
+    const mock = await startCommand(process.execPath, ['-e', wrapper('inherit'), cliPath, '--port', '0']);
+    try {
+      const port = Number(new URL(mock.origin).port);
+      expect((await fetch(`${mock.origin}/__mock/orders`)).status).toBe(200);
+      // The signal reaches the wrapper alone, not its process group: the server is orphaned.
+      mock.child.kill('SIGTERM');
+      await expect.poll(() => canBind(port)).toBe(true);
+      expect(await mock.outputMatching('has ended; stopping')).toMatch(
+        /\npetstore-mock: the process that started it \(pid \d+\) has ended; stopping\n/,
+      );
+    } finally {
+      await mock.stop('SIGKILL');
+    }
+  });
+
+  it('stops when its standard input ends, with --stop-on-stdin-end, whatever happened to the parent', async () => {
+    const args = ['-e', wrapper('pipe'), cliPath, '--port', '0', '--stop-on-stdin-end', '--no-follow-parent'];
+    const mock = await startCommand(process.execPath, args);
+    try {
+      const port = Number(new URL(mock.origin).port);
+      // The wrapper dies at once, without a word: only the pipe's end tells the server.
+      mock.child.kill('SIGKILL');
+      await expect.poll(() => canBind(port)).toBe(true);
+      expect(await mock.outputMatching('standard input ended')).toContain(
+        'petstore-mock: its standard input ended (--stop-on-stdin-end); stopping\n',
+      );
+    } finally {
+      await mock.stop('SIGKILL');
+    }
+  });
+
   it('runs through npm start, passing flags after -- through', async () => {
     const port = await freePort();
     const mock = await startCommand('npm', ['start', '--silent', '--', '--port', String(port), '--api-key', 'npm-key']);

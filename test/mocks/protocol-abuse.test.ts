@@ -2,8 +2,10 @@
 // open, unknown expectations, request-smuggling shapes, heads cut off midway, dot segments and
 // invalid bytes in the target. Every sequence is built from requests that must change nothing (a
 // cancel without a key, of a shipped order, smuggled, cut off or written with a path no route has),
-// so that after the run the store must be exactly as seeded. PROTOCOL_ABUSE_SEED replays a run,
-// PROTOCOL_ABUSE_RUNS widens it.
+// so that after the run the store must be exactly as seeded. One kind does change a store: a cancel
+// with the key, each in a session of its own, followed on its connection by a request whose framing
+// is broken (chunks, Content-Length with Transfer-Encoding, bad chunk sizes): its cancel must be either
+// answered or not applied (spec gap 42). PROTOCOL_ABUSE_SEED replays a run, PROTOCOL_ABUSE_RUNS widens it.
 import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,13 +113,34 @@ function smuggled(random: Random): string {
   ])();
 }
 
+/** Requests whose framing Node's parser refuses once their head is read: each follows a whole request. */
+function brokenFraming(random: Random): string {
+  const hidden = `${cancelLine(random)}\r\nHost: x\r\n${key}\r\n\r\n`;
+  const line = random.pick(['POST /v1/store/orders HTTP/1.1', 'GET /v1/store/orders HTTP/1.1', cancelLine(random)]);
+  return random.pick([
+    () => request(line, ['Transfer-Encoding: chunked'], 'zz\r\n'),
+    () => request(line, [key, 'Transfer-Encoding: chunked'], `5x\r\nhello\r\n0\r\n\r\n${hidden}`),
+    () => request(line, [key, 'Transfer-Encoding: chunked'], `${'f'.repeat(random.pick([17, 20, 40]))}\r\nhello`),
+    () => request(line, ['Transfer-Encoding: chunked'], '-1\r\n'),
+    () => request(line, ['Transfer-Encoding: chunked'], '2\r\n{}XX0\r\n\r\n'),
+    () => request(line, [key, 'Content-Length: 4', 'Transfer-Encoding: chunked'], `0\r\n\r\n${hidden}`),
+    () => request(line, [key, 'Transfer-Encoding: chunked', 'Content-Length: 0'], `0\r\n\r\n${hidden}`),
+    () => request(line, [key, 'Content-Length: 1', 'Content-Length: 2'], '{}'),
+    () => request(line, [key, 'Transfer-Encoding: chunked, identity'], `0\r\n\r\n${hidden}`),
+  ])();
+}
+
 type Ending = 'read' | 'held' | 'end' | 'destroy';
 interface Sequence {
   kind: string;
   bytes: string;
   /** How the client ends: read until the server closes, hold its side open until then, or close after writing. */
   ending: Ending;
+  /** A cancel that changes a store if applied: its session, the order, and how many requests precede it. */
+  cancels?: { session: string; order: string; position: number };
 }
+
+let sessionsNamed = 0;
 
 const kinds: readonly ((random: Random) => Sequence)[] = [
   (random) => {
@@ -149,6 +172,16 @@ const kinds: readonly ((random: Random) => Sequence)[] = [
     };
   },
   (random) => ({ kind: 'request smuggling', bytes: smuggled(random), ending: 'read' }),
+  (random) => {
+    const position = random.below(3);
+    const before = Array.from({ length: position }, () => harmless(random)).join('');
+    const order = random.pick(pending);
+    const session = `applied-${sessionsNamed++}`;
+    const cancel = request(`DELETE /v1/store/orders/${order} HTTP/1.1`, [key, `X-Mock-Session: ${session}`]);
+    const ending = random.pick(['read', 'held'] as const);
+    const cancels = { session, order, position };
+    return { kind: 'a cancel, then broken framing', bytes: before + cancel + brokenFraming(random), ending, cancels };
+  },
   (random) => {
     const head = request(cancelLine(random), [key, 'X-Slow: yes']);
     const cut = 1 + random.below(head.length - 1);
@@ -239,7 +272,7 @@ describe(`protocol abuse: ${runs} seeded raw-socket sequences (seed ${seed}, PRO
   let outcomes: Outcome[] = [];
 
   beforeAll(async () => {
-    mock = await startServer({ seed: seedOrders, journalSize: 100_000 });
+    mock = await startServer({ seed: seedOrders, journalSize: 100_000, sessions: { limit: runs } });
     port = Number(new URL(mock.origin).port);
     descriptorsBefore = hasProc ? descriptors() : 0;
     seededOrders = await sendRaw(mock.origin, { method: 'GET', path: '/__mock/orders' });
@@ -279,6 +312,30 @@ describe(`protocol abuse: ${runs} seeded raw-socket sequences (seed ${seed}, PRO
     expect(await sendRaw(mock.origin, { method: 'GET', path: '/__mock/orders' })).toEqual(seededOrders);
   });
 
+  it('answers every cancel it applies, whatever broken request follows it on its connection', async () => {
+    const problems: string[] = [];
+    for (const [index, outcome] of outcomes.entries()) {
+      const cancels = outcome.sequence.cancels;
+      if (cancels === undefined) continue;
+      const headers = { 'x-mock-session': cancels.session };
+      const orders = await sendRaw(mock.origin, { method: 'GET', path: '/__mock/orders', headers });
+      const journal = await sendRaw(mock.origin, { method: 'GET', path: '/__mock/requests?status=204', headers });
+      if (orders === 'connection dropped' || journal === 'connection dropped')
+        throw new Error('the control plane dropped');
+      const order = (JSON.parse(orders.body) as { id: number; status: string }[]).find(
+        (stored) => String(stored.id) === cancels.order,
+      );
+      const applied = order?.status === 'cancelled';
+      const journaled = (JSON.parse(journal.body) as unknown[]).length;
+      const answers = answersIn(outcome);
+      const answered = typeof answers !== 'string' && answers[cancels.position] === 204;
+      if (applied !== answered || journaled !== (applied ? 1 : 0))
+        problems.push(`${described(outcome, index)}: applied ${applied}, journaled ${journaled}, answered ${answered}`);
+    }
+    expect(outcomes.some((outcome) => outcome.sequence.cancels !== undefined)).toBe(true);
+    expect(problems).toEqual([]);
+  });
+
   it('journals no successful cancel', async () => {
     const journal = await sendRaw(mock.origin, { method: 'GET', path: '/__mock/requests?operation=cancelOrder' });
     if (journal === 'connection dropped') throw new Error('the journal could not be read');
@@ -294,5 +351,38 @@ describe(`protocol abuse: ${runs} seeded raw-socket sequences (seed ${seed}, PRO
       cancels.filter((entry) => entry.status === 204),
       answered204.join('\n'),
     ).toEqual([]);
+  });
+});
+
+// The shapes as first reported (issue 48): the cancel came back nowhere, yet it was applied and journaled as 204.
+describe('a cancel followed on its connection by a request whose framing is broken', () => {
+  const cancel = `DELETE /v1/store/orders/2 HTTP/1.1\r\nHost: x\r\n${key}\r\n\r\n`;
+  it.each([
+    ['a bad chunk size', 'POST /v1/store/orders HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n'],
+    [
+      'a chunk size past 64 bits',
+      'POST /v1/store/orders HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffffff\r\n',
+    ],
+    [
+      'Content-Length with Transfer-Encoding',
+      'POST /v1/store/orders HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    ],
+  ])('answers the cancel (204) before the 400, when it is followed by %s', async (_shape, broken) => {
+    const mock = await startServer({ seed: seedOrders });
+    try {
+      const outcome = await play(Number(new URL(mock.origin).port), {
+        kind: 'fixed',
+        bytes: cancel + broken,
+        ending: 'read',
+      });
+      expect(answersIn(outcome)).toEqual([204, 400]);
+      const orders = await sendRaw(mock.origin, { method: 'GET', path: '/__mock/orders' });
+      expect(orders !== 'connection dropped' && JSON.parse(orders.body)[1]).toMatchObject({
+        id: 2,
+        status: 'cancelled',
+      });
+    } finally {
+      await mock.close();
+    }
   });
 });

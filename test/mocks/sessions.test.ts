@@ -212,6 +212,27 @@ describe('session bounds', () => {
     expect(() => registry.resolve('fourth')).toThrow(/limit is 2/);
   });
 
+  // docs/frontend.md: a control read never starts a session, and sees the seed for a name not in use.
+  const controlReads = ['/orders', '/requests', '/faults', '/settings', '/coverage', '/pact?consumer=web-app'];
+
+  it.each([1, 0])(
+    'answers every control read for an unused name at the limit (%i) from the seed, starting no session',
+    async (limit) => {
+      mock = await startServer({ seed, sessions: { limit, now: () => 0 } });
+      if (limit > 0) expect((await cancel(1, 'a')).status).toBe(204);
+      await expectError(await mock.api('/store/orders', { headers: as('b') }), 503, 'session_limit_reached');
+      const inUse = await jsonOf(await mock.control('/sessions'));
+      for (const path of controlReads) {
+        const read = await mock.control(path, { headers: { 'x-mock-session': 'b' } });
+        const text = await read.text();
+        expect(read.status, `GET /__mock${path}: ${text}`).toBe(200);
+        // The default session is still the seed, with nothing journaled: what an unused name must see.
+        expect(text, path).toBe(await (await mock.control(path)).text());
+      }
+      expect(await jsonOf(await mock.control('/sessions'))).toEqual(inUse);
+    },
+  );
+
   it('refuses the header altogether with a limit of 0', async () => {
     mock = await startServer({ seed, sessions: { limit: 0 } });
     await expectError(await mock.api('/store/orders', { headers: as('a') }), 503, 'session_limit_reached');

@@ -1,7 +1,8 @@
 // createControlClient, petstore-contract-kit/control: the standalone server's control plane from a
 // test or a fixture, with the in-process mock's types and errors.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createControlClient } from '../../../mocks/control-client.js';
+import type { ServerResponse } from 'node:http';
+import { createControlClient, defaultControlTimeout, type ControlClient } from '../../../mocks/control-client.js';
 import { MockError } from '../../../mocks/errors.js';
 import { authorized, listenLocally, startServer } from '../../support/support.js';
 
@@ -173,5 +174,206 @@ describe('createControlClient', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+/** A clock whose timers fire only when the test says: the timeout is tested without waiting for it. */
+function manualClock() {
+  const timers = new Map<number, { callback: () => void; milliseconds: number }>();
+  let last = 0;
+  return {
+    clock: {
+      setTimeout: (callback: () => void, milliseconds: number) => {
+        timers.set(++last, { callback, milliseconds });
+        return last;
+      },
+      clearTimeout: (handle: unknown) => void timers.delete(handle as number),
+    },
+    delays: () => [...timers.values()].map((timer) => timer.milliseconds),
+    fireAll() {
+      for (const [handle, timer] of timers) {
+        timers.delete(handle);
+        timer.callback();
+      }
+    },
+  };
+}
+
+/** A promise and the function that resolves it, for a condition another party makes true. */
+function signal<T = void>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+describe('createControlClient: bounded and strict', () => {
+  const held: ServerResponse[] = [];
+  afterEach(() => {
+    for (const response of held.splice(0)) response.destroy();
+  });
+
+  it(`waits at most ${defaultControlTimeout} ms by default (30 s), and its timeout option sets another`, async () => {
+    const arrived = signal();
+    const silent = await listenLocally((_request, response) => {
+      held.push(response);
+      arrived.resolve();
+    });
+    const { clock, delays, fireAll } = manualClock();
+    try {
+      const call = createControlClient({ baseUrl: silent.origin, clock }).orders();
+      await arrived.promise;
+      expect(delays()).toEqual([30_000]);
+      fireAll();
+      const error = await call.catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        code: 'mock_unreachable',
+        message: `petstore-mock at ${silent.origin} did not answer GET ${silent.origin}/__mock/orders within 30000 ms (the control client's timeout option)`,
+      });
+      const other = manualClock();
+      const second = createControlClient({ baseUrl: silent.origin, clock: other.clock, timeout: 2_500 }).reset();
+      expect(other.delays()).toEqual([2_500]);
+      other.fireAll();
+      await expect(second).rejects.toMatchObject({ code: 'mock_unreachable' });
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('bounds the whole exchange, body included: a server that sends a byte now and then is not the mock', async () => {
+    const trickle = await listenLocally((_request, response) => {
+      held.push(response);
+      // The head and one byte; the next would come 20 s later, and the one after, and so on.
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('[');
+    });
+    const { clock, fireAll } = manualClock();
+    const headArrived = signal();
+    const control = createControlClient({
+      baseUrl: trickle.origin,
+      clock,
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        headArrived.resolve();
+        return response;
+      },
+    });
+    try {
+      const call = control.orders();
+      await headArrived.promise;
+      await new Promise((resolve) => setImmediate(resolve)); // the client has the head: its microtasks ran
+      fireAll();
+      await expect(call).rejects.toMatchObject({
+        code: 'not_the_mock',
+        message: `GET ${trickle.origin}/__mock/orders answered 200 but did not finish its answer within 30000 ms (the control client's timeout option): is the mock running there?`,
+      });
+    } finally {
+      await trickle.close();
+    }
+  });
+
+  it('times out on the real clock too', async () => {
+    const silent = await listenLocally((_request, response) => void held.push(response));
+    try {
+      await expect(createControlClient({ baseUrl: silent.origin, timeout: 1 }).coverage()).rejects.toMatchObject({
+        code: 'mock_unreachable',
+      });
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('says when an answer breaks off midway, with the same code', async () => {
+    const cut = await listenLocally((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      response.write('[{"id":1', () => response.destroy());
+    });
+    try {
+      await expect(createControlClient({ baseUrl: cut.origin }).orders()).rejects.toMatchObject({
+        code: 'not_the_mock',
+        message: expect.stringMatching(
+          new RegExp(
+            `^GET ${cut.origin}/__mock/orders answered 200 but its answer broke off \\(.+\\): is the mock running there\\?$`,
+          ),
+        ),
+      });
+    } finally {
+      await cut.close();
+    }
+  });
+
+  // Each read or change that answers JSON, and what a server that is not the mock might send instead.
+  const calls: [string, (control: ControlClient) => Promise<unknown>, string][] = [
+    ['orders', (control) => control.orders(), 'a list of orders'],
+    ['replaced orders', (control) => control.loadScenario('cancel-shipped-order'), 'a loaded scenario'],
+    ['scenarios', (control) => control.scenarios(), 'a list of scenarios'],
+    ['settings', (control) => control.settings(), 'the settings'],
+    ['changed settings', (control) => control.changeSettings({ conflictBody: 'none' }), 'the settings'],
+    ['added faults', (control) => control.addFaults({ operation: 'listOrders', status: 503 }), 'a list of faults'],
+    ['faults', (control) => control.faults(), 'a list of faults'],
+    ['requests', (control) => control.requests(), 'a list of journal entries'],
+    ['coverage', (control) => control.coverage(), 'a coverage'],
+    ['sessions', (control) => control.sessions(), 'a list of sessions'],
+  ];
+  const wrongBodies = [
+    '{"orders":[]}',
+    '[{"id":"1","status":"pending"}]',
+    '[{"id":1.5,"status":"pending"}]',
+    '[{"id":1,"status":"lost"}]',
+    '[null]',
+    'null',
+    '"ok"',
+    '{"conflictBody":"maybe","scenario":1,"operations":{}}',
+  ];
+
+  it.each(calls)(
+    'checks the shape of %s before using it: JSON of another shape is not the mock',
+    async (_what, call, shape) => {
+      let body = '';
+      const other = await listenLocally((_request, response) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(body),
+      );
+      try {
+        for (body of wrongBodies) {
+          const error = await call(createControlClient({ baseUrl: other.origin })).then(
+            (value) =>
+              new Error(
+                `resolved with ${JSON.stringify(value, (_key, item) => (typeof item === 'bigint' ? String(item) : item))}`,
+              ),
+            (caught: unknown) => caught,
+          );
+          expect(error, body).toMatchObject({
+            code: 'not_the_mock',
+            message: expect.stringMatching(
+              new RegExp(`answered JSON that is not ${shape}: is petstore-mock running there\\?$`),
+            ),
+          });
+        }
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
+  it('reads every documented answer of the real mock as it is', async () => {
+    const { origin } = await started();
+    const control = createControlClient({ baseUrl: origin, session: 'shapes' });
+    for (const [what, call] of calls) await expect(call(control), what).resolves.toBeDefined();
+  });
+
+  it.each([
+    [{ timeout: 0 }, 'timeout must be a number of milliseconds above 0 and at most 2147483647, not 0'],
+    [{ timeout: -1 }, 'not -1'],
+    [{ timeout: Number.NaN }, 'not NaN'],
+    [{ timeout: 2 ** 31 }, 'not 2147483648'],
+    [{ timeout: '5000' as unknown as number }, 'not 5000'],
+    [
+      { baseUrl: 'localhost:4010' },
+      'baseUrl must be an http(s) URL such as http://127.0.0.1:4010, not "localhost:4010"',
+    ],
+    [{ baseUrl: '' }, 'not ""'],
+  ])('refuses %j with invalid_option', (options, message) => {
+    const creating = () => createControlClient({ baseUrl: 'http://127.0.0.1:4010', ...options });
+    expect(creating).toThrow(message);
+    expect(creating).toThrow(expect.objectContaining({ code: 'invalid_option' }));
   });
 });

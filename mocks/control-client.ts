@@ -90,7 +90,7 @@ export interface ControlClient {
    * const pact = await control.fetchPact({ consumer: 'web-app' });
    * pact.interactions.length // 5
    */
-  fetchPact(parties: PactSelection): Promise<PactDocument>;
+  fetchPact(parties: PactSelection): Promise<ConsumerPactDocument>;
   sessions(): Promise<SessionSummary[]>;
   /** Ends a named session, this client's by default. */
   endSession(name?: string): Promise<void>;
@@ -99,9 +99,9 @@ export interface ControlClient {
 }
 
 /** A Pact V4 document as `GET /__mock/pact` answers it. */
-export type PactDocument = { interactions: JsonValue[] } & { [key: string]: JsonValue };
+export type ConsumerPactDocument = { interactions: JsonValue[] } & { [key: string]: JsonValue };
 
-function isPactDocument(value: unknown): value is PactDocument {
+function isPactDocument(value: unknown): value is ConsumerPactDocument {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const pact = value as Record<string, unknown>;
   return Array.isArray(pact.interactions) && typeof pact.consumer === 'object' && typeof pact.provider === 'object';
@@ -303,7 +303,7 @@ function controlTransport(options: ControlClientOptions, sessionHeaders: Record<
 async function pactDocumentOf(
   json: ReturnType<typeof controlTransport>['json'],
   parties: PactSelection,
-): Promise<PactDocument> {
+): Promise<ConsumerPactDocument> {
   const { consumer, provider, filter } = checkedParties(parties);
   if (filter.path instanceof RegExp)
     throw new MockOptionError(

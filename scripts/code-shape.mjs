@@ -26,8 +26,10 @@ for (const file of files) {
     share.lines++;
     if (/^(\/\/|\/\*|\*)/.test(line)) share.comments++;
   }
-  if (file !== 'mocks/index-browser.ts')
-    for (const [, name] of text.matchAll(/^export (?:async )?(?:function|const|class) ([A-Za-z0-9_]+)/gm)) {
+  if (file !== 'mocks/index-browser.ts' && !file.split('/').includes('generated'))
+    for (const [, name] of text.matchAll(
+      /^export (?:async )?(?:function|const|class|interface|type) ([A-Za-z0-9_]+)/gm,
+    )) {
       if (exported.has(name)) repeated.push(`${name} in ${exported.get(name)} and ${file}`);
       else exported.set(name, file);
     }

@@ -165,14 +165,15 @@ describe('the layers', () => {
 });
 
 describe('names', () => {
-  it('gives no two exported functions, constants or classes the same name (but the browser root, which mirrors the Node root)', async () => {
+  it('gives no two exported functions, constants, classes, interfaces or types the same name (but the browser root, which mirrors the Node root, and generated files)', async () => {
     const seen = new Map<string, string>();
     const repeated: string[] = [];
     for (const layer of Object.keys(allowed))
       for (const file of await sourceFiles(layer)) {
-        if (file === join('mocks', 'index-browser.ts')) continue;
+        if (file === join('mocks', 'index-browser.ts') || file.split(/[\\/]/).includes('generated')) continue;
         const text = await readFile(join(projectRoot, file), 'utf8');
-        for (const [, name] of text.matchAll(/^export (?:async )?(?:function|const|class) ([A-Za-z0-9_]+)/gm)) {
+        const exported = /^export (?:async )?(?:function|const|class|interface|type) ([A-Za-z0-9_]+)/gm;
+        for (const [, name] of text.matchAll(exported)) {
           const first = seen.get(name!);
           if (first !== undefined) repeated.push(`${name} in ${first} and ${file}`);
           else seen.set(name!, file);

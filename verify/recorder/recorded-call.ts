@@ -42,7 +42,7 @@ export interface RecordableCall {
 }
 
 /** What the model made of a call in the state the recording was judged in. */
-export interface Judgement {
+export interface StepJudgement {
   step: ContractStep;
   /** The step as the file writes it: a step is written as YAML once. */
   text: string;
@@ -55,9 +55,9 @@ export interface Judgement {
 }
 
 /** A call of the recording and, once judged, its judgement (none while the state it is judged in changes). */
-export interface RecordedCall {
+export interface RecordingEntry {
   call: RecordableCall;
-  judgement: Judgement | undefined;
+  judgement: StepJudgement | undefined;
 }
 
 /**

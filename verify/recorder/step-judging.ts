@@ -9,14 +9,14 @@ import { judgeCall } from '../../core/judge.js';
 import { stepOf } from '../model-step.js';
 import { InterfaceModel } from '../../mocks/interface-model.js';
 import { withoutQueries } from '../redaction.js';
-import type { ExchangeToRecord, Judgement, RecordableCall, RecordedCall, RecordedStep } from './recorded-call.js';
+import type { ExchangeToRecord, StepJudgement, RecordableCall, RecordingEntry, RecordedStep } from './recorded-call.js';
 import type { RecordedState } from './recorded-state.js';
 import { stateText, stepText } from './recording-text.js';
 
 /** What judging a recording's steps reads and keeps: its calls, the state they are judged in, and the model. */
 export interface JudgedCalls {
   file: string;
-  calls: RecordedCall[];
+  calls: RecordingEntry[];
   state: RecordedState;
   /** The orders of the state the steps were judged in, and its YAML. */
   judgedIn: { orders: OrderInput[]; text: string } | undefined;
@@ -32,8 +32,8 @@ export interface JudgedCalls {
  * The judgements of the calls judged so far, in order (the calls are judged first to last, so those
  * judged come before those not).
  */
-export function judgements(calls: readonly RecordedCall[]): Judgement[] {
-  const judged: Judgement[] = [];
+export function judgements(calls: readonly RecordingEntry[]): StepJudgement[] {
+  const judged: StepJudgement[] = [];
   for (const { judgement } of calls) {
     if (judgement === undefined) break;
     judged.push(judgement);
@@ -42,7 +42,7 @@ export function judgements(calls: readonly RecordedCall[]): Judgement[] {
 }
 
 // How many calls are judged: counted from the end, where the calls not yet judged are.
-function judgedCount(calls: readonly RecordedCall[]): number {
+function judgedCount(calls: readonly RecordingEntry[]): number {
   let count = calls.length;
   while (count > 0 && calls[count - 1]!.judgement === undefined) count--;
   return count;
@@ -105,7 +105,7 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
  * or a 204 for a shipped order, are bugs); a list at the same time as such cancels is not held to show
  * the orders they name. Returns the steps settled.
  */
-export function settleConcurrentSteps(calls: readonly RecordedCall[], index: number): number[] {
+export function settleConcurrentSteps(calls: readonly RecordingEntry[], index: number): number[] {
   const settled = [index, ...concurrentJudgedSteps(calls, index)];
   const judgementAt = (position: number) => calls[position]!.judgement!;
   for (const step of settled) {
@@ -145,7 +145,7 @@ export function settleConcurrentSteps(calls: readonly RecordedCall[], index: num
  * other's answer ended). Calls are kept in the order their answers ended, so the scan back stops at
  * the first that ended before this one's request came.
  */
-export function concurrentJudgedSteps(calls: readonly RecordedCall[], index: number): number[] {
+export function concurrentJudgedSteps(calls: readonly RecordingEntry[], index: number): number[] {
   const { startedAt, endedAt } = calls[index]!.call.exchange;
   const found: number[] = [];
   for (let other = index - 1; other >= 0 && calls[other]!.call.exchange.endedAt > startedAt; other--) found.push(other);
@@ -208,7 +208,7 @@ export async function judgedStep(
   model: InterfaceModel,
   history: ProviderHistory,
   call: RecordableCall,
-): Promise<Judgement> {
+): Promise<StepJudgement> {
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
   // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
   const answer = (await model.call(call.method, call.path, call.key))!;

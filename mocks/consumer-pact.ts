@@ -3,10 +3,10 @@
 // specification and the model), so that a pact the contract forbids never leaves the frontend.
 import { developmentApiKey, wrongApiKey, type KeyChoice } from '../core/authorization.js';
 import { findingMessage, type Finding } from '../core/finding.js';
-import { parseInt64 } from '../core/int64.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { providerState } from '../core/provider-state.js';
-import { matchRoute, type OperationName } from '../core/routes.js';
+import { operationDefinitions, statusShowing } from '../core/operation-definitions.js';
+import { matchRoute, type RouteMatch } from '../core/routes.js';
 import { MockUsageError, PactContradictsSpec } from './errors.js';
 import {
   checkedParties,
@@ -72,16 +72,14 @@ function keyOf(call: RecordedCall): { choice: KeyChoice; header: string | undefi
 }
 
 /**
- * The orders the answer depended on, as the provider state sets them: the orders a list showed, the
- * order a cancel found (its id, and the status that gave its answer), none for a refusal or a 404.
+ * The orders the answer depended on, as the provider state sets them: what the operation's definition
+ * says its answer proves (the orders a list showed; the order a cancel found, with the status that
+ * gave its answer), none where it proves nothing of an order held (a refusal, a 404).
  */
-function stateOf(operation: OperationName, below: string, status: number, body: JsonValue | undefined): JsonValue[] {
-  if (operation === 'listOrders') return status === 200 && Array.isArray(body) ? body : [];
-  if (operation !== 'cancelOrder') return [];
-  const id = parseInt64(decodeURIComponent(below.split('/').pop() ?? ''));
-  if (id === undefined) return [];
-  if (status === 204) return [{ id, status: 'pending' }];
-  if (status === 409) return [{ id, status: 'shipped' }];
+function stateOf(match: RouteMatch, status: number, body: JsonValue | undefined): JsonValue[] {
+  const evidence = operationDefinitions[match.route.operation].evidence({ status, body, parameter: match.parameter });
+  if (evidence.kind === 'listed') return [...evidence.orders];
+  if (evidence.kind === 'held' && evidence.as !== 'absent') return [{ id: evidence.id, status: evidence.as }];
   return [];
 }
 
@@ -167,15 +165,16 @@ async function interactionOf(
     body = undefined;
   }
   const key = keyOf(call);
-  const route = matchRoute(call.method, below)!.route;
-  const state = stateOf(route.operation, below, call.status as number, body);
+  const match = matchRoute(call.method, below)!;
+  const { route } = match;
+  const state = stateOf(match, call.status as number, body);
   const headers = new Headers();
   const answer = call.answer!;
   if (answer.contentType !== null) headers.set('content-type', answer.contentType);
   if (answer.wwwAuthenticate !== null) headers.set('www-authenticate', answer.wwwAuthenticate);
   if (answer.deprecation !== undefined) headers.set('deprecation', answer.deprecation);
   if (answer.sunset !== undefined) headers.set('sunset', answer.sunset);
-  const findings = contradictionsOf(call, below);
+  const findings = contradictionsOf(call, match);
   findings.push(
     ...(await judgeInteraction({
       method: call.method,
@@ -210,20 +209,23 @@ function descriptionOf(call: RecordedCall, below: string): string {
   return `${call.method} ${below} ${call.status} (${call.authorization === 'valid' ? 'with the key' : call.authorization === 'none' ? 'without a key' : 'with a wrong key'})`;
 }
 
-/** The status a cancel gives for each way the store can hold its order. */
-const cancelStatusWhenHeld = { pending: 204, shipped: 409, cancelled: 404, absent: 404 } as const;
-
 /**
- * A cancel a handler in front of the kit's answered, against how the mock's own store held the order
- * then: a 409 for an order it held as pending is a contradiction the pact must not launder into a
- * "shipped" state.
+ * A call a handler in front of the kit's answered, against how the mock's own store held the order it
+ * names then: a 409 for an order it held as pending is a contradiction the pact must not launder into
+ * a "shipped" state.
  */
-function contradictionsOf(call: RecordedCall, below: string): Finding[] {
-  if (call.heldAs === undefined || (call.status !== 204 && call.status !== 404 && call.status !== 409)) return [];
-  const expected = cancelStatusWhenHeld[call.heldAs];
-  if (call.status === expected) return [];
-  const id = decodeURIComponent(below.slice(below.lastIndexOf('/') + 1));
-  const held = call.heldAs === 'absent' ? 'held no order ' + id : `held order ${id} as ${call.heldAs}`;
+function contradictionsOf(call: RecordedCall, match: RouteMatch): Finding[] {
+  if (call.heldAs === undefined || typeof call.status !== 'number') return [];
+  const { operation } = match.route;
+  const shown = operationDefinitions[operation].evidence({
+    status: call.status,
+    body: undefined,
+    parameter: match.parameter,
+  });
+  const expected = statusShowing(operation, call.heldAs);
+  if (shown.kind !== 'held' || expected === undefined || call.status === expected) return [];
+  const id = String(shown.id);
+  const held = call.heldAs === 'absent' ? `held no order ${id}` : `held order ${id} as ${call.heldAs}`;
   return [
     {
       code: 'status-unexpected',

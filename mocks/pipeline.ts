@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'msw';
 import { pathSegments, routesAtPath, type OperationName, type Route } from '../core/routes.js';
 import { parseInt64 } from '../core/int64.js';
+import { operationDefinitions } from '../core/operation-definitions.js';
 import { controlPathOf, matchControlRoute } from './control.js';
 import {
   allowedMethods,
@@ -101,7 +102,8 @@ function controlPageRedirect(url: URL): Reply {
   return { status: 308, headers: { location: `/__mock/${url.search}` }, body: null };
 }
 
-// How the session's store holds the order a cancel names, for a cancel a handler of the user's answered.
+// How the session's store holds the order a call names (an operation on one order), for a call a
+// handler of the user's answered.
 function heldAsOf(session: MockSession, pathname: string): RecordedCall['heldAs'] {
   let id: bigint | undefined;
   try {
@@ -363,7 +365,7 @@ class RequestPipeline {
     if (call.probablyMeant !== undefined) entry.probablyMeant = String(call.probablyMeant);
     if (recorded.kept !== undefined) entry.answer = recorded.kept;
     else if (answer !== undefined && answer !== networkError) entry.answer = keptAnswer(answer, call.by ?? 'kit');
-    if (call.by === 'handler' && call.operation === 'cancelOrder') {
+    if (call.by === 'handler' && call.operation !== null && operationDefinitions[call.operation].statusWhenHeld) {
       const heldAs = heldAsOf(session, recorded.pathname);
       if (heldAs !== undefined) entry.heldAs = heldAs;
     }

@@ -1,8 +1,9 @@
 import { isAcceptedKey, type KeyChoice } from '../../core/authorization.js';
-import { parseInt64, toInt64 } from '../../core/int64.js';
+import { toInt64 } from '../../core/int64.js';
 import type { JsonValue } from '../../core/parse-json.js';
 import { orderInputViolations, type OrderInput } from '../../core/provider-state.js';
 import { orderFields } from '../../core/records.js';
+import { operationDefinitions } from '../../core/operation-definitions.js';
 import { matchRoute } from '../../core/routes.js';
 import { decodedSegment } from '../../core/compare.js';
 
@@ -68,32 +69,27 @@ export class RecordedState {
     if (this.#known !== undefined || !isAcceptedKey(evidence.key)) return;
     const match = matchRoute(evidence.method, evidence.path);
     if (match === undefined) return;
-    const { operation } = match.route;
-    if (operation === 'listOrders' && evidence.status === 200 && this.#listed === undefined) {
-      if (Array.isArray(evidence.body)) {
-        this.#listed = this.#listedOrders(evidence.body);
+    // What the answer proves, as its operation's definition says: the orders listed, or how an order was held.
+    const shown = operationDefinitions[match.route.operation].evidence({
+      status: evidence.status,
+      body: evidence.body,
+      parameter: match.parameter,
+    });
+    if (shown.kind === 'listed') {
+      if (this.#listed === undefined) {
+        this.#listed = this.#listedOrders(shown.orders);
         this.#orders = undefined;
       }
       return;
     }
-    if (operation !== 'cancelOrder' || match.parameter === undefined) return;
     // The id as the contract writes it: another spelling (007) may be refused as no order's.
-    const decoded = decodedSegment(match.parameter);
-    const id = parseInt64(decoded);
-    if (id === undefined || String(id) !== decoded) return;
-    const status =
-      evidence.status === 204
-        ? 'pending'
-        : evidence.status === 409
-          ? 'shipped'
-          : evidence.status === 404
-            ? 'absent'
-            : undefined;
+    if (shown.kind !== 'held' || String(shown.id) !== decodedSegment(match.parameter ?? '')) return;
+    const { id, as: status } = shown;
     const known = this.#outcomes.get(id);
     // The first answer tells; but cancels of one order at once may end in any order, and only the one
     // that reached the pending order first is a 204 (the others 404 or 409): then the 204 tells.
     const atOnce = known !== undefined && known.startedAt < evidence.endedAt && evidence.startedAt < known.endedAt;
-    if (status === undefined || (known !== undefined && !(atOnce && status === 'pending'))) return;
+    if (known !== undefined && !(atOnce && status === 'pending')) return;
     const { startedAt, endedAt } = evidence;
     this.#outcomes.set(id, { status, because: evidence.step, startedAt, endedAt });
     this.#orders = undefined;
@@ -144,7 +140,7 @@ export class RecordedState {
     return [...this.#dropped];
   }
 
-  #listedOrders(body: JsonValue[]): OrderInput[] {
+  #listedOrders(body: readonly JsonValue[]): OrderInput[] {
     const orders: OrderInput[] = [];
     const seen = new Set<bigint>();
     for (const entry of body) {

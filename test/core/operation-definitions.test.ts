@@ -1,0 +1,44 @@
+// One definition per operation of the document: what an answer proves about the store, read the same
+// way by a consumer's pact and by a recording.
+import { describe, expect, it } from 'vitest';
+import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
+import type { JsonValue } from '../../core/parse-json.js';
+import { operationNames } from '../../core/routes.js';
+
+describe('operationDefinitions', () => {
+  it('defines every operation of the document, and no other', () => {
+    expect(Object.keys(operationDefinitions).sort()).toEqual([...operationNames].sort());
+  });
+
+  it("reads a list's orders as listed, and nothing from a refused list", () => {
+    const orders: JsonValue[] = [{ id: 9007199254740993n, petId: 7 }, { id: 2 }];
+    expect(operationDefinitions.listOrders.evidence({ status: 200, body: orders })).toEqual({ kind: 'listed', orders });
+    expect(operationDefinitions.listOrders.evidence({ status: 401, body: { code: 'missing_api_key' } })).toEqual({
+      kind: 'nothing',
+    });
+  });
+
+  it("reads how a cancel's order was held from its status, the id exact beyond 2^53", () => {
+    const cancel = (status: number, parameter: string) =>
+      operationDefinitions.cancelOrder.evidence({ status, body: undefined, parameter });
+    expect(cancel(204, '9007199254740993')).toEqual({ kind: 'held', id: 9007199254740993n, as: 'pending' });
+    expect(cancel(409, '3')).toEqual({ kind: 'held', id: 3n, as: 'shipped' });
+    expect(cancel(404, '99')).toEqual({ kind: 'held', id: 99n, as: 'absent' });
+    expect(cancel(401, '3')).toEqual({ kind: 'nothing' });
+    expect(cancel(404, 'abc')).toEqual({ kind: 'nothing' });
+    expect(cancel(404, '9223372036854775808')).toEqual({ kind: 'nothing' });
+  });
+
+  it('gives back the status that shows how an order was held, a cancelled order as an absent one', () => {
+    expect(
+      ['pending', 'shipped', 'cancelled', 'absent'].map((as) => statusShowing('cancelOrder', as as never)),
+    ).toEqual([204, 409, 404, 404]);
+    expect(statusShowing('listOrders', 'pending')).toBeUndefined();
+  });
+
+  it('proves nothing from the deprecated pet read', () => {
+    expect(operationDefinitions.readPet.evidence({ status: 200, body: { id: 1 }, parameter: '1' })).toEqual({
+      kind: 'nothing',
+    });
+  });
+});

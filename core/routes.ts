@@ -101,3 +101,25 @@ export function pathOf(route: Route, parameter?: string | number | bigint): stri
 export function documentedResponse(route: Route, status: number): DocumentedResponse | undefined {
   return route.responses.find((response) => response.status === status);
 }
+
+const componentReference = '#/components/schemas/';
+
+/**
+ * The name a documented response's body schema goes by in a scenario step (`Order[]`, `Error`, `Pet`),
+ * read from the document's schema: a component reference, or an array of one; undefined for none.
+ * @example
+ * schemaNameOf(documentedResponse(routeOf('listOrders'), 200)!) // 'Order[]'
+ */
+export function schemaNameOf(response: DocumentedResponse): string | undefined {
+  const schema = response.schema as { $ref?: unknown; type?: unknown; items?: { $ref?: unknown } } | null;
+  if (schema === null) return undefined;
+  const named = (reference: unknown) =>
+    typeof reference === 'string' && reference.startsWith(componentReference)
+      ? reference.slice(componentReference.length)
+      : undefined;
+  if (schema.type === 'array') {
+    const item = named(schema.items?.$ref);
+    return item === undefined ? undefined : `${item}[]`;
+  }
+  return named(schema.$ref);
+}

@@ -2,25 +2,21 @@
 import type { KeyChoice } from '../core/authorization.js';
 import type { StoredOrder } from '../mocks/order-store.js';
 import type { BodySchemaName, ContractStep } from '../core/scenario.js';
-import { documentedResponse, routeOf, type OperationName } from '../core/routes.js';
+import { documentedResponse, routeOf, schemaNameOf, type OperationName } from '../core/routes.js';
 import { acceptedStatuses } from '../core/compare.js';
 import type { ModelAnswer } from '../core/compare.js';
 
 /**
- * The body a step expects for an operation's status: none for a 204, the documented schema, or an
- * Error record that may be absent where the specification shows no body (the 409).
+ * The body a step expects for an operation's status: none for a 204, the documented schema (by the
+ * name the document gives it), or an Error record that may be absent where the specification shows
+ * no body (the 409).
  */
 export function bodySchemaOf(operation: OperationName, status: number): ContractStep['expect']['body'] {
   const documented = documentedResponse(routeOf(operation), status);
   if (status === 204) return 'none';
   if (documented === undefined) return undefined;
-  const schema: BodySchemaName =
-    operation === 'listOrders' && status === 200
-      ? 'Order[]'
-      : operation === 'readPet' && status === 200
-        ? 'Pet'
-        : 'Error';
-  return documented.schema === null ? { schema: 'Error', optional: true } : { schema };
+  if (documented.schema === null) return { schema: 'Error', optional: true };
+  return { schema: (schemaNameOf(documented) ?? 'Error') as BodySchemaName };
 }
 
 /** The scenario step that replays a call: its request, and what the model answered (with the tolerances). */
@@ -41,7 +37,9 @@ export function stepOf(
     const cancelled = after.filter((order) => order.status === 'cancelled').map((order) => order.id);
     if (cancelled.length > 0) expect.advisory = { notListed: cancelled };
   }
-  if (answer.operation === 'readPet' && answer.status === 200) expect.headers = ['Deprecation', 'Sunset'];
+  // The headers the document names for the response (the deprecated pet read's Deprecation and Sunset).
+  const headers = documentedResponse(routeOf(answer.operation), answer.status)?.headers ?? [];
+  if (headers.length > 0) expect.headers = [...headers];
   return {
     name: '',
     request: {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
 import type { JsonValue } from '../../core/parse-json.js';
-import { operationNames } from '../../core/routes.js';
+import type { BodySchemaName } from '../../core/scenario.js';
+import { operationNames, routes, schemaNameOf } from '../../core/routes.js';
 
 describe('operationDefinitions', () => {
   it('defines every operation of the document, and no other', () => {
@@ -40,5 +41,32 @@ describe('operationDefinitions', () => {
     expect(operationDefinitions.readPet.evidence({ status: 200, body: { id: 1 }, parameter: '1' })).toEqual({
       kind: 'nothing',
     });
+  });
+});
+
+describe('schemaNameOf', () => {
+  it("names every documented body schema as a scenario step names it, from the document's own schema", () => {
+    const names = routes.flatMap((route) =>
+      route.responses.map((response) => `${route.operation} ${response.status} ${schemaNameOf(response) ?? '-'}`),
+    );
+    expect(names).toEqual(
+      routes.flatMap((route) =>
+        route.responses.map(
+          (response) =>
+            `${route.operation} ${response.status} ${
+              response.schema === null
+                ? '-'
+                : route.operation === 'listOrders' && response.status === 200
+                  ? 'Order[]'
+                  : response.status === 200
+                    ? 'Pet'
+                    : 'Error'
+            }`,
+        ),
+      ),
+    );
+    const stepNames: BodySchemaName[] = ['Order[]', 'Error', 'Pet'];
+    for (const name of names.map((line) => line.split(' ')[2]).filter((name) => name !== '-'))
+      expect(stepNames).toContain(name);
   });
 });

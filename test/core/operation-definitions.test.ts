@@ -1,5 +1,6 @@
 // One definition per operation of the document: what an answer proves about the store, read the same
 // way by a consumer's pact and by a recording.
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
 import type { JsonValue } from '../../core/parse-json.js';
@@ -68,5 +69,18 @@ describe('schemaNameOf', () => {
     const stepNames: BodySchemaName[] = ['Order[]', 'Error', 'Pet'];
     for (const name of names.map((line) => line.split(' ')[2]).filter((name) => name !== '-'))
       expect(stepNames).toContain(name);
+  });
+
+  it("is what scenarios/scenario.schema.json lets a step's body name, no more and no fewer", async () => {
+    const text = await readFile(new URL('../../scenarios/scenario.schema.json', import.meta.url), 'utf8');
+    const found: string[][] = [];
+    JSON.parse(text, (key, value) => {
+      if (key === 'enum' && Array.isArray(value) && value.includes('Error')) found.push(value as string[]);
+      return value;
+    });
+    const documented = new Set(
+      routes.flatMap((route) => route.responses.map((response) => schemaNameOf(response))).filter(Boolean),
+    );
+    expect(found.map((names) => [...names].sort())).toEqual([[...documented].sort()]);
   });
 });

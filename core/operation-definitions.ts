@@ -1,7 +1,7 @@
 // What the document cannot say about an operation, said once per operation, keyed by the document's
 // operation names: a missing definition fails the type check. So far: what an answer of the operation
 // proves about the store it was given in, which a consumer's pact states as its provider state and a
-// recording infers its starting state from.
+// recording infers its starting state from, and how a recorded call of it is titled.
 import { parseInt64 } from './int64.js';
 import type { JsonValue } from './parse-json.js';
 import type { OrderStatus } from './provider-state.js';
@@ -35,6 +35,8 @@ export interface OperationDefinition {
   evidence(answer: AnswerToRead): StoreEvidence;
   /** For an operation on one order: the status its answer has when the store holds that order so. */
   statusWhenHeld?: (as: HeldAs) => number | undefined;
+  /** What a call does, in a recorded step's title: `cancel order 3`; `parameter` as written in the path. */
+  title(parameter: string | undefined): string;
 }
 
 const nothing: StoreEvidence = { kind: 'nothing' };
@@ -59,10 +61,12 @@ const cancelShows: Readonly<Record<number, HeldAs>> = { 204: 'pending', 409: 'sh
  */
 export const operationDefinitions: Readonly<Record<OperationName, OperationDefinition>> = {
   listOrders: {
+    title: () => 'list the orders',
     evidence: ({ status, body }) =>
       status === 200 && Array.isArray(body) ? { kind: 'listed', orders: body } : nothing,
   },
   cancelOrder: {
+    title: (parameter) => `cancel order ${parameter ?? ''}`.trim(),
     evidence({ status, parameter }) {
       const as = cancelShows[status];
       const id = parameter === undefined ? undefined : parseInt64(decoded(parameter));
@@ -73,7 +77,7 @@ export const operationDefinitions: Readonly<Record<OperationName, OperationDefin
       return found === undefined ? undefined : Number(found[0]);
     },
   },
-  readPet: { evidence: () => nothing },
+  readPet: { title: (parameter) => `read pet ${parameter ?? ''}`.trim(), evidence: () => nothing },
 };
 
 /**

@@ -38,6 +38,12 @@ describe('operationDefinitions', () => {
     expect(statusShowing('listOrders', 'pending')).toBeUndefined();
   });
 
+  it("titles a recorded call of each operation, with its path's parameter as written", () => {
+    expect(operationDefinitions.listOrders.title(undefined)).toBe('list the orders');
+    expect(operationDefinitions.cancelOrder.title('9007199254740993')).toBe('cancel order 9007199254740993');
+    expect(operationDefinitions.readPet.title('7')).toBe('read pet 7');
+  });
+
   it('proves nothing from the deprecated pet read', () => {
     expect(operationDefinitions.readPet.evidence({ status: 200, body: { id: 1 }, parameter: '1' })).toEqual({
       kind: 'nothing',

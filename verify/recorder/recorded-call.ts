@@ -1,5 +1,6 @@
 import type { KeyChoice } from '../../core/authorization.js';
 import type { ContractStep } from '../../core/scenario.js';
+import { operationDefinitions } from '../../core/operation-definitions.js';
 import { matchRoute } from '../../core/routes.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { keyChoiceOf } from '../key-choice-of.js';
@@ -108,12 +109,8 @@ const keyPhrases: Record<KeyChoice, string> = {
 /** A step's name: what the call does, and with which key. */
 export function stepTitle(method: string, path: string, key: KeyChoice): string {
   const match = matchRoute(method, path);
-  const parameter = match?.parameter === undefined ? '' : ` ${match.parameter}`;
+  // A recordable call is one of an operation; the list's title stands for none, as before.
   const action =
-    match?.route.operation === 'cancelOrder'
-      ? `cancel order${parameter}`
-      : match?.route.operation === 'readPet'
-        ? `read pet${parameter}`
-        : 'list the orders';
+    match === undefined ? 'list the orders' : operationDefinitions[match.route.operation].title(match.parameter);
   return `${action}${keyPhrases[key]}`;
 }

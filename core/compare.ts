@@ -2,7 +2,7 @@ import type { StoredOrder } from './records.js';
 import { parseInt64, toInt64 } from './int64.js';
 import type { JsonValue } from './parse-json.js';
 import { orderFields, orderInt64Fields } from './records.js';
-import { matchRoute, type OperationName } from './routes.js';
+import { documentedResponse, matchRoute, routeOf, schemaNameOf, type OperationName } from './routes.js';
 import { jsonBody, statusFindings, type Finding, type ObservedResponse } from './checks.js';
 import type { ContractStep } from './scenario.js';
 import { preview } from './preview.js';
@@ -312,7 +312,7 @@ export interface ComparedCall {
  * Compares a provider's response with the model's answer to the same call: the status (exactly, but
  * where the tolerance table allows others), a list's orders as a multiset with every field's value
  * (instants as instants), and the headers the model sends that the specification requires
- * (`Deprecation` and `Sunset` on the pet read). The spec-level checks (schema, challenge, encoding)
+ * (the headers the document names for the response: `Deprecation` and `Sunset` on the pet read). The spec-level checks (schema, challenge, encoding)
  * are `checkAgainstSpec`'s.
  * @example
  * compareWithModel({ path: '/store/orders', answer, before, after, observed }, history) // [] when they agree
@@ -322,18 +322,18 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
   const refused = statusFindings(acceptedStatuses(answer, call.before, call.path), observed.status);
   if (refused.length > 0) return refused;
   const findings: Finding[] = [];
-  if (answer.operation === 'listOrders' && observed.status === 200)
+  // What the document says of the response guides the comparison: a list of orders is compared with
+  // the model's store, and every header it names must be sent.
+  const documented = documentedResponse(routeOf(answer.operation), observed.status);
+  if (documented !== undefined && schemaNameOf(documented) === 'Order[]')
     findings.push(...listAgainstModel(call.after, jsonBody(observed), history));
-  if (answer.operation === 'readPet' && observed.status === 200) {
-    for (const name of ['Deprecation', 'Sunset']) {
-      if (!observed.headers.has(name))
-        findings.push({
-          code: 'header-missing',
-          path: name,
-          expected: `header ${name} on the deprecated pet read`,
-          actual: 'none',
-        });
-    }
-  }
+  for (const name of documented?.headers ?? [])
+    if (!observed.headers.has(name))
+      findings.push({
+        code: 'header-missing',
+        path: name,
+        expected: `header ${name}, which the document names for ${answer.operation} ${observed.status}`,
+        actual: 'none',
+      });
   return findings;
 }

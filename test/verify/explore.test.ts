@@ -203,20 +203,20 @@ describe('petstore-verify explore', () => {
       '7',
     ]);
     expect(exit.stdout.startsWith('explore: 20 runs, seed 7 (the same seed replays them: --seed 7)\n')).toBe(true);
-    // Two of seed 7's runs generate no command: they send nothing, and are skipped.
-    expect(
-      exit.stdout
-        .split('\n')
-        .filter(
-          (line) =>
-            /^✓ explore › run \d+ \(\d+ orders?, [1-9]\d* steps?\)$/.test(line) ||
-            /^- skipped explore › run \d+ \(\d+ orders?, 0 steps\): no command was generated: the run sent nothing$/.test(
-              line,
-            ),
-        ),
-    ).toHaveLength(20);
+    // A line a run: passed, or skipped when the run generated no command and sent nothing. How many of
+    // seed 7's runs are empty depends on the commands the route table gives exploration, so it is counted.
+    const lines = exit.stdout.split('\n');
+    const passed = lines.filter((line) => /^✓ explore › run \d+ \(\d+ orders?, [1-9]\d* steps?\)$/.test(line));
+    const skipped = lines.filter((line) =>
+      /^- skipped explore › run \d+ \(\d+ orders?, 0 steps\): no command was generated: the run sent nothing$/.test(
+        line,
+      ),
+    );
+    expect(passed.length + skipped.length).toBe(20);
     expect(exit.stdout).toMatch(
-      /\nexplore: 18 passed, 0 failed, 2 skipped \(runs; \d+ checks, 0 violations, 0 warnings, [\d.]+ s, seed 7, /,
+      new RegExp(
+        `\\nexplore: ${passed.length} passed, 0 failed, ${skipped.length} skipped \\(runs; \\d+ checks, 0 violations, 0 warnings, [\\d.]+ s, seed 7, `,
+      ),
     );
     expect(exit.stderr).toBe('');
     expect(exit.code).toBe(0);

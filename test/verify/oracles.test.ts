@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { checkAgainstSpec, type ObservedResponse } from '../../core/checks.js';
 import { loadPrismOracle } from '../../verify/prism.js';
 import { compareOracles, type PrismDiagnostic } from '../../core/second-oracle.js';
+import { routeOf } from '../../core/routes.js';
+
+// The statuses the document gives cancelOrder, in its order: what a finding of an undocumented one lists.
+const cancelStatuses = routeOf('cancelOrder').responses.map((response) => response.status);
 
 const jsonResponse = (status: number, text: string, contentType = 'application/json'): ObservedResponse => ({
   status,
@@ -96,7 +100,7 @@ describe('Ajv and Prism, the two oracles', () => {
       {
         code: 'status-undocumented',
         path: 'status',
-        expected: 'a status DELETE /store/orders/{orderId} documents (204, 401, 404, 409)',
+        expected: `a status DELETE /store/orders/{orderId} documents (${cancelStatuses.join(', ')})`,
         actual: '400',
         area: 'status',
       },
@@ -105,8 +109,10 @@ describe('Ajv and Prism, the two oracles', () => {
     expect(disagreements).toEqual([
       {
         area: 'status',
-        ajv: ['expected a status DELETE /store/orders/{orderId} documents (204, 401, 404, 409), got 400'],
-        prism: ['Unable to match the returned status code with those defined in the document: 204,401,404,409'],
+        ajv: [`expected a status DELETE /store/orders/{orderId} documents (${cancelStatuses.join(', ')}), got 400`],
+        prism: [
+          `Unable to match the returned status code with those defined in the document: ${cancelStatuses.join(',')}`,
+        ],
         knownPrismLimit:
           'Prism only warns of an undocumented status outside 2xx; the specification documents every status an operation answers, so the kit fails it',
       },

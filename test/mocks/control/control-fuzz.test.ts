@@ -5,6 +5,7 @@
 // widen a run.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operationNames } from '../../../core/routes.js';
 import { bundledScenarios } from '../../../mocks/generated/scenarios.js';
 import { createServer, type MockServer } from '../../../mocks/server.js';
 import { sendRaw, type Exchange } from '../../support/support.js';
@@ -31,7 +32,7 @@ const longNumber = fc
   .map(([digits, start]) => `${start}${'7'.repeat(digits)}${start === '' ? '' : start.startsWith('[') ? '}]' : '}'}`);
 const faultRecords = fc.record(
   {
-    operation: fc.constantFrom('listOrders', 'cancelOrder', 'readPet', '*', 'nope', 3),
+    operation: fc.constantFrom<string | number>(...operationNames, '*', 'nope', 3),
     status: fc.oneof(fc.integer({ min: 0, max: 700 }), fc.constant('503')),
     delay: fc.oneof(
       fc.integer({ min: -5, max: 70_000 }),
@@ -118,7 +119,7 @@ const wildExchanges: fc.Arbitrary<Exchange> = fc
 const validFaults = fc
   .array(
     fc.record({
-      operation: fc.constantFrom('listOrders', 'cancelOrder', 'readPet'),
+      operation: fc.constantFrom(...operationNames),
       status: fc.integer({ min: 500, max: 504 }),
     }),
     { minLength: 1, maxLength: 100 },

@@ -1,0 +1,44 @@
+// Figures the tests would otherwise pin, derived from the route table (core/routes.ts) and the
+// scenario loader, so that an operation or a scenario added to the document changes them with it.
+import { type OperationName, pathSegments, type Route, routes, routesAtPath } from '../../core/routes.js';
+import { injectsFaults, type Scenario } from '../../core/scenario.js';
+import { loadScenarios } from '../../core/scenario-files.js';
+
+/** Every documented response as the reports name it, in the document's order: `listOrders 200`. */
+export const documentedResponses: readonly string[] = routes.flatMap((route) =>
+  route.responses.map((response) => `${route.operation} ${response.status}`),
+);
+
+/** How many responses the document holds, over all its operations. */
+export const documentedResponseCount = documentedResponses.length;
+
+/** The documented responses but the given ones (or those of the given operations), in the document's order. */
+export function responsesBut(...left: readonly (string | OperationName)[]): string[] {
+  return documentedResponses.filter(
+    (response) => !left.includes(response) && !left.includes(response.split(' ')[0] as OperationName),
+  );
+}
+
+/** The documented responses of the given operations, in the document's order. */
+export function responsesOf(...operations: readonly OperationName[]): string[] {
+  return routes
+    .filter((route) => operations.includes(route.operation))
+    .flatMap((route) => route.responses.map((response) => `${route.operation} ${response.status}`));
+}
+
+/**
+ * The methods a path below the base URL allows, as `Allow` lists them: its routes' methods in the
+ * document's order, HEAD after GET, then OPTIONS.
+ * @example allowAt('/store/orders/1') // 'DELETE, OPTIONS' for the v1 document
+ */
+export function allowAt(path: string): string {
+  const methods = routesAtPath(pathSegments(path)).flatMap(({ route }: { route: Route }) =>
+    route.method === 'GET' ? ['GET', 'HEAD'] : [route.method],
+  );
+  return [...methods, 'OPTIONS'].join(', ');
+}
+
+/** The scenarios a provider run without faults plays (`--suite scenarios`): those injecting no fault. */
+export async function contractScenarios(): Promise<Scenario[]> {
+  return (await loadScenarios()).filter((scenario) => !injectsFaults(scenario));
+}

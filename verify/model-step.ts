@@ -32,13 +32,15 @@ export function stepOf(
     status: statuses.length === 1 ? statuses[0]! : statuses,
     ...(body !== undefined && { body }),
   };
-  if (answer.operation === 'listOrders' && answer.status === 200) {
+  const documented = documentedResponse(routeOf(answer.operation), answer.status);
+  // A response documented as a list of orders is expected to list what the model's store holds.
+  if (documented !== undefined && schemaNameOf(documented) === 'Order[]') {
     expect.listed = after.filter((order) => order.status !== 'cancelled').map((order) => order.id);
     const cancelled = after.filter((order) => order.status === 'cancelled').map((order) => order.id);
     if (cancelled.length > 0) expect.advisory = { notListed: cancelled };
   }
   // The headers the document names for the response (the deprecated pet read's Deprecation and Sunset).
-  const headers = documentedResponse(routeOf(answer.operation), answer.status)?.headers ?? [];
+  const headers = documented?.headers ?? [];
   if (headers.length > 0) expect.headers = [...headers];
   return {
     name: '',

@@ -17,7 +17,7 @@ import { MockError, errorToReply, noOperation } from './errors.js';
 import { keptAnswer, type AuthorizationSeen, type KeptAnswer, type RecordedCall } from './journal.js';
 import type { MockSession } from './mock-session.js';
 import type { MockRequest } from './mock-request.js';
-import { operations } from './operations.js';
+import { operate } from './operations.js';
 import { networkError, replyOfResponse, type NetworkError, type Reply, type RequestHead } from './reply.js';
 import { RequestTarget } from './request-target.js';
 import { sessionHeader, type SessionRegistry } from './sessions.js';
@@ -266,7 +266,8 @@ class RequestPipeline {
 
   #operate(request: MockRequest, route: Route, parameter: string, session: MockSession): Reply | Promise<Reply> {
     const { authenticate, petDeprecation, petSunset } = this.#parts;
-    return operations[route.operation](
+    return operate(
+      route.operation,
       { store: session.store, authenticate, petDeprecation, petSunset, conflictBody: session.conflictBody },
       request,
       parameter,

@@ -1,6 +1,7 @@
 import type { KeyChoice } from './authorization.js';
 import type { FaultEffect } from './fault-format.js';
 import type { OrderInput } from './provider-state.js';
+import type { Route } from './routes.js';
 import { ScenarioError } from './scenario-error.js';
 
 export type BodySchemaName = 'Order[]' | 'Error' | 'Pet';
@@ -25,7 +26,7 @@ export interface StepExpectation {
 
 export interface ContractStep {
   name: string;
-  request: { method: 'GET' | 'DELETE'; path: string; key?: KeyChoice };
+  request: { method: Route['method']; path: string; key?: KeyChoice };
   /** Send the request this many times at once, to test a race. */
   parallel?: number;
   fault?: undefined;
@@ -56,7 +57,7 @@ export interface RecordingNote {
 /** A step that makes the mock fail its call. Only a mock can replay it, never a provider. */
 export interface FaultStep {
   name: string;
-  request: { method: 'GET' | 'DELETE'; path: string; key?: KeyChoice };
+  request: { method: Route['method']; path: string; key?: KeyChoice };
   fault: FaultEffect;
   expect: StepExpectation | { networkError: true };
 }

@@ -28,4 +28,6 @@ export const cancelOrderDefinition: OperationDefinition = {
   title: (parameter) => `cancel order ${parameter ?? ''}`.trim(),
   evidence: heldEvidence(cancelShows),
   statusWhenHeld: statusWhenHeldBy(cancelShows),
+  // Mostly pending orders: a cancel that succeeds is what changes the store.
+  targets: { pending: 3, shipped: 1, cancelled: 1, unknown: 1, neighbour: 1 },
 };

@@ -114,4 +114,9 @@ export interface OperationDefinition {
   statusWhenHeld?: (as: HeldAs) => number | undefined;
   /** What a call does, in a recorded step's title: `cancel order 3`; `parameter` as written in the path. */
   title(parameter: string | undefined): string;
+  /**
+   * For an operation on one order (its path parameter an order id): the kinds of id exploration aims
+   * it at, each with its weight among them. Without it, exploration sends any int64 as the parameter.
+   */
+  targets?: Readonly<Partial<Record<OrderTarget, number>>>;
 }

@@ -6,6 +6,7 @@ import { documentedResponse, matchRoute, routeOf, schemaNameOf, type OperationNa
 import { jsonBody, statusFindings, type Finding, type ObservedResponse } from './checks.js';
 import type { ContractStep } from './scenario.js';
 import { preview } from './preview.js';
+import { operationDefinitions, statusShowing } from './operation-definitions.js';
 
 /** What the model answers one call: the status, the headers and the body, as the kit's mock does. */
 export interface ModelAnswer {
@@ -262,20 +263,31 @@ function listAgainstModel(model: StoredOrder[], body: JsonValue | undefined, his
   return findings;
 }
 
-/** Whether the call, as the model answered it, cancels an order that is already cancelled (tolerance `cancelled-order-cancelled-again`). */
-function cancelsCancelledOrder(answer: ModelAnswer, before: readonly StoredOrder[], path: string): boolean {
-  if (answer.operation !== 'cancelOrder' || answer.status !== 404) return false;
-  const id = cancelledOrderId('DELETE', path);
-  return id !== undefined && before.some((order) => order.id === id && order.status === 'cancelled');
+/**
+ * What else a provider may answer where the model answers a cancel of an order already cancelled as
+ * for an absent one (tolerance `cancelled-order-cancelled-again`, from the operation's definition).
+ */
+function cancelledAgainAccepts(
+  answer: ModelAnswer,
+  before: readonly StoredOrder[],
+  path: string,
+): readonly number[] | undefined {
+  const cancels = operationDefinitions[answer.operation].cancels;
+  if (cancels === undefined || answer.status !== statusShowing(answer.operation, 'cancelled')) return undefined;
+  const id = cancelledOrderId(routeOf(answer.operation).method, path);
+  return id !== undefined && before.some((order) => order.id === id && order.status === 'cancelled')
+    ? cancels.againAccepts
+    : undefined;
 }
 
 /**
- * The order a call cancels, as the mock reads its path; undefined for a call of another operation, or
- * a segment that is no int64.
+ * The order a call cancels, as the mock reads its path; undefined for a call of an operation that
+ * cancels nothing (its definition has no `cancels`), or a segment that is no int64.
  */
 export function cancelledOrderId(method: string, path: string): bigint | undefined {
   const match = matchRoute(method, path);
-  if (match?.route.operation !== 'cancelOrder' || match.parameter === undefined) return undefined;
+  if (match === undefined || match.parameter === undefined) return undefined;
+  if (operationDefinitions[match.route.operation].cancels === undefined) return undefined;
   return parseInt64(decodedSegment(match.parameter));
 }
 
@@ -296,7 +308,8 @@ export function decodedSegment(segment: string): string {
  * the tolerance table adds).
  */
 export function acceptedStatuses(answer: ModelAnswer, before: readonly StoredOrder[], path: string): number[] {
-  return cancelsCancelledOrder(answer, before, path) ? [404, 409] : [answer.status];
+  const accepted = cancelledAgainAccepts(answer, before, path);
+  return accepted === undefined ? [answer.status] : [...accepted];
 }
 
 /** One call as both sides saw it: the model's answer and its store before and after, and the provider's response. */

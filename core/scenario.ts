@@ -4,7 +4,20 @@ import type { OrderInput } from './provider-state.js';
 import type { Route } from './routes.js';
 import { ScenarioError } from './scenario-error.js';
 
-export type BodySchemaName = 'Order[]' | 'Error' | 'Pet';
+// The name a documented response's schema goes by (`schemaNameOf`): a component, or an array of one.
+type NameOf<Schema> = Schema extends { readonly $ref: `#/components/schemas/${infer Name}` }
+  ? Name
+  : Schema extends { readonly type: 'array'; readonly items: { readonly $ref: `#/components/schemas/${infer Name}` } }
+    ? `${Name}[]`
+    : never;
+
+/**
+ * Every body schema a step may name: the names of the document's response schemas, read off the route
+ * table's types (`Order[]`, `Error`, `Pet`).
+ * @example
+ * const name: BodySchemaName = 'Order[]';
+ */
+export type BodySchemaName = NameOf<Route['responses'][number]['schema']>;
 export type ScenarioId = number | bigint;
 
 /**

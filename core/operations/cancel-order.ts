@@ -28,6 +28,8 @@ export const cancelOrderDefinition: OperationDefinition = {
   title: (parameter) => `cancel order ${parameter ?? ''}`.trim(),
   evidence: heldEvidence(cancelShows),
   statusWhenHeld: statusWhenHeldBy(cancelShows),
+  // The state table has no row for a cancelled order (spec gap 22).
+  cancels: { againAccepts: [404, 409] },
   // Mostly pending orders: a cancel that succeeds is what changes the store.
   targets: { pending: 3, shipped: 1, cancelled: 1, unknown: 1, neighbour: 1 },
 };

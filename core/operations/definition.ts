@@ -119,4 +119,10 @@ export interface OperationDefinition {
    * it at, each with its weight among them. Without it, exploration sends any int64 as the parameter.
    */
   targets?: Readonly<Partial<Record<OrderTarget, number>>>;
+  /**
+   * For an operation that cancels the order it names: the statuses a provider may answer when that
+   * order is already cancelled, where the model answers as for an absent one (tolerance
+   * `cancelled-order-cancelled-again`).
+   */
+  cancels?: { againAccepts: readonly number[] };
 }

@@ -1,6 +1,6 @@
 import type { StoredOrder } from './records.js';
 import { parseInt64, toInt64 } from './int64.js';
-import type { JsonValue } from './parse-json.js';
+import { parseJson, type JsonValue } from './parse-json.js';
 import { orderFields, orderInt64Fields } from './records.js';
 import { documentedResponse, matchRoute, routeOf, schemaNameOf, type OperationName } from './routes.js';
 import { jsonBody, statusFindings, type Finding, type ObservedResponse } from './checks.js';
@@ -263,6 +263,19 @@ function listAgainstModel(model: StoredOrder[], body: JsonValue | undefined, his
   return findings;
 }
 
+function orderAgainstModel(model: JsonValue, body: JsonValue | undefined): Finding[] {
+  if (model === null || typeof model !== 'object' || Array.isArray(model)) return [];
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return []; // the schema check says why
+  return orderFields
+    .filter((field) => model[field] !== undefined && !sameValue(field, model[field], body[field]))
+    .map((field) => ({
+      code: 'order-field',
+      path: `/${field}`,
+      expected: `${field} ${preview(model[field])} as the provider state gives it`,
+      actual: preview(body[field]),
+    }));
+}
+
 /**
  * What else a provider may answer where the model answers a cancel of an order already cancelled as
  * for an absent one (tolerance `cancelled-order-cancelled-again`, from the operation's definition).
@@ -338,8 +351,11 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
   // What the document says of the response guides the comparison: a list of orders is compared with
   // the model's store, and every header it names must be sent.
   const documented = documentedResponse(routeOf(answer.operation), observed.status);
-  if (documented !== undefined && schemaNameOf(documented) === 'Order[]')
-    findings.push(...listAgainstModel(call.after, jsonBody(observed), history));
+  const schemaName = documented === undefined ? undefined : schemaNameOf(documented);
+  if (schemaName === 'Order[]') findings.push(...listAgainstModel(call.after, jsonBody(observed), history));
+  // One order (a read of it): every field the model's order has, compared as in a list.
+  if (schemaName === 'Order' && answer.body !== null)
+    findings.push(...orderAgainstModel(parseJson(answer.body), jsonBody(observed)));
   for (const name of documented?.headers ?? [])
     if (!observed.headers.has(name))
       findings.push({

@@ -2,6 +2,7 @@
 // cannot say. Each operation has one, in a file of this folder, registered in core/operation-definitions.ts.
 import type { JsonValue } from '../parse-json.js';
 import type { OrderStatus } from '../provider-state.js';
+import type { StoredOrder } from '../records.js';
 
 /** How a store held an order an answer names: with a status, or not at all. */
 export type HeldAs = Exclude<OrderStatus, 'cancelled'> | 'absent';
@@ -44,8 +45,8 @@ export interface HeldOrder {
 export interface StoreOfOperations {
   /** The body of the list of the orders not cancelled, as UTF-8 JSON parts. */
   listBody(): readonly Uint8Array[];
-  /** The order with this id, whatever its status. */
-  find(id: bigint): HeldOrder | undefined;
+  /** A copy of the order with this id, whatever its status, with every field it was given. */
+  find(id: bigint): StoredOrder | undefined;
   /** Cancels a pending order: what the store found (an order cancelled before counts as absent). */
   cancel(id: bigint): Promise<'cancelled' | 'shipped' | 'absent'>;
   /** The orders a client that parsed its id as a float64 would send as `sent`; none when `sent` is stored. */

@@ -1,6 +1,7 @@
 // What the operations on one order share: the id read from the path, the float64 rounding hint, and
 // evidence and statuses read from one table of how each status shows the order held.
 import { parseInt64 } from '../int64.js';
+import { orderFields, type StoredOrder } from '../records.js';
 import type { AnswerToRead, HeldAs, MockOutcome, StoreEvidence, StoreOfOperations } from './definition.js';
 
 const nothing: StoreEvidence = { kind: 'nothing' };
@@ -78,4 +79,15 @@ async function roundingHint(
     message: `Order ${sent} not found. The store holds ${named}, which a float64 cannot tell from ${sent}: your client probably parsed the id with JSON.parse and lost its last digits (ids are int64). Parse ids exactly: see docs/frontend.md, "Exact ids in typed clients".`,
     probablyMeant: sameFloat64Orders[0]!.id,
   };
+}
+
+/**
+ * An order as the document shows it: its Order fields (ids exact), without the status the store keeps.
+ * @example
+ * documentedOrder({ id: 3n, petId: 7n, status: 'shipped' }) // { id: 3n, petId: 7n }
+ */
+export function documentedOrder(order: StoredOrder): Record<string, unknown> {
+  return Object.fromEntries(
+    orderFields.filter((field) => order[field] !== undefined).map((field) => [field, order[field]]),
+  );
 }

@@ -240,7 +240,7 @@ describe('petstore-verify explore', () => {
         /\n✗ explore › run \d+, shrunk \(shrunk \d+ times to 1 step; saved as .*explore-20261123-run-\d+\.yaml\)\n {4}state: \d orders? in the state: \[.*\]\n/,
       );
       expect(exit.stdout).toMatch(
-        /\n {6}explore › run \d+, shrunk › 1\. [^\n]*: -\d+: expected [^\n]*204[^\n]*, got (404|[^\n]*404)[^\n]* \(at status\)\n/,
+        /\n {6}explore › run \d+, shrunk › 1\. [^\n]*-\d+[^\n]*: expected [^\n]*204[^\n]*, got (404|[^\n]*404)[^\n]* \(at status\)\n/,
       );
       expect(exit.stdout).toMatch(/\nverdict: failed \(exit 1; /);
       expect(exit.code).toBe(1);

@@ -5,7 +5,7 @@ import { int64Maximum, int64Minimum } from '../../core/int64.js';
 import type { OrderInput, OrderStatus } from '../../core/provider-state.js';
 import { installHint } from '../optional-dependencies.js';
 import { two53 } from './exploration.js';
-import { routes, type Route } from '../../core/routes.js';
+import { documentedResponse, routes, schemaNameOf, type Route } from '../../core/routes.js';
 import { operationDefinitions, type OrderTarget } from '../../core/operation-definitions.js';
 import { NearPathWithoutKey, nearPaths } from './near-path-without-key.js';
 import {
@@ -195,25 +195,48 @@ function commandArbitraries(fc: FastCheck, ids: ReturnType<typeof idArbitraries>
   const { withKeys, others, nearPath } = routeCommands(fc, ids, keys);
   return [
     ...withKeys,
-    // A cancel, or now and then a refused cancel of a cancelled order and a list after it: one slot, so
-    // that the other commands keep their share of every sequence.
-    fc.oneof(
-      {
-        weight: 3,
-        arbitrary: fc
-          .tuple(fc.constantFrom<OrderTarget>('pending', 'shipped', 'cancelled', 'pending'), ids.id)
-          .map(([kind, near]): ExplorationCommand => new CallOnOrder('cancelOrder', kind, near)),
-      },
-      { weight: 1, arbitrary: ids.id.map((near): ExplorationCommand => new CancelAgainThenList(near)) },
-    ),
+    ...cancelSequences(fc, ids),
     // The operations whose parameter names no order (the pet read), or now and then a request without a
     // key on a path near a documented one.
     others.length === 0
       ? nearPath
       : fc.oneof({ weight: 3, arbitrary: fc.oneof(...others) }, { weight: 1, arbitrary: nearPath }),
-    fc.tuple(ids.id, fc.integer({ min: 2, max: 6 })).map(([near, count]) => new CancelBurst(near, count)),
-    fc.array(ids.id, { minLength: 1, maxLength: 3 }).map((nears) => new ListDuringCancels(nears)),
   ];
+}
+
+/**
+ * For each operation that cancels an order (its definition's `cancels`): a cancel, or now and then a
+ * refused cancel of a cancelled order and a list after it (one slot, so that the other commands keep
+ * their share of every sequence); a burst of cancels of one pending order; a list during cancels.
+ */
+function cancelSequences(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): Arbitrary<ExplorationCommand>[] {
+  const list = routes.find((route) => {
+    const listed = documentedResponse(route, 200);
+    return route.parameter === null && listed !== undefined && schemaNameOf(listed) === 'Order[]';
+  })?.operation;
+  if (list === undefined) return [];
+  return routes
+    .filter((route) => route.parameter !== null && operationDefinitions[route.operation].cancels !== undefined)
+    .flatMap(({ operation }) => [
+      fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc
+            .tuple(fc.constantFrom<OrderTarget>('pending', 'shipped', 'cancelled', 'pending'), ids.id)
+            .map(([kind, near]): ExplorationCommand => new CallOnOrder(operation, kind, near)),
+        },
+        {
+          weight: 1,
+          arbitrary: ids.id.map((near): ExplorationCommand => new CancelAgainThenList(operation, list, near)),
+        },
+      ),
+      fc
+        .tuple(ids.id, fc.integer({ min: 2, max: 6 }))
+        .map(([near, count]): ExplorationCommand => new CancelBurst(operation, near, count)),
+      fc
+        .array(ids.id, { minLength: 1, maxLength: 3 })
+        .map((nears): ExplorationCommand => new ListDuringCancels(operation, list, nears)),
+    ]);
 }
 
 /**

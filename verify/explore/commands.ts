@@ -4,7 +4,7 @@ import type { StoredOrder } from '../../mocks/order-store.js';
 import type { KeyChoice } from '../../core/authorization.js';
 import { int64Maximum, int64Minimum } from '../../core/int64.js';
 import { pathOf, routeOf, type OperationName } from '../../core/routes.js';
-import { operationDefinitions, type OrderTarget } from '../../core/operation-definitions.js';
+import { operationDefinitions, statusShowing, type OrderTarget } from '../../core/operation-definitions.js';
 import type { ContractStep } from '../../core/scenario.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { judgeCall } from '../../core/judge.js';
@@ -132,12 +132,21 @@ export class CallWithId implements ExplorationCommand {
   }
 }
 
-// What a burst of cancels of one pending order must give (tolerance `race-losers`), as a step expects it.
-export const burstExpect: ContractStep['expect'] = { status: 204, others: [404, 409] };
+/**
+ * What a burst of cancels of one pending order must give (tolerance `race-losers`), as a step expects
+ * it: one answer as for a pending order (204), every other as for one cancelled already (404 or 409).
+ */
+export function burstExpectOf(operation: OperationName): ContractStep['expect'] {
+  return {
+    status: statusShowing(operation, 'pending')!,
+    others: [...(operationDefinitions[operation].cancels?.againAccepts ?? [])],
+  };
+}
 
-/** Several cancels of one pending order at once: exactly one 204 (tolerance `race-losers`). */
+/** Several cancels of one pending order at once (an operation whose definition `cancels`): exactly one 204. */
 export class CancelBurst implements ExplorationCommand {
   constructor(
+    readonly operation: OperationName,
     readonly near: bigint,
     readonly count: number,
   ) {}
@@ -147,7 +156,9 @@ export class CancelBurst implements ExplorationCommand {
   async run(model: ExplorationModel, target: ExplorationTarget): Promise<void> {
     const started = performance.now();
     const id = orderTarget(model.orders, 'pending', this.near)!;
-    const call = { method: 'DELETE', path: pathOf(routeOf('cancelOrder'), id), key: 'valid' as KeyChoice };
+    const route = routeOf(this.operation);
+    const call = { method: route.method, path: pathOf(route, id), key: 'valid' as KeyChoice };
+    const burstExpect = burstExpectOf(this.operation);
     const observations = await Promise.all(
       Array.from({ length: this.count }, () => sendCall(target.options, call.method, call.path, call.key)),
     );
@@ -178,13 +189,14 @@ export class CancelBurst implements ExplorationCommand {
     });
     record(target, exchange, {
       name: '',
-      request: { method: 'DELETE', path: call.path },
+      request: { method: route.method, path: call.path },
       parallel: this.count,
       expect: burstExpect,
     });
   }
   toString(): string {
-    return `cancel the pending order nearest ${this.near} ${this.count} times at once`;
+    const title = operationDefinitions[this.operation].title(undefined);
+    return `${title}: the pending order nearest ${this.near}, ${this.count} times at once`;
   }
 }
 
@@ -194,9 +206,14 @@ export class CancelBurst implements ExplorationCommand {
  */
 export class CancelAgainThenList implements ExplorationCommand {
   readonly #cancel: CallOnOrder;
-  readonly #list = new CallOperation('listOrders');
-  constructor(readonly near: bigint) {
-    this.#cancel = new CallOnOrder('cancelOrder', 'cancelled', near);
+  readonly #list: CallOperation;
+  constructor(
+    readonly operation: OperationName,
+    readonly list: OperationName,
+    readonly near: bigint,
+  ) {
+    this.#cancel = new CallOnOrder(operation, 'cancelled', near);
+    this.#list = new CallOperation(list);
   }
   check(model: ExplorationModel): boolean {
     return this.#cancel.check(model);
@@ -212,17 +229,23 @@ export class CancelAgainThenList implements ExplorationCommand {
 
 /** A list sent while pending orders are being cancelled: each of them listed or not, every other order as the state gives it. */
 export class ListDuringCancels implements ExplorationCommand {
-  constructor(readonly nears: bigint[]) {}
+  constructor(
+    readonly operation: OperationName,
+    readonly list: OperationName,
+    readonly nears: bigint[],
+  ) {}
   check(model: ExplorationModel): boolean {
     return model.orders.some((order) => order.status === 'pending');
   }
   async run(model: ExplorationModel, target: ExplorationTarget): Promise<void> {
     const started = performance.now();
     const ids = [...new Set(this.nears.map((near) => orderTarget(model.orders, 'pending', near)!))];
-    const list = { method: 'GET', path: pathOf(routeOf('listOrders')), key: 'valid' as KeyChoice };
+    const listRoute = routeOf(this.list);
+    const cancelRoute = routeOf(this.operation);
+    const list = { method: listRoute.method, path: pathOf(listRoute), key: 'valid' as KeyChoice };
     const cancels = ids.map((id) => ({
-      method: 'DELETE',
-      path: pathOf(routeOf('cancelOrder'), id),
+      method: cancelRoute.method,
+      path: pathOf(cancelRoute, id),
       key: 'valid' as KeyChoice,
     }));
     const [listed, ...cancelled] = await Promise.all(
@@ -260,13 +283,14 @@ export class ListDuringCancels implements ExplorationCommand {
     target.saved.push(
       ...saved.map((step, index) => ({
         ...step,
-        name: `${target.steps.length}. cancel ${ids[index]} (during the list)`,
+        name: `${target.steps.length}. ${operationDefinitions[this.operation].title(String(ids[index]))} (during the list)`,
       })),
       { ...listStep, name: `${target.steps.length}. ${exchange.name}` },
     );
     if (exchange.violations.length > 0) stopAtDifference(target, exchange.name);
   }
   toString(): string {
-    return `list the orders while cancelling the pending order(s) nearest ${this.nears.join(', ')}`;
+    const [list, cancel] = [this.list, this.operation].map((name) => operationDefinitions[name].title(undefined));
+    return `${list} while ${cancel}: the pending order(s) nearest ${this.nears.join(', ')}`;
   }
 }

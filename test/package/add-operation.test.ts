@@ -152,11 +152,14 @@ describe('adding GET /store/orders/{orderId} by the recipe', () => {
     expect(found.harness!.client).toContain('"id":9007199254740993');
   });
 
-  it('is explored: the mock passes, and a provider that answers it with a wrong petId is caught', () => {
+  it('is explored: the mock passes, and a provider that answers it with a wrong petId or a rounded id is caught', () => {
     expect(found.harness!.explored).toBeGreaterThan(0);
     expect(found.harness!.honest).toEqual({ verdict: 'passed', violations: 0 });
-    expect((found.harness!.wrong as { verdict: string }).verdict).toBe('failed');
-    expect((found.harness!.wrong as { last: string[] }).last).toContain('order-field');
+    const wrong = found.harness!.wrong as Record<string, { verdict: string; last: string[] }>;
+    expect(wrong.petId!.verdict).toBe('failed');
+    expect(wrong.petId!.last).toContain('order-field');
+    expect(wrong.roundedId!.verdict).toBe('failed');
+    expect(wrong.roundedId!.last.filter((code) => code === 'order-field' || code === 'int64-exact')).not.toEqual([]);
   });
 
   it('is recorded with its title and the state its answers prove, and the recording replays on the mock', () => {

@@ -56,8 +56,14 @@ async function inProcess() {
   return { answers, journal, coverage, pact: { interactions, findings: pact.findings.length } };
 }
 
-// A provider in front of the mock that answers the operation's 200 with a petId one too many.
-async function wrongProvider(upstream: string) {
+// What a wrong provider does to the operation's 200: a petId one too many, or the id as a float64 has it.
+const wrongs: Record<string, (text: string) => string> = {
+  petId: (text) => text.replace(/"petId":(-?\d+)/, (_, petId: string) => `"petId":${BigInt(petId) + 1n}`),
+  roundedId: (text) => text.replace(/"id":(-?\d+)/, (_, id: string) => `"id":${String(Number(id))}`),
+};
+
+// A provider in front of the mock that answers the operation's 200 wrongly, everything else as the mock.
+async function wrongProvider(upstream: string, wrong: (text: string) => string) {
   const server = createHttpServer(async (request, response) => {
     const upstreamResponse = await fetch(`${upstream}${request.url}`, {
       method: request.method,
@@ -66,8 +72,7 @@ async function wrongProvider(upstream: string) {
     let text = await upstreamResponse.text();
     const answersOperation =
       request.method === route.method && new RegExp(`^/v1${pathOf(0).slice(0, -1)}[^/]+$`).test(request.url ?? '');
-    if (answersOperation && upstreamResponse.status === 200)
-      text = text.replace(/"petId":(-?\d+)/, (_, petId: string) => `"petId":${BigInt(petId) + 1n}`);
+    if (answersOperation && upstreamResponse.status === 200) text = wrong(text);
     // Every header as the mock sent it (the challenge of a 401, the pet's Deprecation), the length anew.
     const headers = Object.fromEntries(
       [...upstreamResponse.headers].filter(
@@ -104,18 +109,22 @@ async function harness() {
     const calls = honest.cases
       .flatMap((run) => run.exchanges)
       .filter((exchange) => matchRoute(exchange.method, exchange.path)?.route.operation === operation);
-    const wrong = await wrongProvider(origin);
-    try {
-      const caught = await explore({ ...target(wrong.origin), runs: 100, seed: 7 });
-      return {
-        client: stringifyJson(read),
-        honest: { verdict: honest.verdict, violations: honest.violations },
-        wrong: { verdict: caught.verdict, last: caught.failure?.steps.at(-1)?.violations.map((v) => v.code) },
-        explored: calls.length,
-      };
-    } finally {
-      await wrong.close();
+    const caught: Record<string, { verdict: string; last: string[] | undefined }> = {};
+    for (const [name, rewrite] of Object.entries(wrongs)) {
+      const wrong = await wrongProvider(origin, rewrite);
+      try {
+        const result = await explore({ ...target(wrong.origin), runs: 100, seed: 7 });
+        caught[name] = { verdict: result.verdict, last: result.failure?.steps.at(-1)?.violations.map((v) => v.code) };
+      } finally {
+        await wrong.close();
+      }
     }
+    return {
+      client: stringifyJson(read),
+      honest: { verdict: honest.verdict, violations: honest.violations },
+      wrong: caught,
+      explored: calls.length,
+    };
   } finally {
     await mock.close();
   }

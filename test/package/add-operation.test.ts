@@ -2,7 +2,7 @@
 // document gets GET /store/orders/{orderId} and the project its one definition (the very blocks of the
 // recipe), nothing else. The copy type-checks; the mock serves the operation; the journal, the coverage,
 // the consumer pact, the typed client and the recorder see it; exploration passes the mock and catches
-// a provider that answers it with a wrong petId; and git shows that no other file was edited.
+// a provider that answers it with a wrong petId or a rounded id; and git shows that no other file was edited.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';

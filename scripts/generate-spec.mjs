@@ -9,7 +9,7 @@
 //                                       component schemas without their prose: small enough for a browser client
 //   mocks/generated/scenarios.ts        the scenarios of scenarios/*.yaml as a constant, for the browser
 //                                       (which has no file system); Node reads the files themselves
-//   mocks/generated/control-page.ts     the control page (GET /__mock/): mocks/page/* as one document
+//   mocks/generated/control-page.ts     the control page (GET /__mock/): mocks/control/page/* as one document
 // `node scripts/generate-spec.mjs` writes them; `--check` exits 1 when a committed file is stale.
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -139,12 +139,12 @@ function renderContract(document) {
 }
 
 /**
- * The control page (GET /__mock/) as one self-contained document: mocks/page/page.html with page.css
+ * The control page (GET /__mock/) as one self-contained document: mocks/control/page/page.html with page.css
  * and page.js inline, and a Content-Security-Policy that allows exactly those two (by their SHA-256)
  * and calls to the page's own origin: nothing else loads, and nothing leaves the machine.
  */
 async function renderControlPage() {
-  const read = (name) => readFile(new URL(`mocks/page/${name}`, root), 'utf8');
+  const read = (name) => readFile(new URL(`mocks/control/page/${name}`, root), 'utf8');
   const [html, css, js] = await Promise.all([read('page.html'), read('page.css'), read('page.js')]);
   const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
   const page = html
@@ -161,7 +161,7 @@ async function renderControlPage() {
     "frame-ancestors 'none'",
   ].join('; ');
   return (
-    header.replace('spec/openapi.yaml', 'mocks/page/page.html, page.css and page.js') +
+    header.replace('spec/openapi.yaml', 'mocks/control/page/page.html, page.css and page.js') +
     '\n/** The control page (`GET /__mock/`): one document, its style and script inline. */\n' +
     `export const controlPageHtml = ${JSON.stringify(page)};\n\n` +
     '/** What the control page may load and call: its own inline style and script (by hash), and its own origin. */\n' +

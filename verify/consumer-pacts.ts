@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { findingText, type Finding } from '../core/finding.js';
 import type { JsonValue } from '../core/parse-json.js';
 import { stringifyJson } from '../core/stringify-json.js';
-import { judgeInteraction, type InteractionToJudge } from '../mocks/judge-interaction.js';
+import { judgeInteraction, type InteractionToJudge } from '../mocks/pipeline/judge-interaction.js';
 import { pactKeyChoice } from './key-choice-of.js';
 import { isLocalPact, readPactDocument } from './pact-document.js';
 import type { CaseResult } from './results.js';

@@ -117,29 +117,36 @@ describe('the layers', () => {
   });
 
   it('keeps the control client light: fetch and exact JSON, no store, no Ajv, no MSW', async () => {
-    const { packages } = await closure('mocks/control-client.ts');
+    const { packages } = await closure('mocks/control/control-client.ts');
     expect([...packages].sort()).toEqual(['lossless-json']);
   });
 
   it('runs the store on the published @msw/data, imported as a package: no vendored copy', async () => {
-    const { modules, packages } = await closure('mocks/order-store.ts');
+    const { modules, packages } = await closure('mocks/store/order-store.ts');
     expect(packages).toContain('@msw/data');
     expect([...modules].filter((file) => !['spec', 'core', 'mocks'].includes(layerOf(file)))).toEqual([]);
     expect(existsSync(join(projectRoot, 'vendor'))).toBe(false);
   });
 
-  it.each(['mocks/browser.ts', 'mocks/index-browser.ts', 'mocks/control-client.ts', 'mocks/storybook.ts'])(
-    'keeps %s, which browsers load, free of Node built-ins',
-    async (entry) => {
-      const { modules, packages } = await closure(entry);
-      expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
-      expect(
-        [...modules].filter((file) =>
-          ['core/scenario-files.ts', 'core/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
-        ),
-      ).toEqual([]);
-    },
-  );
+  it.each([
+    'mocks/adapters/browser.ts',
+    'mocks/index-browser.ts',
+    'mocks/control/control-client.ts',
+    'mocks/adapters/storybook.ts',
+  ])('keeps %s, which browsers load, free of Node built-ins', async (entry) => {
+    const { modules, packages } = await closure(entry);
+    expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
+    expect(
+      [...modules].filter((file) =>
+        [
+          'core/scenario-files.ts',
+          'core/package-folder.ts',
+          'mocks/server/server.ts',
+          'mocks/store/seed-file.ts',
+        ].includes(file),
+      ),
+    ).toEqual([]);
+  });
 
   it('keeps spec/ to the document and what is generated from it: no hand-written code', async () => {
     const entries = await readdir(join(projectRoot, 'spec'), { withFileTypes: true, recursive: true });

@@ -30,8 +30,14 @@ export {
 export type { ConflictBody } from '../session/operations.js';
 export { defaultSeed } from '../store/default-seed.js';
 export { bundledScenarios } from '../generated/scenarios.js';
-export { MockError, PactContradictsSpec, errorStatuses, type ErrorCode } from '../base/errors.js';
-export type { ConsumerPact, LeftOutCall, PactFinding } from '../pact/consumer-pact.js';
+export {
+  MockError,
+  PactContradictsSpec,
+  errorStatuses,
+  type ErrorCode,
+  type PactFinding,
+} from '../base/errors.js';
+export type { ConsumerPact, LeftOutCall } from '../pact/consumer-pact.js';
 export { defaultPactProvider, type PactOptions, type PactSelection } from '../pact/pact-file.js';
 export {
   OrderSeed,

@@ -1,5 +1,6 @@
 // The MSW adapter over the mock's parts: the one module that loads MSW to build the kit's handler.
 import { http, type RequestHandler } from 'msw';
+import { judgeInteraction } from '../pipeline/judge-interaction.js';
 import { createMockParts, useMswHandler, type OrderMock, type OrderMockOptions } from '../pipeline/mock-parts.js';
 import { kitAnswers } from '../pipeline/observer.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
@@ -45,7 +46,7 @@ function pipelineHandler(pipeline: Pipeline): RequestHandler {
  * }); // 409
  */
 export function createOrderMock(options: OrderMockOptions = {}): OrderMock {
-  return createMockParts(options);
+  return createMockParts(options, judgeInteraction);
 }
 
 useMswHandler(pipelineHandler);

@@ -1,5 +1,5 @@
-import type { PactFinding } from '../pact/consumer-pact.js';
 import { KitError, KitTypeError } from '../../core/errors.js';
+import type { Finding } from '../../core/finding.js';
 import type { ErrorRecord } from '../../core/records.js';
 import type { Violation } from '../../core/schema-validator.js';
 import { jsonReply, replyToResponse, type Reply } from './reply.js';
@@ -91,6 +91,11 @@ export type MockUsageErrorCode = keyof typeof mockUsageErrorCodes;
  * throw new MockUsageError('node_only', 'createServer needs Node.js and is not available in a browser.');
  */
 export class MockUsageError extends KitError<MockUsageErrorCode> {}
+
+/** A finding of the judge on one interaction of the pact: the pact cannot be written while there is one. */
+export interface PactFinding extends Finding {
+  interaction: string;
+}
 
 /**
  * A consumer pact the contract does not allow (`mock.pact()`): its findings, as data, name each

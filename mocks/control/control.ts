@@ -5,9 +5,10 @@ import { operationNames, type OperationName } from '../../core/routes.js';
 import { violationSummary } from '../../core/schema-validator.js';
 import { findingMessage } from '../../core/finding.js';
 import { consumerPact } from '../pact/consumer-pact.js';
+import type { InteractionJudge } from '../pact/interaction-judge.js';
 import { defaultPactProvider, pactParticipantName } from '../pact/pact-file.js';
 import { MockError } from '../base/errors.js';
-import type { RequestFilter } from '../journal/journal.js';
+import type { RequestFilter } from '../journal/request-filter.js';
 import type { MockSession } from '../session/mock-session.js';
 import { jsonReply, type Reply } from '../base/reply.js';
 import type { MockRequest } from '../base/mock-request.js';
@@ -241,7 +242,11 @@ export function readCoverage(session: MockSession): Reply {
  * `GET /__mock/pact?consumer=NAME[&provider=NAME]`: the session's consumer pact (what `mock.pact()`
  * writes), or 422 with the judge's findings as violations when the contract does not allow it.
  */
-export async function readPact(session: MockSession, url: URL, basePath: string): Promise<Reply> {
+export async function readPact(
+  session: MockSession,
+  url: URL,
+  { basePath, judge }: Pick<ControlCall, 'basePath' | 'judge'>,
+): Promise<Reply> {
   const query = url.searchParams;
   const filter = filterOf(query, ['consumer', 'provider']);
   const consumer = query.get('consumer');
@@ -264,7 +269,7 @@ export async function readPact(session: MockSession, url: URL, basePath: string)
   const { document, findings, conflicts } = await consumerPact(
     pactCalls,
     { consumer: consumer!, provider, filter },
-    { basePath },
+    { basePath, judge },
   );
   if (findings.length > 0)
     throw new MockError(
@@ -303,6 +308,8 @@ export interface ControlCall {
   url: URL;
   /** The path of the mock's base URL (`/v1`): a pact's paths are written below it. */
   basePath: string;
+  /** The judge of a pact's interactions (`GET /__mock/pact`). */
+  judge: InteractionJudge;
   parameter: string;
   sessions: SessionRegistry<MockSession>;
   /** Resolved on first call, so that the sessions routes never create one. */
@@ -373,7 +380,7 @@ export const controlRoutes: readonly ControlRoute[] = [
   }),
   controlRoute('/coverage', { GET: ({ session }) => readCoverage(session()) }),
   controlRoute('/pact', {
-    GET: ({ session, url, basePath }) => readPact(session(), url, basePath),
+    GET: (call) => readPact(call.session(), call.url, call),
     DELETE: ({ session }) => clearPact(session()),
   }),
   controlRoute(

@@ -1,5 +1,6 @@
 import { routes, type OperationName } from '../../core/routes.js';
 import { MockOptionError } from '../base/errors.js';
+import type { RequestFilter } from './request-filter.js';
 import type { Reply } from '../base/reply.js';
 import type { OrderStatus } from '../../core/provider-state.js';
 
@@ -95,19 +96,6 @@ export type RecordedCall = Omit<JournalEntry, 'time'> & {
    */
   heldAs?: OrderStatus | 'absent';
 };
-
-/**
- * Which calls to pick out of a journal: every field given must match.
- * @example
- * mock.requests({ operation: 'cancelOrder', status: 204 })
- * mock.requests({ method: 'DELETE', path: /^\/v1\/store\/orders\/3$/ })
- */
-export interface RequestFilter {
-  operation?: OperationName | null;
-  status?: number | 'network';
-  method?: string;
-  path?: string | RegExp;
-}
 
 // A global or sticky RegExp remembers where it last matched: each call is tested from the start.
 function matches(pattern: RegExp, path: string): boolean {

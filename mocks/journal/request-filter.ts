@@ -1,6 +1,19 @@
 import { operationNames } from '../../core/routes.js';
 import { MockOptionError } from '../base/errors.js';
-import type { RequestFilter } from './journal.js';
+import type { OperationName } from '../../core/routes.js';
+
+/**
+ * Which calls to pick out of a journal: every field given must match.
+ * @example
+ * mock.requests({ operation: 'cancelOrder', status: 204 })
+ * mock.requests({ method: 'DELETE', path: /^\/v1\/store\/orders\/3$/ })
+ */
+export interface RequestFilter {
+  operation?: OperationName | null;
+  status?: number | 'network';
+  method?: string;
+  path?: string | RegExp;
+}
 
 const filterFields = ['operation', 'status', 'method', 'path'];
 

@@ -7,7 +7,7 @@ import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { providerState } from '../../core/provider-state.js';
 import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
 import { documentedResponse, matchRoute, type RouteMatch } from '../../core/routes.js';
-import { MockUsageError, PactContradictsSpec } from '../base/errors.js';
+import { MockUsageError, PactContradictsSpec, type PactFinding } from '../base/errors.js';
 import {
   checkedParties,
   conflictError,
@@ -16,7 +16,7 @@ import {
   type PactOptions,
   type PactSelection,
 } from './pact-file.js';
-import { judgeInteraction } from '../pipeline/judge-interaction.js';
+import type { InteractionJudge } from './interaction-judge.js';
 import { isPicked, keptBodiesLimit, type RecordedCall } from '../journal/journal.js';
 import { mergeInteractions, type Interaction, type PactConflict } from './pact-merge.js';
 import { pactCallLimit, type PactCalls } from './pact-ledger.js';
@@ -25,11 +25,6 @@ import { pactCallLimit, type PactCalls } from './pact-ledger.js';
 export interface LeftOutCall {
   call: string;
   reason: 'fault' | 'network' | 'body-too-large' | 'not-an-operation' | 'pact-limit';
-}
-
-/** A finding of the judge on one interaction of the pact: the pact cannot be written while there is one. */
-export interface PactFinding extends Finding {
-  interaction: string;
 }
 
 /**
@@ -50,6 +45,8 @@ export interface PactContext {
   basePath: string;
   /** Set when the mock's MSW handlers are in use and no server was observed (`mock.observe`). */
   unseen?: string;
+  /** The judge of each interaction (`judgeInteraction`), given by the mock: the pact room makes no mock. */
+  judge: InteractionJudge;
 }
 
 const utf8 = new TextDecoder();
@@ -154,7 +151,7 @@ function reasonToLeaveOut(call: RecordedCall): LeftOutCall['reason'] | undefined
 /** One call as an interaction (without its description), and what the judge found of it. */
 async function interactionOf(
   call: RecordedCall,
-  basePath: string,
+  { basePath, judge }: PactContext,
 ): Promise<{ interaction: Interaction; findings: Finding[] }> {
   const below = call.path.slice(basePath.length);
   const text = bodyText(call.answer!.body);
@@ -176,7 +173,7 @@ async function interactionOf(
   if (answer.sunset !== undefined) headers.set('sunset', answer.sunset);
   const findings = contradictionsOf(call, match);
   findings.push(
-    ...(await judgeInteraction({
+    ...(await judge({
       method: call.method,
       path: below,
       key: key.choice,
@@ -256,7 +253,7 @@ function kitMetadata(leftOut: readonly LeftOutCall[], overflow: number, unseen: 
  * the specification and the model before it is written, and a cancel a handler answered compared
  * with how the mock held the order.
  * @example
- * const { document, findings } = await consumerPact(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1' });
+ * const { document, findings } = await consumerPact(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1', judge: judgeInteraction });
  * findings // [] when every call is one the contract allows
  */
 export async function consumerPact(
@@ -276,7 +273,7 @@ export async function consumerPact(
       leftOut.push({ call: `${call.method} ${call.path} ${call.status}`, reason });
       continue;
     }
-    const { interaction, findings } = await interactionOf(call, context.basePath);
+    const { interaction, findings } = await interactionOf(call, context);
     built.push({ description: descriptionOf(call, call.path.slice(context.basePath.length)), ...interaction });
     foundPerInteraction.push(findings);
   }
@@ -307,7 +304,7 @@ export async function consumerPact(
  * once (see `writePactFile`). Throws `PactContradictsSpec`, writing nothing, when the judge found
  * something, and `MockUsageError` (`pact_limit_reached`) when calls did not fit. Resolves with the file's path.
  * @example
- * await writeConsumerPact(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1' }) // 'pacts/web-app-petstore-order-interface.json'
+ * await writeConsumerPact(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1', judge: judgeInteraction }) // 'pacts/web-app-petstore-order-interface.json'
  */
 export async function writeConsumerPact(
   pactCalls: PactCalls,

@@ -3,7 +3,7 @@
 import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { MockOptionError, MockUsageError } from '../base/errors.js';
-import type { RequestFilter } from '../journal/journal.js';
+import type { RequestFilter } from '../journal/request-filter.js';
 import { mergePactDocuments, type PactConflict } from './pact-merge.js';
 import { checkedFilter } from '../journal/request-filter.js';
 

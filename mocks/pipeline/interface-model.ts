@@ -5,6 +5,7 @@ import type { OrderStatus } from '../../core/provider-state.js';
 import { authorizationHeader, developmentApiKey, type KeyChoice } from '../../core/authorization.js';
 import { matchRoute } from '../../core/routes.js';
 import { MockUsageError } from '../base/errors.js';
+import { judgeWithModel } from '../pact/interaction-judge.js';
 import type { ModelAnswer } from '../../core/compare.js';
 
 const utf8 = new TextDecoder();
@@ -26,7 +27,10 @@ export class InterfaceModel {
 
   /** A model whose store holds exactly these orders (the provider state's `params.orders`). */
   static async seeded(orders: readonly unknown[]): Promise<InterfaceModel> {
-    const mock = createMockParts({ seed: orders, apiKeys: [developmentApiKey], control: false });
+    // The model's own pact is never asked for; were it, the model would judge it as the kit does.
+    const mock = createMockParts({ seed: orders, apiKeys: [developmentApiKey], control: false }, (interaction) =>
+      judgeWithModel(interaction, (state) => InterfaceModel.seeded(state)),
+    );
     await mock.orders();
     return new InterfaceModel(mock);
   }

@@ -1,45 +1,16 @@
-import type { KeyChoice } from '../../core/authorization.js';
-import type { ObservedResponse } from '../../core/checks.js';
-import { ProviderHistory } from '../../core/compare.js';
 import type { Finding } from '../../core/finding.js';
-import { judgeCall } from '../../core/judge.js';
+import { judgeWithModel, type InteractionToJudge } from '../pact/interaction-judge.js';
 import { InterfaceModel } from './interface-model.js';
-
-/** A pact's interaction as the judge sees it: the call, the orders its provider state holds, and the answer it expects. */
-export interface InteractionToJudge {
-  method: string;
-  /** The path below the base URL (without /v1). */
-  path: string;
-  key: KeyChoice;
-  /** The orders of its provider state; undefined when it sets none (then only the specification judges it). */
-  orders: readonly unknown[] | undefined;
-  response: ObservedResponse;
-}
 
 /**
  * What the one judge finds in an interaction of a pact: its answer against the specification, and,
- * where it sets the orders of its provider state, against the model seeded with them. A consumer's
- * pact is judged by it before it is written (`mock.pact()`) and before a provider is held to it
- * (`petstore-verify --pact`).
+ * where it sets the orders of its provider state, against the kit's mock seeded with them
+ * (`InterfaceModel`). A consumer's pact is judged by it before it is written (`mock.pact()`) and
+ * before a provider is held to it (`petstore-verify --pact`).
  * @example
  * await judgeInteraction({ method: 'DELETE', path: '/store/orders/1', key: 'valid', orders: [{ id: 1, status: 'pending' }], response: { status: 409, headers: new Headers(), text: '' } })
  * // [{ code: 'status-unexpected', path: 'status', expected: 'status 204', actual: 'status 409' }]
  */
-export async function judgeInteraction(interaction: InteractionToJudge): Promise<Finding[]> {
-  const call = { method: interaction.method, path: interaction.path };
-  const observed = interaction.response;
-  // Orders the model cannot hold are no state it can judge in: the specification's check says why.
-  const model =
-    interaction.orders === undefined
-      ? undefined
-      : await InterfaceModel.seeded(interaction.orders).catch(() => undefined);
-  if (model === undefined) return judgeCall({ call, observed }).findings;
-  const before = await model.orders();
-  const answer = await model.call(call.method, call.path, interaction.key);
-  const after = await model.orders();
-  return judgeCall({
-    call,
-    observed,
-    ...(answer !== undefined && { model: { answer, before, after, history: new ProviderHistory() } }),
-  }).findings;
+export function judgeInteraction(interaction: InteractionToJudge): Promise<Finding[]> {
+  return judgeWithModel(interaction, (orders) => InterfaceModel.seeded(orders));
 }

@@ -1,5 +1,6 @@
 import { consumerPact, writeConsumerPact, type ConsumerPact } from '../pact/consumer-pact.js';
 import type { PactOptions, PactSelection } from '../pact/pact-file.js';
+import type { InteractionJudge } from '../pact/interaction-judge.js';
 import type { RequestHandler } from 'msw';
 import { developmentApiKey } from '../../core/authorization.js';
 import type { FaultInput } from '../../core/fault-format.js';
@@ -243,9 +244,10 @@ interface MswUse {
 const unseenWithoutObserve =
   "mock.observe(server) was never called: answers of handlers in front of the kit's (server.use, worker.use) could not be seen, and are not in this pact";
 
-function pactControlsOf(session: MockSession, basePath: string, msw: MswUse): PactControls {
+function pactControlsOf(session: MockSession, basePath: string, msw: MswUse, judge: InteractionJudge): PactControls {
   const context = () => ({
     basePath,
+    judge,
     ...(msw.handlersGiven && !msw.observed && { unseen: unseenWithoutObserve }),
   });
   return {
@@ -261,9 +263,9 @@ function pactControlsOf(session: MockSession, basePath: string, msw: MswUse): Pa
  * imports only this, so it starts without MSW; where the adapter was never loaded, `handlers`
  * throws `MockUsageError` (`no_msw_handlers`).
  * @example
- * const mock = createMockParts({ seed: [{ id: 1 }] }); // answers through mock.handle
+ * const mock = createMockParts({ seed: [{ id: 1 }] }, judgeInteraction); // answers through mock.handle
  */
-export function createMockParts(options: OrderMockOptions = {}): OrderMock {
+export function createMockParts(options: OrderMockOptions, judge: InteractionJudge): OrderMock {
   // A random part, so that a restarted server never reuses an entity tag.
   const mockTag = Math.random().toString(36).slice(2, 10);
   let stores = 0;
@@ -296,6 +298,7 @@ export function createMockParts(options: OrderMockOptions = {}): OrderMock {
     baseUrl: options.baseUrl,
     control: options.control ?? true,
     controlAccess: options.controlAccess,
+    judgeInteraction: judge,
     journal: start.journalSize > 0,
     now: options.sessions?.now ?? Date.now,
     log: options.log,
@@ -309,7 +312,7 @@ export function createMockParts(options: OrderMockOptions = {}): OrderMock {
     handle: pipeline.handle,
     session: (name) => {
       const session = sessions.resolve(name);
-      return { ...controlsOf(session), ...pactControlsOf(session, pipeline.basePath, msw) };
+      return { ...controlsOf(session), ...pactControlsOf(session, pipeline.basePath, msw, judge) };
     },
     sessions: () => sessions.list(),
     observe: (source) => {
@@ -317,7 +320,7 @@ export function createMockParts(options: OrderMockOptions = {}): OrderMock {
       return observe(source);
     },
     dropsConnectionsInAnySession: () => sessions.some(dropsConnections),
-    ...pactControlsOf(sessions.default, pipeline.basePath, msw),
+    ...pactControlsOf(sessions.default, pipeline.basePath, msw, judge),
   };
   return withUserHandlers(mock, pipeline, { options, userHandlers, msw });
 }

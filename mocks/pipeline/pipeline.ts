@@ -13,6 +13,7 @@ import {
   routeFor,
 } from './method-rules.js';
 import type { ControlAccess } from '../control/control-access.js';
+import type { InteractionJudge } from '../pact/interaction-judge.js';
 import { MockError, errorToReply, noOperation } from '../base/errors.js';
 import { keptAnswer, type AuthorizationSeen, type KeptAnswer, type RecordedCall } from '../journal/journal.js';
 import type { MockSession } from '../session/mock-session.js';
@@ -48,6 +49,8 @@ export interface PipelineParts {
   control: boolean;
   /** Undefined lets every caller use the control plane. */
   controlAccess: ControlAccess | undefined;
+  /** The judge of a pact's interactions, for `GET /__mock/pact`. */
+  judgeInteraction: InteractionJudge;
   journal: boolean;
   now: () => number;
   log: ((line: string) => void) | undefined;
@@ -299,6 +302,7 @@ class RequestPipeline {
       url,
       parameter: decodeURIComponent(matched.parameter),
       basePath: this.basePath,
+      judge: this.#parts.judgeInteraction,
       sessions,
       session: () => (reads ? sessions.peek(request) : sessions.forRequest(request)),
     });

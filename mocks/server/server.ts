@@ -6,6 +6,7 @@ import { createControlAccess } from '../control/control-access.js';
 import { corsHeaders } from './cors-headers.js';
 import { MockError } from '../base/errors.js';
 import { NodeRequest } from './node-request.js';
+import { judgeInteraction } from '../pipeline/judge-interaction.js';
 import { createMockParts, type OrderMock, type OrderMockOptions } from '../pipeline/mock-parts.js';
 import type { Answer } from '../pipeline/pipeline.js';
 import { AnswersUnderWay, answerRawSockets } from './raw-sockets.js';
@@ -197,7 +198,7 @@ function createLargeBodyCollector(collectGarbage: (() => void) | undefined): {
 export function createServer(options: ServerOptions = {}): MockServer {
   const access = createControlAccess({ origins: options.controlOrigins, key: options.controlKey });
   // Without MSW's handlers: the server answers through mock.handle, and starts without loading MSW.
-  const mock = createMockParts({ ...options, controlAccess: access });
+  const mock = createMockParts({ ...options, controlAccess: access }, judgeInteraction);
   const bodyLimit = options.bodyLimit ?? defaultBodyLimit;
   const writeReply = createReplyWriter();
   const warmUp = createWarmUp(mock.store, options.collectGarbage);

@@ -3,15 +3,9 @@ import type { ScenarioStep } from '../../core/scenario.js';
 import { operationOf, type OperationName } from '../../core/routes.js';
 import { MockError } from '../base/errors.js';
 import { FaultPlan, faultsInForceLimit, type ActiveFault } from './faults.js';
-import {
-  RequestJournal,
-  type JournalEntry,
-  type RecordedCall,
-  type RequestFilter,
-  type ResponseCoverage,
-} from '../journal/journal.js';
+import { RequestJournal, type JournalEntry, type RecordedCall, type ResponseCoverage } from '../journal/journal.js';
 import { PactLedger, type PactCalls } from '../pact/pact-ledger.js';
-import { checkedFilter } from '../journal/request-filter.js';
+import { checkedFilter, type RequestFilter } from '../journal/request-filter.js';
 import { type OrderSeed, OrderStore, type OrderCollection, type StoredOrder } from '../store/order-store.js';
 import type { ConflictBody } from './operations.js';
 import type { NetworkError, Reply } from '../base/reply.js';

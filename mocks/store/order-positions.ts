@@ -1,5 +1,5 @@
 import { Query } from '@msw/data';
-import type { OrderCollection, OrderRecord } from './order-store.js';
+import type { OrderCollection, OrderRecord } from './order-collection.js';
 
 // A predicate: a `where({ id })` object is slower to scan with.
 const byId = (id: bigint) => new Query<OrderRecord>((order) => order.id === id);

@@ -8,19 +8,13 @@ import { listBody } from './list-body.js';
 import { nextTurn, OrderSeed, storedOrder, storedOrdersBody, type StoredOrder } from './order-seed.js';
 import { StoreChanges } from './store-changes.js';
 import { OrderPositions } from './order-positions.js';
+import type { OrderCollection, OrderRecord, OrderSchema } from './order-collection.js';
 import { flattenRecordKeys } from './flat-record-keys.js';
 import { updatesByRecordWithoutSearch } from './update-by-record.js';
 
 export { OrderSeed, toStoredOrders, type StoredOrder } from './order-seed.js';
 
-/** The Standard Schema of the store's records. */
-export type OrderSchema = StandardSchemaV1<OrderInput, StoredOrder>;
-
-/** A store's orders as an `@msw/data` collection (`await mock.collection()`). */
-export type OrderCollection = Collection<OrderSchema>;
-
-/** One record of an `OrderCollection`. */
-export type OrderRecord = ReturnType<OrderCollection['all']>[number];
+export type { OrderCollection, OrderRecord, OrderSchema } from './order-collection.js';
 
 const validateOrder = schemaValidator('order-input', orderRecordSchema(false));
 

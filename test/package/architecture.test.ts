@@ -243,6 +243,17 @@ describe('the rooms of mocks/', () => {
     expect(importCycles(graph)).toEqual([]);
   });
 
+  it('draws every room of the table, and no other, in docs/architecture.md', async () => {
+    const text = await readFile(join(projectRoot, 'docs', 'architecture.md'), 'utf8');
+    const docs = text.slice(text.indexOf('### The rooms of `mocks/`'), text.indexOf('<!-- not-run: the source layout'));
+    const drawn = [...docs.matchAll(/^\| `([a-z]+)\/` \|/gm)].map(([, room]) => room!);
+    expect(drawn.sort()).toEqual(
+      Object.keys(rooms)
+        .filter((room) => room !== '.')
+        .sort(),
+    );
+  });
+
   it('has no import cycle among the files of mocks/, type imports included', async () => {
     const graph = new Map<string, string[]>();
     for (const file of await sourceFiles('mocks')) graph.set(file, (await importsOf(file)).modules);

@@ -160,6 +160,12 @@ async function renderControlPage() {
       .replace(/^import [^;]*;\n/gm, '')
       .replace(/^export \{\};\n/gm, '')
       .replace(/^export (?=(?:async )?function |const |let )/gm, '');
+  // Modules are scopes of their own to the checker, but share one here: a name declared in two would break the page.
+  const declared = modules.flatMap((module) => [
+    ...module.matchAll(/^(?:export )?(?:async function|function|const|let) ([\w$]+)/gm),
+  ]);
+  const twice = declared.map(([, name]) => name).filter((name, index, names) => names.indexOf(name) !== index);
+  if (twice.length > 0) throw new Error(`the control page's modules declare ${twice.join(', ')} more than once`);
   const js = `(() => {\n${modules.map(asScript).join('\n')}})();\n`;
   const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
   const page = html

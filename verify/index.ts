@@ -37,7 +37,7 @@ export {
   type ExploreOptions,
   type SavedScenario,
 } from './explore/explore.js';
-export { InterfaceModel } from '../mocks/interface-model.js';
+export { InterfaceModel } from '../mocks/pipeline/interface-model.js';
 export type { ModelAnswer } from '../core/compare.js';
 export { observe, TargetUnreachable } from './observe.js';
 export type { Observation, TargetFailure } from '../core/observation.js';

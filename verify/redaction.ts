@@ -76,3 +76,29 @@ export function withoutCredentials(href: string): string {
   const url = new URL(href);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
+
+// Header fields whose values are credentials whatever their name's case: a key, a token, a session.
+const credentialField = /authorization|cookie|token|secret|session|passw|api[-_]?key|csrf|xsrf|^x-[a-z-]*key$/i;
+
+/**
+ * The credentials a message's header fields (and cookies) carry, to give a `Redaction` as `secrets`: an
+ * `Authorization` value and its token, each cookie's value (`Cookie`, `Set-Cookie`), and the value of
+ * any field named as a key, token, secret or session. What a HAR file holds that no output may show.
+ * @example
+ * secretsOfFields([{ name: 'Authorization', value: 'Bearer abc123' }, { name: 'Cookie', value: 'sid=s3cr3t; theme=dark' }])
+ * // ['Bearer abc123', 'abc123', 'sid=s3cr3t; theme=dark', 's3cr3t', 'dark']
+ */
+export function secretsOfFields(fields: readonly { name: string; value: string }[]): string[] {
+  return fields.flatMap(({ name, value }) => {
+    if (typeof value !== 'string' || !credentialField.test(name)) return [];
+    const lower = name.toLowerCase();
+    if (lower === 'authorization' || lower === 'proxy-authorization')
+      return [value, value.replace(/^\s*\S+\s+/, '').trim()];
+    if (lower === 'cookie') return [value, ...value.split(';').map(cookieValue)];
+    if (lower === 'set-cookie')
+      return [value, ...value.split('\n').map((line) => cookieValue(line.split(';')[0] ?? ''))];
+    return [value];
+  });
+}
+
+const cookieValue = (pair: string) => pair.slice(pair.indexOf('=') + 1).trim();

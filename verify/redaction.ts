@@ -102,3 +102,30 @@ export function secretsOfFields(fields: readonly { name: string; value: string }
 }
 
 const cookieValue = (pair: string) => pair.slice(pair.indexOf('=') + 1).trim();
+
+// Query parameters whose values are credentials, and the length from which any value is taken for a token.
+const credentialParameter = /token|key|secret|session|passw|auth|sig|code|jwt|sid|state|nonce/i;
+const tokenLength = 16;
+
+/**
+ * The credentials a URL seen in traffic carries (not one given to a run, whose every query value is a
+ * secret): its user and password, the values of query parameters named as credentials (`access_token`,
+ * `api_key`, `sig`), and any query value long enough to be a token. Short plain values (`?page=2`,
+ * `?next=orders`) stay: taken out, they would take the same words out of every line.
+ * @example
+ * secretsOfTrafficUrl('https://u:p4ss@host/v1/store/orders?access_token=t0k3n&page=2') // ['u', 'p4ss', 't0k3n']
+ */
+export function secretsOfTrafficUrl(href: string): string[] {
+  if (!URL.canParse(href)) return [];
+  const url = new URL(href);
+  const query = [...url.searchParams].flatMap(([name, value]) =>
+    credentialParameter.test(name) || value.length >= tokenLength ? [value] : [],
+  );
+  return [
+    url.username,
+    decodeURIComponent(url.username),
+    url.password,
+    decodeURIComponent(url.password),
+    ...query,
+  ].filter((secret) => secret !== '');
+}

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
 import type { ContractStep } from '../../core/scenario.js';
+import type { OrderInput } from '../../core/provider-state.js';
 import { judgeHar } from '../../verify/har/judge-har.js';
 import { startBrokenProvider } from '../support/broken-provider.js';
 import { cliPath as mockCli, runToExit, startCommand, verifyCliPath as verifyCli } from '../support/cli-support.js';
@@ -22,7 +23,7 @@ afterEach(async () => {
 });
 
 const base = 'https://staging.example.com/v1';
-const shippedState = [
+const shippedState: OrderInput[] = [
   { id: 1, petId: 101, quantity: 1, status: 'pending' },
   { id: 3, petId: 103, quantity: 1, status: 'shipped' },
 ];
@@ -414,6 +415,22 @@ describe('petstore-verify har: what real HAR files hold', () => {
     expect(run.stdout).toContain(`2 of the order interface at ${base}`);
     expect(run.stdout).toContain('ignored 1 entry of other hosts and paths (prod.example.com)');
     expect(run.code).toBe(0);
+    const redirected = await har('redirect.har', [
+      {
+        url: `${base}/store/orders`,
+        status: 302,
+        requestHeaders: authorized,
+        responseHeaders: { location: 'https://login.example.com/?next=orders&state=3f9a8b7c6d5e4f3a2b1c' },
+      },
+    ]);
+    const { report } = await judgeHar({ file: redirected });
+    expect(report.exchanges[0]!.violations).toEqual([
+      expect.objectContaining({
+        code: 'status-undocumented',
+        actual:
+          '302 (a redirect to https://login.example.com/?next=orders&state=[redacted]; the specification documents none)',
+      }),
+    ]);
     const first = await verifyHar([file]);
     expect(first.stdout).toContain(
       `ignored 2 entries of the interface at another base URL (${base}): give --base-url to judge those`,

@@ -130,7 +130,7 @@ function harLines(report: HarReport, options: { quiet: boolean; verbose: boolean
   return [
     ...headLines(report),
     ...report.exchanges.flatMap((exchange) => exchangeLines(exchange, options)),
-    ...report.recording.against.flatMap(({ step, findings }) =>
+    ...report.contract.against.flatMap(({ step, findings }) =>
       findings.map(
         (finding) =>
           `✗ contract: ${step}: the contract requires ${finding.expected}, the HAR's answer was ${finding.actual} [${finding.code}]`,
@@ -181,20 +181,20 @@ function exchangeLines(exchange: HarExchangeVerdict, options: { quiet: boolean; 
 }
 
 function summaryLines(report: HarReport): string[] {
-  const { recording } = report;
+  const { contract } = report;
   const lines = [
-    `${entries(report.exchanges.length)} of the interface, ${report.judged} judged, ${plural(report.violations, 'violation')} of the specification, ${plural(recording.disagreements, 'finding')} against the contract`,
+    `${entries(report.exchanges.length)} of the interface, ${report.judged} judged, ${plural(report.violations, 'violation')} of the specification, ${plural(contract.disagreements, 'finding')} against the contract`,
   ];
-  if (recording.inferred.length > 0)
+  if (contract.inferred.length > 0)
     lines.push(
-      `inferred from the answers, not known: ${recording.inferred.map(({ id, status, because }) => `order ${id} ${status} (from ${because})`).join(', ')}; ` +
+      `inferred from the answers, not known: ${contract.inferred.map(({ id, status, because }) => `order ${id} ${status} (from ${because})`).join(', ')}; ` +
         'a bug in these statuses cannot be caught (a 204 for a shipped order reads as a pending one): give --from-scenario NAME',
     );
-  for (const { file, steps } of recording.files)
+  for (const { file, steps } of contract.saved)
     lines.push(
       `saved ${plural(steps, 'step')} in ${file}: replay it with petstore-verify --scenarios DIR --scenario NAME`,
     );
-  if (recording.failed !== undefined) lines.push(recording.failed);
+  if (contract.failed !== undefined) lines.push(contract.failed);
   if (report.reason !== undefined && report.verdict === 'not-run') lines.push(report.reason);
   lines.push(`verdict: ${report.verdict} (exit ${report.exitCode})`);
   return lines;

@@ -152,13 +152,18 @@ describe('petstore-verify har: the README bug from a HAR', () => {
       knownState: { scenario: 'cancel-shipped-order', orders: shippedState },
     });
     expect([report.verdict, report.exitCode, report.judged, report.violations]).toEqual(['failed', 1, 2, 0]);
-    expect(report.recording.against).toEqual([
-      expect.objectContaining({
-        step: '2. cancel order 3',
-        findings: [{ code: 'status-unexpected', path: 'status', expected: 'status 409', actual: '204' }],
-      }),
-    ]);
-    expect(report.recording.files).toHaveLength(1); // judged in a folder of its own, removed after
+    expect(report.contract).toEqual({
+      steps: 2,
+      disagreements: 1,
+      against: [
+        {
+          step: '2. cancel order 3',
+          findings: [{ code: 'status-unexpected', path: 'status', expected: 'status 409', actual: '204' }],
+        },
+      ],
+      inferred: [],
+      saved: [], // judged in a folder of its own, removed after
+    });
   });
 });
 
@@ -389,7 +394,7 @@ describe('petstore-verify har: what real HAR files hold', () => {
       save: { directory: saved, name: 'parallel' },
     });
     expect(report.exchanges.map((exchange) => exchange.entry)).toEqual([1, 0, 2]);
-    expect(report.recording.against).toEqual([]);
+    expect(report.contract.against).toEqual([]);
     expect(report.exitCode).toBe(0);
     const [scenario] = await loadScenarios({ directory: saved });
     expect(scenario!.steps.map((step) => step.name)).toEqual([
@@ -397,6 +402,62 @@ describe('petstore-verify har: what real HAR files hold', () => {
       '2. cancel order 1',
       '3. list the orders',
     ]);
+  });
+
+  it('keeps ids beyond 2^53 exact, from the HAR to the saved state and steps', async () => {
+    const big = '9007199254740993';
+    const file = await har('int64.har', [
+      {
+        url: `${base}/store/orders`,
+        status: 200,
+        requestHeaders: authorized,
+        responseHeaders: json,
+        body: `[{"id":${big},"petId":7,"quantity":2}]`,
+      },
+      { method: 'DELETE', url: `${base}/store/orders/${big}`, status: 204, requestHeaders: authorized },
+      {
+        method: 'DELETE',
+        url: `${base}/store/orders/9007199254740992`,
+        status: 404,
+        requestHeaders: authorized,
+        responseHeaders: json,
+        body: error('order_not_found', 404),
+      },
+    ]);
+    const saved = join(directory, 'saved');
+    const { report } = await judgeHar({ file, save: { directory: saved, name: 'beyond' } });
+    expect([report.exitCode, report.contract.disagreements]).toEqual([0, 0]);
+    expect(report.contract.inferred).toEqual([
+      { id: 9007199254740993n, status: 'pending', because: `2. cancel order ${big}` },
+    ]);
+    const [scenario] = await loadScenarios({ directory: saved });
+    expect(scenario!.state!.params.orders).toEqual([
+      { id: 9007199254740993n, petId: 7, quantity: 2, status: 'pending' },
+    ]);
+    expect(scenario!.steps.map((step) => step.request.path)).toEqual([
+      '/store/orders',
+      `/store/orders/${big}`,
+      '/store/orders/9007199254740992',
+    ]);
+  });
+
+  it('prints with --quiet only the entries that break the specification', async () => {
+    const file = await har('quiet.har', [
+      ...readmeBug,
+      {
+        url: `${base}/store/orders`,
+        status: 200,
+        requestHeaders: authorized,
+        responseHeaders: json,
+        body: '[{"id":"1"}]',
+        at: 900,
+      },
+    ]);
+    const run = await verifyHar([file, '--quiet']);
+    expect(run.stdout.split('\n').filter((line) => /^[·✗-] #/.test(line))).toEqual([
+      `✗ #3 GET ${base}/store/orders → 200`,
+    ]);
+    expect(run.code).toBe(1);
   });
 
   it('picks the base URL given with --base-url, and ignores the interface at another base URL', async () => {

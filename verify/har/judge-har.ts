@@ -46,6 +46,21 @@ export interface HarExchangeVerdict {
   unjudged?: string;
 }
 
+/** The recorder's judgement of the calls against the contract, as last judged. */
+export interface HarContractReport {
+  /** The steps the calls made (a read repeated with the same answer is one). */
+  steps: number;
+  /** How many findings the model holds against the HAR's answers, and each step's. */
+  disagreements: number;
+  against: { step: string; findings: Finding[] }[];
+  /** The order statuses taken from answers rather than known (no --from-scenario): a bug in them cannot be caught. */
+  inferred: { id: bigint; status: 'pending' | 'shipped'; because: string }[];
+  /** The scenario file written with `save`, and its steps. */
+  saved: { file: string; steps: number }[];
+  /** Why the file could not be written, when it could not. */
+  failed?: string;
+}
+
 /** What a HAR file held and how it was judged: the console, `--json` and the exit code all come from it. */
 export interface HarReport {
   file: string;
@@ -63,7 +78,7 @@ export interface HarReport {
   /** The state the steps were judged in: a scenario's (known), or inferred from the answers. */
   state: { scenario: string } | 'inferred';
   /** The recorder's judgement against the contract (the model), and the file it saved with `save`. */
-  recording: WrittenRecordings;
+  contract: HarContractReport;
   verdict: 'passed' | 'failed' | 'not-run';
   exitCode: 0 | 1 | 2;
   reason?: string;
@@ -169,7 +184,7 @@ function reportOf(
     violations,
     sanitized: parts.sanitized,
     state: options.knownState === undefined ? ('inferred' as const) : { scenario: options.knownState.scenario },
-    recording,
+    contract: contractOf(recording, options.save !== undefined),
   };
   if (violations > 0 || recording.disagreements > 0 || recording.failed !== undefined) {
     const why = [
@@ -185,4 +200,16 @@ function reportOf(
       ? `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below a base URL ending with /v1${options.baseUrl === undefined ? '' : `, or ${options.baseUrl}`})`
       : `no entry was judged: ${verdicts.length} ${verdicts.length === 1 ? 'entry' : 'entries'} of the interface, none with an answer to judge`;
   return { ...base, verdict: 'not-run', exitCode: 2, reason };
+}
+
+// What the recorder wrote, without the folder it judged in when nothing was to be saved.
+function contractOf(recording: WrittenRecordings, saved: boolean): HarContractReport {
+  return {
+    steps: recording.files.reduce((total, { steps }) => total + steps, 0),
+    disagreements: recording.disagreements,
+    against: recording.against.map(({ step, findings }) => ({ step, findings })),
+    inferred: recording.inferred.map(({ id, status, because }) => ({ id, status, because })),
+    saved: saved ? recording.files : [],
+    ...(recording.failed !== undefined && { failed: recording.failed }),
+  };
 }

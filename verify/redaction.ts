@@ -121,11 +121,14 @@ export function secretsOfTrafficUrl(href: string): string[] {
   const query = [...url.searchParams].flatMap(([name, value]) =>
     credentialParameter.test(name) || value.length >= tokenLength ? [value] : [],
   );
+  // Parameters of a path segment (`/orders;jsessionid=…`) carry sessions.
+  const segmentParameters = [...url.pathname.matchAll(/;[^/=;]*=([^/;]+)/g)].map((match) => match[1]!);
   return [
     url.username,
     decodeURIComponent(url.username),
     url.password,
     decodeURIComponent(url.password),
     ...query,
+    ...segmentParameters,
   ].filter((secret) => secret !== '');
 }

@@ -517,7 +517,12 @@ describe('petstore-verify har: bad files', () => {
     };
     await refused(
       await write('text.har', 'GET /v1/store/orders'),
-      /^petstore-verify: .*text\.har is not JSON \(.*\): a HAR file is JSON$/,
+      /^petstore-verify: .*text\.har is not JSON: a HAR file is JSON$/,
+    );
+    // The parser's words would quote the text around the error: here, a key.
+    await refused(
+      await write('cut.har', '{"log":{"entries":[{"request":{"headers":[{"value":"Bearer sk-secret-123"},}'),
+      /cut\.har is not JSON: a HAR file is JSON$/,
     );
     await refused(
       await write('other.har', '{"orders":[]}'),

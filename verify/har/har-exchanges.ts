@@ -102,8 +102,10 @@ function interfacePathOf(url: URL, given: string | undefined): { base: string; p
   return undefined;
 }
 
-const headerNamed = (fields: readonly HarField[], name: string) =>
-  fields.find((field) => field.name.toLowerCase() === name)?.value;
+const headerNamed = (fields: readonly HarField[], name: string) => {
+  const value = fields.find((field) => field.name.toLowerCase() === name)?.value;
+  return typeof value === 'string' ? value : undefined;
+};
 
 function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: string): HarExchange {
   const { request, response } = entry;
@@ -128,8 +130,9 @@ function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: 
 /** Why an entry of the interface says nothing of what the deployment answered, when it does not. */
 function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined {
   if (exchange.method === 'OPTIONS') return 'a CORS preflight, not a call of the interface';
-  if (exchange.status === 0 || (entry.response._error ?? undefined) !== undefined)
-    return `no answer came (aborted${typeof entry.response._error === 'string' ? `: ${entry.response._error}` : ''})`;
+  const failure = entry.response._error ?? entry.response._failureText ?? undefined;
+  if (exchange.status <= 0 || failure !== undefined)
+    return `no answer came (aborted${typeof failure === 'string' ? `: ${failure.slice(0, 80)}` : ''})`;
   if (entry._fromCache !== undefined || exchange.status === 304)
     return "the browser's cache answered it (a 304 or _fromCache), not the deployment";
   if (matchRoute(exchange.method, exchange.operationPath) === undefined)

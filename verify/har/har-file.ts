@@ -28,6 +28,8 @@ export interface HarEntry {
     redirectURL?: string;
     /** Chrome: why no answer came (`net::ERR_ABORTED`). */
     _error?: string | null;
+    /** Playwright: why no answer came (its status is then -1). */
+    _failureText?: string;
   };
   /** Chrome: `memory` or `disk` when the browser answered from its cache. */
   _fromCache?: string;
@@ -73,7 +75,12 @@ export async function readHarFile(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw refuse(file, `is not JSON (${(error as Error).message.split('\n')[0]}): a HAR file is JSON`);
+    // Not the parser's own words: they quote the text around the error, which may hold a key.
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw refuse(
+      file,
+      `is not JSON${at === undefined ? '' : ` (a syntax error at character ${at})`}: a HAR file is JSON`,
+    );
   }
   const log = (value as { log?: unknown } | null)?.log as { entries?: unknown; version?: unknown; creator?: unknown };
   if (typeof log !== 'object' || log === null || !Array.isArray(log.entries))
@@ -125,6 +132,8 @@ function checkEntry(entry: unknown, index: number, file: string): void {
   if (!isFields(request.headers ?? []) || !isFields(response.headers ?? []))
     throw wrong('has headers that are not { name, value } pairs');
   if (!isObject(response.content ?? {})) throw wrong('has a response.content that is not an object');
+  const text = (response.content as { text?: unknown } | undefined)?.text;
+  if (text !== undefined && typeof text !== 'string') throw wrong('has a response.content.text that is not text');
   // Tools differ in what they leave out: an absent list is an empty one, and absent content no body.
   request.headers ??= [];
   response.headers ??= [];

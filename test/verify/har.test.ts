@@ -345,6 +345,18 @@ describe('petstore-verify har: what real HAR files hold', () => {
       content: { size: 0 },
       _error: 'net::ERR_ABORTED',
     };
+    // Playwright's failed request: status -1 and _failureText.
+    parsed.log.entries.push({
+      ...parsed.log.entries[1],
+      request: { ...parsed.log.entries[1].request, method: 'GET', url: `${base}/store/orders` },
+      response: {
+        status: -1,
+        statusText: '',
+        headers: [],
+        content: { size: -1 },
+        _failureText: 'net::ERR_CONNECTION_REFUSED',
+      },
+    });
     await writeFile(file, JSON.stringify(parsed));
     const run = await verifyHar([file]);
     const lines = run.stdout.split('\n');
@@ -357,10 +369,11 @@ describe('petstore-verify har: what real HAR files hold', () => {
         `- #4 GET ${base}/store/orders → 200 (not judged: the browser's cache answered it (a 304 or _fromCache), not the deployment)`,
         `- #5 GET ${base}/store/orders → 200 (not judged: its body is cut in the HAR (20 of ${listed.length} bytes kept))`,
         `- #6 GET ${base}/store/orders → 200 (not judged: its body (${listed.length} bytes) is not in the HAR: export with content, or record the session again)`,
+        `- #9 GET ${base}/store/orders → -1 (not judged: no answer came (aborted: net::ERR_CONNECTION_REFUSED))`,
       ]),
     );
     expect(run.stdout).toMatch(
-      /no entry was judged: 6 entries of the interface, none with an answer to judge\nverdict: not-run \(exit 2\)\n$/,
+      /no entry was judged: 7 entries of the interface, none with an answer to judge\nverdict: not-run \(exit 2\)\n$/,
     );
     expect(run.code).toBe(2);
   });

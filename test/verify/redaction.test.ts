@@ -87,6 +87,19 @@ describe('the credentials of traffic (a HAR file)', () => {
     ]);
   });
 
+  it('reads a text once with thousands of distinct secrets, and takes out every occurrence and every overlapping one whole', () => {
+    const tokens = Array.from({ length: 5000 }, (_, index) => `csrf-${index.toString(36).padStart(6, '0')}`);
+    const redaction = new Redaction({ secrets: [...tokens, 'abcdefgh', 'xabc', 'p@ss word'] });
+    const lines = tokens.map((token, index) => `#${index} DELETE /v1/store/orders/${index} → 404 (sent ${token})`);
+    const redacted = redaction.text(lines.join('\n'));
+    expect(redacted.split('\n')).toEqual(
+      tokens.map((_, index) => `#${index} DELETE /v1/store/orders/${index} → 404 (sent [redacted])`),
+    );
+    // Overlapping secrets leave no part of either; the percent-encoded spelling is a secret too.
+    expect(redaction.text('1 xabcdefgh 2 p%40ss%20word 3 abcd')).toBe('1 [redacted] 2 [redacted] 3 abcd');
+    expect(redaction.text('https://user:pw@host/csrf-000001')).toBe('https://host/[redacted]');
+  });
+
   it("takes a URL's user, password, credential-named or token-long query values and segment parameters, not its plain words", () => {
     expect(
       secretsOfTrafficUrl(

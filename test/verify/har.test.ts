@@ -259,6 +259,17 @@ describe('petstore-verify har: what real HAR files hold', () => {
     expect(scenario!.steps.map((step) => step.request.key ?? 'valid')).toEqual(['valid', 'valid', 'valid', 'valid']);
   });
 
+  it("catches the README's bug in a sanitized Chrome export too: the key is not in the file, the 204 is", async () => {
+    const file = await har('sanitized-bug.har', readmeBug, { browser: 'chrome', sanitized: true });
+    const { report } = await judgeHar({
+      file,
+      knownState: { scenario: 'cancel-shipped-order', orders: shippedState },
+    });
+    expect(report.sanitized).toBe(true);
+    expect(report.contract.against.map(({ step }) => step)).toEqual(['2. cancel order 3']);
+    expect(report.exitCode).toBe(1);
+  });
+
   it('reads base64 bodies, bodies still compressed, HTTP/2 pseudo-headers and Chrome private fields', async () => {
     const file = await har(
       'h2.har',

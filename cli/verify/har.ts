@@ -103,7 +103,7 @@ export async function harCommand(argv: string[]): Promise<number> {
       knownState,
       apiKey: options['api-key'],
       save: options.save === undefined ? undefined : { directory: options.save, name: options.name },
-      prism: options['no-prism'] ? undefined : await loadPrismOracle(),
+      prism: options['no-prism'] ? undefined : loadPrismOracle,
     });
   } catch (error) {
     const { code } = error as { code?: string };

@@ -9,6 +9,7 @@ import { loadScenarios } from '../../core/scenario-files.js';
 import type { ContractStep } from '../../core/scenario.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import { judgeHar } from '../../verify/har/judge-har.js';
+import { loadPrismOracle } from '../../verify/prism.js';
 import { startBrokenProvider } from '../support/broken-provider.js';
 import { cliPath as mockCli, runToExit, startCommand, verifyCliPath as verifyCli } from '../support/cli-support.js';
 import { writeHar, type HarExchangeSpec, type HarShape } from '../support/har-files.js';
@@ -463,6 +464,31 @@ describe('petstore-verify har: what real HAR files hold', () => {
       `/store/orders/${big}`,
       '/store/orders/9007199254740992',
     ]);
+  });
+
+  it("asks Prism's validator too, loaded once the file is read, and keeps where it disagrees with Ajv", async () => {
+    const file = await har('prism.har', [
+      {
+        url: `${base}/store/orders`,
+        status: 200,
+        requestHeaders: authorized,
+        responseHeaders: json,
+        body: '[{"id":9223372036854775807}]',
+      },
+    ]);
+    let loads = 0;
+    const prism = () => {
+      loads++;
+      return loadPrismOracle();
+    };
+    const { report } = await judgeHar({ file, prism });
+    expect(loads).toBe(1);
+    expect(report.exchanges[0]!.violations).toEqual([]);
+    expect(report.exchanges[0]!.disagreements).toEqual([
+      expect.objectContaining({ area: 'body', ajv: [], knownPrismLimit: expect.stringContaining('int64') }),
+    ]);
+    await expect(judgeHar({ file: join(directory, 'missing.har'), prism })).rejects.toThrow('cannot be read: ENOENT');
+    expect(loads).toBe(1);
   });
 
   it('prints with --quiet only the entries that break the specification', async () => {

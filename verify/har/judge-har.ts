@@ -26,8 +26,8 @@ export interface HarJudgeOptions {
   apiKey?: string | undefined;
   /** Write the HAR as a scenario file of the recorder's format in `directory`, named `name` (else by date). */
   save?: { directory: string; name?: string | undefined } | undefined;
-  /** Prism's validator as a second oracle on each answer. */
-  prism?: PrismOracle | undefined;
+  /** Prism's validator as a second oracle on each answer, or what loads it (once the file is read: a bad file is refused at once). */
+  prism?: PrismOracle | (() => Promise<PrismOracle>) | undefined;
   limits?: HarLimits;
 }
 
@@ -104,11 +104,12 @@ export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarR
   const selection = selectHarExchanges(entries, { baseUrl: options.baseUrl });
   const calls = selection.exchanges.filter((exchange) => exchange.unjudged === undefined);
   const sanitized = calls.length > 0 && calls.every((exchange) => exchange.authorization === undefined);
+  const prism = typeof options.prism === 'function' && calls.length > 0 ? await options.prism() : options.prism;
   const directory = options.save?.directory ?? (await mkdtemp(join(tmpdir(), 'petstore-har-')));
   try {
     const recorder = await openRecorder(options, selection, { directory, sanitized });
     const verdicts = selection.exchanges.map((exchange) => {
-      const verdict = judged(exchange, options.prism);
+      const verdict = judged(exchange, typeof prism === 'function' ? undefined : prism);
       if (verdict.unjudged === undefined && recorder !== undefined)
         recorder.record({
           ...exchange,

@@ -23,6 +23,7 @@ const endToEndFiles = [
   'test/mocks/browser/browser.test.ts', // Chromium, MSW's service worker
   'test/mocks/control/control-page.test.ts', // Chromium
   'test/cli/cli.test.ts', // petstore-mock as a process, one or more a test (41 tests)
+  'test/verify/har-browser.test.ts', // Chromium writes HAR files (recordHar)
 ];
 
 // A worker imports the kit, msw, Ajv and the compiled document once for all the files it runs, not

@@ -70,6 +70,14 @@ export { ciBuild, type CiBuild, type CiValue } from './ci-environment.js';
 export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
 export type { ProxyExchange, ProxyReport, ProxyVerdict } from './proxy-report.js';
 export {
+  judgeHar,
+  type HarContractReport,
+  type HarExchangeVerdict,
+  type HarJudgeOptions,
+  type HarReport,
+} from './har/judge-har.js';
+export { harLimits, readHarFile, type HarEntry, type HarLimits } from './har/har-file.js';
+export {
   RecordingError,
   ScenarioRecorder,
   type ExchangeToRecord,

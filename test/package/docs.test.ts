@@ -97,6 +97,7 @@ const commands: [string, string[]][] = [
   ['petstore-verify', ['dist/bin/petstore-verify.js']],
   ['petstore-verify explore', ['dist/bin/petstore-verify.js', 'explore']],
   ['petstore-verify proxy', ['dist/bin/petstore-verify.js', 'proxy']],
+  ['petstore-verify har', ['dist/bin/petstore-verify.js', 'har']],
   ['petstore-verify publish-pact', ['dist/bin/petstore-verify.js', 'publish-pact']],
 ];
 // Flags the README and its pages give to other tools, each with the tool it is given to.

@@ -1,4 +1,4 @@
-// What keeping every distinct call for the consumer's pact (mocks/pact-ledger.ts) costs a request:
+// What keeping every distinct call for the consumer's pact (mocks/pact/pact-ledger.ts) costs a request:
 // this build's mock against another build's (BEFORE_MOCKS: its dist/mocks/index.js, say one built
 // before the ledger), in one process, alternating rounds, `mock.handle` with no network. Workloads:
 // the list of 100 orders, and the cancel of a pending order among 100 (made pending again between

@@ -7,13 +7,13 @@
 // - the petstore-mock command's V8 tuning (cli/memory.ts: young generation kept small around big loads
 //   and bounded after, full GCs after big loads) against none: RSS after a 100,000-order seed and after
 //   200 cancels, and start time;
-// - the list serializer of mocks/list-body.ts (`listBody`) against `stringifyJson` and one UTF-8
+// - the list serializer of mocks/store/list-body.ts (`listBody`) against `stringifyJson` and one UTF-8
 //   encode: the list body of 100,000 orders;
 // - core/date-time-format.ts (ajv-formats' date-time without allocating for the common form) against
 //   ajv-formats' own: the schema check of a 100,000-order seed in this process, and the command's first
 //   answer with that seed, built either way;
 // (One more was measured here and removed, bench/RESULTS.md "Speed tricks": Latin-1 text for byte
-// bodies up to 64 KiB in mocks/server.ts against writing the bytes, on the list of 100 orders under
+// bodies up to 64 KiB in mocks/server/server.ts against writing the bytes, on the list of 100 orders under
 // autocannon beside the bare node:http server. An earlier date-time format, one regex, was removed too.)
 // The "without" builds are made here with esbuild from the sources, each one replacement away from
 // them (bundled the same way as scripts/bundle-cli.mjs), into dist/bench-variants/ (removed after).
@@ -160,7 +160,7 @@ if (want('list')) {
   for (let round = 0; round < rounds; round++)
     pairs.push([medianTime(3, () => listBody(stored)), medianTime(3, () => library(stored))]);
   results.push({
-    trick: 'mocks/list-body.ts `listBody` vs `stringifyJson` + encode',
+    trick: 'mocks/store/list-body.ts `listBody` vs `stringifyJson` + encode',
     workload: 'the list body of 100,000 orders (8.7 MB)',
     own: `${median(pairs.map(([a]) => a)).toFixed(0)} ms`,
     library: `${median(pairs.map(([, b]) => b)).toFixed(0)} ms`,

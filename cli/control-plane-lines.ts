@@ -1,4 +1,4 @@
-import type { ServerOptions } from '../mocks/server.js';
+import type { ServerOptions } from '../mocks/server/server.js';
 
 const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost']);
 

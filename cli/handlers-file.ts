@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { RequestHandler } from 'msw';
-import type { OrderMock } from '../mocks/order-mock.js';
+import type { OrderMock } from '../mocks/adapters/order-mock.js';
 import { UsageError } from './shared.js';
 
 /** What a handlers file exports by default: handlers, or a function of the mock that returns them. */

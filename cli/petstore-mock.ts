@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-import { isValidBearerToken } from '../mocks/auth.js';
-import { checkedControlOrigin } from '../mocks/control-access.js';
-import { MockError } from '../mocks/errors.js';
-import { toFaultInputs } from '../mocks/faults.js';
-import { conflictBodies, scenarioFaults } from '../mocks/mock-session.js';
-import { readSeedFile } from '../mocks/seed-file.js';
-import { createServer, type ServerOptions } from '../mocks/server.js';
+import { isValidBearerToken } from '../mocks/base/auth.js';
+import { checkedControlOrigin } from '../mocks/control/control-access.js';
+import { MockError } from '../mocks/base/errors.js';
+import { toFaultInputs } from '../mocks/session/faults.js';
+import { conflictBodies, scenarioFaults } from '../mocks/session/mock-session.js';
+import { readSeedFile } from '../mocks/store/seed-file.js';
+import { createServer, type ServerOptions } from '../mocks/server/server.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { parseJson } from '../core/parse-json.js';
 import { loadScenarios } from '../core/scenario-files.js';

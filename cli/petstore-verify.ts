@@ -4,6 +4,7 @@
 import { Redaction } from '../verify/redaction.js';
 import { redactOutput } from './shared.js';
 import { confidencesOf } from './verify/confidences.js';
+import { harCommand } from './verify/har.js';
 import { proxyCommand } from './verify/proxy.js';
 import { publishCommand } from './verify/publish-pact.js';
 import { runCommand } from './verify/run.js';
@@ -11,6 +12,7 @@ import { runCommand } from './verify/run.js';
 async function main(): Promise<number | undefined> {
   const [command, ...rest] = process.argv.slice(2);
   if (command === 'proxy') return proxyCommand(rest);
+  if (command === 'har') return harCommand(rest);
   if (command === 'publish-pact') return publishCommand(rest, process.env);
   if (command === 'explore') return runCommand(rest, true);
   return runCommand(process.argv.slice(2), false);

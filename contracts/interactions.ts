@@ -1,6 +1,6 @@
 import { getResponse } from 'msw';
 import { MatchersV3 } from '@pact-foundation/pact';
-import { createOrderMock } from '../mocks/order-mock.js';
+import { createOrderMock } from '../mocks/adapters/order-mock.js';
 import { authorizationHeader, type KeyChoice } from '../core/authorization.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { providerState } from '../core/provider-state.js';

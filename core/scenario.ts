@@ -58,8 +58,8 @@ export interface RecordingNote {
   upstream: string;
   started: string;
   keys: 'compared with --api-key' | 'inferred from the answers';
-  /** Set by `--from-scenario`: the state is then known, not inferred. */
-  from?: { scenario: string; stateUrl: string };
+  /** Set by `--from-scenario`: the state is then known, not inferred (no state URL for a HAR: nothing was set). */
+  from?: { scenario: string; stateUrl?: string };
   inferred?: { id: ScenarioId; status: 'pending' | 'shipped'; listed: boolean; because: string }[];
   dropped?: { id?: ScenarioId; field: string; reason: string }[];
   /** Reads that repeated the one before, answer and all. */

@@ -10,13 +10,13 @@ import type {
   loadScenarioFile as loadScenarioFileInNode,
   loadScenarios as loadScenariosInNode,
 } from '../core/scenario-files.js';
-import type { loadSeedFile as loadSeedFileInNode, readSeedFile as readSeedFileInNode } from './seed-file.js';
-import type { createServer as createServerInNode } from './server.js';
+import type { loadSeedFile as loadSeedFileInNode, readSeedFile as readSeedFileInNode } from './store/seed-file.js';
+import type { createServer as createServerInNode } from './server/server.js';
 
-import { MockUsageError } from './errors.js';
+import { MockUsageError } from './base/errors.js';
 
 export * from './package-root.js';
-export { defaultBodyLimit, defaultTimeouts } from './server-defaults.js';
+export { defaultBodyLimit, defaultTimeouts } from './server/server-defaults.js';
 
 /** In a browser, the scenarios' folder by its name in the package only: no file can be read here. */
 export const scenarioDirectory = 'petstore-contract-kit/scenarios';

@@ -11,6 +11,12 @@
  * console.log(await server.listen(4010)); // http://127.0.0.1:4010
  */
 export * from './package-root.js';
-export { createServer, defaultBodyLimit, defaultTimeouts, type MockServer, type ServerOptions } from './server.js';
-export { loadSeedFile, readSeedFile } from './seed-file.js';
+export {
+  createServer,
+  defaultBodyLimit,
+  defaultTimeouts,
+  type MockServer,
+  type ServerOptions,
+} from './server/server.js';
+export { loadSeedFile, readSeedFile } from './store/seed-file.js';
 export { loadScenarioFile, loadScenarios, scenarioDirectory } from '../core/scenario-files.js';

@@ -5,7 +5,7 @@
  * @example
  * import { createOrderMock, bundledScenarios } from 'petstore-contract-kit';
  */
-export * from './msw.js';
+export * from './adapters/msw.js';
 export { ScenarioError } from '../core/scenario-error.js';
 export { coreErrorCodes, KitError, KitTypeError, type CoreErrorCode } from '../core/errors.js';
 export {
@@ -14,7 +14,7 @@ export {
   PactContradictsSpec,
   mockUsageErrorCodes,
   type MockUsageErrorCode,
-} from './errors.js';
+} from './base/errors.js';
 export type { Scenario, ScenarioStep, StepExpectation } from '../core/scenario.js';
 export { openApiDocument } from '../core/schema-validator.js';
 export type { ErrorRecord, ExactOrder as Order, WireOrder } from '../core/records.js';

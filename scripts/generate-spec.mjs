@@ -9,7 +9,7 @@
 //                                       component schemas without their prose: small enough for a browser client
 //   mocks/generated/scenarios.ts        the scenarios of scenarios/*.yaml as a constant, for the browser
 //                                       (which has no file system); Node reads the files themselves
-//   mocks/generated/control-page.ts     the control page (GET /__mock/): mocks/page/* as one document
+//   mocks/generated/control-page.ts     the control page (GET /__mock/): mocks/control/page/* as one document
 // `node scripts/generate-spec.mjs` writes them; `--check` exits 1 when a committed file is stale.
 import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
@@ -138,9 +138,12 @@ function renderContract(document) {
   );
 }
 
+/** The control page's script, as modules checked by tsconfig.page.json, in the order the page runs them. */
+const pageScriptModules = ['page-types.js', 'page-requests.js', 'page-panels.js', 'page-actions.js'];
+
 /**
- * The control page (GET /__mock/) as one self-contained document: mocks/page/page.html with page.css
- * and page.js inline, and a Content-Security-Policy that allows exactly those two (by their SHA-256)
+ * The control page (GET /__mock/) as one self-contained document: mocks/control/page/page.html with page.css
+ * and the script's modules (page-*.js) inline, and a Content-Security-Policy that allows exactly those two (by their SHA-256)
  * and calls to the page's own origin: nothing else loads, and nothing leaves the machine.
  */
 // The name a step gives a response's body schema, as core/routes.ts schemaNameOf reads it.
@@ -174,8 +177,26 @@ async function renderScenarioSchema(document) {
 }
 
 async function renderControlPage() {
-  const read = (name) => readFile(new URL(`mocks/page/${name}`, root), 'utf8');
-  const [html, css, js] = await Promise.all([read('page.html'), read('page.css'), read('page.js')]);
+  const read = (name) => readFile(new URL(`mocks/control/page/${name}`, root), 'utf8');
+  const [html, css, ...modules] = await Promise.all([
+    read('page.html'),
+    read('page.css'),
+    ...pageScriptModules.map(read),
+  ]);
+  // One script, its modules in order inside one function: they share its scope, and leave no global behind.
+  // The modules' import statements and export keywords are what the checker reads; the page needs neither.
+  const asScript = (module) =>
+    module
+      .replace(/^import [^;]*;\n/gm, '')
+      .replace(/^export \{\};\n/gm, '')
+      .replace(/^export (?=(?:async )?function |const |let )/gm, '');
+  // Modules are scopes of their own to the checker, but share one here: a name declared in two would break the page.
+  const declared = modules.flatMap((module) => [
+    ...module.matchAll(/^(?:export )?(?:async function|function|const|let) ([\w$]+)/gm),
+  ]);
+  const twice = declared.map(([, name]) => name).filter((name, index, names) => names.indexOf(name) !== index);
+  if (twice.length > 0) throw new Error(`the control page's modules declare ${twice.join(', ')} more than once`);
+  const js = `(() => {\n${modules.map(asScript).join('\n')}})();\n`;
   const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
   const page = html
     .replace('<!-- style -->', () => `<style>${css}</style>`)
@@ -191,7 +212,7 @@ async function renderControlPage() {
     "frame-ancestors 'none'",
   ].join('; ');
   return (
-    header.replace('spec/openapi.yaml', 'mocks/page/page.html, page.css and page.js') +
+    header.replace('spec/openapi.yaml', 'mocks/control/page/page.html, page.css and page-*.js') +
     '\n/** The control page (`GET /__mock/`): one document, its style and script inline. */\n' +
     `export const controlPageHtml = ${JSON.stringify(page)};\n\n` +
     '/** What the control page may load and call: its own inline style and script (by hash), and its own origin. */\n' +

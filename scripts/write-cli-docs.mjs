@@ -12,6 +12,7 @@ const commands = [
   ['petstore-verify', ['dist/bin/petstore-verify.js', '--help']],
   ['petstore-verify explore', ['dist/bin/petstore-verify.js', 'explore', '--help']],
   ['petstore-verify proxy', ['dist/bin/petstore-verify.js', 'proxy', '--help']],
+  ['petstore-verify har', ['dist/bin/petstore-verify.js', 'har', '--help']],
   ['petstore-verify publish-pact', ['dist/bin/petstore-verify.js', 'publish-pact', '--help']],
 ];
 

@@ -22,6 +22,8 @@ export const verifyErrorCodes = {
   invalid_baseline: 'a baseline file that cannot be read, is not JSON, or is not one --write-baseline writes',
   target_unreachable: 'a target that did not answer at all: refused, unknown host, unroutable',
   recording_refused: 'a folder the recorder cannot write to, or a name that is not a scenario name',
+  invalid_har:
+    'a HAR file petstore-verify har cannot judge: missing, over 32 MiB, not JSON, nested too deep, not a HAR, or over 20,000 entries',
   run_stopped: 'the run stopped sending: its deadline passed, or the target stopped answering',
   model_mismatch: "an exploration command whose answer differs from the model's (fast-check then shrinks the run)",
 } as const;

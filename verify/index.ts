@@ -37,7 +37,7 @@ export {
   type ExploreOptions,
   type SavedScenario,
 } from './explore/explore.js';
-export { InterfaceModel } from '../mocks/interface-model.js';
+export { InterfaceModel } from '../mocks/pipeline/interface-model.js';
 export type { ModelAnswer } from '../core/compare.js';
 export { observe, TargetUnreachable } from './observe.js';
 export type { Observation, TargetFailure } from '../core/observation.js';
@@ -69,6 +69,14 @@ export {
 export { ciBuild, type CiBuild, type CiValue } from './ci-environment.js';
 export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
 export type { ProxyExchange, ProxyReport, ProxyVerdict } from './proxy-report.js';
+export {
+  judgeHar,
+  type HarContractReport,
+  type HarExchangeVerdict,
+  type HarJudgeOptions,
+  type HarReport,
+} from './har/judge-har.js';
+export { harLimits, readHarFile, type HarEntry, type HarLimits } from './har/har-file.js';
 export {
   RecordingError,
   ScenarioRecorder,

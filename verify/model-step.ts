@@ -1,6 +1,6 @@
 // A model's answer to a call as the scenario step that replays it: what exploration saves and the proxy records.
 import type { KeyChoice } from '../core/authorization.js';
-import type { StoredOrder } from '../mocks/order-store.js';
+import type { StoredOrder } from '../mocks/store/order-store.js';
 import type { BodySchemaName, ContractStep } from '../core/scenario.js';
 import { documentedResponse, routeOf, schemaNameOf, type OperationName, type Route } from '../core/routes.js';
 import { acceptedStatuses } from '../core/compare.js';

@@ -11,7 +11,7 @@ import { proxyErrorRecord, VerifyError } from './errors.js';
  */
 export async function setKnownState(upstream: string, recorder: ScenarioRecorder | undefined): Promise<void> {
   const known = recorder?.knownState;
-  if (known === undefined) return;
+  if (known?.stateUrl === undefined) return;
   await changeProviderState({ baseUrl: upstream, apiKey: '', stateUrl: known.stateUrl }, known.orders, 'setup').catch(
     (error: Error) => {
       throw new VerifyError('state_not_set', `cannot set the state of scenario ${known.scenario}: ${error.message}`);

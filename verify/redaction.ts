@@ -31,11 +31,16 @@ export class Redaction {
     );
     // The longest first: a secret that contains another is taken out whole.
     this.#secrets = [...new Set(spellings)].sort((left, right) => right.length - left.length);
+    if (this.#secrets.length > fewSecrets) this.#index = secretIndex(this.#secrets);
   }
+
+  /** With many secrets (a HAR's tokens and cookies), what reads a text once. */
+  readonly #index: SecretIndex | undefined;
 
   /** The text with every secret and all user information taken out. */
   text(text: string): string {
     let redacted = text.replace(userInformation, '$1');
+    if (this.#index !== undefined) return coveredText(redacted, this.#index);
     for (const secret of this.#secrets) redacted = redacted.replaceAll(secret, redactedMark);
     return redacted;
   }
@@ -44,6 +49,56 @@ export class Redaction {
   value<Value>(value: Value): Value {
     return redactedValue(value, this) as Value;
   }
+}
+
+// Up to this many, each secret is replaced in turn; beyond, a text is read once (a replace each would
+// cost the text's length times the secrets: minutes for a HAR of thousands of distinct tokens).
+const fewSecrets = 32;
+
+/** Many secrets as a text is read once: their first characters, their lengths (longest first), and themselves. */
+interface SecretIndex {
+  prefixes: Set<string>;
+  lengths: number[];
+  secrets: Set<string>;
+}
+
+function secretIndex(secrets: readonly string[]): SecretIndex {
+  return {
+    prefixes: new Set(secrets.map((secret) => secret.slice(0, shortestSecret))),
+    lengths: [...new Set(secrets.map((secret) => secret.length))].sort((left, right) => right - left),
+    secrets: new Set(secrets),
+  };
+}
+
+// The longest secret at `at`, when one starts there.
+function secretAt(text: string, at: number, index: SecretIndex): string | undefined {
+  if (!index.prefixes.has(text.slice(at, at + shortestSecret))) return undefined;
+  for (const length of index.lengths) {
+    const candidate = text.slice(at, at + length);
+    if (candidate.length === length && index.secrets.has(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+// The text with every character of every occurrence of a secret covered, overlapping occurrences
+// merged into one mark: no part of a secret is left beside another one.
+function coveredText(text: string, index: SecretIndex): string {
+  let result = '';
+  let copied = 0;
+  let start = -1;
+  let end = 0;
+  for (let at = 0; at + shortestSecret <= text.length; at++) {
+    const found = secretAt(text, at, index);
+    if (found === undefined) continue;
+    if (start === -1 || at > end) {
+      if (start !== -1) result += `${text.slice(copied, start)}${redactedMark}`;
+      copied = start === -1 ? copied : end;
+      start = at;
+    }
+    end = Math.max(end, at + found.length);
+  }
+  if (start === -1) return text;
+  return `${result}${text.slice(copied, start)}${redactedMark}${text.slice(end)}`;
 }
 
 function redactedValue(value: unknown, redaction: Redaction): unknown {
@@ -75,4 +130,60 @@ export function withoutQueries(text: string): string {
 export function withoutCredentials(href: string): string {
   const url = new URL(href);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+// Header fields whose values are credentials whatever their name's case: a key, a token, a session.
+const credentialField = /authorization|cookie|token|secret|session|passw|api[-_]?key|csrf|xsrf|^x-[a-z-]*key$/i;
+
+/**
+ * The credentials a message's header fields (and cookies) carry, to give a `Redaction` as `secrets`: an
+ * `Authorization` value and its token, each cookie's value (`Cookie`, `Set-Cookie`), and the value of
+ * any field named as a key, token, secret or session. What a HAR file holds that no output may show.
+ * @example
+ * secretsOfFields([{ name: 'Authorization', value: 'Bearer abc123' }, { name: 'Cookie', value: 'sid=s3cr3t; theme=dark' }])
+ * // ['Bearer abc123', 'abc123', 'sid=s3cr3t; theme=dark', 's3cr3t', 'dark']
+ */
+export function secretsOfFields(fields: readonly { name: string; value: string }[]): string[] {
+  return fields.flatMap(({ name, value }) => {
+    if (typeof value !== 'string' || !credentialField.test(name)) return [];
+    const lower = name.toLowerCase();
+    if (lower === 'authorization' || lower === 'proxy-authorization')
+      return [value, value.replace(/^\s*\S+\s+/, '').trim()];
+    if (lower === 'cookie') return [value, ...value.split(';').map(cookieValue)];
+    if (lower === 'set-cookie')
+      return [value, ...value.split('\n').map((line) => cookieValue(line.split(';')[0] ?? ''))];
+    return [value];
+  });
+}
+
+const cookieValue = (pair: string) => pair.slice(pair.indexOf('=') + 1).trim();
+
+// Query parameters whose values are credentials, and the length from which any value is taken for a token.
+const credentialParameter = /token|key|secret|session|passw|auth|sig|code|jwt|sid|state|nonce/i;
+const tokenLength = 16;
+
+/**
+ * The credentials a URL seen in traffic carries (not one given to a run, whose every query value is a
+ * secret): its user and password, the values of query parameters named as credentials (`access_token`,
+ * `api_key`, `sig`), and any query value long enough to be a token. Short plain values (`?page=2`,
+ * `?next=orders`) stay: taken out, they would take the same words out of every line.
+ * @example
+ * secretsOfTrafficUrl('https://u:p4ss@host/v1/store/orders?access_token=t0k3n&page=2') // ['u', 'p4ss', 't0k3n']
+ */
+export function secretsOfTrafficUrl(href: string): string[] {
+  if (!URL.canParse(href)) return [];
+  const url = new URL(href);
+  const query = [...url.searchParams].flatMap(([name, value]) =>
+    credentialParameter.test(name) || value.length >= tokenLength ? [value] : [],
+  );
+  // Parameters of a path segment (`/orders;jsessionid=…`) carry sessions.
+  const segmentParameters = [...url.pathname.matchAll(/;[^/=;]*=([^/;]+)/g)].map((match) => match[1]!);
+  return [
+    url.username,
+    decodeURIComponent(url.username),
+    url.password,
+    decodeURIComponent(url.password),
+    ...query,
+    ...segmentParameters,
+  ].filter((secret) => secret !== '');
 }

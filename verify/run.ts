@@ -4,7 +4,7 @@ import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '
 import type { Finding, ObservedResponse } from '../core/checks.js';
 import { ProviderHistory, raceFindings } from '../core/compare.js';
 import { judgeCall } from '../core/judge.js';
-import { InterfaceModel } from '../mocks/interface-model.js';
+import { InterfaceModel } from '../mocks/pipeline/interface-model.js';
 import type { ModelAnswer } from '../core/compare.js';
 import { defaultRequestTimeout, observe, TargetUnreachable } from './observe.js';
 import { failureFinding, isFailure, type Observation } from '../core/observation.js';

@@ -1,9 +1,6 @@
 // petstore-verify proxy: its help, its flags, and the proxy it runs until a signal stops it.
 import { writeFile } from 'node:fs/promises';
-import { loadScenarioFile, loadScenarios } from '../../core/scenario-files.js';
-import { injectsFaults } from '../../core/scenario.js';
 import { stringifyJson } from '../../core/stringify-json.js';
-import type { OrderInput } from '../../core/provider-state.js';
 import { installHint } from '../../verify/optional-dependencies.js';
 import { createValidatingProxy, newRecordingPath, reportPath } from '../../verify/proxy.js';
 import type { ProxyExchange, ProxyReport } from '../../verify/proxy-report.js';
@@ -22,6 +19,7 @@ import {
   UsageError,
 } from '../shared.js';
 import { confidencesOf } from './confidences.js';
+import { scenarioState } from './scenario-state.js';
 
 const proxyUsage = `Usage: petstore-verify proxy --upstream URL [options]
 
@@ -182,14 +180,7 @@ async function knownStateOf(options: ReturnType<typeof parseProxy>): Promise<Kno
   const wanted = options['from-scenario'];
   const stateUrl = options['state-url'];
   if (wanted === undefined || stateUrl === undefined) return undefined;
-  const scenario = /[\\/]|\.ya?ml$/.test(wanted)
-    ? await loadScenarioFile(wanted)
-    : (await loadScenarios({ names: [wanted] }))[0]!;
-  if (injectsFaults(scenario))
-    throw new UsageError(`scenario ${scenario.name} injects faults: only the mock can replay it, no deployment`);
-  if (scenario.state === undefined)
-    throw new UsageError(`scenario ${scenario.name} sets no provider state: name one that does`);
-  return { scenario: scenario.name, stateUrl, orders: scenario.state.params.orders as OrderInput[] };
+  return { ...(await scenarioState(wanted)), stateUrl };
 }
 
 function recordingFrom(recorder: ScenarioRecorder): string {

@@ -37,7 +37,7 @@ export interface HeldOrder {
 }
 
 /**
- * What an operation's mock behaviour may ask of the store the mock gives it (mocks/operations.ts
+ * What an operation's mock behaviour may ask of the store the mock gives it (mocks/session/operations.ts
  * provides it over the mock's `OrderStore`).
  * @example
  * const outcome = await store.cancel(3n); // 'shipped'

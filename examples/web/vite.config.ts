@@ -9,7 +9,7 @@ export default defineConfig({
   root: here('.'),
   resolve: {
     alias: {
-      'petstore-contract-kit/browser': here('../../mocks/browser.ts'),
+      'petstore-contract-kit/browser': here('../../mocks/adapters/browser.ts'),
       'petstore-contract-kit/client': here('../../contracts/client.ts'),
     },
   },

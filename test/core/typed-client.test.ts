@@ -6,7 +6,7 @@ import createClient from 'openapi-fetch';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import type { OrderClient } from '../../contracts/client.js';
 import type { Order as PackageOrder, OrderCollection, OrderMock, WireOrder } from '../../mocks/index.js';
-import { createOrderMock } from '../../mocks/order-mock.js';
+import { createOrderMock } from '../../mocks/adapters/order-mock.js';
 import type { Scenario } from '../../core/scenario.js';
 import { exactFetch, int64AsBigint, parseJson, type ExactOrder } from '../../core/exact.js';
 import type { components, operations, paths } from '../../core/openapi.js';

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createControlClient } from '../../mocks/control-client.js';
-import { createOrderMock } from '../../mocks/order-mock.js';
-import { pactFilePath, writePactFile } from '../../mocks/pact-file.js';
+import { createControlClient } from '../../mocks/control/control-client.js';
+import { createOrderMock } from '../../mocks/adapters/order-mock.js';
+import { pactFilePath, writePactFile } from '../../mocks/pact/pact-file.js';
 import { projectRoot } from '../support/cli-support.js';
 import { authorized } from '../support/support.js';
 
@@ -101,9 +101,9 @@ describe('filters and options', () => {
 });
 
 describe('mock.handle()', () => {
-  // The @example of OrderMock.handle, as written in mocks/mock-parts.ts.
+  // The @example of OrderMock.handle, as written in mocks/pipeline/mock-parts.ts.
   async function documentedExample(): Promise<string[]> {
-    const source = await readFile(join(projectRoot, 'mocks/mock-parts.ts'), 'utf8');
+    const source = await readFile(join(projectRoot, 'mocks/pipeline/mock-parts.ts'), 'utf8');
     const comment = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*readonly handle: HandleRequest;/.exec(source)![1]!;
     const example = comment.split('@example')[1]!;
     return example
@@ -116,7 +116,7 @@ describe('mock.handle()', () => {
     const lines = await documentedExample();
     const file = join(projectRoot, 'test/mocks/handle-example.virtual.ts');
     const text = [
-      "import { createOrderMock } from '../../mocks/msw.js';",
+      "import { createOrderMock } from '../../mocks/adapters/msw.js';",
       'const mock = createOrderMock();',
       ...lines.map((line) => line.replace(/ \/\/ .*$/, ';')),
       'export {};',

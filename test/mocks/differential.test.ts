@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
 import type { Scenario } from '../../core/scenario.js';
-import { createServer, type MockServer } from '../../mocks/server.js';
+import { createServer, type MockServer } from '../../mocks/server/server.js';
 import { authorizationHeader } from '../../core/authorization.js';
 import { bundledScenarios } from '../../mocks/generated/scenarios.js';
 import { exchanges, seedOrders } from '../support/arbitraries.js';

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FaultPlan } from '../../mocks/faults.js';
+import { FaultPlan } from '../../mocks/session/faults.js';
 import { loadScenarioFile, loadScenarios } from '../../core/scenario-files.js';
 import { injectsFaults, ScenarioError, type ScenarioStep } from '../../core/scenario.js';
 import { bundledScenarios } from '../../mocks/generated/scenarios.js';

@@ -3,7 +3,7 @@
 // a failure), FUZZ_RUNS sets how many sequences of requests one run sends.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type MockServer } from '../../mocks/server.js';
+import { createServer, type MockServer } from '../../mocks/server/server.js';
 import { bundledScenarios } from '../../mocks/generated/scenarios.js';
 import { matchRoute } from '../../core/routes.js';
 import { exchanges, seedOrders } from '../support/arbitraries.js';

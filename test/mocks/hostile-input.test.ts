@@ -5,8 +5,8 @@ import { connect, type Socket } from 'node:net';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../../mocks/index.js';
-import { storedOrdersBody } from '../../mocks/order-seed.js';
-import { replyToResponse, type Reply } from '../../mocks/reply.js';
+import { storedOrdersBody } from '../../mocks/store/order-seed.js';
+import { replyToResponse, type Reply } from '../../mocks/base/reply.js';
 import { allowAt } from '../support/document-figures.js';
 import { expectError, jsonOf, startServer } from '../support/support.js';
 

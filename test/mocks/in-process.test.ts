@@ -1,7 +1,7 @@
 import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOrderMock, MockError, type OrderMock } from '../../mocks/msw.js';
+import { createOrderMock, MockError, type OrderMock } from '../../mocks/adapters/msw.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { authorized, expectError, startServer } from '../support/support.js';
 

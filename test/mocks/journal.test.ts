@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OperationName, routeOf, routes } from '../../core/routes.js';
-import { RequestJournal, type RecordedCall } from '../../mocks/journal.js';
+import { RequestJournal, type RecordedCall } from '../../mocks/journal/journal.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from '../support/support.js';
 import { documentedResponseCount } from '../support/document-figures.js';
 

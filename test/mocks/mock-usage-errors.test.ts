@@ -1,4 +1,4 @@
-// The errors the mock throws at its user carry a code of mockUsageErrorCodes (mocks/errors.ts), each
+// The errors the mock throws at its user carry a code of mockUsageErrorCodes (mocks/base/errors.ts), each
 // sent here through the public entry that throws it, with its message as it is.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
@@ -7,13 +7,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KitError } from '../../core/errors.js';
-import { createControlClient } from '../../mocks/control-client.js';
-import { MockOptionError, MockUsageError, mockUsageErrorCodes } from '../../mocks/errors.js';
-import { createOrderMock } from '../../mocks/order-mock.js';
-import { createServer } from '../../mocks/server.js';
+import { createControlClient } from '../../mocks/control/control-client.js';
+import { MockOptionError, MockUsageError, mockUsageErrorCodes } from '../../mocks/base/errors.js';
+import { createOrderMock } from '../../mocks/adapters/order-mock.js';
+import { createServer } from '../../mocks/server/server.js';
 import { KitTypeError } from '../../core/errors.js';
-import { readSeedFile } from '../../mocks/seed-file.js';
-import { withOrderMock } from '../../mocks/storybook.js';
+import { readSeedFile } from '../../mocks/store/seed-file.js';
+import { withOrderMock } from '../../mocks/adapters/storybook.js';
 import { projectRoot, runToExit } from '../support/cli-support.js';
 
 async function thrown(action: () => unknown): Promise<MockUsageError> {
@@ -92,7 +92,7 @@ describe('the mock usage error codes', () => {
   it("no_msw_handlers: the standalone server's mock, asked for MSW handlers where MSW was never loaded", async () => {
     // A process of its own: in this one, another test file may have loaded the MSW adapter.
     const script = `
-      const { createServer } = await import(${JSON.stringify(pathToFileURL(join(projectRoot, 'dist/mocks/server.js')).href)});
+      const { createServer } = await import(${JSON.stringify(pathToFileURL(join(projectRoot, 'dist/mocks/server/server.js')).href)});
       try { createServer().mock.handlers; } catch (error) { console.log(error.code + ': ' + error.message); }`;
     const exit = await runToExit(process.execPath, ['--input-type=module', '-e', script]);
     expect(exit.stdout).toBe(

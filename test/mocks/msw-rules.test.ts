@@ -3,8 +3,8 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createOrderMock } from '../../mocks/msw.js';
-import type { OrderMock } from '../../mocks/order-mock.js';
+import { createOrderMock } from '../../mocks/adapters/msw.js';
+import type { OrderMock } from '../../mocks/adapters/order-mock.js';
 
 const key = { authorization: 'Bearer petstore-dev-key' };
 const unhandled: string[] = [];

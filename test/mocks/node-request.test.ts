@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NodeRequest } from '../../mocks/node-request.js';
-import { RequestTarget } from '../../mocks/request-target.js';
+import { NodeRequest } from '../../mocks/server/node-request.js';
+import { RequestTarget } from '../../mocks/base/request-target.js';
 
 const origin = 'http://127.0.0.1:4010';
 

@@ -7,8 +7,8 @@ import type { FullResult, TestCase, TestResult } from '@playwright/test/reporter
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
-import { createOrderMock } from '../../mocks/order-mock.js';
-import { OrderCoverageReporter, coverageAttachment, pactAttachment } from '../../mocks/playwright-reporter.js';
+import { createOrderMock } from '../../mocks/adapters/order-mock.js';
+import { OrderCoverageReporter, coverageAttachment, pactAttachment } from '../../mocks/adapters/playwright-reporter.js';
 
 const withKey = { authorization: 'Bearer petstore-dev-key' };
 let directory: string;

@@ -2,9 +2,9 @@
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Answer } from '../../mocks/pipeline.js';
-import { networkError } from '../../mocks/reply.js';
-import { createReplyWriter } from '../../mocks/reply-writer.js';
+import type { Answer } from '../../mocks/pipeline/pipeline.js';
+import { networkError } from '../../mocks/base/reply.js';
+import { createReplyWriter } from '../../mocks/server/reply-writer.js';
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bundledScenarios } from '../../mocks/generated/scenarios.js';
-import { SessionRegistry } from '../../mocks/sessions.js';
+import { SessionRegistry } from '../../mocks/session/sessions.js';
 import { cliPath, runToExit, startCommand } from '../support/cli-support.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from '../support/support.js';
 

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { expect, it, vi } from 'vitest';
-import { createWarmUp } from '../../mocks/warm-up.js';
+import { createWarmUp } from '../../mocks/server/warm-up.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -118,29 +118,36 @@ describe('the layers', () => {
   });
 
   it('keeps the control client light: fetch and exact JSON, no store, no Ajv, no MSW', async () => {
-    const { packages } = await closure('mocks/control-client.ts');
+    const { packages } = await closure('mocks/control/control-client.ts');
     expect([...packages].sort()).toEqual(['lossless-json']);
   });
 
   it('runs the store on the published @msw/data, imported as a package: no vendored copy', async () => {
-    const { modules, packages } = await closure('mocks/order-store.ts');
+    const { modules, packages } = await closure('mocks/store/order-store.ts');
     expect(packages).toContain('@msw/data');
     expect([...modules].filter((file) => !['spec', 'core', 'mocks'].includes(layerOf(file)))).toEqual([]);
     expect(existsSync(join(projectRoot, 'vendor'))).toBe(false);
   });
 
-  it.each(['mocks/browser.ts', 'mocks/index-browser.ts', 'mocks/control-client.ts', 'mocks/storybook.ts'])(
-    'keeps %s, which browsers load, free of Node built-ins',
-    async (entry) => {
-      const { modules, packages } = await closure(entry);
-      expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
-      expect(
-        [...modules].filter((file) =>
-          ['core/scenario-files.ts', 'core/package-folder.ts', 'mocks/server.ts', 'mocks/seed-file.ts'].includes(file),
-        ),
-      ).toEqual([]);
-    },
-  );
+  it.each([
+    'mocks/adapters/browser.ts',
+    'mocks/index-browser.ts',
+    'mocks/control/control-client.ts',
+    'mocks/adapters/storybook.ts',
+  ])('keeps %s, which browsers load, free of Node built-ins', async (entry) => {
+    const { modules, packages } = await closure(entry);
+    expect([...packages].filter((name) => name.startsWith('node:'))).toEqual([]);
+    expect(
+      [...modules].filter((file) =>
+        [
+          'core/scenario-files.ts',
+          'core/package-folder.ts',
+          'mocks/server/server.ts',
+          'mocks/store/seed-file.ts',
+        ].includes(file),
+      ),
+    ).toEqual([]);
+  });
 
   it('keeps spec/ to the document and what is generated from it: no hand-written code', async () => {
     const entries = await readdir(join(projectRoot, 'spec'), { withFileTypes: true, recursive: true });
@@ -165,22 +172,179 @@ describe('the layers', () => {
   });
 });
 
+/**
+ * The rooms of `mocks/` (docs/architecture.md), and the rooms each may import besides itself: one way,
+ * from the entry points at the root down to what every room shares. `.` is the root's files (the
+ * package's entries); `generated` is written by scripts/generate-spec.mjs. A new folder is added here.
+ */
+const rooms: Record<string, string[]> = {
+  generated: [],
+  base: [],
+  journal: ['base'],
+  store: ['base'],
+  pact: ['base', 'journal', 'store'],
+  session: ['base', 'journal', 'store', 'pact'],
+  control: ['base', 'generated', 'journal', 'store', 'pact', 'session'],
+  pipeline: ['base', 'generated', 'journal', 'store', 'pact', 'session', 'control'],
+  server: ['base', 'journal', 'store', 'session', 'control', 'pipeline'],
+  adapters: ['base', 'generated', 'journal', 'store', 'pact', 'session', 'control', 'pipeline'],
+  '.': ['base', 'generated', 'journal', 'store', 'pact', 'session', 'control', 'pipeline', 'server', 'adapters'],
+};
+
+/** The room of a file of `mocks/`: its folder below `mocks/`, or `.` for the root's files. */
+const roomOf = (file: string) => {
+  const parts = file.split(/[\\/]/);
+  return parts.length > 2 ? parts[1]! : '.';
+};
+
+/** The imports, between files of `mocks/`, that go to a room the importing file's room may not import. */
+function wrongRoomImports(imports: readonly { file: string; modules: readonly string[] }[]): string[] {
+  return imports.flatMap(({ file, modules }) =>
+    modules
+      .filter((imported) => layerOf(imported) === 'mocks' && roomOf(imported) !== roomOf(file))
+      .filter((imported) => !(rooms[roomOf(file)] ?? []).includes(roomOf(imported)))
+      .map((imported) => `${file} imports ${imported}`),
+  );
+}
+
+/** The cycles of an import graph (file → the files it imports), each as the files it passes, from where it was found. */
+function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next]);
+      else if (state.get(next) === undefined) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...graph.keys()].sort()) if (state.get(file) === undefined) visit(file);
+  return cycles;
+}
+
+describe('the rooms of mocks/', () => {
+  it('puts every file of mocks/ in a room of the table', async () => {
+    const files = await sourceFiles('mocks');
+    expect([...new Set(files.map(roomOf))].filter((room) => rooms[room] === undefined)).toEqual([]);
+  });
+
+  it('lets each room import only the rooms of its row (type imports included)', async () => {
+    const files = await sourceFiles('mocks');
+    const imports = await Promise.all(files.map(async (file) => ({ file, modules: (await importsOf(file)).modules })));
+    expect(wrongRoomImports(imports)).toEqual([]);
+  });
+
+  it('keeps the table one way: no room may import, through others, itself', () => {
+    const graph = new Map(Object.entries(rooms));
+    expect(importCycles(graph)).toEqual([]);
+  });
+
+  it('draws every room of the table, and no other, in docs/architecture.md', async () => {
+    const text = await readFile(join(projectRoot, 'docs', 'architecture.md'), 'utf8');
+    const docs = text.slice(text.indexOf('### The rooms of `mocks/`'), text.indexOf('<!-- not-run: the source layout'));
+    const drawn = [...docs.matchAll(/^\| `([a-z]+)\/` \|/gm)].map(([, room]) => room!);
+    expect(drawn.sort()).toEqual(
+      Object.keys(rooms)
+        .filter((room) => room !== '.')
+        .sort(),
+    );
+  });
+
+  it('has no import cycle among the files of mocks/, type imports included', async () => {
+    const graph = new Map<string, string[]>();
+    for (const file of await sourceFiles('mocks')) graph.set(file, (await importsOf(file)).modules);
+    expect(importCycles(graph)).toEqual([]);
+  });
+
+  it('catches a cycle and an import against the table: the old layout (errors ↔ consumer-pact, pact ↔ pipeline)', () => {
+    // The cycle the rooms broke: errors.ts type-imported PactFinding from consumer-pact.ts, and
+    // consumer-pact → judge-interaction → interface-model → mock-parts → consumer-pact at run time.
+    const old = new Map<string, string[]>([
+      ['mocks/errors.ts', ['mocks/consumer-pact.ts', 'mocks/reply.ts']],
+      ['mocks/consumer-pact.ts', ['mocks/errors.ts', 'mocks/judge-interaction.ts']],
+      ['mocks/judge-interaction.ts', ['mocks/interface-model.ts']],
+      ['mocks/interface-model.ts', ['mocks/mock-parts.ts']],
+      ['mocks/mock-parts.ts', ['mocks/consumer-pact.ts', 'core/routes.ts']],
+      ['mocks/reply.ts', []],
+    ]);
+    expect(importCycles(old)).toEqual([
+      ['mocks/consumer-pact.ts', 'mocks/errors.ts', 'mocks/consumer-pact.ts'],
+      [
+        'mocks/consumer-pact.ts',
+        'mocks/judge-interaction.ts',
+        'mocks/interface-model.ts',
+        'mocks/mock-parts.ts',
+        'mocks/consumer-pact.ts',
+      ],
+    ]);
+    expect(
+      wrongRoomImports([
+        {
+          file: 'mocks/base/errors.ts',
+          modules: ['mocks/pact/consumer-pact.ts', 'mocks/base/reply.ts', 'core/finding.ts'],
+        },
+        {
+          file: 'mocks/pact/consumer-pact.ts',
+          modules: ['mocks/pipeline/judge-interaction.ts', 'mocks/journal/journal.ts'],
+        },
+        { file: 'mocks/index.ts', modules: ['mocks/server/server.ts'] },
+      ]),
+    ).toEqual([
+      'mocks/base/errors.ts imports mocks/pact/consumer-pact.ts',
+      'mocks/pact/consumer-pact.ts imports mocks/pipeline/judge-interaction.ts',
+    ]);
+    expect(importCycles(new Map(Object.entries({ ...rooms, base: ['pact'] })))).not.toEqual([]);
+  });
+});
+
+/** The names exported twice by these files (declarations, not re-exports), each with where it is first declared. */
+function repeatedNames(files: readonly { file: string; text: string }[]): string[] {
+  const seen = new Map<string, string>();
+  const repeated: string[] = [];
+  const exported =
+    /^export (?:declare )?(?:default )?(?:async )?(?:abstract )?(?:function\*?|const|let|var|class|interface|type|enum) ([A-Za-z0-9_$]+)/gm;
+  for (const { file, text } of files)
+    for (const [, name] of text.matchAll(exported)) {
+      const first = seen.get(name!);
+      if (first !== undefined) repeated.push(`${name} in ${first} and ${file}`);
+      else seen.set(name!, file);
+    }
+  return repeated;
+}
+
 describe('names', () => {
-  it('gives no two exported functions, constants, classes, interfaces or types the same name (but the browser root, which mirrors the Node root, and generated files)', async () => {
-    const seen = new Map<string, string>();
-    const repeated: string[] = [];
+  it('gives no two exported functions, constants, classes, interfaces, types or enums the same name (but the browser root, which mirrors the Node root, and generated files)', async () => {
+    const files: { file: string; text: string }[] = [];
     for (const layer of Object.keys(allowed))
       for (const file of await sourceFiles(layer)) {
         if (file === join('mocks', 'index-browser.ts') || file.split(/[\\/]/).includes('generated')) continue;
-        const text = await readFile(join(projectRoot, file), 'utf8');
-        const exported = /^export (?:async )?(?:function|const|class|interface|type) ([A-Za-z0-9_]+)/gm;
-        for (const [, name] of text.matchAll(exported)) {
-          const first = seen.get(name!);
-          if (first !== undefined) repeated.push(`${name} in ${first} and ${file}`);
-          else seen.set(name!, file);
-        }
+        files.push({ file, text: await readFile(join(projectRoot, file), 'utf8') });
       }
-    expect(repeated).toEqual([]);
+    expect(repeatedNames(files)).toEqual([]);
+  });
+
+  it('catches a name exported twice, as the issue found RecordedCall and Judgement, in any declaration form', () => {
+    expect(
+      repeatedNames([
+        { file: 'mocks/journal/journal.ts', text: 'export type RecordedCall = {};\nexport interface Judgement {}' },
+        {
+          file: 'verify/recorder/recorded-call.ts',
+          text: 'export interface RecordedCall {}\nexport declare abstract class Judgement {}',
+        },
+        {
+          file: 'verify/run.ts',
+          text: 'export { RecordedCall } from "../mocks/journal/journal.js";\nexport const judged = 1;',
+        },
+      ]),
+    ).toEqual([
+      'RecordedCall in mocks/journal/journal.ts and verify/recorder/recorded-call.ts',
+      'Judgement in mocks/journal/journal.ts and verify/recorder/recorded-call.ts',
+    ]);
   });
 });
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createOrderMock } from '../../mocks/msw.js';
-import { readSeedFile } from '../../mocks/seed-file.js';
-import { errorStatuses } from '../../mocks/errors.js';
+import { createOrderMock } from '../../mocks/adapters/msw.js';
+import { readSeedFile } from '../../mocks/store/seed-file.js';
+import { errorStatuses } from '../../mocks/base/errors.js';
 import { tolerances } from '../../core/compare.js';
 import { rules } from '../../core/rules.js';
 import { loadScenarios } from '../../core/scenario-files.js';
@@ -97,6 +97,7 @@ const commands: [string, string[]][] = [
   ['petstore-verify', ['dist/bin/petstore-verify.js']],
   ['petstore-verify explore', ['dist/bin/petstore-verify.js', 'explore']],
   ['petstore-verify proxy', ['dist/bin/petstore-verify.js', 'proxy']],
+  ['petstore-verify har', ['dist/bin/petstore-verify.js', 'har']],
   ['petstore-verify publish-pact', ['dist/bin/petstore-verify.js', 'publish-pact']],
 ];
 // Flags the README and its pages give to other tools, each with the tool it is given to.

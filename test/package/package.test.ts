@@ -369,10 +369,10 @@ await explore({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', stateUrl: 'http:/
     // The files of the very tarball the consumer installed, as npm pack listed them.
     const files = packedFiles;
     for (const file of [
-      'dist/mocks/msw.js',
-      'dist/mocks/msw.d.ts',
+      'dist/mocks/adapters/msw.js',
+      'dist/mocks/adapters/msw.d.ts',
       'dist/mocks/index.d.ts',
-      'dist/mocks/server.js',
+      'dist/mocks/server/server.js',
       'dist/bin/petstore-mock.js',
       'dist/bin/petstore-verify.js',
       'dist/verify/index.js',
@@ -381,11 +381,11 @@ await explore({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', stateUrl: 'http:/
       'scenarios/cancel-shipped-order.yaml',
       'contracts/pacts/petstore-order-client-petstore-order-interface.json',
       'dist/contracts/client.js',
-      'dist/mocks/browser.js',
-      'dist/mocks/browser.d.ts',
+      'dist/mocks/adapters/browser.js',
+      'dist/mocks/adapters/browser.d.ts',
       'dist/core/routes.js',
       'dist/spec/generated/contract.js',
-      'dist/mocks/msw.d.cts',
+      'dist/mocks/adapters/msw.d.cts',
       'dist/verify/pact-child.js',
       'spec/openapi.yaml',
       'README.md',

@@ -1,6 +1,6 @@
 import { createServer as createHttpServer } from 'node:http';
 import { getResponse } from 'msw';
-import { createOrderMock, type OrderMockOptions } from '../../mocks/order-mock.js';
+import { createOrderMock, type OrderMockOptions } from '../../mocks/adapters/order-mock.js';
 import { operationOf } from '../../core/routes.js';
 
 /** A fault answers a Response, or raw bytes to write on the socket (for what Fetch cannot build, such as a 204 with a body). */

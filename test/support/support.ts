@@ -9,9 +9,9 @@ import {
 import { extname, join, normalize } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
-import { createOrderMock, type OrderMock, type OrderMockOptions } from '../../mocks/msw.js';
+import { createOrderMock, type OrderMock, type OrderMockOptions } from '../../mocks/adapters/msw.js';
 import { parseJson, type JsonValue } from '../../core/parse-json.js';
-import { createServer, type ServerOptions } from '../../mocks/server.js';
+import { createServer, type ServerOptions } from '../../mocks/server/server.js';
 
 /** The development key, as a user would type it from the README. */
 export const developmentKey = 'petstore-dev-key';

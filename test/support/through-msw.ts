@@ -1,10 +1,10 @@
 import { getResponse } from 'msw';
 import { vi } from 'vitest';
-import { MockError, noOperation } from '../../mocks/errors.js';
-import type { MockServer } from '../../mocks/server.js';
-import { replyOfResponse } from '../../mocks/reply.js';
+import { MockError, noOperation } from '../../mocks/base/errors.js';
+import type { MockServer } from '../../mocks/server/server.js';
+import { replyOfResponse } from '../../mocks/base/reply.js';
 // The MSW adapter, which gives a mock its handlers as it loads: the standalone server never loads it.
-import '../../mocks/order-mock.js';
+import '../../mocks/adapters/order-mock.js';
 
 /**
  * Makes a standalone server answer through MSW's `getResponse` over its mock's handlers, as

@@ -8,7 +8,7 @@ import { routes } from '../../core/routes.js';
 import { arbitraries } from '../../verify/explore/arbitraries.js';
 import { CallOnOrder, CallOperation, CallWithId, orderTarget } from '../../verify/explore/commands.js';
 import { nearPaths, NearPathWithoutKey } from '../../verify/explore/near-path-without-key.js';
-import type { StoredOrder } from '../../mocks/order-store.js';
+import type { StoredOrder } from '../../mocks/store/order-store.js';
 
 const orders: StoredOrder[] = [
   { id: 1n, status: 'pending' },

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getResponse, http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createOrderMock } from '../../mocks/order-mock.js';
+import { createOrderMock } from '../../mocks/adapters/order-mock.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 import type { ContractStep, Scenario } from '../../core/scenario.js';
 import { createValidatingProxy } from '../../verify/proxy.js';

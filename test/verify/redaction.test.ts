@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Redaction } from '../../verify/redaction.js';
+import { Redaction, secretsOfFields, secretsOfTrafficUrl } from '../../verify/redaction.js';
 import { json, startBrokenProvider } from '../support/broken-provider.js';
 import { runToExit, startCommand, verifyCliPath as verifyCli } from '../support/cli-support.js';
 
@@ -58,6 +58,56 @@ describe('Redaction', () => {
       a: ['[redacted]', 9007199254740993n],
       b: { c: true, d: 2 },
     });
+  });
+});
+
+describe('the credentials of traffic (a HAR file)', () => {
+  it("takes an Authorization value and its token, each cookie's value, and fields named as keys, tokens or sessions", () => {
+    expect(
+      secretsOfFields([
+        { name: 'Authorization', value: 'Bearer abc123' },
+        { name: 'cookie', value: 'sid=s3cr3t; theme=dark' },
+        { name: 'set-cookie', value: 'sid=n3w-s3ss10n; Path=/; HttpOnly\nlang=en; Path=/' },
+        { name: 'X-API-Key', value: 'k3y-value' },
+        { name: 'X-Session-Id', value: 'sess-42' },
+        { name: 'content-type', value: 'application/json' },
+        { name: 'accept', value: '*/*' },
+      ]),
+    ).toEqual([
+      'Bearer abc123',
+      'abc123',
+      'sid=s3cr3t; theme=dark',
+      's3cr3t',
+      'dark',
+      'sid=n3w-s3ss10n; Path=/; HttpOnly\nlang=en; Path=/',
+      'n3w-s3ss10n',
+      'en',
+      'k3y-value',
+      'sess-42',
+    ]);
+  });
+
+  it('reads a text once with thousands of distinct secrets, and takes out every occurrence and every overlapping one whole', () => {
+    const tokens = Array.from({ length: 5000 }, (_, index) => `csrf-${index.toString(36).padStart(6, '0')}`);
+    const redaction = new Redaction({ secrets: [...tokens, 'abcdefgh', 'xabc', 'p@ss word'] });
+    const lines = tokens.map((token, index) => `#${index} DELETE /v1/store/orders/${index} → 404 (sent ${token})`);
+    const redacted = redaction.text(lines.join('\n'));
+    expect(redacted.split('\n')).toEqual(
+      tokens.map((_, index) => `#${index} DELETE /v1/store/orders/${index} → 404 (sent [redacted])`),
+    );
+    // Overlapping secrets leave no part of either; the percent-encoded spelling is a secret too.
+    expect(redaction.text('1 xabcdefgh 2 p%40ss%20word 3 abcd')).toBe('1 [redacted] 2 [redacted] 3 abcd');
+    expect(redaction.text('https://user:pw@host/csrf-000001')).toBe('https://host/[redacted]');
+  });
+
+  it("takes a URL's user, password, credential-named or token-long query values and segment parameters, not its plain words", () => {
+    expect(
+      secretsOfTrafficUrl(
+        'https://u5er:p%40ss@host/v1/store/orders;jsessionid=J5E55;x=1?access_token=t0k&page=2&next=orders&v=0123456789abcdef01',
+      ),
+    ).toEqual(['u5er', 'u5er', 'p%40ss', 'p@ss', 't0k', '0123456789abcdef01', 'J5E55', '1']);
+    expect(secretsOfTrafficUrl('https://host/v1/store/orders?page=2&next=orders')).toEqual([]);
+    expect(secretsOfTrafficUrl('/relative?token=x')).toEqual([]);
   });
 });
 

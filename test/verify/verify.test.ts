@@ -140,6 +140,7 @@ describe("petstore-verify against the kit's own mock", () => {
 describe('petstore-verify subcommands', () => {
   it.each([
     ['proxy', 'Usage: petstore-verify proxy --upstream URL [options]'],
+    ['har', 'Usage: petstore-verify har FILE [options]'],
     ['explore', 'Usage: petstore-verify explore [options]'],
     [
       'publish-pact',

@@ -1,6 +1,6 @@
 // The commands exploration generates: each one call (or a few at once) on the model and the provider.
 import type { AsyncCommand } from 'fast-check';
-import type { StoredOrder } from '../../mocks/order-store.js';
+import type { StoredOrder } from '../../mocks/store/order-store.js';
 import type { KeyChoice } from '../../core/authorization.js';
 import { int64Maximum, int64Minimum } from '../../core/int64.js';
 import { pathOf, routeOf, type OperationName } from '../../core/routes.js';

@@ -1,8 +1,8 @@
 // The model and the target, as fast-check's model-based testing sees them: what every command runs against.
-import type { StoredOrder } from '../../mocks/order-store.js';
+import type { StoredOrder } from '../../mocks/store/order-store.js';
 import type { ContractStep } from '../../core/scenario.js';
 import type { ProviderHistory } from '../../core/compare.js';
-import type { InterfaceModel } from '../../mocks/interface-model.js';
+import type { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import type { PrismOracle } from '../../core/second-oracle.js';
 import type { CheckedExchange } from '../results.js';
 import type { ExploreOptions } from './explore.js';

@@ -7,7 +7,7 @@ import type { OrderInput } from '../../core/provider-state.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { ProviderHistory } from '../../core/compare.js';
 import { createDirectory } from '../create-directory.js';
-import { InterfaceModel } from '../../mocks/interface-model.js';
+import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import { TargetUnreachable } from '../observe.js';
 import { loadPrismOracle } from '../prism.js';
 import type { PrismOracle } from '../../core/second-oracle.js';

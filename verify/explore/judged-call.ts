@@ -1,5 +1,5 @@
 // One call on both sides, judged, and recorded as a step of the run and of the scenario it would save.
-import type { StoredOrder } from '../../mocks/order-store.js';
+import type { StoredOrder } from '../../mocks/store/order-store.js';
 import type { KeyChoice } from '../../core/authorization.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { judgeCall } from '../../core/judge.js';

@@ -4,6 +4,8 @@ import { scenarioYaml } from '../scenario-yaml.js';
 
 /** What a recording's file holds: its steps and its state already written as YAML (each kept, not written again). */
 export interface RecordingParts {
+  /** The command that recorded it (`petstore-verify proxy`, `petstore-verify har`). */
+  source?: string;
   description: string;
   recording: RecordingNote;
   /** `stateText(orders)`. */
@@ -12,8 +14,8 @@ export interface RecordingParts {
   steps: readonly string[];
 }
 
-const heading =
-  '# Recorded by petstore-verify proxy --record. Replay it with petstore-verify --scenarios DIR --scenario NAME;\n' +
+const heading = (source: string) =>
+  `# Recorded by ${source}. Replay it with petstore-verify --scenarios DIR --scenario NAME;\n` +
   '# start the mock in its state with petstore-mock --scenarios DIR --scenario NAME.\n';
 
 /**
@@ -27,7 +29,9 @@ export function recordingText(parts: RecordingParts, lines: Map<string, string>)
     itemText(item, `inferred ${item.id} ${item.status} ${item.listed}`, lines, '    '),
   );
   const droppedText = (dropped ?? []).map((item) => itemText(item, undefined, lines, '    '));
-  return `${heading}${head}${listText('inferred', inferredText)}${listText('dropped', droppedText)}${parts.state}steps:\n${parts.steps.join('')}`;
+  // The proxy records with --record; the HAR command's name says it all.
+  const source = (parts.source ?? 'petstore-verify proxy').replace(/^petstore-verify proxy$/, '$& --record');
+  return `${heading(source)}${head}${listText('inferred', inferredText)}${listText('dropped', droppedText)}${parts.state}steps:\n${parts.steps.join('')}`;
 }
 
 function listText(name: string, items: readonly string[]): string {

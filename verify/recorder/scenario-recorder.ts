@@ -34,6 +34,8 @@ export interface RecorderOptions {
    * is inferred. Without it, the state is inferred from the traffic.
    */
   knownState?: KnownState | undefined;
+  /** The command the files say recorded them. Default: `petstore-verify proxy`. */
+  source?: string | undefined;
   /** Called once each step is on disk. */
   onStep?: (recorded: RecordedStep) => void;
   /** Called once when a file cannot be written: the recording stops there (the proxy goes on). */
@@ -43,8 +45,11 @@ export interface RecorderOptions {
 /** A state set on the upstream before a recording: the scenario it comes from, its state URL and its orders. */
 export interface KnownState {
   scenario: string;
-  /** Where the proxy sets it (Pact's state change), as given: written in the file without its credentials or query. */
-  stateUrl: string;
+  /**
+   * Where the proxy sets it (Pact's state change), as given: written in the file without its credentials or
+   * query. None when nothing is set: a HAR is past traffic, and the state is what the deployment held when it began.
+   */
+  stateUrl?: string | undefined;
   orders: readonly OrderInput[];
 }
 
@@ -280,7 +285,10 @@ export class ScenarioRecorder {
       started: recording.started.toISOString(),
       keys: this.#options.apiKey === undefined ? 'inferred from the answers' : 'compared with --api-key',
       ...(known !== undefined && {
-        from: { scenario: known.scenario, stateUrl: withoutCredentials(known.stateUrl) },
+        from: {
+          scenario: known.scenario,
+          ...(known.stateUrl !== undefined && { stateUrl: withoutCredentials(known.stateUrl) }),
+        },
       }),
       ...(inferred.length > 0 && { inferred }),
       ...(dropped.length > 0 && {
@@ -291,8 +299,11 @@ export class ScenarioRecorder {
     };
     const steps = judgements(recording.calls).map(({ text }) => text);
     const count = steps.length;
+    const source = this.#options.source ?? 'petstore-verify proxy';
+    const knownWhen = known?.stateUrl === undefined ? 'held when the traffic began' : 'set before the first step';
     return {
-      description: `Recorded by petstore-verify proxy from ${note.upstream}: ${count} step${count === 1 ? '' : 's'}, each expecting what the contract requires in ${known === undefined ? 'the state the traffic implies' : `the state of scenario ${known.scenario}, set before the first step`}.`,
+      source,
+      description: `Recorded by ${source} from ${note.upstream}: ${count} step${count === 1 ? '' : 's'}, each expecting what the contract requires in ${known === undefined ? 'the state the traffic implies' : `the state of scenario ${known.scenario}, ${knownWhen}`}.`,
       recording: note,
       state: recording.judgedIn!.text,
       steps,

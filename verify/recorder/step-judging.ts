@@ -1,5 +1,5 @@
 import { isAcceptedKey } from '../../core/authorization.js';
-import type { StoredOrder } from '../../mocks/order-store.js';
+import type { StoredOrder } from '../../mocks/store/order-store.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { toInt64 } from '../../core/int64.js';
 import type { OrderInput } from '../../core/provider-state.js';
@@ -9,7 +9,7 @@ import { judgeCall } from '../../core/judge.js';
 import { documentedResponse, routeOf, schemaNameOf } from '../../core/routes.js';
 import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
 import { stepOf } from '../model-step.js';
-import { InterfaceModel } from '../../mocks/interface-model.js';
+import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import { withoutQueries } from '../redaction.js';
 import type { ExchangeToRecord, StepJudgement, RecordableCall, RecordingEntry, RecordedStep } from './recorded-call.js';
 import type { RecordedState } from './recorded-state.js';

@@ -17,7 +17,7 @@ const config: StorybookConfig = {
     mergeConfig(viteConfig, {
       resolve: {
         alias: {
-          'petstore-contract-kit/storybook': here('../../../mocks/storybook.ts'),
+          'petstore-contract-kit/storybook': here('../../../mocks/adapters/storybook.ts'),
           'petstore-contract-kit/client': here('../../../contracts/client.ts'),
         },
       },

@@ -3,9 +3,9 @@
 // machine's) are refused with 403 and change nothing; curl, the harness and a local dev app keep working.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { http, HttpResponse } from 'msw';
-import { createControlAccess } from '../../../mocks/control-access.js';
-import { createOrderMock } from '../../../mocks/order-mock.js';
-import type { ServerOptions } from '../../../mocks/server.js';
+import { createControlAccess } from '../../../mocks/control/control-access.js';
+import { createOrderMock } from '../../../mocks/adapters/order-mock.js';
+import type { ServerOptions } from '../../../mocks/server/server.js';
 import { authorized, sendRaw, startServer, type Exchange, type Observed } from '../../support/support.js';
 import { answerThroughMsw } from '../../support/through-msw.js';
 

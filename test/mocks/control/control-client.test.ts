@@ -2,8 +2,12 @@
 // test or a fixture, with the in-process mock's types and errors.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { createControlClient, defaultControlTimeout, type ControlClient } from '../../../mocks/control-client.js';
-import { MockError } from '../../../mocks/errors.js';
+import {
+  createControlClient,
+  defaultControlTimeout,
+  type ControlClient,
+} from '../../../mocks/control/control-client.js';
+import { MockError } from '../../../mocks/base/errors.js';
 import { authorized, listenLocally, startServer } from '../../support/support.js';
 
 let server: Awaited<ReturnType<typeof startServer>> | undefined;

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationNames } from '../../../core/routes.js';
 import { bundledScenarios } from '../../../mocks/generated/scenarios.js';
-import { createServer, type MockServer } from '../../../mocks/server.js';
+import { createServer, type MockServer } from '../../../mocks/server/server.js';
 import { sendRaw, type Exchange } from '../../support/support.js';
 
 const seed = Number(process.env.FUZZ_SEED ?? 20261124);

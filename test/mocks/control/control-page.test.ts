@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../../core/scenario-files.js';
-import type { ServerOptions } from '../../../mocks/server.js';
+import type { ServerOptions } from '../../../mocks/server/server.js';
 import { launchChromium } from '../../support/headless-browser.mjs';
 import { operationNames } from '../../../core/routes.js';
 import { documentedResponseCount } from '../../support/document-figures.js';

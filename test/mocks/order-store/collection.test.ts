@@ -4,7 +4,7 @@
 import { Collection, Query } from '@msw/data';
 import { getResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createOrderMock, type OrderMock } from '../../../mocks/msw.js';
+import { createOrderMock, type OrderMock } from '../../../mocks/adapters/msw.js';
 import { authorized, inProcessBase } from '../../support/support.js';
 
 let mock: OrderMock;

@@ -2,7 +2,7 @@
 // once, shipped orders never, and every list is a consistent snapshot of the store.
 import { Agent, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type MockServer } from '../../../mocks/server.js';
+import { createServer, type MockServer } from '../../../mocks/server/server.js';
 
 const orderCount = 300;
 const clients = 24;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../core/stringify-json.js';
-import { listBody } from '../../../mocks/list-body.js';
+import { listBody } from '../../../mocks/store/list-body.js';
 import { storedOrders } from '../../support/arbitraries.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

@@ -3,8 +3,8 @@
 import { Collection, Query } from '@msw/data';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { OrderStore, type OrderCollection } from '../../../mocks/order-store.js';
-import { updatesByRecordWithoutSearch } from '../../../mocks/update-by-record.js';
+import { OrderStore, type OrderCollection } from '../../../mocks/store/order-store.js';
+import { updatesByRecordWithoutSearch } from '../../../mocks/store/update-by-record.js';
 
 let store: OrderStore;
 let orders: OrderCollection;
@@ -126,7 +126,7 @@ describe("the store's position hint", () => {
 
 describe('flattenRecordKeys', () => {
   it("leaves a record's keys and values as they were", async () => {
-    const { flattenRecordKeys } = await import('../../../mocks/flat-record-keys.js');
+    const { flattenRecordKeys } = await import('../../../mocks/store/flat-record-keys.js');
     const key = Symbol('key');
     const relations = Symbol('relations');
     const record = { id: 1n, [key]: `${'a'.repeat(20)}${'b'.repeat(20)}`, [relations]: new Map() };
@@ -177,8 +177,8 @@ describe.each([true, false])('a cancel that updates by the record itself: %s', (
 
 describe('the default seed', () => {
   it('passes the check every other seed goes through, and cannot be changed', async () => {
-    const { defaultSeed } = await import('../../../mocks/default-seed.js');
-    const { OrderSeed } = await import('../../../mocks/order-seed.js');
+    const { defaultSeed } = await import('../../../mocks/store/default-seed.js');
+    const { OrderSeed } = await import('../../../mocks/store/order-seed.js');
     const checked = OrderSeed.from(defaultSeed.map((order) => ({ ...order })));
     expect(OrderSeed.from(defaultSeed).orders()).toEqual(checked.orders());
     expect(Object.isFrozen(defaultSeed) && defaultSeed.every((order) => Object.isFrozen(order))).toBe(true);

@@ -2,7 +2,7 @@ import { Collection } from '@msw/data';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { stringifyJson } from '../../../core/stringify-json.js';
-import { OrderSeed, OrderStore, storedOrderSchema, toStoredOrders } from '../../../mocks/order-store.js';
+import { OrderSeed, OrderStore, storedOrderSchema, toStoredOrders } from '../../../mocks/store/order-store.js';
 import { storedOrders } from '../../support/arbitraries.js';
 
 const text = (parts: readonly Uint8Array[]) => new TextDecoder().decode(Buffer.concat(parts));

@@ -1,7 +1,7 @@
 // A fake whose orders survive a page reload: persistOrders keeps a session's orders in a storage
 // (localStorage in the browser; a Map here) after each change, and restores them at start.
 import { describe, expect, it } from 'vitest';
-import { createOrderMock, persistOrders, type OrderStorage } from '../../../mocks/msw.js';
+import { createOrderMock, persistOrders, type OrderStorage } from '../../../mocks/adapters/msw.js';
 
 function memoryStorage(initial: Record<string, string> = {}): OrderStorage & { items: Map<string, string> } {
   const items = new Map(Object.entries(initial));

@@ -1,0 +1,201 @@
+// petstore-verify har: its help, its flags, and the lines it prints of a HAR file's verdicts.
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { findingText } from '../../core/finding.js';
+import { stringifyJson } from '../../core/stringify-json.js';
+import { judgeHar, type HarExchangeVerdict, type HarReport } from '../../verify/har/judge-har.js';
+import { harLimits } from '../../verify/har/har-file.js';
+import { installHint } from '../../verify/optional-dependencies.js';
+import { loadPrismOracle } from '../../verify/prism.js';
+import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
+import { redactOutput, httpUrlFlag, usageFailure, UsageError } from '../shared.js';
+import { scenarioState } from './scenario-state.js';
+
+const harUsage = `Usage: petstore-verify har FILE [options]
+
+Judges the order interface's calls in a HAR file (DevTools' "Save all as HAR", Playwright's
+recordHar, a proxy's export), in the order their answers ended, as the proxy judges live traffic:
+each answer against the specification (Ajv, and Prism's validator as a second oracle), and against
+what the contract requires in the state the deployment held, named with --from-scenario, or else
+inferred from the HAR's own answers (a bug in an inferred status cannot be caught: the summary names
+each). Entries of other hosts and paths are ignored (one line says how many); CORS preflights,
+aborted requests, answers from the browser's cache and bodies the HAR left out or cut are listed,
+not judged. Nothing is sent anywhere: a HAR is past traffic. No key, cookie, token or URL secret of
+the file appears in any line, report or saved scenario.
+Exits 1 if any answer breaks the specification or the contract, 2 if no entry could be judged or
+the file cannot be read as a HAR (one line says why), else 0.
+
+Options:
+  --base-url URL   the interface's base URL in the HAR (default: the first one ending with /v1
+                   below which a path of the interface comes; entries of another are ignored)
+  --from-scenario NAME  judge from the state of scenario NAME (a shipped scenario's name, or a
+                   scenario file): what the deployment held when the HAR began; every status is
+                   then known, and a 204 for a shipped order is caught at once
+  --api-key KEY    the key the deployment accepts (default $PETSTORE_API_KEY), to tell each
+                   key choice exactly; without it, from the answers
+  --save DIR       also write the HAR as a scenario file in DIR, in the recorder's format (each
+                   call a step expecting what the contract requires, never a key, header or
+                   query): replay it with petstore-verify --scenarios DIR --scenario NAME
+  --name NAME      the saved scenario's name (default: recording-DATE-TIME, the HAR's start)
+  --no-prism       do not check with Prism's validator too
+  --json FILE      write the report as JSON
+  --quiet          print only the entries that break the specification
+  --verbose        also print where Prism disagrees with Ajv for a known Prism limit
+  --help           print this help
+
+Limits: a file of at most ${harLimits.maxBytes / 1024 / 1024} MiB, ${harLimits.maxEntries.toLocaleString('en-US')} entries and ${harLimits.maxDepth} levels of nesting.
+`;
+
+function parseHar(argv: string[], environment: NodeJS.ProcessEnv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        'base-url': { type: 'string' },
+        'from-scenario': { type: 'string' },
+        'api-key': { type: 'string' },
+        save: { type: 'string' },
+        name: { type: 'string' },
+        'no-prism': { type: 'boolean' },
+        json: { type: 'string' },
+        quiet: { type: 'boolean' },
+        verbose: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length === 0 ? 'har needs a HAR FILE' : 'har judges one HAR FILE at a time');
+  if (values.name !== undefined && values.save === undefined) throw new UsageError('--name needs --save DIR');
+  if (values['base-url'] !== undefined) httpUrlFlag(values['base-url'], 'base-url');
+  return {
+    ...values,
+    file: positionals[0]!,
+    'api-key': values['api-key'] ?? (environment.PETSTORE_API_KEY || undefined),
+  };
+}
+
+export async function harCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--help')) {
+    process.stdout.write(harUsage);
+    return 0;
+  }
+  let options;
+  let knownState;
+  try {
+    options = parseHar(argv, process.env);
+    knownState = options['from-scenario'] === undefined ? undefined : await scenarioState(options['from-scenario']);
+  } catch (error) {
+    return usageFailure('petstore-verify', error);
+  }
+  const missing = options['no-prism'] ? undefined : installHint(['prism']);
+  if (missing !== undefined) return usageFailure('petstore-verify', new UsageError(`har ${missing}`));
+  let judged;
+  try {
+    judged = await judgeHar({
+      file: options.file,
+      baseUrl: options['base-url'],
+      knownState,
+      apiKey: options['api-key'],
+      save: options.save === undefined ? undefined : { directory: options.save, name: options.name },
+      prism: options['no-prism'] ? undefined : loadPrismOracle,
+    });
+  } catch (error) {
+    const { code } = error as { code?: string };
+    if (code === 'invalid_har' || code === 'recording_refused') {
+      console.error(`petstore-verify: ${(error as Error).message}`);
+      return 2;
+    }
+    throw error;
+  }
+  // No line from here on shows a credential the HAR holds.
+  redactOutput(judged.redaction);
+  const { report } = judged;
+  const lineOptions = { quiet: options.quiet ?? false, verbose: options.verbose ?? false };
+  console.log(harLines(report, lineOptions).join('\n'));
+  if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
+  return report.exitCode;
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+const entries = (count: number) => `${count} ${count === 1 ? 'entry' : 'entries'}`;
+
+/** Every line the command prints of a report: what it read, each entry's verdict, the contract's, the summary. */
+function harLines(report: HarReport, options: { quiet: boolean; verbose: boolean }): string[] {
+  return [
+    ...headLines(report),
+    ...report.exchanges.flatMap((exchange) => exchangeLines(exchange, options)),
+    ...report.contract.against.flatMap(({ step, findings }) =>
+      findings.map(
+        (finding) =>
+          `✗ contract: ${step}: the contract requires ${finding.expected}, the HAR's answer was ${finding.actual} [${finding.code}]`,
+      ),
+    ),
+    ...summaryLines(report),
+  ];
+}
+
+function headLines(report: HarReport): string[] {
+  const { ignored, otherBases } = report;
+  const interfaceEntries = report.exchanges.length;
+  const lines = [
+    `${report.file}: ${entries(report.entries)}, ${interfaceEntries} of the order interface${report.baseUrl === undefined ? '' : ` at ${report.baseUrl}`}`,
+  ];
+  if (ignored.entries > 0)
+    lines.push(
+      `ignored ${entries(ignored.entries)} of other hosts and paths (${ignored.hosts.slice(0, 5).join(', ')}${ignored.hosts.length > 5 ? ', …' : ''})`,
+    );
+  if (otherBases.entries > 0)
+    lines.push(
+      `ignored ${entries(otherBases.entries)} of the interface at another base URL (${otherBases.bases.slice(0, 3).join(', ')}): give --base-url to judge those`,
+    );
+  if (report.baseUrl !== undefined)
+    lines.push(
+      report.state === 'inferred'
+        ? 'judging in the state the answers imply: give --from-scenario NAME, what the deployment held when the HAR began, to know it'
+        : `judging from the state of scenario ${report.state.scenario}: what the deployment held when the HAR began`,
+    );
+  if (report.sanitized)
+    lines.push(
+      'no call of the interface kept its Authorization header (a sanitized export): none is judged as a call without a key; ' +
+        'each key is taken from its answer (401: refused, else accepted). Export "with sensitive data" to judge the keys',
+    );
+  return lines;
+}
+
+/** An entry's lines: `·` the specification allows it (the contract's lines follow), `✗` it breaks it, `-` not judged. */
+function exchangeLines(exchange: HarExchangeVerdict, options: { quiet: boolean; verbose: boolean }): string[] {
+  if (options.quiet && exchange.violations.length === 0) return [];
+  const mark = exchange.unjudged !== undefined ? '-' : exchange.violations.length > 0 ? '✗' : '·';
+  const subject = `${exchange.method} ${exchange.url} → ${exchange.status}`;
+  return [
+    `${mark} #${exchange.entry + 1} ${subject}${exchange.unjudged === undefined ? '' : ` (not judged: ${exchange.unjudged})`}`,
+    ...exchange.violations.map((finding) => `    ${findingText(finding)}`),
+    ...shownDisagreements(exchange.disagreements, options).map((item) => `    note: ${disagreementLine(item)}`),
+  ];
+}
+
+function summaryLines(report: HarReport): string[] {
+  const { contract } = report;
+  const lines = [
+    `${entries(report.exchanges.length)} of the interface, ${report.judged} judged, ${plural(report.violations, 'violation')} of the specification, ${plural(contract.disagreements, 'finding')} against the contract`,
+  ];
+  if (contract.inferred.length > 0)
+    lines.push(
+      `inferred from the answers, not known: ${contract.inferred.map(({ id, status, because }) => `order ${id} ${status} (from ${because})`).join(', ')}; ` +
+        'a bug in these statuses cannot be caught (a 204 for a shipped order reads as a pending one): give --from-scenario NAME',
+    );
+  for (const { file, steps } of contract.saved)
+    lines.push(
+      `saved ${plural(steps, 'step')} in ${file}: replay it with petstore-verify --scenarios DIR --scenario NAME`,
+    );
+  if (contract.failed !== undefined) lines.push(contract.failed);
+  if (report.reason !== undefined && report.verdict === 'not-run') lines.push(report.reason);
+  lines.push(`verdict: ${report.verdict} (exit ${report.exitCode})`);
+  return lines;
+}

@@ -1,0 +1,330 @@
+// A consumer's pact, written from what its app called on the mock: each call of the journal becomes
+// a Pact V4 interaction with the provider state it depended on, judged first by the one judge (the
+// specification and the model), so that a pact the contract forbids never leaves the frontend.
+import { developmentApiKey, wrongApiKey, type KeyChoice } from '../../core/authorization.js';
+import { findingMessage, type Finding } from '../../core/finding.js';
+import { parseJson, type JsonValue } from '../../core/parse-json.js';
+import { providerState } from '../../core/provider-state.js';
+import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
+import { documentedResponse, matchRoute, type RouteMatch } from '../../core/routes.js';
+import { MockUsageError, PactContradictsSpec, type PactFinding } from '../base/errors.js';
+import {
+  checkedParties,
+  conflictError,
+  defaultPactProvider,
+  writePactFile,
+  type PactOptions,
+  type PactSelection,
+} from './pact-file.js';
+import type { InteractionJudge } from './interaction-judge.js';
+import { isPicked, keptBodiesLimit, type RecordedCall } from '../journal/journal.js';
+import { mergeInteractions, type Interaction, type PactConflict } from './pact-merge.js';
+import { pactCallLimit, type PactCalls } from './pact-ledger.js';
+
+/** A call of the journal left out of the pact, and why: it is not the provider's contract, or cannot be stated. */
+export interface LeftOutCall {
+  call: string;
+  reason: 'fault' | 'network' | 'body-too-large' | 'not-an-operation' | 'pact-limit';
+}
+
+/**
+ * A consumer's pact as data: the document, what the judge found, the calls left out, and what the
+ * mock could not see (`unseen`: answers of handlers in front of the kit's, when no MSW server was observed).
+ */
+export interface ConsumerPact {
+  document: Record<string, JsonValue>;
+  findings: PactFinding[];
+  leftOut: LeftOutCall[];
+  /** Requests answered differently under the same provider state: such a pact cannot be written. */
+  conflicts: PactConflict[];
+  unseen?: string;
+}
+
+/** Where a pact's calls were answered: the base path they are under, and whether some answers went unseen. */
+export interface PactContext {
+  basePath: string;
+  /** Set when the mock's MSW handlers are in use and no server was observed (`mock.observe`). */
+  unseen?: string;
+  /** The judge of each interaction (`judgeInteraction`), given by the mock: the pact room makes no mock. */
+  judge: InteractionJudge;
+}
+
+const utf8 = new TextDecoder();
+const rfc3339 = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$';
+const httpDate =
+  '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$';
+const rule = (matcher: Record<string, JsonValue>) => ({ combine: 'AND', matchers: [matcher] });
+
+function bodyText(body: string | readonly Uint8Array[] | null): string {
+  if (body === null) return '';
+  if (typeof body === 'string') return body;
+  return body.map((part) => utf8.decode(part, { stream: true })).join('') + utf8.decode();
+}
+
+/** The Authorization a pact sends for what the app sent: the pact's own keys, never the app's. */
+function keyOf(call: RecordedCall): { choice: KeyChoice; header: string | undefined } {
+  if (call.authorization === 'none') return { choice: 'none', header: undefined };
+  if (call.authorization === 'valid') return { choice: 'valid', header: `Bearer ${developmentApiKey}` };
+  return { choice: 'wrong', header: `Bearer ${wrongApiKey}` };
+}
+
+/**
+ * The orders the answer depended on, as the provider state sets them: what the operation's definition
+ * says its answer proves (the orders a list showed; the order a cancel found, with the status that
+ * gave its answer), none where it proves nothing of an order held (a refusal, a 404).
+ */
+function stateOf(match: RouteMatch, status: number, body: JsonValue | undefined): JsonValue[] {
+  const evidence = operationDefinitions[match.route.operation].evidence({ status, body, parameter: match.parameter });
+  if (evidence.kind === 'listed') return [...evidence.orders];
+  if (evidence.kind === 'held' && evidence.as !== 'absent') return [{ id: evidence.id, status: evidence.as }];
+  return [];
+}
+
+/** The matching rules of a response body: where the contract lets an honest provider differ. */
+function bodyRules(body: JsonValue | undefined): Record<string, JsonValue> | undefined {
+  if (Array.isArray(body) && body.length > 0)
+    return {
+      $: rule({
+        match: 'arrayContains',
+        variants: body.map((_, index) => ({
+          index,
+          rules: {
+            '$.petId': rule({ match: 'integer' }),
+            '$.quantity': rule({ match: 'integer' }),
+            '$.shipDate': rule({ match: 'regex', regex: rfc3339 }),
+          },
+        })),
+      }),
+    };
+  // The specification does not enumerate the Error record's codes: any string; its status is the response's.
+  if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'code' in body)
+    return { '$.code': rule({ match: 'type' }), '$.message': rule({ match: 'type' }) };
+  if (body !== undefined && body !== null && typeof body === 'object') return { $: rule({ match: 'type' }) };
+  return undefined;
+}
+
+/** The response of an interaction: the status, the headers a pact states, the body with its rules. */
+function responseOf(call: RecordedCall, text: string, body: JsonValue | undefined): Interaction {
+  const answer = call.answer!;
+  const headers: Record<string, JsonValue> = {};
+  const headerRules: Record<string, JsonValue> = {};
+  if (answer.contentType !== null && text !== '') {
+    headers['Content-Type'] = [answer.contentType];
+    headerRules['Content-Type'] = rule({ match: 'regex', regex: '^application/json(\\s*;.*)?$' });
+  }
+  if (answer.wwwAuthenticate !== null) {
+    headers['WWW-Authenticate'] = [answer.wwwAuthenticate];
+    headerRules['WWW-Authenticate'] = rule({ match: 'regex', regex: '^(?i)bearer\\b.*$' });
+  }
+  // The deprecated pet read's dates are the provider's to choose: their syntax is the contract (RFC 9745, 8594).
+  if (answer.deprecation !== undefined) {
+    headers.Deprecation = [answer.deprecation];
+    headerRules.Deprecation = rule({ match: 'regex', regex: '^@-?\\d+(;.*)?$' });
+  }
+  if (answer.sunset !== undefined) {
+    headers.Sunset = [answer.sunset];
+    headerRules.Sunset = rule({ match: 'regex', regex: httpDate });
+  }
+  const rules = bodyRules(body);
+  return {
+    status: call.status as number,
+    ...(Object.keys(headers).length > 0 && { headers }),
+    ...(body !== undefined && { body: { content: body, contentType: 'application/json', encoded: false } }),
+    ...((rules !== undefined || Object.keys(headerRules).length > 0) && {
+      matchingRules: {
+        ...(Object.keys(headerRules).length > 0 && { header: headerRules }),
+        ...(rules !== undefined && { body: rules }),
+      },
+    }),
+  };
+}
+
+/** Why a call of the journal cannot be a pact's interaction, if it cannot. */
+function reasonToLeaveOut(call: RecordedCall): LeftOutCall['reason'] | undefined {
+  if (call.status === 'network') return 'network';
+  if (call.answer?.by === 'fault') return 'fault';
+  if (call.operation === null || call.answer === undefined) return 'not-an-operation';
+  if (call.answer.bodyDropped === true) return 'body-too-large';
+  return undefined;
+}
+
+/** One call as an interaction (without its description), and what the judge found of it. */
+async function interactionOf(
+  call: RecordedCall,
+  { basePath, judge }: PactContext,
+): Promise<{ interaction: Interaction; findings: Finding[] }> {
+  const below = call.path.slice(basePath.length);
+  const text = bodyText(call.answer!.body);
+  let body: JsonValue | undefined;
+  try {
+    body = text === '' ? undefined : parseJson(text);
+  } catch {
+    body = undefined;
+  }
+  const key = keyOf(call);
+  const match = matchRoute(call.method, below)!;
+  const { route } = match;
+  const state = stateOf(match, call.status as number, body);
+  const headers = new Headers();
+  const answer = call.answer!;
+  if (answer.contentType !== null) headers.set('content-type', answer.contentType);
+  if (answer.wwwAuthenticate !== null) headers.set('www-authenticate', answer.wwwAuthenticate);
+  if (answer.deprecation !== undefined) headers.set('deprecation', answer.deprecation);
+  if (answer.sunset !== undefined) headers.set('sunset', answer.sunset);
+  const findings = contradictionsOf(call, match);
+  findings.push(
+    ...(await judge({
+      method: call.method,
+      path: below,
+      key: key.choice,
+      orders: state,
+      response: { status: call.status as number, headers, text },
+    })),
+  );
+  const interaction: Interaction = {
+    type: 'Synchronous/HTTP',
+    // Every interaction sets the one provider state, the pet read too (with no orders: it depends on none),
+    // so that a verifier's state setup always has a state to set.
+    providerStates: [{ name: providerState, params: { orders: state } }],
+    request: {
+      method: call.method,
+      path: `/v1${below}`,
+      ...(key.header !== undefined && {
+        headers: { Authorization: [key.header] },
+        matchingRules: { header: { Authorization: rule({ match: 'regex', regex: '^(?i)bearer\\s+\\S+$' }) } },
+      }),
+    },
+    // Where the document shows no body for a status (the 409, spec gap 2), a provider may send one or
+    // not, so the pact states none.
+    response:
+      documentedResponse(route, call.status as number)?.schema === null
+        ? { status: call.status as number }
+        : responseOf(call, text, body),
+    pending: false,
+  };
+  return { interaction, findings };
+}
+
+/** A short name for an interaction: what was called, and what it answered. */
+function descriptionOf(call: RecordedCall, below: string): string {
+  return `${call.method} ${below} ${call.status} (${call.authorization === 'valid' ? 'with the key' : call.authorization === 'none' ? 'without a key' : 'with a wrong key'})`;
+}
+
+/**
+ * A call a handler in front of the kit's answered, against how the mock's own store held the order it
+ * names then: a 409 for an order it held as pending is a contradiction the pact must not launder into
+ * a "shipped" state.
+ */
+function contradictionsOf(call: RecordedCall, match: RouteMatch): Finding[] {
+  if (call.heldAs === undefined || typeof call.status !== 'number') return [];
+  const { operation } = match.route;
+  const shown = operationDefinitions[operation].evidence({
+    status: call.status,
+    body: undefined,
+    parameter: match.parameter,
+  });
+  const expected = statusShowing(operation, call.heldAs);
+  if (shown.kind !== 'held' || expected === undefined || call.status === expected) return [];
+  const id = String(shown.id);
+  const held = call.heldAs === 'absent' ? `held no order ${id}` : `held order ${id} as ${call.heldAs}`;
+  return [
+    {
+      code: 'status-unexpected',
+      path: 'status',
+      expected: `status ${expected}: the mock ${held} when a handler in front of it answered (arrange the mock's orders instead: mock.collection(), a scenario)`,
+      actual: `status ${call.status}`,
+    },
+  ];
+}
+
+/** What a pact's metadata says of the calls left out and of what the mock could not see. */
+function kitMetadata(leftOut: readonly LeftOutCall[], overflow: number, unseen: string | undefined): JsonValue {
+  return {
+    leftOut: leftOut.length === 0 ? 'none' : leftOut.map((call) => `${call.call}: ${call.reason}`).join('; '),
+    ...(overflow > 0 && { notKept: `${overflow} distinct calls past the pact's limit` }),
+    ...(unseen !== undefined && { unseen }),
+  };
+}
+
+/**
+ * The Pact V4 document of the calls an app made on a session since it started (or since
+ * `clearPact()`), `reset()`s and the journal's limit notwithstanding: identical interactions once,
+ * calls a fault answered (or dropped) left out and named in the metadata, each interaction judged by
+ * the specification and the model before it is written, and a cancel a handler answered compared
+ * with how the mock held the order.
+ * @example
+ * const { document, findings } = await consumerPact(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1', judge: judgeInteraction });
+ * findings // [] when every call is one the contract allows
+ */
+export async function consumerPact(
+  pactCalls: PactCalls,
+  selection: PactSelection,
+  context: PactContext,
+): Promise<ConsumerPact> {
+  const { filter } = checkedParties(selection);
+  const picked = pactCalls.calls.filter((call) => isPicked(call, filter));
+  await Promise.all(picked.map((call) => call.answer?.bodyRead));
+  const built: Interaction[] = [];
+  const foundPerInteraction: Finding[][] = [];
+  const leftOut: LeftOutCall[] = [];
+  for (const call of picked) {
+    const reason = reasonToLeaveOut(call);
+    if (reason !== undefined) {
+      leftOut.push({ call: `${call.method} ${call.path} ${call.status}`, reason });
+      continue;
+    }
+    const { interaction, findings } = await interactionOf(call, context);
+    built.push({ description: descriptionOf(call, call.path.slice(context.basePath.length)), ...interaction });
+    foundPerInteraction.push(findings);
+  }
+  for (const call of pactCalls.notKept) leftOut.push({ call, reason: 'pact-limit' });
+  const unnamed = pactCalls.overflow - pactCalls.notKept.length;
+  if (unnamed > 0) leftOut.push({ call: `${unnamed} more distinct calls`, reason: 'pact-limit' });
+  const { interactions, conflicts, descriptions } = mergeInteractions([], built);
+  const findings = descriptions.flatMap((description, index) =>
+    description === undefined
+      ? []
+      : (foundPerInteraction[index] ?? []).map((finding) => ({ ...finding, interaction: description })),
+  );
+  const document: Record<string, JsonValue> = {
+    consumer: { name: selection.consumer },
+    provider: { name: selection.provider ?? defaultPactProvider },
+    interactions,
+    metadata: {
+      pactSpecification: { version: '4.0' },
+      'petstore-contract-kit': kitMetadata(leftOut, pactCalls.overflow, context.unseen),
+    },
+  };
+  return { document, findings, leftOut, conflicts, ...(context.unseen !== undefined && { unseen: context.unseen }) };
+}
+
+/**
+ * Judges the calls as a pact, and merges it into `dir/CONSUMER-PROVIDER.json` when the judge found
+ * nothing: the interactions already there stay, the same request under the same state is written
+ * once (see `writePactFile`). Throws `PactContradictsSpec`, writing nothing, when the judge found
+ * something, and `MockUsageError` (`pact_limit_reached`) when calls did not fit. Resolves with the file's path.
+ * @example
+ * await writeConsumerPact(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1', judge: judgeInteraction }) // 'pacts/web-app-petstore-order-interface.json'
+ */
+export async function writeConsumerPact(
+  pactCalls: PactCalls,
+  options: PactOptions,
+  context: PactContext,
+): Promise<string> {
+  const parties = checkedParties(options);
+  if (pactCalls.overflow > 0)
+    throw new MockUsageError(
+      'pact_limit_reached',
+      `the pact was not written: ${pactCalls.overflow} distinct calls came past the ${pactCallLimit} (or ${keptBodiesLimit / 1024 / 1024} MiB of bodies) a session's pact holds, and a pact without them would not be your app's whole contract; clear it between parts with clearPact(), or write a pact per test file`,
+    );
+  const { document, findings, conflicts } = await consumerPact(pactCalls, { ...options, ...parties }, context);
+  if (findings.length > 0)
+    throw new PactContradictsSpec(
+      `the pact was not written: the contract does not allow ${findings.length === 1 ? 'this interaction' : 'these interactions'}: ${findings
+        .map((finding) => `${finding.interaction}: ${findingMessage(finding)}`)
+        .join('; ')}`,
+      findings,
+    );
+  if (conflicts.length > 0) throw conflictError(conflicts);
+  return writePactFile(document, { ...options, ...parties });
+}

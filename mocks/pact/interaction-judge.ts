@@ -1,0 +1,58 @@
+// The judge of a pact's interaction: the specification, and the model seeded with the interaction's
+// provider state. The model is a mock of the kit's (mocks/pipeline/interface-model.ts), which is
+// made above this room: it is given, so that the pact room never imports the mock that writes pacts.
+import type { KeyChoice } from '../../core/authorization.js';
+import type { ObservedResponse } from '../../core/checks.js';
+import { ProviderHistory, type ModelAnswer } from '../../core/compare.js';
+import type { Finding } from '../../core/finding.js';
+import { judgeCall } from '../../core/judge.js';
+import type { StoredOrder } from '../store/order-seed.js';
+
+/** A pact's interaction as the judge sees it: the call, the orders its provider state holds, and the answer it expects. */
+export interface InteractionToJudge {
+  method: string;
+  /** The path below the base URL (without /v1). */
+  path: string;
+  key: KeyChoice;
+  /** The orders of its provider state; undefined when it sets none (then only the specification judges it). */
+  orders: readonly unknown[] | undefined;
+  response: ObservedResponse;
+}
+
+/** What the judge asks of the model: its store, and its answer to the interaction's call. */
+export interface JudgingModel {
+  orders(): Promise<StoredOrder[]>;
+  call(method: string, path: string, key: KeyChoice | undefined): Promise<ModelAnswer | undefined>;
+}
+
+/** The judge a pact is written with: `judgeInteraction` (mocks/pipeline/judge-interaction.ts) in the kit. */
+export type InteractionJudge = (interaction: InteractionToJudge) => Promise<Finding[]>;
+
+/**
+ * What the one judge finds in an interaction of a pact: its answer against the specification, and,
+ * where it sets the orders of its provider state, against the model seeded with them. A consumer's
+ * pact is judged by it before it is written (`mock.pact()`) and before a provider is held to it
+ * (`petstore-verify --pact`). The model is
+ * seeded by the caller (`seeded`): the kit's mock makes it, and the pact room makes no mock.
+ * @example
+ * await judgeWithModel({ method: 'DELETE', path: '/store/orders/1', key: 'valid', orders: [{ id: 1, status: 'pending' }], response: { status: 409, headers: new Headers(), text: '' } }, (orders) => InterfaceModel.seeded(orders))
+ * // [{ code: 'status-unexpected', path: 'status', expected: 'status 204', actual: 'status 409' }]
+ */
+export async function judgeWithModel(
+  interaction: InteractionToJudge,
+  seeded: (orders: readonly unknown[]) => Promise<JudgingModel>,
+): Promise<Finding[]> {
+  const call = { method: interaction.method, path: interaction.path };
+  const observed = interaction.response;
+  // Orders the model cannot hold are no state it can judge in: the specification's check says why.
+  const model = interaction.orders === undefined ? undefined : await seeded(interaction.orders).catch(() => undefined);
+  if (model === undefined) return judgeCall({ call, observed }).findings;
+  const before = await model.orders();
+  const answer = await model.call(call.method, call.path, interaction.key);
+  const after = await model.orders();
+  return judgeCall({
+    call,
+    observed,
+    ...(answer !== undefined && { model: { answer, before, after, history: new ProviderHistory() } }),
+  }).findings;
+}

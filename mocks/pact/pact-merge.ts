@@ -1,0 +1,149 @@
+// Interactions merged as Pact merges them: a request under a provider state is one interaction, the
+// same one written once whoever wrote it; two different answers to it cannot both be the contract.
+import type { JsonValue } from '../../core/parse-json.js';
+import { stringifyJson } from '../../core/stringify-json.js';
+import { MockUsageError } from '../base/errors.js';
+
+/** One interaction of a Pact V4 document. */
+export type Interaction = Record<string, JsonValue>;
+
+/** Two interactions with the same request under the same provider state and different answers. */
+export interface PactConflict {
+  /** The interaction already there (in the file, or earlier in the run). */
+  kept: string;
+  /** The one that answers the same request differently. */
+  added: string;
+}
+
+/** What merging gave: every interaction, the conflicts (none were merged in), and the description each added one has (none: not added). */
+export interface MergedInteractions {
+  interactions: Interaction[];
+  conflicts: PactConflict[];
+  descriptions: (string | undefined)[];
+}
+
+// JSON text with every object's keys in order, so that a file another tool wrote compares as data.
+function canonical(value: JsonValue | undefined): string {
+  if (value === undefined) return '';
+  if (value === null || typeof value !== 'object') return stringifyJson(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((key) => `${stringifyJson(key)}:${canonical(value[key])}`).join(',')}}`;
+}
+
+const requestOf = (interaction: Interaction) =>
+  canonical({ request: interaction.request ?? null, providerStates: interaction.providerStates ?? [] });
+
+const answerOf = (interaction: Interaction) => canonical(interaction.response);
+
+function uniqueDescription(wanted: string, taken: Set<string>): string {
+  const base = wanted.replace(/ #\d+$/, '');
+  if (!taken.has(wanted)) return wanted;
+  let number = 2;
+  while (taken.has(`${base} #${number}`)) number++;
+  return `${base} #${number}`;
+}
+
+/**
+ * Adds interactions to those already there: one with the same request and provider state as one there
+ * is left out when it answers the same, and named as a conflict when it answers differently; the
+ * others are added, their descriptions made unique.
+ * @example
+ * mergeInteractions(fromFile, fromThisRun) // { interactions: [...fromFile, ...new ones], conflicts: [] }
+ */
+export function mergeInteractions(existing: readonly Interaction[], added: readonly Interaction[]): MergedInteractions {
+  const interactions = [...existing];
+  const byRequest = new Map<string, Interaction>();
+  const descriptions = new Set<string>();
+  for (const interaction of existing) {
+    byRequest.set(requestOf(interaction), interaction);
+    descriptions.add(String(interaction.description));
+  }
+  const conflicts: PactConflict[] = [];
+  const placed: (string | undefined)[] = [];
+  for (const interaction of added) {
+    const request = requestOf(interaction);
+    const kept = byRequest.get(request);
+    if (kept !== undefined) {
+      if (answerOf(kept) !== answerOf(interaction))
+        conflicts.push({ kept: String(kept.description), added: String(interaction.description) });
+      placed.push(undefined);
+      continue;
+    }
+    const description = uniqueDescription(String(interaction.description), descriptions);
+    const merged = { ...interaction, description };
+    descriptions.add(description);
+    byRequest.set(request, merged);
+    interactions.push(merged);
+    placed.push(description);
+  }
+  return { interactions, conflicts, descriptions: placed };
+}
+
+const kitKey = 'petstore-contract-kit';
+
+type JsonObject = Record<string, JsonValue>;
+
+const objectAt = (value: JsonValue | undefined): JsonObject | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+
+/** The interactions of a pact the new ones can be merged into: the same consumer and provider, Pact V4. */
+function interactionsIn(existing: JsonValue, added: JsonObject, where: string): Interaction[] {
+  const refuse = (why: string) =>
+    new MockUsageError(
+      'unmergeable_pact_file',
+      `${where} cannot take this run's interactions: ${why}; move it away or delete it`,
+    );
+  const pact = objectAt(existing);
+  if (pact === undefined) throw refuse('it is not a JSON object');
+  const consumer = objectAt(pact.consumer)?.name;
+  const provider = objectAt(pact.provider)?.name;
+  const wanted = { consumer: objectAt(added.consumer)?.name, provider: objectAt(added.provider)?.name };
+  if (consumer !== wanted.consumer || provider !== wanted.provider)
+    throw refuse(`it is the pact of ${JSON.stringify(consumer)} with ${JSON.stringify(provider)}`);
+  const version = objectAt(objectAt(pact.metadata)?.pactSpecification)?.version;
+  if (typeof version !== 'string' || !version.startsWith('4.'))
+    throw refuse(`its pactSpecification version is ${JSON.stringify(version ?? null)}, not 4.x`);
+  const { interactions } = pact;
+  if (!Array.isArray(interactions) || interactions.some((one) => objectAt(one) === undefined))
+    throw refuse('its interactions are not a list of objects');
+  return interactions as Interaction[];
+}
+
+// What each writer said of the calls it left out, and of what it could not see, kept side by side.
+function mergedKitMetadata(existing: JsonValue | undefined, added: JsonValue | undefined): JsonValue {
+  const before = objectAt(existing) ?? {};
+  const now = objectAt(added) ?? {};
+  const merged: JsonObject = { ...before, ...now };
+  for (const [key, value] of Object.entries(before)) {
+    const other = now[key];
+    if (other === undefined || other === value) continue;
+    const parts = [value, other].filter((part) => part !== 'none').map(String);
+    merged[key] = parts.length === 0 ? 'none' : [...new Set(parts.flatMap((part) => part.split('; ')))].join('; ');
+  }
+  return merged;
+}
+
+/**
+ * Merges a pact document into one already there (a file's, another test's), as `mergeInteractions`
+ * merges their interactions; the kit's metadata of both is kept. Throws `MockUsageError`
+ * (`unmergeable_pact_file`) when the one there is not a Pact V4 document of the same consumer and provider.
+ * @example
+ * const { document, conflicts } = mergePactDocuments(fromFile, fromThisRun, 'pacts/web-app-petstore-order-interface.json');
+ */
+export function mergePactDocuments(
+  existing: JsonValue,
+  added: JsonObject,
+  where: string,
+): { document: JsonObject; conflicts: PactConflict[] } {
+  const kept = interactionsIn(existing, added, where);
+  const { interactions, conflicts } = mergeInteractions(kept, (added.interactions ?? []) as Interaction[]);
+  const metadata = objectAt((existing as JsonObject).metadata) ?? {};
+  const ours = objectAt(added.metadata) ?? {};
+  const document = {
+    ...added,
+    interactions,
+    metadata: { ...metadata, ...ours, [kitKey]: mergedKitMetadata(metadata[kitKey], ours[kitKey]) },
+  };
+  return { document, conflicts };
+}

@@ -1,0 +1,75 @@
+import { createMockParts, type OrderMock } from './mock-parts.js';
+import { networkError } from '../base/reply.js';
+import type { StoredOrder } from '../store/order-store.js';
+import type { OrderStatus } from '../../core/provider-state.js';
+import { authorizationHeader, developmentApiKey, type KeyChoice } from '../../core/authorization.js';
+import { matchRoute } from '../../core/routes.js';
+import { MockUsageError } from '../base/errors.js';
+import { judgeWithModel } from '../pact/interaction-judge.js';
+import type { ModelAnswer } from '../../core/compare.js';
+
+const utf8 = new TextDecoder();
+
+/**
+ * The model of the interface a provider is compared with: the kit's own mock, in-process, seeded with
+ * the same provider state. It answers the same calls with the same key choices, and shows its store
+ * (every order with its status) after each call.
+ * @example
+ * const model = await InterfaceModel.seeded([{ id: 1, status: 'shipped' }]);
+ * (await model.call('DELETE', '/store/orders/1', 'valid'))?.status // 409
+ */
+export class InterfaceModel {
+  readonly #mock: OrderMock;
+
+  private constructor(mock: OrderMock) {
+    this.#mock = mock;
+  }
+
+  /** A model whose store holds exactly these orders (the provider state's `params.orders`). */
+  static async seeded(orders: readonly unknown[]): Promise<InterfaceModel> {
+    // The model's own pact is never asked for; were it, the model would judge it as the kit does.
+    const mock = createMockParts({ seed: orders, apiKeys: [developmentApiKey], control: false }, (interaction) =>
+      judgeWithModel(interaction, (state) => InterfaceModel.seeded(state)),
+    );
+    await mock.orders();
+    return new InterfaceModel(mock);
+  }
+
+  /** The model's answer to a call of an operation (a path below the base URL), or undefined for a path that is none. */
+  async call(method: string, path: string, key: KeyChoice | undefined): Promise<ModelAnswer | undefined> {
+    const match = matchRoute(method, path);
+    if (match === undefined) return undefined;
+    const headers = authorizationHeader(key, developmentApiKey) as Record<string, string>;
+    const reply = await this.#mock.handle(new Request(`http://model.invalid/v1${path}`, { method, headers }));
+    if (reply === undefined || reply === networkError)
+      throw new MockUsageError(
+        'model_without_faults',
+        'the model answers every call of an operation, and has no faults to drop a connection',
+      );
+    const body =
+      typeof reply.body === 'string' || reply.body === null
+        ? reply.body
+        : reply.body.map((part) => utf8.decode(part, { stream: true })).join('') + utf8.decode();
+    return { operation: match.route.operation, status: reply.status, headers: reply.headers, body };
+  }
+
+  /** Every order of the model's store, with its status. */
+  orders(): Promise<StoredOrder[]> {
+    return this.#mock.orders();
+  }
+
+  /**
+   * Sets an order's status in the model's store: what a recording learns of an order, from a later
+   * answer, that no earlier call depended on.
+   * @example
+   * await model.setStatus(3n, 'shipped');
+   */
+  async setStatus(id: bigint, status: OrderStatus): Promise<void> {
+    const orders = await this.#mock.collection();
+    await orders.update((query) => query.where({ id }), {
+      data(order) {
+        order.status = status;
+      },
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import { operationDefinitions } from '../../core/operation-definitions.js';
+import type { ConflictBody, MockOutcome, StoreOfOperations } from '../../core/operation-definitions.js';
+import type { OperationName } from '../../core/routes.js';
+import { MockError } from '../base/errors.js';
+import type { OrderStore } from '../store/order-store.js';
+import { jsonReply, type Reply, type RequestHead } from '../base/reply.js';
+
+export type { ConflictBody } from '../../core/operation-definitions.js';
+
+/** What the mock answers an operation with: the session's store, its settings, the key check. */
+export interface OrderInterface {
+  store: OrderStore;
+  conflictBody: ConflictBody;
+  authenticate: (request: RequestHead) => MockError | undefined;
+  petDeprecation: Date;
+  petSunset: Date;
+}
+
+// The store as the operations' behaviours see it: a cancel's refusal as what the store found.
+function storeOfOperations(store: OrderStore): StoreOfOperations {
+  return {
+    listBody: () => store.listBody(),
+    find: (id) => store.find(id),
+    ordersWithSameFloat64: (sent) => store.ordersWithSameFloat64(sent),
+    cancel: (id) =>
+      store.cancel(id).then(
+        () => 'cancelled' as const,
+        (error: unknown) => {
+          if (error instanceof MockError && error.code === 'order_not_found') return 'absent' as const;
+          if (error instanceof MockError && error.code === 'order_already_shipped') return 'shipped' as const;
+          throw error;
+        },
+      ),
+  };
+}
+
+/** A behaviour's outcome as the mock's reply; a refusal is thrown, as every refusal of the pipeline is. */
+function replyOf(outcome: MockOutcome): Reply {
+  switch (outcome.kind) {
+    case 'json':
+      return jsonReply(outcome.body, outcome.status, outcome.headers);
+    case 'encoded-json':
+      return { status: outcome.status, headers: { 'content-type': 'application/json' }, body: outcome.parts };
+    case 'empty':
+      return { status: outcome.status, headers: {}, body: null };
+    case 'refused':
+      throw new MockError(
+        outcome.code,
+        outcome.message,
+        outcome.probablyMeant === undefined ? {} : { probablyMeant: outcome.probablyMeant },
+      );
+  }
+}
+
+/**
+ * Answers a call of an operation as its definition's behaviour does (core/operations/), once the key
+ * is checked: every operation requires one. Not async where the behaviour is not.
+ * @example
+ * const reply = await operate('cancelOrder', context, request, '3'); // { status: 204, headers: {}, body: null }
+ */
+export function operate(
+  operation: OperationName,
+  context: OrderInterface,
+  request: RequestHead,
+  parameter: string,
+): Reply | Promise<Reply> {
+  const failure = context.authenticate(request);
+  if (failure !== undefined) throw failure;
+  const { store, conflictBody, petDeprecation, petSunset } = context;
+  const outcome = operationDefinitions[operation].mock(
+    { store: storeOfOperations(store), conflictBody, petDeprecation, petSunset },
+    parameter,
+  );
+  return outcome instanceof Promise ? outcome.then(replyOf) : replyOf(outcome);
+}

@@ -1,0 +1,192 @@
+import type { ObservedResponse } from '../../core/checks.js';
+import { matchRoute, pathSegments, routesAtPath } from '../../core/routes.js';
+import { withoutQueries } from '../redaction.js';
+import { responseText } from '../response-text.js';
+import type { HarEntry, HarField } from './har-file.js';
+
+/** One entry of the interface, as the judge and the recorder take it, or why it cannot be judged. */
+export interface HarExchange {
+  /** Its place in the file (from 0), to name it. */
+  entry: number;
+  method: string;
+  /** The URL without its query, fragment or user information. */
+  url: string;
+  /** The path below the base URL (`/store/orders/3`). */
+  operationPath: string;
+  /** The request's `Authorization` header, when the HAR kept it: read for the key choice, never written. */
+  authorization: string | undefined;
+  status: number;
+  /** The answer as the checks read it; undefined when it cannot be judged (`unjudged` says why). */
+  observed: ObservedResponse | undefined;
+  unjudged?: string;
+  /** Epoch milliseconds: when the request started and when its answer ended, from the HAR's timings. */
+  startedAt: number;
+  endedAt: number;
+}
+
+/** The entries of a HAR sorted into those of the deployment's interface and those left aside. */
+export interface HarSelection {
+  /** The base URL of the interface's entries (ending with /v1, or `--base-url`), without credentials or query. */
+  baseUrl: string | undefined;
+  /** Its entries, in the order their answers ended. */
+  exchanges: HarExchange[];
+  /** Entries of other hosts and paths: how many, and their hosts (most first). */
+  ignored: { entries: number; hosts: string[] };
+  /** Entries of the interface at another base URL than the one judged (a second deployment). */
+  otherBases: { entries: number; bases: string[] };
+}
+
+/**
+ * Picks the order interface's entries of a HAR: those under `baseUrl` when given, else under the first
+ * base URL (a path ending with `/v1`) below which a path of the route table comes. Each gets its answer
+ * as the checks read it (a base64 or still-compressed body decoded, HTTP/2 pseudo-headers dropped), or
+ * the reason it cannot be judged: a CORS preflight, an aborted request, an answer from the browser's
+ * cache, a body the HAR left out or cut. Sorted by when each answer ended, as a proxy would see them.
+ * @example
+ * const { exchanges } = selectHarExchanges(entries, { baseUrl: undefined });
+ */
+export function selectHarExchanges(
+  entries: readonly HarEntry[],
+  options: { baseUrl: string | undefined },
+): HarSelection {
+  const given = options.baseUrl === undefined ? undefined : stripped(new URL(options.baseUrl));
+  let base = given;
+  const exchanges: HarExchange[] = [];
+  const ignoredHosts = new Map<string, number>();
+  const otherBases = new Map<string, number>();
+  entries.forEach((entry, index) => {
+    const url = URL.canParse(entry.request.url) ? new URL(entry.request.url) : undefined;
+    const found = url === undefined ? undefined : interfacePathOf(url, given);
+    if (found === undefined) {
+      const host = url?.host || '(no host)';
+      ignoredHosts.set(host, (ignoredHosts.get(host) ?? 0) + 1);
+      return;
+    }
+    base ??= found.base;
+    if (found.base !== base) {
+      otherBases.set(found.base, (otherBases.get(found.base) ?? 0) + 1);
+      return;
+    }
+    exchanges.push(exchangeOf(entry, index, found.path, `${found.base}${found.path}`));
+  });
+  exchanges.sort((left, right) => left.endedAt - right.endedAt || left.startedAt - right.startedAt);
+  const byCount = (counts: Map<string, number>) => [...counts].sort((a, b) => b[1] - a[1]).map(([name]) => name);
+  return {
+    baseUrl: base,
+    exchanges,
+    ignored: { entries: sum(ignoredHosts), hosts: byCount(ignoredHosts) },
+    otherBases: { entries: sum(otherBases), bases: byCount(otherBases) },
+  };
+}
+
+const sum = (counts: Map<string, number>) => [...counts.values()].reduce((total, count) => total + count, 0);
+
+/** A URL's origin and path, no trailing slash: no user information, query or fragment. */
+function stripped(url: URL): string {
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The base URL and the interface path of a URL, when a path of the route table (any method) is below a `/v1`. */
+function interfacePathOf(url: URL, given: string | undefined): { base: string; path: string } | undefined {
+  const full = `${url.origin}${url.pathname}`;
+  if (given !== undefined) {
+    if (!full.startsWith(`${given}/`)) return undefined;
+    const path = full.slice(given.length);
+    return routesAtPath(pathSegments(path)).length > 0 ? { base: given, path } : undefined;
+  }
+  for (let at = url.pathname.indexOf('/v1/'); at !== -1; at = url.pathname.indexOf('/v1/', at + 1)) {
+    const path = url.pathname.slice(at + 3);
+    if (routesAtPath(pathSegments(path)).length > 0)
+      return { base: `${url.origin}${url.pathname.slice(0, at + 3)}`, path };
+  }
+  return undefined;
+}
+
+const headerNamed = (fields: readonly HarField[], name: string) => {
+  const value = fields.find((field) => field.name.toLowerCase() === name)?.value;
+  return typeof value === 'string' ? value : undefined;
+};
+
+function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: string): HarExchange {
+  const { request, response } = entry;
+  const startedAt = Date.parse(entry.startedDateTime);
+  const exchange: HarExchange = {
+    entry: index,
+    method: request.method.toUpperCase(),
+    url: withoutQueries(url),
+    operationPath,
+    authorization: headerNamed(request.headers, 'authorization'),
+    status: response.status,
+    observed: undefined,
+    startedAt,
+    endedAt: startedAt + Math.max(0, entry.time),
+  };
+  const unjudged = whyUnjudged(entry, exchange);
+  if (unjudged !== undefined) return { ...exchange, unjudged };
+  const read = observedOf(entry);
+  return 'unjudged' in read ? { ...exchange, unjudged: read.unjudged } : { ...exchange, observed: read };
+}
+
+/** Why an entry of the interface says nothing of what the deployment answered, when it does not. */
+function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined {
+  if (exchange.method === 'OPTIONS') return 'a CORS preflight, not a call of the interface';
+  const failure = entry.response._error ?? entry.response._failureText ?? undefined;
+  if (exchange.status <= 0 || failure !== undefined)
+    return `no answer came (aborted${typeof failure === 'string' ? `: ${failure.slice(0, 80)}` : ''})`;
+  if (entry._fromCache !== undefined || exchange.status === 304)
+    return "the browser's cache answered it (a 304 or _fromCache), not the deployment";
+  if (matchRoute(exchange.method, exchange.operationPath) === undefined)
+    return 'no operation of the specification (this method at this path)';
+  return undefined;
+}
+
+/** The answer as the checks read it, or why its body cannot be judged. */
+function observedOf(entry: HarEntry): ObservedResponse | { unjudged: string } {
+  const { response } = entry;
+  const headers = new Headers();
+  for (const { name, value } of response.headers) {
+    // HTTP/2 pseudo-headers (`:status`) and names Fetch refuses are not fields of the answer.
+    if (name.startsWith(':')) continue;
+    try {
+      headers.append(name, String(value));
+    } catch {
+      // A field no HTTP message could carry: left out.
+    }
+  }
+  const { text, encoding, size } = response.content;
+  if (encoding !== undefined && encoding !== 'base64')
+    return { unjudged: `its body is in an encoding HAR does not define (${String(encoding).slice(0, 20)})` };
+  if (text === undefined) {
+    if (typeof size === 'number' && size > 0)
+      return {
+        unjudged: `its body (${size} bytes) is not in the HAR: export with content, or record the session again`,
+      };
+    return { status: response.status, headers, text: '' };
+  }
+  const bytes = Buffer.from(text, encoding === 'base64' ? 'base64' : 'utf8');
+  const decoded = decodedBody(bytes, headers.get('content-encoding') ?? undefined);
+  const length = Buffer.byteLength(decoded.text, 'utf8');
+  if (typeof size === 'number' && size > length && !decoded.invalidUtf8)
+    return { unjudged: `its body is cut in the HAR (${length} of ${size} bytes kept)` };
+  return {
+    status: response.status,
+    headers,
+    text: decoded.text,
+    ...(decoded.invalidUtf8 && { invalidUtf8: true }),
+  };
+}
+
+/**
+ * A body's text: browsers keep it decoded whatever its `Content-Encoding`; a tool that keeps the bytes as
+ * sent (a proxy's HAR) has them decoded here, as the proxy would.
+ */
+function decodedBody(bytes: Buffer, contentEncoding: string | undefined): { text: string; invalidUtf8: boolean } {
+  if (contentEncoding !== undefined) {
+    try {
+      return responseText(bytes, contentEncoding);
+    } catch {
+      // Not in that coding: decoded already, as a browser keeps it.
+    }
+  }
+  return responseText(bytes, undefined);
+}

@@ -1,0 +1,216 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Finding } from '../../core/checks.js';
+import { judgeCall } from '../../core/judge.js';
+import type { OrderInput } from '../../core/provider-state.js';
+import type { Disagreement, PrismOracle } from '../../core/second-oracle.js';
+import { Redaction } from '../redaction.js';
+import { ScenarioRecorder, type WrittenRecordings } from '../recorder/scenario-recorder.js';
+import { harConfidences } from './har-confidences.js';
+import { selectHarExchanges, type HarExchange, type HarSelection } from './har-exchanges.js';
+import { readHarFile, type HarLimits } from './har-file.js';
+
+/** What to judge a HAR file with. */
+export interface HarJudgeOptions {
+  /** The HAR file (1.2, as browsers, Playwright and proxies write it). */
+  file: string;
+  /** The interface's base URL in the HAR; else the first one ending with `/v1` below which a route comes. */
+  baseUrl?: string | undefined;
+  /**
+   * What the deployment held when the HAR began (`--from-scenario`): every step is judged in it from the
+   * first, and nothing is inferred. Nothing is set anywhere: a HAR is past traffic.
+   */
+  knownState?: { scenario: string; orders: readonly OrderInput[] } | undefined;
+  /** The key the deployment accepts, to tell each key choice exactly; else from the answers. */
+  apiKey?: string | undefined;
+  /** Write the HAR as a scenario file of the recorder's format in `directory`, named `name` (else by date). */
+  save?: { directory: string; name?: string | undefined } | undefined;
+  /** Prism's validator as a second oracle on each answer, or what loads it (once the file is read: a bad file is refused at once). */
+  prism?: PrismOracle | (() => Promise<PrismOracle>) | undefined;
+  limits?: HarLimits;
+}
+
+/** One entry of the interface and its verdict against the specification. */
+export interface HarExchangeVerdict {
+  entry: number;
+  method: string;
+  /** Without query, fragment or user information. */
+  url: string;
+  status: number;
+  /** The specification's findings (Ajv). */
+  violations: Finding[];
+  /** Where Prism disagrees with Ajv. */
+  disagreements: Disagreement[];
+  /** Why the entry was not judged, when it was not. */
+  unjudged?: string;
+}
+
+/** The recorder's judgement of the calls against the contract, as last judged. */
+export interface HarContractReport {
+  /** The steps the calls made (a read repeated with the same answer is one). */
+  steps: number;
+  /** How many findings the model holds against the HAR's answers, and each step's. */
+  disagreements: number;
+  against: { step: string; findings: Finding[] }[];
+  /** The order statuses taken from answers rather than known (no --from-scenario): a bug in them cannot be caught. */
+  inferred: { id: bigint; status: 'pending' | 'shipped'; because: string }[];
+  /** The scenario file written with `save`, and its steps. */
+  saved: { file: string; steps: number }[];
+  /** Why the file could not be written, when it could not. */
+  failed?: string;
+}
+
+/** What a HAR file held and how it was judged: the console, `--json` and the exit code all come from it. */
+export interface HarReport {
+  file: string;
+  /** The base URL judged, without credentials or query. */
+  baseUrl: string | undefined;
+  /** The file's entries, and those of other hosts and paths (by host) and of another base URL of the interface. */
+  entries: number;
+  ignored: HarSelection['ignored'];
+  otherBases: HarSelection['otherBases'];
+  exchanges: HarExchangeVerdict[];
+  judged: number;
+  violations: number;
+  /** Set when no entry of the interface kept an `Authorization` header: each key choice is taken from its answer. */
+  sanitized: boolean;
+  /** The state the steps were judged in: a scenario's (known), or inferred from the answers. */
+  state: { scenario: string } | 'inferred';
+  /** The recorder's judgement against the contract (the model), and the file it saved with `save`. */
+  contract: HarContractReport;
+  verdict: 'passed' | 'failed' | 'not-run';
+  exitCode: 0 | 1 | 2;
+  reason?: string;
+}
+
+// What a sanitized export leaves of a request's key: a bearer token nobody knows, taken as accepted unless refused with 401.
+const keyNotInHar = 'Bearer (not in the HAR: a sanitized export)';
+
+/**
+ * Judges the order interface's exchanges of a HAR file, in the order their answers ended, with the judge
+ * the proxy and the recorder use: each answer against the specification (and Prism, when given), and
+ * against the contract in the state the tester names or else the state the answers imply, through the
+ * recorder, which also writes the file with `save`. The report is redacted of every credential and URL
+ * secret of the HAR, and so are the files saved.
+ * @throws VerifyError `invalid_har` for a file it cannot read as a HAR; RecordingError for a folder it cannot write.
+ * @example
+ * const { report } = await judgeHar({ file: 'staging.har', knownState: { scenario: 'cancel-shipped-order', orders } });
+ * report.exitCode // 1 when an answer breaks the specification or the contract
+ */
+export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarReport; redaction: Redaction }> {
+  const { entries } = await readHarFile(options.file, options.limits);
+  const redaction = new Redaction(harConfidences(entries));
+  const selection = selectHarExchanges(entries, { baseUrl: options.baseUrl });
+  const calls = selection.exchanges.filter((exchange) => exchange.unjudged === undefined);
+  const sanitized = calls.length > 0 && calls.every((exchange) => exchange.authorization === undefined);
+  const prism = typeof options.prism === 'function' && calls.length > 0 ? await options.prism() : options.prism;
+  const directory = options.save?.directory ?? (await mkdtemp(join(tmpdir(), 'petstore-har-')));
+  try {
+    const recorder = await openRecorder(options, selection, { directory, sanitized });
+    const verdicts = selection.exchanges.map((exchange) => {
+      const verdict = judged(exchange, typeof prism === 'function' ? undefined : prism);
+      if (verdict.unjudged === undefined && recorder !== undefined)
+        recorder.record({
+          ...exchange,
+          authorization: sanitized ? keyNotInHar : exchange.authorization,
+          findings: verdict.violations,
+        });
+      return verdict;
+    });
+    await recorder?.close();
+    const recording = recorder?.written() ?? { files: [], disagreements: 0, against: [], inferred: [] };
+    if (options.save !== undefined) await redactFiles(recording, redaction);
+    const report = reportOf(options, selection, { verdicts, recording, sanitized, entries: entries.length });
+    return { report: redaction.value(report), redaction };
+  } finally {
+    if (options.save === undefined) await rm(directory, { recursive: true, force: true });
+  }
+}
+
+async function openRecorder(
+  options: HarJudgeOptions,
+  selection: HarSelection,
+  { directory, sanitized }: { directory: string; sanitized: boolean },
+): Promise<ScenarioRecorder | undefined> {
+  if (selection.baseUrl === undefined) return undefined;
+  const began = Math.min(...selection.exchanges.map((exchange) => exchange.startedAt));
+  return ScenarioRecorder.open({
+    directory,
+    name: options.save?.name,
+    // A sanitized export has no key to compare: each choice comes from its answer.
+    apiKey: sanitized ? undefined : options.apiKey,
+    upstream: selection.baseUrl,
+    now: () => new Date(Number.isFinite(began) ? began : 0),
+    knownState: options.knownState,
+    source: 'petstore-verify har',
+  });
+}
+
+function judged(exchange: HarExchange, prism: PrismOracle | undefined): HarExchangeVerdict {
+  const { entry, method, url, status, observed, unjudged } = exchange;
+  const verdict = { entry, method, url, status, violations: [], disagreements: [] };
+  if (observed === undefined) return { ...verdict, unjudged: unjudged ?? 'no answer to judge' };
+  const judgement = judgeCall({ call: { method, path: exchange.operationPath }, observed, prism });
+  return { ...verdict, violations: judgement.findings, disagreements: judgement.disagreements };
+}
+
+/** The saved files with every secret of the HAR taken out (the recorder writes no header or query; a finding may quote a body). */
+async function redactFiles(recording: WrittenRecordings, redaction: Redaction): Promise<void> {
+  for (const { file } of recording.files) {
+    const text = await readFile(file, 'utf8');
+    const redacted = redaction.text(text);
+    if (redacted !== text) await writeFile(file, redacted);
+  }
+}
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
+function reportOf(
+  options: HarJudgeOptions,
+  selection: HarSelection,
+  parts: { verdicts: HarExchangeVerdict[]; recording: WrittenRecordings; sanitized: boolean; entries: number },
+): HarReport {
+  const { verdicts, recording } = parts;
+  const judgedCount = verdicts.filter((verdict) => verdict.unjudged === undefined).length;
+  const violations = verdicts.reduce((total, verdict) => total + verdict.violations.length, 0);
+  const base = {
+    file: options.file,
+    baseUrl: selection.baseUrl,
+    entries: parts.entries,
+    ignored: selection.ignored,
+    otherBases: selection.otherBases,
+    exchanges: verdicts,
+    judged: judgedCount,
+    violations,
+    sanitized: parts.sanitized,
+    state: options.knownState === undefined ? ('inferred' as const) : { scenario: options.knownState.scenario },
+    contract: contractOf(recording, options.save !== undefined),
+  };
+  if (violations > 0 || recording.disagreements > 0 || recording.failed !== undefined) {
+    const why = [
+      ...(violations > 0 ? [`${plural(violations, 'violation')} of the specification`] : []),
+      ...(recording.disagreements > 0 ? [`${plural(recording.disagreements, 'finding')} against the contract`] : []),
+      ...(recording.failed !== undefined ? [recording.failed] : []),
+    ];
+    return { ...base, verdict: 'failed', exitCode: 1, reason: why.join(', ') };
+  }
+  if (judgedCount > 0) return { ...base, verdict: 'passed', exitCode: 0 };
+  const reason =
+    selection.baseUrl === undefined
+      ? `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below a base URL ending with /v1${options.baseUrl === undefined ? '' : `, or ${options.baseUrl}`})`
+      : `no entry was judged: ${verdicts.length} ${verdicts.length === 1 ? 'entry' : 'entries'} of the interface, none with an answer to judge`;
+  return { ...base, verdict: 'not-run', exitCode: 2, reason };
+}
+
+// What the recorder wrote, without the folder it judged in when nothing was to be saved.
+function contractOf(recording: WrittenRecordings, saved: boolean): HarContractReport {
+  return {
+    steps: recording.files.reduce((total, { steps }) => total + steps, 0),
+    disagreements: recording.disagreements,
+    against: recording.against.map(({ step, findings }) => ({ step, findings })),
+    inferred: recording.inferred.map(({ id, status, because }) => ({ id, status, because })),
+    saved: saved ? recording.files : [],
+    ...(recording.failed !== undefined && { failed: recording.failed }),
+  };
+}

@@ -1,7 +1,8 @@
 import { toInt64 } from '../core/int64.js';
-import { parseJson } from '../core/parse-json.js';
+import { parseJson, type JsonValue } from '../core/parse-json.js';
+import { int64AsBigint } from '../core/exact-fetch.js';
 import { isErrorRecord, orderInt64Fields, type ErrorRecord, type ExactOrder } from '../core/records.js';
-import { pathOf, routeOf, type OperationName } from '../core/routes.js';
+import { documentedResponse, pathOf, routeOf, routes, type OperationName } from '../core/routes.js';
 
 /** An Order as the client returns it: the spec's Order, with its int64 fields as exact `bigint`s. */
 export type ClientOrder = ExactOrder;
@@ -62,15 +63,30 @@ export class OrderListError extends TypeError {
   }
 }
 
-/** The operations of the order interface, one method per operation of the route table, named after it. */
-export interface OrderClient extends Record<OperationName, (...parameters: never[]) => Promise<unknown>> {
-  /** `GET /store/orders`: every order. @throws OrderApiError (401) */
+/** The methods written for the operations the client shapes its answers for. */
+interface ShapedMethods {
+  /** `GET /store/orders`: every order. @throws OrderApiError (its error statuses: the document's) */
   listOrders(): Promise<ClientOrder[]>;
-  /** `DELETE /store/orders/{orderId}`: cancels a pending order. @throws OrderApiError (401, 404, 409) */
+  /** `DELETE /store/orders/{orderId}`: cancels a pending order. @throws OrderApiError (its error statuses: the document's) */
   cancelOrder(orderId: bigint | number | string): Promise<void>;
-  /** `GET /pets/{petId}`, deprecated: the pet and its deprecation and sunset dates. @throws OrderApiError (401) */
+  /** `GET /pets/{petId}`, deprecated: the pet and its deprecation and sunset dates. @throws OrderApiError */
   readPet(petId: bigint | number | string): Promise<PetReading>;
 }
+
+/**
+ * The method of an operation the client has no shaped method for, derived from the route table: its
+ * path parameter (if any) in, its success body out (undefined for none), every int64 the document
+ * gives the response read as a `bigint`. @throws OrderApiError for an error status.
+ * @example
+ * const order = await (client as Record<string, OperationMethod>).getOrder?.(3n);
+ */
+export type OperationMethod = (parameter?: bigint | number | string) => Promise<JsonValue | undefined>;
+
+/**
+ * The operations of the order interface, one method per operation of the route table, named after
+ * it: shaped ones where written, and a derived `OperationMethod` for every other operation.
+ */
+export type OrderClient = ShapedMethods & Record<Exclude<OperationName, keyof ShapedMethods>, OperationMethod>;
 
 async function failure(response: Response): Promise<OrderApiError> {
   const text = await response.text();
@@ -112,7 +128,20 @@ export function createOrderClient(options: OrderClientOptions): OrderClient {
       },
     });
   };
+  const derived = (operation: OperationName): OperationMethod => {
+    return async (parameter) => {
+      const response = await send(operation, parameter);
+      if (!response.ok) throw await failure(response);
+      const text = await response.text();
+      if (text === '') return undefined;
+      const schema = documentedResponse(routeOf(operation), response.status)?.schema ?? null;
+      const body = parseJson(text);
+      return schema === null ? body : int64AsBigint(body, schema);
+    };
+  };
+  const methods = Object.fromEntries(routes.map((route) => [route.operation, derived(route.operation)]));
   return {
+    ...(methods as Record<OperationName, OperationMethod>),
     async listOrders() {
       const response = await send('listOrders');
       if (!response.ok) throw await failure(response);

@@ -1,11 +1,12 @@
 import type { StoredOrder } from './records.js';
 import { parseInt64, toInt64 } from './int64.js';
-import type { JsonValue } from './parse-json.js';
+import { parseJson, type JsonValue } from './parse-json.js';
 import { orderFields, orderInt64Fields } from './records.js';
 import { documentedResponse, matchRoute, routeOf, schemaNameOf, type OperationName } from './routes.js';
 import { jsonBody, statusFindings, type Finding, type ObservedResponse } from './checks.js';
 import type { ContractStep } from './scenario.js';
 import { preview } from './preview.js';
+import { operationDefinitions, statusShowing } from './operation-definitions.js';
 
 /** What the model answers one call: the status, the headers and the body, as the kit's mock does. */
 export interface ModelAnswer {
@@ -262,20 +263,44 @@ function listAgainstModel(model: StoredOrder[], body: JsonValue | undefined, his
   return findings;
 }
 
-/** Whether the call, as the model answered it, cancels an order that is already cancelled (tolerance `cancelled-order-cancelled-again`). */
-function cancelsCancelledOrder(answer: ModelAnswer, before: readonly StoredOrder[], path: string): boolean {
-  if (answer.operation !== 'cancelOrder' || answer.status !== 404) return false;
-  const id = cancelledOrderId('DELETE', path);
-  return id !== undefined && before.some((order) => order.id === id && order.status === 'cancelled');
+function orderAgainstModel(model: JsonValue, body: JsonValue | undefined): Finding[] {
+  if (model === null || typeof model !== 'object' || Array.isArray(model)) return [];
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return []; // the schema check says why
+  return orderFields
+    .filter((field) => model[field] !== undefined && !sameValue(field, model[field], body[field]))
+    .map((field) => ({
+      code: 'order-field',
+      path: `/${field}`,
+      expected: `${field} ${preview(model[field])} as the provider state gives it`,
+      actual: preview(body[field]),
+    }));
 }
 
 /**
- * The order a call cancels, as the mock reads its path; undefined for a call of another operation, or
- * a segment that is no int64.
+ * What else a provider may answer where the model answers a cancel of an order already cancelled as
+ * for an absent one (tolerance `cancelled-order-cancelled-again`, from the operation's definition).
+ */
+function cancelledAgainAccepts(
+  answer: ModelAnswer,
+  before: readonly StoredOrder[],
+  path: string,
+): readonly number[] | undefined {
+  const cancels = operationDefinitions[answer.operation].cancels;
+  if (cancels === undefined || answer.status !== statusShowing(answer.operation, 'cancelled')) return undefined;
+  const id = cancelledOrderId(routeOf(answer.operation).method, path);
+  return id !== undefined && before.some((order) => order.id === id && order.status === 'cancelled')
+    ? cancels.againAccepts
+    : undefined;
+}
+
+/**
+ * The order a call cancels, as the mock reads its path; undefined for a call of an operation that
+ * cancels nothing (its definition has no `cancels`), or a segment that is no int64.
  */
 export function cancelledOrderId(method: string, path: string): bigint | undefined {
   const match = matchRoute(method, path);
-  if (match?.route.operation !== 'cancelOrder' || match.parameter === undefined) return undefined;
+  if (match === undefined || match.parameter === undefined) return undefined;
+  if (operationDefinitions[match.route.operation].cancels === undefined) return undefined;
   return parseInt64(decodedSegment(match.parameter));
 }
 
@@ -296,7 +321,8 @@ export function decodedSegment(segment: string): string {
  * the tolerance table adds).
  */
 export function acceptedStatuses(answer: ModelAnswer, before: readonly StoredOrder[], path: string): number[] {
-  return cancelsCancelledOrder(answer, before, path) ? [404, 409] : [answer.status];
+  const accepted = cancelledAgainAccepts(answer, before, path);
+  return accepted === undefined ? [answer.status] : [...accepted];
 }
 
 /** One call as both sides saw it: the model's answer and its store before and after, and the provider's response. */
@@ -325,8 +351,11 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
   // What the document says of the response guides the comparison: a list of orders is compared with
   // the model's store, and every header it names must be sent.
   const documented = documentedResponse(routeOf(answer.operation), observed.status);
-  if (documented !== undefined && schemaNameOf(documented) === 'Order[]')
-    findings.push(...listAgainstModel(call.after, jsonBody(observed), history));
+  const schemaName = documented === undefined ? undefined : schemaNameOf(documented);
+  if (schemaName === 'Order[]') findings.push(...listAgainstModel(call.after, jsonBody(observed), history));
+  // One order (a read of it): every field the model's order has, compared as in a list.
+  if (schemaName === 'Order' && answer.body !== null)
+    findings.push(...orderAgainstModel(parseJson(answer.body), jsonBody(observed)));
   for (const name of documented?.headers ?? [])
     if (!observed.headers.has(name))
       findings.push({

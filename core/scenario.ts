@@ -1,9 +1,23 @@
 import type { KeyChoice } from './authorization.js';
 import type { FaultEffect } from './fault-format.js';
 import type { OrderInput } from './provider-state.js';
+import type { Route } from './routes.js';
 import { ScenarioError } from './scenario-error.js';
 
-export type BodySchemaName = 'Order[]' | 'Error' | 'Pet';
+// The name a documented response's schema goes by (`schemaNameOf`): a component, or an array of one.
+type NameOf<Schema> = Schema extends { readonly $ref: `#/components/schemas/${infer Name}` }
+  ? Name
+  : Schema extends { readonly type: 'array'; readonly items: { readonly $ref: `#/components/schemas/${infer Name}` } }
+    ? `${Name}[]`
+    : never;
+
+/**
+ * Every body schema a step may name: the names of the document's response schemas, read off the route
+ * table's types (`Order[]`, `Error`, `Pet`).
+ * @example
+ * const name: BodySchemaName = 'Order[]';
+ */
+export type BodySchemaName = NameOf<Route['responses'][number]['schema']>;
 export type ScenarioId = number | bigint;
 
 /**
@@ -25,7 +39,7 @@ export interface StepExpectation {
 
 export interface ContractStep {
   name: string;
-  request: { method: 'GET' | 'DELETE'; path: string; key?: KeyChoice };
+  request: { method: Route['method']; path: string; key?: KeyChoice };
   /** Send the request this many times at once, to test a race. */
   parallel?: number;
   fault?: undefined;
@@ -56,7 +70,7 @@ export interface RecordingNote {
 /** A step that makes the mock fail its call. Only a mock can replay it, never a provider. */
 export interface FaultStep {
   name: string;
-  request: { method: 'GET' | 'DELETE'; path: string; key?: KeyChoice };
+  request: { method: Route['method']; path: string; key?: KeyChoice };
   fault: FaultEffect;
   expect: StepExpectation | { networkError: true };
 }

@@ -146,6 +146,36 @@ const pageScriptModules = ['page-types.js', 'page-requests.js', 'page-panels.js'
  * and the script's modules (page-*.js) inline, and a Content-Security-Policy that allows exactly those two (by their SHA-256)
  * and calls to the page's own origin: nothing else loads, and nothing leaves the machine.
  */
+// The name a step gives a response's body schema, as core/routes.ts schemaNameOf reads it.
+function schemaName(schema) {
+  const named = (reference) =>
+    typeof reference === 'string' && reference.startsWith('#/components/schemas/')
+      ? reference.slice('#/components/schemas/'.length)
+      : undefined;
+  if (schema === null) return undefined;
+  if (schema.type === 'array') {
+    const item = named(schema.items?.$ref);
+    return item === undefined ? undefined : `${item}[]`;
+  }
+  return named(schema.$ref);
+}
+
+// The scenario schema's lists that the document decides: the body schemas a step may name (the enum
+// holding "Error") and the methods a step may send (the one holding "DELETE"), in the document's order.
+async function renderScenarioSchema(document) {
+  const routes = routeTable(document);
+  const names = [...new Set(routes.flatMap((route) => route.responses.map((response) => schemaName(response.schema))))];
+  const methods = [...new Set(routes.map((route) => route.method))];
+  const text = await readFile(new URL('scenarios/scenario.schema.json', root), 'utf8');
+  const schema = JSON.parse(text, (key, value) => {
+    if (key !== 'enum' || !Array.isArray(value)) return value;
+    if (value.includes('Error')) return names.filter((name) => name !== undefined);
+    if (value.includes('DELETE')) return methods;
+    return value;
+  });
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
 async function renderControlPage() {
   const read = (name) => readFile(new URL(`mocks/control/page/${name}`, root), 'utf8');
   const [html, css, ...modules] = await Promise.all([
@@ -216,6 +246,7 @@ async function render() {
     [new URL('spec/generated/contract.ts', root), renderContract(document)],
     [new URL('mocks/generated/scenarios.ts', root), await renderScenarios()],
     [new URL('mocks/generated/control-page.ts', root), await renderControlPage()],
+    [new URL('scenarios/scenario.schema.json', root), await renderScenarioSchema(document)],
   ]);
 }
 

@@ -2,7 +2,7 @@
 import type { KeyChoice } from '../core/authorization.js';
 import type { StoredOrder } from '../mocks/store/order-store.js';
 import type { BodySchemaName, ContractStep } from '../core/scenario.js';
-import { documentedResponse, routeOf, schemaNameOf, type OperationName } from '../core/routes.js';
+import { documentedResponse, routeOf, schemaNameOf, type OperationName, type Route } from '../core/routes.js';
 import { acceptedStatuses } from '../core/compare.js';
 import type { ModelAnswer } from '../core/compare.js';
 
@@ -45,7 +45,7 @@ export function stepOf(
   return {
     name: '',
     request: {
-      method: call.method as 'GET' | 'DELETE',
+      method: call.method as Route['method'],
       path: call.path,
       ...(call.key !== 'valid' && { key: call.key }),
     },

@@ -18,7 +18,7 @@ import { MockError, errorToReply, noOperation } from '../base/errors.js';
 import { keptAnswer, type AuthorizationSeen, type KeptAnswer, type RecordedCall } from '../journal/journal.js';
 import type { MockSession } from '../session/mock-session.js';
 import type { MockRequest } from '../base/mock-request.js';
-import { operations } from '../session/operations.js';
+import { operate } from '../session/operations.js';
 import { networkError, replyOfResponse, type NetworkError, type Reply, type RequestHead } from '../base/reply.js';
 import { RequestTarget } from '../base/request-target.js';
 import { sessionHeader, type SessionRegistry } from '../session/sessions.js';
@@ -269,7 +269,8 @@ class RequestPipeline {
 
   #operate(request: MockRequest, route: Route, parameter: string, session: MockSession): Reply | Promise<Reply> {
     const { authenticate, petDeprecation, petSunset } = this.#parts;
-    return operations[route.operation](
+    return operate(
+      route.operation,
       { store: session.store, authenticate, petDeprecation, petSunset, conflictBody: session.conflictBody },
       request,
       parameter,

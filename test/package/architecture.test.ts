@@ -107,6 +107,7 @@ describe('the layers', () => {
     const { modules, packages } = await closure('contracts/client.ts');
     expect([...modules].sort()).toEqual([
       'contracts/client.ts',
+      'core/exact-fetch.ts',
       'core/int64.ts',
       'core/parse-json.ts',
       'core/records.ts',

@@ -5,15 +5,16 @@ import { int64Maximum, int64Minimum } from '../../core/int64.js';
 import type { OrderInput, OrderStatus } from '../../core/provider-state.js';
 import { installHint } from '../optional-dependencies.js';
 import { two53 } from './exploration.js';
-import { NearPathWithoutKey, nearPaths, type NearPath } from './near-path-without-key.js';
+import { documentedResponse, routes, schemaNameOf, type Route } from '../../core/routes.js';
+import { operationDefinitions, type OrderTarget } from '../../core/operation-definitions.js';
+import { NearPathWithoutKey, nearPaths } from './near-path-without-key.js';
 import {
+  CallOnOrder,
+  CallOperation,
+  CallWithId,
   CancelAgainThenList,
   CancelBurst,
-  CancelOrder,
   ListDuringCancels,
-  ListOrders,
-  ReadPet,
-  type CancelTarget,
   type ExplorationCommand,
 } from './commands.js';
 import { VerifyError } from '../errors.js';
@@ -130,63 +131,112 @@ function stateArbitrary(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): A
     });
 }
 
-/** Every command exploration generates, weighted towards what changes the store. */
+type KeyArbitraries = { accepted: Arbitrary<KeyChoice>; refused: Arbitrary<KeyChoice> };
+
+// An operation on one order: aimed at the kinds of order its definition names, by weight, near a generated id.
+function targetArbitrary(fc: FastCheck, route: Route): Arbitrary<OrderTarget> | undefined {
+  const targets = operationDefinitions[route.operation].targets;
+  if (targets === undefined || route.parameter === null) return undefined;
+  return fc.oneof(
+    ...Object.entries(targets).map(([kind, weight]) => ({
+      weight: weight!,
+      arbitrary: fc.constant(kind as OrderTarget),
+    })),
+  );
+}
+
+/**
+ * The commands of each route of the table: one with an accepted key and one with a refused key for an
+ * operation without a parameter or on one order (its definition's targets); one with any key for an
+ * operation whose parameter names no order, or now and then a near path without a key.
+ */
+function routeCommands(fc: FastCheck, ids: ReturnType<typeof idArbitraries>, keys: KeyArbitraries) {
+  const withKeys: Arbitrary<ExplorationCommand>[] = [];
+  const others: Arbitrary<ExplorationCommand>[] = [];
+  for (const route of routes) {
+    const { operation } = route;
+    const kind = targetArbitrary(fc, route);
+    if (route.parameter === null)
+      withKeys.push(...[keys.accepted, keys.refused].map((key) => key.map((k) => new CallOperation(operation, k))));
+    else if (kind !== undefined)
+      withKeys.push(
+        ...[keys.accepted, keys.refused].map((key) =>
+          fc
+            .tuple(kind, ids.id, key)
+            .map(([target, near, k]): ExplorationCommand => new CallOnOrder(operation, target, near, k)),
+        ),
+      );
+    else
+      others.push(
+        fc
+          .tuple(ids.petId, fc.oneof(keys.accepted, keys.refused))
+          .map(([id, key]): ExplorationCommand => new CallWithId(operation, id, key)),
+      );
+  }
+  const nearPath = fc
+    .tuple(fc.constantFrom(...nearPaths), ids.id)
+    .map(([{ operation, kind }, near]): ExplorationCommand => new NearPathWithoutKey(operation, kind, near));
+  return { withKeys, others, nearPath };
+}
+
+/**
+ * Every command exploration generates, weighted towards what changes the store: each route's calls
+ * (from the route table and the definitions), and the cancel's own sequences (a burst, a list during
+ * cancels, a refused cancel then a list).
+ */
 function commandArbitraries(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): Arbitrary<ExplorationCommand>[] {
-  const acceptedKey = fc.oneof(
-    { weight: 5, arbitrary: fc.constant<KeyChoice>('valid') },
-    { weight: 1, arbitrary: fc.constant<KeyChoice>('lowercase-scheme') },
-  );
-  const refusedKey = fc.constantFrom<KeyChoice>(
-    'none',
-    'wrong',
-    'basic',
-    'prefixed',
-    'suffixed',
-    'containing',
-    'truncated',
-  );
+  const keys: KeyArbitraries = {
+    accepted: fc.oneof(
+      { weight: 5, arbitrary: fc.constant<KeyChoice>('valid') },
+      { weight: 1, arbitrary: fc.constant<KeyChoice>('lowercase-scheme') },
+    ),
+    refused: fc.constantFrom<KeyChoice>('none', 'wrong', 'basic', 'prefixed', 'suffixed', 'containing', 'truncated'),
+  };
+  const { withKeys, others, nearPath } = routeCommands(fc, ids, keys);
   return [
-    acceptedKey.map((key) => new ListOrders(key)),
-    fc
-      .tuple(
-        fc.constantFrom<CancelTarget>('pending', 'pending', 'pending', 'shipped', 'cancelled', 'unknown', 'neighbour'),
-        fc.nat(20),
-        ids.id,
-      )
-      .map(([kind, pick, unknown]) => new CancelOrder(kind, pick, unknown)),
-    // A cancel, or now and then a refused cancel of a cancelled order and a list after it: one slot, so
-    // that the other commands keep their share of every sequence.
-    fc.oneof(
-      {
-        weight: 3,
-        arbitrary: fc
-          .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'cancelled', 'pending'), fc.nat(20), ids.id)
-          .map(([kind, pick, unknown]): ExplorationCommand => new CancelOrder(kind, pick, unknown)),
-      },
-      { weight: 1, arbitrary: fc.nat(20).map((pick): ExplorationCommand => new CancelAgainThenList(pick)) },
-    ),
-    refusedKey.map((key) => new ListOrders(key)),
-    fc
-      .tuple(fc.constantFrom<CancelTarget>('pending', 'shipped', 'unknown'), fc.nat(20), ids.id, refusedKey)
-      .map(([kind, pick, unknown, key]) => new CancelOrder(kind, pick, unknown, key)),
-    // The pet read, or now and then a request without a key on a path near a documented one.
-    fc.oneof(
-      {
-        weight: 3,
-        arbitrary: fc
-          .tuple(ids.petId, fc.oneof(acceptedKey, refusedKey))
-          .map(([petId, key]): ExplorationCommand => new ReadPet(petId, key)),
-      },
-      {
-        weight: 1,
-        arbitrary: fc
-          .tuple(fc.constantFrom<NearPath>(...nearPaths), fc.nat(20))
-          .map(([kind, pick]): ExplorationCommand => new NearPathWithoutKey(kind, pick)),
-      },
-    ),
-    fc.tuple(fc.nat(20), fc.integer({ min: 2, max: 6 })).map(([pick, count]) => new CancelBurst(pick, count)),
-    fc.array(fc.nat(20), { minLength: 1, maxLength: 3 }).map((picks) => new ListDuringCancels(picks)),
+    ...withKeys,
+    ...cancelSequences(fc, ids),
+    // The operations whose parameter names no order (the pet read), or now and then a request without a
+    // key on a path near a documented one.
+    others.length === 0
+      ? nearPath
+      : fc.oneof({ weight: 3, arbitrary: fc.oneof(...others) }, { weight: 1, arbitrary: nearPath }),
   ];
+}
+
+/**
+ * For each operation that cancels an order (its definition's `cancels`): a cancel, or now and then a
+ * refused cancel of a cancelled order and a list after it (one slot, so that the other commands keep
+ * their share of every sequence); a burst of cancels of one pending order; a list during cancels.
+ */
+function cancelSequences(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): Arbitrary<ExplorationCommand>[] {
+  const list = routes.find((route) => {
+    const listed = documentedResponse(route, 200);
+    return route.parameter === null && listed !== undefined && schemaNameOf(listed) === 'Order[]';
+  })?.operation;
+  if (list === undefined) return [];
+  return routes
+    .filter((route) => route.parameter !== null && operationDefinitions[route.operation].cancels !== undefined)
+    .flatMap(({ operation }) => [
+      fc.oneof(
+        {
+          weight: 3,
+          arbitrary: fc
+            .tuple(fc.constantFrom<OrderTarget>('pending', 'shipped', 'cancelled', 'pending'), ids.id)
+            .map(([kind, near]): ExplorationCommand => new CallOnOrder(operation, kind, near)),
+        },
+        {
+          weight: 1,
+          arbitrary: ids.id.map((near): ExplorationCommand => new CancelAgainThenList(operation, list, near)),
+        },
+      ),
+      fc
+        .tuple(ids.id, fc.integer({ min: 2, max: 6 }))
+        .map(([near, count]): ExplorationCommand => new CancelBurst(operation, near, count)),
+      fc
+        .array(ids.id, { minLength: 1, maxLength: 3 })
+        .map((nears): ExplorationCommand => new ListDuringCancels(operation, list, nears)),
+    ]);
 }
 
 /**

@@ -3,7 +3,8 @@ import type { AsyncCommand } from 'fast-check';
 import type { StoredOrder } from '../../mocks/store/order-store.js';
 import type { KeyChoice } from '../../core/authorization.js';
 import { int64Maximum, int64Minimum } from '../../core/int64.js';
-import { pathOf, routeOf } from '../../core/routes.js';
+import { pathOf, routeOf, type OperationName } from '../../core/routes.js';
+import { operationDefinitions, statusShowing, type OrderTarget } from '../../core/operation-definitions.js';
 import type { ContractStep } from '../../core/scenario.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { judgeCall } from '../../core/judge.js';
@@ -12,108 +13,152 @@ import { raceFindings } from '../../core/compare.js';
 import { eachAnswerAgainstSpec, judged, sendCall } from '../run.js';
 import { stepOf } from '../model-step.js';
 import { judge, judgedCall, record } from './judged-call.js';
-import { ordinal, stopAtDifference, two53, type ExplorationModel, type ExplorationTarget } from './exploration.js';
+import { stopAtDifference, two53, type ExplorationModel, type ExplorationTarget } from './exploration.js';
 
 export type ExplorationCommand = AsyncCommand<ExplorationModel, ExplorationTarget>;
 
-export class ListOrders implements ExplorationCommand {
-  constructor(readonly key: KeyChoice) {}
+const keySuffix = (key: KeyChoice) => (key === 'valid' ? '' : ` with key ${key}`);
+
+/** One call of an operation the route table gives without a path parameter (the list), with a key choice. */
+export class CallOperation implements ExplorationCommand {
+  constructor(
+    readonly operation: OperationName,
+    readonly key: KeyChoice = 'valid',
+  ) {}
   check(): boolean {
     return true;
   }
   async run(model: ExplorationModel, target: ExplorationTarget): Promise<void> {
-    const call = { method: 'GET', path: pathOf(routeOf('listOrders')), key: this.key };
+    const route = routeOf(this.operation);
+    const call = { method: route.method, path: pathOf(route), key: this.key };
     const { exchange, answer, before } = await judgedCall(model, target, this.toString(), call);
     record(target, exchange, stepOf(call, answer, before, model.orders));
   }
   toString(): string {
-    return this.key === 'valid' ? 'list the orders' : `list the orders with key ${this.key}`;
+    return `${operationDefinitions[this.operation].title(undefined)}${keySuffix(this.key)}`;
   }
 }
 
-export type CancelTarget = 'pending' | 'shipped' | 'cancelled' | 'unknown' | 'neighbour';
+// The stored id nearest `near` (the smaller of two as near): a generated id that shrinks towards 0
+// keeps naming the same order while the state shrinks around it.
+function nearest(ids: readonly bigint[], near: bigint): bigint | undefined {
+  let best: bigint | undefined;
+  let bestDistance = 0n;
+  for (const id of ids) {
+    const distance = id > near ? id - near : near - id;
+    if (best === undefined || distance < bestDistance || (distance === bestDistance && id < best)) {
+      best = id;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
 
-/** The id a cancel of this kind aims at in the model's store, or undefined when the store has none. */
-export function cancelTarget(
-  orders: StoredOrder[],
-  kind: CancelTarget,
-  pick: number,
-  unknown: bigint,
-): bigint | undefined {
+/**
+ * The id an operation on one order aims at in the model's store: the stored order of the kind nearest
+ * `near`, `near` itself for an unknown id (when the store does not hold it), or the neighbour beyond
+ * 2^53 of a stored id nearest `near`; undefined when the store has none.
+ * @example
+ * orderTarget([{ id: 1n, status: 'pending' }, { id: 9n, status: 'pending' }], 'pending', 7n) // 9n
+ */
+export function orderTarget(orders: readonly StoredOrder[], kind: OrderTarget, near: bigint): bigint | undefined {
   const ids = new Set(orders.map((order) => order.id));
-  if (kind === 'unknown') return ids.has(unknown) ? undefined : unknown;
-  if (kind === 'neighbour') {
+  if (kind === 'unknown') return ids.has(near) ? undefined : near;
+  if (kind === 'neighbour')
     // One away from a stored id beyond 2^53: the same number once read as a float.
-    const candidates = orders
-      .flatMap((order) => (order.id >= two53 || order.id <= -two53 ? [order.id + 1n, order.id - 1n] : []))
-      .filter((id) => !ids.has(id) && id <= int64Maximum && id >= int64Minimum);
-    return candidates.length === 0 ? undefined : candidates[pick % candidates.length];
-  }
-  const matching = orders.filter((order) => order.status === kind);
-  return matching.length === 0 ? undefined : matching[pick % matching.length]!.id;
+    return nearest(
+      orders
+        .flatMap((order) => (order.id >= two53 || order.id <= -two53 ? [order.id + 1n, order.id - 1n] : []))
+        .filter((id) => !ids.has(id) && id <= int64Maximum && id >= int64Minimum),
+      near,
+    );
+  return nearest(
+    orders.filter((order) => order.status === kind).map((order) => order.id),
+    near,
+  );
 }
 
-export class CancelOrder implements ExplorationCommand {
+function targetText(kind: OrderTarget, near: bigint): string {
+  if (kind === 'unknown') return `the unknown id ${near}`;
+  if (kind === 'neighbour') return `the neighbour beyond 2^53 of the order nearest ${near}`;
+  return `the ${kind} order nearest ${near}`;
+}
+
+/**
+ * One call of an operation on one order (its definition's `targets`), aimed at an order of a kind:
+ * the model's stored order of that kind nearest a generated id.
+ */
+export class CallOnOrder implements ExplorationCommand {
   constructor(
-    readonly kind: CancelTarget,
-    readonly pick: number,
-    readonly unknown: bigint,
+    readonly operation: OperationName,
+    readonly kind: OrderTarget,
+    readonly near: bigint,
     readonly key: KeyChoice = 'valid',
   ) {}
   check(model: ExplorationModel): boolean {
-    return cancelTarget(model.orders, this.kind, this.pick, this.unknown) !== undefined;
+    return orderTarget(model.orders, this.kind, this.near) !== undefined;
   }
   async run(model: ExplorationModel, target: ExplorationTarget): Promise<void> {
-    const id = cancelTarget(model.orders, this.kind, this.pick, this.unknown)!;
-    const call = { method: 'DELETE', path: pathOf(routeOf('cancelOrder'), id), key: this.key };
+    const id = orderTarget(model.orders, this.kind, this.near)!;
+    const route = routeOf(this.operation);
+    const call = { method: route.method, path: pathOf(route, id), key: this.key };
     const { exchange, answer, before } = await judgedCall(model, target, `${this.toString()}: ${id}`, call);
     record(target, exchange, stepOf(call, answer, before, model.orders));
   }
   toString(): string {
-    const what =
-      this.kind === 'unknown'
-        ? 'an unknown order'
-        : this.kind === 'neighbour'
-          ? 'the neighbour of an order beyond 2^53'
-          : `the ${ordinal(this.pick)} ${this.kind} order`;
-    return `cancel ${what}${this.key === 'valid' ? '' : ` with key ${this.key}`}`;
+    const title = operationDefinitions[this.operation].title(undefined);
+    return `${title}: ${targetText(this.kind, this.near)}${keySuffix(this.key)}`;
   }
 }
 
-export class ReadPet implements ExplorationCommand {
+/** One call of an operation with a path parameter that names no order (the pet read): any int64. */
+export class CallWithId implements ExplorationCommand {
   constructor(
-    readonly petId: bigint,
+    readonly operation: OperationName,
+    readonly id: bigint,
     readonly key: KeyChoice,
   ) {}
   check(): boolean {
     return true;
   }
   async run(model: ExplorationModel, target: ExplorationTarget): Promise<void> {
-    const call = { method: 'GET', path: pathOf(routeOf('readPet'), this.petId), key: this.key };
+    const route = routeOf(this.operation);
+    const call = { method: route.method, path: pathOf(route, this.id), key: this.key };
     const { exchange, answer, before } = await judgedCall(model, target, this.toString(), call);
     record(target, exchange, stepOf(call, answer, before, model.orders));
   }
   toString(): string {
-    return `read pet ${this.petId}${this.key === 'valid' ? '' : ` with key ${this.key}`}`;
+    return `${operationDefinitions[this.operation].title(String(this.id))}${keySuffix(this.key)}`;
   }
 }
 
-// What a burst of cancels of one pending order must give (tolerance `race-losers`), as a step expects it.
-export const burstExpect: ContractStep['expect'] = { status: 204, others: [404, 409] };
+/**
+ * What a burst of cancels of one pending order must give (tolerance `race-losers`), as a step expects
+ * it: one answer as for a pending order (204), every other as for one cancelled already (404 or 409).
+ */
+export function burstExpectOf(operation: OperationName): ContractStep['expect'] {
+  return {
+    status: statusShowing(operation, 'pending')!,
+    others: [...(operationDefinitions[operation].cancels?.againAccepts ?? [])],
+  };
+}
 
-/** Several cancels of one pending order at once: exactly one 204 (tolerance `race-losers`). */
+/** Several cancels of one pending order at once (an operation whose definition `cancels`): exactly one 204. */
 export class CancelBurst implements ExplorationCommand {
   constructor(
-    readonly pick: number,
+    readonly operation: OperationName,
+    readonly near: bigint,
     readonly count: number,
   ) {}
   check(model: ExplorationModel): boolean {
-    return cancelTarget(model.orders, 'pending', this.pick, 0n) !== undefined;
+    return orderTarget(model.orders, 'pending', this.near) !== undefined;
   }
   async run(model: ExplorationModel, target: ExplorationTarget): Promise<void> {
     const started = performance.now();
-    const id = cancelTarget(model.orders, 'pending', this.pick, 0n)!;
-    const call = { method: 'DELETE', path: pathOf(routeOf('cancelOrder'), id), key: 'valid' as KeyChoice };
+    const id = orderTarget(model.orders, 'pending', this.near)!;
+    const route = routeOf(this.operation);
+    const call = { method: route.method, path: pathOf(route, id), key: 'valid' as KeyChoice };
+    const burstExpect = burstExpectOf(this.operation);
     const observations = await Promise.all(
       Array.from({ length: this.count }, () => sendCall(target.options, call.method, call.path, call.key)),
     );
@@ -144,13 +189,14 @@ export class CancelBurst implements ExplorationCommand {
     });
     record(target, exchange, {
       name: '',
-      request: { method: 'DELETE', path: call.path },
+      request: { method: route.method, path: call.path },
       parallel: this.count,
       expect: burstExpect,
     });
   }
   toString(): string {
-    return `cancel the ${ordinal(this.pick)} pending order ${this.count} times at once`;
+    const title = operationDefinitions[this.operation].title(undefined);
+    return `${title}: the pending order nearest ${this.near}, ${this.count} times at once`;
   }
 }
 
@@ -159,10 +205,15 @@ export class CancelBurst implements ExplorationCommand {
  * order that had left the list stays out of it; tolerance `cancelled-order-listed`).
  */
 export class CancelAgainThenList implements ExplorationCommand {
-  readonly #cancel: CancelOrder;
-  readonly #list = new ListOrders('valid');
-  constructor(readonly pick: number) {
-    this.#cancel = new CancelOrder('cancelled', pick, 0n);
+  readonly #cancel: CallOnOrder;
+  readonly #list: CallOperation;
+  constructor(
+    readonly operation: OperationName,
+    readonly list: OperationName,
+    readonly near: bigint,
+  ) {
+    this.#cancel = new CallOnOrder(operation, 'cancelled', near);
+    this.#list = new CallOperation(list);
   }
   check(model: ExplorationModel): boolean {
     return this.#cancel.check(model);
@@ -178,17 +229,23 @@ export class CancelAgainThenList implements ExplorationCommand {
 
 /** A list sent while pending orders are being cancelled: each of them listed or not, every other order as the state gives it. */
 export class ListDuringCancels implements ExplorationCommand {
-  constructor(readonly picks: number[]) {}
+  constructor(
+    readonly operation: OperationName,
+    readonly list: OperationName,
+    readonly nears: bigint[],
+  ) {}
   check(model: ExplorationModel): boolean {
     return model.orders.some((order) => order.status === 'pending');
   }
   async run(model: ExplorationModel, target: ExplorationTarget): Promise<void> {
     const started = performance.now();
-    const ids = [...new Set(this.picks.map((pick) => cancelTarget(model.orders, 'pending', pick, 0n)!))];
-    const list = { method: 'GET', path: pathOf(routeOf('listOrders')), key: 'valid' as KeyChoice };
+    const ids = [...new Set(this.nears.map((near) => orderTarget(model.orders, 'pending', near)!))];
+    const listRoute = routeOf(this.list);
+    const cancelRoute = routeOf(this.operation);
+    const list = { method: listRoute.method, path: pathOf(listRoute), key: 'valid' as KeyChoice };
     const cancels = ids.map((id) => ({
-      method: 'DELETE',
-      path: pathOf(routeOf('cancelOrder'), id),
+      method: cancelRoute.method,
+      path: pathOf(cancelRoute, id),
       key: 'valid' as KeyChoice,
     }));
     const [listed, ...cancelled] = await Promise.all(
@@ -226,13 +283,14 @@ export class ListDuringCancels implements ExplorationCommand {
     target.saved.push(
       ...saved.map((step, index) => ({
         ...step,
-        name: `${target.steps.length}. cancel ${ids[index]} (during the list)`,
+        name: `${target.steps.length}. ${operationDefinitions[this.operation].title(String(ids[index]))} (during the list)`,
       })),
       { ...listStep, name: `${target.steps.length}. ${exchange.name}` },
     );
     if (exchange.violations.length > 0) stopAtDifference(target, exchange.name);
   }
   toString(): string {
-    return `list the orders while cancelling ${this.picks.length} pending order(s)`;
+    const [list, cancel] = [this.list, this.operation].map((name) => operationDefinitions[name].title(undefined));
+    return `${list} while ${cancel}: the pending order(s) nearest ${this.nears.join(', ')}`;
   }
 }

@@ -6,6 +6,8 @@ import type { OrderInput } from '../../core/provider-state.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../../core/checks.js';
 import { cancelledOrderId, ProviderHistory, settlesRace } from '../../core/compare.js';
 import { judgeCall } from '../../core/judge.js';
+import { documentedResponse, routeOf, schemaNameOf } from '../../core/routes.js';
+import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
 import { stepOf } from '../model-step.js';
 import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import { withoutQueries } from '../redaction.js';
@@ -212,11 +214,13 @@ export async function judgedStep(
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
   // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
   const answer = (await model.call(call.method, call.path, call.key))!;
-  const read =
-    (answer.operation === 'cancelOrder' && answer.status === 404) ||
-    (answer.operation === 'listOrders' && answer.status === 200);
+  const documented = documentedResponse(routeOf(answer.operation), answer.status);
+  const cancelsAgain =
+    operationDefinitions[answer.operation].cancels !== undefined &&
+    answer.status === statusShowing(answer.operation, 'cancelled');
+  const read = cancelsAgain || (documented !== undefined && schemaNameOf(documented) === 'Order[]');
   const after = read ? await model.orders() : [];
-  const before = answer.operation === 'cancelOrder' ? after : [];
+  const before = cancelsAgain ? after : [];
   const { observed } = call.exchange;
   // The specification's findings (and Prism's) are the proxy's, once; the model's change with the state.
   const found =

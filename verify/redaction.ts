@@ -112,7 +112,16 @@ function redactedValue(value: unknown, redaction: Redaction): unknown {
 function secretsOfUrl(href: string | undefined): string[] {
   if (href === undefined || !URL.canParse(href)) return [];
   const url = new URL(href);
-  return [decodeURIComponent(url.password), url.password, ...url.searchParams.values()];
+  return [decoded(url.password), url.password, ...url.searchParams.values()];
+}
+
+// A URL part's percent-decoded text, or itself where it is no valid percent-encoding (`%E0%A4%A`).
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 /**
@@ -164,8 +173,8 @@ const tokenLength = 16;
 
 /**
  * The credentials a URL seen in traffic carries (not one given to a run, whose every query value is a
- * secret): its user and password, the values of query parameters named as credentials (`access_token`,
- * `api_key`, `sig`), and any query value long enough to be a token. Short plain values (`?page=2`,
+ * secret): its user and password, the values of query (and fragment) parameters named as credentials
+ * (`access_token`, `api_key`, `sig`), and any such value long enough to be a token. Short plain values (`?page=2`,
  * `?next=orders`) stay: taken out, they would take the same words out of every line.
  * @example
  * secretsOfTrafficUrl('https://u:p4ss@host/v1/store/orders?access_token=t0k3n&page=2') // ['u', 'p4ss', 't0k3n']
@@ -173,16 +182,18 @@ const tokenLength = 16;
 export function secretsOfTrafficUrl(href: string): string[] {
   if (!URL.canParse(href)) return [];
   const url = new URL(href);
-  const query = [...url.searchParams].flatMap(([name, value]) =>
+  // A fragment's parameters too: a redirect's `#access_token=…` (OAuth's implicit flow) is quoted in findings.
+  const parameters = [...url.searchParams, ...new URLSearchParams(url.hash.slice(1))];
+  const query = parameters.flatMap(([name, value]) =>
     credentialParameter.test(name) || value.length >= tokenLength ? [value] : [],
   );
   // Parameters of a path segment (`/orders;jsessionid=…`) carry sessions.
   const segmentParameters = [...url.pathname.matchAll(/;[^/=;]*=([^/;]+)/g)].map((match) => match[1]!);
   return [
     url.username,
-    decodeURIComponent(url.username),
+    decoded(url.username),
     url.password,
-    decodeURIComponent(url.password),
+    decoded(url.password),
     ...query,
     ...segmentParameters,
   ].filter((secret) => secret !== '');

@@ -154,7 +154,7 @@ function headLines(report: HarReport): string[] {
     lines.push(
       `ignored ${entries(otherBases.entries)} of the interface at another base URL (${otherBases.bases.slice(0, 3).join(', ')}): give --base-url to judge those`,
     );
-  if (report.baseUrl !== undefined)
+  if (interfaceEntries > 0)
     lines.push(
       report.state === 'inferred'
         ? 'judging in the state the answers imply: give --from-scenario NAME, what the deployment held when the HAR began, to know it'

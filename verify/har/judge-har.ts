@@ -196,9 +196,11 @@ function reportOf(
     return { ...base, verdict: 'failed', exitCode: 1, reason: why.join(', ') };
   }
   if (judgedCount > 0) return { ...base, verdict: 'passed', exitCode: 0 };
+  // With --base-url, only entries below it are the interface's: the reason names it, not any /v1.
+  const below = options.baseUrl === undefined ? 'a base URL ending with /v1' : selection.baseUrl;
   const reason =
-    selection.baseUrl === undefined
-      ? `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below a base URL ending with /v1${options.baseUrl === undefined ? '' : `, or ${options.baseUrl}`})`
+    verdicts.length === 0
+      ? `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below ${below})`
       : `no entry was judged: ${verdicts.length} ${verdicts.length === 1 ? 'entry' : 'entries'} of the interface, none with an answer to judge`;
   return { ...base, verdict: 'not-run', exitCode: 2, reason };
 }

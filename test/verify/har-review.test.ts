@@ -1,0 +1,213 @@
+// petstore-verify har, reviewed as a tester: what a real browser's HAR holds that must not be blamed on
+// the deployment (a body the page never read, the browser's own HSTS redirect), broken HAR input that
+// must be refused in one line rather than judged or crash, and a redirect's fragment tokens.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OrderInput } from '../../core/provider-state.js';
+import { judgeHar } from '../../verify/har/judge-har.js';
+import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
+import { authorized } from '../support/support.js';
+
+let directory: string;
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-har-review-'));
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+const base = 'https://staging.example.com/v1';
+const json = { 'content-type': 'application/json' };
+const listed = '[{"id":1,"petId":101,"quantity":1},{"id":3,"petId":103,"quantity":1}]';
+const shippedState: OrderInput[] = [
+  { id: 1, petId: 101, quantity: 1, status: 'pending' },
+  { id: 3, petId: 103, quantity: 1, status: 'shipped' },
+];
+const fromShipped = { scenario: 'cancel-shipped-order', orders: shippedState };
+
+const har = (name: string, exchanges: readonly HarExchangeSpec[]) =>
+  writeHar(join(directory, name), exchanges, { browser: 'chrome' });
+
+/** An entry as JSON, to change in ways no browser writes. */
+interface EntryJson {
+  request: { cookies?: unknown };
+  response: { status?: unknown; statusText?: string; headers: { value: unknown }[]; content?: unknown };
+}
+
+/** A HAR file written, then changed as JSON (for shapes the builder does not write). */
+async function edited(name: string, exchanges: readonly HarExchangeSpec[], edit: (entries: EntryJson[]) => void) {
+  const file = await har(name, exchanges);
+  const parsed = JSON.parse(await readFile(file, 'utf8'));
+  edit(parsed.log.entries);
+  await writeFile(file, JSON.stringify(parsed));
+  return file;
+}
+
+const refusal = async (file: string) => {
+  try {
+    await judgeHar({ file });
+  } catch (error) {
+    return { code: (error as { code?: string }).code, message: (error as Error).message };
+  }
+  return undefined;
+};
+
+describe('petstore-verify har: bodies a real browser did not keep', () => {
+  it('does not judge a body Playwright never captured (content.size -1, no text) as an empty one, and still catches the 204 for the shipped order', async () => {
+    // What Playwright's recordHar wrote here for a list whose body the page never read, and for a 204.
+    const file = await har('unread.har', [
+      {
+        url: `${base}/store/orders`,
+        status: 200,
+        requestHeaders: authorized,
+        responseHeaders: { ...json, 'content-length': String(listed.length) },
+        content: { size: -1, mimeType: 'application/json' },
+      },
+      {
+        method: 'DELETE',
+        url: `${base}/store/orders/3`,
+        status: 204,
+        requestHeaders: authorized,
+        content: { size: -1, mimeType: 'x-unknown' },
+      },
+    ]);
+    const { report } = await judgeHar({ file, knownState: fromShipped });
+    expect(report.exchanges[0]!.unjudged).toBe(
+      'its body is not in the HAR (the page never read it, or the export left it out)',
+    );
+    expect(report.exchanges[0]!.violations).toEqual([]);
+    expect(report.exchanges[1]!.unjudged).toBeUndefined();
+    expect(report.contract.against.map(({ step }) => step)).toEqual(['1. cancel order 3']);
+    expect(report.exitCode).toBe(1);
+  });
+
+  it('does not judge an answer whose HAR entry has no content at all as one without a body', async () => {
+    const file = await edited(
+      'nocontent.har',
+      [{ url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed }],
+      (entries) => {
+        delete entries[0]!.response.content;
+      },
+    );
+    const { report } = await judgeHar({ file });
+    expect(report.exchanges[0]!.unjudged).toMatch(/^its body is not in the HAR/);
+    expect(report.exitCode).toBe(2);
+  });
+});
+
+describe("petstore-verify har: the browser's own answers", () => {
+  it("does not blame the deployment for Chrome's 307 Internal Redirect (HSTS): the call it led to is judged", async () => {
+    const location = `${base}/store/orders`;
+    const file = await edited(
+      'hsts.har',
+      [
+        {
+          url: 'http://staging.example.com/v1/store/orders',
+          status: 307,
+          requestHeaders: authorized,
+          responseHeaders: { location, 'non-authoritative-reason': 'HSTS' },
+        },
+        { url: location, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed },
+      ],
+      (entries) => {
+        entries[0]!.response.statusText = 'Internal Redirect';
+      },
+    );
+    // Without --base-url, the base is the one the deployment answered at, not the browser's http: first.
+    const { report } = await judgeHar({ file });
+    expect(report.baseUrl).toBe(base);
+    expect([report.judged, report.otherBases.entries, report.exitCode]).toEqual([1, 1, 0]);
+    const http = await judgeHar({ file, baseUrl: 'http://staging.example.com/v1' });
+    expect(http.report.exchanges[0]!.unjudged).toBe("the browser's own redirect (HSTS), not the deployment's answer");
+    expect([http.report.judged, http.report.exitCode]).toEqual([0, 2]);
+  });
+});
+
+describe('petstore-verify har: broken HAR input is refused in one line, never judged or a crash', () => {
+  const one = (): HarExchangeSpec[] => [
+    { url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed },
+  ];
+
+  it('refuses a status that is no HTTP status (200.5, 99999, "200") instead of blaming the deployment', async () => {
+    const refusedWith = async (status: unknown) =>
+      refusal(
+        await edited('status.har', one(), (entries) => {
+          entries[0]!.response.status = status;
+        }),
+      );
+    const at = `${join(directory, 'status.har')} is not a HAR: log.entries[0]`;
+    for (const status of [200.5, 99_999, -2])
+      expect(await refusedWith(status)).toEqual({
+        code: 'invalid_har',
+        message: `${at} has a response status (${status}) that is no HTTP status`,
+      });
+    expect(await refusedWith('200')).toEqual({ code: 'invalid_har', message: `${at} has no response with a status` });
+  });
+
+  it('refuses header fields whose value is not text, and cookies that are not a list', async () => {
+    const nullValue = await edited('null-header.har', one(), (entries) => {
+      entries[0]!.response.headers[0]!.value = null;
+    });
+    expect(await refusal(nullValue)).toEqual({
+      code: 'invalid_har',
+      message: `${nullValue} is not a HAR: log.entries[0] has headers that are not { name, value } pairs`,
+    });
+    const cookies = await edited('cookies.har', one(), (entries) => {
+      entries[0]!.request.cookies = { sid: 'x' };
+    });
+    expect(await refusal(cookies)).toEqual({
+      code: 'invalid_har',
+      message: `${cookies} is not a HAR: log.entries[0] has cookies that are not a list`,
+    });
+  });
+
+  it('reads a URL whose user or token is not valid percent-encoding, without a crash', async () => {
+    const file = await har('percent.har', [
+      { ...one()[0]!, url: `https://us%E0%A4%A:p%ZZ@staging.example.com/v1/store/orders?access_token=%E0%A4%A` },
+    ]);
+    const { report } = await judgeHar({ file });
+    expect([report.judged, report.exitCode]).toEqual([1, 0]);
+    expect(JSON.stringify(report)).not.toContain('us%E0%A4%A');
+  });
+
+  it('reads a file that begins with a byte order mark (as Windows tools write it)', async () => {
+    const file = await har('bom.har', one());
+    await writeFile(file, `\uFEFF${await readFile(file, 'utf8')}`);
+    const { report } = await judgeHar({ file });
+    expect([report.judged, report.exitCode]).toEqual([1, 0]);
+  });
+});
+
+describe('petstore-verify har: the reason for nothing judged', () => {
+  it('says that no entry is under a --base-url that matches none', async () => {
+    const file = await har('elsewhere.har', [
+      { url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed },
+    ]);
+    const { report } = await judgeHar({ file, baseUrl: 'https://other.example.com/v1' });
+    expect(report.reason).toBe(
+      'no entry was judged: none of the 1 is a call of the order interface (a path of its routes below https://other.example.com/v1)',
+    );
+    expect(report.exitCode).toBe(2);
+  });
+});
+
+describe('petstore-verify har: a redirect names no token of its fragment', () => {
+  it("keeps a Location's fragment tokens (#access_token=) out of every line and report", async () => {
+    const location = 'https://sso.example.com/callback#access_token=frag-token-value-91&state=st4te-value';
+    const file = await har('fragment.har', [
+      {
+        url: `${base}/store/orders`,
+        status: 302,
+        requestHeaders: authorized,
+        responseHeaders: { location },
+      },
+    ]);
+    const { report } = await judgeHar({ file });
+    const text = JSON.stringify(report);
+    expect(text).not.toContain('frag-token-value-91');
+    expect(text).not.toContain('st4te-value');
+    expect(report.exitCode).toBe(1); // a redirect at the interface is the deployment's: the specification documents none
+  });
+});

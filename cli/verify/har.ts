@@ -9,6 +9,7 @@ import { installHint } from '../../verify/optional-dependencies.js';
 import { loadPrismOracle } from '../../verify/prism.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
 import { redactOutput, httpUrlFlag, usageFailure, UsageError } from '../shared.js';
+import { checkWritable } from './run.js';
 import { scenarioState } from './scenario-state.js';
 
 const harUsage = `Usage: petstore-verify har FILE [options]
@@ -89,6 +90,8 @@ export async function harCommand(argv: string[]): Promise<number> {
   let knownState;
   try {
     options = parseHar(argv, process.env);
+    // Before the file is judged, as the other commands do: not a verdict printed, then a failure.
+    await checkWritable({ json: options.json });
     knownState = options['from-scenario'] === undefined ? undefined : await scenarioState(options['from-scenario']);
   } catch (error) {
     return usageFailure('petstore-verify', error);

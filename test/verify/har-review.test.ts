@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrderInput } from '../../core/provider-state.js';
 import { judgeHar } from '../../verify/har/judge-har.js';
+import { runToExit, verifyCliPath as verifyCli } from '../support/cli-support.js';
 import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
 import { authorized } from '../support/support.js';
 
@@ -209,5 +210,20 @@ describe('petstore-verify har: a redirect names no token of its fragment', () =>
     expect(text).not.toContain('frag-token-value-91');
     expect(text).not.toContain('st4te-value');
     expect(report.exitCode).toBe(1); // a redirect at the interface is the deployment's: the specification documents none
+  });
+});
+
+describe('petstore-verify har: a --json file it cannot write', () => {
+  it('is a usage error before the file is judged, as for the other commands: no verdict then a failure', async () => {
+    const file = await har('one.har', [
+      { url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed },
+    ]);
+    const report = join(directory, 'no-such-folder', 'report.json');
+    const run = await runToExit(process.execPath, [verifyCli, 'har', file, '--json', report, '--no-prism']);
+    expect(run.stderr).toBe(
+      `petstore-verify: --json ${report} cannot be written: its folder does not exist (see --help)\n`,
+    );
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(2);
   });
 });

@@ -84,6 +84,21 @@ describe('petstore-verify har: bodies a real browser did not keep', () => {
     expect(report.exitCode).toBe(1);
   });
 
+  it('says of an answer Playwright saw cut off after its status that it came, but its body is not in the HAR', async () => {
+    const file = await edited(
+      'cut-off.har',
+      [{ method: 'DELETE', url: `${base}/store/orders/3`, status: 401, requestHeaders: {}, responseHeaders: json }],
+      (entries) => {
+        entries[0]!.response.content = { size: -1, mimeType: 'application/json' };
+        Object.assign(entries[0]!.response, { _failureText: 'net::ERR_ABORTED' });
+      },
+    );
+    const { report } = await judgeHar({ file });
+    expect(report.exchanges[0]!.unjudged).toBe(
+      'its answer was cut off after its status (aborted: net::ERR_ABORTED): its body is not in the HAR',
+    );
+  });
+
   it('does not judge an answer whose HAR entry has no content at all as one without a body', async () => {
     const file = await edited(
       'nocontent.har',

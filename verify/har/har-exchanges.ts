@@ -154,8 +154,11 @@ function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: 
 function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined {
   if (exchange.method === 'OPTIONS') return 'a CORS preflight, not a call of the interface';
   const failure = entry.response._error ?? entry.response._failureText ?? undefined;
-  if (exchange.status <= 0 || failure !== undefined)
-    return `no answer came (aborted${typeof failure === 'string' ? `: ${failure.slice(0, 80)}` : ''})`;
+  const why = typeof failure === 'string' ? `: ${failure.slice(0, 80)}` : '';
+  if (exchange.status <= 0) return `no answer came (aborted${why})`;
+  // Playwright keeps the status of an answer whose body was cut off (the page left before reading it).
+  if (failure !== undefined)
+    return `its answer was cut off after its status (aborted${why}): its body is not in the HAR`;
   const redirect = browserRedirect(entry);
   if (redirect !== undefined) return `the browser's own redirect (${redirect}), not the deployment's answer`;
   if (entry._fromCache !== undefined || exchange.status === 304)

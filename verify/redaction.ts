@@ -146,11 +146,12 @@ const credentialField = /authorization|cookie|token|secret|session|passw|api[-_]
 
 /**
  * The credentials a message's header fields (and cookies) carry, to give a `Redaction` as `secrets`: an
- * `Authorization` value and its token, each cookie's value (`Cookie`, `Set-Cookie`), and the value of
- * any field named as a key, token, secret or session. What a HAR file holds that no output may show.
+ * `Authorization` value and its token, the whole `Cookie` and `Set-Cookie` values and each cookie's
+ * value that is a credential (`credentialValue`), and the value of any field named as a key, token,
+ * secret or session. What a HAR file holds that no output may show.
  * @example
  * secretsOfFields([{ name: 'Authorization', value: 'Bearer abc123' }, { name: 'Cookie', value: 'sid=s3cr3t; theme=dark' }])
- * // ['Bearer abc123', 'abc123', 'sid=s3cr3t; theme=dark', 's3cr3t', 'dark']
+ * // ['Bearer abc123', 'abc123', 'sid=s3cr3t; theme=dark', 's3cr3t']
  */
 export function secretsOfFields(fields: readonly { name: string; value: string }[]): string[] {
   return fields.flatMap(({ name, value }) => {
@@ -158,17 +159,38 @@ export function secretsOfFields(fields: readonly { name: string; value: string }
     const lower = name.toLowerCase();
     if (lower === 'authorization' || lower === 'proxy-authorization')
       return [value, value.replace(/^\s*\S+\s+/, '').trim()];
-    if (lower === 'cookie') return [value, ...value.split(';').map(cookieValue)];
+    if (lower === 'cookie') return [value, ...value.split(';').flatMap(cookieSecret)];
     if (lower === 'set-cookie')
-      return [value, ...value.split('\n').map((line) => cookieValue(line.split(';')[0] ?? ''))];
+      return [value, ...value.split('\n').flatMap((line) => cookieSecret(line.split(';')[0] ?? ''))];
     return [value];
   });
 }
 
-const cookieValue = (pair: string) => pair.slice(pair.indexOf('=') + 1).trim();
+// A cookie's value when it is a credential: named as one (`sid`, `session`, `XSRF-TOKEN`) or token-long.
+// A site's plain cookies (`tab=orders`, `filter=pending`) stay: taken out, their words would go from every
+// line and from the saved scenario's paths and states.
+const cookieSecret = (pair: string) => {
+  const value = pair.slice(pair.indexOf('=') + 1).trim();
+  return credentialValue(pair.slice(0, Math.max(0, pair.indexOf('='))).trim(), value) ? [value] : [];
+};
 
-// Query parameters whose values are credentials, and the length from which any value is taken for a token.
-const credentialParameter = /token|key|secret|session|passw|auth|sig|code|jwt|sid|state|nonce/i;
+/**
+ * Whether a named value seen in traffic (a query or fragment parameter, a cookie, a path segment's
+ * parameter) is a credential: its name says so, or it is long enough to be a token.
+ * @example
+ * credentialValue('sid', 'abc123') // true
+ * credentialValue('tab', 'orders') // false
+ * credentialValue('auth', 'true') // false
+ */
+export function credentialValue(name: string, value: string): boolean {
+  // A flag or a short number (`auth=true`, `session_count=3`) is no key, and taken out it would take out
+  // `true` and the order ids from every line and saved file.
+  if (/^(?:true|false|null|yes|no|on|off|\d{1,15})$/i.test(value)) return false;
+  return credentialParameter.test(name) || value.length >= tokenLength;
+}
+
+// Parameters (query, fragment, cookie) whose values are credentials, and the length from which any value is taken for a token.
+const credentialParameter = /token|key|secret|sess|passw|auth|sig|code|jwt|sid|state|nonce|csrf|xsrf/i;
 const tokenLength = 16;
 
 /**
@@ -184,11 +206,11 @@ export function secretsOfTrafficUrl(href: string): string[] {
   const url = new URL(href);
   // A fragment's parameters too: a redirect's `#access_token=…` (OAuth's implicit flow) is quoted in findings.
   const parameters = [...url.searchParams, ...new URLSearchParams(url.hash.slice(1))];
-  const query = parameters.flatMap(([name, value]) =>
-    credentialParameter.test(name) || value.length >= tokenLength ? [value] : [],
-  );
+  const query = parameters.flatMap(([name, value]) => (credentialValue(name, value) ? [value] : []));
   // Parameters of a path segment (`/orders;jsessionid=…`) carry sessions.
-  const segmentParameters = [...url.pathname.matchAll(/;[^/=;]*=([^/;]+)/g)].map((match) => match[1]!);
+  const segmentParameters = [...url.pathname.matchAll(/;([^/=;]*)=([^/;]+)/g)].flatMap(([, name, value]) =>
+    credentialValue(name!, value!) ? [value!] : [],
+  );
   return [
     url.username,
     decoded(url.username),

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrderInput } from '../../core/provider-state.js';
+import { loadScenarios } from '../../core/scenario-files.js';
 import { judgeHar } from '../../verify/har/judge-har.js';
 import { runToExit, verifyCliPath as verifyCli } from '../support/cli-support.js';
 import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
@@ -240,5 +241,60 @@ describe('petstore-verify har: a --json file it cannot write', () => {
     );
     expect(run.stdout).toBe('');
     expect(run.code).toBe(2);
+  });
+});
+
+describe("petstore-verify har: a site's plain cookies are not secrets", () => {
+  it('keeps the words of the interface in every line and the saved scenario when cookies hold them (tab=orders, filter=pending), and takes out session and token-long cookies', async () => {
+    const session = 'abcdef123456';
+    const analytics = 'GA1.2.1234567890.1234567890';
+    const requestHeaders = {
+      ...authorized,
+      cookie: `tab=orders; filter=pending; consent=true; area=store; auth=true; sessions=3; sid=${session}; _ga=${analytics}`,
+    };
+    const file = await har('words.har', [
+      {
+        url: `${base}/store/orders`,
+        status: 200,
+        requestHeaders,
+        responseHeaders: { ...json, 'set-cookie': 'mode=shipped; Path=/' },
+        body: listed,
+      },
+      { method: 'DELETE', url: `${base}/store/orders/1`, status: 204, requestHeaders },
+      {
+        method: 'DELETE',
+        url: `${base}/store/orders/3`,
+        status: 409,
+        requestHeaders,
+        responseHeaders: json,
+        body: JSON.stringify({ code: 'order_already_shipped', message: 'shipped', status: 409 }),
+      },
+    ]);
+    const saved = join(directory, 'saved');
+    const { report } = await judgeHar({
+      file,
+      knownState: fromShipped,
+      save: { directory: saved, name: 'words' },
+    });
+    expect(report.exchanges.map(({ url }) => url)).toEqual([
+      `${base}/store/orders`,
+      `${base}/store/orders/1`,
+      `${base}/store/orders/3`,
+    ]);
+    expect(report.state).toEqual({ scenario: 'cancel-shipped-order' });
+    const text = await readFile(join(saved, 'words.yaml'), 'utf8');
+    const [scenario] = await loadScenarios({ directory: saved });
+    expect(scenario!.state!.params.orders).toEqual(shippedState);
+    expect(scenario!.steps.map(({ request }) => request.path)).toEqual([
+      '/store/orders',
+      '/store/orders/1',
+      '/store/orders/3',
+    ]);
+    expect(text).toContain('optional: true');
+    expect(text).toContain('id: 3,');
+    for (const output of [JSON.stringify(report), text]) {
+      expect(output).not.toContain(session);
+      expect(output).not.toContain(analytics);
+    }
   });
 });

@@ -162,7 +162,8 @@ export function secretsOfFields(fields: readonly { name: string; value: string }
     if (lower === 'cookie') return [value, ...value.split(';').flatMap(cookieSecret)];
     if (lower === 'set-cookie')
       return [value, ...value.split('\n').flatMap((line) => cookieSecret(line.split(';')[0] ?? ''))];
-    return [value];
+    // Not a flag or a short number (`X-Session-Id: 1001`): taken out, it would take an order id out of every line.
+    return plainValue(value) ? [] : [value];
   });
 }
 
@@ -185,9 +186,11 @@ const cookieSecret = (pair: string) => {
 export function credentialValue(name: string, value: string): boolean {
   // A flag or a short number (`auth=true`, `session_count=3`) is no key, and taken out it would take out
   // `true` and the order ids from every line and saved file.
-  if (/^(?:true|false|null|yes|no|on|off|\d{1,15})$/i.test(value)) return false;
+  if (plainValue(value)) return false;
   return credentialParameter.test(name) || value.length >= tokenLength;
 }
+
+const plainValue = (value: string) => /^(?:true|false|null|yes|no|on|off|\d{1,15})$/i.test(value.trim());
 
 // Parameters (query, fragment, cookie) whose values are credentials, and the length from which any value is taken for a token.
 const credentialParameter = /token|key|secret|sess|passw|auth|sig|code|jwt|sid|state|nonce|csrf|xsrf/i;

@@ -70,6 +70,8 @@ describe('the credentials of traffic (a HAR file)', () => {
         { name: 'set-cookie', value: 'sid=n3w-s3ss10n; Path=/; HttpOnly\nlang=en; Path=/' },
         { name: 'X-API-Key', value: 'k3y-value' },
         { name: 'X-Session-Id', value: 'sess-42' },
+        { name: 'X-Session-Count', value: '1001' },
+        { name: 'X-Token-Valid', value: 'true' },
         { name: 'content-type', value: 'application/json' },
         { name: 'accept', value: '*/*' },
       ]),

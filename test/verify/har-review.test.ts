@@ -100,6 +100,33 @@ describe('petstore-verify har: bodies a real browser did not keep', () => {
     );
   });
 
+  it('does not judge a body marked base64 that is not base64 (it would decode to bytes the deployment never sent)', async () => {
+    const file = await har('bad-base64.har', [
+      {
+        url: `${base}/store/orders`,
+        status: 200,
+        requestHeaders: authorized,
+        responseHeaders: json,
+        body: 'this is not base64 at all!!',
+        content: { encoding: 'base64', size: listed.length },
+      },
+      {
+        url: `${base}/store/orders`,
+        status: 200,
+        requestHeaders: authorized,
+        responseHeaders: json,
+        body: Buffer.from(listed)
+          .toString('base64')
+          .replace(/(.{20})/g, '$1\n'),
+        content: { encoding: 'base64', size: listed.length },
+      },
+    ]);
+    const { report } = await judgeHar({ file });
+    expect(report.exchanges[0]!.unjudged).toBe('its body is marked base64 but is not base64');
+    expect(report.exchanges[1]!.unjudged).toBeUndefined();
+    expect([report.violations, report.exitCode]).toEqual([0, 0]);
+  });
+
   it('does not judge an answer whose HAR entry has no content at all as one without a body', async () => {
     const file = await edited(
       'nocontent.har',

@@ -193,6 +193,9 @@ function observedOf(entry: HarEntry): ObservedResponse | { unjudged: string } {
       return { unjudged: 'its body is not in the HAR (the page never read it, or the export left it out)' };
     return { status: response.status, headers, text: '' };
   }
+  // Node's decoder skips what is not base64: garbage would be judged as bytes the deployment sent.
+  if (encoding === 'base64' && /[^A-Za-z0-9+/=\s]|=[^=\s]/.test(text))
+    return { unjudged: 'its body is marked base64 but is not base64' };
   const bytes = Buffer.from(text, encoding === 'base64' ? 'base64' : 'utf8');
   const decoded = decodedBody(bytes, headers.get('content-encoding') ?? undefined);
   const length = Buffer.byteLength(decoded.text, 'utf8');

@@ -33,7 +33,7 @@ Options:
                    scenario file): what the deployment held when the HAR began; every status is
                    then known, and a 204 for a shipped order is caught at once
   --api-key KEY    the key the deployment accepts (default $PETSTORE_API_KEY), to tell each
-                   key choice exactly; without it, from the answers
+                   key choice exactly; without it, or when no call holds it, from the answers
   --save DIR       also write the HAR as a scenario file in DIR, in the recorder's format (each
                    call a step expecting what the contract requires, never a key, header or
                    query): replay it with petstore-verify --scenarios DIR --scenario NAME
@@ -162,6 +162,10 @@ function headLines(report: HarReport): string[] {
       report.state === 'inferred'
         ? 'judging in the state the answers imply: give --from-scenario NAME, what the deployment held when the HAR began, to know it'
         : `judging from the state of scenario ${report.state.scenario}: what the deployment held when the HAR began`,
+    );
+  if (report.keyNotInHar)
+    lines.push(
+      'the key given (--api-key or $PETSTORE_API_KEY) is in no call of the HAR, so it is not the key the app used: each key is taken from its answer (401: refused, else accepted)',
     );
   if (report.sanitized)
     lines.push(

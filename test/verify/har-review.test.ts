@@ -325,3 +325,33 @@ describe("petstore-verify har: a site's plain cookies are not secrets", () => {
     }
   });
 });
+
+describe('petstore-verify har: a key given that no call of the HAR holds', () => {
+  it("is not the deployment's key (a stale $PETSTORE_API_KEY): each key is taken from its answer, and one line says so", async () => {
+    const stagingKey = { authorization: 'Bearer staging-key-4242' };
+    const file = await har('staging.har', [
+      { url: `${base}/store/orders`, status: 200, requestHeaders: stagingKey, responseHeaders: json, body: listed },
+      {
+        url: `${base}/store/orders`,
+        status: 401,
+        requestHeaders: { authorization: 'Bearer staging-key-424' },
+        responseHeaders: { ...json, 'www-authenticate': 'Bearer realm="petstore"' },
+        body: JSON.stringify({ code: 'invalid_api_key', message: 'x', status: 401 }),
+      },
+    ]);
+    const stale = await judgeHar({ file, apiKey: 'petstore-dev-key' });
+    expect(stale.report.keyNotInHar).toBe(true);
+    expect([stale.report.contract.disagreements, stale.report.exitCode]).toEqual([0, 0]);
+    // The key the calls hold is compared: the truncated key's 401 is what the contract requires.
+    const given = await judgeHar({ file, apiKey: 'staging-key-4242' });
+    expect(given.report.keyNotInHar).toBe(false);
+    expect([given.report.contract.disagreements, given.report.exitCode]).toEqual([0, 0]);
+    const run = await runToExit(process.execPath, [verifyCli, 'har', file, '--no-prism'], {
+      env: { ...process.env, PETSTORE_API_KEY: 'petstore-dev-key' },
+    });
+    expect(run.stdout).toContain(
+      'the key given (--api-key or $PETSTORE_API_KEY) is in no call of the HAR, so it is not the key the app used: each key is taken from its answer (401: refused, else accepted)',
+    );
+    expect(run.code).toBe(0);
+  });
+});

@@ -1,5 +1,6 @@
 // petstore-verify har: its help, its flags, and the lines it prints of a HAR file's verdicts.
 import { writeFile } from 'node:fs/promises';
+import { basename, dirname, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findingText } from '../../core/finding.js';
 import { stringifyJson } from '../../core/stringify-json.js';
@@ -199,7 +200,8 @@ function summaryLines(report: HarReport): string[] {
     );
   for (const { file, steps } of contract.saved)
     lines.push(
-      `saved ${plural(steps, 'step')} in ${file}: replay it with petstore-verify --scenarios DIR --scenario NAME`,
+      // Its own folder and name: a name taken already is saved as NAME-2, which --scenario NAME would not replay.
+      `saved ${plural(steps, 'step')} in ${file}: replay it with petstore-verify --scenarios ${dirname(file)} --scenario ${basename(file, extname(file))}`,
     );
   if (contract.failed !== undefined) lines.push(contract.failed);
   if (report.reason !== undefined && report.verdict === 'not-run') lines.push(report.reason);

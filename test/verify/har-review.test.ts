@@ -355,3 +355,20 @@ describe('petstore-verify har: a key given that no call of the HAR holds', () =>
     expect(run.code).toBe(0);
   });
 });
+
+describe('petstore-verify har --save: the name to replay', () => {
+  it('is printed as saved: a second HAR saved under a name taken already is NAME-2, and the line says so', async () => {
+    const file = await har('one.har', [
+      { url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed },
+    ]);
+    const saved = join(directory, 'saved');
+    const save = () =>
+      runToExit(process.execPath, [verifyCli, 'har', file, '--save', saved, '--name', 'same', '--no-prism']);
+    expect((await save()).stdout).toContain(
+      `saved 1 step in ${join(saved, 'same.yaml')}: replay it with petstore-verify --scenarios ${saved} --scenario same\n`,
+    );
+    expect((await save()).stdout).toContain(
+      `saved 1 step in ${join(saved, 'same-2.yaml')}: replay it with petstore-verify --scenarios ${saved} --scenario same-2\n`,
+    );
+  });
+});

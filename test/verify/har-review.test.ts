@@ -216,6 +216,27 @@ describe('petstore-verify har: broken HAR input is refused in one line, never ju
     expect(JSON.stringify(report)).not.toContain('us%E0%A4%A');
   });
 
+  it("refuses a file in UTF-16 (PowerShell's > writes it) or with bytes that are not UTF-8, saying so, rather than read garbled", async () => {
+    const file = await har('utf16.har', one());
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, Buffer.from(`\uFEFF${text}`, 'utf16le'));
+    expect(await refusal(file)).toEqual({
+      code: 'invalid_har',
+      message: `${file} is UTF-16 text: a HAR file is UTF-8 (save it again as UTF-8)`,
+    });
+    const latin1 = await har('latin1.har', one());
+    await writeFile(
+      latin1,
+      Buffer.from((await readFile(latin1, 'utf8')).replace('WebInspector', 'WebInspector café'), 'latin1'),
+    );
+    expect(await refusal(latin1)).toEqual({
+      code: 'invalid_har',
+      message: expect.stringMatching(
+        /latin1\.har is not UTF-8 text \(a byte that is not UTF-8 at byte \d+\): a HAR file is UTF-8$/,
+      ),
+    });
+  });
+
   it('reads a file that begins with a byte order mark (as Windows tools write it)', async () => {
     const file = await har('bom.har', one());
     await writeFile(file, `\uFEFF${await readFile(file, 'utf8')}`);

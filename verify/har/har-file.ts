@@ -113,13 +113,28 @@ async function boundedText(file: string, maxBytes: number): Promise<string> {
     const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     if (bytesRead > maxBytes) throw refuse(file, `is more than the ${maxBytes} bytes a HAR may be here`);
-    // A byte order mark, as Windows tools write one, is no part of the JSON (RFC 8259, 8.1).
-    return buffer
-      .subarray(0, bytesRead)
-      .toString('utf8')
-      .replace(/^\uFEFF/, '');
+    return utf8Text(buffer.subarray(0, bytesRead), file);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * A file's bytes as UTF-8 text, as HAR files are written; its byte order mark (Windows tools write one) is
+ * no part of the JSON (RFC 8259, 8.1). Bytes that are not UTF-8 are refused, not read as U+FFFD: no
+ * browser writes them, and the bodies judged would not be what the deployment sent.
+ */
+function utf8Text(bytes: Buffer, file: string): string {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    throw refuse(file, 'is UTF-16 text: a HAR file is UTF-8 (save it again as UTF-8)');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // Where: the first byte the lenient decoding changed.
+    const lenient = Buffer.from(bytes.toString('utf8'));
+    let at = 0;
+    while (at < bytes.length && bytes[at] === lenient[at]) at++;
+    throw refuse(file, `is not UTF-8 text (a byte that is not UTF-8 at byte ${at}): a HAR file is UTF-8`);
   }
 }
 

@@ -38,11 +38,11 @@ export interface HarSelection {
 
 /**
  * Picks the order interface's entries of a HAR: those under `baseUrl` when given, else under the first
- * base URL (a path ending with `/v1`) below which a path of the route table comes (not counting a redirect
- * the browser made itself). Each gets its answer
- * as the checks read it (a base64 or still-compressed body decoded, HTTP/2 pseudo-headers dropped), or
- * the reason it cannot be judged: a CORS preflight, an aborted request, an answer from the browser's
- * cache, a redirect the browser made itself (HSTS), a body the HAR left out or cut. Sorted by when each answer ended, as a proxy would see them.
+ * base URL (a path ending with `/v1`) below which a path of the route table comes (not counting a
+ * redirect the browser made itself). Each gets its answer as the checks read it (a base64 or
+ * still-compressed body decoded, HTTP/2 pseudo-headers dropped), or the reason it cannot be judged: a
+ * CORS preflight, an aborted request, an answer from the browser's cache, a redirect the browser made
+ * itself (HSTS), a body the HAR left out or cut. Sorted by when each answer ended, as a proxy would see them.
  * @example
  * const { exchanges } = selectHarExchanges(entries, { baseUrl: undefined });
  */

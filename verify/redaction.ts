@@ -112,7 +112,16 @@ function redactedValue(value: unknown, redaction: Redaction): unknown {
 function secretsOfUrl(href: string | undefined): string[] {
   if (href === undefined || !URL.canParse(href)) return [];
   const url = new URL(href);
-  return [decodeURIComponent(url.password), url.password, ...url.searchParams.values()];
+  return [decoded(url.password), url.password, ...url.searchParams.values()];
+}
+
+// A URL part's percent-decoded text, or itself where it is no valid percent-encoding (`%E0%A4%A`).
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }
 
 /**
@@ -137,11 +146,12 @@ const credentialField = /authorization|cookie|token|secret|session|passw|api[-_]
 
 /**
  * The credentials a message's header fields (and cookies) carry, to give a `Redaction` as `secrets`: an
- * `Authorization` value and its token, each cookie's value (`Cookie`, `Set-Cookie`), and the value of
- * any field named as a key, token, secret or session. What a HAR file holds that no output may show.
+ * `Authorization` value and its token, the whole `Cookie` and `Set-Cookie` values and each cookie's
+ * value that is a credential (`credentialValue`), and the value of any field named as a key, token,
+ * secret or session. What a HAR file holds that no output may show.
  * @example
  * secretsOfFields([{ name: 'Authorization', value: 'Bearer abc123' }, { name: 'Cookie', value: 'sid=s3cr3t; theme=dark' }])
- * // ['Bearer abc123', 'abc123', 'sid=s3cr3t; theme=dark', 's3cr3t', 'dark']
+ * // ['Bearer abc123', 'abc123', 'sid=s3cr3t; theme=dark', 's3cr3t']
  */
 export function secretsOfFields(fields: readonly { name: string; value: string }[]): string[] {
   return fields.flatMap(({ name, value }) => {
@@ -149,23 +159,47 @@ export function secretsOfFields(fields: readonly { name: string; value: string }
     const lower = name.toLowerCase();
     if (lower === 'authorization' || lower === 'proxy-authorization')
       return [value, value.replace(/^\s*\S+\s+/, '').trim()];
-    if (lower === 'cookie') return [value, ...value.split(';').map(cookieValue)];
+    if (lower === 'cookie') return [value, ...value.split(';').flatMap(cookieSecret)];
     if (lower === 'set-cookie')
-      return [value, ...value.split('\n').map((line) => cookieValue(line.split(';')[0] ?? ''))];
-    return [value];
+      return [value, ...value.split('\n').flatMap((line) => cookieSecret(line.split(';')[0] ?? ''))];
+    // Not a flag or a short number (`X-Session-Id: 1001`): taken out, it would take an order id out of every line.
+    return plainValue(value) ? [] : [value];
   });
 }
 
-const cookieValue = (pair: string) => pair.slice(pair.indexOf('=') + 1).trim();
+// A cookie's value when it is a credential: named as one (`sid`, `session`, `XSRF-TOKEN`) or token-long.
+// A site's plain cookies (`tab=orders`, `filter=pending`) stay: taken out, their words would go from every
+// line and from the saved scenario's paths and states.
+const cookieSecret = (pair: string) => {
+  const value = pair.slice(pair.indexOf('=') + 1).trim();
+  return credentialValue(pair.slice(0, Math.max(0, pair.indexOf('='))).trim(), value) ? [value] : [];
+};
 
-// Query parameters whose values are credentials, and the length from which any value is taken for a token.
-const credentialParameter = /token|key|secret|session|passw|auth|sig|code|jwt|sid|state|nonce/i;
+/**
+ * Whether a named value seen in traffic (a query or fragment parameter, a cookie, a path segment's
+ * parameter) is a credential: its name says so, or it is long enough to be a token.
+ * @example
+ * credentialValue('sid', 'abc123') // true
+ * credentialValue('tab', 'orders') // false
+ * credentialValue('auth', 'true') // false
+ */
+export function credentialValue(name: string, value: string): boolean {
+  // A flag or a short number (`auth=true`, `session_count=3`) is no key, and taken out it would take out
+  // `true` and the order ids from every line and saved file.
+  if (plainValue(value)) return false;
+  return credentialParameter.test(name) || value.length >= tokenLength;
+}
+
+const plainValue = (value: string) => /^(?:true|false|null|yes|no|on|off|\d{1,15})$/i.test(value.trim());
+
+// Parameters (query, fragment, cookie) whose values are credentials, and the length from which any value is taken for a token.
+const credentialParameter = /token|key|secret|sess|passw|auth|sig|code|jwt|sid|state|nonce|csrf|xsrf/i;
 const tokenLength = 16;
 
 /**
  * The credentials a URL seen in traffic carries (not one given to a run, whose every query value is a
- * secret): its user and password, the values of query parameters named as credentials (`access_token`,
- * `api_key`, `sig`), and any query value long enough to be a token. Short plain values (`?page=2`,
+ * secret): its user and password, the values of query (and fragment) parameters named as credentials
+ * (`access_token`, `api_key`, `sig`), and any such value long enough to be a token. Short plain values (`?page=2`,
  * `?next=orders`) stay: taken out, they would take the same words out of every line.
  * @example
  * secretsOfTrafficUrl('https://u:p4ss@host/v1/store/orders?access_token=t0k3n&page=2') // ['u', 'p4ss', 't0k3n']
@@ -173,16 +207,18 @@ const tokenLength = 16;
 export function secretsOfTrafficUrl(href: string): string[] {
   if (!URL.canParse(href)) return [];
   const url = new URL(href);
-  const query = [...url.searchParams].flatMap(([name, value]) =>
-    credentialParameter.test(name) || value.length >= tokenLength ? [value] : [],
-  );
+  // A fragment's parameters too: a redirect's `#access_token=…` (OAuth's implicit flow) is quoted in findings.
+  const parameters = [...url.searchParams, ...new URLSearchParams(url.hash.slice(1))];
+  const query = parameters.flatMap(([name, value]) => (credentialValue(name, value) ? [value] : []));
   // Parameters of a path segment (`/orders;jsessionid=…`) carry sessions.
-  const segmentParameters = [...url.pathname.matchAll(/;[^/=;]*=([^/;]+)/g)].map((match) => match[1]!);
+  const segmentParameters = [...url.pathname.matchAll(/;([^/=;]*)=([^/;]+)/g)].flatMap(([, name, value]) =>
+    credentialValue(name!, value!) ? [value!] : [],
+  );
   return [
     url.username,
-    decodeURIComponent(url.username),
+    decoded(url.username),
     url.password,
-    decodeURIComponent(url.password),
+    decoded(url.password),
     ...query,
     ...segmentParameters,
   ].filter((secret) => secret !== '');

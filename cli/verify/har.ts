@@ -1,5 +1,6 @@
 // petstore-verify har: its help, its flags, and the lines it prints of a HAR file's verdicts.
 import { writeFile } from 'node:fs/promises';
+import { basename, dirname, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findingText } from '../../core/finding.js';
 import { stringifyJson } from '../../core/stringify-json.js';
@@ -9,6 +10,7 @@ import { installHint } from '../../verify/optional-dependencies.js';
 import { loadPrismOracle } from '../../verify/prism.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
 import { redactOutput, httpUrlFlag, usageFailure, UsageError } from '../shared.js';
+import { checkWritable } from './run.js';
 import { scenarioState } from './scenario-state.js';
 
 const harUsage = `Usage: petstore-verify har FILE [options]
@@ -32,7 +34,7 @@ Options:
                    scenario file): what the deployment held when the HAR began; every status is
                    then known, and a 204 for a shipped order is caught at once
   --api-key KEY    the key the deployment accepts (default $PETSTORE_API_KEY), to tell each
-                   key choice exactly; without it, from the answers
+                   key choice exactly; without it, or when no call holds it, from the answers
   --save DIR       also write the HAR as a scenario file in DIR, in the recorder's format (each
                    call a step expecting what the contract requires, never a key, header or
                    query): replay it with petstore-verify --scenarios DIR --scenario NAME
@@ -89,6 +91,8 @@ export async function harCommand(argv: string[]): Promise<number> {
   let knownState;
   try {
     options = parseHar(argv, process.env);
+    // Before the file is judged, as the other commands do: not a verdict printed, then a failure.
+    await checkWritable({ json: options.json });
     knownState = options['from-scenario'] === undefined ? undefined : await scenarioState(options['from-scenario']);
   } catch (error) {
     return usageFailure('petstore-verify', error);
@@ -154,11 +158,15 @@ function headLines(report: HarReport): string[] {
     lines.push(
       `ignored ${entries(otherBases.entries)} of the interface at another base URL (${otherBases.bases.slice(0, 3).join(', ')}): give --base-url to judge those`,
     );
-  if (report.baseUrl !== undefined)
+  if (interfaceEntries > 0)
     lines.push(
       report.state === 'inferred'
         ? 'judging in the state the answers imply: give --from-scenario NAME, what the deployment held when the HAR began, to know it'
         : `judging from the state of scenario ${report.state.scenario}: what the deployment held when the HAR began`,
+    );
+  if (report.keyNotInHar)
+    lines.push(
+      'the key given (--api-key or $PETSTORE_API_KEY) is in no call of the HAR, so it is not the key the app used: each key is taken from its answer (401: refused, else accepted)',
     );
   if (report.sanitized)
     lines.push(
@@ -192,7 +200,8 @@ function summaryLines(report: HarReport): string[] {
     );
   for (const { file, steps } of contract.saved)
     lines.push(
-      `saved ${plural(steps, 'step')} in ${file}: replay it with petstore-verify --scenarios DIR --scenario NAME`,
+      // Its own folder and name: a name taken already is saved as NAME-2, which --scenario NAME would not replay.
+      `saved ${plural(steps, 'step')} in ${file}: replay it with petstore-verify --scenarios ${dirname(file)} --scenario ${basename(file, extname(file))}`,
     );
   if (contract.failed !== undefined) lines.push(contract.failed);
   if (report.reason !== undefined && report.verdict === 'not-run') lines.push(report.reason);

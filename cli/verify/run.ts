@@ -45,7 +45,7 @@ interface OutputFiles {
  * writable, and it is not a folder itself.
  * @throws UsageError naming the flag and the file.
  */
-async function checkWritable(files: OutputFiles): Promise<void> {
+export async function checkWritable(files: OutputFiles): Promise<void> {
   for (const [flag, file] of Object.entries(files)) {
     if (typeof file !== 'string' || !['junit', 'json', 'html', 'write-baseline'].includes(flag)) continue;
     const existing = await stat(file).catch(() => undefined);

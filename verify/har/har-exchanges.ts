@@ -38,10 +38,11 @@ export interface HarSelection {
 
 /**
  * Picks the order interface's entries of a HAR: those under `baseUrl` when given, else under the first
- * base URL (a path ending with `/v1`) below which a path of the route table comes. Each gets its answer
- * as the checks read it (a base64 or still-compressed body decoded, HTTP/2 pseudo-headers dropped), or
- * the reason it cannot be judged: a CORS preflight, an aborted request, an answer from the browser's
- * cache, a body the HAR left out or cut. Sorted by when each answer ended, as a proxy would see them.
+ * base URL (a path ending with `/v1`) below which a path of the route table comes (not counting a
+ * redirect the browser made itself). Each gets its answer as the checks read it (a base64 or
+ * still-compressed body decoded, HTTP/2 pseudo-headers dropped), or the reason it cannot be judged: a
+ * CORS preflight, an aborted request, an answer from the browser's cache, a redirect the browser made
+ * itself (HSTS), a body the HAR left out or cut. Sorted by when each answer ended, as a proxy would see them.
  * @example
  * const { exchanges } = selectHarExchanges(entries, { baseUrl: undefined });
  */
@@ -50,7 +51,7 @@ export function selectHarExchanges(
   options: { baseUrl: string | undefined },
 ): HarSelection {
   const given = options.baseUrl === undefined ? undefined : stripped(new URL(options.baseUrl));
-  let base = given;
+  const base = given ?? firstBase(entries);
   const exchanges: HarExchange[] = [];
   const ignoredHosts = new Map<string, number>();
   const otherBases = new Map<string, number>();
@@ -62,7 +63,6 @@ export function selectHarExchanges(
       ignoredHosts.set(host, (ignoredHosts.get(host) ?? 0) + 1);
       return;
     }
-    base ??= found.base;
     if (found.base !== base) {
       otherBases.set(found.base, (otherBases.get(found.base) ?? 0) + 1);
       return;
@@ -84,6 +84,29 @@ const sum = (counts: Map<string, number>) => [...counts.values()].reduce((total,
 /** A URL's origin and path, no trailing slash: no user information, query or fragment. */
 function stripped(url: URL): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * The base URL of the first entry of the interface the deployment answered: not a redirect the browser
+ * made itself (HSTS's `http:` first), which would leave every real call at "another base URL".
+ */
+function firstBase(entries: readonly HarEntry[]): string | undefined {
+  let first: string | undefined;
+  for (const entry of entries) {
+    const url = URL.canParse(entry.request.url) ? new URL(entry.request.url) : undefined;
+    const found = url === undefined ? undefined : interfacePathOf(url, undefined);
+    if (found === undefined) continue;
+    if (browserRedirect(entry) === undefined) return found.base;
+    first ??= found.base;
+  }
+  return first;
+}
+
+/** Why Chrome made a redirect itself (`307 Internal Redirect`, `Non-Authoritative-Reason: HSTS`), when it did. */
+function browserRedirect(entry: HarEntry): string | undefined {
+  const reason = headerNamed(entry.response.headers, 'non-authoritative-reason');
+  if (reason !== undefined) return reason.slice(0, 40);
+  return entry.response.statusText === 'Internal Redirect' ? 'Internal Redirect' : undefined;
 }
 
 /** The base URL and the interface path of a URL, when a path of the route table (any method) is below a `/v1`. */
@@ -131,8 +154,13 @@ function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: 
 function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined {
   if (exchange.method === 'OPTIONS') return 'a CORS preflight, not a call of the interface';
   const failure = entry.response._error ?? entry.response._failureText ?? undefined;
-  if (exchange.status <= 0 || failure !== undefined)
-    return `no answer came (aborted${typeof failure === 'string' ? `: ${failure.slice(0, 80)}` : ''})`;
+  const why = typeof failure === 'string' ? `: ${failure.slice(0, 80)}` : '';
+  if (exchange.status <= 0) return `no answer came (aborted${why})`;
+  // Playwright keeps the status of an answer whose body was cut off (the page left before reading it).
+  if (failure !== undefined)
+    return `its answer was cut off after its status (aborted${why}): its body is not in the HAR`;
+  const redirect = browserRedirect(entry);
+  if (redirect !== undefined) return `the browser's own redirect (${redirect}), not the deployment's answer`;
   if (entry._fromCache !== undefined || exchange.status === 304)
     return "the browser's cache answered it (a 304 or _fromCache), not the deployment";
   if (matchRoute(exchange.method, exchange.operationPath) === undefined)
@@ -161,8 +189,13 @@ function observedOf(entry: HarEntry): ObservedResponse | { unjudged: string } {
       return {
         unjudged: `its body (${size} bytes) is not in the HAR: export with content, or record the session again`,
       };
+    if (!bodyKnownEmpty(response.status, size, headers))
+      return { unjudged: 'its body is not in the HAR (the page never read it, or the export left it out)' };
     return { status: response.status, headers, text: '' };
   }
+  // Node's decoder skips what is not base64: garbage would be judged as bytes the deployment sent.
+  if (encoding === 'base64' && /[^A-Za-z0-9+/=\s]|=[^=\s]/.test(text))
+    return { unjudged: 'its body is marked base64 but is not base64' };
   const bytes = Buffer.from(text, encoding === 'base64' ? 'base64' : 'utf8');
   const decoded = decodedBody(bytes, headers.get('content-encoding') ?? undefined);
   const length = Buffer.byteLength(decoded.text, 'utf8');
@@ -174,6 +207,15 @@ function observedOf(entry: HarEntry): ObservedResponse | { unjudged: string } {
     text: decoded.text,
     ...(decoded.invalidUtf8 && { invalidUtf8: true }),
   };
+}
+
+/**
+ * Whether an answer the HAR keeps no text of had no body: a `content.size` of 0, a `Content-Length: 0`,
+ * or a status that has none (204, 304). Playwright writes `size: -1` for a body the page never read,
+ * and a tool may leave `content` out: judged as empty, an honest list would be a violation.
+ */
+function bodyKnownEmpty(status: number, size: unknown, headers: Headers): boolean {
+  return size === 0 || headers.get('content-length')?.trim() === '0' || status === 204 || status === 304;
 }
 
 /**

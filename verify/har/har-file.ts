@@ -25,6 +25,8 @@ export interface HarEntry {
     headers: HarField[];
     cookies?: HarCookie[];
     content: { size?: number; text?: string; encoding?: string; mimeType?: string };
+    /** Chrome: `Internal Redirect` for a redirect the browser made itself (HSTS). */
+    statusText?: string;
     redirectURL?: string;
     /** Chrome: why no answer came (`net::ERR_ABORTED`). */
     _error?: string | null;
@@ -111,15 +113,37 @@ async function boundedText(file: string, maxBytes: number): Promise<string> {
     const buffer = Buffer.alloc(Math.min(size, maxBytes) + 1);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
     if (bytesRead > maxBytes) throw refuse(file, `is more than the ${maxBytes} bytes a HAR may be here`);
-    return buffer.subarray(0, bytesRead).toString('utf8');
+    return utf8Text(buffer.subarray(0, bytesRead), file);
   } finally {
     await handle.close();
   }
 }
 
+/**
+ * A file's bytes as UTF-8 text, as HAR files are written; its byte order mark (Windows tools write one) is
+ * no part of the JSON (RFC 8259, 8.1). Bytes that are not UTF-8 are refused, not read as U+FFFD: no
+ * browser writes them, and the bodies judged would not be what the deployment sent.
+ */
+function utf8Text(bytes: Buffer, file: string): string {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    throw refuse(file, 'is UTF-16 text: a HAR file is UTF-8 (save it again as UTF-8)');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // Where: the first byte the lenient decoding changed.
+    const lenient = Buffer.from(bytes.toString('utf8'));
+    let at = 0;
+    while (at < bytes.length && bytes[at] === lenient[at]) at++;
+    throw refuse(file, `is not UTF-8 text (a byte that is not UTF-8 at byte ${at}): a HAR file is UTF-8`);
+  }
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
 const isFields = (value: unknown) =>
-  Array.isArray(value) && value.every((field) => isObject(field) && typeof field.name === 'string');
+  Array.isArray(value) &&
+  value.every((field) => isObject(field) && typeof field.name === 'string' && typeof field.value === 'string');
+// An HTTP status (RFC 9110: three digits), or what a browser writes for no answer (0, Playwright's -1).
+const isStatus = (value: unknown) => Number.isInteger(value) && (value as number) >= -1 && (value as number) <= 999;
 
 function checkEntry(entry: unknown, index: number, file: string): void {
   const at = `log.entries[${index}]`;
@@ -129,12 +153,17 @@ function checkEntry(entry: unknown, index: number, file: string): void {
   if (!isObject(request) || typeof request.method !== 'string' || typeof request.url !== 'string')
     throw wrong('has no request with a method and a url');
   if (!isObject(response) || typeof response.status !== 'number') throw wrong('has no response with a status');
+  // Judged, a status no answer can have would be blamed on the deployment.
+  if (!isStatus(response.status)) throw wrong(`has a response status (${response.status}) that is no HTTP status`);
   if (!isFields(request.headers ?? []) || !isFields(response.headers ?? []))
     throw wrong('has headers that are not { name, value } pairs');
+  if (!Array.isArray(request.cookies ?? []) || !Array.isArray(response.cookies ?? []))
+    throw wrong('has cookies that are not a list');
   if (!isObject(response.content ?? {})) throw wrong('has a response.content that is not an object');
   const text = (response.content as { text?: unknown } | undefined)?.text;
   if (text !== undefined && typeof text !== 'string') throw wrong('has a response.content.text that is not text');
-  // Tools differ in what they leave out: an absent list is an empty one, and absent content no body.
+  // Tools differ in what they leave out: an absent list is an empty one, and absent content a body
+  // the HAR does not hold (judged only where no body can be: har-exchanges.ts).
   request.headers ??= [];
   response.headers ??= [];
   response.content ??= {};

@@ -75,6 +75,8 @@ export interface HarReport {
   violations: number;
   /** Set when no entry of the interface kept an `Authorization` header: each key choice is taken from its answer. */
   sanitized: boolean;
+  /** Set when a key was given (`apiKey`) that no call holds: not compared, each key choice is taken from its answer. */
+  keyNotInHar: boolean;
   /** The state the steps were judged in: a scenario's (known), or inferred from the answers. */
   state: { scenario: string } | 'inferred';
   /** The recorder's judgement against the contract (the model), and the file it saved with `save`. */
@@ -85,7 +87,7 @@ export interface HarReport {
 }
 
 // What a sanitized export leaves of a request's key: a bearer token nobody knows, taken as accepted unless refused with 401.
-const keyNotInHar = 'Bearer (not in the HAR: a sanitized export)';
+const sanitizedKey = 'Bearer (not in the HAR: a sanitized export)';
 
 /**
  * Judges the order interface's exchanges of a HAR file, in the order their answers ended, with the judge
@@ -104,16 +106,21 @@ export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarR
   const selection = selectHarExchanges(entries, { baseUrl: options.baseUrl });
   const calls = selection.exchanges.filter((exchange) => exchange.unjudged === undefined);
   const sanitized = calls.length > 0 && calls.every((exchange) => exchange.authorization === undefined);
+  // A key no call holds (a stale $PETSTORE_API_KEY) is not the app's: compared, each accepted call would read as a wrong key's.
+  const keyNotInHar =
+    !sanitized &&
+    options.apiKey !== undefined &&
+    !calls.some(({ authorization }) => tokenOf(authorization) === options.apiKey);
   const prism = typeof options.prism === 'function' && calls.length > 0 ? await options.prism() : options.prism;
   const directory = options.save?.directory ?? (await mkdtemp(join(tmpdir(), 'petstore-har-')));
   try {
-    const recorder = await openRecorder(options, selection, { directory, sanitized });
+    const recorder = await openRecorder(options, selection, { directory, sanitized: sanitized || keyNotInHar });
     const verdicts = selection.exchanges.map((exchange) => {
       const verdict = judged(exchange, typeof prism === 'function' ? undefined : prism);
       if (verdict.unjudged === undefined && recorder !== undefined)
         recorder.record({
           ...exchange,
-          authorization: sanitized ? keyNotInHar : exchange.authorization,
+          authorization: sanitized ? sanitizedKey : exchange.authorization,
           findings: verdict.violations,
         });
       return verdict;
@@ -121,7 +128,13 @@ export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarR
     await recorder?.close();
     const recording = recorder?.written() ?? { files: [], disagreements: 0, against: [], inferred: [] };
     if (options.save !== undefined) await redactFiles(recording, redaction);
-    const report = reportOf(options, selection, { verdicts, recording, sanitized, entries: entries.length });
+    const report = reportOf(options, selection, {
+      verdicts,
+      recording,
+      sanitized,
+      keyNotInHar,
+      entries: entries.length,
+    });
     return { report: redaction.value(report), redaction };
   } finally {
     if (options.save === undefined) await rm(directory, { recursive: true, force: true });
@@ -133,6 +146,7 @@ async function openRecorder(
   selection: HarSelection,
   { directory, sanitized }: { directory: string; sanitized: boolean },
 ): Promise<ScenarioRecorder | undefined> {
+  // `sanitized` here: no key of the HAR to compare with the one given.
   if (selection.baseUrl === undefined) return undefined;
   const began = Math.min(...selection.exchanges.map((exchange) => exchange.startedAt));
   return ScenarioRecorder.open({
@@ -164,12 +178,21 @@ async function redactFiles(recording: WrittenRecordings, redaction: Redaction): 
   }
 }
 
+// The token of an Authorization value (`Bearer k` → `k`).
+const tokenOf = (authorization: string | undefined) => /^\s*\S+\s+(.*?)\s*$/.exec(authorization ?? '')?.[1];
+
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 function reportOf(
   options: HarJudgeOptions,
   selection: HarSelection,
-  parts: { verdicts: HarExchangeVerdict[]; recording: WrittenRecordings; sanitized: boolean; entries: number },
+  parts: {
+    verdicts: HarExchangeVerdict[];
+    recording: WrittenRecordings;
+    sanitized: boolean;
+    keyNotInHar: boolean;
+    entries: number;
+  },
 ): HarReport {
   const { verdicts, recording } = parts;
   const judgedCount = verdicts.filter((verdict) => verdict.unjudged === undefined).length;
@@ -184,6 +207,7 @@ function reportOf(
     judged: judgedCount,
     violations,
     sanitized: parts.sanitized,
+    keyNotInHar: parts.keyNotInHar,
     state: options.knownState === undefined ? ('inferred' as const) : { scenario: options.knownState.scenario },
     contract: contractOf(recording, options.save !== undefined),
   };
@@ -196,9 +220,11 @@ function reportOf(
     return { ...base, verdict: 'failed', exitCode: 1, reason: why.join(', ') };
   }
   if (judgedCount > 0) return { ...base, verdict: 'passed', exitCode: 0 };
+  // With --base-url, only entries below it are the interface's: the reason names it, not any /v1.
+  const below = options.baseUrl === undefined ? 'a base URL ending with /v1' : selection.baseUrl;
   const reason =
-    selection.baseUrl === undefined
-      ? `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below a base URL ending with /v1${options.baseUrl === undefined ? '' : `, or ${options.baseUrl}`})`
+    verdicts.length === 0
+      ? `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below ${below})`
       : `no entry was judged: ${verdicts.length} ${verdicts.length === 1 ? 'entry' : 'entries'} of the interface, none with an answer to judge`;
   return { ...base, verdict: 'not-run', exitCode: 2, reason };
 }

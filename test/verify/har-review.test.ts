@@ -1,7 +1,7 @@
 // petstore-verify har, reviewed as a tester: what a real browser's HAR holds that must not be blamed on
 // the deployment (a body the page never read, the browser's own HSTS redirect), broken HAR input that
 // must be refused in one line rather than judged or crash, and a redirect's fragment tokens.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,6 +34,7 @@ const har = (name: string, exchanges: readonly HarExchangeSpec[]) =>
 
 /** An entry as JSON, to change in ways no browser writes. */
 interface EntryJson {
+  _fetchedViaServiceWorker?: boolean;
   request: { cookies?: unknown };
   response: { status?: unknown; statusText?: string; headers: { value: unknown }[]; content?: unknown };
 }
@@ -142,6 +143,19 @@ describe('petstore-verify har: bodies a real browser did not keep', () => {
 });
 
 describe("petstore-verify har: the browser's own answers", () => {
+  it("does not blame the deployment for an answer a service worker gave (Chrome's _fetchedViaServiceWorker): a mock in the page may have made it", async () => {
+    const cancelShipped = { url: `${base}/store/orders/3`, method: 'DELETE', status: 204, requestHeaders: authorized };
+    const file = await edited('service-worker.har', [cancelShipped, cancelShipped], (entries) => {
+      entries[0]!._fetchedViaServiceWorker = true;
+    });
+    const { report } = await judgeHar({ file, knownState: fromShipped });
+    expect(report.exchanges[0]!.unjudged).toBe(
+      "a service worker in the page answered it (Chrome's _fetchedViaServiceWorker), perhaps without asking the deployment",
+    );
+    expect(report.exchanges[1]!.unjudged).toBeUndefined();
+    expect(report.exitCode).toBe(1);
+  });
+
   it("does not blame the deployment for Chrome's 307 Internal Redirect (HSTS): the call it led to is judged", async () => {
     const location = `${base}/store/orders`;
     const file = await edited(
@@ -391,5 +405,24 @@ describe('petstore-verify har --save: the name to replay', () => {
     expect((await save()).stdout).toContain(
       `saved 1 step in ${join(saved, 'same-2.yaml')}: replay it with petstore-verify --scenarios ${saved} --scenario same-2\n`,
     );
+  });
+});
+
+describe('petstore-verify har --save: a scenario it cannot write', () => {
+  it("is the tool's failure, exit 2, not the deployment's: an honest HAR is not failed", async () => {
+    const honest = {
+      url: `${base}/store/orders`,
+      status: 200,
+      requestHeaders: authorized,
+      responseHeaders: json,
+      body: listed,
+    };
+    const file = await har('honest.har', [honest]);
+    const saved = join(directory, 'saved');
+    // The recorder writes each file to this temporary name first: a folder there makes the write fail.
+    await mkdir(join(saved, `.honest.yaml.${process.pid}.tmp`), { recursive: true });
+    const { report } = await judgeHar({ file, save: { directory: saved, name: 'honest' } });
+    expect([report.verdict, report.exitCode, report.violations]).toEqual(['not-run', 2, 0]);
+    expect(report.reason).toMatch(/^the scenario could not be saved: the recording stopped at .*honest\.yaml: EISDIR/);
   });
 });

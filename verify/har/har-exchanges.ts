@@ -163,6 +163,9 @@ function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined
   if (redirect !== undefined) return `the browser's own redirect (${redirect}), not the deployment's answer`;
   if (entry._fromCache !== undefined || exchange.status === 304)
     return "the browser's cache answered it (a 304 or _fromCache), not the deployment";
+  // A service worker (an offline cache, or a mock such as MSW's) may answer without the deployment.
+  if (entry._fetchedViaServiceWorker === true)
+    return "a service worker in the page answered it (Chrome's _fetchedViaServiceWorker), perhaps without asking the deployment";
   if (matchRoute(exchange.method, exchange.operationPath) === undefined)
     return 'no operation of the specification (this method at this path)';
   return undefined;

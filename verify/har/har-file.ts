@@ -35,6 +35,8 @@ export interface HarEntry {
   };
   /** Chrome: `memory` or `disk` when the browser answered from its cache. */
   _fromCache?: string;
+  /** Chrome: true when a service worker of the page gave the answer (it may never have asked the deployment). */
+  _fetchedViaServiceWorker?: boolean;
 }
 
 /** The bounds of a HAR file the command reads: beyond them it refuses the file in one line. */

@@ -211,7 +211,11 @@ function reportOf(
     state: options.knownState === undefined ? ('inferred' as const) : { scenario: options.knownState.scenario },
     contract: contractOf(recording, options.save !== undefined),
   };
-  if (violations > 0 || recording.disagreements > 0 || recording.failed !== undefined) {
+  // A scenario that could not be saved is the tool's or the disk's failure, not the deployment's: exit 2
+  // unless an answer broke the contract.
+  if (violations === 0 && recording.disagreements === 0 && recording.failed !== undefined)
+    return { ...base, verdict: 'not-run', exitCode: 2, reason: `the scenario could not be saved: ${recording.failed}` };
+  if (violations > 0 || recording.disagreements > 0) {
     const why = [
       ...(violations > 0 ? [`${plural(violations, 'violation')} of the specification`] : []),
       ...(recording.disagreements > 0 ? [`${plural(recording.disagreements, 'finding')} against the contract`] : []),

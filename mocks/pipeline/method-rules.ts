@@ -26,6 +26,27 @@ export function decodable(path: string): boolean {
 /** Why a path that does not decode names no resource. */
 export const notDecodable = 'the path is not valid percent-encoded UTF-8';
 
+// Browser-safe: the mock's pipeline runs in a service worker too, where no Buffer is.
+function encodedLength(body: Reply['body']): number {
+  if (body === null) return 0;
+  if (typeof body === 'string') return new TextEncoder().encode(body).byteLength;
+  return body.reduce((total, part) => total + part.byteLength, 0);
+}
+
+/**
+ * The answer to HEAD: what GET would answer, without the content, with the same Content-Length
+ * (RFC 9110 §9.3.2, §8.6).
+ * @example
+ * headReply({ status: 200, headers: {}, body: '[]' }) // { status: 200, headers: { 'content-length': '2' }, body: null }
+ */
+export function headReply(reply: Reply): Reply {
+  return {
+    status: reply.status,
+    headers: { ...reply.headers, 'content-length': String(encodedLength(reply.body)) },
+    body: null,
+  };
+}
+
 /**
  * The 204 answer to OPTIONS, with the methods the path allows.
  * @example

@@ -6,6 +6,7 @@ import { controlPathOf, matchControlRoute } from '../control/control.js';
 import {
   allowedMethods,
   decodable,
+  headReply,
   methodNotAllowed,
   notDecodable,
   operationAt,
@@ -66,21 +67,6 @@ interface Where {
   url: RequestTarget;
   namespace: Namespace | undefined;
   answerEverything: boolean;
-}
-
-function bodyLength(body: Reply['body']): number {
-  if (body === null) return 0;
-  if (typeof body === 'string') return new TextEncoder().encode(body).byteLength;
-  return body.reduce((total, part) => total + part.byteLength, 0);
-}
-
-// HEAD answers what GET would, without the content: the same Content-Length (RFC 9110 §9.3.2, §8.6).
-function withoutContent(reply: Reply): Reply {
-  return {
-    status: reply.status,
-    headers: { ...reply.headers, 'content-length': String(bodyLength(reply.body)) },
-    body: null,
-  };
 }
 
 // Noted while the call is answered, so that a call that fails is journaled with its operation, and in
@@ -144,7 +130,7 @@ class RequestPipeline {
       if (error instanceof MockError && error.probablyMeant !== undefined) this.#noteRounding(url, call, error);
     }
     if (answer === undefined) return undefined;
-    if (request.method === 'HEAD' && answer !== networkError) answer = withoutContent(answer);
+    if (request.method === 'HEAD' && answer !== networkError) answer = headReply(answer);
     const status = answer === networkError ? 'network' : answer.status;
     if (namespace?.kind === 'api') this.#record(request, { pathname, status, call, answer });
     this.#parts.log?.(`${request.method} ${pathname} ${status} ${(performance.now() - started).toFixed(1)}ms`);

@@ -113,6 +113,25 @@ function parseProxy(argv: string[], environment: NodeJS.ProcessEnv) {
   };
 }
 
+/** The recorder `--record DIR` writes with: each step's disagreements printed once it is on disk. */
+function openRecorder(
+  options: ReturnType<typeof parseProxy>,
+  directory: string,
+  knownState: KnownState | undefined,
+): Promise<ScenarioRecorder> {
+  return ScenarioRecorder.open({
+    directory,
+    name: options['record-name'],
+    apiKey: options['api-key'],
+    upstream: options.upstream,
+    knownState,
+    onStep: (recorded) => {
+      for (const line of disagreementLines(recorded)) console.log(line);
+    },
+    onError: (error) => console.error(`petstore-verify: ${error.message}`),
+  });
+}
+
 export async function proxyCommand(argv: string[]): Promise<number | undefined> {
   if (argv.includes('--help')) {
     process.stdout.write(proxyUsage);
@@ -123,18 +142,7 @@ export async function proxyCommand(argv: string[]): Promise<number | undefined> 
   try {
     options = parseProxy(argv, process.env);
     const knownState = await knownStateOf(options);
-    if (options.record !== undefined)
-      recorder = await ScenarioRecorder.open({
-        directory: options.record,
-        name: options['record-name'],
-        apiKey: options['api-key'],
-        upstream: options.upstream,
-        knownState,
-        onStep: (recorded) => {
-          for (const line of disagreementLines(recorded)) console.log(line);
-        },
-        onError: (error) => console.error(`petstore-verify: ${error.message}`),
-      });
+    if (options.record !== undefined) recorder = await openRecorder(options, options.record, knownState);
   } catch (error) {
     return usageFailure('petstore-verify', error);
   }

@@ -32,11 +32,41 @@ async function scenarioValidator() {
  * const scenario = await loadScenarioFile('scenarios/cancel-shipped-order.yaml');
  */
 export async function loadScenarioFile(file: string): Promise<Scenario> {
+  const text = await readScenarioText(file);
+  const key = `${file}\0${text}`;
+  let loaded = checkedScenarios.get(key);
+  if (loaded === undefined) {
+    loaded = checkedScenario(file, text);
+    if (checkedScenarios.size >= checkedScenariosKept) checkedScenarios.delete(checkedScenarios.keys().next().value!);
+    checkedScenarios.set(key, loaded);
+    // A file that fails its checks is read and checked again next time, and fails with the same error.
+    loaded.catch(() => checkedScenarios.delete(key));
+  }
+  // A copy for each caller: what one run does with its scenarios never reaches another's.
+  return structuredClone(await loaded);
+}
+
+// The scenarios already parsed and checked, by file and text: a run loads the same files as the run before
+// it (a verification per test, a proxy per session), and parsing the YAML and checking it against the
+// schemas is most of a load (about 28 ms of CPU for the 31 shipped files). The text is read every time, so
+// an edited file is parsed again.
+const checkedScenarios = new Map<string, Promise<Scenario>>();
+const checkedScenariosKept = 256;
+
+async function readScenarioText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ScenarioError('invalid_scenario', `${file}: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+async function checkedScenario(file: string, text: string): Promise<Scenario> {
   let document: unknown;
   try {
     // Loaded when a scenario file is read: the mock starts with the scenarios bundled, without the YAML parser.
     const { parse } = (await import('yaml')).default;
-    document = withSafeIntegers(parse(await readFile(file, 'utf8'), { intAsBigInt: true }));
+    document = withSafeIntegers(parse(text, { intAsBigInt: true }));
   } catch (error) {
     throw new ScenarioError('invalid_scenario', `${file}: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -72,3 +72,35 @@ describe('the JSON parser’s errors carry a code of the core’s table', () => 
     );
   });
 });
+
+describe('a scenario file loaded again', () => {
+  const valid = (name: string) =>
+    `description: ${name}\nsteps:\n  - name: list\n    request: { method: GET, path: /store/orders, key: valid }\n    expect: { status: 200 }\n`;
+
+  it('is read again: an edited file gives its new content, and a file broken since fails', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'scenario-'));
+    try {
+      const file = join(directory, 'edited.yaml');
+      await writeFile(file, valid('first'));
+      expect((await loadScenarioFile(file)).description).toBe('first');
+      await writeFile(file, valid('second'));
+      expect((await loadScenarioFile(file)).description).toBe('second');
+      await writeFile(file, 'description: x\nsteps: 3\n');
+      await expect(loadScenarioFile(file)).rejects.toMatchObject({ code: 'invalid_scenario' });
+      await expect(loadScenarioFile(file)).rejects.toMatchObject({ code: 'invalid_scenario' });
+      await rm(file);
+      await expect(loadScenarioFile(file)).rejects.toMatchObject({ code: 'invalid_scenario' });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('is a copy of its own: changing what one load gave changes no other', async () => {
+    const [first] = await loadScenarios({ names: ['list-orders'] });
+    first!.steps.length = 0;
+    first!.description = 'changed';
+    const [again] = await loadScenarios({ names: ['list-orders'] });
+    expect(again!.steps.length).toBeGreaterThan(0);
+    expect(again!.description).not.toBe('changed');
+  });
+});

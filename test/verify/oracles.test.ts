@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkAgainstSpec, type ObservedResponse } from '../../core/checks.js';
-import { loadPrismOracle } from '../../verify/prism.js';
+import { createRequire } from 'node:module';
+import { loadPrismOracle, prismOperations } from '../../verify/prism.js';
+import { openApiDocument } from '../../core/schema-validator.js';
 import { compareOracles, type PrismDiagnostic } from '../../core/second-oracle.js';
 import { routeOf } from '../../core/routes.js';
 
@@ -21,6 +23,15 @@ async function judge(method: string, path: string, response: ObservedResponse) {
 }
 
 describe('Ajv and Prism, the two oracles', () => {
+  it('gives Prism the operations its own getHttpOperationsFromSpec makes of the document', async () => {
+    const { getHttpOperationsFromSpec } = createRequire(import.meta.url)(
+      '@stoplight/prism-http/dist/utils/operations',
+    ) as { getHttpOperationsFromSpec: (document: object) => Promise<object[]> };
+    const fromPrism = await getHttpOperationsFromSpec(structuredClone(openApiDocument) as object);
+    expect(fromPrism.length).toBeGreaterThan(0);
+    expect(await prismOperations(structuredClone(openApiDocument) as object)).toEqual(fromPrism);
+  });
+
   it.each([
     ['an id as a string', 'GET', '/store/orders', jsonResponse(200, '[{"id":"1"}]'), 'body'],
     ['a wrapped list', 'GET', '/store/orders', jsonResponse(200, '{"orders":[]}'), 'body'],

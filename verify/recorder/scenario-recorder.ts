@@ -36,6 +36,13 @@ export interface RecorderOptions {
   knownState?: KnownState | undefined;
   /** The command the files say recorded them. Default: `petstore-verify proxy`. */
   source?: string | undefined;
+  /**
+   * Write each file once, when it is cut or the recorder closes, rather than again after each step (or
+   * batch of steps): for a caller that has every exchange at once (`petstore-verify har`), where writing
+   * the whole file again every few steps costs the square of the steps in bytes. `onStep` is then called
+   * for every step at that write. Default: false (each step on disk once recorded, as the proxy promises).
+   */
+  writeAtClose?: boolean | undefined;
   /** Called once each step is on disk. */
   onStep?: (recorded: RecordedStep) => void;
   /** Called once when a file cannot be written: the recording stops there (the proxy goes on). */
@@ -263,6 +270,7 @@ export class ScenarioRecorder {
       recording.unwritten.push(...(await judgeSteps(recording)));
       recording.dirty = true;
     }
+    if (this.#options.writeAtClose === true) return;
     if (this.#waiting === 0 || recording.unwritten.length >= stepsWrittenTogether) await this.#flush(recording);
   }
 

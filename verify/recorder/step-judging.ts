@@ -61,8 +61,14 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
   const orders = recording.state.orders();
   const given = recording.judgedIn === undefined ? undefined : addedStatuses(recording.judgedIn.orders, orders);
   const statuses = given?.some(([id]) => recording.touched.has(id)) ? undefined : given;
-  const disagreementsBefore = calls.map(({ judgement }) => judgement?.disagreements);
+  // Each step's disagreements before this call, read only for the steps this call settles: a step that
+  // only adds itself reads a few, not every earlier one (the whole list only when all are judged again).
+  const disagreementsBefore = new Map<number, Finding[] | undefined>();
+  const keepBefore = (step: number) => {
+    if (!disagreementsBefore.has(step)) disagreementsBefore.set(step, calls[step]!.judgement?.disagreements);
+  };
   if (statuses === undefined || recording.model === undefined) {
+    for (let step = 0; step < calls.length; step++) keepBefore(step);
     recording.model = await InterfaceModel.seeded(orders);
     recording.history = new ProviderHistory();
     for (const recorded of calls) recorded.judgement = undefined;
@@ -76,7 +82,9 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
   const settled = new Set<number>();
   for (let index = judgedCount(calls); index < calls.length; index++) {
     const recorded = calls[index]!;
+    keepBefore(index);
     recorded.judgement = await judgedStep(recording.model, recording.history, recorded.call);
+    for (const step of concurrentJudgedSteps(calls, index)) keepBefore(step);
     const cancelled = cancelledId(recorded.call);
     if (cancelled !== undefined) recording.touched.add(cancelled);
     for (const step of settleConcurrentSteps(calls, index)) settled.add(step);
@@ -88,7 +96,7 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
     .filter(
       (step) =>
         step === last ||
-        findingsText(disagreementsBefore[step]) !== findingsText(calls[step]!.judgement!.disagreements),
+        findingsText(disagreementsBefore.get(step)) !== findingsText(calls[step]!.judgement!.disagreements),
     )
     .map((step) => ({
       file: recording.file,

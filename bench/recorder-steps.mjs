@@ -4,6 +4,7 @@
 // each a 204, the state inferred from them (no list, no --from-scenario), and the same with a first
 // list of all the orders (each cancel then gives a listed order its status). Time until close resolves,
 // peak heap+external (sampled each 20 ms and at the end) and the file's size. One process per size.
+// With `--one N listed|inferred at-close`, one size with `writeAtClose` (the HAR command's way: one write).
 // `npm run build` first. Usage: node --expose-gc bench/recorder-steps.mjs [sizes, default 1000,5000,20000]
 import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -33,7 +34,7 @@ function exchanges(count, listed) {
   return all;
 }
 
-async function measure(count, listed) {
+async function measure(count, listed, writeAtClose) {
   const directory = await mkdtemp(join(tmpdir(), 'petstore-bench-recorder-'));
   const calls = exchanges(count, listed);
   globalThis.gc?.();
@@ -50,6 +51,7 @@ async function measure(count, listed) {
     upstream: 'https://staging.example.com/v1',
     name: 'bench',
     source: 'petstore-verify har',
+    writeAtClose,
   });
   for (const call of calls) recorder.record(call);
   await recorder.close();
@@ -63,7 +65,7 @@ async function measure(count, listed) {
 }
 
 if (process.argv[2] === '--one') {
-  const result = await measure(Number(process.argv[3]), process.argv[4] === 'listed');
+  const result = await measure(Number(process.argv[3]), process.argv[4] === 'listed', process.argv[5] === 'at-close');
   console.log(JSON.stringify(result));
 } else {
   const sizes = (process.argv[2] ?? '1000,5000,20000').split(',').map(Number);

@@ -10,7 +10,7 @@ import { withoutCredentials } from '../redaction.js';
 import { recordableCall, repeatsRead, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
 import { RecordedState } from './recorded-state.js';
 import { unusedName, RecordingError, timestampedName, writeRecording, type RecordingFile } from './recording-file.js';
-import { recordingText, type RecordingParts } from './recording-text.js';
+import { recordingText, stateText, type RecordingParts } from './recording-text.js';
 import { judgements, judgeSteps, type JudgedCalls } from './step-judging.js';
 
 export { stepTitle, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
@@ -313,7 +313,8 @@ export class ScenarioRecorder {
       source,
       description: `Recorded by ${source} from ${note.upstream}: ${count} step${count === 1 ? '' : 's'}, each expecting what the contract requires in ${known === undefined ? 'the state the traffic implies' : `the state of scenario ${known.scenario}, ${knownWhen}`}.`,
       recording: note,
-      state: recording.judgedIn!.text,
+      // Made at each write, not at each step: a state of thousands of orders is joined once a write.
+      state: stateText(recording.judgedIn!.orders, recording.orderLines),
       steps,
     };
   }

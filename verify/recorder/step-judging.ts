@@ -13,15 +13,15 @@ import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import { withoutQueries } from '../redaction.js';
 import type { ExchangeToRecord, StepJudgement, RecordableCall, RecordingEntry, RecordedStep } from './recorded-call.js';
 import type { RecordedState } from './recorded-state.js';
-import { stateText, stepText } from './recording-text.js';
+import { stepText } from './recording-text.js';
 
 /** What judging a recording's steps reads and keeps: its calls, the state they are judged in, and the model. */
 export interface JudgedCalls {
   file: string;
   calls: RecordingEntry[];
   state: RecordedState;
-  /** The orders of the state the steps were judged in, and its YAML. */
-  judgedIn: { orders: OrderInput[]; text: string } | undefined;
+  /** The orders of the state the steps were judged in (its YAML is made when the file is written: `stateText`). */
+  judgedIn: { orders: OrderInput[] } | undefined;
   model: InterfaceModel | undefined;
   history: ProviderHistory;
   /** The ids earlier cancels named: a status given later must not change what they were judged in. */
@@ -78,7 +78,7 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
     for (const [id, status] of statuses) if (status !== 'pending') await recording.model.setStatus(id, status);
   }
   if (statuses === undefined || statuses.length > 0)
-    recording.judgedIn = { orders, text: stateText(orders, recording.orderLines) };
+    recording.judgedIn = { orders };
   const settled = new Set<number>();
   for (let index = judgedCount(calls); index < calls.length; index++) {
     const recorded = calls[index]!;

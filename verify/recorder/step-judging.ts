@@ -77,8 +77,7 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
     // An order with no status is pending in the model already.
     for (const [id, status] of statuses) if (status !== 'pending') await recording.model.setStatus(id, status);
   }
-  if (statuses === undefined || statuses.length > 0)
-    recording.judgedIn = { orders };
+  if (statuses === undefined || statuses.length > 0) recording.judgedIn = { orders };
   const settled = new Set<number>();
   for (let index = judgedCount(calls); index < calls.length; index++) {
     const recorded = calls[index]!;

@@ -158,6 +158,8 @@ async function openRecorder(
     now: () => new Date(Number.isFinite(began) ? began : 0),
     knownState: options.knownState,
     source: 'petstore-verify har',
+    // Every exchange is at hand: the file is written once, complete, when the recorder closes.
+    writeAtClose: true,
   });
 }
 

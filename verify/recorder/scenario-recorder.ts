@@ -10,7 +10,7 @@ import { withoutCredentials } from '../redaction.js';
 import { recordableCall, repeatsRead, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
 import { RecordedState } from './recorded-state.js';
 import { unusedName, RecordingError, timestampedName, writeRecording, type RecordingFile } from './recording-file.js';
-import { recordingText, type RecordingParts } from './recording-text.js';
+import { recordingText, stateText, type RecordingParts } from './recording-text.js';
 import { judgements, judgeSteps, type JudgedCalls } from './step-judging.js';
 
 export { stepTitle, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
@@ -36,6 +36,13 @@ export interface RecorderOptions {
   knownState?: KnownState | undefined;
   /** The command the files say recorded them. Default: `petstore-verify proxy`. */
   source?: string | undefined;
+  /**
+   * Write each file once, when it is cut or the recorder closes, rather than again after each step (or
+   * batch of steps): for a caller that has every exchange at once (`petstore-verify har`), where writing
+   * the whole file again every few steps costs the square of the steps in bytes. `onStep` is then called
+   * for every step at that write. Default: false (each step on disk once recorded, as the proxy promises).
+   */
+  writeAtClose?: boolean | undefined;
   /** Called once each step is on disk. */
   onStep?: (recorded: RecordedStep) => void;
   /** Called once when a file cannot be written: the recording stops there (the proxy goes on). */
@@ -263,6 +270,7 @@ export class ScenarioRecorder {
       recording.unwritten.push(...(await judgeSteps(recording)));
       recording.dirty = true;
     }
+    if (this.#options.writeAtClose === true) return;
     if (this.#waiting === 0 || recording.unwritten.length >= stepsWrittenTogether) await this.#flush(recording);
   }
 
@@ -305,7 +313,8 @@ export class ScenarioRecorder {
       source,
       description: `Recorded by ${source} from ${note.upstream}: ${count} step${count === 1 ? '' : 's'}, each expecting what the contract requires in ${known === undefined ? 'the state the traffic implies' : `the state of scenario ${known.scenario}, ${knownWhen}`}.`,
       recording: note,
-      state: recording.judgedIn!.text,
+      // Made at each write, not at each step: a state of thousands of orders is joined once a write.
+      state: stateText(recording.judgedIn!.orders, recording.orderLines),
       steps,
     };
   }

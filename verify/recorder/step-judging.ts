@@ -13,15 +13,15 @@ import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import { withoutQueries } from '../redaction.js';
 import type { ExchangeToRecord, StepJudgement, RecordableCall, RecordingEntry, RecordedStep } from './recorded-call.js';
 import type { RecordedState } from './recorded-state.js';
-import { stateText, stepText } from './recording-text.js';
+import { stepText } from './recording-text.js';
 
 /** What judging a recording's steps reads and keeps: its calls, the state they are judged in, and the model. */
 export interface JudgedCalls {
   file: string;
   calls: RecordingEntry[];
   state: RecordedState;
-  /** The orders of the state the steps were judged in, and its YAML. */
-  judgedIn: { orders: OrderInput[]; text: string } | undefined;
+  /** The orders of the state the steps were judged in (its YAML is made when the file is written: `stateText`). */
+  judgedIn: { orders: OrderInput[] } | undefined;
   model: InterfaceModel | undefined;
   history: ProviderHistory;
   /** The ids earlier cancels named: a status given later must not change what they were judged in. */
@@ -61,8 +61,14 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
   const orders = recording.state.orders();
   const given = recording.judgedIn === undefined ? undefined : addedStatuses(recording.judgedIn.orders, orders);
   const statuses = given?.some(([id]) => recording.touched.has(id)) ? undefined : given;
-  const disagreementsBefore = calls.map(({ judgement }) => judgement?.disagreements);
+  // Each step's disagreements before this call, read only for the steps this call settles: a step that
+  // only adds itself reads a few, not every earlier one (the whole list only when all are judged again).
+  const disagreementsBefore = new Map<number, Finding[] | undefined>();
+  const keepBefore = (step: number) => {
+    if (!disagreementsBefore.has(step)) disagreementsBefore.set(step, calls[step]!.judgement?.disagreements);
+  };
   if (statuses === undefined || recording.model === undefined) {
+    for (let step = 0; step < calls.length; step++) keepBefore(step);
     recording.model = await InterfaceModel.seeded(orders);
     recording.history = new ProviderHistory();
     for (const recorded of calls) recorded.judgement = undefined;
@@ -71,12 +77,13 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
     // An order with no status is pending in the model already.
     for (const [id, status] of statuses) if (status !== 'pending') await recording.model.setStatus(id, status);
   }
-  if (statuses === undefined || statuses.length > 0)
-    recording.judgedIn = { orders, text: stateText(orders, recording.orderLines) };
+  if (statuses === undefined || statuses.length > 0) recording.judgedIn = { orders };
   const settled = new Set<number>();
   for (let index = judgedCount(calls); index < calls.length; index++) {
     const recorded = calls[index]!;
+    keepBefore(index);
     recorded.judgement = await judgedStep(recording.model, recording.history, recorded.call);
+    for (const step of concurrentJudgedSteps(calls, index)) keepBefore(step);
     const cancelled = cancelledId(recorded.call);
     if (cancelled !== undefined) recording.touched.add(cancelled);
     for (const step of settleConcurrentSteps(calls, index)) settled.add(step);
@@ -88,7 +95,7 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
     .filter(
       (step) =>
         step === last ||
-        findingsText(disagreementsBefore[step]) !== findingsText(calls[step]!.judgement!.disagreements),
+        findingsText(disagreementsBefore.get(step)) !== findingsText(calls[step]!.judgement!.disagreements),
     )
     .map((step) => ({
       file: recording.file,

@@ -20,6 +20,7 @@ import {
 } from '../shared.js';
 import { confidencesOf } from './confidences.js';
 import { scenarioState } from './scenario-state.js';
+import { checkWritable } from './run.js';
 
 const proxyUsage = `Usage: petstore-verify proxy --upstream URL [options]
 
@@ -141,6 +142,8 @@ export async function proxyCommand(argv: string[]): Promise<number | undefined> 
   let recorder: ScenarioRecorder | undefined;
   try {
     options = parseProxy(argv, process.env);
+    // Found now, not when the proxy is stopped and its report is all there is to show.
+    await checkWritable({ json: options.json });
     const knownState = await knownStateOf(options);
     if (options.record !== undefined) recorder = await openRecorder(options, options.record, knownState);
   } catch (error) {

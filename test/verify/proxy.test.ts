@@ -390,6 +390,10 @@ describe('petstore-verify proxy', () => {
       ['--upstream', 'http://127.0.0.1:9/v1', '--port', 'x'],
       'petstore-verify: --port must be an integer from 0 to 65535, got "x" (see --help)\n',
     ],
+    [
+      ['--upstream', 'http://127.0.0.1:9/v1', '--json', '/no-such-folder-of-the-kit/report.json'],
+      'petstore-verify: --json /no-such-folder-of-the-kit/report.json cannot be written: its folder does not exist (see --help)\n',
+    ],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const exit = await runToExit(process.execPath, [verifyCli, 'proxy', ...args]);
     expect(exit.stderr).toBe(message);

@@ -45,3 +45,17 @@ export const operationDefinitions: Readonly<Record<OperationName, OperationDefin
 export function statusShowing(operation: OperationName, as: OrderStatus | 'absent'): number | undefined {
   return operationDefinitions[operation].statusWhenHeld?.(as === 'cancelled' ? 'absent' : as);
 }
+
+/**
+ * What a call of an operation does, in a step's title: its definition's `title`, or else its name's
+ * words (`cancelOrder` → `cancel order`) followed by the path's parameter as written.
+ * @example
+ * titleOf('cancelOrder', '3') // 'cancel order 3'
+ * titleOf('listOrders') // 'list the orders'
+ */
+export function titleOf(operation: OperationName, parameter?: string): string {
+  const own = operationDefinitions[operation].title;
+  if (own !== undefined) return own(parameter);
+  const words = operation.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return parameter === undefined ? words : `${words} ${parameter}`;
+}

@@ -123,3 +123,34 @@ export function schemaNameOf(response: DocumentedResponse): string | undefined {
   }
   return named(schema.$ref);
 }
+
+/**
+ * The operation that lists the store: the one without a path parameter whose 200 is a list of Orders.
+ * The harness reads it after a call that may change the store, and the preflight calls it first;
+ * the route table decides which operation it is, so a renamed or moved list needs no edit here.
+ * @example
+ * storeListing().path // '/store/orders'
+ */
+export function storeListing(): Route {
+  const listing = routes.find((route) => {
+    const listed = documentedResponse(route, 200);
+    return route.parameter === null && listed !== undefined && schemaNameOf(listed) === 'Order[]';
+  });
+  // The document is the kit's own and checked by its tests: a document without a list is a build error.
+  if (listing === undefined) throw new Error('the document has no operation that lists the Orders');
+  return listing;
+}
+
+// RFC 9110, 9.2.1: the methods a client asks no change of state with.
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/**
+ * Whether a call is of a documented operation whose method may change the store (any method RFC 9110
+ * does not call safe): the harness reads the store's list after it.
+ * @example
+ * mayChangeTheStore('DELETE', '/store/orders/3') // true
+ * mayChangeTheStore('GET', '/store/orders') // false
+ */
+export function mayChangeTheStore(method: string, path: string): boolean {
+  return !safeMethods.has(method) && matchRoute(method, path) !== undefined;
+}

@@ -7,6 +7,7 @@ import type { ErrorRecord } from '../core/records.js';
 import { readBody } from '../mocks/server/read-body.js';
 import type { Finding } from '../core/checks.js';
 import { judgeCall } from '../core/judge.js';
+import { mayChangeTheStore, pathOf, storeListing, type Route } from '../core/routes.js';
 import { pactKeyChoice } from './key-choice-of.js';
 import { hopByHopFields } from './hop-by-hop-fields.js';
 import { cancelledOrderId, ProviderHistory } from '../core/compare.js';
@@ -97,11 +98,23 @@ async function sendOrFail(send: () => Promise<Observation>, failure: SendFailure
   }
 }
 
+/** The call that lists the store, which the guard sends after a call that may change it. */
+function listingCall(): { method: Route['method']; path: string } {
+  const listing = storeListing();
+  return { method: listing.method, path: pathOf(listing) };
+}
+
+/** What the findings on the list after a call are about: `after this call, GET /store/orders`. */
+function afterThisCall(): string {
+  const { method, path } = listingCall();
+  return `after this call, ${method} ${path}`;
+}
+
 /** The list after a cancel, as a scenario step: its cancelled order not listed, advisory (a warning unless --strict). */
 function listAfterCancel(id: bigint): ContractStep {
   return {
-    name: 'after this call, GET /store/orders',
-    request: { method: 'GET', path: '/store/orders', key: 'valid' },
+    name: afterThisCall(),
+    request: { ...listingCall(), key: 'valid' },
     expect: { status: 200, advisory: { notListed: [id] } },
   };
 }
@@ -213,7 +226,7 @@ class Guard {
   ): Promise<Finding[]> {
     const { findings } = judgeCall({ call, observed: observation });
     if (isFailure(observation)) return findings;
-    if (call.method === 'DELETE' && this.#state.model !== undefined)
+    if (mayChangeTheStore(call.method, call.path) && this.#state.model !== undefined)
       findings.push(
         ...(await this.#storeAfter(call.method, call.path, pactKeyChoice(call.authorization, this.#options.apiKey))),
       );
@@ -225,15 +238,15 @@ class Guard {
     const model = this.#state.model!;
     const cancel = await model.call(method, path, key);
     const after = await model.orders();
-    const listAnswer = await model.call('GET', '/store/orders', 'valid');
+    const list = listingCall();
+    const listAnswer = await model.call(list.method, list.path, 'valid');
     let observed: Observation;
     try {
-      observed = await sendCall(this.#options, 'GET', '/store/orders', 'valid');
+      observed = await sendCall(this.#options, list.method, list.path, 'valid');
     } catch (error) {
       observed = { failure: (error as Error).message };
     }
     const side = { answer: listAnswer!, before: after, after, history: this.#state.history };
-    const list = { method: 'GET', path: '/store/orders' };
     const cancelled = cancel?.status === 204 ? cancelledOrderId(method, path) : undefined;
     return judgeCall({
       call: list,
@@ -241,7 +254,7 @@ class Guard {
       model: side,
       // The mock's behaviour, which the specification leaves open (spec gap 21): advisory, as in the scenarios.
       ...(cancelled !== undefined && { step: listAfterCancel(cancelled) }),
-      about: 'after this call, GET /store/orders',
+      about: afterThisCall(),
     }).findings;
   }
 }

@@ -1,5 +1,6 @@
 import { stringifyJson } from '../core/stringify-json.js';
 import { providerState } from '../core/provider-state.js';
+import { pathOf, storeListing } from '../core/routes.js';
 import { observe, TargetUnreachable } from './observe.js';
 import type { Observation } from '../core/observation.js';
 
@@ -59,10 +60,11 @@ async function checkTarget(options: PreflightOptions, timeout: number): Promise<
         message: `the base URL ${baseUrl} does not end with /v1, below which the interface's paths are (did you mean ${baseUrl.replace(/\/+$/, '')}/v1?); check --base-url`,
       },
     };
-  const list = `${options.baseUrl.replace(/\/+$/, '')}/store/orders`;
+  const listing = storeListing();
+  const list = `${options.baseUrl.replace(/\/+$/, '')}${pathOf(listing)}`;
   const observation = await observed(
     list,
-    { method: 'GET', headers: { authorization: `Bearer ${options.apiKey}` } },
+    { method: listing.method, headers: { authorization: `Bearer ${options.apiKey}` } },
     timeout,
   );
   // Nothing answered (refused, unknown host, no headers in time): a setup mistake. A response that came
@@ -72,7 +74,7 @@ async function checkTarget(options: PreflightOptions, timeout: number): Promise<
     return {
       setupError: {
         check: 'base-url',
-        message: `the base URL does not answer: GET ${list}: ${answered(observation)}; check --base-url`,
+        message: `the base URL does not answer: ${listing.method} ${list}: ${answered(observation)}; check --base-url`,
       },
     };
   if (!('failure' in observation) && observation.status === 401)

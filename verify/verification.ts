@@ -10,6 +10,8 @@ import { checkPactFiles, PactFileError } from './pact-document.js';
 import { prismLoader } from './prism.js';
 import { runReport, type RunReport } from './report/run-report.js';
 import { judgeCall } from '../core/judge.js';
+import { pathOf, storeListing } from '../core/routes.js';
+import { titleOf } from '../core/operation-definitions.js';
 import type { Observation } from '../core/observation.js';
 import {
   caseVerdict,
@@ -223,9 +225,10 @@ async function unusablePactFile(options: VerificationOptions): Promise<Preflight
  * off, bad framing or encoding, an undocumented status, a wrong shape); else nothing to report.
  */
 function judgedPreflight(listed: Observation, options: VerificationOptions): SuiteResult | undefined {
-  const call = { method: 'GET', path: '/store/orders' };
+  const listing = storeListing();
+  const call = { method: listing.method, path: pathOf(listing) };
   // The case and its one exchange share a name: reports name it `preflight › list the orders with the key`.
-  const name = 'list the orders with the key';
+  const name = `${titleOf(listing.operation)} with the key`;
   const started = performance.now();
   const { findings } = judgeCall({ call, observed: listed });
   const exchange = judged({

@@ -9,7 +9,7 @@ const cancelShows: Readonly<Record<number, HeldAs>> = { 204: 'pending', 409: 'sh
  * `DELETE /store/orders/{orderId}`: 204, 409 for a shipped order, 404 for an unknown or cancelled one
  * (a cancelled order is refused as one the store does not hold, spec gap 4).
  * @example
- * cancelOrderDefinition.title('3') // 'cancel order 3'
+ * cancelOrderDefinition.statusWhenHeld?.('shipped') // 409
  */
 export const cancelOrderDefinition: OperationDefinition = {
   async mock({ store, conflictBody }, orderId) {
@@ -25,7 +25,6 @@ export const cancelOrderDefinition: OperationDefinition = {
       message: `Order ${id} has already shipped and cannot be cancelled.`,
     };
   },
-  title: (parameter) => `cancel order ${parameter ?? ''}`.trim(),
   evidence: heldEvidence(cancelShows),
   statusWhenHeld: statusWhenHeldBy(cancelShows),
   // The state table has no row for a cancelled order (spec gap 22).

@@ -113,8 +113,12 @@ export interface OperationDefinition {
   evidence(answer: AnswerToRead): StoreEvidence;
   /** For an operation on one order: the status its answer has when the store holds that order so. */
   statusWhenHeld?: (as: HeldAs) => number | undefined;
-  /** What a call does, in a recorded step's title: `cancel order 3`; `parameter` as written in the path. */
-  title(parameter: string | undefined): string;
+  /**
+   * What a call does, in a step's title (`list the orders`), with `parameter` as written in the path.
+   * Without it, the title is read from the operation's name: `cancelOrder` with `3` is `cancel order 3`
+   * (`titleOf` in core/operation-definitions.ts).
+   */
+  title?: (parameter: string | undefined) => string;
   /**
    * For an operation on one order (its path parameter an order id): the kinds of id exploration aims
    * it at, each with its weight among them. Without it, exploration sends any int64 as the parameter.

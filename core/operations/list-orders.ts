@@ -6,7 +6,7 @@ const nothing: StoreEvidence = { kind: 'nothing' };
  * `GET /store/orders`: every order that is not cancelled, documented fields only; its 200 shows the
  * store's orders as listed.
  * @example
- * listOrdersDefinition.title(undefined) // 'list the orders'
+ * listOrdersDefinition.title?.(undefined) // 'list the orders'
  */
 export const listOrdersDefinition: OperationDefinition = {
   mock: ({ store }) => ({ kind: 'encoded-json', status: 200, parts: store.listBody() }),

@@ -5,7 +5,7 @@ import type { OperationDefinition } from './definition.js';
  * `GET /pets/{petId}`, deprecated: a minimal pet `{ id }` for any id, since the specification gives it no
  * type, with `Deprecation` (RFC 9745) and `Sunset` (RFC 8594). Its answers prove nothing of the store.
  * @example
- * readPetDefinition.title('7') // 'read pet 7'
+ * readPetDefinition.evidence({ status: 200, body: { id: 7 } }) // { kind: 'nothing' }
  */
 export const readPetDefinition: OperationDefinition = {
   mock: ({ petDeprecation, petSunset }, petId) => ({
@@ -17,6 +17,5 @@ export const readPetDefinition: OperationDefinition = {
       sunset: petSunset.toUTCString(),
     },
   }),
-  title: (parameter) => `read pet ${parameter ?? ''}`.trim(),
   evidence: () => ({ kind: 'nothing' }),
 };

@@ -2,10 +2,10 @@
 // way by a consumer's pact and by a recording.
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
+import { operationDefinitions, statusShowing, titleOf } from '../../core/operation-definitions.js';
 import type { JsonValue } from '../../core/parse-json.js';
 import type { BodySchemaName } from '../../core/scenario.js';
-import { operationNames, routes, schemaNameOf } from '../../core/routes.js';
+import { mayChangeTheStore, operationNames, routes, schemaNameOf, storeListing } from '../../core/routes.js';
 
 describe('operationDefinitions', () => {
   it('defines every operation of the document, and no other', () => {
@@ -39,9 +39,20 @@ describe('operationDefinitions', () => {
   });
 
   it("titles a recorded call of each operation, with its path's parameter as written", () => {
-    expect(operationDefinitions.listOrders.title(undefined)).toBe('list the orders');
-    expect(operationDefinitions.cancelOrder.title('9007199254740993')).toBe('cancel order 9007199254740993');
-    expect(operationDefinitions.readPet.title('7')).toBe('read pet 7');
+    expect(titleOf('listOrders')).toBe('list the orders');
+    expect(titleOf('cancelOrder', '9007199254740993')).toBe('cancel order 9007199254740993');
+    expect(titleOf('readPet', '7')).toBe('read pet 7');
+  });
+
+  it("titles an operation without a title of its own by its name's words, and its parameter as written", () => {
+    expect(operationDefinitions.cancelOrder.title).toBeUndefined();
+    expect(routes.map((route) => titleOf(route.operation, route.parameter === null ? undefined : '12'))).toEqual(
+      routes.map((route) =>
+        route.operation === 'listOrders'
+          ? 'list the orders'
+          : `${route.operation.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`)} 12`,
+      ),
+    );
   });
 
   it('proves nothing from the deprecated pet read', () => {
@@ -88,5 +99,29 @@ describe('schemaNameOf', () => {
       routes.flatMap((route) => route.responses.map((response) => schemaNameOf(response))).filter(Boolean),
     );
     expect(found.map((names) => [...names].sort())).toEqual([[...documented].sort()]);
+  });
+});
+
+describe('storeListing', () => {
+  it('is the one operation without a parameter whose 200 lists Orders', () => {
+    const lists = routes.filter(
+      (route) =>
+        route.parameter === null &&
+        route.responses.some((response) => response.status === 200 && schemaNameOf(response) === 'Order[]'),
+    );
+    expect(lists).toHaveLength(1);
+    expect(storeListing()).toBe(lists[0]);
+    expect(`${storeListing().method} ${storeListing().path}`).toBe('GET /store/orders');
+  });
+});
+
+describe('mayChangeTheStore', () => {
+  it("is true for a documented operation's unsafe method only (RFC 9110, 9.2.1)", () => {
+    expect(mayChangeTheStore('DELETE', '/store/orders/3')).toBe(true);
+    expect(mayChangeTheStore('GET', '/store/orders')).toBe(false);
+    expect(mayChangeTheStore('GET', '/pets/3')).toBe(false);
+    // Not an operation of the document: the model holds nothing it could change.
+    expect(mayChangeTheStore('DELETE', '/store/orders')).toBe(false);
+    expect(mayChangeTheStore('POST', '/store/orders/3/x')).toBe(false);
   });
 });

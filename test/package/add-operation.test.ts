@@ -171,8 +171,9 @@ describe('adding GET /store/orders/{orderId} by the recipe', () => {
     };
     expect(recording.statuses).toEqual([200, 404]);
     expect(recording.steps.map(([name, status]) => [name.replace(/^\d+\. /, ''), status])).toEqual([
-      ['read order 3', 200],
-      ['read order 42', 404],
+      // No title in the recipe's definition: the operation's name in words.
+      ['get order 3', 200],
+      ['get order 42', 404],
     ]);
     expect(recording.state).toContain('"id":3');
     expect(recording.replayed).toBe(0);

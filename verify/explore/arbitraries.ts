@@ -5,7 +5,7 @@ import { int64Maximum, int64Minimum } from '../../core/int64.js';
 import type { OrderInput, OrderStatus } from '../../core/provider-state.js';
 import { installHint } from '../optional-dependencies.js';
 import { two53 } from './exploration.js';
-import { documentedResponse, routes, schemaNameOf, type Route } from '../../core/routes.js';
+import { routes, storeListing, type Route } from '../../core/routes.js';
 import { operationDefinitions, type OrderTarget } from '../../core/operation-definitions.js';
 import { NearPathWithoutKey, nearPaths } from './near-path-without-key.js';
 import {
@@ -210,11 +210,7 @@ function commandArbitraries(fc: FastCheck, ids: ReturnType<typeof idArbitraries>
  * their share of every sequence); a burst of cancels of one pending order; a list during cancels.
  */
 function cancelSequences(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): Arbitrary<ExplorationCommand>[] {
-  const list = routes.find((route) => {
-    const listed = documentedResponse(route, 200);
-    return route.parameter === null && listed !== undefined && schemaNameOf(listed) === 'Order[]';
-  })?.operation;
-  if (list === undefined) return [];
+  const list = storeListing().operation;
   return routes
     .filter((route) => route.parameter !== null && operationDefinitions[route.operation].cancels !== undefined)
     .flatMap(({ operation }) => [

@@ -4,7 +4,7 @@ import type { StoredOrder } from '../../mocks/store/order-store.js';
 import type { KeyChoice } from '../../core/authorization.js';
 import { int64Maximum, int64Minimum } from '../../core/int64.js';
 import { pathOf, routeOf, type OperationName } from '../../core/routes.js';
-import { operationDefinitions, statusShowing, type OrderTarget } from '../../core/operation-definitions.js';
+import { operationDefinitions, statusShowing, titleOf, type OrderTarget } from '../../core/operation-definitions.js';
 import type { ContractStep } from '../../core/scenario.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { judgeCall } from '../../core/judge.js';
@@ -35,7 +35,7 @@ export class CallOperation implements ExplorationCommand {
     record(target, exchange, stepOf(call, answer, before, model.orders));
   }
   toString(): string {
-    return `${operationDefinitions[this.operation].title(undefined)}${keySuffix(this.key)}`;
+    return `${titleOf(this.operation)}${keySuffix(this.key)}`;
   }
 }
 
@@ -106,7 +106,7 @@ export class CallOnOrder implements ExplorationCommand {
     record(target, exchange, stepOf(call, answer, before, model.orders));
   }
   toString(): string {
-    const title = operationDefinitions[this.operation].title(undefined);
+    const title = titleOf(this.operation);
     return `${title}: ${targetText(this.kind, this.near)}${keySuffix(this.key)}`;
   }
 }
@@ -128,7 +128,7 @@ export class CallWithId implements ExplorationCommand {
     record(target, exchange, stepOf(call, answer, before, model.orders));
   }
   toString(): string {
-    return `${operationDefinitions[this.operation].title(String(this.id))}${keySuffix(this.key)}`;
+    return `${titleOf(this.operation, String(this.id))}${keySuffix(this.key)}`;
   }
 }
 
@@ -195,7 +195,7 @@ export class CancelBurst implements ExplorationCommand {
     });
   }
   toString(): string {
-    const title = operationDefinitions[this.operation].title(undefined);
+    const title = titleOf(this.operation);
     return `${title}: the pending order nearest ${this.near}, ${this.count} times at once`;
   }
 }
@@ -283,14 +283,14 @@ export class ListDuringCancels implements ExplorationCommand {
     target.saved.push(
       ...saved.map((step, index) => ({
         ...step,
-        name: `${target.steps.length}. ${operationDefinitions[this.operation].title(String(ids[index]))} (during the list)`,
+        name: `${target.steps.length}. ${titleOf(this.operation, String(ids[index]))} (during the list)`,
       })),
       { ...listStep, name: `${target.steps.length}. ${exchange.name}` },
     );
     if (exchange.violations.length > 0) stopAtDifference(target, exchange.name);
   }
   toString(): string {
-    const [list, cancel] = [this.list, this.operation].map((name) => operationDefinitions[name].title(undefined));
+    const [list, cancel] = [this.list, this.operation].map((name) => titleOf(name));
     return `${list} while ${cancel}: the pending order(s) nearest ${this.nears.join(', ')}`;
   }
 }

@@ -1,7 +1,7 @@
 // A command exploration generates: a request without a key on a path near a documented one.
 import type { ContractStep } from '../../core/scenario.js';
 import { matchRoute, pathOf, routeOf, routes, type OperationName, type Route } from '../../core/routes.js';
-import { operationDefinitions } from '../../core/operation-definitions.js';
+import { titleOf } from '../../core/operation-definitions.js';
 import { judgeCall } from '../../core/judge.js';
 import { nearPathStatuses } from '../../core/compare.js';
 import { judged, sendCall } from '../run.js';
@@ -98,7 +98,7 @@ export class NearPathWithoutKey implements ExplorationCommand {
     record(target, exchange, step);
   }
   toString(): string {
-    const title = operationDefinitions[this.operation].title(undefined);
+    const title = titleOf(this.operation);
     const near = routeOf(this.operation).parameter === null ? '' : ` nearest ${this.near}`;
     return `${title}${near} without a key on a path near the documented one (${this.kind})`;
   }

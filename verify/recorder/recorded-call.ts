@@ -1,7 +1,7 @@
 import type { KeyChoice } from '../../core/authorization.js';
 import type { ContractStep } from '../../core/scenario.js';
-import { operationDefinitions } from '../../core/operation-definitions.js';
-import { matchRoute } from '../../core/routes.js';
+import { titleOf } from '../../core/operation-definitions.js';
+import { matchRoute, storeListing } from '../../core/routes.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { keyChoiceOf } from '../key-choice-of.js';
 
@@ -111,6 +111,6 @@ export function stepTitle(method: string, path: string, key: KeyChoice): string 
   const match = matchRoute(method, path);
   // A recordable call is one of an operation; the list's title stands for none, as before.
   const action =
-    match === undefined ? 'list the orders' : operationDefinitions[match.route.operation].title(match.parameter);
+    match === undefined ? titleOf(storeListing().operation) : titleOf(match.route.operation, match.parameter);
   return `${action}${keyPhrases[key]}`;
 }

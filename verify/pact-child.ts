@@ -1,31 +1,64 @@
 // Runs Pact's native verifier in a process of its own, so that a crash or a hang inside it cannot take
-// petstore-verify with it: the parent gives the verifier's options in a file, reads the outcome from
-// another, and kills this process at its deadline. Not part of the package's API.
-import { readFileSync, writeFileSync } from 'node:fs';
+// petstore-verify with it. The process stays alive between verifications (loading the native library
+// is most of a verification's CPU): the parent sends one job at a time over the IPC channel and gets
+// its outcome back the same way, and kills this process at a job's deadline. Not part of the package's API.
+import { rmSync } from 'node:fs';
 
-const [optionsFile, outcomeFile] = process.argv.slice(2) as [string, string];
+/** One verification: Pact's options, and its `PACT_DESCRIPTION` filter (read by pact-core for each verification). */
+interface Job {
+  job: number;
+  options: object;
+  descriptionFilter?: string;
+}
 
-function finish(outcome: { results: string } | { crash: string }, code: number): never {
-  writeFileSync(outcomeFile, JSON.stringify(outcome));
+type Outcome = { results: string } | { crash: string };
+
+// The empty certificate store the parent made for this process, if any: removed when the parent is gone.
+const [certificateFolder] = process.argv.slice(2);
+let current: number | undefined;
+
+function leave(code: number): never {
+  if (certificateFolder !== undefined) rmSync(certificateFolder, { recursive: true, force: true });
   process.exit(code);
 }
 
-process.on('uncaughtException', (error) =>
-  finish({ crash: `Pact's verifier crashed: ${error.message.split('\n')[0]}` }, 1),
-);
-process.on('unhandledRejection', (error) =>
-  finish({ crash: `Pact's verifier crashed: ${String((error as Error)?.message ?? error).split('\n')[0]}` }, 1),
-);
-
-const options = JSON.parse(readFileSync(optionsFile, 'utf8')) as Record<string, unknown>;
-const { default: pact } = (await import('@pact-foundation/pact-core')) as unknown as {
-  default: { verifyPacts(options: object): Promise<unknown> };
-};
-try {
-  finish({ results: String(await pact.verifyPacts(options)) }, 0);
-} catch (error) {
-  const message = (error as Error).message ?? String(error);
-  // A verification that ran and failed rejects with the results as JSON; anything else is a crash.
-  if (message.trimStart().startsWith('{')) finish({ results: message }, 0);
-  finish({ crash: `Pact's verifier could not run: ${message.split('\n')[0]}` }, 1);
+function send(outcome: Outcome, then: () => void = () => undefined): void {
+  if (process.connected) process.send?.({ job: current, ...outcome }, undefined, undefined, then);
+  else then();
 }
+
+// After a crash the library's state is unknown: the outcome is sent, then this process ends (the parent drops it).
+function crash(message: string): void {
+  send({ crash: `Pact's verifier crashed: ${message.split('\n')[0]}` }, () => leave(1));
+}
+
+process.on('uncaughtException', (error) => crash(error.message));
+process.on('unhandledRejection', (error) => crash(String((error as Error)?.message ?? error)));
+// The parent ended (or dropped this process): nothing is left to verify for.
+process.on('disconnect', () => leave(0));
+
+// Loaded while the parent prepares the first job; jobs are listened for at once, so none is missed.
+const pactCore = import('@pact-foundation/pact-core') as unknown as Promise<{
+  default: { verifyPacts(options: object): Promise<unknown> };
+}>;
+pactCore.catch(() => undefined);
+
+async function verify(job: Job): Promise<Outcome> {
+  if (job.descriptionFilter === undefined) delete process.env.PACT_DESCRIPTION;
+  else process.env.PACT_DESCRIPTION = job.descriptionFilter;
+  try {
+    const { default: pact } = await pactCore;
+    return { results: String(await pact.verifyPacts(job.options)) };
+  } catch (error) {
+    const message = (error as Error).message ?? String(error);
+    // A verification that ran and failed rejects with the results as JSON; anything else is a crash.
+    if (message.trimStart().startsWith('{')) return { results: message };
+    return { crash: `Pact's verifier could not run: ${message.split('\n')[0]}` };
+  }
+}
+
+process.on('message', async (job: Job) => {
+  current = job.job;
+  send(await verify(job));
+  current = undefined;
+});

@@ -1,8 +1,4 @@
-import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { packageFolder } from '../core/package-folder.js';
+import { dropVerifier, releaseVerifier, takeVerifier, type VerifierProcess } from './pact-verifier-pool.js';
 
 /** What Pact's verifier reports, as `pactffi_verifier_json` writes it. */
 export interface PactResults {
@@ -34,76 +30,64 @@ export interface PactChildOutcome {
   crash?: string;
 }
 
-/** What the verifier's process left: its verdict in the outcome file, else why there is none. */
-async function readOutcome(ended: {
-  exit: { code: number | null; signal: NodeJS.Signals | null };
-  outcomeFile: string;
-  /** The end of what the process wrote to stderr. */
-  stderr: string;
-  /** Why the process was stopped, if it was. */
-  stopReason: string | undefined;
-}): Promise<PactChildOutcome> {
-  const { exit } = ended;
-  try {
-    if (exit.signal === 'SIGKILL') return { crash: ended.stopReason ?? `Pact's verifier was killed` };
-    const outcome = JSON.parse(await readFile(ended.outcomeFile, 'utf8')) as { results?: string; crash?: string };
-    if (outcome.crash !== undefined) return { crash: outcome.crash };
-    return { results: JSON.parse(outcome.results ?? '{}') as PactResults };
-  } catch {
-    const line = ended.stderr
-      .trim()
-      .split('\n')
-      .filter((text) => text.trim() !== '')
-      .pop();
-    return {
-      crash: `Pact's verifier ended without a verdict (exit ${exit.code ?? exit.signal})${line === undefined ? '' : `: ${line.trim()}`}`,
-    };
+/** What the verifier's process said of a job, or how it ended without saying. */
+type Ended =
+  | { message: { results?: string; crash?: string } }
+  | { exit: { code: number | null; signal: NodeJS.Signals | null }; stderr: string };
+
+/** What the verifier's process left: its verdict, else why there is none. */
+function readOutcome(ended: Ended, stopReason: string | undefined): PactChildOutcome {
+  if (stopReason !== undefined) return { crash: stopReason };
+  if ('message' in ended) {
+    if (ended.message.crash !== undefined) return { crash: ended.message.crash };
+    try {
+      return { results: JSON.parse(ended.message.results ?? '{}') as PactResults };
+    } catch {
+      return { crash: `Pact's verifier ended without a verdict: its results are not JSON` };
+    }
   }
+  const { exit } = ended;
+  if (exit.signal === 'SIGKILL') return { crash: `Pact's verifier was killed` };
+  const line = ended.stderr
+    .trim()
+    .split('\n')
+    .filter((text) => text.trim() !== '')
+    .pop();
+  return {
+    crash: `Pact's verifier ended without a verdict (exit ${exit.code ?? exit.signal})${line === undefined ? '' : `: ${line.trim()}`}`,
+  };
 }
 
-/**
- * Starts the child process that runs Pact's verifier: its options and its outcome go through files.
- * Pact's verifier builds a new HTTP client for every request it sends, and each loads every trusted
- * certificate of the machine; a verifier that talks only to the guard, over plain HTTP on loopback,
- * is given an empty certificate store instead (docs/architecture.md, what the upstream packages would need).
- */
-function spawnVerifier(files: {
-  optionsFile: string;
-  outcomeFile: string;
-  descriptionFilter: string | undefined;
-  /** An empty folder and file to stand for the certificate store, or undefined to keep the machine's. */
-  emptyCertificates: { folder: string; file: string } | undefined;
-}) {
-  const child = join(packageFolder(import.meta.url, 'dist', 'verify/pact-child.js'), 'verify', 'pact-child.js');
-  const certificates = files.emptyCertificates;
-  return spawn(process.execPath, [child, files.optionsFile, files.outcomeFile], {
-    env: {
-      ...withoutPactSettings(process.env),
-      ...(certificates === undefined ? {} : { SSL_CERT_FILE: certificates.file, SSL_CERT_DIR: certificates.folder }),
-      PACT_DO_NOT_TRACK: 'true',
-      PACT_DESCRIPTION: files.descriptionFilter,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+let jobs = 0;
+
+/** Sends one job to a verifier process and waits for its answer, or for the process to end. */
+function runJob(verifier: VerifierProcess, job: { options: object; descriptionFilter: string | undefined }) {
+  const id = ++jobs;
+  const { child } = verifier;
+  return new Promise<Ended>((resolve) => {
+    const answered = (message: { job?: number; results?: string; crash?: string }) => {
+      if (message.job !== id) return;
+      settle({ message });
+    };
+    const ended = (code: number | null, signal: NodeJS.Signals | null) =>
+      settle({ exit: { code, signal }, stderr: verifier.stderr });
+    const failed = (error: Error) => settle({ exit: { code: null, signal: null }, stderr: error.message });
+    const settle = (outcome: Ended) => {
+      child.off('message', answered).off('close', ended).off('error', failed);
+      resolve(outcome);
+    };
+    child.on('message', answered).on('close', ended).on('error', failed);
+    child.send({ job: id, options: job.options, descriptionFilter: job.descriptionFilter }, (error) => {
+      if (error !== null && error !== undefined) failed(error);
+    });
   });
 }
 
-// Pact's verifier reads settings of its own from the environment (PACT_BROKER_BASE_URL adds the
-// broker as a source of pacts, PACT_PROVIDER_* publish results): it is given only the files the kit
-// chose, and the kit talks to the broker itself.
-function withoutPactSettings(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(environment).filter(([name]) => !/^PACT_/i.test(name)));
-}
-
-/** An empty certificate file and folder inside `directory`. */
-async function emptyCertificateStore(directory: string): Promise<{ folder: string; file: string }> {
-  const folder = join(directory, 'certificates');
-  await mkdir(folder);
-  const file = join(directory, 'no-certificates.pem');
-  await writeFile(file, '');
-  return { folder, file };
-}
-
-/** Pact's verifier in its own process; `stop` ends it early with a reason. */
+/**
+ * Pact's verifier in a process of its own, taken from the pool of idle ones (`pact-verifier-pool.ts`);
+ * `stop` ends it early with a reason. A process that answered with results goes back to the pool; one
+ * that crashed, was stopped or passed the deadline is killed, never used again.
+ */
 export function runPactChild(run: {
   /** The verifier's options. */
   options: object;
@@ -117,15 +101,8 @@ export function runPactChild(run: {
   let stopReason: string | undefined;
   let stopChild: (() => void) | undefined;
   const outcome = (async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'petstore-pact-'));
-    const optionsFile = join(directory, 'options.json');
-    const outcomeFile = join(directory, 'outcome.json');
-    await writeFile(optionsFile, JSON.stringify(options));
-    const emptyCertificates = run.loopbackOnly ? await emptyCertificateStore(directory) : undefined;
-    const child = spawnVerifier({ optionsFile, outcomeFile, descriptionFilter, emptyCertificates });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-    stopChild = () => child.kill('SIGKILL');
+    const verifier = await takeVerifier({ loopbackOnly: run.loopbackOnly });
+    stopChild = () => dropVerifier(verifier);
     if (stopReason !== undefined) stopChild();
     const timer =
       deadline === undefined
@@ -134,19 +111,18 @@ export function runPactChild(run: {
             () => {
               // Worded as when the run's watch stops it for the deadline: whichever comes first, one message.
               stopReason ??= `Pact's verifier was stopped: the run passed its deadline`;
-              child.kill('SIGKILL');
+              dropVerifier(verifier);
             },
             Math.max(0, deadline - Date.now()),
           );
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      child.on('close', (code, signal) => resolve({ code, signal })),
-    );
+    const ended = stopReason === undefined ? await runJob(verifier, { options, descriptionFilter }) : undefined;
     clearTimeout(timer);
-    try {
-      return await readOutcome({ exit, outcomeFile, stderr, stopReason });
-    } finally {
-      await rm(directory, { recursive: true, force: true });
-    }
+    // A stop that comes after this job must not reach the process, which may be running another job by then.
+    stopChild = undefined;
+    const result = readOutcome(ended ?? { message: {} }, stopReason);
+    if (result.results !== undefined) releaseVerifier(verifier);
+    else dropVerifier(verifier);
+    return result;
   })();
   return {
     outcome,

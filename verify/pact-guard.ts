@@ -122,11 +122,20 @@ function listAfterCancel(id: bigint): ContractStep {
 /** The provider state Pact last set: its orders (ids exact), the model of the interface in that state, and what left it. */
 class GuardState {
   orders: JsonValue | undefined;
-  model: InterfaceModel | undefined;
+  // Made at the first call that needs it (a DELETE): most interactions are answered without one.
+  #model: Promise<InterfaceModel | undefined> | undefined;
+  #seed: JsonValue[] | undefined;
   history = new ProviderHistory();
 
+  /** The model in the state Pact set, undefined when no state is set or its orders cannot seed one. */
+  model(): Promise<InterfaceModel | undefined> {
+    if (this.#seed === undefined) return Promise.resolve(undefined);
+    this.#model ??= InterfaceModel.seeded(this.#seed).catch(() => undefined);
+    return this.#model;
+  }
+
   /** Follows a state change Pact sent (its JSON body): set up the orders it names, or tear down. */
-  async change(body: Buffer): Promise<void> {
+  change(body: Buffer): void {
     try {
       const change = parseJson(body.toString('utf8')) as { action?: string; params?: { orders?: JsonValue[] } };
       if (change.action === 'teardown') {
@@ -134,7 +143,8 @@ class GuardState {
       } else {
         const orders = change.params?.orders ?? [];
         this.orders = orders;
-        this.model = await InterfaceModel.seeded(orders).catch(() => undefined);
+        this.#seed = orders;
+        this.#model = undefined;
         this.history = new ProviderHistory();
       }
     } catch {
@@ -144,7 +154,8 @@ class GuardState {
 
   #clear(): void {
     this.orders = undefined;
-    this.model = undefined;
+    this.#seed = undefined;
+    this.#model = undefined;
   }
 }
 
@@ -183,7 +194,7 @@ class Guard {
       onStopped: this.#onStopped,
       unreachable: (reason) => `cannot reach the state URL: ${reason}`,
     });
-    await this.#state.change(body);
+    this.#state.change(body);
     answer(outgoing, observation);
   }
 
@@ -226,16 +237,15 @@ class Guard {
   ): Promise<Finding[]> {
     const { findings } = judgeCall({ call, observed: observation });
     if (isFailure(observation)) return findings;
-    if (mayChangeTheStore(call.method, call.path) && this.#state.model !== undefined)
-      findings.push(
-        ...(await this.#storeAfter(call.method, call.path, pactKeyChoice(call.authorization, this.#options.apiKey))),
-      );
+    const model = mayChangeTheStore(call.method, call.path) ? await this.#state.model() : undefined;
+    if (model !== undefined)
+      findings.push(...(await this.#storeAfter(model, call, pactKeyChoice(call.authorization, this.#options.apiKey))));
     return findings;
   }
 
   // The provider's orders after a call that may change them, compared with the model's after the same call.
-  async #storeAfter(method: string, path: string, key: KeyChoice): Promise<Finding[]> {
-    const model = this.#state.model!;
+  async #storeAfter(model: InterfaceModel, call: { method: string; path: string }, key: KeyChoice): Promise<Finding[]> {
+    const { method, path } = call;
     const cancel = await model.call(method, path, key);
     const after = await model.orders();
     const list = listingCall();

@@ -80,11 +80,24 @@ export async function prismOperations(document: object): Promise<IHttpOperation[
   );
 }
 
+// The kit's document as Prism's operations, made once a process: every oracle shares them, and so
+// shares the validators Prism compiles and caches by schema object (each new set of operations
+// would compile them all again). A failed attempt is not kept.
+let kitOperations: Promise<IHttpOperation[]> | undefined;
+
+function sharedKitOperations(): Promise<IHttpOperation[]> {
+  kitOperations ??= prismOperations(structuredClone(openApiDocument) as object);
+  kitOperations.catch(() => {
+    kitOperations = undefined;
+  });
+  return kitOperations;
+}
+
 async function createPrismOracle(): Promise<PrismOracle> {
   requireInstalled('prism');
   const { validateOutput } = require('@stoplight/prism-http/dist/validator') as ValidatorModule;
   const route = (require('@stoplight/prism-http/dist/router') as RouterModule).default;
-  const operations = await prismOperations(structuredClone(openApiDocument) as object);
+  const operations = await sharedKitOperations();
   return {
     check(method, path, response) {
       const routed = route({

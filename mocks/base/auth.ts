@@ -1,4 +1,4 @@
-import { MockError, MockOptionError } from './errors.js';
+import { MockOptionError, refusal, type MockError } from './errors.js';
 import type { RequestHead } from './reply.js';
 
 // RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
@@ -51,7 +51,7 @@ export function createAuthenticator(
     const header = request.headers.get('authorization');
     if (header === null || !bearerScheme.test(header)) {
       // No credentials, or another scheme: RFC 6750 section 3.1 says not to name an error code.
-      return new MockError(realm.missing.code, realm.missing.message, {
+      return refusal(realm.missing.code, realm.missing.message, {
         headers: { 'www-authenticate': `Bearer realm="${realm.realm}"` },
       });
     }
@@ -59,7 +59,7 @@ export function createAuthenticator(
     let accepted = false;
     for (const key of keys) accepted = constantTimeEqual(candidate, key) || accepted;
     if (accepted) return undefined;
-    return new MockError(realm.invalid.code, realm.invalid.message, {
+    return refusal(realm.invalid.code, realm.invalid.message, {
       headers: {
         'www-authenticate': `Bearer realm="${realm.realm}", error="invalid_token", error_description="${realm.invalid.description}"`,
       },

@@ -164,9 +164,28 @@ export class MockError extends KitError<ErrorCode> {
   }
 }
 
+/**
+ * A `MockError` that only ever becomes an answer (a 401, a 404, a 409 the pipeline catches and
+ * replies with), made without a stack trace: nobody reads one, and capturing it cost more than the
+ * rest of such an answer. Where a stack cannot be left out (a browser's engine), it is kept.
+ * @example
+ * refusal('order_not_found', 'Order 42 not found.').toReply().status // 404
+ */
+export function refusal(...args: ConstructorParameters<typeof MockError>): MockError {
+  const engine = Error as { stackTraceLimit?: number };
+  const limit = engine.stackTraceLimit;
+  if (typeof limit !== 'number') return new MockError(...args);
+  engine.stackTraceLimit = 0;
+  try {
+    return new MockError(...args);
+  } finally {
+    engine.stackTraceLimit = limit;
+  }
+}
+
 /** The 404 for a request no operation answers. */
 export function noOperation(method: string, pathname: string, reason?: string): MockError {
-  return new MockError('not_found', `No operation at ${method} ${pathname}${reason ? `: ${reason}` : ''}.`);
+  return refusal('not_found', `No operation at ${method} ${pathname}${reason ? `: ${reason}` : ''}.`);
 }
 
 /** Anything but a `MockError` is a bug of the mock: a 500 `internal_error` rather than a dropped request. */

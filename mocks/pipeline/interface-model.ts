@@ -1,4 +1,5 @@
 import { createMockParts, type OrderMock } from './mock-parts.js';
+import type { MockRequest } from '../base/mock-request.js';
 import { networkError } from '../base/reply.js';
 import type { StoredOrder } from '../store/order-store.js';
 import type { OrderStatus } from '../../core/provider-state.js';
@@ -9,6 +10,19 @@ import { judgeWithModel } from '../pact/interaction-judge.js';
 import type { ModelAnswer } from '../../core/compare.js';
 
 const utf8 = new TextDecoder();
+
+// The methods Fetch writes in capitals whatever their case; it refuses CONNECT, TRACE and TRACK.
+const normalizedMethods = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
+const noBody = () => Promise.resolve('');
+
+// The model's call as Fetch would make it (its method, URL and headers normalized the same way), without
+// a Fetch `Request`, which cost more than the mock's whole answer; any other method takes Fetch's way.
+function modelRequest(method: string, url: string, headers: Record<string, string>): MockRequest {
+  const upper = method.toUpperCase();
+  if (!normalizedMethods.has(upper)) return new Request(url, { method, headers });
+  const parsed = new URL(url);
+  return { method: upper, url: parsed.href, pathname: parsed.pathname, headers: new Headers(headers), text: noBody };
+}
 
 /**
  * The model of the interface a provider is compared with: the kit's own mock, in-process, seeded with
@@ -28,10 +42,10 @@ export class InterfaceModel {
   /** A model whose store holds exactly these orders (the provider state's `params.orders`). */
   static async seeded(orders: readonly unknown[]): Promise<InterfaceModel> {
     // The model's own pact is never asked for; were it, the model would judge it as the kit does.
+    // The orders are checked as the mock is made (an invalid seed rejects here); nothing is read back.
     const mock = createMockParts({ seed: orders, apiKeys: [developmentApiKey], control: false }, (interaction) =>
       judgeWithModel(interaction, (state) => InterfaceModel.seeded(state)),
     );
-    await mock.orders();
     return new InterfaceModel(mock);
   }
 
@@ -40,7 +54,7 @@ export class InterfaceModel {
     const match = matchRoute(method, path);
     if (match === undefined) return undefined;
     const headers = authorizationHeader(key, developmentApiKey) as Record<string, string>;
-    const reply = await this.#mock.handle(new Request(`http://model.invalid/v1${path}`, { method, headers }));
+    const reply = await this.#mock.handle(modelRequest(method, `http://model.invalid/v1${path}`, headers));
     if (reply === undefined || reply === networkError)
       throw new MockUsageError(
         'model_without_faults',

@@ -1,7 +1,7 @@
 import { operationDefinitions } from '../../core/operation-definitions.js';
 import type { ConflictBody, MockOutcome, StoreOfOperations } from '../../core/operation-definitions.js';
 import type { OperationName } from '../../core/routes.js';
-import { MockError } from '../base/errors.js';
+import { refusal, type MockError } from '../base/errors.js';
 import type { OrderStore } from '../store/order-store.js';
 import { jsonReply, type Reply, type RequestHead } from '../base/reply.js';
 
@@ -22,15 +22,7 @@ function storeOfOperations(store: OrderStore): StoreOfOperations {
     listBody: () => store.listBody(),
     find: (id) => store.find(id),
     ordersWithSameFloat64: (sent) => store.ordersWithSameFloat64(sent),
-    cancel: (id) =>
-      store.cancel(id).then(
-        () => 'cancelled' as const,
-        (error: unknown) => {
-          if (error instanceof MockError && error.code === 'order_not_found') return 'absent' as const;
-          if (error instanceof MockError && error.code === 'order_already_shipped') return 'shipped' as const;
-          throw error;
-        },
-      ),
+    cancel: (id) => store.cancelOutcome(id),
   };
 }
 
@@ -44,7 +36,7 @@ function replyOf(outcome: MockOutcome): Reply {
     case 'empty':
       return { status: outcome.status, headers: {}, body: null };
     case 'refused':
-      throw new MockError(
+      throw refusal(
         outcome.code,
         outcome.message,
         outcome.probablyMeant === undefined ? {} : { probablyMeant: outcome.probablyMeant },

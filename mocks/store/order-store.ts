@@ -90,6 +90,13 @@ const duplicate = (id: bigint) =>
 const shipped = (id: bigint) =>
   new MockError('order_already_shipped', `Order ${id} has already shipped and cannot be cancelled.`);
 
+// A refusal thrown out of the draft (see cancelDraft) as the outcome it stands for.
+function draftRefusal(error: unknown): 'absent' | 'shipped' {
+  if (error instanceof MockError && error.code === 'order_not_found') return 'absent';
+  if (error instanceof MockError && error.code === 'order_already_shipped') return 'shipped';
+  throw error;
+}
+
 // Throwing out of the draft makes the update write nothing.
 function cancelDraft(id: bigint): (draft: StoredOrder) => void {
   return (draft) => {
@@ -203,7 +210,20 @@ export class OrderStore {
   }
 
   /** Cancels a pending order, after every earlier write of the store has settled. */
-  cancel(id: bigint): Promise<'cancelled'> {
+  async cancel(id: bigint): Promise<'cancelled'> {
+    const outcome = await this.cancelOutcome(id);
+    if (outcome === 'absent') throw notFound(id);
+    if (outcome === 'shipped') throw shipped(id);
+    return outcome;
+  }
+
+  /**
+   * What `cancel` does, with its refusal as a value rather than an error: the mock answers an unknown
+   * or shipped order every few calls, and builds its 404 or 409 from the value.
+   * @example
+   * await new OrderStore([{ id: 2, status: 'shipped' }]).cancelOutcome(2n) // 'shipped'
+   */
+  cancelOutcome(id: bigint): Promise<'cancelled' | 'absent' | 'shipped'> {
     return this.#write(async () => {
       let records: Records;
       // A replacement while the records were being created makes them stale: create the new ones.
@@ -212,14 +232,14 @@ export class OrderStore {
       // Refused from the position hint, before update would scan; the writes run one at a time, so
       // what the hint found still holds when update's draft checks the status again.
       const order = records.positions.find(id);
-      if (order === undefined || order.status === 'cancelled') throw notFound(id);
-      if (order.status === 'shipped') throw shipped(id);
+      if (order === undefined || order.status === 'cancelled') return 'absent';
+      if (order.status === 'shipped') return 'shipped';
       this.#updateByRecord ??= await updatesByRecordWithoutSearch();
-      const cancelled = await records.collection.update(this.#updateByRecord ? order : byId(id), {
-        data: cancelDraft(id),
-      });
-      if (cancelled === undefined) throw notFound(id);
-      return 'cancelled' as const;
+      const cancelled = await records.collection
+        .update(this.#updateByRecord ? order : byId(id), { data: cancelDraft(id) })
+        .catch(draftRefusal);
+      if (typeof cancelled === 'string') return cancelled;
+      return cancelled === undefined ? 'absent' : 'cancelled';
     });
   }
 

@@ -168,6 +168,23 @@ export function stopOnSignals(stop: () => Promise<number | void>): () => void {
   return handle;
 }
 
+/**
+ * A signal aborted on the first SIGINT, SIGTERM or SIGHUP (a closed terminal): what stops a command
+ * that runs until it is stopped, given as an AbortSignal so that a test can stop the same code in its
+ * own process. Create it before listening, so that a signal at any moment after start-up is seen.
+ * @example
+ * const code = await proxyCommand(argv, { stop: stopSignal() });
+ * process.exit(code);
+ */
+export function stopSignal(): AbortSignal {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  process.once('SIGHUP', abort);
+  return controller.signal;
+}
+
 /** A Pact Broker's address and credentials, as the environment gives them. */
 export interface BrokerSettings {
   url: string;

@@ -200,8 +200,8 @@ export async function startProxyInProcess(args: string[], env: NodeJS.ProcessEnv
 }
 
 /**
- * Runs `petstore-verify ARGS` (or `petstore-verify explore ARGS`, or a `petstore-verify proxy ARGS`
- * that stops at once, a usage error) in this process, as its command
+ * Runs `petstore-verify ARGS` (or its `explore`, `har` and `publish-pact` commands, or a
+ * `petstore-verify proxy ARGS` that stops at once, a usage error) in this process, as its command
  * line does (`env` over this process's environment), and collects what it prints, redacted as the
  * command redacts it: the same exit code,
  * stdout and stderr as `node dist/bin/petstore-verify.js ARGS`, without a process (and its second load
@@ -209,12 +209,15 @@ export async function startProxyInProcess(args: string[], env: NodeJS.ProcessEnv
  * signals) is tested with the real command.
  */
 export async function runVerifyInProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Exit> {
-  const [{ runCommand }, { proxyCommand }, { confidencesOf }, { Redaction }] = await Promise.all([
-    import('../../cli/verify/run.js'),
-    import('../../cli/verify/proxy.js'),
-    import('../../cli/verify/confidences.js'),
-    import('../../verify/redaction.js'),
-  ]);
+  const [{ runCommand }, { proxyCommand }, { harCommand }, { publishCommand }, { confidencesOf }, { Redaction }] =
+    await Promise.all([
+      import('../../cli/verify/run.js'),
+      import('../../cli/verify/proxy.js'),
+      import('../../cli/verify/har.js'),
+      import('../../cli/verify/publish-pact.js'),
+      import('../../cli/verify/confidences.js'),
+      import('../../verify/redaction.js'),
+    ]);
   const environment = { ...process.env, ...env };
   const redaction = new Redaction(confidencesOf(args, environment));
   let stdout = '';
@@ -228,7 +231,11 @@ export async function runVerifyInProcess(args: string[], env: NodeJS.ProcessEnv 
     command === 'proxy'
       ? // Never stopped: a proxy that starts runs until the test ends, as the command does.
         await proxyCommand(rest, { output, environment, stop: new AbortController().signal })
-      : await runCommand(command === 'explore' ? rest : args, command === 'explore', output, environment);
+      : command === 'har'
+        ? await harCommand(rest, { output, environment })
+        : command === 'publish-pact'
+          ? await publishCommand(rest, environment, output)
+          : await runCommand(command === 'explore' ? rest : args, command === 'explore', output, environment);
   return { code, signal: null, stdout, stderr };
 }
 

@@ -8,7 +8,7 @@ import { ScenarioRecorder, type KnownState, type RecordedStep } from '../../veri
 import { Redaction } from '../../verify/redaction.js';
 import { findingText } from '../../core/finding.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
-import { hostFlag, httpUrlFlag, listenOrExit, parseFlags, portFlag, usageFailure, UsageError } from '../shared.js';
+import { hostFlag, httpUrlFlag, listenOrFail, parseFlags, portFlag, usageFailure, UsageError } from '../shared.js';
 import { confidencesOf } from './confidences.js';
 import { scenarioState } from './scenario-state.js';
 import { checkWritable, type CommandOutput, processOutput } from './run.js';
@@ -169,7 +169,8 @@ export async function proxyCommand(argv: string[], commandOptions: ProxyCommandO
     if (json !== undefined) await writeFile(json, stringifyJson(report) + '\n');
     return report.exitCode;
   });
-  const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
+  const origin = await listenOrFail('petstore-verify', server, options, printLine);
+  if (typeof origin === 'number') return origin;
   output.stdout(startLines(options, origin, recorder).join('\n') + '\n');
   return stopped;
 }

@@ -185,7 +185,7 @@ export async function runCommand(
   let scenarios: Scenario[];
   let baseline: Baseline | undefined;
   try {
-    options = parse(argv, environment, exploreCommand);
+    options = parse(argv, environment, exploreCommand, (line) => output.stderr(`${line}\n`));
     if (options === 'help') {
       output.stdout(exploreCommand ? exploreUsage : usage);
       return 0;

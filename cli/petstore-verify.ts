@@ -2,7 +2,7 @@
 // petstore-verify: one module per subcommand under cli/verify/; this file picks one, and makes sure
 // no secret reaches what it prints and no failure ends in a stack trace.
 import { Redaction } from '../verify/redaction.js';
-import { redactOutput } from './shared.js';
+import { redactOutput, stopSignal } from './shared.js';
 import { confidencesOf } from './verify/confidences.js';
 import { harCommand } from './verify/har.js';
 import { proxyCommand } from './verify/proxy.js';
@@ -11,7 +11,9 @@ import { runCommand } from './verify/run.js';
 
 async function main(): Promise<number | undefined> {
   const [command, ...rest] = process.argv.slice(2);
-  if (command === 'proxy') return proxyCommand(rest);
+  // The proxy runs until a signal stops it, then exits at once with its verdict's code, whatever
+  // connections are still open.
+  if (command === 'proxy') process.exit(await proxyCommand(rest, { stop: stopSignal() }));
   if (command === 'har') return harCommand(rest);
   if (command === 'publish-pact') return publishCommand(rest, process.env);
   if (command === 'explore') return runCommand(rest, true);

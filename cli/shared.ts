@@ -125,25 +125,44 @@ export async function listenOrExit(
   port: number,
   host: string,
 ): Promise<string> {
+  const listened = await listenOrFail(command, server, { port, host });
+  if (typeof listened === 'number') process.exit(listened);
+  return listened;
+}
+
+/**
+ * Starts listening and resolves with the origin, or prints why it cannot (as `listenOrExit` does, to
+ * `printLine`) and resolves with the exit code: for a command that ends by returning its code.
+ * @example
+ * const listened = await listenOrFail('petstore-verify', proxy, { port: 0, host: '127.0.0.1' });
+ * if (typeof listened === 'number') return listened;
+ */
+export async function listenOrFail(
+  command: string,
+  server: { listen(port: number, host: string): Promise<string> },
+  where: { port: number; host: string },
+  printLine: (line: string) => void = (line) => console.error(line),
+): Promise<string | 1 | 2> {
+  const { port, host } = where;
   try {
     return await server.listen(port, host);
   } catch (error) {
     // A kit error (a state it must set) is the server's own setup failing, reported as it is.
     if (error instanceof KitError) {
-      console.error(`${command}: ${error.message}`);
-      process.exit(2);
+      printLine(`${command}: ${error.message}`);
+      return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) {
-      console.error(`${command}: ${(error as Error).message}`);
-      process.exit(2);
+      printLine(`${command}: ${(error as Error).message}`);
+      return 2;
     }
     if (badAddress.has(code)) {
-      console.error(`${command}: --host ${host} is no address of this machine (${code}) (see --help)`);
-      process.exit(2);
+      printLine(`${command}: --host ${host} is no address of this machine (${code}) (see --help)`);
+      return 2;
     }
-    console.error(`${command}: cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`);
-    process.exit(1);
+    printLine(`${command}: cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`);
+    return 1;
   }
 }
 
@@ -166,6 +185,23 @@ export function stopOnSignals(stop: () => Promise<number | void>): () => void {
   process.once('SIGTERM', handle);
   process.once('SIGHUP', handle);
   return handle;
+}
+
+/**
+ * A signal aborted on the first SIGINT, SIGTERM or SIGHUP (a closed terminal): what stops a command
+ * that runs until it is stopped, given as an AbortSignal so that a test can stop the same code in its
+ * own process. Create it before listening, so that a signal at any moment after start-up is seen.
+ * @example
+ * const code = await proxyCommand(argv, { stop: stopSignal() });
+ * process.exit(code);
+ */
+export function stopSignal(): AbortSignal {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  process.once('SIGHUP', abort);
+  return controller.signal;
 }
 
 /** A Pact Broker's address and credentials, as the environment gives them. */

@@ -5,12 +5,13 @@ import { parseArgs } from 'node:util';
 import { findingText } from '../../core/finding.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { judgeHar, type HarExchangeVerdict, type HarReport } from '../../verify/har/judge-har.js';
+import type { Redaction } from '../../verify/redaction.js';
 import { harLimits } from '../../verify/har/har-file.js';
 import { installHint } from '../../verify/optional-dependencies.js';
 import { loadPrismOracle } from '../../verify/prism.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
 import { redactOutput, httpUrlFlag, usageFailure, UsageError } from '../shared.js';
-import { checkWritable } from './run.js';
+import { checkWritable, type CommandOutput, processOutput } from './run.js';
 import { scenarioState } from './scenario-state.js';
 
 const harUsage = `Usage: petstore-verify har FILE [options]
@@ -82,26 +83,51 @@ function parseHar(argv: string[], environment: NodeJS.ProcessEnv) {
   };
 }
 
-export async function harCommand(argv: string[]): Promise<number> {
+/** Where the har command prints and the environment it reads: the process's own unless given. */
+export interface HarCommandOptions {
+  output?: CommandOutput;
+  environment?: NodeJS.ProcessEnv;
+}
+
+/** petstore-verify har: reads the command line, judges the file, prints and writes the report; resolves with the exit code. */
+export async function harCommand(argv: string[], commandOptions: HarCommandOptions = {}): Promise<number> {
+  const { output = processOutput, environment = process.env } = commandOptions;
   if (argv.includes('--help')) {
-    process.stdout.write(harUsage);
+    output.stdout(harUsage);
     return 0;
   }
+  const printLine = (line: string) => output.stderr(`${line}\n`);
   let options;
   let knownState;
   try {
-    options = parseHar(argv, process.env);
+    options = parseHar(argv, environment);
     // Before the file is judged, as the other commands do: not a verdict printed, then a failure.
     await checkWritable({ json: options.json });
     knownState = options['from-scenario'] === undefined ? undefined : await scenarioState(options['from-scenario']);
   } catch (error) {
-    return usageFailure('petstore-verify', error);
+    return usageFailure('petstore-verify', error, printLine);
   }
   const missing = options['no-prism'] ? undefined : installHint(['prism']);
-  if (missing !== undefined) return usageFailure('petstore-verify', new UsageError(`har ${missing}`));
-  let judged;
+  if (missing !== undefined) return usageFailure('petstore-verify', new UsageError(`har ${missing}`), printLine);
+  const judged = await judgeHarFile(options, knownState, output);
+  if (judged === undefined) return 2;
+  // No line from here on shows a credential the HAR holds.
+  const shown = redactedOutput(output, judged.redaction);
+  const { report } = judged;
+  const lineOptions = { quiet: options.quiet ?? false, verbose: options.verbose ?? false };
+  shown.stdout(`${harLines(report, lineOptions).join('\n')}\n`);
+  if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
+  return report.exitCode;
+}
+
+/** The file judged, or undefined once it said in one line why it cannot be (not a HAR, nothing to record). */
+async function judgeHarFile(
+  options: ReturnType<typeof parseHar>,
+  knownState: Awaited<ReturnType<typeof scenarioState>> | undefined,
+  output: CommandOutput,
+) {
   try {
-    judged = await judgeHar({
+    return await judgeHar({
       file: options.file,
       baseUrl: options['base-url'],
       knownState,
@@ -112,18 +138,26 @@ export async function harCommand(argv: string[]): Promise<number> {
   } catch (error) {
     const { code } = error as { code?: string };
     if (code === 'invalid_har' || code === 'recording_refused') {
-      console.error(`petstore-verify: ${(error as Error).message}`);
-      return 2;
+      output.stderr(`petstore-verify: ${(error as Error).message}\n`);
+      return undefined;
     }
     throw error;
   }
-  // No line from here on shows a credential the HAR holds.
-  redactOutput(judged.redaction);
-  const { report } = judged;
-  const lineOptions = { quiet: options.quiet ?? false, verbose: options.verbose ?? false };
-  console.log(harLines(report, lineOptions).join('\n'));
-  if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
-  return report.exitCode;
+}
+
+/**
+ * `output` with `redaction` applied: the process's own streams are redacted from now on (so that a
+ * crash's line is too), any other output line by line.
+ */
+function redactedOutput(output: CommandOutput, redaction: Redaction): CommandOutput {
+  if (output === processOutput) {
+    redactOutput(redaction);
+    return output;
+  }
+  return {
+    stdout: (text) => output.stdout(redaction.text(text)),
+    stderr: (text) => output.stderr(redaction.text(text)),
+  };
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;

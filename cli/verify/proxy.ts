@@ -8,19 +8,10 @@ import { ScenarioRecorder, type KnownState, type RecordedStep } from '../../veri
 import { Redaction } from '../../verify/redaction.js';
 import { findingText } from '../../core/finding.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
-import {
-  hostFlag,
-  httpUrlFlag,
-  listenOrExit,
-  parseFlags,
-  portFlag,
-  stopOnSignals,
-  usageFailure,
-  UsageError,
-} from '../shared.js';
+import { hostFlag, httpUrlFlag, listenOrFail, parseFlags, portFlag, usageFailure, UsageError } from '../shared.js';
 import { confidencesOf } from './confidences.js';
 import { scenarioState } from './scenario-state.js';
-import { checkWritable } from './run.js';
+import { checkWritable, type CommandOutput, processOutput } from './run.js';
 
 const proxyUsage = `Usage: petstore-verify proxy --upstream URL [options]
 
@@ -119,6 +110,7 @@ function openRecorder(
   options: ReturnType<typeof parseProxy>,
   directory: string,
   knownState: KnownState | undefined,
+  output: CommandOutput,
 ): Promise<ScenarioRecorder> {
   return ScenarioRecorder.open({
     directory,
@@ -127,63 +119,105 @@ function openRecorder(
     upstream: options.upstream,
     knownState,
     onStep: (recorded) => {
-      for (const line of disagreementLines(recorded)) console.log(line);
+      for (const line of disagreementLines(recorded)) output.stdout(`${line}\n`);
     },
-    onError: (error) => console.error(`petstore-verify: ${error.message}`),
+    onError: (error) => output.stderr(`petstore-verify: ${error.message}\n`),
   });
 }
 
-export async function proxyCommand(argv: string[]): Promise<number | undefined> {
+/** Where the proxy command prints, what environment it reads, and what stops it. */
+export interface ProxyCommandOptions {
+  /** The process's stdout and stderr unless given. */
+  output?: CommandOutput;
+  /** The process's environment unless given. */
+  environment?: NodeJS.ProcessEnv;
+  /** Stops the proxy once aborted, as SIGINT does (the command line aborts it on SIGINT, SIGTERM or SIGHUP). */
+  stop?: AbortSignal;
+}
+
+/**
+ * petstore-verify proxy: reads the command line, runs the proxy until `stop` is aborted, then prints
+ * its summary and writes its report; resolves with the exit code (at once for a usage error).
+ */
+export async function proxyCommand(argv: string[], commandOptions: ProxyCommandOptions = {}): Promise<number> {
+  const { output = processOutput, environment = process.env, stop } = commandOptions;
   if (argv.includes('--help')) {
-    process.stdout.write(proxyUsage);
+    output.stdout(proxyUsage);
     return 0;
   }
   let options;
   let recorder: ScenarioRecorder | undefined;
+  const printLine = (line: string) => output.stderr(`${line}\n`);
   try {
-    options = parseProxy(argv, process.env);
+    options = parseProxy(argv, environment);
     // Found now, not when the proxy is stopped and its report is all there is to show.
     await checkWritable({ json: options.json });
     const knownState = await knownStateOf(options);
-    if (options.record !== undefined) recorder = await openRecorder(options, options.record, knownState);
+    if (options.record !== undefined) recorder = await openRecorder(options, options.record, knownState, output);
   } catch (error) {
-    return usageFailure('petstore-verify', error);
+    return usageFailure('petstore-verify', error, printLine);
   }
   const missing = options['no-prism'] ? undefined : installHint(['prism']);
-  if (missing !== undefined) return usageFailure('petstore-verify', new UsageError(`the proxy ${missing}`));
+  if (missing !== undefined) return usageFailure('petstore-verify', new UsageError(`the proxy ${missing}`), printLine);
+  const server = proxyServer(options, recorder, { argv, environment, output });
+  const json = options.json;
+  // Waited for from now, so that a stop at any moment after start-up closes cleanly.
+  const stopped = whenAborted(stop).then(async () => {
+    await server.close();
+    const report = server.report();
+    output.stdout(`${proxySummaryLines(report).join('\n')}\n`);
+    if (json !== undefined) await writeFile(json, stringifyJson(report) + '\n');
+    return report.exitCode;
+  });
+  const origin = await listenOrFail('petstore-verify', server, options, printLine);
+  if (typeof origin === 'number') return origin;
+  output.stdout(startLines(options, origin, recorder).join('\n') + '\n');
+  return stopped;
+}
+
+/** The validating proxy the flags describe, printing each exchange's lines as it is judged. */
+function proxyServer(
+  options: ReturnType<typeof parseProxy>,
+  recorder: ScenarioRecorder | undefined,
+  { argv, environment, output }: { argv: string[]; environment: NodeJS.ProcessEnv; output: CommandOutput },
+) {
   const lineOptions = {
     quiet: options.quiet ?? false,
     verbose: options.verbose ?? false,
     recording: recorder !== undefined,
   };
-  const server = createValidatingProxy({
+  return createValidatingProxy({
     upstream: options.upstream,
-    redaction: new Redaction(confidencesOf(argv, process.env)),
+    redaction: new Redaction(confidencesOf(argv, environment)),
     prism: !options['no-prism'],
     onExchange: (exchange) => {
       const lines = proxyExchangeLines(exchange, lineOptions);
-      if (lines.length > 0) console.log(lines.join('\n'));
+      if (lines.length > 0) output.stdout(`${lines.join('\n')}\n`);
     },
     ...(recorder !== undefined && { recorder }),
   });
-  stopOnSignals(async () => {
-    await server.close();
-    const report = server.report();
-    console.log(proxySummaryLines(report).join('\n'));
-    if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
-    return report.exitCode;
+}
+
+/** Resolves once `signal` is aborted (never without one). */
+function whenAborted(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) resolve();
+    else signal?.addEventListener('abort', () => resolve(), { once: true });
   });
-  const origin = await listenOrExit('petstore-verify', server, options.port, options.host);
+}
+
+/** What the proxy prints once it listens: the hint, where it listens, and where it records. */
+function startLines(options: ReturnType<typeof parseProxy>, origin: string, recorder: ScenarioRecorder | undefined) {
   const hint = upstreamHint(options.upstream);
-  if (hint !== undefined) console.log(`hint: ${hint}`);
-  console.log(
+  const lines = hint === undefined ? [] : [`hint: ${hint}`];
+  lines.push(
     `petstore-verify proxy listening on ${origin}/v1, forwarding to ${options.upstream}; report at ${origin}${reportPath}`,
   );
   if (recorder !== undefined)
-    console.log(
+    lines.push(
       `recording to ${recorder.current().file} (${recordingFrom(recorder)}; ${options['api-key'] === undefined ? 'key choices from the answers: give --api-key to tell them exactly' : 'key choices compared with --api-key'}); POST ${origin}${newRecordingPath} starts a new file`,
     );
-  return undefined;
+  return lines;
 }
 
 /** The state `--from-scenario` names (a shipped scenario, or a scenario file), to set before recording. */

@@ -4,6 +4,7 @@ import { ciBuild, type CiValue } from '../../verify/ci-environment.js';
 import { defaultRequestTimeout } from '../../verify/observe.js';
 import { brokerFromEnvironment, type BrokerSettings, parseFlags, usageFailure, UsageError } from '../shared.js';
 import { secondsFlag, timeoutOption } from './run-options.js';
+import { type CommandOutput, processOutput } from './run.js';
 
 const publishUsage = `Usage: petstore-verify publish-pact [--consumer-version V] [--branch B] [--tag T] [--build-url URL] [--pact FILE]
 
@@ -90,16 +91,24 @@ function failureExit(error: unknown): 1 | 2 {
   return (error as { code?: unknown }).code === 'broker_refused' ? 1 : 2;
 }
 
-export async function publishCommand(argv: string[], environment: NodeJS.ProcessEnv): Promise<number> {
+/**
+ * petstore-verify publish-pact: reads the command line and `environment`, publishes, prints one line
+ * (to `output`, the process's own unless given); resolves with the exit code.
+ */
+export async function publishCommand(
+  argv: string[],
+  environment: NodeJS.ProcessEnv,
+  output: CommandOutput = processOutput,
+): Promise<number> {
   if (argv.includes('--help')) {
-    process.stdout.write(publishUsage);
+    output.stdout(publishUsage);
     return 0;
   }
   let published: PublishArguments;
   try {
     published = publishArguments(argv, environment);
   } catch (error) {
-    return usageFailure('petstore-verify', error);
+    return usageFailure('petstore-verify', error, (line) => output.stderr(`${line}\n`));
   }
   const { publishPact } = await import('../../verify/pact-broker.js');
   try {
@@ -112,10 +121,10 @@ export async function publishCommand(argv: string[], environment: NodeJS.Process
       ...(published.pact !== undefined && { pactFile: published.pact }),
       timeout: published.timeout,
     });
-    console.log([publishedLine(published), ...notices].join('\n'));
+    output.stdout(`${[publishedLine(published), ...notices].join('\n')}\n`);
     return 0;
   } catch (error) {
-    console.error(`petstore-verify: ${(error as Error).message.split('\n')[0]}`);
+    output.stderr(`petstore-verify: ${(error as Error).message.split('\n')[0]}\n`);
     return failureExit(error);
   }
 }

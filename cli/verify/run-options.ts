@@ -217,7 +217,11 @@ const notForExplore = [
 ] as const;
 
 /** The `--suite` asked for (`explore` for the explore command) and the suites it runs. */
-function suitesOf(values: VerifyFlags, explore: boolean): { suite: string; suites: SuiteName[] } {
+function suitesOf(
+  values: VerifyFlags,
+  explore: boolean,
+  warn: (line: string) => void,
+): { suite: string; suites: SuiteName[] } {
   // Scenarios named or given as a folder are run alone, and so are pact files, unless --suite asks for more.
   const chosen = values.scenario !== undefined || values.scenarios !== undefined;
   // Pact files, or a broker's flag saying which pacts: the pact suite alone, unless --suite asks for more.
@@ -228,7 +232,7 @@ function suitesOf(values: VerifyFlags, explore: boolean): { suite: string; suite
   let suite = explore ? 'explore' : (values.suite ?? (pacts ? 'pact' : chosen ? 'scenarios' : 'all'));
   if (suite === 'ajv') {
     // The suite's name before it was one word everywhere: still taken, and said once.
-    console.error('petstore-verify: --suite ajv is now --suite scenarios, its name in every report');
+    warn('petstore-verify: --suite ajv is now --suite scenarios, its name in every report');
     suite = 'scenarios';
   }
   const suites = suitesByFlag[suite];
@@ -336,7 +340,19 @@ function explorationOf(values: VerifyFlags, suite: string, seed: number | undefi
   };
 }
 
-export function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = false) {
+/**
+ * A run's command line, read and checked; `warn` prints a line about a flag that is still taken but
+ * has a new name (to stderr unless given).
+ * @throws UsageError saying what cannot be run as given.
+ * @example
+ * parse(['--help'], process.env) // 'help'
+ */
+export function parse(
+  argv: string[],
+  environment: NodeJS.ProcessEnv,
+  explore = false,
+  warn: (line: string) => void = (line) => console.error(line),
+) {
   const values = parseFlags(argv, verifyFlags);
   if (values.help) return 'help' as const;
   const unused = explore ? notForExplore.find((name) => values[name] !== undefined) : undefined;
@@ -355,7 +371,7 @@ export function parse(argv: string[], environment: NodeJS.ProcessEnv, explore = 
       throw new UsageError(
         `--pact ${JSON.stringify(file)} is not a file: give the path of a pact file, such as mock.pact() writes`,
       );
-  const { suite, suites } = suitesOf(values, explore);
+  const { suite, suites } = suitesOf(values, explore, warn);
   const seed = seedOf(values.seed);
   const broker = brokerOf(values, environment);
   return {

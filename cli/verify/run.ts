@@ -27,7 +27,12 @@ export interface CommandOutput {
   stderr(text: string): void;
 }
 
-const processOutput: CommandOutput = {
+/**
+ * The process's own stdout and stderr, where the commands print unless given another output.
+ * @example
+ * processOutput.stdout('a line\n');
+ */
+export const processOutput: CommandOutput = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
 };
@@ -180,7 +185,7 @@ export async function runCommand(
   let scenarios: Scenario[];
   let baseline: Baseline | undefined;
   try {
-    options = parse(argv, environment, exploreCommand);
+    options = parse(argv, environment, exploreCommand, (line) => output.stderr(`${line}\n`));
     if (options === 'help') {
       output.stdout(exploreCommand ? exploreUsage : usage);
       return 0;

@@ -1,6 +1,8 @@
 // A frontend's own pact, from its own tests: the app's calls on the mock (MSW in process) become a
 // Pact V4 file with provider states, judged before it is written, that Pact's verifier then holds
 // providers to: the kit's mock and an honest provider pass it, a provider that breaks it fails.
+// petstore-verify runs in this process (runVerifyInProcess); the one process is Pact's own verifier,
+// run as a user of pact-core runs it.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,7 @@ import { MockError, PactContradictsSpec } from '../../mocks/base/errors.js';
 import { createControlClient } from '../../mocks/control/control-client.js';
 import { createOrderMock, type OrderMock } from '../../mocks/adapters/order-mock.js';
 import { verifyPact } from '../../verify/pact.js';
-import { runToExit, runVerifyInProcess, verifyCliPath } from '../support/cli-support.js';
+import { runToExit, runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
 import { listenLocally, startServer } from '../support/support.js';
 
@@ -350,11 +352,9 @@ describe("the app's pact, verified by Pact's verifier", () => {
       response.end('{"notices":[]}');
     });
     try {
-      const exit = await runToExit(
-        process.execPath,
-        [verifyCliPath, 'publish-pact', '--consumer-version', 'abc123', '--pact', pactFile],
-        { env: { ...process.env, PACT_BROKER_BASE_URL: broker.origin } },
-      );
+      const exit = await runVerifyInProcess(['publish-pact', '--consumer-version', 'abc123', '--pact', pactFile], {
+        PACT_BROKER_BASE_URL: broker.origin,
+      });
       expect(exit.stdout).toBe(`published the pact to ${broker.origin} as version abc123\n`);
       expect(exit.code).toBe(0);
       const body = JSON.parse(received[0]!.body) as {

@@ -42,19 +42,64 @@ export function runToExit(
   });
 }
 
-/** A running mock started from a command line; resolves once it prints the URL it listens on. */
-export interface RunningMock {
-  child: ChildProcess;
+/** A command that runs until it is stopped (a mock, the proxy), as a process or in this process. */
+export interface RunningCommand {
   baseUrl: string;
   origin: string;
   output: () => string;
   /**
    * Resolves with the output once it contains `pattern` (a string) or matches it (a RegExp), which it may
-   * already; rejects if the process ends first. No clock: the test's own timeout bounds the wait.
+   * already; rejects if the command ends first. No clock: the test's own timeout bounds the wait.
    */
   outputMatching: (pattern: string | RegExp) => Promise<string>;
   stop: (signal?: NodeJS.Signals) => Promise<Exit>;
 }
+
+/** A running mock started from a command line; resolves once it prints the URL it listens on. */
+export interface RunningMock extends RunningCommand {
+  child: ChildProcess;
+}
+
+/** What a command has printed so far, and waits for what it will print until it ends. */
+class Printed {
+  stdout = '';
+  stderr = '';
+  #ended = false;
+  readonly #waiters = new Set<{ check: () => void; end: () => void }>();
+
+  add(stream: 'stdout' | 'stderr', text: string): void {
+    this[stream] += text;
+    for (const waiter of this.#waiters) waiter.check();
+  }
+
+  /** No more output: every wait still pending rejects. */
+  end(): void {
+    this.#ended = true;
+    for (const waiter of this.#waiters) waiter.end();
+  }
+
+  matching(pattern: string | RegExp): Promise<string> {
+    return new Promise<string>((found, ended) => {
+      const waiter = {
+        check: () => {
+          const output = this.stdout + this.stderr;
+          if (typeof pattern === 'string' ? !output.includes(pattern) : !pattern.test(output)) return;
+          this.#waiters.delete(waiter);
+          found(output);
+        },
+        end: () => {
+          if (this.#waiters.delete(waiter))
+            ended(new Error(`exited before printing ${String(pattern)}; output: ${this.stdout}${this.stderr}`));
+        },
+      };
+      this.#waiters.add(waiter);
+      waiter.check();
+      if (this.#ended) waiter.end();
+    });
+  }
+}
+
+const listeningLine = /listening on (http:\/\/\S+)\/v1/;
 
 export function startCommand(
   command: string,
@@ -76,46 +121,28 @@ export function startCommand(
         // already gone
       }
     };
-    let stdout = '';
-    let stderr = '';
+    const printed = new Printed();
     const exited = new Promise<Exit>((done) =>
-      child.on('close', (code, signal) => done({ code, signal, stdout, stderr })),
+      child.on('close', (code, signal) => {
+        printed.end();
+        done({ code, signal, stdout: printed.stdout, stderr: printed.stderr });
+      }),
     );
-    const waiters = new Set<() => void>();
-    const printed = () => {
-      for (const check of waiters) check();
-    };
-    const outputMatching = (pattern: string | RegExp) =>
-      new Promise<string>((found, ended) => {
-        const check = () => {
-          const output = stdout + stderr;
-          if (typeof pattern === 'string' ? !output.includes(pattern) : !pattern.test(output)) return;
-          waiters.delete(check);
-          found(output);
-        };
-        waiters.add(check);
-        check();
-        void exited.then(() => {
-          if (waiters.delete(check))
-            ended(new Error(`exited before printing ${String(pattern)}; output: ${stdout}${stderr}`));
-        });
-      });
     const timer = setTimeout(() => {
       signalGroup('SIGKILL');
-      reject(new Error(`no "listening on" line within 30 s; output: ${stdout}${stderr}`));
+      reject(new Error(`no "listening on" line within 30 s; output: ${printed.stdout}${printed.stderr}`));
     }, 30_000);
     child.stdout!.on('data', (chunk) => {
-      stdout += chunk;
-      printed();
-      const match = /listening on (http:\/\/\S+)\/v1/.exec(stdout);
+      printed.add('stdout', String(chunk));
+      const match = listeningLine.exec(printed.stdout);
       if (match) {
         clearTimeout(timer);
         resolve({
           child,
           origin: match[1]!,
           baseUrl: `${match[1]}/v1`,
-          output: () => stdout + stderr,
-          outputMatching,
+          output: () => printed.stdout + printed.stderr,
+          outputMatching: (pattern) => printed.matching(pattern),
           stop: (signal = 'SIGTERM') => {
             signalGroup(signal);
             return exited;
@@ -123,10 +150,7 @@ export function startCommand(
         });
       }
     });
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      printed();
-    });
+    child.stderr!.on('data', (chunk) => printed.add('stderr', String(chunk)));
     void exited.then((exit) => {
       clearTimeout(timer);
       reject(new Error(`exited with ${exit.code} before listening: ${exit.stdout}${exit.stderr}`));
@@ -135,7 +159,49 @@ export function startCommand(
 }
 
 /**
- * Runs `petstore-verify ARGS` (or `petstore-verify explore ARGS`) in this process, as its command
+ * Starts `petstore-verify proxy ARGS` in this process, as its command line does (`env` over this
+ * process's environment), printing what the command prints, redacted as the command redacts it;
+ * resolves once it listens. `stop()` does what SIGINT, SIGTERM and SIGHUP do to the command (the
+ * same summary, report and exit code), without a process (and its own load of Prism) for each proxy.
+ * What only a process shows (the signal itself, exiting at once) is tested with the real command.
+ */
+export async function startProxyInProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningCommand> {
+  const [{ proxyCommand }, { confidencesOf }, { Redaction }] = await Promise.all([
+    import('../../cli/verify/proxy.js'),
+    import('../../cli/verify/confidences.js'),
+    import('../../verify/redaction.js'),
+  ]);
+  const environment = { ...process.env, ...env };
+  const redaction = new Redaction(confidencesOf(['proxy', ...args], environment));
+  const printed = new Printed();
+  const controller = new AbortController();
+  const exited = proxyCommand(args, {
+    output: {
+      stdout: (text) => printed.add('stdout', redaction.text(text)),
+      stderr: (text) => printed.add('stderr', redaction.text(text)),
+    },
+    environment,
+    stop: controller.signal,
+  })
+    .then((code): Exit => ({ code, signal: null, stdout: printed.stdout, stderr: printed.stderr }))
+    .finally(() => printed.end());
+  await printed.matching(listeningLine);
+  const origin = listeningLine.exec(printed.stdout)![1]!;
+  return {
+    origin,
+    baseUrl: `${origin}/v1`,
+    output: () => printed.stdout + printed.stderr,
+    outputMatching: (pattern) => printed.matching(pattern),
+    stop: () => {
+      controller.abort();
+      return exited;
+    },
+  };
+}
+
+/**
+ * Runs `petstore-verify ARGS` (or its `explore`, `har` and `publish-pact` commands, or a
+ * `petstore-verify proxy ARGS` that stops at once, a usage error) in this process, as its command
  * line does (`env` over this process's environment), and collects what it prints, redacted as the
  * command redacts it: the same exit code,
  * stdout and stderr as `node dist/bin/petstore-verify.js ARGS`, without a process (and its second load
@@ -143,25 +209,33 @@ export function startCommand(
  * signals) is tested with the real command.
  */
 export async function runVerifyInProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Exit> {
-  const [{ runCommand }, { confidencesOf }, { Redaction }] = await Promise.all([
-    import('../../cli/verify/run.js'),
-    import('../../cli/verify/confidences.js'),
-    import('../../verify/redaction.js'),
-  ]);
+  const [{ runCommand }, { proxyCommand }, { harCommand }, { publishCommand }, { confidencesOf }, { Redaction }] =
+    await Promise.all([
+      import('../../cli/verify/run.js'),
+      import('../../cli/verify/proxy.js'),
+      import('../../cli/verify/har.js'),
+      import('../../cli/verify/publish-pact.js'),
+      import('../../cli/verify/confidences.js'),
+      import('../../verify/redaction.js'),
+    ]);
   const environment = { ...process.env, ...env };
   const redaction = new Redaction(confidencesOf(args, environment));
   let stdout = '';
   let stderr = '';
-  const explore = args[0] === 'explore';
-  const code = await runCommand(
-    explore ? args.slice(1) : args,
-    explore,
-    {
-      stdout: (text) => void (stdout += redaction.text(text)),
-      stderr: (text) => void (stderr += redaction.text(text)),
-    },
-    environment,
-  );
+  const output = {
+    stdout: (text: string) => void (stdout += redaction.text(text)),
+    stderr: (text: string) => void (stderr += redaction.text(text)),
+  };
+  const [command, ...rest] = args;
+  const code =
+    command === 'proxy'
+      ? // Never stopped: a proxy that starts runs until the test ends, as the command does.
+        await proxyCommand(rest, { output, environment, stop: new AbortController().signal })
+      : command === 'har'
+        ? await harCommand(rest, { output, environment })
+        : command === 'publish-pact'
+          ? await publishCommand(rest, environment, output)
+          : await runCommand(command === 'explore' ? rest : args, command === 'explore', output, environment);
   return { code, signal: null, stdout, stderr };
 }
 

@@ -2,6 +2,8 @@
 // both miss are caught, each with a shrunk sequence of a few steps, and the scenario it saves
 // replays the failure against that provider and passes against the mock; the same seed gives the
 // same runs and the same report.
+// petstore-verify runs in this process (runVerifyInProcess), but as the built command to show that a
+// process replays the same report, for its --help and --version, and petstore-mock loading a saved scenario.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -299,20 +301,12 @@ describe('petstore-verify explore', () => {
   });
 
   it('needs --state-url, and exits 2 when the target cannot be reached', async () => {
-    const withoutState = await runToExit(process.execPath, [
-      verifyCli,
-      'explore',
-      '--base-url',
-      'http://127.0.0.1:9/v1',
-      '--api-key',
-      'k',
-    ]);
+    const withoutState = await runVerifyInProcess(['explore', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k']);
     expect(withoutState.stderr).toBe(
       'petstore-verify: exploration needs --state-url: every run sets a generated provider state (see --help)\n',
     );
     expect(withoutState.code).toBe(2);
-    const unreachable = await runToExit(process.execPath, [
-      verifyCli,
+    const unreachable = await runVerifyInProcess([
       'explore',
       '--base-url',
       'http://127.0.0.1:9/v1',

@@ -1,6 +1,7 @@
 // petstore-verify har, reviewed as a tester: what a real browser's HAR holds that must not be blamed on
 // the deployment (a body the page never read, the browser's own HSTS redirect), broken HAR input that
 // must be refused in one line rather than judged or crash, and a redirect's fragment tokens.
+// The command runs in this process (runVerifyInProcess): no test here is about the process.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OrderInput } from '../../core/provider-state.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { judgeHar } from '../../verify/har/judge-har.js';
-import { runToExit, verifyCliPath as verifyCli } from '../support/cli-support.js';
+import { runVerifyInProcess } from '../support/cli-support.js';
 import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
 import { authorized } from '../support/support.js';
 
@@ -297,7 +298,7 @@ describe('petstore-verify har: a --json file it cannot write', () => {
       { url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed },
     ]);
     const report = join(directory, 'no-such-folder', 'report.json');
-    const run = await runToExit(process.execPath, [verifyCli, 'har', file, '--json', report, '--no-prism']);
+    const run = await runVerifyInProcess(['har', file, '--json', report, '--no-prism']);
     expect(run.stderr).toBe(
       `petstore-verify: --json ${report} cannot be written: its folder does not exist (see --help)\n`,
     );
@@ -381,9 +382,7 @@ describe('petstore-verify har: a key given that no call of the HAR holds', () =>
     const given = await judgeHar({ file, apiKey: 'staging-key-4242' });
     expect(given.report.keyNotInHar).toBe(false);
     expect([given.report.contract.disagreements, given.report.exitCode]).toEqual([0, 0]);
-    const run = await runToExit(process.execPath, [verifyCli, 'har', file, '--no-prism'], {
-      env: { ...process.env, PETSTORE_API_KEY: 'petstore-dev-key' },
-    });
+    const run = await runVerifyInProcess(['har', file, '--no-prism'], { PETSTORE_API_KEY: 'petstore-dev-key' });
     expect(run.stdout).toContain(
       'the key given (--api-key or $PETSTORE_API_KEY) is in no call of the HAR, so it is not the key the app used: each key is taken from its answer (401: refused, else accepted)',
     );
@@ -397,8 +396,7 @@ describe('petstore-verify har --save: the name to replay', () => {
       { url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed },
     ]);
     const saved = join(directory, 'saved');
-    const save = () =>
-      runToExit(process.execPath, [verifyCli, 'har', file, '--save', saved, '--name', 'same', '--no-prism']);
+    const save = () => runVerifyInProcess(['har', file, '--save', saved, '--name', 'same', '--no-prism']);
     expect((await save()).stdout).toContain(
       `saved 1 step in ${join(saved, 'same.yaml')}: replay it with petstore-verify --scenarios ${saved} --scenario same\n`,
     );

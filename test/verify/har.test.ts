@@ -1,3 +1,6 @@
+// petstore-verify har runs in this process (runVerifyInProcess), but where a process is at stake: no secret
+// in what the process prints (its streams are redacted), a usage error's exit code, and petstore-mock
+// started from a saved scenario (the command line reads it).
 // petstore-verify har: a tester's HAR file judged with the proxy's judge and recorder, saved as a
 // scenario that replays anywhere; every shape real HAR files hold; bad files; no secret in any output.
 import { gzipSync } from 'node:zlib';
@@ -11,7 +14,13 @@ import type { OrderInput } from '../../core/provider-state.js';
 import { judgeHar } from '../../verify/har/judge-har.js';
 import { loadPrismOracle } from '../../verify/prism.js';
 import { startBrokenProvider } from '../support/broken-provider.js';
-import { cliPath as mockCli, runToExit, startCommand, verifyCliPath as verifyCli } from '../support/cli-support.js';
+import {
+  cliPath as mockCli,
+  runToExit,
+  runVerifyInProcess,
+  startCommand,
+  verifyCliPath as verifyCli,
+} from '../support/cli-support.js';
 import { writeHar, type HarExchangeSpec, type HarShape } from '../support/har-files.js';
 import { authorized, developmentKey, startServer } from '../support/support.js';
 
@@ -45,7 +54,9 @@ const readmeBug: HarExchangeSpec[] = [
 const har = (name: string, exchanges: readonly HarExchangeSpec[], shape: HarShape = { browser: 'chrome' }) =>
   writeHar(join(directory, name), exchanges, shape);
 
-const verifyHar = (args: string[]) => runToExit(process.execPath, [verifyCli, 'har', ...args, '--no-prism']);
+const verifyHar = (args: string[]) => runVerifyInProcess(['har', ...args, '--no-prism']);
+/** The command as a process: for the redaction of its own output streams and a usage error's exit code. */
+const verifyHarProcess = (args: string[]) => runToExit(process.execPath, [verifyCli, 'har', ...args, '--no-prism']);
 
 describe('petstore-verify har: the README bug from a HAR', () => {
   it('holds the 204 for the shipped order against the contract at once from --from-scenario, and the saved scenario replays red against the buggy provider, green against an honest one', async () => {
@@ -85,8 +96,7 @@ describe('petstore-verify har: the README bug from a HAR', () => {
     );
 
     const replayed = (origin: string) =>
-      runToExit(process.execPath, [
-        verifyCli,
+      runVerifyInProcess([
         '--scenarios',
         saved,
         '--scenario',
@@ -220,8 +230,7 @@ describe('petstore-verify har: what real HAR files hold', () => {
     ]);
     const honest = await startServer();
     try {
-      const replay = await runToExit(process.execPath, [
-        verifyCli,
+      const replay = await runVerifyInProcess([
         '--scenarios',
         saved,
         '--scenario',
@@ -658,7 +667,15 @@ describe('petstore-verify har: no secret of the HAR leaves it', () => {
     ]);
     const saved = join(directory, 'saved');
     const report = join(directory, 'report.json');
-    const run = await verifyHar([file, '--from-scenario', 'cancel-shipped-order', '--save', saved, '--json', report]);
+    const run = await verifyHarProcess([
+      file,
+      '--from-scenario',
+      'cancel-shipped-order',
+      '--save',
+      saved,
+      '--json',
+      report,
+    ]);
     expect(run.code).toBe(1);
     const outputs = [run.stdout, run.stderr, await readFile(report, 'utf8')];
     for (const name of await readdir(saved)) outputs.push(await readFile(join(saved, name), 'utf8'));

@@ -368,8 +368,7 @@ describe('a run that checks nothing is not green', slow, () => {
     const provider = await startHostileProvider();
     const json = join(directory, 'nothing.json');
     try {
-      const exit = await runToExit(process.execPath, [
-        verifyCli,
+      const exit = await runVerifyInProcess([
         '--base-url',
         `${provider.origin}/v1`,
         '--api-key',

@@ -1,7 +1,8 @@
 // The Pact Broker workflow: publishing a pact (with CI defaults), fetching the pacts to verify through
 // the broker's HAL API (selectors, pending and WIP pacts, the provider's name), publishing the
 // verification results, and a broker that is down, hung or not a broker. The broker is a fake one on
-// 127.0.0.1 that follows the Pact Broker's HAL API.
+// 127.0.0.1 that follows the Pact Broker's HAL API. The commands run in this process (runVerifyInProcess)
+// but one, a process so that Pact's verifier inherits the environment as in CI.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -471,7 +472,7 @@ describe('petstore-verify with a broker that cannot be used: exit 2, one line na
 
 describe('petstore-verify publish-pact', () => {
   const publish = (args: string[], env: NodeJS.ProcessEnv) =>
-    runToExit(process.execPath, [verifyCli, 'publish-pact', ...args], { env: { ...noCi, ...env } });
+    runVerifyInProcess(['publish-pact', ...args], { ...noCi, ...env });
 
   it("reads the version, branch and build URL from GitHub Actions' variables, and says which", async () => {
     const broker = await fakeBroker([]);

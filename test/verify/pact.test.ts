@@ -14,7 +14,9 @@ import { listenLocally, startServer } from '../support/support.js';
 
 const env = { PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: '' };
 // petstore-verify run in this process (the same code from the command line to the reports; Pact's
-// verifier in its own process all the same), and the built command, where its process is at stake.
+// verifier in its own process all the same), and the built command, where its process is at stake:
+// the pact suite once from the bundle (which must find and start Pact's verifier from dist/), and
+// publish-pact's exit 1 when the broker refuses, as the binary exits.
 const petstoreVerify = (args: string[]) => runVerifyInProcess(args, env);
 const petstoreVerifyCommand = (args: string[]) =>
   runToExit(process.execPath, [verifyCli, ...args], { env, timeout: 110_000 });
@@ -319,11 +321,10 @@ describe('petstore-verify publish-pact', () => {
     });
     const brokerUrl = broker.origin;
     try {
-      const exit = await runToExit(
-        process.execPath,
-        [verifyCli, 'publish-pact', '--consumer-version', 'abc123', '--branch', 'main'],
-        { env: { PACT_BROKER_BASE_URL: brokerUrl, PACT_BROKER_TOKEN: 'secret' } },
-      );
+      const exit = await runVerifyInProcess(['publish-pact', '--consumer-version', 'abc123', '--branch', 'main'], {
+        PACT_BROKER_BASE_URL: brokerUrl,
+        PACT_BROKER_TOKEN: 'secret',
+      });
       expect(exit.stdout).toBe(
         `published the pact to ${brokerUrl} as version abc123, branch main\nCreated pact for version abc123\n`,
       );
@@ -369,15 +370,15 @@ describe('petstore-verify publish-pact', () => {
   });
 
   it('needs PACT_BROKER_BASE_URL and a consumer version', async () => {
-    const withoutBroker = await runToExit(
-      process.execPath,
-      [verifyCli, 'publish-pact', '--consumer-version', 'abc123'],
-      { env: { PACT_BROKER_BASE_URL: '' } },
-    );
+    const withoutBroker = await runVerifyInProcess(['publish-pact', '--consumer-version', 'abc123'], {
+      PACT_BROKER_BASE_URL: '',
+    });
     expect(withoutBroker.stderr).toBe('petstore-verify: publish-pact needs PACT_BROKER_BASE_URL (see --help)\n');
     expect(withoutBroker.code).toBe(2);
-    const withoutVersion = await runToExit(process.execPath, [verifyCli, 'publish-pact'], {
-      env: { PACT_BROKER_BASE_URL: 'http://127.0.0.1:9', GITHUB_SHA: '', CI_COMMIT_SHA: '' },
+    const withoutVersion = await runVerifyInProcess(['publish-pact'], {
+      PACT_BROKER_BASE_URL: 'http://127.0.0.1:9',
+      GITHUB_SHA: '',
+      CI_COMMIT_SHA: '',
     });
     expect(withoutVersion.stderr).toBe(
       'petstore-verify: publish-pact needs --consumer-version V (or a CI commit: $GITHUB_SHA, $CI_COMMIT_SHA) (see --help)\n',

@@ -1,3 +1,5 @@
+// The proxy runs in this process (startProxyInProcess: the command's own code, stopped as SIGINT stops it)
+// but in the two tests of a signal's summary and exit code and one usage error, which only a process shows.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -8,11 +10,22 @@ import { parseJson } from '../../core/parse-json.js';
 import { connect } from 'node:net';
 import { isList, startBrokenProvider } from '../support/broken-provider.js';
 import { startHostileProvider, type Switches } from '../support/hostile-provider.js';
-import { runToExit, startCommand, type RunningMock, verifyCliPath as verifyCli } from '../support/cli-support.js';
+import {
+  type RunningCommand,
+  runToExit,
+  runVerifyInProcess,
+  startCommand,
+  startProxyInProcess,
+  verifyCliPath as verifyCli,
+} from '../support/cli-support.js';
 import { authorized, listenLocally, startServer } from '../support/support.js';
 
-const startProxy = (upstream: string, args: string[] = []) =>
-  startCommand(process.execPath, [verifyCli, 'proxy', '--upstream', upstream, '--port', '0', ...args]);
+const proxyArgs = (upstream: string, args: string[]) => ['proxy', '--upstream', upstream, '--port', '0', ...args];
+/** The proxy command run in this process: stopping it does what SIGINT does to the command. */
+const startProxy = (upstream: string, args: string[] = []) => startProxyInProcess(proxyArgs(upstream, args).slice(1));
+/** The proxy as the process a user starts, for what only a process shows: a signal's summary and exit code. */
+const startProxyProcess = (upstream: string, args: string[] = []) =>
+  startCommand(process.execPath, [verifyCli, ...proxyArgs(upstream, args)]);
 
 let directory: string;
 beforeAll(async () => {
@@ -28,7 +41,7 @@ let reports = 0;
  * Runs `test` with a proxy in front of `upstream`, then stops it and checks that its summary, its
  * --json, GET /__verify/report and its exit code say the same: they are made from one report.
  */
-async function withProxy(upstream: string, args: string[], test: (proxy: RunningMock) => Promise<void>) {
+async function withProxy(upstream: string, args: string[], test: (proxy: RunningCommand) => Promise<void>) {
   const jsonFile = join(directory, `report-${++reports}.json`);
   const proxy = await startProxy(upstream, [...args, '--json', jsonFile]);
   let served: { violations: number; verdict: string; exitCode: number } | undefined;
@@ -62,7 +75,7 @@ function expectOneCount(
 }
 
 /** Waits until the proxy has printed `text` (it logs an exchange once the response has gone out), and returns its output. */
-const printed = (proxy: RunningMock, text: string): Promise<string> => proxy.outputMatching(text);
+const printed = (proxy: RunningCommand, text: string): Promise<string> => proxy.outputMatching(text);
 
 /** Sends raw bytes and reads every byte the other side sends until it closes. */
 function rawExchange(origin: string, request: string): Promise<string> {
@@ -164,7 +177,7 @@ describe('petstore-verify proxy', () => {
         : response,
     );
     const reportFile = join(directory, 'proxy-report.json');
-    const proxy = await startProxy(`${provider.origin}/v1`, ['--json', reportFile]);
+    const proxy = await startProxyProcess(`${provider.origin}/v1`, ['--json', reportFile]);
     try {
       const response = await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
       expect(response.headers.get('content-type')).toBe('text/plain');
@@ -200,7 +213,7 @@ describe('petstore-verify proxy', () => {
 
   it('exits 0 on SIGINT when nothing broke the contract', async () => {
     const mock = await startServer();
-    const proxy = await startProxy(`${mock.origin}/v1`);
+    const proxy = await startProxyProcess(`${mock.origin}/v1`);
     await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
     const exit = await proxy.stop('SIGINT');
     await mock.close();
@@ -381,7 +394,7 @@ describe('petstore-verify proxy', () => {
   });
 
   it.each([
-    [[], 'petstore-verify: proxy needs --upstream URL (see --help)\n'],
+    [[], 'petstore-verify: proxy needs --upstream URL (see --help)\n', 'process'],
     [
       ['--upstream', 'ftp://example.invalid/v1'],
       'petstore-verify: --upstream is not an http(s) URL: "ftp://example.invalid/v1" (see --help)\n',
@@ -394,8 +407,11 @@ describe('petstore-verify proxy', () => {
       ['--upstream', 'http://127.0.0.1:9/v1', '--json', '/no-such-folder-of-the-kit/report.json'],
       'petstore-verify: --json /no-such-folder-of-the-kit/report.json cannot be written: its folder does not exist (see --help)\n',
     ],
-  ])('refuses %j with one line and exit code 2', async (args, message) => {
-    const exit = await runToExit(process.execPath, [verifyCli, 'proxy', ...args]);
+  ])('refuses %j with one line and exit code 2', async (args, message, how = 'in process') => {
+    const exit =
+      how === 'process'
+        ? await runToExit(process.execPath, [verifyCli, 'proxy', ...args])
+        : await runVerifyInProcess(['proxy', ...args]);
     expect(exit.stderr).toBe(message);
     expect(exit.code).toBe(2);
   });

@@ -1,5 +1,7 @@
 // Recording through the proxy (petstore-verify proxy --record): a session against a provider becomes
 // a scenario file that expects what the contract requires, holds no secret, and replays anywhere.
+// The commands run in this process (runVerifyInProcess, startProxyInProcess), but for two processes:
+// the proxy stopped with SIGTERM (a whole file left) and petstore-mock started in a recording's state.
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +16,13 @@ import { createDirectory } from '../../verify/create-directory.js';
 import { ScenarioRecorder, type RecordedStep } from '../../verify/recorder/scenario-recorder.js';
 import { verify } from '../../verify/run.js';
 import { isCancel, isList, json, startBrokenProvider } from '../support/broken-provider.js';
-import { cliPath as mockCli, runToExit, startCommand, verifyCliPath as verifyCli } from '../support/cli-support.js';
+import {
+  cliPath as mockCli,
+  runVerifyInProcess,
+  startCommand,
+  startProxyInProcess,
+  verifyCliPath as verifyCli,
+} from '../support/cli-support.js';
 import { authorized, listenLocally, startServer } from '../support/support.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 
@@ -814,8 +822,7 @@ describe('petstore-verify proxy --record on the command line', () => {
   it('exits 2 at start when the folder cannot be written', async () => {
     const file = join(directory, 'a-file');
     await writeFile(file, '');
-    const exit = await runToExit(process.execPath, [
-      verifyCli,
+    const exit = await runVerifyInProcess([
       'proxy',
       '--upstream',
       'http://127.0.0.1:9/v1',
@@ -912,8 +919,7 @@ describe('petstore-verify proxy --record on the command line', () => {
         '[{"id":1,"petId":101,"quantity":1},{"id":3,"petId":103,"quantity":1},' +
           '{"id":9007199254740993,"petId":7,"quantity":2},{"id":9007199254740992,"petId":8,"quantity":1}]',
       );
-      const replayed = await runToExit(process.execPath, [
-        verifyCli,
+      const replayed = await runVerifyInProcess([
         '--base-url',
         mock.baseUrl,
         '--api-key',
@@ -943,7 +949,6 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
       request.method === 'DELETE' && response.status === 409 ? new Response(null, { status: 204 }) : response,
     );
   const recordArgs = (origin: string, extra: string[] = []) => [
-    verifyCli,
     'proxy',
     '--upstream',
     `${origin}/v1`,
@@ -962,8 +967,7 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
   it("holds a 204 for the scenario's shipped order against the deployment at once, expects the 409, and replays red until it is fixed", async () => {
     const buggy = await cancelsShipped();
     const jsonFile = join(directory, '..', `${directory.split(/[\\/]/).pop()}-report.json`);
-    const proxy = await startCommand(
-      process.execPath,
+    const proxy = await startProxyInProcess(
       recordArgs(buggy.origin, [
         '--from-scenario',
         'cancel-shipped-order',
@@ -971,7 +975,7 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
         `${buggy.origin}/__mock/provider-state`,
         '--json',
         jsonFile,
-      ]),
+      ]).slice(1),
     );
     try {
       expect(await proxy.outputMatching(' starts a new file')).toContain(
@@ -1017,8 +1021,7 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
     expect((scenario!.steps[1] as ContractStep).expect.status).toBe(409);
     // Replayed as docs/testers.md says: red against the buggy deployment, green against an honest one.
     const replayed = (origin: string) =>
-      runToExit(process.execPath, [
-        verifyCli,
+      runVerifyInProcess([
         '--scenarios',
         directory,
         '--scenario',
@@ -1054,7 +1057,7 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
       method: 'POST',
       body: '{"state":"the store holds orders","params":{"orders":[{"id":3,"status":"shipped"}]},"action":"setup"}',
     });
-    const proxy = await startCommand(process.execPath, recordArgs(buggy.origin));
+    const proxy = await startProxyInProcess(recordArgs(buggy.origin).slice(1));
     try {
       expect(await proxy.outputMatching(' starts a new file')).toContain(
         '(the state inferred from the answers: give --from-scenario and --state-url to record from a known one;',
@@ -1110,8 +1113,7 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
   });
 
   it('exits 2 when the state cannot be set, naming the scenario and the state URL', async () => {
-    const exit = await runToExit(
-      process.execPath,
+    const exit = await runVerifyInProcess(
       recordArgs('http://127.0.0.1:9', [
         '--from-scenario',
         'cancel-shipped-order',
@@ -1143,7 +1145,7 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
       'scenario list-without-key sets no provider state: name one that does',
     ],
   ])('refuses %j with exit 2', async (extra, message) => {
-    const exit = await runToExit(process.execPath, recordArgs('http://127.0.0.1:9', extra));
+    const exit = await runVerifyInProcess(recordArgs('http://127.0.0.1:9', extra));
     expect(exit.code).toBe(2);
     expect(exit.stderr).toBe(`petstore-verify: ${message} (see --help)\n`);
   });
@@ -1156,9 +1158,13 @@ describe('petstore-verify proxy --record --from-scenario: recording from a known
       'description: mine\nstate:\n  name: the store holds orders\n  params:\n    orders: [{ id: 9007199254740993, status: shipped }]\n' +
         'steps:\n  - name: cancel\n    request: { method: DELETE, path: /store/orders/9007199254740993 }\n    expect: { status: 409 }\n',
     );
-    const proxy = await startCommand(
-      process.execPath,
-      recordArgs(honest.origin, ['--from-scenario', file, '--state-url', `${honest.origin}/__mock/provider-state`]),
+    const proxy = await startProxyInProcess(
+      recordArgs(honest.origin, [
+        '--from-scenario',
+        file,
+        '--state-url',
+        `${honest.origin}/__mock/provider-state`,
+      ]).slice(1),
     );
     try {
       const cancel = await fetch(`${proxy.baseUrl}/store/orders/9007199254740993`, {

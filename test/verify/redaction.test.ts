@@ -1,5 +1,7 @@
 // No report, log line or file of petstore-verify or its proxy carries a secret it was given: one
 // redaction, proved by runs with credentials in every place a user can put them.
+// The commands run as processes: what a process prints is redacted on its own stdout and stderr
+// (cli/petstore-verify.ts), which a run in this process would not go through.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -17,7 +17,8 @@ const withSuite = (args: string[]) => [
   ...(args.includes('--suite') || args.length < 2 ? [] : ['--suite', 'scenarios']),
 ];
 // petstore-verify run in this process (the same code from the command line to the reports, without a
-// process and a load of Prism per run), and the built command, where its process is what is at stake.
+// process and a load of Prism per run), and the built command, where its process is what is at stake:
+// one whole run with its reports, --version and each subcommand's --help as the binary prints them.
 const petstoreVerify = (args: string[], env: NodeJS.ProcessEnv = {}) => runVerifyInProcess(withSuite(args), env);
 const petstoreVerifyCommand = (args: string[], env: NodeJS.ProcessEnv = {}) =>
   runToExit(process.execPath, [verifyCli, ...withSuite(args)], { env: { PACT_DO_NOT_TRACK: 'true', ...env } });
@@ -204,7 +205,7 @@ describe('petstore-verify arguments and reachability', () => {
   it('takes --suite ajv, the scenarios suite before its name was one word everywhere, and says so', async () => {
     const mock = await startServer();
     try {
-      const exit = await petstoreVerifyCommand([
+      const exit = await petstoreVerify([
         '--base-url',
         `${mock.origin}/v1`,
         '--api-key',
@@ -248,14 +249,7 @@ describe('petstore-verify arguments and reachability', () => {
     const closed = await startServer();
     const origin = closed.origin;
     await closed.close();
-    const exit = await petstoreVerifyCommand([
-      '--base-url',
-      `${origin}/v1`,
-      '--api-key',
-      'k',
-      '--scenario',
-      'list-shape',
-    ]);
+    const exit = await petstoreVerify(['--base-url', `${origin}/v1`, '--api-key', 'k', '--scenario', 'list-shape']);
     expect(exit.code).toBe(2);
     expect(exit.stderr).toBe(
       `petstore-verify: the base URL does not answer: GET ${origin}/v1/store/orders: cannot reach ${origin}/v1/store/orders: ECONNREFUSED; check --base-url\n`,

@@ -1,20 +1,35 @@
 // The recorder records a call of every operation of the route table, whatever its method: the next
 // operation of the document may be a POST (a ship, say), and a recorder that knew only GET and DELETE
-// counted such calls as skipped and inferred the state from the calls around them. Here the route
-// table's cancel is a POST, so that a method the recorder never named is exercised in the fast project.
-import { describe, expect, it, vi } from 'vitest';
-import { ProviderHistory } from '../../core/compare.js';
-import { recordableCall, type ExchangeToRecord } from '../../verify/recorder/recorded-call.js';
-import { RecordedState } from '../../verify/recorder/recorded-state.js';
-import { judgeSteps, type JudgedCalls } from '../../verify/recorder/step-judging.js';
+// counted such calls as skipped and inferred the state from the calls around them. Here the recorder is
+// built on a route table whose cancel is a POST, a method the recorder never named.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProviderHistory } from '../../core/compare.js';
+import type { ExchangeToRecord, recordableCall } from '../../verify/recorder/recorded-call.js';
+import type { RecordedState } from '../../verify/recorder/recorded-state.js';
+import type { JudgedCalls, judgeSteps } from '../../verify/recorder/step-judging.js';
+import { removeBuiltRoutes, withRoutes } from '../support/with-routes.js';
 
-vi.mock('../../spec/generated/contract.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../spec/generated/contract.js')>();
-  return {
-    ...original,
-    routes: original.routes.map((route) => (route.operation === 'cancelOrder' ? { ...route, method: 'POST' } : route)),
-  };
-});
+interface Recorder {
+  recordableCall: typeof recordableCall;
+  judgeSteps: typeof judgeSteps;
+  RecordedState: typeof RecordedState;
+  ProviderHistory: typeof ProviderHistory;
+}
+
+let recorder: Recorder;
+
+beforeAll(async () => {
+  recorder = await withRoutes<Recorder>(
+    (routes) => routes.map((route) => (route.operation === 'cancelOrder' ? { ...route, method: 'POST' } : route)),
+    {
+      recordableCall: 'verify/recorder/recorded-call.ts',
+      judgeSteps: 'verify/recorder/step-judging.ts',
+      RecordedState: 'verify/recorder/recorded-state.ts',
+      ProviderHistory: 'core/compare.ts',
+    },
+  );
+}, 60_000);
+afterAll(removeBuiltRoutes);
 
 const exchange = (method: string, id: number, status: number): ExchangeToRecord => ({
   method,
@@ -29,25 +44,25 @@ const exchange = (method: string, id: number, status: number): ExchangeToRecord 
 
 describe('the recorder and an operation of any method', () => {
   it('records a POST of the route table as a step of its operation, and judges it', async () => {
-    const call = recordableCall(exchange('POST', 3, 204), 1, undefined);
+    const call = recorder.recordableCall(exchange('POST', 3, 204), 1, undefined);
     expect(call).toMatchObject({ title: '1. cancel order 3', method: 'POST', path: '/store/orders/3' });
     const recording: JudgedCalls = {
       file: 'any-method.yaml',
       calls: [{ call: call!, judgement: undefined }],
-      state: new RecordedState([{ id: 3n, status: 'shipped' }]),
+      state: new recorder.RecordedState([{ id: 3n, status: 'shipped' }]),
       judgedIn: undefined,
       model: undefined,
-      history: new ProviderHistory(),
+      history: new recorder.ProviderHistory(),
       touched: new Set(),
       orderLines: new WeakMap(),
     };
-    const [step] = await judgeSteps(recording);
+    const [step] = await recorder.judgeSteps(recording);
     expect(step!.step).toMatchObject({ request: { method: 'POST', path: '/store/orders/3' }, expect: { status: 409 } });
     expect(step!.disagreements.map((finding) => finding.code)).toContain('status-unexpected');
   });
 
   it('still records nothing for a method no operation of that path has', () => {
-    expect(recordableCall(exchange('DELETE', 3, 405), 1, undefined)).toBeUndefined();
-    expect(recordableCall(exchange('PATCH', 3, 405), 1, undefined)).toBeUndefined();
+    expect(recorder.recordableCall(exchange('DELETE', 3, 405), 1, undefined)).toBeUndefined();
+    expect(recorder.recordableCall(exchange('PATCH', 3, 405), 1, undefined)).toBeUndefined();
   });
 });

@@ -20,6 +20,7 @@ const folders: string[] = [];
 export async function withRoutes<T>(
   change: (routes: readonly Route[]) => readonly unknown[],
   exports: Record<string, string>,
+  more: { definitions?: Record<string, string> } = {},
 ): Promise<T> {
   const folder = await scratchFolder('petstore-with-routes-');
   folders.push(folder);
@@ -40,6 +41,16 @@ export async function withRoutes<T>(
       {
         name: 'changed-routes',
         setup(plugin) {
+          // Definitions of operations the generated table lacks: `name: 'path/below/the/root.ts#exportName'`.
+          plugin.onLoad({ filter: /core[\\/]operation-definitions\.ts$/ }, async (args) => {
+            let text = await readFile(args.path, 'utf8');
+            for (const [name, where] of Object.entries(more.definitions ?? {})) {
+              const [file, exported] = where.split('#');
+              const imported = `import { ${exported} as ${name}Definition } from ${JSON.stringify(join(projectRoot, file!))};`;
+              text = `${imported}\n${text.replace(/(operationDefinitions[^=]*= \{\n)/, `$1  ${name}: ${name}Definition,\n`)}`;
+            }
+            return { contents: text, loader: 'ts' };
+          });
           plugin.onLoad({ filter: /spec[\\/]generated[\\/]contract\.ts$/ }, async (args) => {
             const text = await readFile(args.path, 'utf8');
             const renamed = text.replace('export const routes =', 'const generatedRoutes =');

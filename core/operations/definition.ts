@@ -57,6 +57,12 @@ export interface StoreOfOperations {
   find(id: bigint): StoredOrder | undefined;
   /** Cancels a pending order: what the store found (an order cancelled before counts as absent). */
   cancel(id: bigint): Promise<'cancelled' | 'shipped' | 'absent'>;
+  /**
+   * Moves the order to `to` if its status is one of `from`, one write at a time: the status it found
+   * (the order unchanged unless it is one of `from`), or `absent`. How an operation other than the
+   * cancel changes the store (a ship: `{ from: ['pending'], to: 'shipped' }`).
+   */
+  change(id: bigint, move: { from: readonly OrderStatus[]; to: OrderStatus }): Promise<OrderStatus | 'absent'>;
   /** The orders a client that parsed its id as a float64 would send as `sent`; none when `sent` is stored. */
   ordersWithSameFloat64(sent: bigint): Promise<readonly HeldOrder[]>;
 }

@@ -82,6 +82,29 @@ describe('evidence of a cancelled order', () => {
     expect(findings).toEqual([]);
   });
 
+  it('ships through the store: a shipped order is then refused a cancel, a cancelled one refused a ship', async () => {
+    const mock = kit.createOrderMock({ baseUrl: base });
+    const call = async (method: string, path: string) =>
+      (await mock.handle(new Request(`${base}${path}`, { method, headers: withKey })))!;
+    const answers = [
+      await call('POST', '/store/orders/1/ship'),
+      await call('DELETE', '/store/orders/1'),
+      await call('POST', '/store/orders/1/ship'),
+      await call('DELETE', '/store/orders/2'),
+      await call('POST', '/store/orders/2/ship'),
+      await call('POST', '/store/orders/99/ship'),
+    ];
+    expect(answers).toMatchObject([
+      { status: 200 },
+      { status: 409 },
+      { status: 200 },
+      { status: 204 },
+      { status: 409 },
+      { status: 404 },
+    ]);
+    expect((await mock.orders()).find((order) => order.id === 1n)?.status).toBe('shipped');
+  });
+
   it('makes a recording infer a cancelled order, and the honest 409 agrees with the contract', async () => {
     const exchange: ExchangeToRecord = {
       method: 'POST',

@@ -82,6 +82,17 @@ describe('evidence of a cancelled order', () => {
     expect(findings).toEqual([]);
   });
 
+  it('states the whole order a 200 shows, so that a verifier finds every field the pact expects', async () => {
+    const mock = kit.createOrderMock({ baseUrl: base });
+    const ship = await mock.handle(new Request(`${base}/store/orders/1/ship`, { method: 'POST', headers: withKey }));
+    expect(ship).toMatchObject({ status: 200 });
+    const { document } = await mock.pactDocument({ consumer: 'web-app' });
+    const [interaction] = document.interactions as { providerStates: { params: { orders: object[] } }[] }[];
+    expect(interaction!.providerStates[0]!.params.orders).toEqual([
+      { id: 1n, petId: 101, quantity: 1, shipDate: '2026-12-01T09:00:00Z', complete: false, status: 'pending' },
+    ]);
+  });
+
   it('ships through the store: a shipped order is then refused a cancel, a cancelled one refused a ship', async () => {
     const mock = kit.createOrderMock({ baseUrl: base });
     const call = async (method: string, path: string) =>

@@ -20,6 +20,7 @@ export type {
   OperationDefinition,
   OrderTarget,
   RefusalCode,
+  ShownAs,
   StoreEvidence,
   StoreOfOperations,
 } from './operations/definition.js';
@@ -38,12 +39,15 @@ export const operationDefinitions: Readonly<Record<OperationName, OperationDefin
 
 /**
  * The status an operation's answer has when the store holds the order it names as `as` (a cancelled
- * order as an absent one); undefined for an operation on no one order.
+ * order as an absent one, unless the definition tells it apart: `statusWhenCancelled`); undefined for
+ * an operation on no one order.
  * @example
  * statusShowing('cancelOrder', 'shipped') // 409
  */
 export function statusShowing(operation: OperationName, as: OrderStatus | 'absent'): number | undefined {
-  return operationDefinitions[operation].statusWhenHeld?.(as === 'cancelled' ? 'absent' : as);
+  const definition = operationDefinitions[operation];
+  if (as !== 'cancelled') return definition.statusWhenHeld?.(as);
+  return definition.statusWhenCancelled ?? definition.statusWhenHeld?.('absent');
 }
 
 /**

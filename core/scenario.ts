@@ -60,7 +60,7 @@ export interface RecordingNote {
   keys: 'compared with --api-key' | 'inferred from the answers';
   /** Set by `--from-scenario`: the state is then known, not inferred (no state URL for a HAR: nothing was set). */
   from?: { scenario: string; stateUrl?: string };
-  inferred?: { id: ScenarioId; status: 'pending' | 'shipped'; listed: boolean; because: string }[];
+  inferred?: { id: ScenarioId; status: 'pending' | 'shipped' | 'cancelled'; listed: boolean; because: string }[];
   dropped?: { id?: ScenarioId; field: string; reason: string }[];
   /** Reads that repeated the one before, answer and all. */
   repeatedReads?: number;

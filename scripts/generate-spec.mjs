@@ -15,8 +15,6 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import openapiTS, { astToString } from 'openapi-typescript';
-import ts from 'typescript';
 
 const root = new URL('../', import.meta.url);
 const specUrl = new URL('spec/openapi.yaml', root);
@@ -87,6 +85,12 @@ function routeTable(document) {
     if (resolved === undefined) throw new Error(`unresolvable response reference ${response.$ref}`);
     return resolved;
   };
+  const resolveParameter = (parameter) => {
+    if (parameter.$ref === undefined) return parameter;
+    const resolved = document.components?.parameters?.[parameter.$ref.replace(/^#\/components\/parameters\//, '')];
+    if (resolved === undefined) throw new Error(`unresolvable parameter reference ${parameter.$ref}`);
+    return resolved;
+  };
   const routes = [];
   for (const [path, item] of Object.entries(document.paths)) {
     for (const method of httpMethods.filter((candidate) => item[candidate] !== undefined)) {
@@ -95,10 +99,20 @@ function routeTable(document) {
       const operationName = operation.operationId ?? kitOperationNames[key];
       if (operationName === undefined)
         throw new Error(`${key} has no operationId: name it in kitOperationNames (scripts/generate-spec.mjs)`);
-      const pathParameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].filter(
-        (parameter) => parameter.in === 'path',
-      );
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(resolveParameter);
+      const pathParameters = parameters.filter((parameter) => parameter.in === 'path');
       if (pathParameters.length > 1) throw new Error(`${key}: the route table holds one path parameter per operation`);
+      // What the route table cannot hold, the mock, the harness and the recorder would never send nor
+      // judge: refused here, not generated into a route that silently ignores it.
+      const other = parameters.find((parameter) => parameter.in !== 'path');
+      if (other !== undefined)
+        throw new Error(
+          `${key}: the route table holds no ${other.in} parameter (${other.name}); the mock, the harness and the recorder would ignore it`,
+        );
+      if (operation.requestBody !== undefined)
+        throw new Error(
+          `${key}: the route table holds no request body; the mock, the harness and the recorder would ignore it`,
+        );
       const [parameter] = pathParameters;
       routes.push({
         operation: operationName,
@@ -223,6 +237,10 @@ async function renderControlPage() {
 async function render() {
   const text = await readFile(specUrl, 'utf8');
   const document = parse(text);
+  // First, before the type generators load: the route table refuses what it cannot hold.
+  const contractModule = renderContract(document);
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
+  const { default: ts } = await import('typescript');
   const documentModule =
     header +
     '/** The OpenAPI document of the order interface, as parsed from `spec/openapi.yaml`. */\n' +
@@ -243,7 +261,7 @@ async function render() {
     [new URL('spec/generated/openapi-document.ts', root), documentModule],
     [new URL('spec/generated/openapi-types.ts', root), typesModule],
     [new URL('spec/generated/openapi-exact-types.ts', root), exactTypesModule],
-    [new URL('spec/generated/contract.ts', root), renderContract(document)],
+    [new URL('spec/generated/contract.ts', root), contractModule],
     [new URL('mocks/generated/scenarios.ts', root), await renderScenarios()],
     [new URL('mocks/generated/control-page.ts', root), await renderControlPage()],
     [new URL('scenarios/scenario.schema.json', root), await renderScenarioSchema(document)],

@@ -8,6 +8,14 @@ import type { StoredOrder } from '../records.js';
 export type HeldAs = Exclude<OrderStatus, 'cancelled'> | 'absent';
 
 /**
+ * What an answer can show of the order it names: how the store held it, or, for an operation whose
+ * answer tells a cancelled order from one the store does not hold (a ship's 409), that it was cancelled.
+ * @example
+ * const shown: ShownAs = 'cancelled';
+ */
+export type ShownAs = HeldAs | 'cancelled';
+
+/**
  * What one answer proves about the store it was given in: the orders a list showed (as listed, in
  * order), how the store held the order a call named, or nothing.
  * @example
@@ -15,7 +23,7 @@ export type HeldAs = Exclude<OrderStatus, 'cancelled'> | 'absent';
  */
 export type StoreEvidence =
   | { kind: 'listed'; orders: readonly JsonValue[] }
-  | { kind: 'held'; id: bigint; as: HeldAs }
+  | { kind: 'held'; id: bigint; as: ShownAs }
   | { kind: 'nothing' };
 
 /** An answer as the evidence is read from it: its status, its body read exactly, the path parameter as written. */
@@ -49,6 +57,12 @@ export interface StoreOfOperations {
   find(id: bigint): StoredOrder | undefined;
   /** Cancels a pending order: what the store found (an order cancelled before counts as absent). */
   cancel(id: bigint): Promise<'cancelled' | 'shipped' | 'absent'>;
+  /**
+   * Moves the order to `to` if its status is one of `from`, one write at a time: the status it found
+   * (the order unchanged unless it is one of `from`), or `absent`. How an operation other than the
+   * cancel changes the store (a ship: `{ from: ['pending'], to: 'shipped' }`).
+   */
+  change(id: bigint, move: { from: readonly OrderStatus[]; to: OrderStatus }): Promise<OrderStatus | 'absent'>;
   /** The orders a client that parsed its id as a float64 would send as `sent`; none when `sent` is stored. */
   ordersWithSameFloat64(sent: bigint): Promise<readonly HeldOrder[]>;
 }
@@ -113,6 +127,12 @@ export interface OperationDefinition {
   evidence(answer: AnswerToRead): StoreEvidence;
   /** For an operation on one order: the status its answer has when the store holds that order so. */
   statusWhenHeld?: (as: HeldAs) => number | undefined;
+  /**
+   * For an operation on one order whose answer tells a cancelled order from one the store does not
+   * hold: that answer's status (with `cancelled` in its evidence). Without it, a cancelled order is
+   * answered as an absent one (spec gap 4), and `statusWhenHeld('absent')` gives the status.
+   */
+  statusWhenCancelled?: number;
   /**
    * What a call does, in a step's title (`list the orders`), with `parameter` as written in the path.
    * Without it, the title is read from the operation's name: `cancelOrder` with `3` is `cancel order 3`

@@ -2,7 +2,7 @@
 // evidence and statuses read from one table of how each status shows the order held.
 import { parseInt64 } from '../int64.js';
 import { orderFields, type StoredOrder } from '../records.js';
-import type { AnswerToRead, HeldAs, MockOutcome, StoreEvidence, StoreOfOperations } from './definition.js';
+import type { AnswerToRead, HeldAs, MockOutcome, ShownAs, StoreEvidence, StoreOfOperations } from './definition.js';
 
 const nothing: StoreEvidence = { kind: 'nothing' };
 
@@ -19,7 +19,7 @@ function decoded(parameter: string): string {
  * @example
  * heldEvidence({ 204: 'pending' })({ status: 204, body: undefined, parameter: '3' }) // { kind: 'held', id: 3n, as: 'pending' }
  */
-export function heldEvidence(shows: Readonly<Record<number, HeldAs>>): (answer: AnswerToRead) => StoreEvidence {
+export function heldEvidence(shows: Readonly<Record<number, ShownAs>>): (answer: AnswerToRead) => StoreEvidence {
   return ({ status, parameter }) => {
     const as = shows[status];
     const id = parameter === undefined ? undefined : parseInt64(decoded(parameter));
@@ -32,7 +32,7 @@ export function heldEvidence(shows: Readonly<Record<number, HeldAs>>): (answer: 
  * @example
  * statusWhenHeldBy({ 409: 'shipped' })('shipped') // 409
  */
-export function statusWhenHeldBy(shows: Readonly<Record<number, HeldAs>>): (as: HeldAs) => number | undefined {
+export function statusWhenHeldBy(shows: Readonly<Record<number, ShownAs>>): (as: HeldAs) => number | undefined {
   return (as) => {
     const found = Object.entries(shows).find(([, shown]) => shown === as);
     return found === undefined ? undefined : Number(found[0]);

@@ -5,6 +5,8 @@ import { developmentApiKey, wrongApiKey, type KeyChoice } from '../../core/autho
 import { findingMessage, type Finding } from '../../core/finding.js';
 import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { providerState } from '../../core/provider-state.js';
+import { toInt64 } from '../../core/int64.js';
+import { orderFields } from '../../core/records.js';
 import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
 import { documentedResponse, matchRoute, type RouteMatch } from '../../core/routes.js';
 import { MockUsageError, PactContradictsSpec, type PactFinding } from '../base/errors.js';
@@ -76,8 +78,18 @@ function keyOf(call: RecordedCall): { choice: KeyChoice; header: string | undefi
 function stateOf(match: RouteMatch, status: number, body: JsonValue | undefined): JsonValue[] {
   const evidence = operationDefinitions[match.route.operation].evidence({ status, body, parameter: match.parameter });
   if (evidence.kind === 'listed') return [...evidence.orders];
-  if (evidence.kind === 'held' && evidence.as !== 'absent') return [{ id: evidence.id, status: evidence.as }];
+  if (evidence.kind === 'held' && evidence.as !== 'absent')
+    return [{ ...fieldsShown(body, evidence.id), id: evidence.id, status: evidence.as }];
   return [];
+}
+
+/**
+ * The documented fields of the order an answer's body shows, when it is the order the call names (a
+ * read's or a ship's 200): the provider state must hold them, or a verifier finds them missing.
+ */
+function fieldsShown(body: JsonValue | undefined, id: bigint): Record<string, JsonValue> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || toInt64(body.id) !== id) return {};
+  return Object.fromEntries(orderFields.flatMap((field) => (body[field] === undefined ? [] : [[field, body[field]!]])));
 }
 
 /** The matching rules of a response body: where the contract lets an honest provider differ. */

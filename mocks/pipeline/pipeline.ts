@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'msw';
-import { pathSegments, routesAtPath, type OperationName, type Route } from '../../core/routes.js';
-import { parseInt64 } from '../../core/int64.js';
+import { matchRoute, pathSegments, routesAtPath, type OperationName, type Route } from '../../core/routes.js';
 import { operationDefinitions } from '../../core/operation-definitions.js';
 import { controlPathOf, matchControlRoute } from '../control/control.js';
 import {
@@ -9,7 +8,6 @@ import {
   headReply,
   methodNotAllowed,
   notDecodable,
-  operationAt,
   options204,
   routeFor,
 } from './method-rules.js';
@@ -18,6 +16,7 @@ import type { InteractionJudge } from '../pact/interaction-judge.js';
 import { MockError, errorToReply, noOperation } from '../base/errors.js';
 import { keptAnswer, type AuthorizationSeen, type KeptAnswer, type RecordedCall } from '../journal/journal.js';
 import type { MockSession } from '../session/mock-session.js';
+import { heldAsOf } from './held-as-of.js';
 import type { MockRequest } from '../base/mock-request.js';
 import { operate } from '../session/operations.js';
 import { networkError, replyOfResponse, type NetworkError, type Reply, type RequestHead } from '../base/reply.js';
@@ -73,6 +72,8 @@ interface Where {
 // its session even if that session ends meanwhile.
 interface CallNote {
   operation: OperationName | null;
+  /** The operation's path parameter as written, when a handler of the user's answered it. */
+  parameter?: string;
   session?: MockSession;
   probablyMeant?: bigint;
   /** Set when a handler of the user's or a fault answered instead of the kit's operation. */
@@ -91,17 +92,12 @@ function controlPageRedirect(url: URL): Reply {
   return { status: 308, headers: { location: `/__mock/${url.search}` }, body: null };
 }
 
-// How the session's store holds the order a call names (an operation on one order), for a call a
-// handler of the user's answered.
-function heldAsOf(session: MockSession, pathname: string): RecordedCall['heldAs'] {
-  let id: bigint | undefined;
-  try {
-    id = parseInt64(decodeURIComponent(pathname.slice(pathname.lastIndexOf('/') + 1)));
-  } catch {
-    return undefined;
-  }
-  if (id === undefined) return undefined;
-  return session.store.find(id)?.status ?? 'absent';
+// A call a handler of the user's answered: its operation and the parameter it names, from the route table.
+function handlerCall(method: string, path: string): CallNote {
+  const match = matchRoute(method, path);
+  const call: CallNote = { operation: match?.route.operation ?? null, by: 'handler' };
+  if (match?.parameter !== undefined) call.parameter = match.parameter;
+  return call;
 }
 
 class RequestPipeline {
@@ -159,7 +155,7 @@ class RequestPipeline {
     const users = await this.#userAnswer(request);
     if (users === undefined) return await this.#answerKits(request, where, call);
     call.by = 'handler';
-    if (where.namespace?.kind === 'api') call.operation = operationAt(request.method, where.namespace.path);
+    if (where.namespace?.kind === 'api') Object.assign(call, handlerCall(request.method, where.namespace.path));
     return users;
   }
 
@@ -185,7 +181,7 @@ class RequestPipeline {
     this.#record(request, {
       pathname: url.pathname,
       status,
-      call: { operation: operationAt(request.method, namespace.path), by: 'handler' },
+      call: handlerCall(request.method, namespace.path),
       ...(answer !== undefined && { kept: answer }),
     });
   }
@@ -357,7 +353,7 @@ class RequestPipeline {
     if (recorded.kept !== undefined) entry.answer = recorded.kept;
     else if (answer !== undefined && answer !== networkError) entry.answer = keptAnswer(answer, call.by ?? 'kit');
     if (call.by === 'handler' && call.operation !== null && operationDefinitions[call.operation].statusWhenHeld) {
-      const heldAs = heldAsOf(session, recorded.pathname);
+      const heldAs = heldAsOf(session, call.parameter);
       if (heldAs !== undefined) entry.heldAs = heldAs;
     }
     session.recordCall(entry);

@@ -22,6 +22,7 @@ function storeOfOperations(store: OrderStore): StoreOfOperations {
     listBody: () => store.listBody(),
     find: (id) => store.find(id),
     ordersWithSameFloat64: (sent) => store.ordersWithSameFloat64(sent),
+    change: (id, move) => store.change(id, move),
     cancel: (id) => store.cancelOutcome(id),
   };
 }

@@ -244,6 +244,32 @@ export class OrderStore {
   }
 
   /**
+   * Moves an order whose status is one of `from` to `to`, after every earlier write of the store has
+   * settled: the status it found (the order unchanged unless it is one of `from`), or `absent`. What an
+   * operation other than the cancel writes with (`StoreOfOperations.change`).
+   * @example
+   * await store.change(1n, { from: ['pending'], to: 'shipped' }); // 'pending', and order 1 is shipped
+   */
+  change(id: bigint, { from, to }: { from: readonly OrderStatus[]; to: OrderStatus }): Promise<OrderStatus | 'absent'> {
+    return this.#write(async () => {
+      let records: Records;
+      do records = await this.#materialized();
+      while (records !== this.#records);
+      // As for a cancel: the writes run one at a time, so what the hint found still holds in the draft.
+      const order = records.positions.find(id);
+      if (order === undefined) return 'absent';
+      if (!from.includes(order.status)) return order.status;
+      this.#updateByRecord ??= await updatesByRecordWithoutSearch();
+      const changed = await records.collection.update(this.#updateByRecord ? order : byId(id), {
+        data: (draft) => {
+          draft.status = to;
+        },
+      });
+      return changed === undefined ? 'absent' : order.status;
+    });
+  }
+
+  /**
    * The store's `@msw/data` collection; the next list and cancel see what you change. Ask again after a replace or reset.
    * @example
    * const orders = await store.collection();

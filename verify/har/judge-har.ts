@@ -54,7 +54,7 @@ export interface HarContractReport {
   disagreements: number;
   against: { step: string; findings: Finding[] }[];
   /** The order statuses taken from answers rather than known (no --from-scenario): a bug in them cannot be caught. */
-  inferred: { id: bigint; status: 'pending' | 'shipped'; because: string }[];
+  inferred: { id: bigint; status: 'pending' | 'shipped' | 'cancelled'; because: string }[];
   /** The scenario file written with `save`, and its steps. */
   saved: { file: string; steps: number }[];
   /** Why the file could not be written, when it could not. */

@@ -1,7 +1,7 @@
 import type { KeyChoice } from '../../core/authorization.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { titleOf } from '../../core/operation-definitions.js';
-import { matchRoute, storeListing } from '../../core/routes.js';
+import { matchRoute, storeListing, type Route } from '../../core/routes.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { keyChoiceOf } from '../key-choice-of.js';
 
@@ -36,7 +36,7 @@ export interface RecordedStep {
 /** One call the recording can write as a step, with what the upstream answered. */
 export interface RecordableCall {
   title: string;
-  method: 'GET' | 'DELETE';
+  method: Route['method'];
   path: string;
   key: KeyChoice;
   exchange: ExchangeToRecord;
@@ -74,10 +74,12 @@ export function recordableCall(
   // Parameters after a `;` in a segment (`5;jsessionid=…`) can carry a session: never written.
   const path = exchange.operationPath?.replace(/;[^/]*/g, '');
   // No answer at all (the connection dropped before a status line): nothing the upstream said to record.
-  if (path === undefined || exchange.status === 0 || (method !== 'GET' && method !== 'DELETE')) return undefined;
-  if (matchRoute(method, path) === undefined) return undefined;
+  if (path === undefined || exchange.status === 0) return undefined;
+  // Every operation of the route table, whatever its method: a method named here would skip the next one.
+  const match = matchRoute(method, path);
+  if (match === undefined) return undefined;
   const key = keyChoiceOf(exchange.authorization, { apiKey, status: exchange.status });
-  return { title: `${number}. ${stepTitle(method, path, key)}`, method, path, key, exchange };
+  return { title: `${number}. ${stepTitle(method, path, key)}`, method: match.route.method, path, key, exchange };
 }
 
 /** Whether `call` is a read identical to the one just before it, answer and all: nothing changed between them. */

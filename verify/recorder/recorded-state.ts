@@ -3,7 +3,7 @@ import { toInt64 } from '../../core/int64.js';
 import type { JsonValue } from '../../core/parse-json.js';
 import { orderInputViolations, type OrderInput } from '../../core/provider-state.js';
 import { orderFields } from '../../core/records.js';
-import { operationDefinitions } from '../../core/operation-definitions.js';
+import { operationDefinitions, type ShownAs } from '../../core/operation-definitions.js';
 import { matchRoute } from '../../core/routes.js';
 import { decodedSegment } from '../../core/compare.js';
 
@@ -27,7 +27,7 @@ export interface StateEvidence {
 /** An order added to the state, or given its status, from what an answer implies rather than from a list. */
 export interface InferredOrder {
   id: bigint;
-  status: 'pending' | 'shipped';
+  status: 'pending' | 'shipped' | 'cancelled';
   /** Whether the first list held it (then only its status is inferred). */
   listed: boolean;
   /** The step whose answer implies it. */
@@ -41,7 +41,7 @@ export interface DroppedField {
   reason: string;
 }
 
-type Outcome = { status: 'pending' | 'shipped' | 'absent'; because: string; startedAt: number; endedAt: number };
+type Outcome = { status: ShownAs; because: string; startedAt: number; endedAt: number };
 
 /**
  * The provider state a recording starts from: the one the proxy set (`known`), else inferred from the
@@ -121,7 +121,7 @@ export class RecordedState {
     const listedIds = new Set(listed.map((order) => toInt64(order.id)!));
     const inferred = [...this.#outcomes]
       .filter(([id, outcome]) => outcome.status !== 'absent' && !listedIds.has(id))
-      .map(([id, outcome]) => ({ id, status: outcome.status as 'pending' | 'shipped' }));
+      .map(([id, outcome]) => ({ id, status: outcome.status as Exclude<ShownAs, 'absent'> }));
     return [...listed, ...inferred];
   }
 

@@ -68,7 +68,7 @@ export interface WrittenRecordings {
   /** The steps with an answer against the contract, each with its findings. */
   against: { file: string; step: string; findings: Finding[] }[];
   /** The order statuses taken from answers rather than known (no state was set): a bug in them cannot be caught. */
-  inferred: { file: string; id: bigint; status: 'pending' | 'shipped'; because: string }[];
+  inferred: { file: string; id: bigint; status: 'pending' | 'shipped' | 'cancelled'; because: string }[];
   /** Why the recording stopped, when a file could not be written. */
   failed?: string;
 }

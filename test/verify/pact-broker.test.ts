@@ -156,6 +156,10 @@ const cancelsShipped: Fault = (_request, response) =>
   response.status === 409 ? new Response(null, { status: 204 }) : response;
 
 /** petstore-verify in this process, against a provider, with the broker in the environment. */
+// Port 9 (discard) on loopback, where nothing listens, as elsewhere in the suite: a port this file
+// closed could be taken by another file's server before the test connects to it.
+const refusingBroker = { origin: 'http://127.0.0.1:9' };
+
 function verifyWithBroker(broker: { origin: string }, args: string[]) {
   return runVerifyInProcess([...args, '--no-prism'], {
     ...noCi,
@@ -414,8 +418,7 @@ describe('petstore-verify with a broker that cannot be used: exit 2, one line na
   };
 
   it('a broker that refuses connections', async () => {
-    const closed = await listenLocally();
-    await closed.close();
+    const closed = refusingBroker;
     const honestProvider = await provider(honest);
     const exit = await verifyWithBroker(closed, [...withTarget(honestProvider.origin), '--suite', 'pact']);
     expect(exit.stderr).toBe(`petstore-verify: the Pact Broker did not answer GET ${closed.origin}/: ECONNREFUSED\n`);
@@ -577,8 +580,7 @@ describe('petstore-verify publish-pact', () => {
   });
 
   it('exits 2 with one line naming the URL when nothing listens at the broker URL (not "fetch failed")', async () => {
-    const closed = await listenLocally();
-    await closed.close();
+    const closed = refusingBroker;
     const exit = await publish(['--consumer-version', 'v1'], { PACT_BROKER_BASE_URL: closed.origin });
     expect(exit.stderr).toBe(
       `petstore-verify: the Pact Broker did not answer POST ${closed.origin}/contracts/publish: ECONNREFUSED\n`,

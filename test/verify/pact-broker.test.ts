@@ -156,9 +156,10 @@ const cancelsShipped: Fault = (_request, response) =>
   response.status === 409 ? new Response(null, { status: 204 }) : response;
 
 /** petstore-verify in this process, against a provider, with the broker in the environment. */
-// Port 9 (discard) on loopback, where nothing listens, as elsewhere in the suite: a port this file
-// closed could be taken by another file's server before the test connects to it.
-const refusingBroker = { origin: 'http://127.0.0.1:9' };
+// Port 2 on loopback: below the ports the system hands out (from 32768 here) and one no service of the
+// machine listens on, so it refuses; a port this file closed could be taken by another file's server
+// before the test connects. Not port 9, as elsewhere in the suite: Fetch refuses it as a "bad port".
+const refusingBroker = { origin: 'http://127.0.0.1:2' };
 
 function verifyWithBroker(broker: { origin: string }, args: string[]) {
   return runVerifyInProcess([...args, '--no-prism'], {

@@ -152,5 +152,16 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
  * mayChangeTheStore('GET', '/store/orders') // false
  */
 export function mayChangeTheStore(method: string, path: string): boolean {
-  return !safeMethods.has(method) && matchRoute(method, path) !== undefined;
+  return !isSafeMethod(method) && matchRoute(method, path) !== undefined;
+}
+
+/**
+ * Whether RFC 9110 calls a method safe (9.2.1): a call with it asks for no change of state, so two
+ * equal answers to it in a row show that nothing changed between them.
+ * @example
+ * isSafeMethod('GET') // true
+ * isSafeMethod('DELETE') // false
+ */
+export function isSafeMethod(method: string): boolean {
+  return safeMethods.has(method);
 }

@@ -5,7 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { operationDefinitions, statusShowing, titleOf } from '../../core/operation-definitions.js';
 import type { JsonValue } from '../../core/parse-json.js';
 import type { BodySchemaName } from '../../core/scenario.js';
-import { mayChangeTheStore, operationNames, routes, schemaNameOf, storeListing } from '../../core/routes.js';
+import {
+  isSafeMethod,
+  mayChangeTheStore,
+  operationNames,
+  routes,
+  schemaNameOf,
+  storeListing,
+} from '../../core/routes.js';
 
 describe('operationDefinitions', () => {
   it('defines every operation of the document, and no other', () => {
@@ -123,5 +130,17 @@ describe('mayChangeTheStore', () => {
     // Not an operation of the document: the model holds nothing it could change.
     expect(mayChangeTheStore('DELETE', '/store/orders')).toBe(false);
     expect(mayChangeTheStore('POST', '/store/orders/3/x')).toBe(false);
+  });
+
+  it('rests on the methods RFC 9110 calls safe, and no other', () => {
+    expect(['GET', 'HEAD', 'OPTIONS', 'TRACE'].map(isSafeMethod)).toEqual([true, true, true, true]);
+    expect(['DELETE', 'POST', 'PUT', 'PATCH', 'CONNECT', 'get'].map(isSafeMethod)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { KeyChoice } from '../../core/authorization.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { titleOf } from '../../core/operation-definitions.js';
-import { matchRoute, storeListing, type Route } from '../../core/routes.js';
+import { isSafeMethod, matchRoute, storeListing, type Route } from '../../core/routes.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { keyChoiceOf } from '../key-choice-of.js';
 
@@ -86,8 +86,8 @@ export function recordableCall(
 export function repeatsRead(previous: RecordableCall | undefined, call: RecordableCall): boolean {
   return (
     previous !== undefined &&
-    call.method === 'GET' &&
-    previous.method === 'GET' &&
+    isSafeMethod(call.method) &&
+    isSafeMethod(previous.method) &&
     previous.path === call.path &&
     previous.key === call.key &&
     previous.exchange.status === call.exchange.status &&

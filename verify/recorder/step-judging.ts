@@ -6,7 +6,7 @@ import type { OrderInput } from '../../core/provider-state.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../../core/checks.js';
 import { cancelledOrderId, ProviderHistory, settlesRace } from '../../core/compare.js';
 import { judgeCall } from '../../core/judge.js';
-import { documentedResponse, routeOf, schemaNameOf } from '../../core/routes.js';
+import { documentedResponse, isSafeMethod, routeOf, schemaNameOf } from '../../core/routes.js';
 import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
 import { stepOf } from '../model-step.js';
 import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
@@ -138,7 +138,7 @@ export function settleConcurrentSteps(calls: readonly RecordingEntry[], index: n
     // list-during-cancels).
     const racedIds = new Set(racing.map((position) => acceptedCancel(calls[position]!.call)!));
     const { missing } = judgement.judgedAs;
-    const racedList = call.method === 'GET' && missing.length > 0 && missing.every((order) => racedIds.has(order));
+    const racedList = isSafeMethod(call.method) && missing.length > 0 && missing.every((order) => racedIds.has(order));
     judgement.disagreements = judgement.found.filter(
       (finding) =>
         !(racedCancel && finding.code === 'status-unexpected') && !(racedList && finding.code === 'order-listed'),

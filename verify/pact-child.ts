@@ -13,7 +13,7 @@ interface Job {
 
 type Outcome = { results: string } | { crash: string };
 
-// The empty certificate store the parent made for this process, if any: removed when the parent is gone.
+// The certificate store that trusts nothing, which the parent made for this process, if any: removed when the parent is gone.
 const [certificateFolder] = process.argv.slice(2);
 let current: number | undefined;
 
@@ -37,17 +37,27 @@ process.on('unhandledRejection', (error) => crash(String((error as Error)?.messa
 // The parent ended (or dropped this process): nothing is left to verify for.
 process.on('disconnect', () => leave(0));
 
+interface PactCore {
+  verifyPacts(options: object): Promise<unknown>;
+}
+
 // Loaded while the parent prepares the first job; jobs are listened for at once, so none is missed.
-const pactCore = import('@pact-foundation/pact-core') as unknown as Promise<{
-  default: { verifyPacts(options: object): Promise<unknown> };
-}>;
+// pact-core is CommonJS: its singleton is `exports.default`, so an ES import finds it at
+// `default.default`. Version 19 also put `verifyPacts` on `module.exports` itself; 20 does not.
+const pactCore = (import('@pact-foundation/pact-core') as Promise<{ default: { default?: PactCore } }>).then(
+  ({ default: exported }) => {
+    const pact = exported.default;
+    if (typeof pact?.verifyPacts !== 'function') throw new Error('this pact-core has no verifyPacts');
+    return pact;
+  },
+);
 pactCore.catch(() => undefined);
 
 async function verify(job: Job): Promise<Outcome> {
   if (job.descriptionFilter === undefined) delete process.env.PACT_DESCRIPTION;
   else process.env.PACT_DESCRIPTION = job.descriptionFilter;
   try {
-    const { default: pact } = await pactCore;
+    const pact = await pactCore;
     return { results: String(await pact.verifyPacts(job.options)) };
   } catch (error) {
     const message = (error as Error).message ?? String(error);

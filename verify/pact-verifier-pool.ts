@@ -42,13 +42,35 @@ function withoutPactSettings(environment: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
   return Object.fromEntries(Object.entries(environment).filter(([name]) => !/^PACT_/i.test(name)));
 }
 
-/** An empty certificate file and folder in a new temporary folder, which the process removes when it ends. */
+/**
+ * A self-signed certificate whose private key was thrown away when it was made: a trust anchor nothing
+ * can be signed with. pact-core 20's HTTP client refuses to be built from a store with no certificate at
+ * all (every interaction fails with "builder error"); with this one alone it builds, and trusts nothing.
+ */
+const noTrustAnchor = `-----BEGIN CERTIFICATE-----
+MIIBuDCCAV2gAwIBAgIUO/uEdA3Qh7hRPBM5w78eToXi3EcwCgYIKoZIzj0EAwIw
+MDEuMCwGA1UEAwwlcGV0c3RvcmUtY29udHJhY3Qta2l0IG5vIHRydXN0IGFuY2hv
+cjAgFw0yNjExMjkwMzA5MDNaGA8yMTI2MTEwNTAzMDkwM1owMDEuMCwGA1UEAwwl
+cGV0c3RvcmUtY29udHJhY3Qta2l0IG5vIHRydXN0IGFuY2hvcjBZMBMGByqGSM49
+AgEGCCqGSM49AwEHA0IABCWjW26hP1s7VGcnQDjvbrhXb1RsICxZJR2qfmTHlbqT
+GVwe87TsQ7AfDR0viZBllxlJCJASROAY1phH7iYUjzOjUzBRMB0GA1UdDgQWBBQi
+PgRAZBwPrMxRo7JeA30LXUtgDzAfBgNVHSMEGDAWgBQiPgRAZBwPrMxRo7JeA30L
+XUtgDzAPBgNVHRMBAf8EBTADAQH/MAoGCCqGSM49BAMCA0kAMEYCIQCIuIFNOM3P
+NN/FykYElLhgFhPE1yFsNFJJeRbQiCkGIAIhAPQVVVfsSnqVadfPBJdSitXL14ss
+zW98uV5bhKmtp4gP
+-----END CERTIFICATE-----
+`;
+
+/**
+ * A certificate file holding only `noTrustAnchor` and an empty folder, in a new temporary folder, which
+ * the process removes when it ends.
+ */
 async function emptyCertificateStore(): Promise<{ directory: string; folder: string; file: string }> {
   const directory = await mkdtemp(join(tmpdir(), 'petstore-pact-'));
   const folder = join(directory, 'certificates');
   await mkdir(folder);
-  const file = join(directory, 'no-certificates.pem');
-  await writeFile(file, '');
+  const file = join(directory, 'no-trust-anchor.pem');
+  await writeFile(file, noTrustAnchor);
   return { directory, folder, file };
 }
 

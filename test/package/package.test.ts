@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
-import { optionalDependencies } from '../../verify/optional-dependencies.js';
+import { installVersion, optionalDependencies } from '../../verify/optional-dependencies.js';
 import { type Exit, projectRoot, runToExit, scratchFolder, startCommand } from '../support/cli-support.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/headless-browser.mjs';
@@ -462,7 +462,9 @@ server.close();
   it("runs npx petstore-verify against npx petstore-mock --scenario, and the proxy in front of it, once the provider's install line is run", async () => {
     await install(
       consumer,
-      Object.values(optionalDependencies).map(({ name, range }) => `${name}@${range}`),
+      // The versions the install hint names on this Node (Node 20: pact-core 19, Prism 5.12), not the range,
+      // of which npm would choose for itself.
+      Object.values(optionalDependencies).map(({ name, install }) => `${name}@${installVersion(install)}`),
     );
     const mock = await startCommand(
       'npx',

@@ -1,0 +1,200 @@
+// msw 3 in a frontend team's project (issue 55, item 3): a fresh project on Node 24 (msw 3 needs
+// Node >= 22.12) installs msw 3.0.5, Playwright, Storybook and msw-storybook-addon 3.0.3 with no flag,
+// then the packed kit, and runs the kit's own examples from there: the Playwright suite in both modes
+// (the in-page mock on the kit's own route source, no @msw/playwright) with the coverage reporter and
+// the run's pact, and the Storybook built and opened in Chromium, story by story and switching.
+import { cp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import packagedChromium from '@sparticuz/chromium';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseJson } from '../../../core/parse-json.js';
+import { projectRoot, runToExit, scratchFolder } from '../../support/cli-support.js';
+import { type ConsumerProject, consumerProject, packKit } from '../../support/consumer-project.js';
+import { documentedResponseCount, responsesOf } from '../../support/document-figures.js';
+import { examplePactInteractions, storyOutcomes, storySwitches } from '../../support/example-suites.js';
+import { launchChromium } from '../../support/headless-browser.mjs';
+import { nodeBinary } from '../../support/node-binaries.js';
+import { type LocalServer, serveDirectory } from '../../support/support.js';
+
+// The versions of the stack this file proves, each installed exactly.
+const tools = [
+  'msw@3.0.5',
+  '@playwright/test@1.65.1',
+  'vite@8.3.8',
+  '@sparticuz/chromium@147.0.0',
+  'storybook@10.6.0',
+  '@storybook/html-vite@10.6.0',
+  'msw-storybook-addon@3.0.3',
+];
+
+let project: ConsumerProject;
+let kitFolder: string;
+
+/**
+ * The kit's examples as a user's files: the same, but for the aliases that point the kit's names at
+ * its TypeScript sources (the project has the kit installed) and MSW's worker script, which is the
+ * installed msw's (msw 3's worker answers msw 3's client only).
+ */
+async function copyExamples(folder: string): Promise<void> {
+  for (const [from, files] of Object.entries({
+    playwright: ['playwright.config.ts', 'global-setup.ts', 'tests'],
+    web: ['index.html', 'vite.config.ts', 'src'],
+    storybook: ['.storybook', 'stories'],
+  }))
+    for (const file of files)
+      await cp(join(projectRoot, 'examples', from, file), join(folder, 'examples', from, file), { recursive: true });
+  for (const config of ['web/vite.config.ts', 'storybook/.storybook/main.ts']) {
+    const path = join(folder, 'examples', config);
+    const lines = (await readFile(path, 'utf8')).split('\n');
+    await writeFile(path, lines.filter((line) => !/'petstore-contract-kit\/[a-z]+': here\(/.test(line)).join('\n'));
+  }
+  await cp(
+    join(folder, 'node_modules/msw/lib/mockServiceWorker.js'),
+    join(folder, 'examples/web/public/mockServiceWorker.js'),
+  );
+}
+
+beforeAll(async () => {
+  kitFolder = await scratchFolder('petstore-msw3-kit-');
+  const [node, tarball] = await Promise.all([nodeBinary(24), packKit(kitFolder)]);
+  project = await consumerProject({ node, name: 'msw3-frontend' });
+  const toolsInstalled = await project.install(tools);
+  if (toolsInstalled.code !== 0) throw new Error(`npm install failed:\n${toolsInstalled.stderr}`);
+  const kitInstalled = await project.install([tarball]);
+  if (kitInstalled.code !== 0) throw new Error(`npm install of the kit failed:\n${kitInstalled.stderr}`);
+  await copyExamples(project.folder);
+}, 300_000);
+
+afterAll(async () => {
+  if (project) await rm(project.folder, { recursive: true, force: true });
+  if (kitFolder) await rm(kitFolder, { recursive: true, force: true });
+});
+
+describe('a project on msw 3 (Node 24)', () => {
+  it('installs msw 3 and the kit with no flag, and no @msw/playwright', async () => {
+    const installed = async (name: string) =>
+      (
+        JSON.parse(await readFile(join(project.folder, 'node_modules', name, 'package.json'), 'utf8')) as {
+          version: string;
+        }
+      ).version;
+    expect(project.node.version).toMatch(/^24\./);
+    expect(await installed('msw')).toBe('3.0.5');
+    expect(await installed('msw-storybook-addon')).toBe('3.0.3');
+    // The kit loads the project's msw, not a copy of its own.
+    const kitRequire = createRequire(join(project.folder, 'node_modules/petstore-contract-kit/package.json'));
+    expect(kitRequire.resolve('msw')).toBe(join(project.folder, 'node_modules/msw/lib/core/index.js'));
+    await expect(readFile(join(project.folder, 'node_modules/@msw/playwright/package.json'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+  });
+
+  it("passes the kit's example Playwright suite in both modes, with every documented response and the run's pact", async () => {
+    const pactDir = join(project.folder, 'pacts');
+    // The project's environment (its Node first), and Chromium from the suite's own @sparticuz/chromium.
+    const run = await runToExit(
+      project.node.path,
+      ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/playwright'],
+      {
+        cwd: project.folder,
+        env: {
+          ...project.env,
+          CHROMIUM_PATH: await packagedChromium.executablePath(),
+          CI: '1',
+          FORCE_COLOR: '0',
+          PACT_DIR: pactDir,
+        },
+        timeout: 290_000,
+      },
+    );
+    const output = run.stdout + run.stderr;
+    expect(output).toMatch(/\b23 passed\b/);
+    expect(output).toMatch(/\b1 skipped\b/);
+    expect(run.stdout).not.toMatch(/\bfailed\b|\bflaky\b/);
+    const produced = documentedResponseCount - responsesOf('readPet').length;
+    expect(run.stdout).toContain(
+      `Order interface coverage: every documented response was produced (readPet ignored), over 21 tests; ${produced} of ${documentedResponseCount} in all.`,
+    );
+    expect(run.stdout).toContain(
+      `Consumer pact: ${pactDir}/example-web-app-petstore-order-interface.json, ${examplePactInteractions.length} interactions from 21 tests.`,
+    );
+    expect(run.code).toBe(0);
+    const pact = parseJson(
+      await readFile(join(pactDir, 'example-web-app-petstore-order-interface.json'), 'utf8'),
+    ) as unknown as { interactions: { description: string }[] };
+    expect(pact.interactions.map((interaction) => interaction.description).sort()).toEqual(examplePactInteractions);
+  }, 300_000);
+
+  describe("the kit's example Storybook on msw-storybook-addon 3.0.3", () => {
+    let site: LocalServer | undefined;
+    let browser: Browser | undefined;
+
+    beforeAll(async () => {
+      const outDir = join(project.folder, 'storybook-static');
+      const built = await project.exec(
+        project.node.path,
+        [
+          'node_modules/storybook/dist/bin/dispatcher.js',
+          'build',
+          '-c',
+          'examples/storybook/.storybook',
+          '-o',
+          outDir,
+          '--quiet',
+        ],
+        { timeout: 240_000 },
+      );
+      if (built.code !== 0) throw new Error(`storybook build failed:\n${built.stdout}\n${built.stderr}`);
+      site = await serveDirectory(outDir);
+      browser = await launchChromium();
+    }, 250_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await site?.close();
+    });
+
+    /** A fresh page, and the errors and MSW warnings its console and frames report. */
+    async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
+      const page = await (await browser!.newContext()).newPage();
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        const line = message.text();
+        if (line.startsWith('Failed to load resource:')) return;
+        if (message.type() === 'error' || (message.type() === 'warning' && /\[MSW\]/.test(line))) problems.push(line);
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      return { page, problems };
+    }
+
+    it.each(storyOutcomes)('%s shows its outcome, and the console no error', async (id, outcome) => {
+      const { page, problems } = await watchedPage();
+      try {
+        await page.goto(`${site!.origin}/iframe.html?id=${id}&viewMode=story`);
+        await page.getByText(outcome, { exact: true }).waitFor();
+        expect(problems).toEqual([]);
+      } finally {
+        await page.context().close();
+      }
+    });
+
+    it('starts each story from its own scenario on every switch, on one worker, with no error', async () => {
+      const { page, problems } = await watchedPage();
+      try {
+        const [first, ...rest] = storySwitches;
+        await page.goto(`${site!.origin}/?path=/story/${first![0]}`);
+        const preview = page.frameLocator('#storybook-preview-iframe');
+        await preview.getByText(first![1], { exact: true }).waitFor();
+        for (const [id, outcome] of rest) {
+          await page.locator(`#${id}`).click();
+          await preview.getByText(outcome, { exact: true }).waitFor();
+        }
+        expect(problems).toEqual([]);
+      } finally {
+        await page.context().close();
+      }
+    });
+  });
+});

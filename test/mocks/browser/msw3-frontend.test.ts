@@ -35,7 +35,7 @@ let kitFolder: string;
 /**
  * The kit's examples as a user's files: the same, but for the aliases that point the kit's names at
  * its TypeScript sources (the project has the kit installed) and MSW's worker script, which is the
- * installed msw's (msw 3's worker answers msw 3's client only).
+ * installed msw's own (the example's is msw 2's, which msw 3 checks its worker against as it starts).
  */
 async function copyExamples(folder: string): Promise<void> {
   for (const [from, files] of Object.entries({

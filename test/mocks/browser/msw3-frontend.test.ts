@@ -27,7 +27,26 @@ const tools = [
   'storybook@10.6.0',
   '@storybook/html-vite@10.6.0',
   'msw-storybook-addon@3.0.3',
+  'typescript@5.9.3',
+  '@types/node@24.19.4',
 ];
+
+// The examples as a TypeScript user compiles them, against msw 3's types and the kit's declarations.
+// A name of its own: Playwright reads a tsconfig.json beside its tests.
+const examplesTsconfig = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'ESNext',
+    moduleResolution: 'Bundler',
+    lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+    types: ['node'],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: true,
+    noEmit: true,
+  },
+  include: ['examples/playwright', 'examples/web/src', 'examples/storybook/stories', 'examples/storybook/.storybook'],
+};
 
 let project: ConsumerProject;
 let kitFolder: string;
@@ -50,6 +69,7 @@ async function copyExamples(folder: string): Promise<void> {
     const lines = (await readFile(path, 'utf8')).split('\n');
     await writeFile(path, lines.filter((line) => !/'petstore-contract-kit\/[a-z]+': here\(/.test(line)).join('\n'));
   }
+  await writeFile(join(folder, 'tsconfig.examples.json'), JSON.stringify(examplesTsconfig));
   await cp(
     join(folder, 'node_modules/msw/lib/mockServiceWorker.js'),
     join(folder, 'examples/web/public/mockServiceWorker.js'),
@@ -89,6 +109,16 @@ describe('a project on msw 3 (Node 24)', () => {
     await expect(readFile(join(project.folder, 'node_modules/@msw/playwright/package.json'))).rejects.toMatchObject({
       code: 'ENOENT',
     });
+  });
+
+  it("type-checks the examples (Playwright's tests, the app, the stories) against msw 3 and the kit's declarations", async () => {
+    const checked = await project.exec(project.node.path, [
+      'node_modules/typescript/bin/tsc',
+      '-p',
+      'tsconfig.examples.json',
+    ]);
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
   });
 
   it("passes the kit's example Playwright suite in both modes, with every documented response and the run's pact", async () => {

@@ -100,7 +100,9 @@ export function createPageNetwork(context: RouteTarget, mock: OrderMock, msw: Ms
   let inFront: RequestHandler[] = [];
   let report: ((event: MockedResponseEvent) => void) | undefined;
   // The mock's own observer journals what a handler in front answers, as for setupServer's server.use.
-  mock.observe({ events: { on: (_event, listener) => void (report = listener), removeListener: () => {} } });
+  const disconnect = mock.observe({
+    events: { on: (_event, listener) => void (report = listener), removeListener: () => void (report = undefined) },
+  });
 
   async function answerByHandlers(request: Request, baseUrl: string | undefined): Promise<Response | undefined> {
     if (inFront.length === 0) return undefined;
@@ -139,6 +141,9 @@ export function createPageNetwork(context: RouteTarget, mock: OrderMock, msw: Ms
     enable: async () => {
       await context.route(everyUrl, onRoute);
     },
-    disable: () => context.unroute(everyUrl, onRoute),
+    disable: async () => {
+      await context.unroute(everyUrl, onRoute);
+      disconnect();
+    },
   };
 }

@@ -3,6 +3,9 @@
 // then the packed kit, and runs the kit's own examples from there: the Playwright suite in both modes
 // (the in-page mock on the kit's own route source, no @msw/playwright) with the coverage reporter and
 // the run's pact, and the Storybook built and opened in Chromium, story by story and switching.
+// Beside it, a project on msw 2 (Node 20) runs the same Playwright suite with no @msw/playwright
+// installed: the kit's own devDependencies still hold it (bench/playwright.mjs's baseline), so only
+// a project of a user's shows that neither major needs it.
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -15,15 +18,16 @@ import { type ConsumerProject, consumerProject, packKit } from '../../support/co
 import { documentedResponseCount, responsesOf } from '../../support/document-figures.js';
 import { examplePactInteractions, storyOutcomes, storySwitches } from '../../support/example-suites.js';
 import { launchChromium } from '../../support/headless-browser.mjs';
-import { nodeBinary } from '../../support/node-binaries.js';
+import { currentNode, type NodeBinary, nodeBinary } from '../../support/node-binaries.js';
 import { type LocalServer, serveDirectory } from '../../support/support.js';
 
-// The versions of the stack this file proves, each installed exactly.
+// What the Playwright example needs besides msw, each installed exactly.
+const playwrightTools = ['@playwright/test@1.65.1', 'vite@8.3.8', '@sparticuz/chromium@147.0.0'];
+
+// The versions of the msw 3 stack this file proves, each installed exactly.
 const tools = [
   'msw@3.0.5',
-  '@playwright/test@1.65.1',
-  'vite@8.3.8',
-  '@sparticuz/chromium@147.0.0',
+  ...playwrightTools,
   'storybook@10.6.0',
   '@storybook/html-vite@10.6.0',
   'msw-storybook-addon@3.0.3',
@@ -50,21 +54,23 @@ const examplesTsconfig = {
 
 let project: ConsumerProject;
 let kitFolder: string;
+let tarball: Promise<string>;
 
 /**
  * The kit's examples as a user's files: the same, but for the aliases that point the kit's names at
  * its TypeScript sources (the project has the kit installed) and MSW's worker script, which is the
  * installed msw's own (the example's is msw 2's, which msw 3 checks its worker against as it starts).
  */
-async function copyExamples(folder: string): Promise<void> {
-  for (const [from, files] of Object.entries({
+async function copyExamples(folder: string, withStorybook: boolean): Promise<void> {
+  const examples: Record<string, string[]> = {
     playwright: ['playwright.config.ts', 'global-setup.ts', 'tests'],
     web: ['index.html', 'vite.config.ts', 'src'],
-    storybook: ['.storybook', 'stories'],
-  }))
+    ...(withStorybook && { storybook: ['.storybook', 'stories'] }),
+  };
+  for (const [from, files] of Object.entries(examples))
     for (const file of files)
       await cp(join(projectRoot, 'examples', from, file), join(folder, 'examples', from, file), { recursive: true });
-  for (const config of ['web/vite.config.ts', 'storybook/.storybook/main.ts']) {
+  for (const config of ['web/vite.config.ts', ...(withStorybook ? ['storybook/.storybook/main.ts'] : [])]) {
     const path = join(folder, 'examples', config);
     const lines = (await readFile(path, 'utf8')).split('\n');
     await writeFile(path, lines.filter((line) => !/'petstore-contract-kit\/[a-z]+': here\(/.test(line)).join('\n'));
@@ -76,33 +82,88 @@ async function copyExamples(folder: string): Promise<void> {
   );
 }
 
+/** A user's project on `node`: the tools installed with no flag, then the packed kit, then the examples. */
+async function exampleProject(
+  node: NodeBinary,
+  name: string,
+  packages: readonly string[],
+  withStorybook: boolean,
+): Promise<ConsumerProject> {
+  const made = await consumerProject({ node, name });
+  const toolsInstalled = await made.install(packages);
+  if (toolsInstalled.code !== 0) throw new Error(`npm install failed:\n${toolsInstalled.stderr}`);
+  const kitInstalled = await made.install([await tarball]);
+  if (kitInstalled.code !== 0) throw new Error(`npm install of the kit failed:\n${kitInstalled.stderr}`);
+  await copyExamples(made.folder, withStorybook);
+  return made;
+}
+
+const installedVersion = async (folder: string, name: string) =>
+  (JSON.parse(await readFile(join(folder, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
+
+/** Runs the example Playwright suite in `folder` under its Node, and checks its summary, coverage and pact. */
+async function passesExamplePlaywright(from: ConsumerProject): Promise<void> {
+  const pactDir = join(from.folder, 'pacts');
+  // The project's environment (its Node first), and Chromium from the suite's own @sparticuz/chromium.
+  const run = await runToExit(
+    from.node.path,
+    ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/playwright'],
+    {
+      cwd: from.folder,
+      env: {
+        ...from.env,
+        CHROMIUM_PATH: await packagedChromium.executablePath(),
+        CI: '1',
+        FORCE_COLOR: '0',
+        PACT_DIR: pactDir,
+      },
+      timeout: 290_000,
+    },
+  );
+  const output = run.stdout + run.stderr;
+  // 12 tests in two projects; the in-page mock's own test is skipped in the server project.
+  expect(output).toMatch(/\b23 passed\b/);
+  expect(output).toMatch(/\b1 skipped\b/);
+  expect(run.stdout).not.toMatch(/\bfailed\b|\bflaky\b/);
+  const produced = documentedResponseCount - responsesOf('readPet').length;
+  expect(run.stdout).toContain(
+    `Order interface coverage: every documented response was produced (readPet ignored), over 21 tests; ${produced} of ${documentedResponseCount} in all.`,
+  );
+  expect(run.stdout).toContain(
+    `Consumer pact: ${pactDir}/example-web-app-petstore-order-interface.json, ${examplePactInteractions.length} interactions from 21 tests.`,
+  );
+  expect(run.code).toBe(0);
+  const pact = parseJson(
+    await readFile(join(pactDir, 'example-web-app-petstore-order-interface.json'), 'utf8'),
+  ) as unknown as { interactions: { description: string }[] };
+  expect(pact.interactions.map((interaction) => interaction.description).sort()).toEqual(examplePactInteractions);
+}
+
 beforeAll(async () => {
   kitFolder = await scratchFolder('petstore-msw3-kit-');
-  const [node, tarball] = await Promise.all([nodeBinary(24), packKit(kitFolder)]);
-  project = await consumerProject({ node, name: 'msw3-frontend' });
-  const toolsInstalled = await project.install(tools);
-  if (toolsInstalled.code !== 0) throw new Error(`npm install failed:\n${toolsInstalled.stderr}`);
-  const kitInstalled = await project.install([tarball]);
-  if (kitInstalled.code !== 0) throw new Error(`npm install of the kit failed:\n${kitInstalled.stderr}`);
-  await copyExamples(project.folder);
-}, 300_000);
+  tarball = packKit(kitFolder);
+  // Not left unhandled while the Node binary is fetched: each project awaits it.
+  tarball.catch(() => {});
+});
 
 afterAll(async () => {
-  if (project) await rm(project.folder, { recursive: true, force: true });
   if (kitFolder) await rm(kitFolder, { recursive: true, force: true });
 });
 
 describe('a project on msw 3 (Node 24)', () => {
+  beforeAll(async () => {
+    project = await exampleProject(await nodeBinary(24), 'msw3-frontend', tools, true);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (project) await rm(project.folder, { recursive: true, force: true });
+  });
+
   it('installs msw 3 and the kit with no flag, and no @msw/playwright', async () => {
-    const installed = async (name: string) =>
-      (
-        JSON.parse(await readFile(join(project.folder, 'node_modules', name, 'package.json'), 'utf8')) as {
-          version: string;
-        }
-      ).version;
     expect(project.node.version).toMatch(/^24\./);
-    expect(await installed('msw')).toBe('3.0.5');
-    expect(await installed('msw-storybook-addon')).toBe('3.0.3');
+    expect(await installedVersion(project.folder, 'msw')).toBe('3.0.5');
+    expect(await installedVersion(project.folder, 'msw-storybook-addon')).toBe('3.0.3');
     // The kit loads the project's msw, not a copy of its own.
     const kitRequire = createRequire(join(project.folder, 'node_modules/petstore-contract-kit/package.json'));
     expect(kitRequire.resolve('msw')).toBe(join(project.folder, 'node_modules/msw/lib/core/index.js'));
@@ -121,41 +182,11 @@ describe('a project on msw 3 (Node 24)', () => {
     expect(checked.code).toBe(0);
   });
 
-  it("passes the kit's example Playwright suite in both modes, with every documented response and the run's pact", async () => {
-    const pactDir = join(project.folder, 'pacts');
-    // The project's environment (its Node first), and Chromium from the suite's own @sparticuz/chromium.
-    const run = await runToExit(
-      project.node.path,
-      ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/playwright'],
-      {
-        cwd: project.folder,
-        env: {
-          ...project.env,
-          CHROMIUM_PATH: await packagedChromium.executablePath(),
-          CI: '1',
-          FORCE_COLOR: '0',
-          PACT_DIR: pactDir,
-        },
-        timeout: 290_000,
-      },
-    );
-    const output = run.stdout + run.stderr;
-    expect(output).toMatch(/\b23 passed\b/);
-    expect(output).toMatch(/\b1 skipped\b/);
-    expect(run.stdout).not.toMatch(/\bfailed\b|\bflaky\b/);
-    const produced = documentedResponseCount - responsesOf('readPet').length;
-    expect(run.stdout).toContain(
-      `Order interface coverage: every documented response was produced (readPet ignored), over 21 tests; ${produced} of ${documentedResponseCount} in all.`,
-    );
-    expect(run.stdout).toContain(
-      `Consumer pact: ${pactDir}/example-web-app-petstore-order-interface.json, ${examplePactInteractions.length} interactions from 21 tests.`,
-    );
-    expect(run.code).toBe(0);
-    const pact = parseJson(
-      await readFile(join(pactDir, 'example-web-app-petstore-order-interface.json'), 'utf8'),
-    ) as unknown as { interactions: { description: string }[] };
-    expect(pact.interactions.map((interaction) => interaction.description).sort()).toEqual(examplePactInteractions);
-  }, 300_000);
+  it(
+    "passes the kit's example Playwright suite in both modes, with every documented response and the run's pact",
+    () => passesExamplePlaywright(project),
+    300_000,
+  );
 
   describe("the kit's example Storybook on msw-storybook-addon 3.0.3", () => {
     let site: LocalServer | undefined;
@@ -227,4 +258,23 @@ describe('a project on msw 3 (Node 24)', () => {
       }
     });
   });
+});
+
+describe('a project on msw 2 (Node 20), without @msw/playwright', () => {
+  let project2: ConsumerProject;
+  beforeAll(async () => {
+    project2 = await exampleProject(currentNode(), 'msw2-frontend', ['msw@2.15.0', ...playwrightTools], false);
+  }, 300_000);
+
+  afterAll(async () => {
+    if (project2) await rm(project2.folder, { recursive: true, force: true });
+  });
+
+  it("passes the kit's example Playwright suite in both modes, as on msw 3", async () => {
+    expect(await installedVersion(project2.folder, 'msw')).toBe('2.15.0');
+    await expect(readFile(join(project2.folder, 'node_modules/@msw/playwright/package.json'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
+    await passesExamplePlaywright(project2);
+  }, 300_000);
 });

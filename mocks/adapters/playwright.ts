@@ -1,10 +1,9 @@
 import { test as base, expect, type BrowserContext, type TestInfo } from '@playwright/test';
-import type { NetworkFixture } from '@msw/playwright';
-import type { AnyHandler, RequestHandler } from 'msw';
 import { createControlClient, type ControlClient } from '../control/control-client.js';
 import { MockUsageError, MockOptionError } from '../base/errors.js';
 import { networkError, replyToResponse } from '../base/reply.js';
-import type { MockedResponseEvent, OrderMock, OrderMockOptions } from './order-mock.js';
+import type { OrderMock, OrderMockOptions } from './order-mock.js';
+import { createPageNetwork, type OrderMockNetwork } from './playwright-network.js';
 import { OrderCoverageReporter, coverageAttachment, pactAttachment } from './playwright-reporter.js';
 import type { PactSelection } from '../pact/pact-file.js';
 import { stringifyJson } from '../../core/stringify-json.js';
@@ -13,7 +12,7 @@ import { stringifyJson } from '../../core/stringify-json.js';
 export interface OrderMockTestOptions {
   /** The scenario each test starts from; null starts from the seed. Default: null. */
   scenario: string | null;
-  /** `'in-page'` (through @msw/playwright) or `'server'` (a session on a shared `petstore-mock`). Default: `'in-page'`. */
+  /** `'in-page'` (the page's requests routed to a mock in the test's process) or `'server'` (a session on a shared `petstore-mock`). Default: `'in-page'`. */
   mockMode: 'in-page' | 'server';
   /** The shared `petstore-mock`'s address in server mode. Default: `PETSTORE_MOCK_URL`. */
   mockServer: string | undefined;
@@ -42,14 +41,14 @@ export interface OrderMockFixtures {
   mock: ControlClient;
   /** In-page mode only: the mock itself. */
   orderMock: OrderMock;
-  /** In-page mode only: @msw/playwright's network fixture, for handlers of your own. */
-  network: NetworkFixture;
+  /** In-page mode only: the page's network, for MSW handlers of your own in front of the kit's (`network.use`). */
+  network: OrderMockNetwork;
 }
 
 interface MockRun {
   control: ControlClient;
   orderMock?: OrderMock;
-  network?: NetworkFixture;
+  network?: OrderMockNetwork;
 }
 
 const inPageOnly = (name: string) =>
@@ -57,22 +56,6 @@ const inPageOnly = (name: string) =>
     'in_page_only',
     `This test needs mockMode 'in-page': ${name} is the in-page mock's, and this project runs on a petstore-mock session (mockMode 'server'); run it in an in-page project, or use the mock fixture.`,
   );
-
-async function networkFixtureFor(context: BrowserContext, mock: OrderMock): Promise<NetworkFixture> {
-  let defineNetworkFixture: typeof import('@msw/playwright').defineNetworkFixture;
-  try {
-    ({ defineNetworkFixture } = await import('@msw/playwright'));
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new MockUsageError(
-      'missing_msw_playwright',
-      "The in-page mock needs @msw/playwright: npm install --save-dev @msw/playwright (or set mockMode: 'server').",
-    );
-  }
-  const network = defineNetworkFixture({ context, handlers: mock.handlers });
-  await network.enable();
-  return network;
-}
 
 /** The in-page mock's control plane, called without a socket, behind the control client's interface. */
 function inPageControl(mock: OrderMock, baseUrl: string | undefined): ControlClient {
@@ -91,8 +74,10 @@ async function inPageRun(context: BrowserContext, options: OrderMockOptions): Pr
   // Loaded at the first in-page test, not with the entry: the store and validators are most of the kit's weight.
   const { createOrderMock } = await import('./order-mock.js');
   const orderMock = createOrderMock(options);
-  const { RequestHandler } = await import('msw');
-  const network = journaledNetwork(await networkFixtureFor(context, orderMock), orderMock, RequestHandler);
+  // msw 2 or 3, whichever the project has: both export these three alike.
+  const { getResponse, isCommonAssetRequest, RequestHandler } = await import('msw');
+  const network = createPageNetwork(context, orderMock, { getResponse, isCommonAssetRequest, RequestHandler });
+  await network.enable();
   return { orderMock, control: inPageControl(orderMock, options.baseUrl), network };
 }
 
@@ -116,36 +101,6 @@ function serverControl(
     baseUrl: server,
     session: sessionNameOf(testInfo),
     ...(options.controlKey !== undefined && { controlKey: options.controlKey }),
-  });
-}
-
-// The test's own handlers, journaled when they answer: @msw/playwright reports no answer in its events.
-function journaledNetwork(
-  network: NetworkFixture,
-  mock: OrderMock,
-  requestHandler: abstract new (...args: never[]) => RequestHandler,
-): NetworkFixture {
-  let report: ((event: MockedResponseEvent) => void) | undefined;
-  mock.observe({ events: { on: (_event, listener) => void (report = listener), removeListener: () => {} } });
-  const journaled = (handler: AnyHandler): AnyHandler =>
-    handler instanceof requestHandler
-      ? (Object.create(handler, {
-          run: {
-            async value(this: RequestHandler, args: Parameters<RequestHandler['run']>[0]) {
-              const result = await handler.run.call(this, args);
-              if (result?.response !== undefined)
-                report?.({ request: args.request, requestId: `override-${args.requestId}`, response: result.response });
-              return result;
-            },
-          },
-        }) as RequestHandler)
-      : handler;
-  return new Proxy(network, {
-    get(target, property, receiver) {
-      if (property === 'use') return (...handlers: AnyHandler[]) => target.use(...handlers.map(journaled));
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
   });
 }
 
@@ -219,5 +174,6 @@ export const test = base.extend<OrderMockTestOptions & OrderMockFixtures & { ord
 });
 
 export { expect, OrderCoverageReporter };
+export type { OrderMockNetwork } from './playwright-network.js';
 export type { OrderCoverageOptions } from './playwright-reporter.js';
 export default OrderCoverageReporter;

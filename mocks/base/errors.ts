@@ -59,7 +59,8 @@ export const mockUsageErrorCodes = {
   unreadable_seed_file: 'a seed file that cannot be read (missing, a folder, no permission)',
   invalid_seed_file: 'a seed file that is not valid JSON or YAML, or whose orders are invalid',
   missing_mock_server: "Playwright's mockMode 'server' without the address of a petstore-mock",
-  missing_msw_playwright: "Playwright's in-page mock without the @msw/playwright package installed",
+  unsupported_handler:
+    "a handler the Playwright fixture's network.use() cannot run in the in-page mock (a WebSocket handler)",
   in_page_only: "a Playwright fixture of the in-page mock used in mockMode 'server'",
   missing_storybook_worker: 'withOrderMock in a story whose context has no msw-storybook-addon worker',
   invalid_option:

@@ -691,14 +691,7 @@ export { server, id, version, parseInt64, suite, report, findings, proxy, orders
   // fragment in its frame, type-checked in one tsc run against the installed kit and the tools the
   // docs install beside it (linked from this project's node_modules, the versions it pins).
   it('type-checks every module and fragment of the docs against the installed kit, in one tsc run', async () => {
-    for (const tool of [
-      'vitest',
-      '@playwright/test',
-      '@msw/playwright',
-      'storybook',
-      'msw-storybook-addon',
-      '@storybook/html-vite',
-    ]) {
+    for (const tool of ['vitest', '@playwright/test', 'storybook', 'msw-storybook-addon', '@storybook/html-vite']) {
       const link = join(consumer, 'node_modules', tool);
       if (existsSync(link)) continue;
       await mkdir(join(link, '..'), { recursive: true });

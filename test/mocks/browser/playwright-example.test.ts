@@ -10,6 +10,7 @@ import { verifyPact } from '../../../verify/pact.js';
 import { projectRoot, runToExit } from '../../support/cli-support.js';
 import { hostileKey, startHostileProvider } from '../../support/hostile-provider.js';
 import { documentedResponseCount, responsesBut, responsesOf } from '../../support/document-figures.js';
+import { examplePactInteractions } from '../../support/example-suites.js';
 import { startServer } from '../../support/support.js';
 
 let pactDir: string;
@@ -27,25 +28,6 @@ const playwright = (args: string[]) =>
     timeout: 310_000,
   });
 
-// Every distinct call of the example's tests, in both modes: what the reporter's pact holds.
-const pactInteractions = [
-  'DELETE /store/orders/1 204 (with the key)',
-  'DELETE /store/orders/1 401 (with a wrong key)',
-  'DELETE /store/orders/3 204 (with the key)',
-  'DELETE /store/orders/3 404 (with the key)',
-  'DELETE /store/orders/3 409 (with the key)',
-  'DELETE /store/orders/9007199254740993 204 (with the key)',
-  'GET /store/orders 200 (with the key)',
-  'GET /store/orders 200 (with the key) #2',
-  'GET /store/orders 200 (with the key) #3',
-  'GET /store/orders 200 (with the key) #4',
-  'GET /store/orders 200 (with the key) #5',
-  'GET /store/orders 200 (with the key) #6',
-  'GET /store/orders 200 (with the key) #7',
-  'GET /store/orders 200 (with the key) #8',
-  'GET /store/orders 401 (without a key)',
-];
-
 describe('the example Playwright suite', () => {
   it('passes every test in both modes, twice each, in four workers, produces every documented response it must, and writes one pact of the run', async () => {
     const run = await playwright(['--repeat-each', '2', '--workers', '4']);
@@ -57,13 +39,13 @@ describe('the example Playwright suite', () => {
       `Order interface coverage: every documented response was produced (readPet ignored), over 42 tests; ${produced} of ${documentedResponseCount} in all.`,
     );
     expect(run.stdout).toContain(
-      `Consumer pact: ${pactDir}/example-web-app-petstore-order-interface.json, ${pactInteractions.length} interactions from 42 tests.`,
+      `Consumer pact: ${pactDir}/example-web-app-petstore-order-interface.json, ${examplePactInteractions.length} interactions from 42 tests.`,
     );
     expect(run.code).toBe(0);
     const pact = parseJson(
       await readFile(join(pactDir, 'example-web-app-petstore-order-interface.json'), 'utf8'),
     ) as unknown as { interactions: { description: string }[] };
-    expect(pact.interactions.map((interaction) => interaction.description).sort()).toEqual(pactInteractions);
+    expect(pact.interactions.map((interaction) => interaction.description).sort()).toEqual(examplePactInteractions);
   }, 300_000);
 
   it("has its run's pact pass Pact's verifier on the kit's mock and fail on a provider that cancels shipped orders", async () => {
@@ -79,7 +61,7 @@ describe('the example Playwright suite', () => {
         prism: false,
       });
       expect(honest.cases.filter((result) => result.verdict !== 'passed').map((result) => result.name)).toEqual([]);
-      expect(honest.cases).toHaveLength(pactInteractions.length);
+      expect(honest.cases).toHaveLength(examplePactInteractions.length);
       const failing = await verifyPact({
         baseUrl: `${broken.origin}/v1`,
         apiKey: hostileKey,

@@ -66,7 +66,24 @@ function mismatchFindings(error: NonNullable<PactResults['errors']>[number]): Fi
         actual: pactValue(error.mismatch?.message ?? error.mismatch?.type ?? 'it failed'),
       },
     ];
-  return mismatches.map(mismatchFinding);
+  return inStableOrder(mismatches).map(mismatchFinding);
+}
+
+/**
+ * Pact's mismatches with its header mismatches ordered by header name, in the places Pact gave them.
+ * Pact's verifier lists a response's header mismatches in the order of a hash map, which changes from
+ * run to run (pact-core 19 and 20 alike: a response without Deprecation and Sunset gave either first):
+ * ordered, the same defect reads the same in every run and on every stack.
+ * @example
+ * inStableOrder([sunsetMissing, deprecationMissing]) // [deprecationMissing, sunsetMissing]
+ */
+export function inStableOrder(mismatches: readonly PactMismatch[]): PactMismatch[] {
+  const isHeader = (mismatch: PactMismatch) => mismatch.type === 'HeaderMismatch';
+  const name = (mismatch: PactMismatch) => (mismatch.key ?? '').toLowerCase();
+  const headers = mismatches
+    .filter(isHeader)
+    .sort((one, other) => (name(one) < name(other) ? -1 : name(one) > name(other) ? 1 : 0));
+  return mismatches.map((mismatch) => (isHeader(mismatch) ? headers.shift()! : mismatch));
 }
 
 // Whether an error of Pact's verifier is about this interaction: it names it by its description,

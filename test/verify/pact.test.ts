@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPact } from '../../verify/pact.js';
 import { scenarioFilter } from '../../verify/pact-interactions.js';
+import { inStableOrder } from '../../verify/pact-cases.js';
+import type { PactMismatch } from '../../verify/run-pact-child.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../../contracts/pact-file.js';
 import { loadScenarios } from '../../core/scenario-files.js';
@@ -394,5 +396,28 @@ describe('scenarioFilter', () => {
     expect(filter.test('list.orders › list the orders')).toBe(true);
     expect(filter.test('listxorders › list the orders')).toBe(false);
     expect(filter.test('cancel-shipped-order-again › cancel it')).toBe(false);
+  });
+});
+
+describe('inStableOrder', () => {
+  const missing = (key: string): PactMismatch => ({
+    type: 'HeaderMismatch',
+    key,
+    expected: 'x',
+    actual: '',
+    mismatch: `Expected a header '${key}' but was missing`,
+  });
+  const status: PactMismatch = { type: 'StatusMismatch', expected: 200, actual: 502 };
+  const body: PactMismatch = { type: 'BodyMismatch', path: '$.id', expected: 1, actual: '1' };
+
+  it("orders Pact's header mismatches by name, whichever order Pact's hash map gave, in their places", () => {
+    const ordered = [status, missing('Deprecation'), missing('Sunset'), body];
+    expect(inStableOrder([status, missing('Sunset'), missing('Deprecation'), body])).toEqual(ordered);
+    expect(inStableOrder([status, missing('Deprecation'), missing('Sunset'), body])).toEqual(ordered);
+    expect(inStableOrder([missing('sunset'), body, missing('Content-Type')])).toEqual([
+      missing('Content-Type'),
+      body,
+      missing('sunset'),
+    ]);
   });
 });

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPact } from '../../verify/pact.js';
 import { scenarioFilter } from '../../verify/pact-interactions.js';
-import { inStableOrder } from '../../verify/pact-cases.js';
+import { inStableOrder, pactCases } from '../../verify/pact-cases.js';
+import { tallySuite } from '../../verify/results.js';
 import type { PactMismatch } from '../../verify/run-pact-child.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../../contracts/pact-file.js';
@@ -419,5 +420,30 @@ describe('inStableOrder', () => {
       body,
       missing('sunset'),
     ]);
+  });
+});
+
+describe('a verifier that never started on the pact', () => {
+  it("is a case that could not run (the tool's, exit 2), not a violation of the provider's (exit 1)", () => {
+    const reason =
+      "Pact's verifier could not run: Couldn't find npm package @pact-foundation/pact-core-linux-x64-glibc";
+    const interaction = { description: 'list-orders › list the orders', method: 'GET', path: '/v1/store/orders' };
+    const cases = pactCases(
+      {
+        outcome: { crash: reason, notRun: true },
+        interactions: [{ ...interaction, authorization: 'Bearer petstore-dev-key', state: undefined }],
+        records: [],
+        taken: new Set(),
+      },
+      undefined,
+    );
+    expect(cases).toEqual([{ name: 'verifier', verdict: 'error', reason, exchanges: [] }]);
+    expect(tallySuite('pact', cases, 1)).toMatchObject({ verdict: 'error', violations: 0, checks: 0 });
+    // A crash while it verified (a provider can cause one) still fails the run, as before.
+    const crashed = pactCases(
+      { outcome: { crash: reason }, interactions: [], records: [], taken: new Set() },
+      undefined,
+    );
+    expect(crashed).toMatchObject([{ name: 'verifier', verdict: 'failed' }]);
   });
 });

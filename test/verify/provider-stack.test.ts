@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../../contracts/pact-file.js';
 import { isList, json, startBrokenProvider, type Fault } from '../support/broken-provider.js';
-import { type Exit, runToExit, scratchFolder, verifyCliPath } from '../support/cli-support.js';
+import { type Exit, projectRoot, runToExit, scratchFolder, verifyCliPath } from '../support/cli-support.js';
 import { type ConsumerProject, consumerProject, packKit } from '../support/consumer-project.js';
 import { noCi, pactOf, startFakeBroker } from '../support/fake-broker.js';
 import { startHostileProvider, type Switches } from '../support/hostile-provider.js';
@@ -59,9 +59,9 @@ afterAll(async () => {
   await Promise.all([project?.folder, scratch].map((folder) => folder && rm(folder, { recursive: true, force: true })));
 });
 
-/** The installed versions, read off the project: what the verdicts below are of. */
-async function installedVersion(name: string): Promise<string> {
-  const manifest = join(project.folder, 'node_modules', name, 'package.json');
+/** The installed versions, read off a project (the Node 24 one, or this checkout): what the verdicts below are of. */
+async function installedVersion(name: string, folder = project.folder): Promise<string> {
+  const manifest = join(folder, 'node_modules', name, 'package.json');
   return (JSON.parse(await readFile(manifest, 'utf8')) as { version: string }).version;
 }
 
@@ -243,6 +243,9 @@ describe('petstore-verify on Node 24 with pact-core 20 and prism-http 5.16 gives
     expect(project.node.version).toMatch(/^24\./);
     expect(await installedVersion('@pact-foundation/pact-core')).toMatch(/^20\./);
     expect(await installedVersion('@stoplight/prism-http')).toBe('5.16.0');
+    // The other side: this checkout's devDependencies, on the Node running the suite (20 on the project's machines).
+    expect(await installedVersion('@pact-foundation/pact-core', projectRoot)).toMatch(/^19\./);
+    expect(await installedVersion('@stoplight/prism-http', projectRoot)).toBe('5.12.0');
   });
 
   it.concurrent.each(cases.map((verdict) => [verdict.name, verdict] as const))('%s', async (_, verdict) => {

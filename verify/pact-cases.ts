@@ -228,6 +228,9 @@ function unnamedErrorCases({ outcome }: PactEvidence): CaseResult[] {
     }));
 }
 
+/** The name of the case that stands for the verifier itself (`pact › verifier`). */
+const verifierCaseName = 'verifier';
+
 // A verifier that crashed, or that verified none of the interactions.
 function verifierCases({ outcome, interactions }: PactEvidence): CaseResult[] {
   const results = outcome.results?.interactionResults ?? [];
@@ -239,11 +242,21 @@ function verifierCases({ outcome, interactions }: PactEvidence): CaseResult[] {
   const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
   // A verifier that never started on the pact judged nothing of the provider's: a case that could not
   // run (exit 2, the reason in the verdict), never a violation that blames the provider (exit 1).
-  if (outcome.notRun === true) return [{ name: 'verifier', verdict: 'error', reason, exchanges: [] }];
-  const exchange = findingsOnlyExchange('verifier', [
+  if (outcome.notRun === true) return [{ name: verifierCaseName, verdict: 'error', reason, exchanges: [] }];
+  const exchange = findingsOnlyExchange(verifierCaseName, [
     { code: 'pact-verifier', path: '', expected: "Pact's verifier to verify the pact", actual: reason },
   ]);
-  return [{ name: 'verifier', verdict: 'failed', reason, exchanges: [exchange] }];
+  return [{ name: verifierCaseName, verdict: 'failed', reason, exchanges: [exchange] }];
+}
+
+/**
+ * Whether these cases hold the verifier's case that could not run (it never started on the pact):
+ * there is then no verdict on the pact to publish.
+ * @example
+ * verifierNotRun([{ name: 'verifier', verdict: 'error', reason, exchanges: [] }]) // true
+ */
+export function verifierNotRun(cases: readonly CaseResult[]): boolean {
+  return cases.some((result) => result.name === verifierCaseName && result.verdict === 'error');
 }
 
 /**

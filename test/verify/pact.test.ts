@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPact } from '../../verify/pact.js';
 import { scenarioFilter } from '../../verify/pact-interactions.js';
-import { inStableOrder, pactCases } from '../../verify/pact-cases.js';
+import { inStableOrder, pactCases, verifierNotRun } from '../../verify/pact-cases.js';
 import { tallySuite } from '../../verify/results.js';
 import type { PactMismatch } from '../../verify/run-pact-child.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -439,11 +439,13 @@ describe('a verifier that never started on the pact', () => {
     );
     expect(cases).toEqual([{ name: 'verifier', verdict: 'error', reason, exchanges: [] }]);
     expect(tallySuite('pact', cases, 1)).toMatchObject({ verdict: 'error', violations: 0, checks: 0 });
+    expect(verifierNotRun(cases)).toBe(true);
     // A crash while it verified (a provider can cause one) still fails the run, as before.
     const crashed = pactCases(
       { outcome: { crash: reason }, interactions: [], records: [], taken: new Set() },
       undefined,
     );
     expect(crashed).toMatchObject([{ name: 'verifier', verdict: 'failed' }]);
+    expect(verifierNotRun(crashed)).toBe(false);
   });
 });

@@ -266,32 +266,36 @@ describe('petstore-verify on Node 24 with pact-core 20 and prism-http 5.16 gives
 // After the verdicts above (vitest runs this block when they have all ended): it takes a package out
 // of the shared project for the length of one run, and puts it back.
 describe("a verifier that cannot run on today's stack is the tool's failure, not the provider's", () => {
-  it('exits 2, naming why, when pact-core is installed without its native package (npm install --omit=optional)', async () => {
+  it('exits 2, naming why, and publishes nothing to a broker, when pact-core is installed without its native package (npm install --omit=optional)', async () => {
     const native = join(project.folder, 'node_modules', '@pact-foundation', 'pact-core-linux-x64-glibc');
     // Pact's native core for this machine (linux-x64, glibc): a package of its own, which --omit=optional leaves out.
     expect(existsSync(native)).toBe(true);
     const aside = `${native}.aside`;
     await rename(native, aside);
     const mock = await startServer();
+    const broker = await startFakeBroker([{ consumer: 'web-app', text: await pactOf('cancel-shipped-order') }]);
     try {
       const target = {
         args: ['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key'],
         close: mock.close,
       };
-      const exit = await onTodaysStack(target, [
-        '--state-url',
-        `${mock.origin}/__mock/provider-state`,
-        '--suite',
-        'pact',
+      const state = ['--state-url', `${mock.origin}/__mock/provider-state`, '--suite', 'pact'];
+      const [alone, withBroker] = await Promise.all([
+        onTodaysStack(target, state),
+        onTodaysStack({ ...target, broker }, [...state, '--provider-version', '1.2.6']),
       ]);
-      expect(exit.stdout).toMatch(
-        /\nverdict: not-run \(exit 2; [^\n]*pact › verifier: Pact's verifier could not run: [^\n]*pact-core-linux-x64-glibc/,
-      );
-      expect(exit.stdout).not.toMatch(/✗ pact › verifier/);
-      expect(exit.code).toBe(2);
+      for (const exit of [alone, withBroker]) {
+        expect(exit.stdout).toMatch(
+          /\nverdict: not-run \(exit 2; [^\n]*pact › verifier: Pact's verifier could not run: [^\n]*pact-core-linux-x64-glibc/,
+        );
+        expect(exit.stdout).not.toMatch(/✗ pact › verifier/);
+        expect(exit.code).toBe(2);
+      }
+      // Nothing was verified: the broker is told nothing of the provider's version, neither pass nor failure.
+      expect(broker.bodiesOf('POST', '/verification-results')).toEqual([]);
     } finally {
       await rename(aside, native);
-      await mock.close();
+      await Promise.all([mock.close(), broker.close()]);
     }
   });
 });

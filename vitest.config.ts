@@ -25,7 +25,7 @@ const endToEndFiles = [
   'test/cli/cli.test.ts', // petstore-mock as a process, one or more a test (41 tests)
   'test/verify/har-browser.test.ts', // Chromium writes HAR files (recordHar)
   'test/package/add-operation.test.ts', // a copy of the project with an operation added: tsc, esbuild, node
-  'test/verify/provider-stack.test.ts', // npm installs on Node 24, petstore-verify as processes on two stacks
+  'test/verify/provider-stack.test.ts', // two npm installs on Node 24, petstore-verify as processes on two stacks (~35 s)
 ];
 
 // A worker imports the kit, msw, Ajv and the compiled document once for all the files it runs, not

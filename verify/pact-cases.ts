@@ -66,7 +66,24 @@ function mismatchFindings(error: NonNullable<PactResults['errors']>[number]): Fi
         actual: pactValue(error.mismatch?.message ?? error.mismatch?.type ?? 'it failed'),
       },
     ];
-  return mismatches.map(mismatchFinding);
+  return inStableOrder(mismatches).map(mismatchFinding);
+}
+
+/**
+ * Pact's mismatches with its header mismatches ordered by header name, in the places Pact gave them.
+ * Pact's verifier lists a response's header mismatches in the order of a hash map, which changes from
+ * run to run (pact-core 19 and 20 alike: a response without Deprecation and Sunset gave either first):
+ * ordered, the same defect reads the same in every run and on every stack.
+ * @example
+ * inStableOrder([sunsetMissing, deprecationMissing]) // [deprecationMissing, sunsetMissing]
+ */
+export function inStableOrder(mismatches: readonly PactMismatch[]): PactMismatch[] {
+  const isHeader = (mismatch: PactMismatch) => mismatch.type === 'HeaderMismatch';
+  const name = (mismatch: PactMismatch) => (mismatch.key ?? '').toLowerCase();
+  const headers = mismatches
+    .filter(isHeader)
+    .sort((one, other) => (name(one) < name(other) ? -1 : name(one) > name(other) ? 1 : 0));
+  return mismatches.map((mismatch) => (isHeader(mismatch) ? headers.shift()! : mismatch));
 }
 
 // Whether an error of Pact's verifier is about this interaction: it names it by its description,
@@ -211,6 +228,9 @@ function unnamedErrorCases({ outcome }: PactEvidence): CaseResult[] {
     }));
 }
 
+/** The name of the case that stands for the verifier itself (`pact › verifier`). */
+const verifierCaseName = 'verifier';
+
 // A verifier that crashed, or that verified none of the interactions.
 function verifierCases({ outcome, interactions }: PactEvidence): CaseResult[] {
   const results = outcome.results?.interactionResults ?? [];
@@ -220,10 +240,23 @@ function verifierCases({ outcome, interactions }: PactEvidence): CaseResult[] {
   )
     return [];
   const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
-  const exchange = findingsOnlyExchange('verifier', [
+  // A verifier that never started on the pact judged nothing of the provider's: a case that could not
+  // run (exit 2, the reason in the verdict), never a violation that blames the provider (exit 1).
+  if (outcome.notRun === true) return [{ name: verifierCaseName, verdict: 'error', reason, exchanges: [] }];
+  const exchange = findingsOnlyExchange(verifierCaseName, [
     { code: 'pact-verifier', path: '', expected: "Pact's verifier to verify the pact", actual: reason },
   ]);
-  return [{ name: 'verifier', verdict: 'failed', reason, exchanges: [exchange] }];
+  return [{ name: verifierCaseName, verdict: 'failed', reason, exchanges: [exchange] }];
+}
+
+/**
+ * Whether these cases hold the verifier's case that could not run (it never started on the pact):
+ * there is then no verdict on the pact to publish.
+ * @example
+ * verifierNotRun([{ name: 'verifier', verdict: 'error', reason, exchanges: [] }]) // true
+ */
+export function verifierNotRun(cases: readonly CaseResult[]): boolean {
+  return cases.some((result) => result.name === verifierCaseName && result.verdict === 'error');
 }
 
 /**

@@ -11,7 +11,9 @@ interface Job {
   descriptionFilter?: string;
 }
 
-type Outcome = { results: string } | { crash: string };
+// `notRun`: the verifier never started on the pact (pact-core would not load, or refused its options), so
+// nothing of the provider's was judged: the tool's failure, not the provider's.
+type Outcome = { results: string } | { crash: string; notRun?: true };
 
 // The certificate store that trusts nothing, which the parent made for this process, if any: removed when the parent is gone.
 const [certificateFolder] = process.argv.slice(2);
@@ -63,7 +65,7 @@ async function verify(job: Job): Promise<Outcome> {
     const message = (error as Error).message ?? String(error);
     // A verification that ran and failed rejects with the results as JSON; anything else is a crash.
     if (message.trimStart().startsWith('{')) return { results: message };
-    return { crash: `Pact's verifier could not run: ${message.split('\n')[0]}` };
+    return { crash: `Pact's verifier could not run: ${message.split('\n')[0]}`, notRun: true };
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { shippedPactFile } from '../contracts/pact-file.js';
 import { pactParticipants } from '../contracts/participants.js';
 import { requireInstalled } from './optional-dependencies.js';
-import { pactCases } from './pact-cases.js';
+import { pactCases, verifierNotRun } from './pact-cases.js';
 import {
   fetchPactsForVerification,
   publishVerificationResult,
@@ -212,7 +212,7 @@ async function verifyBrokerPact(
   options: PactVerifyOptions,
   pact: BrokerPact,
   at: { prefix: string; file: string },
-): Promise<{ cases: CaseResult[]; success: boolean }> {
+): Promise<{ cases: CaseResult[]; success: boolean; verifierRan: boolean }> {
   await writeFile(at.file, pact.text);
   // Judged as a --pact file is: what the contract does not allow is the consumer's, never the provider's.
   const consumers = await judgeConsumerPacts([at.file], {
@@ -225,7 +225,7 @@ async function verifyBrokerPact(
     const verified = consumers.pactUrls.length === 0 ? [] : ((await verifyPactFiles(options, files)) ?? []);
     const cases = [...consumers.contradicted, ...verified];
     const success = passed(cases);
-    return { cases: pact.pending ? cases.map(asPending) : cases, success };
+    return { cases: pact.pending ? cases.map(asPending) : cases, success, verifierRan: !verifierNotRun(verified) };
   } finally {
     await consumers.remove();
   }
@@ -287,8 +287,9 @@ async function verifyBrokerPacts(options: PactVerifyOptions, broker: PactBroker,
       const verified = await verifyBrokerPact(options, pact, { prefix, file });
       reportExchanges(options, verified.cases);
       cases.push(...verified.cases);
-      results.push({ pact, success: verified.success });
-      if (pact.pending && !verified.success) pendingPacts.push(pact.name);
+      // A pact the verifier never started on has no result: publishing a failure would blame the provider's version.
+      if (verified.verifierRan) results.push({ pact, success: verified.success });
+      if (pact.pending && verified.verifierRan && !verified.success) pendingPacts.push(pact.name);
     }
     const publication = await publishResults(options, broker, { fetched, results });
     cases.push(...publication);

@@ -28,18 +28,21 @@ export interface PactMismatch {
 export interface PactChildOutcome {
   results?: PactResults;
   crash?: string;
+  /** Set with `crash` when the verifier never started on the pact (pact-core would not load, or refused its options). */
+  notRun?: true;
 }
 
 /** What the verifier's process said of a job, or how it ended without saying. */
 type Ended =
-  | { message: { results?: string; crash?: string } }
+  | { message: { results?: string; crash?: string; notRun?: true } }
   | { exit: { code: number | null; signal: NodeJS.Signals | null }; stderr: string };
 
 /** What the verifier's process left: its verdict, else why there is none. */
 function readOutcome(ended: Ended, stopReason: string | undefined): PactChildOutcome {
   if (stopReason !== undefined) return { crash: stopReason };
   if ('message' in ended) {
-    if (ended.message.crash !== undefined) return { crash: ended.message.crash };
+    if (ended.message.crash !== undefined)
+      return { crash: ended.message.crash, ...(ended.message.notRun === true && { notRun: true as const }) };
     try {
       return { results: JSON.parse(ended.message.results ?? '{}') as PactResults };
     } catch {
@@ -65,7 +68,7 @@ function runJob(verifier: VerifierProcess, job: { options: object; descriptionFi
   const id = ++jobs;
   const { child } = verifier;
   return new Promise<Ended>((resolve) => {
-    const answered = (message: { job?: number; results?: string; crash?: string }) => {
+    const answered = (message: { job?: number; results?: string; crash?: string; notRun?: true }) => {
       if (message.job !== id) return;
       settle({ message });
     };

@@ -1,137 +1,17 @@
 // The Pact Broker workflow: publishing a pact (with CI defaults), fetching the pacts to verify through
 // the broker's HAL API (selectors, pending and WIP pacts, the provider's name), publishing the
 // verification results, and a broker that is down, hung or not a broker. The broker is a fake one on
-// 127.0.0.1 that follows the Pact Broker's HAL API. The commands run in this process (runVerifyInProcess)
+// 127.0.0.1 that follows the Pact Broker's HAL API (test/support/fake-broker.ts). The commands run in this process (runVerifyInProcess)
 // but one, a process so that Pact's verifier inherits the environment as in CI.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { shippedPactFile } from '../../contracts/pact-file.js';
 import { ciBuild } from '../../verify/ci-environment.js';
 import { startBrokenProvider, type Fault } from '../support/broken-provider.js';
+import { noCi, pactOf, startFakeBroker } from '../support/fake-broker.js';
 import { runToExit, runVerifyInProcess, verifyCliPath as verifyCli } from '../support/cli-support.js';
 import { listenLocally, type LocalServer } from '../support/support.js';
-
-// No CI variable of the machine running the tests reaches the commands: each test sets its own.
-const noCi = Object.fromEntries(
-  [
-    'GITHUB_ACTIONS',
-    'GITHUB_SHA',
-    'GITHUB_REF_NAME',
-    'GITHUB_HEAD_REF',
-    'GITHUB_SERVER_URL',
-    'GITHUB_REPOSITORY',
-    'GITHUB_RUN_ID',
-    'CI_COMMIT_SHA',
-    'CI_COMMIT_REF_NAME',
-    'CI_JOB_URL',
-    'PACT_BROKER_TOKEN',
-    'PACT_BROKER_USERNAME',
-    'PACT_BROKER_PASSWORD',
-  ].map((name) => [name, '']),
-);
-
-/** The shipped pact cut to the interactions of one scenario (their ids are small: JSON.parse keeps them). */
-async function pactOf(scenario: string, consumer = 'web-app'): Promise<string> {
-  const pact = JSON.parse(await readFile(shippedPactFile, 'utf8')) as {
-    consumer: { name: string };
-    interactions: { description: string }[];
-  };
-  pact.consumer.name = consumer;
-  pact.interactions = pact.interactions.filter((interaction) => interaction.description.startsWith(`${scenario} ›`));
-  return JSON.stringify(pact);
-}
-
-interface FakePact {
-  consumer: string;
-  text: string;
-  pending?: boolean;
-  wip?: boolean;
-}
-
-interface Received {
-  method: string;
-  url: string;
-  body: string;
-}
-
-/** A fake Pact Broker: its index, for-verification, the pacts, branch versions, results and publications. */
-async function startFakeBroker(
-  pacts: FakePact[],
-  options: { provider?: string; refuseResults?: boolean; refusePublication?: boolean } = {},
-) {
-  const provider = options.provider ?? 'petstore-order-interface';
-  const received: Received[] = [];
-  const send = (response: ServerResponse, status: number, body: unknown) =>
-    response.writeHead(status, { 'content-type': 'application/hal+json' }).end(JSON.stringify(body));
-  const broker = await listenLocally(async (request: IncomingMessage, response) => {
-    const body = await new Response(request as unknown as ReadableStream).text();
-    const url = request.url ?? '/';
-    received.push({ method: request.method ?? '', url, body });
-    const origin = `http://${request.headers.host}`;
-    const pactPath = (index: number) =>
-      `/pacts/provider/${provider}/consumer/${pacts[index]!.consumer}/pact-version/${index + 1}`;
-    if (request.method === 'GET' && url === '/')
-      return send(response, 200, {
-        _links: {
-          'pb:provider-pacts-for-verification': {
-            href: `${origin}/pacts/provider/{provider}/for-verification`,
-            templated: true,
-          },
-          'pb:pacticipant-branch-version': {
-            href: `${origin}/pacticipants/{pacticipant}/branches/{branch}/versions/{version}`,
-            templated: true,
-          },
-          'pb:publish-contracts': { href: `${origin}/contracts/publish` },
-        },
-      });
-    // Pact's own verifier GETs the resource first, then POSTs to its self link; the kit POSTs at once.
-    if (request.method === 'GET' && url === `/pacts/provider/${provider}/for-verification`)
-      return send(response, 200, { _links: { self: { href: `${origin}${url}` } } });
-    if (request.method === 'POST' && url === `/pacts/provider/${provider}/for-verification`)
-      return send(response, 200, {
-        _embedded: {
-          pacts: pacts.map((pact, index) => ({
-            shortDescription: 'latest from main',
-            verificationProperties: { pending: pact.pending === true, wip: pact.wip === true, notices: [] },
-            _links: {
-              self: {
-                href: `${origin}${pactPath(index)}`,
-                name: `Pact between ${pact.consumer} (v${index + 1}) and ${provider}`,
-              },
-            },
-          })),
-        },
-      });
-    const index = pacts.findIndex((_, position) => url === pactPath(position));
-    if (request.method === 'GET' && index >= 0) {
-      // The pact's text as published, with the broker's links before it: ids beyond 2^53 untouched.
-      const links = JSON.stringify({
-        'pb:publish-verification-results': { href: `${origin}${pactPath(index)}/verification-results` },
-      });
-      return response
-        .writeHead(200, { 'content-type': 'application/hal+json' })
-        .end(pacts[index]!.text.replace(/^\{/, `{"_links":${links},`));
-    }
-    if (request.method === 'POST' && url.endsWith('/verification-results'))
-      return options.refuseResults
-        ? send(response, 500, { error: 'database is read-only' })
-        : send(response, 201, { success: JSON.parse(body).success });
-    if (request.method === 'PUT' && url.startsWith('/pacticipants/')) return send(response, 200, {});
-    if (request.method === 'POST' && url === '/contracts/publish')
-      return options.refusePublication
-        ? send(response, 401, { error: 'unauthorised' })
-        : send(response, 200, { notices: [{ type: 'success', text: 'Created pact' }] });
-    return send(response, 404, { error: `no ${request.method} ${url}` });
-  });
-  const bodiesOf = (method: string, ending: string) =>
-    received
-      .filter((request) => request.method === method && request.url.endsWith(ending))
-      .map((request) => JSON.parse(request.body) as Record<string, unknown>);
-  return { ...broker, received, bodiesOf };
-}
 
 const servers: { close(): Promise<void> }[] = [];
 afterEach(async () => {

@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPact } from '../../verify/pact.js';
 import { scenarioFilter } from '../../verify/pact-interactions.js';
+import { inStableOrder, pactCases, verifierNotRun } from '../../verify/pact-cases.js';
+import { tallySuite } from '../../verify/results.js';
+import type { PactMismatch } from '../../verify/run-pact-child.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../../contracts/pact-file.js';
 import { loadScenarios } from '../../core/scenario-files.js';
@@ -394,5 +397,55 @@ describe('scenarioFilter', () => {
     expect(filter.test('list.orders › list the orders')).toBe(true);
     expect(filter.test('listxorders › list the orders')).toBe(false);
     expect(filter.test('cancel-shipped-order-again › cancel it')).toBe(false);
+  });
+});
+
+describe('inStableOrder', () => {
+  const missing = (key: string): PactMismatch => ({
+    type: 'HeaderMismatch',
+    key,
+    expected: 'x',
+    actual: '',
+    mismatch: `Expected a header '${key}' but was missing`,
+  });
+  const status: PactMismatch = { type: 'StatusMismatch', expected: 200, actual: 502 };
+  const body: PactMismatch = { type: 'BodyMismatch', path: '$.id', expected: 1, actual: '1' };
+
+  it("orders Pact's header mismatches by name, whichever order Pact's hash map gave, in their places", () => {
+    const ordered = [status, missing('Deprecation'), missing('Sunset'), body];
+    expect(inStableOrder([status, missing('Sunset'), missing('Deprecation'), body])).toEqual(ordered);
+    expect(inStableOrder([status, missing('Deprecation'), missing('Sunset'), body])).toEqual(ordered);
+    expect(inStableOrder([missing('sunset'), body, missing('Content-Type')])).toEqual([
+      missing('Content-Type'),
+      body,
+      missing('sunset'),
+    ]);
+  });
+});
+
+describe('a verifier that never started on the pact', () => {
+  it("is a case that could not run (the tool's, exit 2), not a violation of the provider's (exit 1)", () => {
+    const reason =
+      "Pact's verifier could not run: Couldn't find npm package @pact-foundation/pact-core-linux-x64-glibc";
+    const interaction = { description: 'list-orders › list the orders', method: 'GET', path: '/v1/store/orders' };
+    const cases = pactCases(
+      {
+        outcome: { crash: reason, notRun: true },
+        interactions: [{ ...interaction, authorization: 'Bearer petstore-dev-key', state: undefined }],
+        records: [],
+        taken: new Set(),
+      },
+      undefined,
+    );
+    expect(cases).toEqual([{ name: 'verifier', verdict: 'error', reason, exchanges: [] }]);
+    expect(tallySuite('pact', cases, 1)).toMatchObject({ verdict: 'error', violations: 0, checks: 0 });
+    expect(verifierNotRun(cases)).toBe(true);
+    // A crash while it verified (a provider can cause one) still fails the run, as before.
+    const crashed = pactCases(
+      { outcome: { crash: reason }, interactions: [], records: [], taken: new Set() },
+      undefined,
+    );
+    expect(crashed).toMatchObject([{ name: 'verifier', verdict: 'failed' }]);
+    expect(verifierNotRun(crashed)).toBe(false);
   });
 });

@@ -1,0 +1,301 @@
+// Issue 55, item 4: a provider team on today's stack (Node 24, pact-js 17 with pact-core 20, prism-http
+// 5.16) gets the verdicts the kit's own stack (Node 20, pact-core 19, prism-http 5.12) gives. A fresh
+// provider project on Node 24 installs the peers, then the packed kit, as a user would; every provider
+// here (the kit's mock, planted faults, an honest variation, a broker flow) is verified twice at once,
+// by that project's `npx petstore-verify` and by this checkout's built command on this Node, each
+// against a provider of its own started in this process. The two outputs must agree line for line,
+// but for addresses and times; each must also say what the Node 20 suite's own tests assert today.
+import { existsSync } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shippedPactFile } from '../../contracts/pact-file.js';
+import { isList, json, startBrokenProvider, type Fault } from '../support/broken-provider.js';
+import { type Exit, projectRoot, runToExit, scratchFolder, verifyCliPath } from '../support/cli-support.js';
+import { type ConsumerProject, consumerProject, packKit } from '../support/consumer-project.js';
+import { noCi, pactOf, startFakeBroker } from '../support/fake-broker.js';
+import { startHostileProvider, type Switches } from '../support/hostile-provider.js';
+import { nodeBinary } from '../support/node-binaries.js';
+import { startServer } from '../support/support.js';
+
+/** Today's stack, as the issue names it: exact versions, so that a new release changes nothing here unseen. */
+const todaysPeers = ['@pact-foundation/pact@17.1.2', '@stoplight/prism-http@5.16.0'];
+
+/** A provider started in this process for one run: the arguments that point petstore-verify at it. */
+interface Target {
+  args: string[];
+  close: () => Promise<void>;
+  /** Set by a broker flow: the broker's URL, and what it was sent. */
+  broker?: Awaited<ReturnType<typeof startFakeBroker>>;
+}
+
+/** One verdict asked of both stacks: the provider, the arguments, the exit code and what the output must say. */
+interface Case {
+  name: string;
+  start: () => Promise<Target>;
+  args: string[];
+  code: 0 | 1 | 2;
+  says: RegExp[];
+}
+
+let project: ConsumerProject;
+let scratch: string;
+
+beforeAll(async () => {
+  // The packed kit is dist/ as built: an old build would test old code (npm test builds first).
+  if (!existsSync(verifyCliPath)) throw new Error('dist/ is missing: run `npm run build` before this file');
+  scratch = await scratchFolder('petstore-provider-stack-');
+  const [node24, tarball] = await Promise.all([nodeBinary(24), packKit(scratch)]);
+  project = await consumerProject({ node: node24, name: 'provider-on-todays-stack' });
+  // The peers first, then the kit with no flag: the install must accept pact-core 20 and prism-http 5.16.
+  for (const packages of [todaysPeers, [tarball]]) {
+    const installed = await project.install(packages);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stderr).not.toMatch(/ERESOLVE|EBADENGINE/);
+  }
+}, 600_000);
+
+afterAll(async () => {
+  await Promise.all([project?.folder, scratch].map((folder) => folder && rm(folder, { recursive: true, force: true })));
+});
+
+/** The installed versions, read off a project (the Node 24 one, or this checkout): what the verdicts below are of. */
+async function installedVersion(name: string, folder = project.folder): Promise<string> {
+  const manifest = join(folder, 'node_modules', name, 'package.json');
+  return (JSON.parse(await readFile(manifest, 'utf8')) as { version: string }).version;
+}
+
+// What differs between two honest runs: the provider's (and broker's) port, and times.
+const normalised = (text: string) =>
+  text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/\b\d+(?:\.\d+)? (?:ms|s)\b/g, 'T');
+
+const environment = (target: Target) => ({
+  ...noCi,
+  PACT_DO_NOT_TRACK: 'true',
+  PACT_BROKER_BASE_URL: target.broker?.origin ?? '',
+});
+
+/** `npx petstore-verify` in the Node 24 project, as its user runs it. */
+function onTodaysStack(target: Target, args: string[]): Promise<Exit> {
+  // ConsumerProject.exec takes no environment of its own: the broker's URL is laid over the project's.
+  return runToExit('npx', ['petstore-verify', ...target.args, ...args], {
+    cwd: project.folder,
+    env: { ...project.env, ...environment(target) },
+    timeout: 170_000,
+  });
+}
+
+/** This checkout's built command on this Node (20), with the devDependencies' pact-core 19 and prism-http 5.12. */
+function onTheKitsStack(target: Target, args: string[]): Promise<Exit> {
+  return runToExit(process.execPath, [verifyCliPath, ...target.args, ...args], {
+    env: environment(target),
+    timeout: 170_000,
+  });
+}
+
+async function bothStacks(verdict: Case): Promise<{ today: Exit; kit: Exit; targets: Target[] }> {
+  const targets = await Promise.all([verdict.start(), verdict.start()]);
+  try {
+    const [today, kit] = await Promise.all([
+      onTodaysStack(targets[0]!, verdict.args),
+      onTheKitsStack(targets[1]!, verdict.args),
+    ]);
+    return { today, kit, targets };
+  } finally {
+    await Promise.all(targets.map((target) => target.close()));
+  }
+}
+
+const brokenProvider = (fault: Fault) => () => startBrokenProvider(fault);
+const hostileProvider = (switches: Switches) => () => startHostileProvider(switches);
+const cancelsShipped: Fault = (_request, response) =>
+  response.status === 409 ? new Response(null, { status: 204 }) : response;
+
+const interactionCount = async () =>
+  (JSON.parse(await readFile(shippedPactFile, 'utf8')) as { interactions: unknown[] }).interactions.length;
+
+const cases: Case[] = [
+  {
+    name: "the kit's own mock, every suite and Prism",
+    start: async () => {
+      const mock = await startServer();
+      const args = ['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key'];
+      return { args: [...args, '--state-url', `${mock.origin}/__mock/provider-state`], close: mock.close };
+    },
+    args: ['--verbose'],
+    code: 0,
+    says: [
+      new RegExp(`\\npact: ${await interactionCount()} passed, 0 failed \\(interactions;`),
+      /\nscenarios: \d+ passed, 0 failed \(scenarios;/,
+      /\nexplore: \d+ passed, 0 failed/,
+      /\nsecond oracle, Prism: ([1-9]\d*) disagreements with Ajv, \1 of them known Prism limits/,
+      /\nverdict: passed \(exit 0; /,
+    ],
+  },
+  {
+    name: 'a provider that cancels a shipped order (pact, scenarios, exploration, Prism)',
+    start: brokenProvider(cancelsShipped),
+    args: [],
+    code: 1,
+    says: [
+      /\n {4}pact › cancel-shipped-order › cancel the shipped order: expected status 409, got 204 \(at status\)\n/,
+      /\n {4}cancel-shipped-order › cancel the shipped order: expected status 409, got 204/,
+      /\nexplore: \d+ passed, [1-9]\d* failed/,
+      /\nverdict: failed \(exit 1; /,
+    ],
+  },
+  {
+    name: "a provider that puts another status in the Error record (Pact's own mismatch text)",
+    start: brokenProvider((_request, response) =>
+      response.status === 401 ? json({ code: 'unauthorized', message: 'no', status: 403 }, 401) : response,
+    ),
+    args: ['--suite', 'pact'],
+    code: 1,
+    says: [
+      /\n {4}pact › list-without-key › list the orders without a key: expected 401, got 403 \(Pact: Expected 403 \(Integer\) to be equal to 401 \(Integer\)\) \(at \$\.status\)\n/,
+    ],
+  },
+  {
+    name: 'a provider that rounds ids beyond 2^53 (pact)',
+    start: brokenProvider(async (request, response) =>
+      isList(request) && response.status === 200
+        ? json(JSON.stringify(JSON.parse(await response.text())), 200)
+        : response,
+    ),
+    args: ['--suite', 'pact'],
+    code: 1,
+    says: [
+      /\n {4}pact › cancel-order-beyond-2-53 › list both orders with exact ids: expected .*9007199254740993.* \(Pact: .*\n/,
+    ],
+  },
+  {
+    name: 'a provider that lists an id of 2.5 (scenarios, both oracles)',
+    start: hostileProvider({ fractionalId: true }),
+    args: ['--suite', 'scenarios', '--verbose'],
+    code: 1,
+    says: [/list-orders › list the orders: expected integer, got 2\.5 \(at \/0\/id\)\n/],
+  },
+  {
+    name: "a provider that sends bytes after a 204 (Pact's verifier's own proxy)",
+    start: hostileProvider({ bytesAfter204: true }),
+    args: ['--suite', 'pact'],
+    code: 1,
+    says: [/pact › cancel-pending-order › cancel the pending order: expected nothing after the end of the response/],
+  },
+  {
+    // Pact's verifier lists header mismatches in a hash map's order, which changes from run to run on
+    // both stacks: the kit orders them by name (pact-cases.ts, inStableOrder), so the two outputs agree.
+    name: 'a provider that leaves out Deprecation and Sunset (two header mismatches of Pact)',
+    start: brokenProvider(async (_request, response) => {
+      const headers = new Headers(response.headers);
+      headers.delete('deprecation');
+      headers.delete('sunset');
+      return new Response(await response.text(), { status: response.status, headers });
+    }),
+    args: ['--suite', 'pact', '--scenario', 'read-deprecated-pet'],
+    code: 1,
+    says: [
+      /\n {4}pact › read-deprecated-pet › read pet 1: expected "@\d+", got {2}\(Pact: Expected a header 'Deprecation' but was missing\) \(at Deprecation\)\n {4}pact › read-deprecated-pet › read pet 1: expected "[^"]+ GMT", got {2}\(Pact: Expected a header 'Sunset' but was missing\) \(at Sunset\)\n/,
+    ],
+  },
+  {
+    name: 'an honest provider written from scratch that varies where the contract allows',
+    start: hostileProvider({
+      charset: true,
+      fractionalShipDates: true,
+      gzip: true,
+      extraOrderFields: true,
+      extraErrorFields: true,
+      conflictWithoutBody: true,
+    }),
+    args: ['--verbose'],
+    code: 0,
+    says: [/\npact: \d+ passed, 0 failed/, /\nscenarios: \d+ passed, 0 failed/, /\nverdict: passed \(exit 0; /],
+  },
+  {
+    name: "a broker's pending pact that fails, beside one that passes, results published",
+    start: async () => {
+      const broker = await startFakeBroker([
+        { consumer: 'web-app', text: await pactOf('cancel-shipped-order'), pending: true },
+        { consumer: 'admin-app', text: await pactOf('list-orders', 'admin-app') },
+      ]);
+      const provider = await startBrokenProvider(cancelsShipped);
+      return {
+        args: provider.args,
+        broker,
+        close: async () => {
+          await Promise.all([provider.close(), broker.close()]);
+        },
+      };
+    },
+    args: ['--enable-pending', '--provider-version', '1.2.5', '--no-prism'],
+    code: 0,
+    says: [
+      /(?:^|\n)~ pact › cancel-shipped-order › cancel the shipped order \(DELETE [^\n]*\n {4}pending pact \(fails nothing\): pact › cancel-shipped-order › cancel the shipped order: expected status 409, got 204 \(at status\)\n/,
+      /\npact: the pending pact "Pact between web-app \(v1\) and petstore-order-interface" failed; pending, it fails nothing/,
+      /\nverdict: passed \(exit 0; /,
+    ],
+  },
+];
+
+describe('petstore-verify on Node 24 with pact-core 20 and prism-http 5.16 gives the verdicts of Node 20, pact-core 19, prism-http 5.12', () => {
+  it('installs the versions the issue names', async () => {
+    expect(project.node.version).toMatch(/^24\./);
+    expect(await installedVersion('@pact-foundation/pact-core')).toMatch(/^20\./);
+    expect(await installedVersion('@stoplight/prism-http')).toBe('5.16.0');
+    // The other side: this checkout's devDependencies, on the Node running the suite (20 on the project's machines).
+    expect(await installedVersion('@pact-foundation/pact-core', projectRoot)).toMatch(/^19\./);
+    expect(await installedVersion('@stoplight/prism-http', projectRoot)).toBe('5.12.0');
+  });
+
+  it.concurrent.each(cases.map((verdict) => [verdict.name, verdict] as const))('%s', async (_, verdict) => {
+    const { today, kit, targets } = await bothStacks(verdict);
+    for (const exit of [kit, today]) {
+      expect(exit.code, exit.stdout + exit.stderr).toBe(verdict.code);
+      for (const line of verdict.says) expect(exit.stdout).toMatch(line);
+      expect(exit.stderr).toBe('');
+    }
+    expect(normalised(today.stdout)).toBe(normalised(kit.stdout));
+    // A broker is told the same of each pact by both stacks.
+    const published = (target: Target) =>
+      target.broker?.bodiesOf('POST', '/verification-results').map((body) => body.success);
+    expect(published(targets[0]!)).toEqual(published(targets[1]!));
+  });
+});
+
+// After the verdicts above (vitest runs this block when they have all ended): it takes a package out
+// of the shared project for the length of one run, and puts it back.
+describe("a verifier that cannot run on today's stack is the tool's failure, not the provider's", () => {
+  it('exits 2, naming why, and publishes nothing to a broker, when pact-core is installed without its native package (npm install --omit=optional)', async () => {
+    const native = join(project.folder, 'node_modules', '@pact-foundation', 'pact-core-linux-x64-glibc');
+    // Pact's native core for this machine (linux-x64, glibc): a package of its own, which --omit=optional leaves out.
+    expect(existsSync(native)).toBe(true);
+    const aside = `${native}.aside`;
+    await rename(native, aside);
+    const mock = await startServer();
+    const broker = await startFakeBroker([{ consumer: 'web-app', text: await pactOf('cancel-shipped-order') }]);
+    try {
+      const target = {
+        args: ['--base-url', `${mock.origin}/v1`, '--api-key', 'petstore-dev-key'],
+        close: mock.close,
+      };
+      const state = ['--state-url', `${mock.origin}/__mock/provider-state`, '--suite', 'pact'];
+      const [alone, withBroker] = await Promise.all([
+        onTodaysStack(target, state),
+        onTodaysStack({ ...target, broker }, [...state, '--provider-version', '1.2.6']),
+      ]);
+      for (const exit of [alone, withBroker]) {
+        expect(exit.stdout).toMatch(
+          /\nverdict: not-run \(exit 2; [^\n]*pact › verifier: Pact's verifier could not run: [^\n]*pact-core-linux-x64-glibc/,
+        );
+        expect(exit.stdout).not.toMatch(/✗ pact › verifier/);
+        expect(exit.code).toBe(2);
+      }
+      // Nothing was verified: the broker is told nothing of the provider's version, neither pass nor failure.
+      expect(broker.bodiesOf('POST', '/verification-results')).toEqual([]);
+    } finally {
+      await rename(aside, native);
+      await Promise.all([mock.close(), broker.close()]);
+    }
+  });
+});

@@ -25,6 +25,7 @@ const endToEndFiles = [
   'test/cli/cli.test.ts', // petstore-mock as a process, one or more a test (41 tests)
   'test/verify/har-browser.test.ts', // Chromium writes HAR files (recordHar)
   'test/package/add-operation.test.ts', // a copy of the project with an operation added: tsc, esbuild, node
+  'test/package/msw3.test.ts', // Node 24, two npm installs, vitest, tsc, a Vite build, Chromium
 ];
 
 // A worker imports the kit, msw, Ajv and the compiled document once for all the files it runs, not

@@ -125,6 +125,7 @@ describe('a Vite app on the msw/vite plugin, in Chromium', () => {
         // A request no handler answers: virtual:msw's network warns (its own onUnhandledFrame), while
         // startBrowserMock's 'bypass' reaches msw 3 under its new name and keeps the console quiet.
         expect(await unhandledWarnings(page)).toHaveLength(via === 'worker' ? 0 : 1);
+        if (via === 'kit') expect(await stopped(page)).toEqual({ readyState: 0, status: 404 });
       } finally {
         await context.close();
       }
@@ -181,6 +182,17 @@ async function unhandledWarnings(page: Page): Promise<string[]> {
   }, marker);
   await seen;
   return messages.filter((text) => /without a matching request handler:\s+• GET \S*\/api\/health/.test(text));
+}
+
+/** startNetworkMock's stop(): the network it enabled is disabled, and the API reaches the static server. */
+function stopped(page: Page) {
+  return page.evaluate(async () => {
+    type Page = { orderMock: { stop(): Promise<void> }; network: { readyState: number } };
+    const { orderMock, network } = globalThis as unknown as Page;
+    await orderMock.stop();
+    const response = await fetch('/v1/store/orders', { headers: { authorization: 'Bearer petstore-dev-key' } });
+    return { readyState: network.readyState, status: response.status };
+  });
 }
 
 function journal(page: Page) {

@@ -1,8 +1,9 @@
 // A frontend team on msw 3 (issue 55): a fresh project on Node 24 (msw 3 needs Node 22.12 or later,
 // the suite runs on 20) installs msw 3.0.5, vitest 5, vite 8, then the packed kit with no flag, and
 // uses the kit's mock through each of msw 3's ways: setupServer and defineNetwork in vitest, and in a
-// Vite app on the msw/vite plugin (virtual:msw's network, the kit's startNetworkMock, and setupWorker
-// through startBrowserMock) in headless Chromium. The docs' msw 3 blocks are the files it runs.
+// Vite app on the msw/vite plugin (virtual:msw's network, the kit's startNetworkMock, setupWorker
+// through startBrowserMock, and defineNetwork over msw/browser's sources) in headless Chromium. The
+// docs' msw 3 blocks are the files it runs.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -103,7 +104,7 @@ describe('a Vite app on the msw/vite plugin, in Chromium', () => {
     browser = launchChromium();
   }, 180_000);
 
-  for (const via of ['network', 'kit', 'worker'] as const) {
+  for (const via of ['network', 'kit', 'worker', 'define'] as const) {
     it(`answers the page's fetches from the kit's mock and journals them (${wayNames[via]})`, async () => {
       const context = await (await browser!).newContext();
       try {
@@ -137,6 +138,7 @@ const wayNames = {
   network: "virtual:msw's network with createOrderMock",
   kit: 'startNetworkMock on virtual:msw',
   worker: "startBrowserMock's setupWorker",
+  define: "defineNetwork over msw/browser's sources",
 };
 
 type Shared = { orderMock: OrderMock };
@@ -283,7 +285,14 @@ const typeCheckConfig = {
     skipLibCheck: false,
     allowImportingTsExtensions: true,
   },
-  files: ['kit-types.ts', 'network.test.ts', 'web/vite.config.ts', 'web/src/main.ts', 'web/src/with-kit.ts'],
+  files: [
+    'kit-types.ts',
+    'network.test.ts',
+    'web/vite.config.ts',
+    'web/src/main.ts',
+    'web/src/with-kit.ts',
+    'web/src/define-network.ts',
+  ],
 };
 
 /** The test's own part of the app: a page that picks the way (?via=) and says when the mock is ready. */
@@ -300,6 +309,7 @@ const via = new URLSearchParams(location.search).get('via');
 if (via === 'network') await import('./main.ts');
 else if (via === 'kit') await import('./with-kit.ts');
 else if (via === 'worker') await import('./worker.ts');
+else if (via === 'define') await import('./define-network.ts');
 else throw new Error(\`no such way: \${via}\`);
 Object.assign(globalThis, { mswApi: { http, HttpResponse }, mockReady: true });
 `,

@@ -14,6 +14,9 @@ type MswOption<Key extends string> = Key extends keyof SharedOptions
  * What MSW does with a request no handler answers, as the installed msw takes it: msw 2's
  * `UnhandledRequestStrategy` (`'bypass' | 'warn' | 'error' | (request, print) => void`), msw 3's
  * `UnhandledFrameHandle` (the same strings, or `({ frame, defaults }) => void`).
+ * @example
+ * const strict: UnhandledRequests = 'error';
+ * await startBrowserMock({ onUnhandledRequest: strict });
  */
 export type UnhandledRequests = MswOption<'onUnhandledRequest'> | MswOption<'onUnhandledFrame'>;
 
@@ -129,6 +132,9 @@ async function savedOrders(
 /**
  * What the kit uses of an msw 3 network: the `network` of `virtual:msw` (the `msw/vite` plugin), or
  * one of `defineNetwork()` (`msw/experimental`; msw 2.15 has it too).
+ * @example
+ * import { network } from 'virtual:msw';
+ * const joined: MswNetwork = network; // what startNetworkMock({ network }) takes
  */
 export interface MswNetwork extends MswEvents {
   /** MSW's `NetworkReadyState`: 0 while disabled, 1 once enabled. */

@@ -9,11 +9,11 @@ import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderMock } from '../../mocks/adapters/msw.js';
-import type { Exit } from '../support/cli-support.js';
+import { type Exit, startCommand } from '../support/cli-support.js';
 import { type ConsumerProject, consumerProject, packKit } from '../support/consumer-project.js';
 import { launchChromium } from '../support/headless-browser.mjs';
 import { nodeBinary } from '../support/node-binaries.js';
-import { type LocalServer, serveDirectory } from '../support/support.js';
+import { authorized, type LocalServer, serveDirectory } from '../support/support.js';
 import { documentBlocks, namedFile } from './doc-blocks.js';
 
 /** Exactly the versions the issue names: npm would otherwise pick msw 2 for the kit's peer range. */
@@ -89,6 +89,21 @@ describe('a project on msw 3.0.5 and Node 24', () => {
     // UnhandledRequestStrategy is gone), and observe() must take msw 3's emitters as they are typed.
     expect(exit.code, printed(exit)).toBe(0);
   }, 180_000);
+
+  it("serves a handlers file written against msw 3 beside the kit's, in petstore-mock (msw's getResponse)", async () => {
+    await writeFile(join(project.folder, 'handlers.mjs'), handlersFile);
+    const mock = await startCommand('npx', ['petstore-mock', '--handlers', 'handlers.mjs', '--port', '0'], {
+      cwd: project.folder,
+      env: project.env,
+    });
+    try {
+      expect(await (await fetch(`${mock.baseUrl}/store/inventory`)).json()).toEqual({ dogs: 3 });
+      const cancel = await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: authorized });
+      expect(cancel.status).toBe(204);
+    } finally {
+      await mock.stop();
+    }
+  });
 });
 
 describe('a Vite app on the msw/vite plugin, in Chromium', () => {
@@ -217,6 +232,12 @@ function seenStatuses(page: Page) {
     return Object.fromEntries(seen.filter(([, statuses]) => statuses!.length > 0));
   });
 }
+
+/** The docs' handlers file (docs/frontend.md, "Your own handlers"), run under msw 3. */
+const handlersFile = `import { http, HttpResponse } from 'msw';
+
+export default [http.get('*/v1/store/inventory', () => HttpResponse.json({ dogs: 3 }))];
+`;
 
 /** setupServer under msw 3: the kit's handlers, one of the test's in front (server.use), observed. */
 const serverTestFile = `// server.test.ts

@@ -32,6 +32,7 @@ const endToEndFiles = [
   'test/package/matrix-node24.test.ts',
   'test/package/matrix-node26.test.ts',
   'test/verify/provider-stack.test.ts', // two npm installs on Node 24, petstore-verify as processes on two stacks (~35 s)
+  'test/package/msw3.test.ts', // Node 24, two npm installs, vitest, tsc, a Vite build, Chromium
 ];
 
 // A worker imports the kit, msw, Ajv and the compiled document once for all the files it runs, not

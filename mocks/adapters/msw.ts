@@ -1,6 +1,7 @@
 /**
- * `petstore-contract-kit/msw`: the stateful order mock as MSW handlers, for `setupServer`
- * (Node tests) and `setupWorker` (the browser).
+ * `petstore-contract-kit/msw`: the stateful order mock as MSW handlers (msw 2.15 or 3), for
+ * `setupServer` (Node tests), `setupWorker` (the browser) and msw 3's networks (`defineNetwork`,
+ * `virtual:msw` of the `msw/vite` plugin).
  * @example
  * import { setupServer } from 'msw/node';
  * import { createOrderMock } from 'petstore-contract-kit/msw';

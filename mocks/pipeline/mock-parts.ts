@@ -139,7 +139,7 @@ export interface PactControls {
 }
 
 export interface OrderMock extends MockControls, PactControls {
-  /** The MSW request handlers: give them to `setupServer`, `setupWorker` or the kit's HTTP server. */
+  /** The MSW request handlers: give them to `setupServer`, `setupWorker`, an msw 3 network or the kit's HTTP server. */
   readonly handlers: RequestHandler[];
   /**
    * The mock's pipeline without any transport: a request in, its answer out: a `Reply` (`{ status,

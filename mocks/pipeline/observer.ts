@@ -10,7 +10,10 @@ export interface MockedResponseEvent {
   readonly response: Response;
 }
 
-/** Anything with MSW's `events`: `setupServer()` or `setupWorker()`. */
+/**
+ * Anything with MSW's `events`: `setupServer()`, `setupWorker()`, or an msw 3 network (`defineNetwork()`,
+ * `virtual:msw`'s `network`), whose listeners get a `ResponseEvent` with the same three fields.
+ */
 export interface MswEvents {
   readonly events: {
     on(event: 'response:mocked', listener: (event: MockedResponseEvent) => void): unknown;

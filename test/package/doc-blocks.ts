@@ -11,6 +11,10 @@ import { projectRoot } from '../support/cli-support.js';
  *   test/package/package.test.ts in a project that installed the packed kit.
  * - `<!-- block: vitest-suite -->`: a file of the whole-suite pattern, its first line `// PATH`;
  *   written at PATH in a project of its own, which vitest then runs (package.test.ts).
+ * - `<!-- block: vitest-file-msw3 -->`: a complete vitest file for msw 3, its first line `// NAME.test.ts`;
+ *   run by test/package/msw3.test.ts under msw 3.0.5 on Node 24 (msw 3 does not run on Node 20).
+ * - `<!-- block: vite-app-msw3 -->`: a file of a Vite app on msw 3's `msw/vite` plugin, its first line
+ *   `// PATH` in the app's folder; test/package/msw3.test.ts builds the app and opens it in Chromium.
  * - `<!-- block: module -->`: a whole TypeScript module (its first line may name it `// PATH`),
  *   type-checked against the installed kit, every such block in one tsc run (package.test.ts).
  * - `<!-- block: fragment FRAME -->`: lines that need what FRAME declares around them (the frames
@@ -36,6 +40,8 @@ export type BlockMark =
   | {
       kind:
         | 'vitest-file'
+        | 'vitest-file-msw3'
+        | 'vite-app-msw3'
         | 'vitest-suite'
         | 'module'
         | 'shell-mock'
@@ -71,6 +77,8 @@ export async function documentFiles(): Promise<string[]> {
 
 const simpleKinds = new Set([
   'vitest-file',
+  'vitest-file-msw3',
+  'vite-app-msw3',
   'vitest-suite',
   'module',
   'shell-mock',
@@ -83,7 +91,7 @@ const simpleKinds = new Set([
 
 /** A mark's text (the inside of the comment), as data; undefined when it is no mark. */
 export function parseMark(text: string): BlockMark | undefined {
-  const block = /^block: ([a-z-]+)(?: ([a-z0-9-]+))?$/.exec(text);
+  const block = /^block: ([a-z0-9-]+)(?: ([a-z0-9-]+))?$/.exec(text);
   if (block) {
     const [, kind, frame] = block;
     if (kind === 'fragment' && frame) return { kind, frame };

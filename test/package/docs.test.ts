@@ -168,11 +168,16 @@ describe("the docs' code blocks", () => {
     for (const block of blocks) {
       const mark = block.mark!;
       if (mark.kind === 'fragment') expect(Object.keys(docFrames), where(block)).toContain(mark.frame);
-      if (mark.kind === 'vitest-file') expect(namedFile(block), where(block)).toMatch(/^[\w-]+\.test\.ts$/);
+      if (mark.kind === 'vitest-file' || mark.kind === 'vitest-file-msw3')
+        expect(namedFile(block), where(block)).toMatch(/^[\w-]+\.test\.ts$/);
+      if (mark.kind === 'vite-app-msw3')
+        expect(namedFile(block), where(block)).toMatch(/^(vite\.config|src\/[\w.-]+)\.ts$/);
       if (mark.kind === 'vitest-suite')
         expect(namedFile(block), where(block)).toMatch(/^(vitest\.config|test\/[\w.-]+)\.ts$/);
       if (mark.kind === 'shell-mock' || mark.kind === 'shell-verify') expect(block.language, where(block)).toBe('sh');
-      if (['vitest-file', 'vitest-suite', 'module', 'fragment'].includes(mark.kind))
+      if (
+        ['vitest-file', 'vitest-file-msw3', 'vite-app-msw3', 'vitest-suite', 'module', 'fragment'].includes(mark.kind)
+      )
         expect(block.language, where(block)).toMatch(/^(ts|js)$/);
       // Storybook refuses a CSF file without a default export ("CSF: missing default export").
       if (/\.stories\.[jt]s$/.test(namedFile(block) ?? ''))
@@ -181,7 +186,7 @@ describe("the docs' code blocks", () => {
     const count = (kinds: string[]) => blocks.filter((block) => kinds.includes(block.mark!.kind)).length;
     const notRun = blocks.filter((block) => block.mark!.kind === 'not-run');
     console.log(
-      `docs' code blocks: ${blocks.length} in all; run ${count(['vitest-file', 'vitest-suite', 'shell-mock', 'shell-verify', 'scenario-file', 'seed-file', 'workflow', 'journal-entry'])}, type-checked ${count(['module', 'fragment'])}, not run ${notRun.length}:\n${notRun.map((block) => `  ${where(block)}: ${(block.mark as { reason: string }).reason}`).join('\n')}`,
+      `docs' code blocks: ${blocks.length} in all; run ${count(['vitest-file', 'vitest-file-msw3', 'vite-app-msw3', 'vitest-suite', 'shell-mock', 'shell-verify', 'scenario-file', 'seed-file', 'workflow', 'journal-entry'])}, type-checked ${count(['module', 'fragment'])}, not run ${notRun.length}:\n${notRun.map((block) => `  ${where(block)}: ${(block.mark as { reason: string }).reason}`).join('\n')}`,
     );
     // Every block the suite runs is one of these, so none escapes by a kind nothing runs.
     expect(blocks.length).toBeGreaterThan(60);

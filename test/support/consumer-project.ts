@@ -15,8 +15,15 @@ export interface ConsumerProject {
   env: NodeJS.ProcessEnv;
   /** Runs `npm install --save-dev PACKAGES` as a user would (no flag but quiet ones), to its end. */
   install: (packages: readonly string[]) => Promise<Exit>;
-  /** Runs a command in the project under its Node (`node` and `npx` resolve to it) to its end. */
-  exec: (command: string, args: readonly string[], options?: { timeout?: number; cwd?: string }) => Promise<Exit>;
+  /**
+   * Runs a command in the project under its Node (`node` and `npx` resolve to it) to its end; `env` is
+   * laid over the project's environment.
+   */
+  exec: (
+    command: string,
+    args: readonly string[],
+    options?: { timeout?: number; cwd?: string; env?: NodeJS.ProcessEnv },
+  ) => Promise<Exit>;
 }
 
 /**
@@ -48,7 +55,11 @@ export async function consumerProject(options: { node: NodeBinary; name: string 
   await writeFile(join(folder, 'package.json'), JSON.stringify({ name: options.name, private: true, type: 'module' }));
   const env = userEnvironment(options.node);
   const exec: ConsumerProject['exec'] = (command, args, execOptions = {}) =>
-    runToExit(command, [...args], { cwd: execOptions.cwd ?? folder, env, timeout: execOptions.timeout ?? 180_000 });
+    runToExit(command, [...args], {
+      cwd: execOptions.cwd ?? folder,
+      env: { ...env, ...execOptions.env },
+      timeout: execOptions.timeout ?? 180_000,
+    });
   return {
     folder,
     node: options.node,

@@ -77,10 +77,8 @@ const environment = (target: Target) => ({
 
 /** `npx petstore-verify` in the Node 24 project, as its user runs it. */
 function onTodaysStack(target: Target, args: string[]): Promise<Exit> {
-  // ConsumerProject.exec takes no environment of its own: the broker's URL is laid over the project's.
-  return runToExit('npx', ['petstore-verify', ...target.args, ...args], {
-    cwd: project.folder,
-    env: { ...project.env, ...environment(target) },
+  return project.exec('npx', ['petstore-verify', ...target.args, ...args], {
+    env: environment(target),
     timeout: 170_000,
   });
 }

@@ -13,7 +13,7 @@ import packagedChromium from '@sparticuz/chromium';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../../core/parse-json.js';
-import { projectRoot, runToExit, scratchFolder } from '../../support/cli-support.js';
+import { projectRoot, scratchFolder } from '../../support/cli-support.js';
 import { type ConsumerProject, consumerProject, packKit } from '../../support/consumer-project.js';
 import { documentedResponseCount, responsesOf } from '../../support/document-figures.js';
 import { examplePactInteractions, storyOutcomes, storySwitches } from '../../support/example-suites.js';
@@ -106,13 +106,11 @@ const installedVersion = async (folder: string, name: string) =>
 async function passesExamplePlaywright(from: ConsumerProject): Promise<void> {
   const pactDir = join(from.folder, 'pacts');
   // The project's environment (its Node first), and Chromium from the suite's own @sparticuz/chromium.
-  const run = await runToExit(
+  const run = await from.exec(
     from.node.path,
     ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/playwright'],
     {
-      cwd: from.folder,
       env: {
-        ...from.env,
         CHROMIUM_PATH: await packagedChromium.executablePath(),
         CI: '1',
         FORCE_COLOR: '0',

@@ -117,6 +117,32 @@ describe('the layers', () => {
     expect([...packages].sort()).toEqual(['lossless-json']);
   });
 
+  // The unbundled entry points load these from the user's node_modules: a package that is neither a
+  // dependency nor a peer would be there only by chance (the CLI, bundled, carries its own).
+  it('loads, from its entry points, only its dependencies, its peers and Node built-ins: no @msw/playwright', async () => {
+    const manifest = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      exports: Record<string, string | Record<string, { default: string }>>;
+    };
+    const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
+    const entries = Object.values(manifest.exports)
+      .flatMap((target) => (typeof target === 'string' ? [] : Object.values(target).map((use) => use.default)))
+      .filter((target) => target.startsWith('./dist/') && target.endsWith('.js'))
+      .map((target) => target.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
+    expect(entries).toContain('mocks/adapters/playwright.ts');
+    const packageName = (specifier: string) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/');
+    const loaded = new Set<string>();
+    for (const entry of new Set(entries)) for (const name of (await closure(entry)).packages) loaded.add(name);
+    const undeclared = [...loaded].filter((name) => !name.startsWith('node:') && !declared.has(packageName(name)));
+    expect(undeclared).toEqual([]);
+    expect(declared.has('@msw/playwright')).toBe(false);
+  });
+
   it('keeps the control client light: fetch and exact JSON, no store, no Ajv, no MSW', async () => {
     const { packages } = await closure('mocks/control/control-client.ts');
     expect([...packages].sort()).toEqual(['lossless-json']);

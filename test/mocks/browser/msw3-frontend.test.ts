@@ -3,9 +3,10 @@
 // then the packed kit, and runs the kit's own examples from there: the Playwright suite in both modes
 // (the in-page mock on the kit's own route source, no @msw/playwright) with the coverage reporter and
 // the run's pact, and the Storybook built and opened in Chromium, story by story and switching.
-// Beside it, a project on msw 2 (Node 20) runs the same Playwright suite with no @msw/playwright
-// installed: the kit's own devDependencies still hold it (bench/playwright.mjs's baseline), so only
-// a project of a user's shows that neither major needs it.
+// On msw 2 the same suite runs in this checkout (playwright-example.test.ts); that neither major needs
+// @msw/playwright, which this checkout holds for bench/playwright.mjs's baseline, is proved there by
+// this project having none, and by architecture.test.ts: no module the package's entry points load
+// imports a package it does not declare, and @msw/playwright is not declared.
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ import { type ConsumerProject, consumerProject, packKit } from '../../support/co
 import { documentedResponseCount, responsesOf } from '../../support/document-figures.js';
 import { examplePactInteractions, storyOutcomes, storySwitches } from '../../support/example-suites.js';
 import { launchChromium } from '../../support/headless-browser.mjs';
-import { currentNode, type NodeBinary, nodeBinary } from '../../support/node-binaries.js';
+import { type NodeBinary, nodeBinary } from '../../support/node-binaries.js';
 import { type LocalServer, serveDirectory } from '../../support/support.js';
 
 // What the Playwright example needs besides msw, each installed exactly.
@@ -256,23 +257,4 @@ describe('a project on msw 3 (Node 24)', () => {
       }
     });
   });
-});
-
-describe('a project on msw 2 (Node 20), without @msw/playwright', () => {
-  let project2: ConsumerProject;
-  beforeAll(async () => {
-    project2 = await exampleProject(currentNode(), 'msw2-frontend', ['msw@2.15.0', ...playwrightTools], false);
-  }, 300_000);
-
-  afterAll(async () => {
-    if (project2) await rm(project2.folder, { recursive: true, force: true });
-  });
-
-  it("passes the kit's example Playwright suite in both modes, as on msw 3", async () => {
-    expect(await installedVersion(project2.folder, 'msw')).toBe('2.15.0');
-    await expect(readFile(join(project2.folder, 'node_modules/@msw/playwright/package.json'))).rejects.toMatchObject({
-      code: 'ENOENT',
-    });
-    await passesExamplePlaywright(project2);
-  }, 300_000);
 });

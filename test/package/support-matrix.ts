@@ -154,8 +154,9 @@ async function frontendTypeFiles(): Promise<Map<string, DocBlock & { text: strin
  * and vitest and then the packed kit, with no flag, and runs the docs' vitest files (and, in a whole
  * cell, the whole-suite pact pattern), `npx petstore-mock` with the README's shell session and, with
  * the cell's TypeScript, a type check of the docs' frontend blocks; a provider project installs the
- * cell's Pact and Prism and then the kit, and runs the docs' `npx petstore-verify` blocks (the
- * README's, or every one in a whole cell) against its own `npx petstore-mock`.
+ * cell's Pact and Prism and then the kit (in a whole cell; the others add them to the frontend's
+ * project), and runs the docs' `npx petstore-verify` blocks (the README's and the --strict one, or
+ * every one in a whole cell) against its own `npx petstore-mock`.
  */
 export function describeCell(cell: MatrixCell): void {
   describe(`support matrix: ${cell.name}`, () => {
@@ -167,13 +168,15 @@ export function describeCell(cell: MatrixCell): void {
     beforeAll(async () => {
       node = process.versions.node.startsWith(`${cell.node}.`) ? currentNode() : await nodeBinary(cell.node);
       frontend = await consumerProject({ node, name: 'frontend' });
-      provider = await consumerProject({ node, name: 'provider' });
+      // A whole cell gives the provider a project of its own, so that the kit is installed after Pact and
+      // Prism too; the others add Pact and Prism to the frontend's project, one install less.
+      provider = cell.whole ? await consumerProject({ node, name: 'provider' }) : frontend;
       tarball = await packKit(frontend.folder);
     }, 120_000);
 
     afterAll(async () => {
       const { rm } = await import('node:fs/promises');
-      for (const project of [frontend, provider])
+      for (const project of new Set([frontend, provider]))
         if (project !== undefined) await rm(project.folder, { recursive: true, force: true });
     });
 
@@ -289,12 +292,16 @@ export function describeCell(cell: MatrixCell): void {
       }
     });
 
-    it('installs the kit with no flag in a provider project that has Pact and Prism already', async () => {
-      const first = await provider.install(cell.provider);
-      expect(first.code, first.stderr).toBe(0);
-      const kit = await provider.install([tarball]);
-      expect(refusals(kit)).toEqual([]);
-      expect(kit.code, kit.stderr).toBe(0);
+    const providerInstall = cell.whole
+      ? 'installs the kit with no flag in a provider project that has Pact and Prism already'
+      : "installs Pact and Prism with no flag beside the kit, in the frontend's project";
+    it(providerInstall, async () => {
+      const installs = cell.whole ? [cell.provider, [tarball]] : [cell.provider];
+      for (const packages of installs) {
+        const exit = await provider.install(packages);
+        expect(refusals(exit)).toEqual([]);
+        expect(exit.code, exit.stderr).toBe(0);
+      }
       const harness = ['@pact-foundation/pact-core', '@stoplight/prism-http'];
       expect(await resolvedVersions(provider, harness)).toEqual(
         Object.fromEntries(harness.map((name) => [name, cell.resolved[name]])),

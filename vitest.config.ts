@@ -20,7 +20,7 @@ const endToEndFiles = [
   'test/package/package.test.ts', // npm pack, three npm installs, tsc, esbuild, Chromium
   'test/mocks/browser/playwright-example.test.ts', // Playwright with its workers and Chromiums, a Vite build
   'test/mocks/browser/storybook.test.ts', // a Storybook build and Chromium
-  'test/mocks/browser/msw3-frontend.test.ts', // two user projects (msw 3 on Node 24, msw 2 on Node 20): npm installs, tsc, Playwright twice, a Storybook build, Chromium
+  'test/mocks/browser/msw3-frontend.test.ts', // a user's project on msw 3 (Node 24): npm installs, tsc, Playwright, a Storybook build, Chromium
   'test/mocks/browser/browser.test.ts', // Chromium, MSW's service worker
   'test/mocks/control/control-page.test.ts', // Chromium
   'test/cli/cli.test.ts', // petstore-mock as a process, one or more a test (41 tests)

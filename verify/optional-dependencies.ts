@@ -12,16 +12,16 @@ import { VerifyError } from './errors.js';
 export const optionalDependencies = {
   pact: {
     name: '@pact-foundation/pact-core',
-    range: '^19.2.0 || ^20.1.1',
+    range: '^19.2.0 || ^20.2.0',
     install: [
-      { node: [22, 0], version: '^20.1.1' },
+      { node: [22, 0], version: '^20.2.0' },
       { node: [20, 19], version: '^19.2.0' },
     ],
     usedBy: 'the pact suite',
   },
   prism: {
     name: '@stoplight/prism-http',
-    range: '>=5.12.0 <5.17.0',
+    range: '5.12.0 || >=5.16.0 <5.17.0',
     install: [
       { node: [24, 18], version: '5.16.0' },
       { node: [20, 19], version: '5.12.0' },
@@ -64,7 +64,7 @@ export function isInstalled(dependency: OptionalDependency): boolean {
  * oldest, otherwise).
  *
  * @example
- * installVersion(optionalDependencies.pact.install); // '^20.1.1' on Node 24, '^19.2.0' on Node 20
+ * installVersion(optionalDependencies.pact.install); // '^20.2.0' on Node 24, '^19.2.0' on Node 20
  */
 export function installVersion(
   choices: readonly { node: readonly [number, number]; version: string }[],

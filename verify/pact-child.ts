@@ -55,17 +55,36 @@ const pactCore = (import('@pact-foundation/pact-core') as Promise<{ default: { d
 );
 pactCore.catch(() => undefined);
 
+/** The first line of what was thrown. */
+const firstLine = (error: unknown) => String((error as Error)?.message ?? error).split('\n')[0];
+
+/**
+ * One verification. It never started when pact-core would not load, threw before it returned its
+ * promise (options refused, its native library missing), or answered "Verification was unable to run"
+ * (the native verifier refusing its arguments): then the outcome is `notRun`, the tool's failure, not
+ * the provider's. A rejection with the results as JSON is a verification that ran and failed; any other
+ * rejection is a crash during the verification.
+ */
 async function verify(job: Job): Promise<Outcome> {
   if (job.descriptionFilter === undefined) delete process.env.PACT_DESCRIPTION;
   else process.env.PACT_DESCRIPTION = job.descriptionFilter;
+  const notRun = (error: unknown): Outcome => ({
+    crash: `Pact's verifier could not run: ${firstLine(error)}`,
+    notRun: true,
+  });
+  let running: Promise<unknown>;
   try {
-    const pact = await pactCore;
-    return { results: String(await pact.verifyPacts(job.options)) };
+    running = (await pactCore).verifyPacts(job.options);
   } catch (error) {
-    const message = (error as Error).message ?? String(error);
-    // A verification that ran and failed rejects with the results as JSON; anything else is a crash.
+    return notRun(error);
+  }
+  try {
+    return { results: String(await running) };
+  } catch (error) {
+    const message = (error as Error)?.message ?? String(error);
     if (message.trimStart().startsWith('{')) return { results: message };
-    return { crash: `Pact's verifier could not run: ${message.split('\n')[0]}`, notRun: true };
+    if (message === 'Verification was unable to run') return notRun(error);
+    return { crash: `Pact's verifier crashed during the verification: ${firstLine(error)}` };
   }
 }
 

@@ -53,12 +53,17 @@ describe("the support matrix, the README's table and package.json agree", () => 
     }
   });
 
-  it('declares peer ranges that every cell satisfies, and no major that no cell installs', () => {
+  it('declares peer ranges that every cell satisfies, whose floors cells install, and no major that no cell installs', () => {
     for (const name of ['msw', '@pact-foundation/pact-core', '@stoplight/prism-http']) {
       const range = manifest.peerDependencies[name]!;
       const versions = cells.map((cell) => cell.resolved[name]!);
       for (const version of versions)
         expect(semver.satisfies(version, range), `${name}@${version} in ${range}`).toBe(true);
+      // The floor of each alternative of the range is a version some cell installs.
+      for (const alternative of range.split('||'))
+        expect(versions, `${name}: the floor of ${alternative.trim()}`).toContain(
+          semver.minVersion(alternative)!.version,
+        );
       // Every major the range admits is one some cell installs.
       const majors = new Set(versions.map((version) => semver.major(version)));
       for (let major = 0; major <= 40; major++)

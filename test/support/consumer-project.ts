@@ -47,7 +47,7 @@ export async function packKit(folder: string): Promise<string> {
  * under it too, so engines and peer ranges are judged as that Node's users see them.
  *
  * @example
- * const project = await consumerProject({ node: await nodeBinary(24), name: 'frontend' });
+ * const project = await consumerProject({ node: await nodeBinary('24.22.3'), name: 'frontend' });
  * const exit = await project.install(['msw@3.0.5', 'vitest@5.1.2']);
  */
 export async function consumerProject(options: { node: NodeBinary; name: string }): Promise<ConsumerProject> {

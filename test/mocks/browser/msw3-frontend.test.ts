@@ -20,6 +20,7 @@ import { documentedResponseCount, responsesOf } from '../../support/document-fig
 import { examplePactInteractions, storyOutcomes, storySwitches } from '../../support/example-suites.js';
 import { launchChromium } from '../../support/headless-browser.mjs';
 import { type NodeBinary, nodeBinary } from '../../support/node-binaries.js';
+import { supportMatrix } from '../../package/support-matrix.js';
 import { type LocalServer, serveDirectory } from '../../support/support.js';
 
 // What the Playwright example needs besides msw, each installed exactly.
@@ -84,6 +85,9 @@ async function copyExamples(folder: string, withStorybook: boolean): Promise<voi
 }
 
 /** A user's project on `node`: the tools installed with no flag, then the packed kit, then the examples. */
+/** Whether npm refused a peer or judged a package wrong for this Node, even where it went on. */
+const refused = (exit: { stdout: string; stderr: string }) => /ERESOLVE|EBADENGINE/.test(exit.stdout + exit.stderr);
+
 async function exampleProject(
   node: NodeBinary,
   name: string,
@@ -92,9 +96,11 @@ async function exampleProject(
 ): Promise<ConsumerProject> {
   const made = await consumerProject({ node, name });
   const toolsInstalled = await made.install(packages);
-  if (toolsInstalled.code !== 0) throw new Error(`npm install failed:\n${toolsInstalled.stderr}`);
+  if (toolsInstalled.code !== 0 || refused(toolsInstalled))
+    throw new Error(`npm install failed or refused:\n${toolsInstalled.stdout}${toolsInstalled.stderr}`);
   const kitInstalled = await made.install([await tarball]);
-  if (kitInstalled.code !== 0) throw new Error(`npm install of the kit failed:\n${kitInstalled.stderr}`);
+  if (kitInstalled.code !== 0 || refused(kitInstalled))
+    throw new Error(`npm install of the kit failed or refused:\n${kitInstalled.stdout}${kitInstalled.stderr}`);
   await copyExamples(made.folder, withStorybook);
   return made;
 }
@@ -152,7 +158,7 @@ afterAll(async () => {
 
 describe('a project on msw 3 (Node 24)', () => {
   beforeAll(async () => {
-    project = await exampleProject(await nodeBinary(24), 'msw3-frontend', tools, true);
+    project = await exampleProject(await nodeBinary(supportMatrix.node24.nodeVersion), 'msw3-frontend', tools, true);
   }, 300_000);
 
   afterAll(async () => {

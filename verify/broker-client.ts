@@ -109,9 +109,11 @@ async function fetchFromBroker(access: BrokerAccess, first: Hop, signal: AbortSi
       redirect: 'manual',
       signal,
     });
-    const next = hops < maxRedirects ? redirectOf(response, hop) : undefined;
+    const next = redirectOf(response, hop);
     if (next === undefined) return response;
     await response.arrayBuffer();
+    // As fetch's own following ends: the broker did not answer (`broker_unreachable`), with the reason.
+    if (hops === maxRedirects) throw new Error(`more than ${maxRedirects} redirects`);
     assertBrokerOrigin(access, next, `redirects ${hop.method} ${hop.url} to`);
     hop = next;
   }

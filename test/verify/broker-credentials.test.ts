@@ -216,4 +216,44 @@ describe("the broker's own origin: links and redirects carry its credentials, th
     // The redirect and its target both got the body: it was sent again, unchanged.
     expect(broker.bodiesOf('POST', forVerification)).toEqual([body, body]);
   });
+
+  it('gives up after 20 redirects on its own origin, as fetch would: broker_unreachable, one line', async () => {
+    const broker = await brokerFront(() => redirect(307, '/'));
+    await expect(
+      brokerRequest({ url: broker.origin, token }, { method: 'GET', url: `${broker.origin}/` }),
+    ).rejects.toMatchObject({
+      code: 'broker_unreachable',
+      message: `the Pact Broker did not answer GET ${broker.origin}/: more than 20 redirects`,
+    });
+    expect(broker.received).toHaveLength(21);
+  });
+});
+
+describe("the provider's key, to --base-url only", () => {
+  it('sends no key to a state URL on another origin, and the verdict is unchanged', async () => {
+    const target = await honestProvider();
+    // The state URL on another origin: it records what it is sent and passes it on to the provider's own.
+    const received: IncomingMessage['headers'][] = [];
+    const stateServer = await listen(async (request, response) => {
+      received.push(request.headers);
+      const body = await new Response(request as unknown as ReadableStream).text();
+      const answer = await fetch(`${target.origin}/__mock/provider-state`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+    });
+    const args = [...target.args];
+    args[args.indexOf('--state-url') + 1] = `${stateServer.origin}/state`;
+    const exit = await runVerifyInProcess([...args, '--suite', 'pact', '--no-prism'], {
+      ...noCi,
+      PACT_DO_NOT_TRACK: 'true',
+    });
+    expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);
+    expect(exit.code).toBe(0);
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.flatMap((headers) => Object.values(headers).flat().map(String)).join('\n')).not.toContain(apiKey);
+    expect(received.map((headers) => headers.authorization)).toEqual(received.map(() => undefined));
+  });
 });

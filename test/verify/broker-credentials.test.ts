@@ -217,6 +217,26 @@ describe("the broker's own origin: links and redirects carry its credentials, th
     expect(broker.bodiesOf('POST', forVerification)).toEqual([body, body]);
   });
 
+  it('refuses, in publish-pact, a redirect of the publication to another origin: exit 2, one line, nothing sent there', async () => {
+    const other = await otherOrigin();
+    const broker = await brokerFront((request) => redirect(308, `${other.origin}${request.url}`));
+    const exit = await runVerifyInProcess(['publish-pact', '--consumer-version', 'v1'], {
+      ...noCi,
+      PACT_BROKER_BASE_URL: broker.origin,
+      ...tokenEnv,
+    });
+    expect(exit.stderr).toBe(
+      refusal(
+        broker.origin,
+        `redirects POST ${broker.origin}/contracts/publish to`,
+        `POST ${other.origin}/contracts/publish`,
+        other.origin,
+      ),
+    );
+    expect(exit.code).toBe(2);
+    expect(other.received).toEqual([]);
+  });
+
   it('gives up after 20 redirects on its own origin, as fetch would: broker_unreachable, one line', async () => {
     const broker = await brokerFront(() => redirect(307, '/'));
     await expect(

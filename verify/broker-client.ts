@@ -13,7 +13,8 @@ export interface BrokerAccess {
 /**
  * A Pact Broker that could not be used: not reached or no answer within the timeout
  * (`broker_unreachable`), an error status (`broker_refused`), or an answer that is not the broker's
- * HAL (`broker_invalid_answer`). Its message is one line naming the URL.
+ * HAL (`broker_invalid_answer`), or a link or redirect to another origin while credentials are set
+ * (`broker_foreign_origin`). Its message is one line naming the URL.
  * @example
  * try { await publishPact(publication); } catch (error) { if (error instanceof BrokerError) console.error(error.message); }
  */

@@ -13,7 +13,8 @@ export interface BrokerAccess {
 /**
  * A Pact Broker that could not be used: not reached or no answer within the timeout
  * (`broker_unreachable`), an error status (`broker_refused`), or an answer that is not the broker's
- * HAL (`broker_invalid_answer`). Its message is one line naming the URL.
+ * HAL (`broker_invalid_answer`), or a link or redirect to another origin while credentials are set
+ * (`broker_foreign_origin`). Its message is one line naming the URL.
  * @example
  * try { await publishPact(publication); } catch (error) { if (error instanceof BrokerError) console.error(error.message); }
  */
@@ -52,9 +53,77 @@ function unreachableReason(error: unknown, timeout: number): string {
   return cause?.code ?? cause?.message ?? message ?? String(error);
 }
 
+/** The statuses fetch would follow; 301, 302 and 303 turn a POST into a GET without its body, as fetch does. */
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+/** Redirects followed for one request at most, as fetch's own limit. */
+const maxRedirects = 20;
+
+/** A request of one hop: its method, URL and body (a redirect may change each). */
+interface Hop {
+  method: string;
+  url: string;
+  body?: unknown;
+}
+
+/** Whether the request carries the broker's credentials (a token, or a user and password). */
+function hasCredentials(access: BrokerAccess): boolean {
+  return access.token !== undefined || access.username !== undefined;
+}
+
+/**
+ * Refuses a URL on another origin than the broker's when the request carries credentials: they go
+ * to the broker's origin only, as Pact's own clients send them. Without credentials nothing can leak,
+ * and a public broker whose links name another host is followed.
+ * @throws BrokerError `broker_foreign_origin` naming the broker, the request and the foreign origin.
+ */
+function assertBrokerOrigin(access: BrokerAccess, hop: Hop, how: string): void {
+  const { origin } = new URL(brokerBase(access.url));
+  const foreign = new URL(hop.url).origin;
+  if (foreign === origin || !hasCredentials(access)) return;
+  throw new BrokerError(
+    'broker_foreign_origin',
+    `the Pact Broker at ${origin} ${how} another origin, ${hop.method} ${hop.url}: its credentials go to ${origin} only, so it is not sent (if ${foreign} is the broker too, set PACT_BROKER_BASE_URL to it)`,
+  );
+}
+
+/** The next hop of a redirect, or undefined for an answer that is not one (or names no Location). */
+function redirectOf(response: Response, hop: Hop): Hop | undefined {
+  const location = response.headers.get('location');
+  if (!redirectStatuses.has(response.status) || location === null) return undefined;
+  const url = new URL(location, hop.url).href;
+  const keepsMethod = response.status === 307 || response.status === 308 || hop.method === 'GET';
+  return keepsMethod ? { ...hop, url } : { method: 'GET', url };
+}
+
+/**
+ * Sends a request and follows its redirects itself (fetch's own following may forward the
+ * Authorization header to another origin, depending on the runtime), each hop checked to stay on the
+ * broker's origin, and reads the last answer whole.
+ */
+async function fetchFromBroker(access: BrokerAccess, first: Hop, signal: AbortSignal): Promise<Response> {
+  let hop = first;
+  for (let hops = 0; ; hops += 1) {
+    const response = await fetch(hop.url, {
+      method: hop.method,
+      headers: brokerHeaders(access, hop.body !== undefined),
+      ...(hop.body !== undefined && { body: JSON.stringify(hop.body) }),
+      redirect: 'manual',
+      signal,
+    });
+    const next = redirectOf(response, hop);
+    if (next === undefined) return response;
+    await response.arrayBuffer();
+    // As fetch's own following ends: the broker did not answer (`broker_unreachable`), with the reason.
+    if (hops === maxRedirects) throw new Error(`more than ${maxRedirects} redirects`);
+    assertBrokerOrigin(access, next, `redirects ${hop.method} ${hop.url} to`);
+    hop = next;
+  }
+}
+
 /**
  * Sends one request to the broker and reads its whole answer under one timeout, then parses it as JSON.
- * @throws BrokerError `broker_unreachable`, `broker_refused` (an error status) or `broker_invalid_answer` (no JSON).
+ * @throws BrokerError `broker_foreign_origin` (credentials and a URL or redirect to another origin),
+ * `broker_unreachable`, `broker_refused` (an error status) or `broker_invalid_answer` (no JSON).
  * @example
  * const { json } = await brokerRequest({ url: 'http://127.0.0.1:9292' }, { method: 'GET', url: 'http://127.0.0.1:9292/' });
  */
@@ -64,19 +133,15 @@ export async function brokerRequest(
 ): Promise<BrokerAnswer> {
   const timeout = request.timeout ?? defaultRequestTimeout;
   const where = `${request.method} ${request.url}`;
+  assertBrokerOrigin(access, request, 'links to');
   let status: number;
   let text: string;
   try {
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: brokerHeaders(access, request.body !== undefined),
-      ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
-      redirect: 'follow',
-      signal: AbortSignal.timeout(timeout),
-    });
+    const response = await fetchFromBroker(access, request, AbortSignal.timeout(timeout));
     status = response.status;
     text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
   } catch (error) {
+    if (error instanceof BrokerError) throw error;
     throw new BrokerError(
       'broker_unreachable',
       `the Pact Broker did not answer ${where}: ${unreachableReason(error, timeout)}`,

@@ -13,6 +13,8 @@ export const verifyErrorCodes = {
   broker_refused: 'a Pact Broker that answered an error status: to a publication, or to a fetch of pacts',
   broker_unreachable: 'a Pact Broker that could not be reached, or did not answer within the timeout',
   broker_invalid_answer: "a Pact Broker's answer that is not its HAL: no JSON, no link or list where the API has one",
+  broker_foreign_origin:
+    "a Pact Broker's link or redirect to another origin while credentials are set: they go to the broker's origin only, so it is not followed",
   invalid_pact_file: 'a pact file to publish that petstore-verify --pact would refuse (checkPactText): nothing is sent',
   invalid_consumer_pact:
     'a pact file to verify (--pact) that cannot be used: not JSON, nested too deep, an unknown Pact version, a wrong shape, or a state it cannot set',

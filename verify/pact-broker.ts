@@ -203,8 +203,8 @@ async function fetchPact(
  * index, the `pb:provider-pacts-for-verification` link (`/pacts/provider/{provider}/for-verification`),
  * POSTed the consumer version selectors, the pending and WIP settings and the provider's branch; then
  * each pact it lists. Every request is bounded by `timeout`.
- * @throws BrokerError (one line naming the URL) when the broker cannot be reached, refuses, or answers
- * something that is not its HAL.
+ * @throws BrokerError (one line naming the URL) when the broker cannot be reached, refuses, answers
+ * something that is not its HAL, or (credentials set) links or redirects to another origin.
  * @example
  * const { pacts } = await fetchPactsForVerification({ url: 'http://127.0.0.1:9292', enablePending: true }, 10_000);
  * pacts.map((pact) => pact.name) // ['Pact between web-app (abc123) and petstore-order-interface']

@@ -48,9 +48,14 @@ interface Received {
   method: string;
   url: string;
   body: string;
+  /** Its headers, to see which credentials reached the broker. */
+  headers: IncomingMessage['headers'];
 }
 
-/** A fake Pact Broker: its index, for-verification, the pacts, branch versions, results and publications. */
+/**
+ * A fake Pact Broker: its index, for-verification, the pacts, branch versions, results and publications;
+ * below /moved/, redirects to the same path on its own origin.
+ */
 export async function startFakeBroker(
   pacts: FakePact[],
   options: { provider?: string; refuseResults?: boolean; refusePublication?: boolean } = {},
@@ -62,8 +67,11 @@ export async function startFakeBroker(
   const broker = await listenLocally(async (request: IncomingMessage, response) => {
     const body = await new Response(request as unknown as ReadableStream).text();
     const url = request.url ?? '/';
-    received.push({ method: request.method ?? '', url, body });
+    received.push({ method: request.method ?? '', url, body, headers: request.headers });
     const origin = `http://${request.headers.host}`;
+    // A broker moved on its own origin: /moved/… redirects to …, 307 keeping a POST's method and body.
+    if (url.startsWith('/moved/'))
+      return response.writeHead(request.method === 'GET' ? 308 : 307, { location: url.slice('/moved'.length) }).end();
     const pactPath = (index: number) =>
       `/pacts/provider/${provider}/consumer/${pacts[index]!.consumer}/pact-version/${index + 1}`;
     if (request.method === 'GET' && url === '/')

@@ -126,6 +126,12 @@ export const rules = [
     tolerates: "Prism's known limits (int64 beyond 2^53; an undocumented status outside 2xx only warned)",
   },
   {
+    code: 'unreadable',
+    means:
+      "every check reads the answer: its headers, framing and coding are ones Prism's validator and the kit's checks can read without failing (two Content-Type fields, a parameter without a value fail it)",
+    tolerates: 'nothing',
+  },
+  {
     code: 'no-answer',
     means:
       'the target answers every request whole, readable and in time (a reset connection, a timeout, a truncated response, a body that does not decode as its Content-Encoding says fail it)',

@@ -37,7 +37,8 @@ export const rules = [
   },
   {
     code: 'media-type',
-    means: 'a JSON body is sent as application/json',
+    means:
+      'a JSON body is sent as application/json: one media type as RFC 9110 §8.3.1 writes it, in one Content-Type field',
     tolerates: 'media-type-parameters',
   },
   {

@@ -5,6 +5,7 @@ import { documentSchema, int64Message, schemaValidator } from './schema-validato
 import type { Finding, SpecArea } from './finding.js';
 import { challengeFindings, headerFindings } from './header-checks.js';
 import { duplicateIdFindings, listedIdFindings } from './list-checks.js';
+import { mediaTypeProblem, mediaTypeProblemText } from './media-type.js';
 import { preview } from './preview.js';
 
 export type { Finding, SpecArea };
@@ -94,12 +95,18 @@ class ResponseBody {
     if (this.parsed) return this.value;
     this.parsed = true;
     const contentType = this.response.headers.get('content-type');
-    if (!/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
+    const problem = contentType === null ? undefined : mediaTypeProblem(contentType);
+    if (problem !== undefined || !/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
       this.findings.push({
         code: 'media-type',
         path: 'content-type',
         expected: 'content-type application/json',
-        actual: contentType ?? 'none',
+        actual:
+          contentType === null
+            ? 'none'
+            : problem === undefined
+              ? contentType
+              : `${JSON.stringify(contentType)}, ${mediaTypeProblemText[problem]}`,
         ...(area && { area: 'content-type' as const }),
       });
     }

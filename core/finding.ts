@@ -40,3 +40,20 @@ export function findingMessage(finding: Finding): string {
 export function findingText(finding: Finding): string {
   return `${findingMessage(finding)}${finding.path === '' ? '' : ` (at ${finding.path})`}`;
 }
+
+/**
+ * The finding for an answer a checker throws on instead of judging (Prism's validator on two
+ * Content-Type fields, or one of the kit's own checks): rule `unreadable`, on that exchange alone.
+ * @example
+ * unreadableFinding("Prism's validator", new TypeError('invalid media type'))
+ * // { code: 'unreadable', path: '', expected: "an answer Prism's validator can read", actual: 'one it throws on (TypeError: invalid media type)' }
+ */
+export function unreadableFinding(checker: string, error: unknown): Finding {
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return {
+    code: 'unreadable',
+    path: '',
+    expected: `an answer ${checker} can read`,
+    actual: `one it throws on (${reason})`,
+  };
+}

@@ -4,6 +4,7 @@ import type { StoredOrder } from './records.js';
 import type { ContractStep } from './scenario.js';
 import { checkAgainstSpec, checkResponse, type Finding } from './checks.js';
 import { compareWithModel, type ModelAnswer, type ProviderHistory } from './compare.js';
+import { unreadableFinding } from './finding.js';
 import { failureFinding, isFailure, type Observation } from './observation.js';
 import { withSecondOracle, type Disagreement, type PrismOracle } from './second-oracle.js';
 
@@ -50,10 +51,15 @@ export function judgeCall(input: CallToJudge): CallJudgement {
   const named = (findings: Finding[]) =>
     about === undefined ? findings : findings.map((finding) => ({ ...finding, about }));
   if (isFailure(observed)) return { findings: [failureFinding(observed, about)], modelFindings: [], disagreements: [] };
-  const findings =
-    step === undefined ? checkAgainstSpec(call.method, call.path, observed) : checkResponse(step, observed);
-  const modelFindings =
-    model === undefined ? [] : compareWithModel({ path: call.path, ...model, observed }, model.history);
+  let findings: Finding[];
+  let modelFindings: Finding[];
+  try {
+    findings = step === undefined ? checkAgainstSpec(call.method, call.path, observed) : checkResponse(step, observed);
+    modelFindings = model === undefined ? [] : compareWithModel({ path: call.path, ...model, observed }, model.history);
+  } catch (error) {
+    // An answer the kit's own checks cannot read is a finding on it: no answer ends a run or a proxy.
+    return { findings: named([unreadableFinding("the kit's checks", error)]), modelFindings: [], disagreements: [] };
+  }
   findings.push(...modelFindings);
   const disagreements = withSecondOracle(input.prism, call.method, call.path, observed, findings);
   return { findings: named(findings), modelFindings: named(modelFindings), disagreements };

@@ -37,7 +37,8 @@ export const rules = [
   },
   {
     code: 'media-type',
-    means: 'a JSON body is sent as application/json',
+    means:
+      'a JSON body is sent as application/json: one media type as RFC 9110 §8.3.1 writes it, in one Content-Type field',
     tolerates: 'media-type-parameters',
   },
   {
@@ -124,6 +125,12 @@ export const rules = [
     code: 'prism',
     means: "Prism's validator, the second oracle, accepts the response where Ajv does",
     tolerates: "Prism's known limits (int64 beyond 2^53; an undocumented status outside 2xx only warned)",
+  },
+  {
+    code: 'unreadable',
+    means:
+      "every check reads the answer: its headers, framing and coding are ones Prism's validator and the kit's checks can read without failing (two Content-Type fields, a parameter without a value fail it)",
+    tolerates: 'nothing',
   },
   {
     code: 'no-answer',

@@ -1,8 +1,9 @@
 // Prism as a second, independent oracle, as the judge sees it: what it says of a response, and how
 // its diagnostics are weighed against Ajv's. Loading Prism itself is the harness's (verify/prism.ts).
 import { toInt64 } from './int64.js';
+import { mediaTypeProblem } from './media-type.js';
 import { jsonBody, valueAt, type ObservedResponse } from './checks.js';
-import { findingMessage, type Finding, type SpecArea } from './finding.js';
+import { findingMessage, unreadableFinding, type Finding, type SpecArea } from './finding.js';
 
 /** One judgement of Prism's validator on a response, in the kit's `{ path, message }` shape. */
 export interface PrismDiagnostic {
@@ -112,7 +113,38 @@ export function withSecondOracle(
   findings: Finding[],
 ): Disagreement[] {
   if (prism === undefined) return [];
-  const compared = compareOracles(findings, prism.check(method, path, observed), observed);
+  let diagnostics: PrismDiagnostic[];
+  try {
+    diagnostics = prism.check(method, path, observed);
+  } catch (error) {
+    // Prism throws on what it cannot read (two Content-Type fields, a parameter without a value): that
+    // is a judgement of this answer, never an end to the command that judges it.
+    return prismThrew(error, observed, findings);
+  }
+  const compared = compareOracles(findings, diagnostics, observed);
   findings.push(...compared.violations);
   return compared.disagreements;
+}
+
+const emptyParameterLimit =
+  "Prism's media type parser refuses empty parameters (`;;`, a trailing `;`), which RFC 9110 §5.6.6 allows; the kit reads the Content-Type itself";
+
+/**
+ * What Prism throwing on an answer means. Where the kit's own check already fails its media type (a
+ * list, a broken parameter), Prism's throw says the same thing: no second finding. Where the
+ * Content-Type is a media type RFC 9110 allows and Prism's parser refuses it anyway, that is Prism's
+ * limit, a disagreement. Anything else Prism cannot read is an `unreadable` finding on the answer.
+ */
+function prismThrew(error: unknown, observed: ObservedResponse, findings: Finding[]): Disagreement[] {
+  if (findings.some((finding) => finding.code === 'media-type')) return [];
+  const contentType = observed.headers.get('content-type');
+  const message = error instanceof Error ? error.message : String(error);
+  if (
+    contentType !== null &&
+    mediaTypeProblem(contentType) === undefined &&
+    /^invalid (parameter format|media type)$/.test(message)
+  )
+    return [{ area: 'content-type', ajv: [], prism: [`throws: ${message}`], knownPrismLimit: emptyParameterLimit }];
+  findings.push(unreadableFinding("Prism's validator", error));
+  return [];
 }

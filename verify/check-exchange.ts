@@ -38,10 +38,35 @@ function unjudgeable(
   return undefined;
 }
 
-/** The response as the checks read it, or the violation of a body that cannot be decoded. */
-function observedOf(read: ReadResponse & { status: number }): ObservedResponse | { violation: Finding } {
+/**
+ * The header fields as the checks read them, or the violation of a field line no HTTP recipient can
+ * read (a name that is no token, a value with a control character: RFC 9110 §5.1, §5.5), which Fetch's
+ * Headers refuses by throwing.
+ */
+function headersOf(fields: readonly [string, string][]): Headers | { violation: Finding } {
   const headers = new Headers();
-  for (const [name, value] of read.headers) headers.append(name, value);
+  for (const [name, value] of fields) {
+    try {
+      headers.append(name, value);
+    } catch {
+      return {
+        violation: {
+          code: 'unreadable',
+          path: name,
+          expected:
+            'header fields an HTTP recipient can read (a token, a colon, a value of visible characters: RFC 9110 §5)',
+          actual: `the field line ${JSON.stringify(`${name}: ${value}`.slice(0, 60))}`,
+        },
+      };
+    }
+  }
+  return headers;
+}
+
+/** The response as the checks read it, or the violation of a field line or a body that cannot be read. */
+function observedOf(read: ReadResponse & { status: number }): ObservedResponse | { violation: Finding } {
+  const headers = headersOf(read.headers);
+  if (!(headers instanceof Headers)) return headers;
   try {
     const { text, invalidUtf8 } = responseText(read.body, headers.get('content-encoding') ?? undefined);
     return {

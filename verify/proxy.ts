@@ -1,11 +1,12 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { unreadableFinding } from '../core/finding.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { checkExchange } from './check-exchange.js';
 import { loadPrismOracle } from './prism.js';
 import type { PrismOracle } from '../core/second-oracle.js';
 import { ProxyExchangeLog, proxyVerdict, type ProxyExchange, type ProxyReport } from './proxy-report.js';
 import { cutRecording, setKnownState } from './proxy-recording.js';
-import { readRequestHead, type RawRequestHead } from './raw-response.js';
+import { readRequestHead, type RawRequestHead, type RawResponseReader } from './raw-response.js';
 import type { ScenarioRecorder } from './recorder/scenario-recorder.js';
 import { Redaction } from './redaction.js';
 import { relayExchange, respondAndClose, upstreamOf, type Upstream } from './relay-exchange.js';
@@ -154,7 +155,7 @@ class ProxyServer {
           exchange.unchecked = 'the proxy stopped before the answer ended';
           return;
         }
-        const observed = checkExchange(exchange, reader, { prism: this.#prism, checkLimit: this.#checkLimit });
+        const observed = checkedSafely(exchange, reader, { prism: this.#prism, checkLimit: this.#checkLimit });
         this.#options.recorder?.record({
           method: exchange.method,
           operationPath: exchange.operationPath,
@@ -170,6 +171,23 @@ class ProxyServer {
     });
     this.#relays.add(relay);
     void relay.then(() => this.#relays.delete(relay));
+  }
+}
+
+/**
+ * `checkExchange`, where whatever a check throws on is a finding on this exchange: the answer has gone to
+ * the client already, and no answer of an upstream may end the proxy (issue 59).
+ */
+function checkedSafely(
+  exchange: ProxyExchange,
+  reader: RawResponseReader,
+  oracles: Parameters<typeof checkExchange>[2],
+): ReturnType<typeof checkExchange> {
+  try {
+    return checkExchange(exchange, reader, oracles);
+  } catch (error) {
+    exchange.violations.push(unreadableFinding('the proxy', error));
+    return undefined;
   }
 }
 

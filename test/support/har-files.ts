@@ -12,6 +12,8 @@ export interface HarExchangeSpec {
   /** Request header fields, as the browser sent them. */
   requestHeaders?: Record<string, string>;
   responseHeaders?: Record<string, string>;
+  /** Response field lines after `responseHeaders`, as they are: a name twice (two Content-Type fields). */
+  responseFieldLines?: readonly [string, string][];
   /** The response body's text (JSON as text, so ids stay exact). */
   body?: string;
   /** Milliseconds after the HAR began: when the request started, and how long it took. */
@@ -51,6 +53,7 @@ function entryOf(spec: HarExchangeSpec, index: number, shape: HarShape): Record<
   const responseHeaders = [
     ...(shape.http2 ? [[':status', String(spec.status)] as [string, string]] : []),
     ...strip(spec.responseHeaders ?? {}),
+    ...(spec.responseFieldLines ?? []),
   ];
   const cookieHeader = spec.requestHeaders?.cookie ?? spec.requestHeaders?.Cookie;
   const cookies =

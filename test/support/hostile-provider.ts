@@ -76,6 +76,8 @@ export interface Switches {
    * before any cancel is written, however slowly the machine runs them.
    */
   nonAtomicCancel?: boolean;
+  /** Sends these Content-Type field lines, each one on its own, instead of application/json (two fields, a broken parameter). */
+  contentTypes?: readonly string[];
   /** Cancels a shipped order as if it were pending (204). */
   cancelShipped?: boolean;
   /** Never answers a cancel: lists and state changes are answered, so a run starts and cannot finish. */
@@ -315,7 +317,9 @@ export async function startHostileProvider(switches: Switches = {}) {
       socket.end(`${head.join('\r\n')}\r\ncontent-length: 0\r\n\r\n`);
       return;
     }
-    head.push(`content-type: application/json${switches.charset ? '; charset=utf-8' : ''}`);
+    if (isApi && switches.contentTypes !== undefined)
+      for (const contentType of switches.contentTypes) head.push(`content-type: ${contentType}`);
+    else head.push(`content-type: application/json${switches.charset ? '; charset=utf-8' : ''}`);
     let body = Buffer.from(stringifyJson(answer.body), 'utf8');
     if (isApi && switches.byteOrderMark) body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]);
     if (isApi && switches.invalidUtf8 && answer.status === 200 && Array.isArray(answer.body))

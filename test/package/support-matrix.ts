@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Exit, startCommand } from '../support/cli-support.js';
@@ -192,7 +192,6 @@ export function describeCell(cell: MatrixCell): void {
     }, 120_000);
 
     afterAll(async () => {
-      const { rm } = await import('node:fs/promises');
       for (const project of new Set([frontend, provider]))
         if (project !== undefined) await rm(project.folder, { recursive: true, force: true });
     });

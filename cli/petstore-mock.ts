@@ -44,6 +44,8 @@ Options:
                            a control read (GET /__mock/...) starts none and sees the seed, at the limit too
   --session-idle-timeout S seconds a named session may go unused before it is dropped (default 1800)
   --max-orders N           most orders all sessions hold together; a replacement past it is 409 (default 500000)
+  --max-pact-bytes N       most bytes of JSON text a session's pact may have (GET /__mock/pact); past it, 409
+                           pact_too_large (default 67108864, 64 MiB)
   --conflict-body SHAPE    what the 409 of a shipped order's cancel carries: error (an Error record, the
                            default) or none (no body); per session: PUT /__mock/settings
   --no-control             do not serve the control plane under /__mock (nor its page, /__mock/)
@@ -95,6 +97,7 @@ const flagConfig = {
   'body-limit': { type: 'string' },
   'journal-size': { type: 'string' },
   'max-orders': { type: 'string' },
+  'max-pact-bytes': { type: 'string' },
   'headers-timeout': { type: 'string' },
   'request-timeout': { type: 'string' },
   verbose: { type: 'boolean' },
@@ -210,7 +213,14 @@ function limitsOf(
   values: MockFlags,
 ): Pick<
   ServerOptions,
-  'petDeprecation' | 'petSunset' | 'journalSize' | 'maxOrders' | 'bodyLimit' | 'headersTimeout' | 'requestTimeout'
+  | 'petDeprecation'
+  | 'petSunset'
+  | 'journalSize'
+  | 'maxOrders'
+  | 'maxPactBytes'
+  | 'bodyLimit'
+  | 'headersTimeout'
+  | 'requestTimeout'
 > {
   const limits: ReturnType<typeof limitsOf> = {};
   if (values['pet-deprecation'] !== undefined)
@@ -220,6 +230,8 @@ function limitsOf(
     limits.journalSize = integerFlag(values['journal-size'], 'journal-size', 0, 1_000_000);
   if (values['max-orders'] !== undefined)
     limits.maxOrders = integerFlag(values['max-orders'], 'max-orders', 1, 100_000_000);
+  if (values['max-pact-bytes'] !== undefined)
+    limits.maxPactBytes = integerFlag(values['max-pact-bytes'], 'max-pact-bytes', 1, 2 ** 31 - 1);
   if (values['body-limit'] !== undefined)
     limits.bodyLimit = integerFlag(values['body-limit'], 'body-limit', 1, 2 ** 31 - 1);
   if (values['headers-timeout'] !== undefined)

@@ -33,6 +33,7 @@ export const errorStatuses = {
   pact_contradicts_spec: 422,
   pact_conflict: 422,
   pact_limit_reached: 409,
+  pact_too_large: 409,
   forbidden_origin: 403,
   forbidden_host: 403,
   missing_control_key: 401,
@@ -78,6 +79,8 @@ export const mockUsageErrorCodes = {
     'a consumer pact that answers the same request under the same provider state in two ways (in this run, or against the file it merges into): nothing is written, and the message names both',
   pact_limit_reached:
     "a consumer pact of more distinct calls than a session's pact holds (10,000, or 32 MiB of bodies): nothing is written rather than a pact without some",
+  pact_too_large:
+    "a consumer pact whose JSON text would pass the 64 MiB a pact may have (or the mock's maxPactBytes): refused as soon as the interactions built pass it, nothing is written",
   unmergeable_pact_file:
     "a file already at the pact's path that the new interactions cannot be merged into: not JSON, another consumer or provider, not Pact V4, or no list of interactions",
   pact_file_locked:

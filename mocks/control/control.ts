@@ -4,7 +4,7 @@ import { providerState, stateChangeViolations, type StateChange } from '../../co
 import { operationNames, type OperationName } from '../../core/routes.js';
 import { violationSummary } from '../../core/schema-validator.js';
 import { findingMessage } from '../../core/finding.js';
-import { consumerPact } from '../pact/consumer-pact.js';
+import { consumerPactText, leftOutText, pactTooLargeMessage } from '../pact/consumer-pact.js';
 import type { InteractionJudge } from '../pact/interaction-judge.js';
 import { defaultPactProvider, pactParticipantName } from '../pact/pact-file.js';
 import { MockError } from '../base/errors.js';
@@ -240,12 +240,14 @@ export function readCoverage(session: MockSession): Reply {
 
 /**
  * `GET /__mock/pact?consumer=NAME[&provider=NAME]`: the session's consumer pact (what `mock.pact()`
- * writes), or 422 with the judge's findings as violations when the contract does not allow it.
+ * writes), built a slice at a time and sent as the UTF-8 parts it was written in; 422 with the judge's
+ * findings as violations when the contract does not allow it, 409 `pact_too_large` once its text
+ * passes the limit. The calls it leaves out are also said through `warn` (the server's console).
  */
 export async function readPact(
   session: MockSession,
   url: URL,
-  { basePath, judge }: Pick<ControlCall, 'basePath' | 'judge'>,
+  { basePath, judge, maxPactBytes, warn }: Pick<ControlCall, 'basePath' | 'judge' | 'maxPactBytes' | 'warn'>,
 ): Promise<Reply> {
   const query = url.searchParams;
   const filter = filterOf(query, ['consumer', 'provider']);
@@ -266,11 +268,13 @@ export async function readPact(
       'pact_limit_reached',
       `The pact of ${consumer} was not made: ${pactCalls.overflow} distinct calls came past what a session's pact holds, and a pact without them would not be the app's whole contract. Start it over with DELETE /__mock/pact.`,
     );
-  const { document, findings, conflicts } = await consumerPact(
+  const built = await consumerPactText(
     pactCalls,
     { consumer: consumer!, provider, filter },
-    { basePath, judge },
+    { basePath, judge, ...(maxPactBytes !== undefined && { maxBytes: maxPactBytes }) },
   );
+  if ('tooLarge' in built) throw new MockError('pact_too_large', pactTooLargeMessage(consumer!, built.tooLarge));
+  const { findings, conflicts, leftOut } = built.pact;
   if (findings.length > 0)
     throw new MockError(
       'pact_contradicts_spec',
@@ -293,7 +297,8 @@ export async function readPact(
         })),
       },
     );
-  return jsonReply(document);
+  if (leftOut.length > 0) warn?.(`the pact of ${consumer} leaves out ${leftOutText(leftOut)}`);
+  return { status: 200, headers: { 'content-type': 'application/json' }, body: built.parts };
 }
 
 /** `DELETE /__mock/pact`: forgets the calls the session's pact is written from (a reset keeps them). */
@@ -310,6 +315,10 @@ export interface ControlCall {
   basePath: string;
   /** The judge of a pact's interactions (`GET /__mock/pact`). */
   judge: InteractionJudge;
+  /** The most bytes of JSON text a pact may have (`GET /__mock/pact`). Default: `pactSizeLimit`. */
+  maxPactBytes?: number;
+  /** Where the mock says what a pact leaves out (the server's console). */
+  warn?: ((line: string) => void) | undefined;
   parameter: string;
   sessions: SessionRegistry<MockSession>;
   /** Resolved on first call, so that the sessions routes never create one. */

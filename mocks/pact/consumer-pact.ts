@@ -20,7 +20,9 @@ import {
 } from './pact-file.js';
 import type { InteractionJudge } from './interaction-judge.js';
 import { isPicked, keptBodiesLimit, type RecordedCall } from '../journal/journal.js';
-import { mergeInteractions, type Interaction, type PactConflict } from './pact-merge.js';
+import { InteractionMerger, type Interaction, type PactConflict } from './pact-merge.js';
+import { stringifyJson } from '../../core/stringify-json.js';
+import { nextTurn } from '../store/order-seed.js';
 import { pactCallLimit, type PactCalls } from './pact-ledger.js';
 
 /** A call of the journal left out of the pact, and why: it is not the provider's contract, or cannot be stated. */
@@ -49,6 +51,10 @@ export interface PactContext {
   unseen?: string;
   /** The judge of each interaction (`judgeInteraction`), given by the mock: the pact room makes no mock. */
   judge: InteractionJudge;
+  /** The most bytes of JSON text the pact may have. Default: `pactSizeLimit` (64 MiB). */
+  maxBytes?: number;
+  /** Where `writeConsumerPact` says the calls the pact it wrote leaves out, in its metadata's words. */
+  warn?: (line: string) => void;
 }
 
 const utf8 = new TextDecoder();
@@ -249,13 +255,127 @@ function contradictionsOf(call: RecordedCall, match: RouteMatch): Finding[] {
   ];
 }
 
+/**
+ * The calls a pact leaves out, in the words its file's metadata says them (`leftOut`), and the console too.
+ * @example
+ * leftOutText([{ call: 'GET /v1/store/orders 200', reason: 'body-too-large' }]) // 'GET /v1/store/orders 200: body-too-large'
+ */
+export function leftOutText(leftOut: readonly LeftOutCall[]): string {
+  return leftOut.length === 0 ? 'none' : leftOut.map((call) => `${call.call}: ${call.reason}`).join('; ');
+}
+
 /** What a pact's metadata says of the calls left out and of what the mock could not see. */
 function kitMetadata(leftOut: readonly LeftOutCall[], overflow: number, unseen: string | undefined): JsonValue {
   return {
-    leftOut: leftOut.length === 0 ? 'none' : leftOut.map((call) => `${call.call}: ${call.reason}`).join('; '),
+    leftOut: leftOutText(leftOut),
     ...(overflow > 0 && { notKept: `${overflow} distinct calls past the pact's limit` }),
     ...(unseen !== undefined && { unseen }),
   };
+}
+
+/**
+ * The most bytes of JSON text a consumer pact may have (64 MiB): a pact past it is refused with
+ * `pact_too_large` as soon as the interactions built so far pass it, never built further, so that the
+ * mock never holds more than about this much of a pact's text (and its interactions).
+ */
+export const pactSizeLimit = 64 * 1024 * 1024;
+
+// The text a slice of a pact's building writes before the event loop takes a turn: a few
+// milliseconds of work (a list of 2,000 orders is about 350 KiB of interaction), so that other requests,
+// of this session and of others, are answered while a big pact is built.
+const sliceBytes = 256 * 1024;
+
+const utf8Bytes = new TextEncoder();
+
+/** A pact built: the document and what was found, and its JSON text as UTF-8 parts (those of `stringifyJson(document)`). */
+interface BuiltPact {
+  pact: ConsumerPact;
+  parts: Uint8Array[];
+}
+
+/** Why a pact was not built: its text passed `maxBytes` after this many bytes. */
+interface TooLargePact {
+  tooLarge: { maxBytes: number; bytes: number };
+}
+
+/** The message of a refused pact: the limit, and how to get under it. */
+export function pactTooLargeMessage(consumer: string, { maxBytes }: TooLargePact['tooLarge']): string {
+  return `The pact of ${consumer} was not made: its JSON text passed the ${maxBytes} bytes a pact may have (${(maxBytes / 1024 / 1024).toFixed(1)} MiB), and a pact without some of its calls would not be the app's whole contract. Write it in parts (a filter such as ?operation=cancelOrder, or clear it between parts with DELETE /__mock/pact), or list a smaller store.`;
+}
+
+/**
+ * Builds a pact one interaction at a time, merged as it comes, its text counted (and kept, with
+ * `keepText`) as it is written, taking a turn of the event loop after every `sliceBytes` of text:
+ * stops as soon as the text passes `maxBytes`.
+ */
+async function buildPact(
+  pactCalls: PactCalls,
+  selection: PactSelection,
+  context: PactContext,
+  keepText: boolean,
+): Promise<BuiltPact | TooLargePact> {
+  const maxBytes = context.maxBytes ?? pactSizeLimit;
+  const { filter } = checkedParties(selection);
+  const picked = pactCalls.calls.filter((call) => isPicked(call, filter));
+  await Promise.all(picked.map((call) => call.answer?.bodyRead));
+  const parties = {
+    consumer: { name: selection.consumer },
+    provider: { name: selection.provider ?? defaultPactProvider },
+  };
+  const parts: Uint8Array[] = [];
+  let bytes = 0;
+  const write = (text: string): boolean => {
+    const part = utf8Bytes.encode(text);
+    bytes += part.byteLength;
+    if (keepText) parts.push(part);
+    return bytes <= maxBytes;
+  };
+  const tooLarge = (): TooLargePact => ({ tooLarge: { maxBytes, bytes } });
+  // The document's keys in its order: consumer, provider, interactions, metadata.
+  write(`${stringifyJson(parties).slice(0, -1)},"interactions":[`);
+  const merger = new InteractionMerger();
+  const findings: PactFinding[] = [];
+  const leftOut: LeftOutCall[] = [];
+  let slice = 0;
+  for (const call of picked) {
+    const reason = reasonToLeaveOut(call);
+    if (reason !== undefined) {
+      leftOut.push({ call: `${call.method} ${call.path} ${call.status}`, reason });
+      continue;
+    }
+    const built = await interactionOf(call, context);
+    const description = merger.add({
+      description: descriptionOf(call, call.path.slice(context.basePath.length)),
+      ...built.interaction,
+    });
+    if (description === undefined) continue;
+    for (const finding of built.findings) findings.push({ ...finding, interaction: description });
+    const text = stringifyJson(merger.interactions.at(-1));
+    if (!write(merger.interactions.length === 1 ? text : `,${text}`)) return tooLarge();
+    slice += text.length;
+    if (slice >= sliceBytes) {
+      slice = 0;
+      await nextTurn();
+    }
+  }
+  for (const call of pactCalls.notKept) leftOut.push({ call, reason: 'pact-limit' });
+  const unnamed = pactCalls.overflow - pactCalls.notKept.length;
+  if (unnamed > 0) leftOut.push({ call: `${unnamed} more distinct calls`, reason: 'pact-limit' });
+  const metadata = {
+    pactSpecification: { version: '4.0' },
+    'petstore-contract-kit': kitMetadata(leftOut, pactCalls.overflow, context.unseen),
+  };
+  if (!write(`],"metadata":${stringifyJson(metadata)}}`)) return tooLarge();
+  const document: Record<string, JsonValue> = { ...parties, interactions: merger.interactions, metadata };
+  const { conflicts } = merger;
+  const pact = {
+    document,
+    findings,
+    leftOut,
+    conflicts,
+    ...(context.unseen !== undefined && { unseen: context.unseen }),
+  };
+  return { pact, parts };
 }
 
 /**
@@ -263,7 +383,9 @@ function kitMetadata(leftOut: readonly LeftOutCall[], overflow: number, unseen: 
  * `clearPact()`), `reset()`s and the journal's limit notwithstanding: identical interactions once,
  * calls a fault answered (or dropped) left out and named in the metadata, each interaction judged by
  * the specification and the model before it is written, and a cancel a handler answered compared
- * with how the mock held the order.
+ * with how the mock held the order. Built a slice at a time (other requests are answered between
+ * slices); throws `MockUsageError` (`pact_too_large`) when its JSON text would pass `pactSizeLimit`
+ * (or the context's `maxBytes`).
  * @example
  * const { document, findings } = await consumerPact(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1', judge: judgeInteraction });
  * findings // [] when every call is one the contract allows
@@ -273,41 +395,26 @@ export async function consumerPact(
   selection: PactSelection,
   context: PactContext,
 ): Promise<ConsumerPact> {
-  const { filter } = checkedParties(selection);
-  const picked = pactCalls.calls.filter((call) => isPicked(call, filter));
-  await Promise.all(picked.map((call) => call.answer?.bodyRead));
-  const built: Interaction[] = [];
-  const foundPerInteraction: Finding[][] = [];
-  const leftOut: LeftOutCall[] = [];
-  for (const call of picked) {
-    const reason = reasonToLeaveOut(call);
-    if (reason !== undefined) {
-      leftOut.push({ call: `${call.method} ${call.path} ${call.status}`, reason });
-      continue;
-    }
-    const { interaction, findings } = await interactionOf(call, context);
-    built.push({ description: descriptionOf(call, call.path.slice(context.basePath.length)), ...interaction });
-    foundPerInteraction.push(findings);
-  }
-  for (const call of pactCalls.notKept) leftOut.push({ call, reason: 'pact-limit' });
-  const unnamed = pactCalls.overflow - pactCalls.notKept.length;
-  if (unnamed > 0) leftOut.push({ call: `${unnamed} more distinct calls`, reason: 'pact-limit' });
-  const { interactions, conflicts, descriptions } = mergeInteractions([], built);
-  const findings = descriptions.flatMap((description, index) =>
-    description === undefined
-      ? []
-      : (foundPerInteraction[index] ?? []).map((finding) => ({ ...finding, interaction: description })),
-  );
-  const document: Record<string, JsonValue> = {
-    consumer: { name: selection.consumer },
-    provider: { name: selection.provider ?? defaultPactProvider },
-    interactions,
-    metadata: {
-      pactSpecification: { version: '4.0' },
-      'petstore-contract-kit': kitMetadata(leftOut, pactCalls.overflow, context.unseen),
-    },
-  };
-  return { document, findings, leftOut, conflicts, ...(context.unseen !== undefined && { unseen: context.unseen }) };
+  const built = await buildPact(pactCalls, selection, context, false);
+  if ('tooLarge' in built)
+    throw new MockUsageError('pact_too_large', pactTooLargeMessage(selection.consumer, built.tooLarge));
+  return built.pact;
+}
+
+/**
+ * The consumer pact as `consumerPact` builds it, with its JSON text as UTF-8 parts, byte for byte
+ * `stringifyJson(document)`, written as it is built (what `GET /__mock/pact` answers); or, past the
+ * size limit, how far it got, the text built so far dropped.
+ * @example
+ * const built = await consumerPactText(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1', judge: judgeInteraction, maxBytes: 1024 });
+ * 'tooLarge' in built // true when the pact's text passed 1,024 bytes
+ */
+export async function consumerPactText(
+  pactCalls: PactCalls,
+  selection: PactSelection,
+  context: PactContext,
+): Promise<BuiltPact | TooLargePact> {
+  return buildPact(pactCalls, selection, context, true);
 }
 
 /**
@@ -329,7 +436,7 @@ export async function writeConsumerPact(
       'pact_limit_reached',
       `the pact was not written: ${pactCalls.overflow} distinct calls came past the ${pactCallLimit} (or ${keptBodiesLimit / 1024 / 1024} MiB of bodies) a session's pact holds, and a pact without them would not be your app's whole contract; clear it between parts with clearPact(), or write a pact per test file`,
     );
-  const { document, findings, conflicts } = await consumerPact(pactCalls, { ...options, ...parties }, context);
+  const { document, findings, conflicts, leftOut } = await consumerPact(pactCalls, { ...options, ...parties }, context);
   if (findings.length > 0)
     throw new PactContradictsSpec(
       `the pact was not written: the contract does not allow ${findings.length === 1 ? 'this interaction' : 'these interactions'}: ${findings
@@ -338,5 +445,7 @@ export async function writeConsumerPact(
       findings,
     );
   if (conflicts.length > 0) throw conflictError(conflicts);
-  return writePactFile(document, { ...options, ...parties });
+  const file = await writePactFile(document, { ...options, ...parties });
+  if (leftOut.length > 0) context.warn?.(`the pact ${file} leaves out ${leftOutText(leftOut)}`);
+  return file;
 }

@@ -45,6 +45,46 @@ function uniqueDescription(wanted: string, taken: Set<string>): string {
 }
 
 /**
+ * Interactions merged one at a time, as `mergeInteractions` merges them, so that a big pact can be
+ * built in slices (a turn of the event loop between them) without merging all of it again.
+ * @example
+ * const merger = new InteractionMerger(fromFile);
+ * merger.add(interaction) // its description in the pact, or undefined when it was not added
+ * merger.interactions // [...fromFile, ...the added ones]
+ */
+export class InteractionMerger {
+  readonly interactions: Interaction[];
+  readonly conflicts: PactConflict[] = [];
+  readonly #byRequest = new Map<string, Interaction>();
+  readonly #descriptions = new Set<string>();
+
+  constructor(existing: readonly Interaction[] = []) {
+    this.interactions = [...existing];
+    for (const interaction of existing) {
+      this.#byRequest.set(requestOf(interaction), interaction);
+      this.#descriptions.add(String(interaction.description));
+    }
+  }
+
+  /** Adds one interaction: its description as added (made unique), or undefined when one was there already (a conflict if it answers differently). */
+  add(interaction: Interaction): string | undefined {
+    const request = requestOf(interaction);
+    const kept = this.#byRequest.get(request);
+    if (kept !== undefined) {
+      if (answerOf(kept) !== answerOf(interaction))
+        this.conflicts.push({ kept: String(kept.description), added: String(interaction.description) });
+      return undefined;
+    }
+    const description = uniqueDescription(String(interaction.description), this.#descriptions);
+    const merged = { ...interaction, description };
+    this.#descriptions.add(description);
+    this.#byRequest.set(request, merged);
+    this.interactions.push(merged);
+    return description;
+  }
+}
+
+/**
  * Adds interactions to those already there: one with the same request and provider state as one there
  * is left out when it answers the same, and named as a conflict when it answers differently; the
  * others are added, their descriptions made unique.
@@ -52,32 +92,9 @@ function uniqueDescription(wanted: string, taken: Set<string>): string {
  * mergeInteractions(fromFile, fromThisRun) // { interactions: [...fromFile, ...new ones], conflicts: [] }
  */
 export function mergeInteractions(existing: readonly Interaction[], added: readonly Interaction[]): MergedInteractions {
-  const interactions = [...existing];
-  const byRequest = new Map<string, Interaction>();
-  const descriptions = new Set<string>();
-  for (const interaction of existing) {
-    byRequest.set(requestOf(interaction), interaction);
-    descriptions.add(String(interaction.description));
-  }
-  const conflicts: PactConflict[] = [];
-  const placed: (string | undefined)[] = [];
-  for (const interaction of added) {
-    const request = requestOf(interaction);
-    const kept = byRequest.get(request);
-    if (kept !== undefined) {
-      if (answerOf(kept) !== answerOf(interaction))
-        conflicts.push({ kept: String(kept.description), added: String(interaction.description) });
-      placed.push(undefined);
-      continue;
-    }
-    const description = uniqueDescription(String(interaction.description), descriptions);
-    const merged = { ...interaction, description };
-    descriptions.add(description);
-    byRequest.set(request, merged);
-    interactions.push(merged);
-    placed.push(description);
-  }
-  return { interactions, conflicts, descriptions: placed };
+  const merger = new InteractionMerger(existing);
+  const descriptions = added.map((interaction) => merger.add(interaction));
+  return { interactions: merger.interactions, conflicts: merger.conflicts, descriptions };
 }
 
 const kitKey = 'petstore-contract-kit';

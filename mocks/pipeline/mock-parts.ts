@@ -1,4 +1,4 @@
-import { consumerPact, writeConsumerPact, type ConsumerPact } from '../pact/consumer-pact.js';
+import { consumerPact, pactSizeLimit, writeConsumerPact, type ConsumerPact } from '../pact/consumer-pact.js';
 import type { PactOptions, PactSelection } from '../pact/pact-file.js';
 import type { InteractionJudge } from '../pact/interaction-judge.js';
 import type { RequestHandler } from 'msw';
@@ -70,6 +70,11 @@ export interface OrderMockOptions {
   sleep?: (milliseconds: number) => Promise<void>;
   /** The most orders all sessions hold together; more is refused with 409 `order_limit_reached`. Default: 500,000. */
   maxOrders?: number;
+  /**
+   * The most bytes of JSON text a session's consumer pact may have (`mock.pact()`, `pactDocument()`,
+   * `GET /__mock/pact`); past it, the pact is refused with `pact_too_large`. Default: 64 MiB (`pactSizeLimit`).
+   */
+  maxPactBytes?: number;
   /** Whether the 409 of a cancel of a shipped order has an Error record (`'error'`) or no body (`'none'`). Default: `'error'`. */
   conflictBody?: ConflictBody;
   /** Whether to answer the control plane under `/__mock`. Default: true. */
@@ -88,8 +93,18 @@ export interface OrderMockOptions {
   handlers?: readonly RequestHandler[] | ((mock: OrderMock) => readonly RequestHandler[]);
   /** Called with one line a request the mock answers (method, path, status, milliseconds; never a header). Default: silent. */
   log?: (line: string) => void;
-  /** Called once a session when a client seems to have lost an id's last digits (a float64). Default: silent. */
+  /**
+   * Called once a session when a client seems to have lost an id's last digits (a float64), and when a
+   * pact leaves calls out (`mock.pact()`, `GET /__mock/pact`), in its metadata's words. Default: silent,
+   * but for a pact's left-out calls, said with `console.warn`.
+   */
   warn?: (line: string) => void;
+}
+
+function checkedMaxPactBytes(maxPactBytes = pactSizeLimit): number {
+  if (!Number.isSafeInteger(maxPactBytes) || maxPactBytes < 1)
+    throw new MockOptionError('invalid_option', `maxPactBytes must be a whole number >= 1, not ${maxPactBytes}`);
+  return maxPactBytes;
 }
 
 /** The default of `maxOrders`. */
@@ -244,14 +259,24 @@ interface MswUse {
 const unseenWithoutObserve =
   "mock.observe(server) was never called: answers of handlers in front of the kit's (server.use, worker.use) could not be seen, and are not in this pact";
 
-function pactControlsOf(session: MockSession, basePath: string, msw: MswUse, judge: InteractionJudge): PactControls {
+interface PactSettings {
+  basePath: string;
+  judge: InteractionJudge;
+  maxBytes: number;
+  /** Where `pact()` says the calls it leaves out. */
+  warn: (line: string) => void;
+}
+
+function pactControlsOf(session: MockSession, msw: MswUse, settings: PactSettings): PactControls {
+  const { basePath, judge, maxBytes, warn } = settings;
   const context = () => ({
     basePath,
     judge,
+    maxBytes,
     ...(msw.handlersGiven && !msw.observed && { unseen: unseenWithoutObserve }),
   });
   return {
-    pact: (options) => writeConsumerPact(session.pactCalls(), options, context()),
+    pact: (options) => writeConsumerPact(session.pactCalls(), options, { ...context(), warn }),
     pactDocument: (parties) => consumerPact(session.pactCalls(), parties, context()),
     clearPact: () => session.clearPact(),
   };
@@ -291,6 +316,7 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
   };
   const sessions: SessionRegistry<MockSession> = new SessionRegistry(() => new MockSession(start), options.sessions);
   const userHandlers: RequestHandler[] = [];
+  const maxPactBytes = checkedMaxPactBytes(options.maxPactBytes);
   const pipeline = createPipeline({
     sessions,
     authenticate: createAuthenticator(options.apiKeys ?? [developmentApiKey]),
@@ -299,6 +325,7 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
     control: options.control ?? true,
     controlAccess: options.controlAccess,
     judgeInteraction: judge,
+    maxPactBytes,
     journal: start.journalSize > 0,
     now: options.sessions?.now ?? Date.now,
     log: options.log,
@@ -306,13 +333,20 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
     userHandlers: () => userHandlers,
   });
   const msw: MswUse = { handlersGiven: false, observed: false };
+  const pactSettings: PactSettings = {
+    basePath: pipeline.basePath,
+    judge,
+    maxBytes: maxPactBytes,
+    // A pact that leaves calls out says so where its writer looks, not only in its file.
+    warn: options.warn ?? ((line) => console.warn(`petstore-contract-kit: ${line}`)),
+  };
   const observe = createObserver(pipeline);
   const mock: Omit<OrderMock, 'handlers'> = {
     ...controlsOf(sessions.default),
     handle: pipeline.handle,
     session: (name) => {
       const session = sessions.resolve(name);
-      return { ...controlsOf(session), ...pactControlsOf(session, pipeline.basePath, msw, judge) };
+      return { ...controlsOf(session), ...pactControlsOf(session, msw, pactSettings) };
     },
     sessions: () => sessions.list(),
     observe: (source) => {
@@ -320,7 +354,7 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
       return observe(source);
     },
     dropsConnectionsInAnySession: () => sessions.some(dropsConnections),
-    ...pactControlsOf(sessions.default, pipeline.basePath, msw, judge),
+    ...pactControlsOf(sessions.default, msw, pactSettings),
   };
   return withUserHandlers(mock, pipeline, { options, userHandlers, msw });
 }

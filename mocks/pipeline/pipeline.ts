@@ -51,6 +51,8 @@ export interface PipelineParts {
   controlAccess: ControlAccess | undefined;
   /** The judge of a pact's interactions, for `GET /__mock/pact`. */
   judgeInteraction: InteractionJudge;
+  /** The most bytes of JSON text a pact may have (`GET /__mock/pact`); undefined is `pactSizeLimit`. */
+  maxPactBytes: number | undefined;
   journal: boolean;
   now: () => number;
   log: ((line: string) => void) | undefined;
@@ -286,6 +288,8 @@ class RequestPipeline {
       parameter: decodeURIComponent(matched.parameter),
       basePath: this.basePath,
       judge: this.#parts.judgeInteraction,
+      maxPactBytes: this.#parts.maxPactBytes,
+      warn: this.#parts.warn,
       sessions,
       session: () => (reads ? sessions.peek(request) : sessions.forRequest(request)),
     });

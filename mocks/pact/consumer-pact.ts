@@ -100,20 +100,15 @@ function fieldsShown(body: JsonValue | undefined, id: bigint): Record<string, Js
 
 /** The matching rules of a response body: where the contract lets an honest provider differ. */
 function bodyRules(body: JsonValue | undefined): Record<string, JsonValue> | undefined {
-  if (Array.isArray(body) && body.length > 0)
-    return {
-      $: rule({
-        match: 'arrayContains',
-        variants: body.map((_, index) => ({
-          index,
-          rules: {
-            '$.petId': rule({ match: 'integer' }),
-            '$.quantity': rule({ match: 'integer' }),
-            '$.shipDate': rule({ match: 'regex', regex: rfc3339 }),
-          },
-        })),
-      }),
+  if (Array.isArray(body) && body.length > 0) {
+    // One object shared by every variant: the text is the same, and a list of 2,000 orders holds one, not 2,000.
+    const rules = {
+      '$.petId': rule({ match: 'integer' }),
+      '$.quantity': rule({ match: 'integer' }),
+      '$.shipDate': rule({ match: 'regex', regex: rfc3339 }),
     };
+    return { $: rule({ match: 'arrayContains', variants: body.map((_, index) => ({ index, rules })) }) };
+  }
   // The specification does not enumerate the Error record's codes: any string; its status is the response's.
   if (body !== null && typeof body === 'object' && !Array.isArray(body) && 'code' in body)
     return { '$.code': rule({ match: 'type' }), '$.message': rule({ match: 'type' }) };
@@ -287,7 +282,7 @@ const sliceBytes = 256 * 1024;
 
 const utf8Bytes = new TextEncoder();
 
-/** A pact built: the document and what was found, and its JSON text as UTF-8 parts (those of `stringifyJson(document)`). */
+/** A pact built: the document, what was found, and its JSON text as UTF-8 parts (those of `stringifyJson(document)`). */
 interface BuiltPact {
   pact: ConsumerPact;
   parts: Uint8Array[];
@@ -298,21 +293,26 @@ interface TooLargePact {
   tooLarge: { maxBytes: number; bytes: number };
 }
 
-/** The message of a refused pact: the limit, and how to get under it. */
+/**
+ * The message of a refused pact: the limit, and how to get under it.
+ * @example
+ * pactTooLargeMessage('web-app', { maxBytes: 67108864, bytes: 67200000 }) // 'The pact of web-app was not made: its JSON text passed the 67108864 bytes ...'
+ */
 export function pactTooLargeMessage(consumer: string, { maxBytes }: TooLargePact['tooLarge']): string {
   return `The pact of ${consumer} was not made: its JSON text passed the ${maxBytes} bytes a pact may have (${(maxBytes / 1024 / 1024).toFixed(1)} MiB), and a pact without some of its calls would not be the app's whole contract. Write it in parts (a filter such as ?operation=cancelOrder, or clear it between parts with DELETE /__mock/pact), or list a smaller store.`;
 }
 
 /**
- * Builds a pact one interaction at a time, merged as it comes, its text counted (and kept, with
- * `keepText`) as it is written, taking a turn of the event loop after every `sliceBytes` of text:
- * stops as soon as the text passes `maxBytes`.
+ * Builds a pact one interaction at a time, merged as it comes, its text counted as it is written,
+ * taking a turn of the event loop after every `sliceBytes` of text; stops as soon as the text passes
+ * `maxBytes`. As `text`, it keeps the text and not the interactions (the document it gives has none):
+ * what it holds is then about the text, never the text and its objects.
  */
 async function buildPact(
   pactCalls: PactCalls,
   selection: PactSelection,
   context: PactContext,
-  keepText: boolean,
+  as: 'document' | 'text',
 ): Promise<BuiltPact | TooLargePact> {
   const maxBytes = context.maxBytes ?? pactSizeLimit;
   const { filter } = checkedParties(selection);
@@ -327,15 +327,16 @@ async function buildPact(
   const write = (text: string): boolean => {
     const part = utf8Bytes.encode(text);
     bytes += part.byteLength;
-    if (keepText) parts.push(part);
+    if (as === 'text') parts.push(part);
     return bytes <= maxBytes;
   };
   const tooLarge = (): TooLargePact => ({ tooLarge: { maxBytes, bytes } });
   // The document's keys in its order: consumer, provider, interactions, metadata.
   write(`${stringifyJson(parties).slice(0, -1)},"interactions":[`);
-  const merger = new InteractionMerger();
+  const merger = new InteractionMerger([], { keep: as === 'document' });
   const findings: PactFinding[] = [];
   const leftOut: LeftOutCall[] = [];
+  let written = 0;
   let slice = 0;
   for (const call of picked) {
     const reason = reasonToLeaveOut(call);
@@ -344,14 +345,14 @@ async function buildPact(
       continue;
     }
     const built = await interactionOf(call, context);
-    const description = merger.add({
+    const added = merger.add({
       description: descriptionOf(call, call.path.slice(context.basePath.length)),
       ...built.interaction,
     });
-    if (description === undefined) continue;
-    for (const finding of built.findings) findings.push({ ...finding, interaction: description });
-    const text = stringifyJson(merger.interactions.at(-1));
-    if (!write(merger.interactions.length === 1 ? text : `,${text}`)) return tooLarge();
+    if (added === undefined) continue;
+    for (const finding of built.findings) findings.push({ ...finding, interaction: String(added.description) });
+    const text = stringifyJson(added);
+    if (!write(written++ === 0 ? text : `,${text}`)) return tooLarge();
     slice += text.length;
     if (slice >= sliceBytes) {
       slice = 0;
@@ -395,16 +396,17 @@ export async function consumerPact(
   selection: PactSelection,
   context: PactContext,
 ): Promise<ConsumerPact> {
-  const built = await buildPact(pactCalls, selection, context, false);
+  const built = await buildPact(pactCalls, selection, context, 'document');
   if ('tooLarge' in built)
     throw new MockUsageError('pact_too_large', pactTooLargeMessage(selection.consumer, built.tooLarge));
   return built.pact;
 }
 
 /**
- * The consumer pact as `consumerPact` builds it, with its JSON text as UTF-8 parts, byte for byte
- * `stringifyJson(document)`, written as it is built (what `GET /__mock/pact` answers); or, past the
- * size limit, how far it got, the text built so far dropped.
+ * The consumer pact as `consumerPact` builds it, as its JSON text in UTF-8 parts, byte for byte
+ * `stringifyJson(document)`, written as it is built (what `GET /__mock/pact` answers), with what was
+ * found and left out (its `document` holds no interactions: they are in the text); or, past the size
+ * limit, how far it got, the text built so far dropped.
  * @example
  * const built = await consumerPactText(session.pactCalls(), { consumer: 'web-app' }, { basePath: '/v1', judge: judgeInteraction, maxBytes: 1024 });
  * 'tooLarge' in built // true when the pact's text passed 1,024 bytes
@@ -414,7 +416,7 @@ export async function consumerPactText(
   selection: PactSelection,
   context: PactContext,
 ): Promise<BuiltPact | TooLargePact> {
-  return buildPact(pactCalls, selection, context, true);
+  return buildPact(pactCalls, selection, context, 'text');
 }
 
 /**

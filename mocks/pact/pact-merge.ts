@@ -46,41 +46,50 @@ function uniqueDescription(wanted: string, taken: Set<string>): string {
 
 /**
  * Interactions merged one at a time, as `mergeInteractions` merges them, so that a big pact can be
- * built in slices (a turn of the event loop between them) without merging all of it again.
+ * built in slices (a turn of the event loop between them) without merging all of it again. With
+ * `keep: false` it keeps only what merging needs (each request's key and its response), not the
+ * interactions: for a pact written out as it is built.
  * @example
  * const merger = new InteractionMerger(fromFile);
- * merger.add(interaction) // its description in the pact, or undefined when it was not added
+ * merger.add(interaction) // the interaction as added (its description made unique), or undefined
  * merger.interactions // [...fromFile, ...the added ones]
  */
 export class InteractionMerger {
+  /** The interactions there and those added (only those there, with `keep: false`). */
   readonly interactions: Interaction[];
   readonly conflicts: PactConflict[] = [];
-  readonly #byRequest = new Map<string, Interaction>();
+  readonly #keep: boolean;
+  // Each request's key, with the description and the response of the interaction that has it.
+  readonly #byRequest = new Map<string, { description: string; response: JsonValue | undefined }>();
   readonly #descriptions = new Set<string>();
 
-  constructor(existing: readonly Interaction[] = []) {
+  constructor(existing: readonly Interaction[] = [], { keep = true }: { keep?: boolean } = {}) {
     this.interactions = [...existing];
-    for (const interaction of existing) {
-      this.#byRequest.set(requestOf(interaction), interaction);
-      this.#descriptions.add(String(interaction.description));
-    }
+    this.#keep = keep;
+    for (const interaction of existing) this.#remember(interaction);
   }
 
-  /** Adds one interaction: its description as added (made unique), or undefined when one was there already (a conflict if it answers differently). */
-  add(interaction: Interaction): string | undefined {
+  /** Adds one interaction: as added (its description made unique), or undefined when one was there already (a conflict if it answers differently). */
+  add(interaction: Interaction): Interaction | undefined {
     const request = requestOf(interaction);
     const kept = this.#byRequest.get(request);
     if (kept !== undefined) {
-      if (answerOf(kept) !== answerOf(interaction))
-        this.conflicts.push({ kept: String(kept.description), added: String(interaction.description) });
+      if (canonical(kept.response) !== answerOf(interaction))
+        this.conflicts.push({ kept: kept.description, added: String(interaction.description) });
       return undefined;
     }
     const description = uniqueDescription(String(interaction.description), this.#descriptions);
     const merged = { ...interaction, description };
+    this.#remember(merged, request);
+    if (this.#keep) this.interactions.push(merged);
+    return merged;
+  }
+
+  // The response alone is kept for a later conflict: not the request's provider state, which the key holds.
+  #remember(interaction: Interaction, request = requestOf(interaction)): void {
+    const description = String(interaction.description);
     this.#descriptions.add(description);
-    this.#byRequest.set(request, merged);
-    this.interactions.push(merged);
-    return description;
+    this.#byRequest.set(request, { description, response: interaction.response });
   }
 }
 
@@ -93,7 +102,7 @@ export class InteractionMerger {
  */
 export function mergeInteractions(existing: readonly Interaction[], added: readonly Interaction[]): MergedInteractions {
   const merger = new InteractionMerger(existing);
-  const descriptions = added.map((interaction) => merger.add(interaction));
+  const descriptions = added.map((interaction) => merger.add(interaction)?.description as string | undefined);
   return { interactions: merger.interactions, conflicts: merger.conflicts, descriptions };
 }
 

@@ -33,6 +33,13 @@ function withTestsLeftOut(pact: PactDocument, tests: readonly string[]): PactDoc
   return { ...pact, metadata: { ...metadata, 'petstore-contract-kit': { ...kit, leftOut: leftOut.join('; ') } } };
 }
 
+// What a pact's metadata says its calls left out; undefined when none.
+function callsLeftOut(pact: PactDocument): string | undefined {
+  const kit = ((pact.metadata ?? {}) as PactDocument)['petstore-contract-kit'] as PactDocument | undefined;
+  const leftOut = kit?.leftOut;
+  return leftOut === undefined || leftOut === 'none' ? undefined : String(leftOut);
+}
+
 const partiesOf = (pact: PactDocument) => ({
   consumer: String((pact.consumer as PactDocument).name),
   provider: String((pact.provider as PactDocument).name),
@@ -117,7 +124,12 @@ export class OrderCoverageReporter implements Reporter {
         const count = (document.interactions as JsonValue[]).length;
         const notPassed = this.#testsNotInPact.length;
         const failed = notPassed === 0 ? '' : ` (${notPassed} that did not pass left out)`;
-        write(`Consumer pact: ${file}, ${count} interactions from ${tests} test${tests === 1 ? '' : 's'}${failed}.`);
+        // The calls the tests' pacts left out, in the words of the file's metadata.
+        const calls = callsLeftOut(document);
+        const leftOut = calls === undefined ? '' : `; left out: ${calls}`;
+        write(
+          `Consumer pact: ${file}, ${count} interactions from ${tests} test${tests === 1 ? '' : 's'}${failed}${leftOut}.`,
+        );
       } catch (error) {
         write(`Consumer pact not written: ${(error as Error).message}`);
         written = false;

@@ -20,8 +20,11 @@ beforeAll(async () => {
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
 /** A test's pact, as the fixture attaches it: the calls of a mock of its own. */
-async function pactOfCalls(calls: [method: string, path: string][]): Promise<Record<string, JsonValue>> {
-  const mock = createOrderMock();
+async function pactOfCalls(
+  calls: [method: string, path: string][],
+  options: Parameters<typeof createOrderMock>[0] = {},
+): Promise<Record<string, JsonValue>> {
+  const mock = createOrderMock(options);
   for (const [method, path] of calls)
     await mock.handle(new Request(`http://localhost/v1${path}`, { method, headers: withKey }));
   return (await mock.pactDocument({ consumer: 'web-app' })).document;
@@ -88,6 +91,22 @@ describe("the reporter's pact of the run", () => {
       'test "chromium › orders.spec.ts › refuses": did not pass',
     );
     expect(lines[0]).toBe(`Consumer pact: ${file}, 1 interactions from 1 test (1 that did not pass left out).`);
+  });
+
+  it('says the calls the pacts left out, in the words of the file', async () => {
+    const { lines, file } = await run([
+      ['cancels', 'passed', await pactOfCalls([['DELETE', '/store/orders/1']])],
+      [
+        'lists',
+        'passed',
+        await pactOfCalls([['GET', '/store/orders']], { faults: [{ operation: 'listOrders', status: 503 }] }),
+      ],
+    ]);
+    const pact = parseJson(await readFile(file, 'utf8')) as { metadata: Record<string, Record<string, string>> };
+    expect(pact.metadata['petstore-contract-kit']?.leftOut).toBe('GET /v1/store/orders 503: fault');
+    expect(lines[0]).toBe(
+      `Consumer pact: ${file}, 1 interactions from 2 tests; left out: GET /v1/store/orders 503: fault.`,
+    );
   });
 
   it('fails the run, writing nothing, when two tests answered the same request differently under one state', async () => {

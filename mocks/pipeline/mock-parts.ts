@@ -129,7 +129,8 @@ export interface PactControls {
    * it depended on and is checked against the specification and the model first. Calls a fault
    * answered are left out and named. Throws `PactContradictsSpec`, writing nothing, when an
    * interaction is one the contract does not allow, and `MockUsageError` (`pact_conflict`,
-   * `pact_limit_reached`) when it answers a request two ways or calls did not fit. Node.js only.
+   * `pact_limit_reached`, `pact_too_large`) when it answers a request two ways, calls did not fit, or
+   * its text would pass `maxPactBytes`. The calls it leaves out are also said through `warn`. Node.js only.
    * @example
    * afterAll(async () => {
    *   await mock.pact({ consumer: 'web-app' }); // 'pacts/web-app-petstore-order-interface.json'
@@ -139,7 +140,8 @@ export interface PactControls {
   pact(options: PactOptions): Promise<string>;
   /**
    * The pact `pact()` would write, as data, with what the judge found and the calls left out;
-   * nothing is thrown or written (in a browser too).
+   * nothing is written and nothing it finds is thrown (in a browser too); only a pact whose text
+   * would pass `maxPactBytes` throws `MockUsageError` (`pact_too_large`).
    * @example
    * const { document, findings } = await mock.pactDocument({ consumer: 'web-app' });
    */

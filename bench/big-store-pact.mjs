@@ -4,7 +4,8 @@
 // how long the pact took, its answer's status and size, the other session's slowest answer and how
 // many it got during the build, and the server's peak resident memory (polled every 20 ms).
 // `node bench/big-store-pact.mjs [orders] [lists] [max-pact-bytes]` (default 2000 300, and the mock's
-// own limit); needs `npm run build`.
+// own limit); needs `npm run build`. `MOCK_CLI=/other/dist/bin/petstore-mock.js` runs another build's
+// server (one from before the pact was sliced, say).
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ const store = Array.from({ length: count }, (_, index) => ({ id: index + 1, petI
 const seedFile = join(tmpdir(), `big-store-pact-${process.pid}.json`);
 await writeFile(seedFile, JSON.stringify(store));
 const limit = maxPactBytes === undefined ? [] : ['--max-pact-bytes', String(maxPactBytes)];
-const mock = await startMock(['--seed', seedFile, '--journal-size', '10', ...limit]);
+const mock = await startMock(['--seed', seedFile, '--journal-size', '10', ...limit], process.env.MOCK_CLI);
 const big = { ...key, 'x-mock-session': 'big' };
 const small = { ...key, 'x-mock-session': 'small' };
 try {
@@ -74,3 +75,50 @@ try {
 } finally {
   await mock.stop();
 }
+
+// The same pact in this process (`mock.handle`, no network): the longest task of the event loop while
+// it is built, as the gap between two turns of a setImmediate loop, in wall time and in the process's
+// CPU time (all its threads: an upper bound of the task's own), which a loaded machine does not stretch.
+const { createOrderMock } = await import(
+  process.env.MOCK_CLI === undefined
+    ? '../dist/mocks/index.js'
+    : new URL('../mocks/index.js', new URL(`file://${process.env.MOCK_CLI}`)).href
+);
+const inProcess = createOrderMock({ seed: store, ...(maxPactBytes !== undefined && { maxPactBytes }) });
+for (let index = 0; index < lists; index++) {
+  await inProcess.handle(new Request('http://petstore.test/v1/store/orders', { headers: key }));
+  await inProcess.handle(
+    new Request(`http://petstore.test/v1/store/orders/${index + 1}`, { method: 'DELETE', headers: key }),
+  );
+}
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+let turn = performance.now();
+let turnCpu = cpuMs();
+let longest = 0;
+let longestCpu = 0;
+let turns = 0;
+let turning = true;
+const loop = () => {
+  const now = performance.now();
+  const cpu = cpuMs();
+  longest = Math.max(longest, now - turn);
+  longestCpu = Math.max(longestCpu, cpu - turnCpu);
+  turn = now;
+  turnCpu = cpu;
+  turns++;
+  if (turning) setImmediate(loop);
+};
+setImmediate(loop);
+const begun = performance.now();
+const answer = await inProcess.handle(new Request('http://petstore.test/__mock/pact?consumer=bench'));
+const tookMs = performance.now() - begun;
+turning = false;
+// A build that never let the loop turn was one task from start to end.
+longest = Math.max(longest, performance.now() - turn);
+longestCpu = Math.max(longestCpu, cpuMs() - turnCpu);
+console.log(
+  `in-process: pact ${answer.status} in ${(tookMs / 1000).toFixed(2)} s, ${turns} turns of the event loop, the longest task ${longest.toFixed(0)} ms (${longestCpu.toFixed(0)} ms of CPU)`,
+);

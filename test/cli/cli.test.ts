@@ -318,6 +318,29 @@ describe('petstore-mock', () => {
     });
   });
 
+  it("refuses a session's pact past --max-pact-bytes with 409 pact_too_large, naming the limit", async () => {
+    await withMock(['--max-pact-bytes', '300'], async (mock) => {
+      await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).arrayBuffer();
+      const answer = await fetch(`${mock.origin}/__mock/pact?consumer=web-app`);
+      expect(answer.status).toBe(409);
+      expect(await answer.json()).toMatchObject({
+        code: 'pact_too_large',
+        message: expect.stringContaining('its JSON text passed the 300 bytes a pact may have'),
+      });
+    });
+  });
+
+  it("says on its standard error the calls a session's pact leaves out, as the pact's metadata says them", async () => {
+    await withMock(['--fault', '{"operation":"listOrders","status":503,"times":1}'], async (mock) => {
+      await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).arrayBuffer();
+      const pact = (await (await fetch(`${mock.origin}/__mock/pact?consumer=web-app`)).json()) as {
+        metadata: Record<string, { leftOut: string }>;
+      };
+      expect(pact.metadata['petstore-contract-kit']?.leftOut).toBe('GET /v1/store/orders 503: fault');
+      await mock.outputMatching(/petstore-mock: the pact of web-app leaves out GET \/v1\/store\/orders 503: fault\n/);
+    });
+  });
+
   it('announces configured pet dates', async () => {
     await withMock(
       ['--pet-deprecation', '2026-03-01T00:00:00Z', '--pet-sunset', '2026-09-01T00:00:00Z'],

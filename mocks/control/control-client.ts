@@ -47,6 +47,8 @@ export interface ControlClientOptions {
   timeout?: number;
   /** The timers the timeout runs on. Default: the global `setTimeout` and `clearTimeout`. */
   clock?: ControlClock;
+  /** Where `pact()` says the calls the pact it wrote leaves out, in its metadata's words. Default: `console.warn`. */
+  warn?: (line: string) => void;
 }
 
 /** The standalone mock's control plane, with the in-process mock's types and the same `MockError` refusals. */
@@ -78,8 +80,8 @@ export interface ControlClient {
   /**
    * Writes this session's consumer pact, as the server made and judged it (`GET /__mock/pact`), to
    * `dir/CONSUMER-PROVIDER.json` as `mock.pact()` does; resolves with the file's path. Refused with
-   * `MockError` `pact_contradicts_spec` and its violations, writing nothing, when the contract does not
-   * allow an interaction. Node.js only.
+   * `MockError` `pact_contradicts_spec` and its violations (or `pact_too_large`), writing nothing, when
+   * the contract does not allow an interaction. The calls it leaves out are also said through `warn`. Node.js only.
    * @example
    * await control.pact({ consumer: 'web-app' }) // 'pacts/web-app-petstore-order-interface.json'
    */
@@ -300,6 +302,13 @@ function controlTransport(options: ControlClientOptions, sessionHeaders: Record<
   return { json, done };
 }
 
+// What a pact's metadata says it left out; undefined when nothing.
+function leftOutOf(document: ConsumerPactDocument): string | undefined {
+  const kit = (document.metadata as Record<string, unknown> | undefined)?.['petstore-contract-kit'];
+  const leftOut = kit !== null && typeof kit === 'object' ? (kit as Record<string, unknown>).leftOut : undefined;
+  return typeof leftOut === 'string' && leftOut !== 'none' ? leftOut : undefined;
+}
+
 /** A session's consumer pact as the server made it (`GET /__mock/pact`), checked to be a pact. */
 async function pactDocumentOf(
   json: ReturnType<typeof controlTransport>['json'],
@@ -366,7 +375,16 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     clearPact: () => done('DELETE', '/pact'),
     coverage: async () => (await json('GET', '/coverage', { answer: 'coverage' })) as ResponseCoverage,
     fetchPact: (parties) => pactDocumentOf(json, parties),
-    pact: async (pactOptions) => writePactFile(await client.fetchPact(pactOptions), pactOptions),
+    pact: async (pactOptions) => {
+      const document = await client.fetchPact(pactOptions);
+      const file = await writePactFile(document, pactOptions);
+      const leftOut = leftOutOf(document);
+      if (leftOut !== undefined)
+        (options.warn ?? ((line) => console.warn(`petstore-contract-kit: ${line}`)))(
+          `the pact ${file} leaves out ${leftOut}`,
+        );
+      return file;
+    },
     sessions: async () => (await json('GET', '/sessions', { answer: 'sessions' })) as SessionSummary[],
     endSession: (name = session ?? undefined) => {
       if (name === undefined)

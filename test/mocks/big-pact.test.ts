@@ -13,6 +13,7 @@ import { stringifyJson } from '../../core/stringify-json.js';
 import { createOrderMock } from '../../mocks/adapters/order-mock.js';
 import { MockUsageError } from '../../mocks/base/errors.js';
 import { replyToResponse, type Reply } from '../../mocks/base/reply.js';
+import { createControlClient } from '../../mocks/control/control-client.js';
 import { startServer } from '../support/support.js';
 
 const key = { authorization: 'Bearer petstore-dev-key' };
@@ -31,9 +32,9 @@ afterAll(() => rm(directory, { recursive: true, force: true }));
 
 describe('building a big pact', () => {
   it("answers another session's request while the pact is being built", async () => {
-    // Three lists of 2,000 orders: each interaction is a slice of its own (over 256 KiB of text).
+    // Three lists of 1,000 orders: each interaction is a slice of its own (about 400 KiB of text, over 256 KiB).
     const mock = createOrderMock({
-      seed: Array.from({ length: 2000 }, (_, index) => ({ id: index + 1, petId: 1000 + index })),
+      seed: Array.from({ length: 1000 }, (_, index) => ({ id: index + 1, petId: 1000 + index })),
     });
     for (const id of [1, 2, 3]) {
       await mock.handle(list());
@@ -172,6 +173,26 @@ describe('what a pact leaves out', () => {
       };
       expect(pact.metadata['petstore-contract-kit']?.leftOut).toBe('GET /v1/store/orders 503: fault');
       expect(lines).toEqual(['the pact of web-app leaves out GET /v1/store/orders 503: fault']);
+    } finally {
+      await kit.close();
+    }
+  });
+
+  it("is said by the control client's pact() as the file it wrote says it", async () => {
+    const kit = await startServer({
+      seed: [{ id: 1 }],
+      faults: [{ operation: 'listOrders', status: 503, times: 1 }],
+      warn: () => {},
+    });
+    try {
+      await (await kit.withKey('/store/orders')).arrayBuffer();
+      const lines: string[] = [];
+      const control = createControlClient({ baseUrl: kit.origin, warn: (line) => lines.push(line) });
+      const file = await control.pact({ consumer: 'web-app', dir: join(directory, 'control') });
+      const metadata = (parseJson(await readFile(file, 'utf8')) as { metadata: Record<string, { leftOut: string }> })
+        .metadata['petstore-contract-kit'];
+      expect(metadata?.leftOut).toBe('GET /v1/store/orders 503: fault');
+      expect(lines).toEqual([`the pact ${file} leaves out GET /v1/store/orders 503: fault`]);
     } finally {
       await kit.close();
     }

@@ -271,13 +271,15 @@ function kitMetadata(leftOut: readonly LeftOutCall[], overflow: number, unseen: 
 /**
  * The most bytes of JSON text a consumer pact may have (64 MiB): a pact past it is refused with
  * `pact_too_large` as soon as the interactions built so far pass it, never built further, so that the
- * mock never holds more than about this much of a pact's text (and its interactions).
+ * mock never holds more than about this much of a pact's text (and what merging keeps of its interactions).
+ * @example
+ * createOrderMock({ maxPactBytes: pactSizeLimit / 4 }) // a pact of at most 16 MiB
  */
 export const pactSizeLimit = 64 * 1024 * 1024;
 
-// The text a slice of a pact's building writes before the event loop takes a turn: a few
-// milliseconds of work (a list of 2,000 orders is about 350 KiB of interaction), so that other requests,
-// of this session and of others, are answered while a big pact is built.
+// The text a slice of a pact's building writes before the event loop takes a turn: tens of
+// milliseconds of work (a list of 1,000 orders is about 340 KiB of interaction, 2,000 about 640 KiB),
+// so that other requests, of this session and of others, are answered while a big pact is built.
 const sliceBytes = 256 * 1024;
 
 const utf8Bytes = new TextEncoder();

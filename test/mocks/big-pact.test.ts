@@ -32,7 +32,7 @@ afterAll(() => rm(directory, { recursive: true, force: true }));
 
 describe('building a big pact', () => {
   it("answers another session's request while the pact is being built", async () => {
-    // Three lists of 1,000 orders: each interaction is a slice of its own (about 400 KiB of text, over 256 KiB).
+    // Three lists of 1,000 orders: each interaction is a slice of its own (about 340 KiB of text, over 256 KiB).
     const mock = createOrderMock({
       seed: Array.from({ length: 1000 }, (_, index) => ({ id: index + 1, petId: 1000 + index })),
     });

@@ -3,6 +3,7 @@ import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { mergeCoverage, type ResponseCoverage } from '../journal/journal.js';
 import { conflictError, writePactFile } from '../pact/pact-file.js';
 import { mergePactDocuments } from '../pact/pact-merge.js';
+import { leftOutIn } from '../pact/pact-metadata.js';
 
 /** The name of the attachment in which each test's fixture leaves its mock's coverage. */
 export const coverageAttachment = 'petstore-contract-kit coverage';
@@ -31,13 +32,6 @@ function withTestsLeftOut(pact: PactDocument, tests: readonly string[]): PactDoc
   const named = tests.map((test) => `test "${test}": did not pass`);
   const leftOut = kit.leftOut === undefined || kit.leftOut === 'none' ? named : [String(kit.leftOut), ...named];
   return { ...pact, metadata: { ...metadata, 'petstore-contract-kit': { ...kit, leftOut: leftOut.join('; ') } } };
-}
-
-// What a pact's metadata says its calls left out; undefined when none.
-function callsLeftOut(pact: PactDocument): string | undefined {
-  const kit = ((pact.metadata ?? {}) as PactDocument)['petstore-contract-kit'] as PactDocument | undefined;
-  const leftOut = kit?.leftOut;
-  return leftOut === undefined || leftOut === 'none' ? undefined : String(leftOut);
 }
 
 const partiesOf = (pact: PactDocument) => ({
@@ -125,7 +119,7 @@ export class OrderCoverageReporter implements Reporter {
         const notPassed = this.#testsNotInPact.length;
         const failed = notPassed === 0 ? '' : ` (${notPassed} that did not pass left out)`;
         // The calls the tests' pacts left out, in the words of the file's metadata.
-        const calls = callsLeftOut(document);
+        const calls = leftOutIn(document);
         const leftOut = calls === undefined ? '' : `; left out: ${calls}`;
         write(
           `Consumer pact: ${file}, ${count} interactions from ${tests} test${tests === 1 ? '' : 's'}${failed}${leftOut}.`,

@@ -11,6 +11,7 @@ import type { MockSettings, ScenarioLoaded, ScenarioSummary } from '../session/m
 import type { StoredOrder } from '../store/order-seed.js';
 import { sessionHeader, type SessionSummary } from '../session/sessions.js';
 import { checkedParties, writePactFile, type PactOptions, type PactSelection } from '../pact/pact-file.js';
+import { leftOutIn } from '../pact/pact-metadata.js';
 import { controlAnswers, type ControlAnswer } from './control-answers.js';
 import { checkedFilter } from '../journal/request-filter.js';
 
@@ -302,13 +303,6 @@ function controlTransport(options: ControlClientOptions, sessionHeaders: Record<
   return { json, done };
 }
 
-// What a pact's metadata says it left out; undefined when nothing.
-function leftOutOf(document: ConsumerPactDocument): string | undefined {
-  const kit = (document.metadata as Record<string, unknown> | undefined)?.['petstore-contract-kit'];
-  const leftOut = kit !== null && typeof kit === 'object' ? (kit as Record<string, unknown>).leftOut : undefined;
-  return typeof leftOut === 'string' && leftOut !== 'none' ? leftOut : undefined;
-}
-
 /** A session's consumer pact as the server made it (`GET /__mock/pact`), checked to be a pact. */
 async function pactDocumentOf(
   json: ReturnType<typeof controlTransport>['json'],
@@ -378,7 +372,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     pact: async (pactOptions) => {
       const document = await client.fetchPact(pactOptions);
       const file = await writePactFile(document, pactOptions);
-      const leftOut = leftOutOf(document);
+      const leftOut = leftOutIn(document);
       if (leftOut !== undefined)
         (options.warn ?? ((line) => console.warn(`petstore-contract-kit: ${line}`)))(
           `the pact ${file} leaves out ${leftOut}`,

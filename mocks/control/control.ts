@@ -240,14 +240,13 @@ export function readCoverage(session: MockSession): Reply {
 
 /**
  * `GET /__mock/pact?consumer=NAME[&provider=NAME]`: the session's consumer pact (what `mock.pact()`
- * writes), built a slice at a time and sent as the UTF-8 parts it was written in; 422 with the judge's
- * findings as violations when the contract does not allow it, 409 `pact_too_large` once its text
- * passes the limit. The calls it leaves out are also said through `warn` (the server's console).
+ * writes), sent as the UTF-8 parts it was written in; 422 with the judge's findings when the contract
+ * does not allow it, 409 `pact_too_large` past its limit; what it leaves out is also said through `warn`.
  */
 export async function readPact(
   session: MockSession,
   url: URL,
-  { basePath, judge, maxPactBytes, warn }: Pick<ControlCall, 'basePath' | 'judge' | 'maxPactBytes' | 'warn'>,
+  { basePath, pact, warn }: Pick<ControlCall, 'basePath' | 'pact' | 'warn'>,
 ): Promise<Reply> {
   const query = url.searchParams;
   const filter = filterOf(query, ['consumer', 'provider']);
@@ -268,11 +267,8 @@ export async function readPact(
       'pact_limit_reached',
       `The pact of ${consumer} was not made: ${pactCalls.overflow} distinct calls came past what a session's pact holds, and a pact without them would not be the app's whole contract. Start it over with DELETE /__mock/pact.`,
     );
-  const built = await consumerPactText(
-    pactCalls,
-    { consumer: consumer!, provider, filter },
-    { basePath, judge, ...(maxPactBytes !== undefined && { maxBytes: maxPactBytes }) },
-  );
+  const selection = { consumer: consumer!, provider, filter };
+  const built = await consumerPactText(pactCalls, selection, { basePath, judge: pact.judge, maxBytes: pact.maxBytes });
   if ('tooLarge' in built) throw new MockError('pact_too_large', pactTooLargeMessage(consumer!, built.tooLarge));
   const { findings, conflicts, leftOut } = built.pact;
   if (findings.length > 0)
@@ -313,10 +309,8 @@ export interface ControlCall {
   url: URL;
   /** The path of the mock's base URL (`/v1`): a pact's paths are written below it. */
   basePath: string;
-  /** The judge of a pact's interactions (`GET /__mock/pact`). */
-  judge: InteractionJudge;
-  /** The most bytes of JSON text a pact may have (`GET /__mock/pact`). Default: `pactSizeLimit`. */
-  maxPactBytes?: number;
+  /** The judge of a pact's interactions, and the most bytes of JSON text a pact may have (`GET /__mock/pact`). */
+  pact: { judge: InteractionJudge; maxBytes: number };
   /** Where the mock says what a pact leaves out (the server's console). */
   warn?: ((line: string) => void) | undefined;
   parameter: string;

@@ -22,14 +22,12 @@ import type { InteractionJudge } from './interaction-judge.js';
 import { isPicked, keptBodiesLimit, type RecordedCall } from '../journal/journal.js';
 import { InteractionMerger, type Interaction, type PactConflict } from './pact-merge.js';
 import { stringifyJson } from '../../core/stringify-json.js';
-import { nextTurn } from '../store/order-seed.js';
+import { kitMetadata, leftOutText, type LeftOutCall } from './pact-metadata.js';
+import { PactText, pactSizeLimit, pactTooLargeMessage, type PactTooLarge } from './pact-text.js';
 import { pactCallLimit, type PactCalls } from './pact-ledger.js';
 
-/** A call of the journal left out of the pact, and why: it is not the provider's contract, or cannot be stated. */
-export interface LeftOutCall {
-  call: string;
-  reason: 'fault' | 'network' | 'body-too-large' | 'not-an-operation' | 'pact-limit';
-}
+export { leftOutText, type LeftOutCall } from './pact-metadata.js';
+export { pactTooLargeMessage } from './pact-text.js';
 
 /**
  * A consumer's pact as data: the document, what the judge found, the calls left out, and what the
@@ -250,63 +248,20 @@ function contradictionsOf(call: RecordedCall, match: RouteMatch): Finding[] {
   ];
 }
 
-/**
- * The calls a pact leaves out, in the words its file's metadata says them (`leftOut`), and the console too.
- * @example
- * leftOutText([{ call: 'GET /v1/store/orders 200', reason: 'body-too-large' }]) // 'GET /v1/store/orders 200: body-too-large'
- */
-export function leftOutText(leftOut: readonly LeftOutCall[]): string {
-  return leftOut.length === 0 ? 'none' : leftOut.map((call) => `${call.call}: ${call.reason}`).join('; ');
-}
-
-/** What a pact's metadata says of the calls left out and of what the mock could not see. */
-function kitMetadata(leftOut: readonly LeftOutCall[], overflow: number, unseen: string | undefined): JsonValue {
-  return {
-    leftOut: leftOutText(leftOut),
-    ...(overflow > 0 && { notKept: `${overflow} distinct calls past the pact's limit` }),
-    ...(unseen !== undefined && { unseen }),
-  };
-}
-
-/**
- * The most bytes of JSON text a consumer pact may have (64 MiB): a pact past it is refused with
- * `pact_too_large` as soon as the interactions built so far pass it, never built further, so that the
- * mock never holds more than about this much of a pact's text (and what merging keeps of its interactions).
- * @example
- * createOrderMock({ maxPactBytes: pactSizeLimit / 4 }) // a pact of at most 16 MiB
- */
-export const pactSizeLimit = 64 * 1024 * 1024;
-
-// The text a slice of a pact's building writes before the event loop takes a turn: tens of
-// milliseconds of work (a list of 1,000 orders is about 340 KiB of interaction, 2,000 about 640 KiB),
-// so that other requests, of this session and of others, are answered while a big pact is built.
-const sliceBytes = 256 * 1024;
-
-const utf8Bytes = new TextEncoder();
-
 /** A pact built: the document, what was found, and its JSON text as UTF-8 parts (those of `stringifyJson(document)`). */
 interface BuiltPact {
   pact: ConsumerPact;
   parts: Uint8Array[];
 }
 
-/** Why a pact was not built: its text passed `maxBytes` after this many bytes. */
+/** Why a pact was not built: its text passed its limit. */
 interface TooLargePact {
-  tooLarge: { maxBytes: number; bytes: number };
+  tooLarge: PactTooLarge;
 }
 
 /**
- * The message of a refused pact: the limit, and how to get under it.
- * @example
- * pactTooLargeMessage('web-app', { maxBytes: 67108864, bytes: 67200000 }) // 'The pact of web-app was not made: its JSON text passed the 67108864 bytes ...'
- */
-export function pactTooLargeMessage(consumer: string, { maxBytes }: TooLargePact['tooLarge']): string {
-  return `The pact of ${consumer} was not made: its JSON text passed the ${maxBytes} bytes a pact may have (${(maxBytes / 1024 / 1024).toFixed(1)} MiB), and a pact without some of its calls would not be the app's whole contract. Write it in parts (a filter such as ?operation=cancelOrder, or clear it between parts with DELETE /__mock/pact), or list a smaller store.`;
-}
-
-/**
- * Builds a pact one interaction at a time, merged as it comes, its text counted as it is written,
- * taking a turn of the event loop after every `sliceBytes` of text; stops as soon as the text passes
+ * Builds a pact one interaction at a time, merged as it comes, its text counted as it is written
+ * (`PactText`: a turn of the event loop after every slice of text); stops as soon as the text passes
  * `maxBytes`. As `text`, it keeps the text and not the interactions (the document it gives has none):
  * what it holds is then about the text, never the text and its objects.
  */
@@ -316,7 +271,6 @@ async function buildPact(
   context: PactContext,
   as: 'document' | 'text',
 ): Promise<BuiltPact | TooLargePact> {
-  const maxBytes = context.maxBytes ?? pactSizeLimit;
   const { filter } = checkedParties(selection);
   const picked = pactCalls.calls.filter((call) => isPicked(call, filter));
   await Promise.all(picked.map((call) => call.answer?.bodyRead));
@@ -324,22 +278,13 @@ async function buildPact(
     consumer: { name: selection.consumer },
     provider: { name: selection.provider ?? defaultPactProvider },
   };
-  const parts: Uint8Array[] = [];
-  let bytes = 0;
-  const write = (text: string): boolean => {
-    const part = utf8Bytes.encode(text);
-    bytes += part.byteLength;
-    if (as === 'text') parts.push(part);
-    return bytes <= maxBytes;
-  };
-  const tooLarge = (): TooLargePact => ({ tooLarge: { maxBytes, bytes } });
+  const text = new PactText({ maxBytes: context.maxBytes ?? pactSizeLimit, keep: as === 'text' });
   // The document's keys in its order: consumer, provider, interactions, metadata.
-  write(`${stringifyJson(parties).slice(0, -1)},"interactions":[`);
+  text.write(`${stringifyJson(parties).slice(0, -1)},"interactions":[`);
   const merger = new InteractionMerger([], { keep: as === 'document' });
   const findings: PactFinding[] = [];
   const leftOut: LeftOutCall[] = [];
   let written = 0;
-  let slice = 0;
   for (const call of picked) {
     const reason = reasonToLeaveOut(call);
     if (reason !== undefined) {
@@ -353,13 +298,8 @@ async function buildPact(
     });
     if (added === undefined) continue;
     for (const finding of built.findings) findings.push({ ...finding, interaction: String(added.description) });
-    const text = stringifyJson(added);
-    if (!write(written++ === 0 ? text : `,${text}`)) return tooLarge();
-    slice += text.length;
-    if (slice >= sliceBytes) {
-      slice = 0;
-      await nextTurn();
-    }
+    if (!text.write(`${written++ === 0 ? '' : ','}${stringifyJson(added)}`)) return { tooLarge: text.tooLarge() };
+    await text.pause();
   }
   for (const call of pactCalls.notKept) leftOut.push({ call, reason: 'pact-limit' });
   const unnamed = pactCalls.overflow - pactCalls.notKept.length;
@@ -368,7 +308,7 @@ async function buildPact(
     pactSpecification: { version: '4.0' },
     'petstore-contract-kit': kitMetadata(leftOut, pactCalls.overflow, context.unseen),
   };
-  if (!write(`],"metadata":${stringifyJson(metadata)}}`)) return tooLarge();
+  if (!text.write(`],"metadata":${stringifyJson(metadata)}}`)) return { tooLarge: text.tooLarge() };
   const document: Record<string, JsonValue> = { ...parties, interactions: merger.interactions, metadata };
   const { conflicts } = merger;
   const pact = {
@@ -378,7 +318,7 @@ async function buildPact(
     conflicts,
     ...(context.unseen !== undefined && { unseen: context.unseen }),
   };
-  return { pact, parts };
+  return { pact, parts: text.parts };
 }
 
 /**

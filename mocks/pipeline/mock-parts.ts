@@ -1,6 +1,7 @@
-import { consumerPact, pactSizeLimit, writeConsumerPact, type ConsumerPact } from '../pact/consumer-pact.js';
-import type { PactOptions, PactSelection } from '../pact/pact-file.js';
 import type { InteractionJudge } from '../pact/interaction-judge.js';
+import { pactControlsOf, pactSettingsOf, type MswUse, type PactControls } from './pact-controls.js';
+
+export type { PactControls } from './pact-controls.js';
 import type { RequestHandler } from 'msw';
 import { developmentApiKey } from '../../core/authorization.js';
 import type { FaultInput } from '../../core/fault-format.js';
@@ -101,12 +102,6 @@ export interface OrderMockOptions {
   warn?: (line: string) => void;
 }
 
-function checkedMaxPactBytes(maxPactBytes = pactSizeLimit): number {
-  if (!Number.isSafeInteger(maxPactBytes) || maxPactBytes < 1)
-    throw new MockOptionError('invalid_option', `maxPactBytes must be a whole number >= 1, not ${maxPactBytes}`);
-  return maxPactBytes;
-}
-
 /** The default of `maxOrders`. */
 export const defaultMaxOrders = 500_000;
 
@@ -119,41 +114,6 @@ function checkedMaxOrders(maxOrders = defaultMaxOrders): number {
 }
 
 /** A stateful mock of the order interface: its MSW handlers, and the controls of its sessions. */
-/** A session's consumer pact: the calls its app made, as Pact V4, judged before it is given. */
-export interface PactControls {
-  /**
-   * Writes the pact of every call your app made on this session since it started (resets and the
-   * journal's limit do not lose any), as Pact V4, merged into `dir/CONSUMER-PROVIDER.json` (`dir` is
-   * `pacts` unless given) as Pact merges: what the file holds stays, the same interaction is written
-   * once, by any number of test files, workers and processes. Each interaction has the provider state
-   * it depended on and is checked against the specification and the model first. Calls a fault
-   * answered are left out and named. Throws `PactContradictsSpec`, writing nothing, when an
-   * interaction is one the contract does not allow, and `MockUsageError` (`pact_conflict`,
-   * `pact_limit_reached`, `pact_too_large`) when it answers a request two ways, calls did not fit, or
-   * its text would pass `maxPactBytes`. The calls it leaves out are also said through `warn`. Node.js only.
-   * @example
-   * afterAll(async () => {
-   *   await mock.pact({ consumer: 'web-app' }); // 'pacts/web-app-petstore-order-interface.json'
-   *   await mock.session('checkout-tab').pact({ consumer: 'checkout' }); // a named session's calls
-   * });
-   */
-  pact(options: PactOptions): Promise<string>;
-  /**
-   * The pact `pact()` would write, as data, with what the judge found and the calls left out;
-   * nothing is written and nothing it finds is thrown (in a browser too); only a pact whose text
-   * would pass `maxPactBytes` throws `MockUsageError` (`pact_too_large`).
-   * @example
-   * const { document, findings } = await mock.pactDocument({ consumer: 'web-app' });
-   */
-  pactDocument(parties: PactSelection): Promise<ConsumerPact>;
-  /**
-   * Forgets the calls the pact is written from. `reset()` keeps them, so that a pact written after
-   * all tests holds every test's calls; call this only to start a pact over.
-   * @example
-   * mock.clearPact(); // the next mock.pact() holds only the calls made after this
-   */
-  clearPact(): void;
-}
 
 export interface OrderMock extends MockControls, PactControls {
   /** The MSW request handlers: give them to `setupServer`, `setupWorker`, an msw 3 network or the kit's HTTP server. */
@@ -251,39 +211,6 @@ function controlsOf(session: MockSession): MockControls {
   };
 }
 
-/** Whether the mock's MSW handlers were handed out, and whether an MSW server or worker was observed. */
-interface MswUse {
-  handlersGiven: boolean;
-  observed: boolean;
-}
-
-/** What a pact says it could not see: MSW in use, and nothing observed, hides `server.use` answers. */
-const unseenWithoutObserve =
-  "mock.observe(server) was never called: answers of handlers in front of the kit's (server.use, worker.use) could not be seen, and are not in this pact";
-
-interface PactSettings {
-  basePath: string;
-  judge: InteractionJudge;
-  maxBytes: number;
-  /** Where `pact()` says the calls it leaves out. */
-  warn: (line: string) => void;
-}
-
-function pactControlsOf(session: MockSession, msw: MswUse, settings: PactSettings): PactControls {
-  const { basePath, judge, maxBytes, warn } = settings;
-  const context = () => ({
-    basePath,
-    judge,
-    maxBytes,
-    ...(msw.handlersGiven && !msw.observed && { unseen: unseenWithoutObserve }),
-  });
-  return {
-    pact: (options) => writeConsumerPact(session.pactCalls(), options, { ...context(), warn }),
-    pactDocument: (parties) => consumerPact(session.pactCalls(), parties, context()),
-    clearPact: () => session.clearPact(),
-  };
-}
-
 /**
  * An order mock, without loading MSW: its `handlers` are made at the first ask, by the MSW adapter
  * (`createOrderMock` in `order-mock.ts`, which registers itself as it loads). The standalone server
@@ -318,7 +245,7 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
   };
   const sessions: SessionRegistry<MockSession> = new SessionRegistry(() => new MockSession(start), options.sessions);
   const userHandlers: RequestHandler[] = [];
-  const maxPactBytes = checkedMaxPactBytes(options.maxPactBytes);
+  const pact = pactSettingsOf(options, judge);
   const pipeline = createPipeline({
     sessions,
     authenticate: createAuthenticator(options.apiKeys ?? [developmentApiKey]),
@@ -326,8 +253,7 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
     baseUrl: options.baseUrl,
     control: options.control ?? true,
     controlAccess: options.controlAccess,
-    judgeInteraction: judge,
-    maxPactBytes,
+    pact,
     journal: start.journalSize > 0,
     now: options.sessions?.now ?? Date.now,
     log: options.log,
@@ -335,20 +261,13 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
     userHandlers: () => userHandlers,
   });
   const msw: MswUse = { handlersGiven: false, observed: false };
-  const pactSettings: PactSettings = {
-    basePath: pipeline.basePath,
-    judge,
-    maxBytes: maxPactBytes,
-    // A pact that leaves calls out says so where its writer looks, not only in its file.
-    warn: options.warn ?? ((line) => console.warn(`petstore-contract-kit: ${line}`)),
-  };
   const observe = createObserver(pipeline);
   const mock: Omit<OrderMock, 'handlers'> = {
     ...controlsOf(sessions.default),
     handle: pipeline.handle,
     session: (name) => {
       const session = sessions.resolve(name);
-      return { ...controlsOf(session), ...pactControlsOf(session, msw, pactSettings) };
+      return { ...controlsOf(session), ...pactControlsOf(session, msw, pipeline.basePath, pact) };
     },
     sessions: () => sessions.list(),
     observe: (source) => {
@@ -356,7 +275,7 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
       return observe(source);
     },
     dropsConnectionsInAnySession: () => sessions.some(dropsConnections),
-    ...pactControlsOf(sessions.default, msw, pactSettings),
+    ...pactControlsOf(sessions.default, msw, pipeline.basePath, pact),
   };
   return withUserHandlers(mock, pipeline, { options, userHandlers, msw });
 }

@@ -49,10 +49,8 @@ export interface PipelineParts {
   control: boolean;
   /** Undefined lets every caller use the control plane. */
   controlAccess: ControlAccess | undefined;
-  /** The judge of a pact's interactions, for `GET /__mock/pact`. */
-  judgeInteraction: InteractionJudge;
-  /** The most bytes of JSON text a pact may have (`GET /__mock/pact`); undefined is `pactSizeLimit`. */
-  maxPactBytes: number | undefined;
+  /** The judge of a pact's interactions and the most bytes of JSON text a pact may have, for `GET /__mock/pact`. */
+  pact: { judge: InteractionJudge; maxBytes: number };
   journal: boolean;
   now: () => number;
   log: ((line: string) => void) | undefined;
@@ -287,8 +285,7 @@ class RequestPipeline {
       url,
       parameter: decodeURIComponent(matched.parameter),
       basePath: this.basePath,
-      judge: this.#parts.judgeInteraction,
-      maxPactBytes: this.#parts.maxPactBytes,
+      pact: this.#parts.pact,
       warn: this.#parts.warn,
       sessions,
       session: () => (reads ? sessions.peek(request) : sessions.forRequest(request)),

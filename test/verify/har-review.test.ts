@@ -421,6 +421,8 @@ describe('petstore-verify har --save: a scenario it cannot write', () => {
     await mkdir(join(saved, `.honest.yaml.${process.pid}.tmp`), { recursive: true });
     const { report } = await judgeHar({ file, save: { directory: saved, name: 'honest' } });
     expect([report.verdict, report.exitCode, report.violations]).toEqual(['not-run', 2, 0]);
-    expect(report.reason).toMatch(/^the scenario could not be saved: the recording stopped at .*honest\.yaml: EISDIR/);
+    expect(report.reason).toBe(
+      `the scenario could not be saved: the recording stopped: cannot save the recording ${join(saved, 'honest.yaml')}: ${join(saved, `.honest.yaml.${process.pid}.tmp`)} is a folder, not a file (EISDIR); move it away, or choose another folder`,
+    );
   });
 });

@@ -1,12 +1,11 @@
 // Exploration: generated provider states and command sequences, sent to a provider and to the kit's mock as
 // model, every answer compared; a difference is shrunk and can be saved as a scenario (`explore`).
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { stringifyJson } from '../../core/stringify-json.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { ProviderHistory } from '../../core/compare.js';
-import { createDirectory } from '../create-directory.js';
+import { FileError } from '../../core/file-error.js';
+import { saveScenarioFile } from '../save-scenario-file.js';
 import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import { TargetUnreachable } from '../observe.js';
 import { loadPrismOracle } from '../prism.js';
@@ -138,16 +137,26 @@ async function shrunkFailure(
     failed: unnumbered(failing),
   });
   let scenarioFile: string | undefined;
+  let notSaved: string | undefined;
   if (found.save !== undefined) {
-    await createDirectory(found.save);
-    scenarioFile = join(found.save, `explore-${seed}-run-${run}.yaml`);
-    await writeFile(scenarioFile, toYaml(scenario));
+    try {
+      scenarioFile = await saveScenarioFile({
+        folder: found.save,
+        name: `explore-${seed}-run-${run}`,
+        text: toYaml(scenario),
+      });
+    } catch (error) {
+      // The provider's failure stands whether or not its scenario could be kept: the verdict is not
+      // lost to a full disk, and the reason says what was not saved, and why.
+      if (!(error instanceof FileError)) throw error;
+      notSaved = error.message;
+    }
   }
   const shrunk: CaseResult = {
     name: `run ${run}, shrunk`,
     description: `${failure.state.length} order${failure.state.length === 1 ? '' : 's'} in the state: ${stringifyJson(failure.state)}`,
     verdict: caseVerdict(failure.steps, 'failed'),
-    reason: `shrunk ${found.numShrinks} times to ${failure.steps.length} step${failure.steps.length === 1 ? '' : 's'}${scenarioFile === undefined ? '' : `; saved as ${scenarioFile}`}`,
+    reason: `shrunk ${found.numShrinks} times to ${failure.steps.length} step${failure.steps.length === 1 ? '' : 's'}${scenarioFile === undefined ? '' : `; saved as ${scenarioFile}`}${notSaved === undefined ? '' : `; not saved: ${notSaved}`}`,
     exchanges: failure.steps,
   };
   return {

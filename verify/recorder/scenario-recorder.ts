@@ -1,4 +1,5 @@
 import { readdir, unlink, writeFile } from 'node:fs/promises';
+import { FileError } from '../../core/file-error.js';
 import { join } from 'node:path';
 import type { RecordingNote } from '../../core/scenario.js';
 import type { OrderInput } from '../../core/provider-state.js';
@@ -188,7 +189,11 @@ export class ScenarioRecorder {
       .then(() => (this.#failed === undefined ? work() : undefined))
       .catch((error: unknown) => {
         const { code, message } = error as NodeJS.ErrnoException;
-        this.#failed = `the recording stopped at ${this.#recording.file}: ${code ?? message}`;
+        // A coded file error's message names the file, the cause and what to do; another, its errno.
+        this.#failed =
+          error instanceof FileError
+            ? `the recording stopped: ${message}`
+            : `the recording stopped at ${this.#recording.file}: ${code ?? message}`;
         this.#options.onError?.(new RecordingError(this.#failed));
       });
   }

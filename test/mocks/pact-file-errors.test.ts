@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileError } from '../../core/file-error.js';
 import { parseJson } from '../../core/parse-json.js';
 import { createOrderMock } from '../../mocks/adapters/order-mock.js';
+import { asUnprivileged } from '../support/unprivileged.js';
 
 const withKey = { authorization: 'Bearer petstore-dev-key' };
 let directory: string;
@@ -44,22 +45,6 @@ const descriptions = async (file: string) =>
   (parseJson(await readFile(file, 'utf8')) as unknown as { interactions: { description: string }[] }).interactions.map(
     (interaction) => interaction.description,
   );
-
-/**
- * Runs `write` as a user who may not write where root may: root ignores a folder's mode, so as root
- * the process takes another effective user (nobody, 65534) for the write, and takes root back after.
- */
-async function asUnprivileged<T>(write: () => Promise<T>): Promise<T> {
-  if (process.getuid?.() !== 0) return write();
-  process.setegid!(65534);
-  process.seteuid!(65534);
-  try {
-    return await write();
-  } finally {
-    process.seteuid!(0);
-    process.setegid!(0);
-  }
-}
 
 describe('a pact the file system refuses is a FileError naming the path', () => {
   it('a consumer name of 226 characters makes a file name past 255 bytes: path_too_long, nothing left behind', async () => {

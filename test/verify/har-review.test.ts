@@ -2,6 +2,7 @@
 // the deployment (a body the page never read, the browser's own HSTS redirect), broken HAR input that
 // must be refused in one line rather than judged or crash, and a redirect's fragment tokens.
 // The command runs in this process (runVerifyInProcess): no test here is about the process.
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -424,5 +425,21 @@ describe('petstore-verify har --save: a scenario it cannot write', () => {
     expect(report.reason).toBe(
       `the scenario could not be saved: the recording stopped: cannot save the recording ${join(saved, 'honest.yaml')}: ${join(saved, `.honest.yaml.${process.pid}.tmp`)} is a folder, not a file (EISDIR); move it away, or choose another folder`,
     );
+  });
+
+  it('a FIFO where the recording is first written is refused at once, exit 2, not waited on', async () => {
+    const file = await har('fifo.har', [
+      { url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed },
+    ]);
+    const saved = join(directory, 'saved-fifo');
+    await mkdir(saved);
+    const temporary = join(saved, `.fifo.yaml.${process.pid}.tmp`);
+    execFileSync('mkfifo', [temporary]);
+    const { report } = await judgeHar({ file, save: { directory: saved, name: 'fifo' } });
+    expect([report.verdict, report.exitCode, report.reason]).toEqual([
+      'not-run',
+      2,
+      `the scenario could not be saved: the recording stopped: cannot save the recording ${join(saved, 'fifo.yaml')}: ${temporary} is a FIFO or a device, not a regular file (ENXIO); move it away, or choose another folder`,
+    ]);
   });
 });

@@ -9,8 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileError, fileError } from '../../core/file-error.js';
 import { ScenarioError } from '../../core/scenario-error.js';
 import { loadScenarioFile } from '../../core/scenario-files.js';
+import { explore } from '../../verify/explore/explore.js';
 import { saveScenarioFile } from '../../verify/save-scenario-file.js';
 import { cliPath, runToExit } from '../support/cli-support.js';
+import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
 import { asUnprivileged } from '../support/unprivileged.js';
 
 let directory: string;
@@ -117,6 +119,35 @@ describe('saving a scenario', () => {
       'not_a_folder',
       `cannot save the scenario ${join(folder, 'explore-1-run-2.yaml')}: ${folder} goes through a file where a folder should be (ENOTDIR); move that file away, or choose another folder`,
     ]);
+  });
+});
+
+describe('exploration’s --save where the file system refuses', () => {
+  it('keeps the verdict: the provider failed, and the shrunk case says what was not saved and why', async () => {
+    const provider = await startHostileProvider({ wrongField: 'petId' });
+    try {
+      const notAFolder = join(await freshDir(), 'a-file');
+      await writeFile(notAFolder, 'not a folder');
+      const result = await explore({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: hostileKey,
+        stateUrl: `${provider.origin}/__state`,
+        runs: 10,
+        maxSteps: 2,
+        seed: 7,
+        save: notAFolder,
+        prism: false,
+      });
+      const shrunk = result.cases.at(-1)!;
+      expect([result.verdict, result.failure?.scenarioFile]).toEqual(['failed', undefined]);
+      expect(shrunk.reason).toMatch(
+        new RegExp(
+          `; not saved: cannot save the scenario ${notAFolder}/explore-7-run-\\d+\\.yaml: ${notAFolder} goes through a file where a folder should be \\(ENOTDIR\\); move that file away, or choose another folder$`,
+        ),
+      );
+    } finally {
+      await provider.close();
+    }
   });
 });
 

@@ -27,3 +27,27 @@ export async function saveScenarioFile(options: { folder: string; name: string; 
   await replaceFile(fileSystem, { file: target.file, temporary, text, action });
   return file;
 }
+
+/**
+ * Makes `folder` where it is missing and checks that a scenario can be written in it now, before a run
+ * that may save one: a file made there exclusively, then removed. For `--save DIR`: a folder that
+ * cannot take the scenario is the command line's error, said before any call to the provider.
+ * @throws FileError naming the path, as `saveScenarioFile` does.
+ * @example
+ * await checkScenarioFolder('found'); // then explore({ ..., save: 'found' })
+ */
+export async function checkScenarioFolder(folder: string): Promise<void> {
+  const action = `save scenarios in ${folder}`;
+  try {
+    await createDirectory(folder);
+  } catch (error) {
+    throw fileError(error, { action, path: folder });
+  }
+  const probe = join(folder, `.petstore-save-probe-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  try {
+    await fileSystem.writeFile(probe, '', { flag: 'wx' });
+  } catch (error) {
+    throw fileError(error, { action, path: folder });
+  }
+  await fileSystem.unlink(probe).catch(() => undefined);
+}

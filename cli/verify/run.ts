@@ -14,6 +14,7 @@ import { toHtml } from '../../verify/report/html.js';
 import { toJson } from '../../verify/report/json.js';
 import { toJunit } from '../../verify/report/junit.js';
 import type { RunReport } from '../../verify/report/run-report.js';
+import { checkScenarioFolder } from '../../verify/save-scenario-file.js';
 import { runVerification, type VerificationOptions } from '../../verify/verification.js';
 import { packageVersion, usageFailure, UsageError } from '../shared.js';
 import { exploreUsage, parse, usage, type RunFlags } from './run-options.js';
@@ -197,6 +198,8 @@ export async function runCommand(
     requireNeededPackages(options);
     scenarios = await scenariosOf(options);
     await checkWritable(options);
+    // A --save DIR that cannot take the scenario is the command line's error, said before any call.
+    if (options.exploration.save !== undefined) await checkScenarioFolder(options.exploration.save);
     if (options.baseline !== undefined) baseline = await readBaseline(options.baseline);
     // A consumer's pact that cannot be used is the input's error, said before any call to the provider.
     if (options.pact !== undefined) await checkPactFiles(options.pact);

@@ -10,8 +10,8 @@ import { FileError, fileError } from '../../core/file-error.js';
 import { ScenarioError } from '../../core/scenario-error.js';
 import { loadScenarioFile } from '../../core/scenario-files.js';
 import { explore } from '../../verify/explore/explore.js';
-import { saveScenarioFile } from '../../verify/save-scenario-file.js';
-import { cliPath, runToExit } from '../support/cli-support.js';
+import { checkScenarioFolder, saveScenarioFile } from '../../verify/save-scenario-file.js';
+import { cliPath, runToExit, runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
 import { asUnprivileged } from '../support/unprivileged.js';
 
@@ -148,6 +148,36 @@ describe('exploration’s --save where the file system refuses', () => {
     } finally {
       await provider.close();
     }
+  });
+});
+
+describe('petstore-verify explore --save DIR', () => {
+  it('that cannot take a scenario is refused before any call: one line, exit 2', async () => {
+    const notAFolder = join(await freshDir(), 'a-file');
+    await writeFile(notAFolder, 'not a folder');
+    // Port 9 (discard) answers nothing: a call made would show as an unreachable target, not this line.
+    const exit = await runVerifyInProcess([
+      'explore',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--state-url',
+      'http://127.0.0.1:9/__state',
+      '--api-key',
+      'k',
+      '--save',
+      notAFolder,
+    ]);
+    expect([exit.code, exit.stdout, exit.stderr]).toEqual([
+      2,
+      '',
+      `petstore-verify: cannot save scenarios in ${notAFolder}: ${notAFolder} goes through a file where a folder should be (ENOTDIR); move that file away, or choose another folder (see --help)\n`,
+    ]);
+  });
+
+  it('that can is made, and left without the file that checked it', async () => {
+    const folder = join(await freshDir(), 'new', 'found');
+    await checkScenarioFolder(folder);
+    expect(await readdir(folder)).toEqual([]);
   });
 });
 

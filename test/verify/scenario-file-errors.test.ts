@@ -10,6 +10,7 @@ import { FileError, fileError } from '../../core/file-error.js';
 import { ScenarioError } from '../../core/scenario-error.js';
 import { loadScenarioFile } from '../../core/scenario-files.js';
 import { explore } from '../../verify/explore/explore.js';
+import { ScenarioRecorder } from '../../verify/recorder/scenario-recorder.js';
 import { checkScenarioFolder, saveScenarioFile } from '../../verify/save-scenario-file.js';
 import { cliPath, runToExit, runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
@@ -148,6 +149,19 @@ describe('exploration’s --save where the file system refuses', () => {
     } finally {
       await provider.close();
     }
+  });
+});
+
+describe('the recorder’s folder', () => {
+  it('with a FIFO where it checks the folder is writable is refused at once, not waited on', async () => {
+    const dir = await freshDir();
+    const probe = join(dir, `.petstore-record-probe-${process.pid}`);
+    execFileSync('mkfifo', [probe]);
+    const error = await caught(() => ScenarioRecorder.open({ directory: dir, upstream: 'http://127.0.0.1:9/v1' }));
+    expect([error!.code, error!.message]).toEqual([
+      'recording_refused',
+      `cannot write recordings to ${dir}: ${probe} is a FIFO or a device, not a regular file (ENXIO); move it away, or choose another folder`,
+    ]);
   });
 });
 

@@ -14,6 +14,7 @@ export interface RegularFileHandle {
 
 /** The part of `node:fs/promises` these functions use. */
 export interface RegularFileSystem {
+  mkdir(path: string): Promise<unknown>;
   lstat(path: string): Promise<FileKind>;
   stat(path: string): Promise<FileKind>;
   realpath(path: string): Promise<string>;
@@ -152,5 +153,50 @@ export async function writeRegularFile(
     throw fileError(error, { action, path });
   } finally {
     await handle.close().catch(() => undefined);
+  }
+}
+
+// The folder a path is in, by its text: '/' for '/a', 'C:\\' for 'C:\\a', '.' for 'a'.
+function parentOf(path: string): string {
+  const trimmed = path.replace(/[\\/]+$/, '');
+  const slash = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  if (slash < 0) return '.';
+  const parent = trimmed.slice(0, slash);
+  return parent === '' || /^[A-Za-z]:$/.test(parent) ? trimmed.slice(0, slash + 1) : parent;
+}
+
+/**
+ * Makes a folder and the folders above it that are missing, one `mkdir` each. Not `mkdir`'s
+ * `recursive`, which on Node 20 loops for ever where no folder can be made (under /proc). Throws
+ * `FileError` naming the folder: `not_a_folder` where a file stands, and the cause of any other failure.
+ * @example
+ * await makeFolder(fs, { path: 'pacts/web', action: 'write the pact pacts/web/a-b.json' });
+ */
+export async function makeFolder(
+  fileSystem: RegularFileSystem,
+  context: { path: string; action: string },
+): Promise<void> {
+  const { path, action } = context;
+  try {
+    await fileSystem.mkdir(path);
+    return;
+  } catch (error) {
+    const errno = errnoOf(error);
+    if (errno === 'EEXIST') {
+      const stats = await fileSystem.stat(path).catch((failure: unknown) => {
+        throw fileError(failure, { action, path });
+      });
+      if (stats.isDirectory()) return;
+      throw fileError(Object.assign(new Error(`${path} is not a folder`), { code: 'ENOTDIR' }), { action, path });
+    }
+    const parent = parentOf(path);
+    if (errno !== 'ENOENT' || parent === path || parent === '.') throw fileError(error, { action, path });
+  }
+  await makeFolder(fileSystem, { path: parentOf(path), action });
+  try {
+    await fileSystem.mkdir(path);
+  } catch (error) {
+    // Made by another writer meanwhile: as good as made here.
+    if (errnoOf(error) !== 'EEXIST') throw fileError(error, { action, path });
   }
 }

@@ -2,7 +2,13 @@
 // fetches a pact the server judged) writes it the same way without loading the judge.
 import { fileError } from '../../core/file-error.js';
 import { parseJson, type JsonValue } from '../../core/parse-json.js';
-import { readRegularFile, regularFileAt, replaceFile, type RegularFileSystem } from '../../core/regular-file.js';
+import {
+  makeFolder,
+  readRegularFile,
+  regularFileAt,
+  replaceFile,
+  type RegularFileSystem,
+} from '../../core/regular-file.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { MockOptionError, MockUsageError } from '../base/errors.js';
 import type { RequestFilter } from '../journal/request-filter.js';
@@ -29,7 +35,6 @@ export interface PactOptions extends PactSelection {
 export const pactParticipantName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 interface FileSystem extends RegularFileSystem {
-  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
   readFile(path: string, encoding: 'utf8'): Promise<string>;
   stat(path: string): Promise<Awaited<ReturnType<RegularFileSystem['stat']>> & { mtimeMs: number }>;
 }
@@ -246,15 +251,7 @@ export async function writePactFile(document: JsonValue, options: PactOptions): 
   const { dir, file, name } = pactFilePath(options);
   const fileSystem = nodeFileSystem();
   const action = `write the pact ${file}`;
-  try {
-    await fileSystem.mkdir(dir, { recursive: true });
-  } catch (error) {
-    // A file where the folder is to be: mkdir says EEXIST, which names no cause.
-    throw fileError(errorCode(error) === 'EEXIST' ? Object.assign(error as Error, { code: 'ENOTDIR' }) : error, {
-      action,
-      path: dir,
-    });
-  }
+  await makeFolder(fileSystem, { path: dir, action });
   // Looked at before the lock is taken, without opening it: a special file is refused, never waited on
   // while other writers wait for the lock; a link to a regular file is followed.
   const target = await regularFileAt(fileSystem, { path: file, action });

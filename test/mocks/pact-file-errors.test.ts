@@ -94,6 +94,24 @@ describe('a pact the file system refuses is a FileError naming the path', () => 
   });
 });
 
+describe('a dir where no folder can be made', () => {
+  // mkdir's recursive option loops for ever there on Node 20: the folders are made one at a time.
+  it('under /proc is file_system_failure at once, naming the folder that could not be made', async () => {
+    const dir = '/proc/self/no-such/pacts';
+    const error = await refusal(async () => (await mockWithACall()).pact({ consumer: 'web-app', dir }));
+    expect([error.code, error.message]).toEqual([
+      'file_system_failure',
+      `cannot write the pact ${dir}/web-app-petstore-order-interface.json: /proc/self/no-such: ENOENT`,
+    ]);
+  });
+
+  it('a dir of new folders in a writable one is made, folder by folder', async () => {
+    const dir = join(freshDir(), 'a', 'b', 'c');
+    const file = await (await mockWithACall()).pact({ consumer: 'web-app', dir });
+    expect(await descriptions(file)).toEqual(['DELETE /store/orders/1 204 (with the key)']);
+  });
+});
+
 describe('a special file at the pact’s path', () => {
   it('a FIFO is refused at once without taking the lock, and the next write succeeds once it is gone', async () => {
     const dir = freshDir();

@@ -6,7 +6,7 @@ import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, type ExpectStatic, it } from 'vitest';
 import { followParent, stopOnStdinEnd } from '../../cli/follow-parent.js';
 import { cliPath } from '../support/cli-support.js';
 import { authorized } from '../support/support.js';
@@ -75,12 +75,12 @@ describe('stopOnStdinEnd', () => {
 
 // petstore-mock as a wrapper (npx) starts it, its seed a FIFO: the seed loads for as long as the test
 // holds the FIFO's writing end, a slow seed the test controls without a clock.
-describe('petstore-mock while its seed loads', () => {
+describe.concurrent('petstore-mock while its seed loads', () => {
   // The wrapper passes no signal on and idles; the mock shares its output pipes.
   const wrapper = `require('node:child_process').spawn(process.execPath, process.argv.slice(1), { stdio: 'inherit' });
     setInterval(() => {}, 1 << 30);`;
 
-  async function loadingMock() {
+  async function loadingMock(expect: ExpectStatic) {
     const folder = await mkdtemp(join(tmpdir(), 'petstore-slow-seed-'));
     const seed = join(folder, 'orders.json');
     execFileSync('mkfifo', [seed]);
@@ -113,8 +113,9 @@ describe('petstore-mock while its seed loads', () => {
     };
   }
 
-  it('ends when the process that started it ends before the seed has loaded', async () => {
-    const mock = await loadingMock();
+  // Concurrent: each waits a second for the parent check; the test context's expect is each one's own.
+  it('ends when the process that started it ends before the seed has loaded', async ({ expect }) => {
+    const mock = await loadingMock(expect);
     try {
       mock.child.kill('SIGKILL');
       await mock.ended;
@@ -129,8 +130,10 @@ describe('petstore-mock while its seed loads', () => {
     }
   });
 
-  it('serves the seed once it has loaded while the process that started it lives, and ends with it', async () => {
-    const mock = await loadingMock();
+  it('serves the seed once it has loaded while the process that started it lives, and ends with it', async ({
+    expect,
+  }) => {
+    const mock = await loadingMock(expect);
     try {
       await mock.writer.write('[{ "id": 9007199254740993, "petId": 7 }]');
       await mock.writer.close();

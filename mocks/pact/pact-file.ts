@@ -243,7 +243,10 @@ export function pactFilePath(options: PactOptions): { dir: string; file: string;
  * with the same request and provider state is written once, and one answered differently is refused
  * (`MockUsageError` `pact_conflict`, naming both). Safe under concurrent writers (workers, processes):
  * one at a time under a lock file, each writing a new file and renaming it over the old one. Resolves
- * with the file's path. Node.js only.
+ * with the file's path. Node.js only. A path the file system refuses is a `FileError` of its cause
+ * (`path_too_long`, `permission_refused`, `not_a_folder`, `no_space`, ...); a FIFO, a folder, a socket
+ * or a device at the pact's path is refused (`not_a_regular_file`) before the lock is taken, and a
+ * symbolic link to a regular file is followed: the file it leads to is the one merged into and replaced.
  * @example
  * await writePactFile(document, { consumer: 'web-app' }) // 'pacts/web-app-petstore-order-interface.json'
  */

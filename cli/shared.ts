@@ -70,12 +70,9 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const at = (row: number, column: number) => rows[row]![column]!;
-      let distance = Math.min(
-        at(i - 1, j) + 1,
-        at(i, j - 1) + 1,
-        at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) distance = Math.min(distance, at(i - 2, j - 2) + 1);
+      let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        distance = Math.min(distance, at(i - 2, j - 2) + 1);
       rows[i]![j] = distance;
     }
   }
@@ -208,8 +205,10 @@ export async function listenOrFail(
 
 /** What to do about a port that cannot be listened on, for the flag that chose it. */
 function listenAdvice(code: string, flag: string): string {
-  if (code === 'EADDRINUSE') return ` (another process has that port: choose another with --${flag}, or --${flag} 0 for any free one)`;
-  if (code === 'EACCES') return ` (a port below 1024 needs privileges: choose one from 1024 with --${flag}, or --${flag} 0 for any free one)`;
+  if (code === 'EADDRINUSE')
+    return ` (another process has that port: choose another with --${flag}, or --${flag} 0 for any free one)`;
+  if (code === 'EACCES')
+    return ` (a port below 1024 needs privileges: choose one from 1024 with --${flag}, or --${flag} 0 for any free one)`;
   return '';
 }
 

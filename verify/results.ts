@@ -78,6 +78,10 @@ export interface SuiteResult {
    * that sent nothing): failing nothing, counted apart from the checks that passed.
    */
   knownFailedChecks: number;
+  /** Violations of the broker's pending pacts: reported, failing nothing. */
+  pendingViolations: number;
+  /** The checks whose violations are all a pending pact's: failing nothing, counted apart from those that passed. */
+  pendingFailedChecks: number;
   warnings: number;
   disagreements: number;
   knownPrismLimits: number;
@@ -131,6 +135,10 @@ export function tallySuite(
     knownViolations: exchanges.reduce((sum, exchange) => sum + (exchange.known?.length ?? 0), 0),
     knownFailedChecks: exchanges.filter(
       (exchange) => exchange.violations.length === 0 && (exchange.known ?? []).length > 0,
+    ).length,
+    pendingViolations: exchanges.reduce((sum, exchange) => sum + (exchange.pending?.length ?? 0), 0),
+    pendingFailedChecks: exchanges.filter(
+      (exchange) => exchange.violations.length === 0 && (exchange.pending ?? []).length > 0,
     ).length,
     warnings: exchanges.reduce((sum, exchange) => sum + exchange.warnings.length, 0),
     disagreements: exchanges.reduce((sum, exchange) => sum + exchange.disagreements.length, 0),

@@ -372,6 +372,11 @@ export function parse(
         `--pact ${JSON.stringify(file)} is not a file: give the path of a pact file, such as mock.pact() writes`,
       );
   const { suite, suites } = suitesOf(values, explore, warn);
+  // The run that writes a baseline explores as the run reading it will: past every difference, none shrunk.
+  if (values.save !== undefined && values['write-baseline'] !== undefined)
+    throw new UsageError(
+      '--save has nothing to save with --write-baseline: a run that writes a baseline explores past every difference and shrinks none (save from a run that reads the baseline)',
+    );
   const seed = seedOf(values.seed);
   const broker = brokerOf(values, environment);
   return {

@@ -1,0 +1,173 @@
+// Issue 57, item 1: a baseline is a fixed point. The run that writes it explores as the run that reads
+// it (past every difference, to --runs, none shrunk), so write-then-read on an unchanged provider at
+// the same seed passes, and a finding the baseline lacks still fails, named alone.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runVerifyInProcess } from '../support/cli-support.js';
+import { startHostileProvider, type Switches } from '../support/hostile-provider.js';
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'petstore-fixed-point-'));
+});
+afterAll(() => rm(directory, { recursive: true, force: true }));
+
+// The issue's provider: its only defect is a 401 without WWW-Authenticate.
+const noChallenge: Switches = { noChallenge: true };
+
+/** petstore-verify explore against a hostile provider with these switches: 10 runs of at most 4 commands. */
+async function exploreAgainst(switches: Switches, options: { seed: number; runs?: number; args: string[] }) {
+  const provider = await startHostileProvider(switches);
+  const { seed, runs = 10, args } = options;
+  try {
+    return await runVerifyInProcess([
+      'explore',
+      '--no-prism',
+      ...['--runs', String(runs), '--max-steps', '4', '--seed', String(seed)],
+      ...provider.args,
+      ...args,
+    ]);
+  } finally {
+    await provider.close();
+  }
+}
+
+interface BaselineFile {
+  explored?: { seed: number; runs: number; maxSteps: number };
+  known: { suite: string; code: string; operation: string | null; path?: string }[];
+}
+
+const readJson = async <T>(file: string) => JSON.parse(await readFile(file, 'utf8')) as T;
+
+// The findings of a --json report that fail the run: not known to the baseline.
+async function newFindings(file: string) {
+  const report = await readJson<{ findings: { code: string; operation: string; path: string; known?: boolean }[] }>(
+    file,
+  );
+  return report.findings.filter((finding) => finding.known !== true);
+}
+
+const seed = 20261123;
+
+describe('a baseline written by exploring', () => {
+  let baselineFile: string;
+  let written: Awaited<ReturnType<typeof exploreAgainst>>;
+  beforeAll(async () => {
+    baselineFile = join(directory, 'baseline.json');
+    written = await exploreAgainst(noChallenge, { seed, args: ['--write-baseline', baselineFile] });
+  }, 60_000);
+
+  it('is written by a run that goes on past every difference to --runs, shrinking none', () => {
+    for (let run = 1; run <= 10; run++)
+      expect(written.stdout).toMatch(new RegExp(`\\n[✓✗-] (skipped )?explore › run ${run}\\b`));
+    expect(written.stdout).not.toContain('shrunk');
+    expect(written.stdout).toMatch(/\nverdict: failed \(exit 1; .*\): explore: \d+ violations\n$/);
+    expect(written.code).toBe(1);
+  });
+
+  it('holds each rule, operation and place once, and the exploration it was written from', async () => {
+    const baseline = await readJson<BaselineFile>(baselineFile);
+    expect(baseline.explored).toEqual({ seed, runs: 10, maxSteps: 4 });
+    // The first run's failure (a cancel) is there, and so is the list's, which a run stopped at the
+    // first failure never met (the issue's `explore: 1 violation` on listOrders).
+    expect(baseline.known.map(({ suite, code, operation, path }) => [suite, code, operation, path])).toEqual([
+      ['explore', 'auth-challenge', 'cancelOrder', 'www-authenticate'],
+      ['explore', 'auth-challenge', 'listOrders', 'www-authenticate'],
+      ['explore', 'auth-challenge', 'readPet', 'www-authenticate'],
+    ]);
+  });
+
+  it('is read back green by the same run on the unchanged provider, every known failure met again', async () => {
+    const exit = await exploreAgainst(noChallenge, { seed, args: ['--baseline', baselineFile] });
+    expect(exit.stdout).toMatch(/\nbaseline: [1-9]\d* violations are known failures \(the baseline holds 3\)\n/);
+    expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);
+    expect(exit.code).toBe(0);
+  });
+
+  it('is the same bytes when written again at the same seed', async () => {
+    const again = join(directory, 'again.json');
+    await exploreAgainst(noChallenge, { seed, args: ['--write-baseline', again] });
+    expect(await readFile(again, 'utf8')).toBe(await readFile(baselineFile, 'utf8'));
+  });
+
+  it('fails a new defect on the same provider, naming only the new finding', async () => {
+    const json = join(directory, 'new-defect.json');
+    const exit = await exploreAgainst(
+      { ...noChallenge, wrongField: 'petId' },
+      { seed, args: ['--baseline', baselineFile, '--json', json] },
+    );
+    const fresh = await newFindings(json);
+    expect(fresh.length).toBeGreaterThan(0);
+    for (const finding of fresh)
+      expect([finding.code, finding.operation, finding.path.replace(/\d+/, '*')]).toEqual([
+        'order-field',
+        'listOrders',
+        '/*/petId',
+      ]);
+    expect(exit.stdout).toMatch(/\nverdict: failed \(exit 1; .*\): explore: \d+ violations?\n$/);
+    expect(exit.code).toBe(1);
+  });
+
+  it('passes at another seed that meets only failures it holds', async () => {
+    const exit = await exploreAgainst(noChallenge, { seed: 2, args: ['--baseline', baselineFile] });
+    expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);
+    expect(exit.code).toBe(0);
+  });
+
+  it('passes with fewer runs at its seed: run N is the same whatever --runs', async () => {
+    const exit = await exploreAgainst(noChallenge, { seed, runs: 4, args: ['--baseline', baselineFile] });
+    expect(exit.stdout).toMatch(
+      /\nbaseline: [1-9]\d* violations? (is a known failure|are known failures) \(the baseline holds 3\)\n/,
+    );
+    expect(exit.code).toBe(0);
+  });
+});
+
+describe('a baseline across seeds', () => {
+  it('fails a seed that meets a failure the writing seed never met, and calls nothing it did not meet fixed', async () => {
+    // Two runs of the default seed meet the list's and the pet's failures, not the cancel's.
+    const small = join(directory, 'small.json');
+    await exploreAgainst(noChallenge, { seed, runs: 2, args: ['--write-baseline', small] });
+    expect((await readJson<BaselineFile>(small)).known.map((failure) => failure.operation)).not.toContain(
+      'cancelOrder',
+    );
+    const json = join(directory, 'other-seed.json');
+    const exit = await exploreAgainst(noChallenge, { seed: 1, args: ['--baseline', small, '--json', json] });
+    expect((await newFindings(json)).map(({ code, operation }) => [code, operation])).toEqual([
+      ['auth-challenge', 'cancelOrder'],
+    ]);
+    // Another seed not meeting a known failure is no evidence that it is fixed.
+    expect(exit.stdout).toMatch(
+      /\nbaseline: \d+ violations? (is a known failure|are known failures) \(the baseline holds \d+\)\n/,
+    );
+    expect(exit.code).toBe(1);
+  });
+});
+
+describe('an honest provider', () => {
+  it('writes an empty baseline, and passes with it', async () => {
+    const empty = join(directory, 'empty.json');
+    const writtenExit = await exploreAgainst({}, { seed, args: ['--write-baseline', empty] });
+    expect(writtenExit.code).toBe(0);
+    expect((await readJson<BaselineFile>(empty)).known).toEqual([]);
+    const exit = await exploreAgainst({}, { seed, args: ['--baseline', empty] });
+    expect(exit.stdout).toContain('\nbaseline: 0 violations are known failures (the baseline holds 0)\n');
+    expect(exit.code).toBe(0);
+  });
+});
+
+describe('--save with --write-baseline', () => {
+  it('is refused before the run, with exit 2 and one line', async () => {
+    const exit = await runVerifyInProcess([
+      'explore',
+      ...['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--state-url', 'http://127.0.0.1:9/state'],
+      ...['--save', directory, '--write-baseline', join(directory, 'unwritten.json')],
+    ]);
+    expect(exit.stderr).toBe(
+      'petstore-verify: --save has nothing to save with --write-baseline: a run that writes a baseline explores past every difference and shrinks none (save from a run that reads the baseline) (see --help)\n',
+    );
+    expect(exit.code).toBe(2);
+  });
+});

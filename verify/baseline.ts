@@ -60,9 +60,10 @@ function commandSequence(result: CaseResult, index: number): string {
 
 /**
  * A finding's place with what changes from run to run left out: every position in a list, and the
- * number of an answer among several sent at once, become `*`.
+ * number of an answer among several sent at once, become `*` (`/3/complete` and `/0/complete` are one
+ * place, `/0/petId` another).
  * @example
- * placeOf('answer 2 /0/id') // 'answer * /*\/id'
+ * placeOf('answer 2 www-authenticate') // 'answer * www-authenticate'
  */
 export function placeOf(path: string): string {
   return path.replace(/(^|\/|answer )\d+(?=\/|\s|$)/g, '$1*');

@@ -1,7 +1,7 @@
 // Issue 57, item 1: a baseline is a fixed point. The run that writes it explores as the run that reads
 // it (past every difference, to --runs, none shrunk), so write-then-read on an unchanged provider at
 // the same seed passes, and a finding the baseline lacks still fails, named alone.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,26 @@ describe('a baseline written by exploring', () => {
   });
 });
 
+describe("the issue's case, the default run (pact, scenarios, 25 exploration runs)", () => {
+  it('writes a baseline that the same run reads back green', async () => {
+    const provider = await startHostileProvider(noChallenge);
+    const file = join(directory, 'default-run.json');
+    try {
+      const written = await runVerifyInProcess([...provider.args, '--no-prism', '--write-baseline', file]);
+      expect(written.stdout).toMatch(
+        /\nverdict: failed \(exit 1; .*\): pact: \d+ violations; scenarios: \d+ violations; explore: \d+ violations\n$/,
+      );
+      const read = await runVerifyInProcess([...provider.args, '--no-prism', '--baseline', file]);
+      expect(read.stdout).toMatch(
+        /\nverdict: passed \(exit 0; \d+ checks \(\d+ known failures\), 0 violations \(\d+ known\), /,
+      );
+      expect(read.code).toBe(0);
+    } finally {
+      await provider.close();
+    }
+  }, 60_000);
+});
+
 describe('a baseline across seeds', () => {
   it('fails a seed that meets a failure the writing seed never met, and calls nothing it did not meet fixed', async () => {
     // Two runs of the default seed meet the list's and the pet's failures, not the cancel's.
@@ -143,6 +163,64 @@ describe('a baseline across seeds', () => {
       /\nbaseline: \d+ violations? (is a known failure|are known failures) \(the baseline holds \d+\)\n/,
     );
     expect(exit.code).toBe(1);
+  });
+});
+
+describe('fixed failures of an exploration', () => {
+  let baselineFile: string;
+  beforeAll(async () => {
+    baselineFile = join(directory, 'to-fix.json');
+    await exploreAgainst(noChallenge, { seed, args: ['--write-baseline', baselineFile] });
+  }, 60_000);
+
+  it('are named by a run of the same seed on a provider that fixed them', async () => {
+    const exit = await exploreAgainst({}, { seed, args: ['--baseline', baselineFile] });
+    expect(exit.stdout).toMatch(
+      /\nbaseline: 0 violations are known failures \(the baseline holds 3\); 3 known failures are fixed: /,
+    );
+    expect(exit.code).toBe(0);
+  });
+
+  it('are not named by a run of another seed: not meeting them there is no evidence', async () => {
+    const exit = await exploreAgainst({}, { seed: 2, args: ['--baseline', baselineFile] });
+    expect(exit.stdout).toContain('\nbaseline: 0 violations are known failures (the baseline holds 3)\n');
+    expect(exit.code).toBe(0);
+  });
+});
+
+describe('baseline files', () => {
+  it('match any place with an entry written before places were (no path)', async () => {
+    const placeless = join(directory, 'placeless.json');
+    const known = ['listOrders', 'cancelOrder', 'readPet'].map((operation) => ({
+      suite: 'explore',
+      code: 'auth-challenge',
+      operation,
+      scenario: 'explore',
+      step: 'a sequence',
+    }));
+    await writeFile(placeless, JSON.stringify({ tool: 'petstore-verify', baseline: 1, known }));
+    const exit = await exploreAgainst(noChallenge, { seed, args: ['--baseline', placeless] });
+    expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);
+    expect(exit.code).toBe(0);
+  });
+
+  it('refuses one whose explored is not a seed, runs and steps, with exit 2 and one line', async () => {
+    const bad = join(directory, 'bad-explored.json');
+    await writeFile(bad, JSON.stringify({ tool: 'petstore-verify', baseline: 1, explored: { seed: 'x' }, known: [] }));
+    const exit = await runVerifyInProcess([
+      ...['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--suite', 'scenarios', '--baseline', bad],
+    ]);
+    expect(exit.stderr).toBe(
+      `petstore-verify: the baseline ${bad} has an invalid /explored: it needs seed, runs and maxSteps, each a whole number (see --help)\n`,
+    );
+    expect(exit.code).toBe(2);
+  });
+
+  it('name a place without its list positions or answer numbers', async () => {
+    const { placeOf } = await import('../../verify/baseline.js');
+    expect(
+      ['/3/complete', 'answer 2 /0/id', 'answer 11 status', 'www-authenticate', ''].map((path) => placeOf(path)),
+    ).toEqual(['/*/complete', 'answer * /*/id', 'answer * status', 'www-authenticate', '']);
   });
 });
 

@@ -66,9 +66,10 @@ export interface ExploreOptions extends TargetOptions {
   onRun?: (result: CaseResult) => void;
   /**
    * Whether the violations of the last of these steps are all known (a baseline's,
-   * `KnownFailures.knowsLastStep`): the run then ends there, set apart as passed with its known
-   * failures, and the exploration goes on with the other runs, where a new difference still fails it.
-   * Without it, any difference stops the exploration and is shrunk.
+   * `KnownFailures.knowsLastStep`; every one, in a run that writes a baseline): the run then ends
+   * there, set apart as passed with its known failures, and the exploration goes on with the other
+   * runs, where a new difference still fails it. Without it, any difference stops the exploration and
+   * is shrunk.
    */
   setAside?: (steps: readonly CheckedExchange[]) => boolean;
 }

@@ -166,6 +166,28 @@ describe('a baseline across seeds', () => {
   });
 });
 
+describe('a baseline updated (--baseline with --write-baseline)', () => {
+  it('holds the known failures and the new ones, and the same run reads it back green', async () => {
+    const small = join(directory, 'to-update.json');
+    const updated = join(directory, 'updated.json');
+    await exploreAgainst(noChallenge, { seed, runs: 2, args: ['--write-baseline', small] });
+    const update = await exploreAgainst(noChallenge, {
+      seed,
+      args: ['--baseline', small, '--write-baseline', updated],
+    });
+    // The cancel's failure is new to the 2-run baseline: the update fails on it, and goes on past it.
+    expect(update.stdout).not.toContain('shrunk');
+    expect(update.code).toBe(1);
+    expect((await readJson<BaselineFile>(updated)).known.map((failure) => failure.operation)).toEqual([
+      'cancelOrder',
+      'listOrders',
+      'readPet',
+    ]);
+    const exit = await exploreAgainst(noChallenge, { seed, args: ['--baseline', updated] });
+    expect(exit.code).toBe(0);
+  });
+});
+
 describe('fixed failures of an exploration', () => {
   let baselineFile: string;
   beforeAll(async () => {

@@ -32,8 +32,10 @@ export { rules, type Rule, type RuleCode } from '../core/rules.js';
 export { compareWithModel, ProviderHistory, tolerances, type ComparedCall, type Tolerance } from '../core/compare.js';
 export {
   defaultExplorationSeed,
+  explorationSettings,
   explore,
   type ExplorationResult,
+  type ExplorationSettings,
   type ExploreOptions,
   type SavedScenario,
 } from './explore/explore.js';

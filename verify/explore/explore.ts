@@ -32,6 +32,24 @@ import type { ExploredFailure } from './exploration-log.js';
 /** The seed an exploration uses unless told otherwise: the same sequences in every CI run. */
 export const defaultExplorationSeed = 20261123;
 
+/** What decides which runs an exploration makes: with the same, the same runs (run N is the same whatever `runs`). */
+export interface ExplorationSettings {
+  seed: number;
+  runs: number;
+  maxSteps: number;
+}
+
+/**
+ * The seed, runs and steps an exploration with these options makes, the defaults filled in.
+ * @example
+ * explorationSettings({ runs: 25 }) // { seed: 20261123, runs: 25, maxSteps: 12 }
+ */
+export function explorationSettings(
+  options: Pick<ExploreOptions, 'seed' | 'runs' | 'maxSteps'> = {},
+): ExplorationSettings {
+  return { seed: options.seed ?? defaultExplorationSeed, runs: options.runs ?? 100, maxSteps: options.maxSteps ?? 12 };
+}
+
 /** How to explore a provider. */
 export interface ExploreOptions extends TargetOptions {
   /** Where Pact's state changes go: every run sets a generated state. */
@@ -48,9 +66,10 @@ export interface ExploreOptions extends TargetOptions {
   onRun?: (result: CaseResult) => void;
   /**
    * Whether the violations of the last of these steps are all known (a baseline's,
-   * `KnownFailures.knowsLastStep`): the run then ends there, set apart as passed with its known
-   * failures, and the exploration goes on with the other runs, where a new difference still fails it.
-   * Without it, any difference stops the exploration and is shrunk.
+   * `KnownFailures.knowsLastStep`; every one, in a run that writes a baseline): the run then ends
+   * there, set apart as passed with its known failures, and the exploration goes on with the other
+   * runs, where a new difference still fails it. Without it, any difference stops the exploration and
+   * is shrunk.
    */
   setAside?: (steps: readonly CheckedExchange[]) => boolean;
 }
@@ -176,20 +195,20 @@ async function shrunkFailure(
  */
 export async function explore(options: ExploreOptions): Promise<ExplorationResult> {
   const started = performance.now();
-  const seed = options.seed ?? defaultExplorationSeed;
+  const { seed, runs, maxSteps } = explorationSettings(options);
   const fc = await loadFastCheck();
   const { stateArbitrary, commandArbitraries } = arbitraries(fc);
   const prism = options.prism === false ? undefined : await (options.loadPrism ?? loadPrismOracle)();
   const log = new ExplorationLog(options.onRun);
   const property = fc.asyncProperty(
     stateArbitrary,
-    fc.commands(commandArbitraries, { maxCommands: options.maxSteps ?? 12 }),
+    fc.commands(commandArbitraries, { maxCommands: maxSteps }),
     (state, commands) => exploreRun({ options, prism, log, fc }, state, commands),
   );
   const left = options.deadline === undefined ? undefined : options.deadline - Date.now();
   const details = await fc.check(property, {
     seed,
-    numRuns: options.runs ?? 100,
+    numRuns: runs,
     ...(left !== undefined && { interruptAfterTimeLimit: Math.max(1, left), markInterruptAsFailure: true }),
   });
   const { aborted, lastFailure } = log;

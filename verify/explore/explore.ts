@@ -141,10 +141,17 @@ async function exploreRun(
   }
 }
 
+/** What a difference left undone: the runs after it, which `--runs` asked for and exploration never made. */
+function runsNotMade(failedRun: number, runs: number): string {
+  if (failedRun >= runs) return '';
+  const range = failedRun + 1 === runs ? `run ${runs} was` : `runs ${failedRun + 1} to ${runs} were`;
+  return `; ${range} not made: exploration stops at its first difference`;
+}
+
 /** The shrunk failure as a case and as the result's `failure`, its scenario written to `save` when given. */
 async function shrunkFailure(
   failure: ExploredFailure,
-  found: { run: number; seed: number; numShrinks: number; save: string | undefined },
+  found: { run: number; runs: number; seed: number; numShrinks: number; save: string | undefined },
 ): Promise<{ shrunk: CaseResult; failure: NonNullable<ExplorationResult['failure']> }> {
   const { run, seed } = found;
   const failing = failure.steps.at(-1)?.name ?? 'a step';
@@ -166,7 +173,7 @@ async function shrunkFailure(
     name: `run ${run}, shrunk`,
     description: `${failure.state.length} order${failure.state.length === 1 ? '' : 's'} in the state: ${stringifyJson(failure.state)}`,
     verdict: caseVerdict(failure.steps, 'failed'),
-    reason: `shrunk ${found.numShrinks} times to ${failure.steps.length} step${failure.steps.length === 1 ? '' : 's'}${scenarioFile === undefined ? '' : `; saved as ${scenarioFile}`}`,
+    reason: `shrunk ${found.numShrinks} times to ${failure.steps.length} step${failure.steps.length === 1 ? '' : 's'}${scenarioFile === undefined ? '' : `; saved as ${scenarioFile}`}${runsNotMade(run, found.runs)}`,
     exchanges: failure.steps,
   };
   return {
@@ -220,7 +227,7 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
     cases.push({ name: 'stopped', verdict: 'failed', reason, exchanges: [stoppedExchange(reason)] });
     options.onRun?.(cases.at(-1)!);
   } else if (details.failed && lastFailure !== undefined) {
-    const found = { run: log.failedRun, seed, numShrinks: details.numShrinks, save: options.save };
+    const found = { run: log.failedRun, runs, seed, numShrinks: details.numShrinks, save: options.save };
     const { shrunk, failure } = await shrunkFailure(lastFailure, found);
     cases.push(shrunk);
     options.onRun?.(shrunk);

@@ -68,13 +68,31 @@ function requestFailure(error: NodeJS.ErrnoException, url: string): Observation 
 }
 
 /**
+ * Reads a response's body within the bound as sent: `tooLarge` as soon as its bytes pass it (nothing
+ * more is kept; decoding has a bound of its own), else the whole body once the connection closes.
+ */
+function readBody(response: IncomingMessage, on: { tooLarge: () => void; closed: (body: Buffer) => void }): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  response.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > bodyLimit) on.tooLarge();
+    else chunks.push(chunk);
+  });
+  response.on('error', () => undefined);
+  response.on('close', () => {
+    if (size <= bodyLimit) on.closed(Buffer.concat(chunks));
+  });
+}
+
+/**
  * Sends one request and reads the whole response under one timeout, inside the same error handling:
  * whether the headers or the body stall, the outcome is the same failure. Each exchange has its own
  * connection (no keep-alive to race with), redirects are not followed, and the body is decoded as
  * its Content-Encoding says, within the kit's bound (`bodyLimit`, as sent and decoded: past it the
- * failure is `tooLarge`, and nothing more is read). The text is strict UTF-8: a byte order mark stays in it (RFC 8259 §8.1
- * forbids one) and invalid UTF-8 is noted, not replaced; bytes after the end of the response (a 204
- * followed by content) are noted too.
+ * failure is `tooLarge`, and nothing more is read). The text is strict UTF-8: a byte order mark stays
+ * in it (RFC 8259 §8.1 forbids one) and invalid UTF-8 is noted, not replaced; bytes after the end of
+ * the response (a 204 followed by content) are noted too.
  * @throws TargetUnreachable when nothing answered at all (refused, unknown host).
  * @example
  * const observed = await observe('http://127.0.0.1:4010/v1/store/orders', { method: 'GET', headers }, 10_000);
@@ -125,21 +143,13 @@ export function observe(
     });
     request.on('response', (response: IncomingMessage) => {
       responded = true;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        // Past the bound as sent: nothing more is read (decoding has a bound of its own).
-        if (size > bodyLimit) {
+      readBody(response, {
+        tooLarge: () => {
           settle({ failure: `a body of more than ${bodyLimit} bytes as sent`, tooLarge: true });
           request.destroy();
-        } else chunks.push(chunk);
-      });
-      response.on('error', () => undefined);
-      response.on('close', () => {
-        if (settled) return;
+        },
         // Let an error the parser raises for bytes after the response land before judging.
-        setImmediate(() => void observationOf(response, Buffer.concat(chunks), trailingBytes).then(settle));
+        closed: (body) => setImmediate(() => void observationOf(response, body, trailingBytes).then(settle)),
       });
     });
     request.end(init.body);

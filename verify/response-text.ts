@@ -25,7 +25,11 @@ const maxCodings = 4;
  */
 export const decodeMeter = { peak: 0 };
 
-/** What the decoders write at a time: the most a decode may pass the bound by before it stops. */
+/**
+ * What the decoders write at a time: the most a decode may pass the bound by before it stops.
+ * @example
+ * decodeChunk // 16384
+ */
 export const decodeChunk = 16 * 1024;
 
 function decoderOf(coding: string): Gunzip | Inflate | BrotliDecompress | undefined {

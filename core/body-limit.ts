@@ -5,7 +5,7 @@ import type { Finding } from './finding.js';
  * undone: 32 MiB, the figure of every byte bound of the kit (a request to the mock, a HAR file). The
  * harness, the validating proxy and `petstore-verify har` stop at it (rule `body-too-large`), so that
  * a small compressed answer that decodes to gigabytes (a gzip bomb) costs at most about this much
- * memory. About 250,000 orders of a list: docs/spec-gaps.md (entry 45) says why this figure.
+ * memory. About 250,000 orders of a list: docs/spec-gaps.md (entry 46) says why this figure.
  * @example
  * import { bodyLimit } from 'petstore-contract-kit/verify';
  * bodyLimit // 33554432

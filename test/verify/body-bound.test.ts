@@ -32,13 +32,18 @@ const mib = 1024 * 1024;
 const member = gzipSync(Buffer.alloc(mib));
 const bomb = Buffer.concat(Array.from({ length: 2048 }, () => member));
 
-/** A list's JSON padded with spaces (JSON whitespace) before its closing bracket to `size` bytes, gzipped. */
-function paddedList(json: Buffer, size: number): Buffer<ArrayBuffer> {
-  const padded = Buffer.alloc(size, ' ');
-  json.copy(padded, 0, 0, json.length - 1);
-  padded[size - 1] = 0x5d; // ]
-  return gzipSync(padded, { level: constants.Z_BEST_SPEED });
+/** A list's JSON padded with spaces (JSON whitespace) before its closing bracket to `size` bytes. */
+function padded(json: Buffer, size: number): Buffer<ArrayBuffer> {
+  const bytes = Buffer.alloc(size, ' ');
+  json.copy(bytes, 0, 0, json.length - 1);
+  bytes[size - 1] = 0x5d; // ]
+  return bytes;
 }
+
+/** That list, gzipped. */
+const paddedList = (json: Buffer, size: number) => gzipSync(padded(json, size), { level: constants.Z_BEST_SPEED });
+
+const pastTheBoundLine = `expected a body of at most ${bodyLimit} bytes as sent and decoded (the kit's bound, not the specification's), got a body of more than ${bodyLimit} bytes as sent: reading stopped there, and nothing else of this answer was judged`;
 
 const tooLargeLine = (coding: string, sent: number) =>
   `expected a body of at most ${bodyLimit} bytes as sent and decoded (the kit's bound, not the specification's), got a body whose ${coding} coding decodes past ${bodyLimit} bytes (from ${sent} bytes as sent): reading stopped there, and nothing else of this answer was judged`;
@@ -114,6 +119,20 @@ describe('the default run', slow, () => {
     }
   });
 
+  it('reports a list one byte past the bound as sent as body-too-large, without decoding it', async () => {
+    const provider = await startHostileProvider({
+      listBody: (json) => ({ body: padded(json, bodyLimit + 1), contentEncoding: 'identity' }),
+    });
+    try {
+      const exit = await runVerifyInProcess([...provider.args, ...listOnly]);
+      expect(exit.stdout).toContain(`list-orders › list the orders: ${pastTheBoundLine}\n`);
+      expect(exit.code, exit.stdout + exit.stderr).toBe(1);
+      expect(decodeMeter.peak).toBe(0);
+    } finally {
+      await provider.close();
+    }
+  });
+
   it('passes an honest gzip list of exactly the bound', async () => {
     const provider = await startHostileProvider({
       listBody: (json) => ({ body: paddedList(json, bodyLimit), contentEncoding: 'gzip' }),
@@ -157,6 +176,21 @@ describe('the proxy', slow, () => {
       const exit = await proxy.stop();
       expect(exit.stdout).toContain('2 exchanges, 2 checked, 1 violation');
       expect(exit.code).toBe(1);
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('reports a list one byte past the bound as sent as body-too-large, and forwards it whole', async () => {
+    const provider = await startHostileProvider({
+      listBody: (json) => ({ body: padded(json, bodyLimit + 1), contentEncoding: 'identity' }),
+    });
+    const proxy = await startProxyInProcess(['--upstream', provider.args[1]!, '--port', '0']);
+    try {
+      expect(await bytesOf(`${proxy.baseUrl}/store/orders`)).toEqual({ status: 200, bytes: bodyLimit + 1 });
+      const output = await proxy.outputMatching(/✗ GET \/v1\/store\/orders → 200[^\n]*\n {4}[^\n]*\n/);
+      expect(output).toContain(`    GET /store/orders → 200: ${pastTheBoundLine}\n`);
+      expect((await proxy.stop()).code).toBe(1);
     } finally {
       await provider.close();
     }

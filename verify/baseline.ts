@@ -323,7 +323,8 @@ export class KnownFailures {
       (result.verdict === 'passed' || result.verdict === 'failed') &&
       !result.exchanges.some((exchange) =>
         [...exchange.violations, ...(exchange.known ?? [])].some(
-          (finding) => finding.code === 'run-stopped' || finding.code === 'no-answer',
+          (finding) =>
+            finding.code === 'run-stopped' || finding.code === 'no-answer' || finding.code === 'body-too-large',
         ),
       );
     // An exploration run that sent nothing (skipped) neither ran nor cut the exploration short. An

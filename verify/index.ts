@@ -42,6 +42,7 @@ export {
 export { InterfaceModel } from '../mocks/pipeline/interface-model.js';
 export type { ModelAnswer } from '../core/compare.js';
 export { observe, TargetUnreachable } from './observe.js';
+export { bodyLimit } from '../core/body-limit.js';
 export type { Observation, TargetFailure } from '../core/observation.js';
 export { loadPrismOracle, prismLoader } from './prism.js';
 export { compareOracles, type Disagreement, type PrismDiagnostic, type PrismOracle } from '../core/second-oracle.js';

@@ -54,11 +54,13 @@ interface Received {
 
 /**
  * A fake Pact Broker: its index, for-verification, the pacts, branch versions, results and publications;
- * below /moved/, redirects to the same path on its own origin.
+ * below /moved/, redirects to the same path on its own origin. The pacts whose positions (from 1) are in
+ * `holdPacts` are listed but never served: their requests are taken and never answered (a broker that
+ * stalls), until the broker closes.
  */
 export async function startFakeBroker(
   pacts: FakePact[],
-  options: { provider?: string; refuseResults?: boolean; refusePublication?: boolean } = {},
+  options: { provider?: string; refuseResults?: boolean; refusePublication?: boolean; holdPacts?: number[] } = {},
 ) {
   const provider = options.provider ?? 'petstore-order-interface';
   const received: Received[] = [];
@@ -107,6 +109,7 @@ export async function startFakeBroker(
         },
       });
     const index = pacts.findIndex((_, position) => url === pactPath(position));
+    if (request.method === 'GET' && index >= 0 && options.holdPacts?.includes(index + 1)) return;
     if (request.method === 'GET' && index >= 0) {
       // The pact's text as published, with the broker's links before it: ids beyond 2^53 untouched.
       const links = JSON.stringify({

@@ -49,12 +49,15 @@ async function threePacts() {
   ];
 }
 
-/** petstore-verify's pact suite in this process, with the broker and its token in the environment, and a JSON and JUnit report. */
-async function verifyWithBroker(broker: { origin: string }, args: string[]) {
+/**
+ * petstore-verify in this process (the pact suite unless `suites` says otherwise), with the broker and
+ * its token in the environment, and a JSON and JUnit report.
+ */
+async function verifyWithBroker(broker: { origin: string }, args: string[], suites = ['--suite', 'pact']) {
   const directory = await mkdtemp(join(tmpdir(), 'broker-deadline-'));
   closing.push({ close: () => rm(directory, { recursive: true, force: true }) });
   const [json, junit] = [join(directory, 'report.json'), join(directory, 'report.xml')];
-  const exit = await runVerifyInProcess([...args, '--suite', 'pact', '--no-prism', '--json', json, '--junit', junit], {
+  const exit = await runVerifyInProcess([...args, ...suites, '--no-prism', '--json', json, '--junit', junit], {
     ...noCi,
     PACT_DO_NOT_TRACK: 'true',
     PACT_BROKER_BASE_URL: broker.origin,
@@ -73,29 +76,31 @@ const pactUrl = (broker: { origin: string }, consumer: string, position: number)
   `${broker.origin}/pacts/provider/petstore-order-interface/consumer/${consumer}/pact-version/${position}`;
 
 describe('a broker that stalls against --deadline', () => {
-  it('exits 2 naming the broker and each pact it did not serve, with no check and no violation counted', async () => {
-    // Listed, then never served: only the deadline (3 s, far below --timeout) can end the wait.
+  it('exits 2 naming the broker and each pact it did not serve, the suites after it not run, no check and no violation counted', async () => {
+    // Listed, then never served: only the deadline (3 s, far below --timeout) can end the wait. Every
+    // suite (the default run): those after the pact suite start past the deadline and send nothing.
     const broker = await fakeBroker(await threePacts(), { holdPacts: [1, 2, 3] });
     const target = await provider(honest);
-    const { exit, report, junit } = await verifyWithBroker(broker, [
-      ...target.args,
-      '--timeout',
-      '600',
-      '--deadline',
-      '3',
-    ]);
+    const { exit, report, junit } = await verifyWithBroker(
+      broker,
+      [...target.args, '--timeout', '600', '--deadline', '3'],
+      [],
+    );
     const first = `the Pact Broker did not answer GET ${pactUrl(broker, 'web-app', 1)}: no complete answer before the run's deadline`;
     const rest = `not fetched from the Pact Broker at ${broker.origin}: the run passed its deadline`;
+    const notRun = 'not run: the run passed its deadline before this suite started (nothing of it was sent)';
     expect(exit.stdout.split('\n')).toEqual(
       expect.arrayContaining([
         `! error in pact › Pact between web-app (v1) and petstore-order-interface: ${first}`,
         `! error in pact › Pact between admin-app (v2) and petstore-order-interface: ${rest}`,
         `! error in pact › Pact between mobile-app (v3) and petstore-order-interface: ${rest}`,
+        `! error in scenarios: ${notRun}`,
+        `! error in explore › explore: ${notRun}`,
       ]),
     );
     const verdict = exit.stdout.split('\n').find((line) => line.startsWith('verdict: '));
     expect(verdict?.replace(/, [\d.]+ s\)/, ')')).toBe(
-      `verdict: not-run (exit 2; 0 checks, 0 violations): no check ran; pact › Pact between web-app (v1) and petstore-order-interface: ${first}; pact › Pact between admin-app (v2) and petstore-order-interface: ${rest}; pact › Pact between mobile-app (v3) and petstore-order-interface: ${rest}`,
+      `verdict: not-run (exit 2; 0 checks, 0 violations): no check ran; pact › Pact between web-app (v1) and petstore-order-interface: ${first}; pact › Pact between admin-app (v2) and petstore-order-interface: ${rest}; pact › Pact between mobile-app (v3) and petstore-order-interface: ${rest}; scenarios › scenarios: ${notRun}; explore › explore: ${notRun}`,
     );
     expect(exit.code).toBe(2);
     expect(report).toMatchObject({ exitCode: 2, checks: 0, violations: 0 });

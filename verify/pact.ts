@@ -142,14 +142,14 @@ async function verifyBehindGuard(
  * `stateUrl` in Pact's own state-change format (setup, then teardown). Resolves with one case per
  * interaction: Pact's mismatches, one line each, and what the guard found. A crash or a hang of the
  * verifier is a violation with its reason, never an exception. Pact files (`pactUrls`) are checked
- * whole before anything is sent (`checkPactText`). With a broker, its pacts are fetched
- * (`fetchPactsForVerification`, every request within `timeout`) and verified one by one: a pending
- * pact's failures are reported as `pending` and fail nothing (the suite's `pendingPacts` names it);
- * with a provider version, each pact's result is published, and a publication that fails is a case
- * in error, with the broker's reason.
+ * whole before anything is sent (`checkPactText`). With a broker, its list is fetched, then each pact
+ * just before it is verified (every request within `timeout`, none past `deadline`): a pending pact's
+ * failures are reported as `pending` and fail nothing (the suite's `pendingPacts` names it); a pact the
+ * broker did not serve, or served unusable, is a case in error naming the broker and why (the suite's
+ * `unverifiedPacts`), and the others are still judged; with a provider version, each judged pact's
+ * result is published, and a publication that fails is a case in error, with the broker's reason.
  * @throws PactFileError (code `invalid_consumer_pact`) when a pact file cannot be used; nothing was sent then.
- * @throws BrokerError when the broker's pacts cannot be fetched (not reached, refused, not its HAL), and
- * PactFileError, naming the pact's URL, when one of them cannot be used.
+ * @throws BrokerError when the broker's list of pacts cannot be fetched (not reached in time, refused, not its HAL).
  * @example
  * const suite = await verifyPact({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key', stateUrl: 'http://127.0.0.1:4010/__mock/provider-state' });
  * suite.verdict // 'passed'

@@ -71,6 +71,8 @@ function unreachableReason(error: unknown, wait: { ms: number; byDeadline: boole
     return wait.byDeadline
       ? "no complete answer before the run's deadline"
       : `no complete answer within ${wait.ms / 1000} s`;
+  // undici's code for a connection the broker closed before its whole answer: said in words.
+  if (cause?.code === 'UND_ERR_SOCKET') return 'the connection closed before a whole answer (UND_ERR_SOCKET)';
   return cause?.code ?? cause?.message ?? message ?? String(error);
 }
 

@@ -114,46 +114,78 @@ describe('a broker that stalls against --deadline', () => {
   });
 });
 
-describe('a broker that serves 2 of the 3 pacts it lists, then stalls', () => {
-  it('judges the 2 it served, publishes their results, and exits 2 naming the missing one', async () => {
-    const broker = await fakeBroker(await threePacts(), { holdPacts: [3] });
+describe('a broker that never answers its index, against --deadline', () => {
+  it('is given up at the deadline, not at --timeout: exit 2 and one line naming the request', async () => {
+    const hung = await listenLocally(() => undefined);
+    closing.push(hung);
     const target = await provider(honest);
-    const { exit, report } = await verifyWithBroker(broker, [
-      ...target.args,
-      '--timeout',
-      '1',
-      '--provider-version',
-      '2.0.0',
-    ]);
+    const exit = await runVerifyInProcess(
+      [...target.args, '--suite', 'pact', '--no-prism', '--timeout', '600', '--deadline', '2'],
+      { ...noCi, PACT_DO_NOT_TRACK: 'true', PACT_BROKER_BASE_URL: hung.origin, PACT_BROKER_TOKEN: token },
+    );
+    expect(exit.stderr).toBe(
+      `petstore-verify: the Pact Broker did not answer GET ${hung.origin}/: no complete answer before the run's deadline\n`,
+    );
+    expect(exit.code).toBe(2);
+  });
+});
+
+describe('a broker that serves 2 of the pacts it lists, then stalls and drops the connection', () => {
+  /**
+   * The pact suite against a broker that lists four pacts, serves the first two, holds the third's
+   * answer, and drops that connection once the run has asked for it (after the two were judged: each
+   * pact is fetched just before it is verified). The fourth is never asked for.
+   */
+  async function partialBroker(fault: Fault, args: string[] = []) {
+    const pacts = [...(await threePacts()), { consumer: 'ios-app', text: await pactOf('list-orders', 'ios-app') }];
+    const broker = await fakeBroker(pacts, { holdPacts: [3, 4] });
+    const target = await provider(fault);
+    const run = verifyWithBroker(broker, [...target.args, ...args]);
+    await expect.poll(() => broker.held.length).toBe(1);
+    broker.held[0]?.destroy();
+    return { broker, ...(await run) };
+  }
+
+  const missing = (broker: { origin: string }) => [
+    {
+      name: 'Pact between mobile-app (v3) and petstore-order-interface',
+      url: pactUrl(broker, 'mobile-app', 3),
+      code: 'broker_unreachable',
+      reason: `the Pact Broker did not answer GET ${pactUrl(broker, 'mobile-app', 3)}: the connection closed before a whole answer (UND_ERR_SOCKET)`,
+    },
+    {
+      name: 'Pact between ios-app (v4) and petstore-order-interface',
+      url: pactUrl(broker, 'ios-app', 4),
+      code: 'broker_unreachable',
+      reason: `not fetched from the Pact Broker at ${broker.origin}: it stopped answering (no answer to GET ${pactUrl(broker, 'mobile-app', 3)})`,
+    },
+  ];
+
+  it('judges the 2 it served, publishes their results, and exits 2 naming each missing one', async () => {
+    const { broker, exit, report } = await partialBroker(honest, ['--provider-version', '2.0.0']);
     expect(exit.stdout).toMatch(/(?:^|\n)✓ pact › cancel-shipped-order › cancel the shipped order /);
     expect(exit.stdout).toMatch(/(?:^|\n)✓ pact › list-orders › list the orders /);
-    expect(exit.stdout.split('\n')).toContain(
-      `! error in pact › Pact between mobile-app (v3) and petstore-order-interface: the Pact Broker did not answer GET ${pactUrl(broker, 'mobile-app', 3)}: no complete answer within 1 s`,
+    expect(exit.stdout.split('\n')).toEqual(
+      expect.arrayContaining(missing(broker).map((pact) => `! error in pact › ${pact.name}: ${pact.reason}`)),
     );
-    expect(exit.stdout).toMatch(/\npact: \d+ passed, 0 failed, 1 errors \(interactions; \d+ checks, 0 violations/);
+    expect(exit.stdout).toMatch(/\npact: \d+ passed, 0 failed, 2 errors \(interactions; \d+ checks, 0 violations/);
     expect(exit.code).toBe(2);
     expect(report.violations).toBe(0);
-    expect(report.suites[0]?.unverifiedPacts).toEqual([
-      {
-        name: 'Pact between mobile-app (v3) and petstore-order-interface',
-        url: pactUrl(broker, 'mobile-app', 3),
-        code: 'broker_unreachable',
-        reason: `the Pact Broker did not answer GET ${pactUrl(broker, 'mobile-app', 3)}: no complete answer within 1 s`,
-      },
-    ]);
-    // The results of the two pacts judged, and no result for the one never served.
+    expect(report.suites[0]?.unverifiedPacts).toEqual(missing(broker));
+    // The results of the two pacts judged; none for those never served, and the fourth never asked for.
     expect(broker.bodiesOf('POST', '/verification-results')).toMatchObject([{ success: true }, { success: true }]);
+    expect(broker.received.map((request) => request.url)).not.toContain(
+      new URL(pactUrl(broker, 'ios-app', 4)).pathname,
+    );
   });
 
-  it('still fails a provider that breaks a pact it served (exit 1), and names the missing one', async () => {
-    const broker = await fakeBroker(await threePacts(), { holdPacts: [3] });
-    const target = await provider(cancelsShipped);
-    const { exit, report } = await verifyWithBroker(broker, [...target.args, '--timeout', '1']);
+  it('still fails a provider that breaks a pact it served (exit 1), and names each missing one', async () => {
+    const { broker, exit, report } = await partialBroker(cancelsShipped);
     expect(exit.stdout).toMatch(
       /\n {4}pact › cancel-shipped-order › cancel the shipped order: expected status 409, got 204 \(at status\)\n/,
     );
-    expect(exit.stdout.split('\n')).toContain(
-      `! error in pact › Pact between mobile-app (v3) and petstore-order-interface: the Pact Broker did not answer GET ${pactUrl(broker, 'mobile-app', 3)}: no complete answer within 1 s`,
+    expect(exit.stdout.split('\n')).toEqual(
+      expect.arrayContaining(missing(broker).map((pact) => `! error in pact › ${pact.name}: ${pact.reason}`)),
     );
     expect(exit.code).toBe(1);
     expect(report.violations).toBe(1);

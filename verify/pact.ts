@@ -302,7 +302,8 @@ function unverifiedCase(unverified: UnverifiedPact): CaseResult {
 /**
  * One listed pact, fetched and checked whole (as a `--pact` file is): the pact, or why it cannot be
  * verified: the broker's failure (its code and one line naming the URL), or a pact no provider could
- * be verified against (the consumer's). After the broker stopped answering, the pact is not asked for.
+ * be verified against (the consumer's). Past the deadline, or after the broker stopped answering, the
+ * pact is not asked for.
  */
 async function pactToVerify(
   broker: PactBroker,

@@ -201,8 +201,8 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   try {
     for (const suite of options.suites) results.push(await runSuiteBeforeDeadline(suite, options));
   } catch (error) {
-    // A broker whose pacts cannot be fetched, or a pact of its that cannot be used, is a setup mistake,
-    // like the preflight's: exit 2, one line.
+    // A broker that cannot list its pacts is a setup mistake, like the preflight's: exit 2, one line
+    // (a pact it then fails to serve, or serves unusable, is a case of the pact suite instead).
     if (error instanceof BrokerError) brokerFailure = { check: 'pact-broker', message: error.message };
     else if (error instanceof PactFileError) brokerFailure = { check: 'pact-file', message: error.message };
     else if (error instanceof TargetUnreachable) unreachable = error.message;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordProviderBranch } from '../../verify/pact-broker.js';
+import { verifyPact } from '../../verify/pact.js';
 import { pactCases } from '../../verify/pact-cases.js';
 import { startPactGuard } from '../../verify/pact-guard.js';
 import { startBrokenProvider, type Fault } from '../support/broken-provider.js';
@@ -234,6 +235,25 @@ describe('the waits after the verification are inside the deadline too', () => {
 });
 
 describe("Pact's verifier stopped by the deadline", () => {
+  it('could not run, with no violation counted, when the deadline stopped it before the provider was sent anything', async () => {
+    const target = await provider(honest);
+    const suite = await verifyPact({
+      baseUrl: `${target.origin}/v1`,
+      apiKey: 'petstore-dev-key',
+      stateUrl: `${target.origin}/__mock/provider-state`,
+      deadline: Date.now() - 1,
+    });
+    expect(suite.cases).toEqual([
+      {
+        name: 'verifier',
+        verdict: 'error',
+        reason: "Pact's verifier was stopped: the run passed its deadline (no request to the provider was under way)",
+        exchanges: [],
+      },
+    ]);
+    expect(suite).toMatchObject({ verdict: 'error', checks: 0, violations: 0 });
+  });
+
   it('is a case that could not run, not a violation, when the provider kept nothing waiting', () => {
     const cases = pactCases(
       {

@@ -11,7 +11,8 @@ export const verifyErrorCodes = {
   state_change_failed: 'a provider state change the target refused or did not answer',
   state_not_set: "the recorder's known state, which could not be set on the upstream",
   broker_refused: 'a Pact Broker that answered an error status: to a publication, or to a fetch of pacts',
-  broker_unreachable: 'a Pact Broker that could not be reached, or did not answer within the timeout',
+  broker_unreachable:
+    "a Pact Broker that could not be reached, or did not answer within the timeout or before the run's deadline",
   broker_invalid_answer: "a Pact Broker's answer that is not its HAL: no JSON, no link or list where the API has one",
   broker_foreign_origin:
     "a Pact Broker's link or redirect to another origin while credentials are set: they go to the broker's origin only, so it is not followed",

@@ -59,12 +59,16 @@ export {
 } from './pact-document.js';
 export {
   BrokerError,
+  fetchListedPact,
   fetchPactsForVerification,
+  listPactsForVerification,
   publishPact,
   publishVerificationResult,
   type BrokerAccess,
   type BrokerPact,
   type BrokerPacts,
+  type BrokerWaits,
+  type ListedPact,
   type ConsumerVersionSelector,
   type PactBroker,
   type PactPublication,

@@ -98,6 +98,20 @@ async function runSuite(
   });
 }
 
+/**
+ * A suite, unless the run's deadline passed before it started: then it sends nothing and is a case
+ * that could not run (exit 2 unless something failed), never a violation. The time went elsewhere (a
+ * slow Pact Broker, say): a suite that was never sent holds no evidence against the provider.
+ */
+async function runSuiteBeforeDeadline(
+  suite: VerificationOptions['suites'][number],
+  options: VerificationOptions,
+): Promise<SuiteResult> {
+  if (options.deadline === undefined || Date.now() < options.deadline) return runSuite(suite, options);
+  const reason = 'not run: the run passed its deadline before this suite started (nothing of it was sent)';
+  return tallySuite(suite, [{ name: suite, verdict: 'error', reason, exchanges: [] }], 0);
+}
+
 // What the preflight checks: the state URL only when a suite sets provider states.
 function preflightOptions(options: VerificationOptions): PreflightOptions {
   // Only a suite that sets provider states needs the state URL to work.
@@ -195,10 +209,10 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   const preflightSuite = listed === undefined ? undefined : judgedPreflight(listed, options);
   if (preflightSuite !== undefined) results.push(preflightSuite);
   try {
-    for (const suite of options.suites) results.push(await runSuite(suite, options));
+    for (const suite of options.suites) results.push(await runSuiteBeforeDeadline(suite, options));
   } catch (error) {
-    // A broker whose pacts cannot be fetched, or a pact of its that cannot be used, is a setup mistake,
-    // like the preflight's: exit 2, one line.
+    // A broker that cannot list its pacts is a setup mistake, like the preflight's: exit 2, one line
+    // (a pact it then fails to serve, or serves unusable, is a case of the pact suite instead).
     if (error instanceof BrokerError) brokerFailure = { check: 'pact-broker', message: error.message };
     else if (error instanceof PactFileError) brokerFailure = { check: 'pact-file', message: error.message };
     else if (error instanceof TargetUnreachable) unreachable = error.message;

@@ -68,7 +68,9 @@ const brokerOptions = `  --pact-broker-consumer NAME  with $PACT_BROKER_BASE_URL
   --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
                         A broker that cannot be reached within --timeout, refuses, or answers no Pact
                         Broker's HAL stops the run with exit 2 and one line naming the URL; a
-                        publication it refuses is an error of the run.`;
+                        publication it refuses is an error of the run. No wait on the broker passes
+                        --deadline: the pacts it served are judged, each one it did not is named
+                        (exit 2, never a violation of the provider's).`;
 
 export const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options]                 (petstore-verify explore --help)

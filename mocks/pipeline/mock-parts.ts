@@ -234,22 +234,58 @@ function controlsOf(session: MockSession): MockControls {
   };
 }
 
-/** Whether the mock's MSW handlers were handed out, and whether an MSW server or worker was observed. */
+/**
+ * Whether the mock's MSW handlers were handed out, whether an MSW server or worker was observed, how
+ * many observations are connected now, and whether all of them were once disconnected.
+ */
 interface MswUse {
   handlersGiven: boolean;
   observed: boolean;
+  connected: number;
+  disconnected: boolean;
 }
 
 /** What a pact says it could not see: MSW in use, and nothing observed, hides `server.use` answers. */
 const unseenWithoutObserve =
   "mock.observe(server) was never called: answers of handlers in front of the kit's (server.use, worker.use) could not be seen, and are not in this pact";
+const unseenAfterUnobserve =
+  "mock.observe(server)'s disconnect was called: answers of handlers in front of the kit's (server.use, worker.use) while nothing was observed could not be seen, and are not in this pact";
+
+/** Why some answers may be missing from a pact, if they may be. */
+function unseenOf(msw: MswUse): string | undefined {
+  if (!msw.handlersGiven) return undefined;
+  if (!msw.observed) return unseenWithoutObserve;
+  return msw.disconnected ? unseenAfterUnobserve : undefined;
+}
+
+/**
+ * `mock.observe`: counts the sources connected (one source observed twice is one, as the observer
+ * makes it), so that a pact can say when none was.
+ */
+function observeCounted(observe: (source: MswEvents) => () => void, msw: MswUse): (source: MswEvents) => () => void {
+  const connected = new Map<MswEvents['events'], () => void>();
+  return (source) => {
+    const existing = connected.get(source.events);
+    if (existing !== undefined) return existing;
+    const disconnect = observe(source);
+    msw.observed = true;
+    msw.connected++;
+    const counted = () => {
+      disconnect();
+      if (!connected.delete(source.events)) return;
+      msw.connected--;
+      if (msw.connected === 0) msw.disconnected = true;
+    };
+    connected.set(source.events, counted);
+    return counted;
+  };
+}
 
 function pactControlsOf(session: MockSession, basePath: string, msw: MswUse, judge: InteractionJudge): PactControls {
-  const context = () => ({
-    basePath,
-    judge,
-    ...(msw.handlersGiven && !msw.observed && { unseen: unseenWithoutObserve }),
-  });
+  const context = () => {
+    const unseen = unseenOf(msw);
+    return { basePath, judge, ...(unseen !== undefined && { unseen }) };
+  };
   return {
     pact: (options) => writeConsumerPact(session.pactCalls(), options, context()),
     pactDocument: (parties) => consumerPact(session.pactCalls(), parties, context()),
@@ -305,8 +341,8 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
     warn: options.warn,
     userHandlers: () => userHandlers,
   });
-  const msw: MswUse = { handlersGiven: false, observed: false };
-  const observe = createObserver(pipeline);
+  const msw: MswUse = { handlersGiven: false, observed: false, connected: 0, disconnected: false };
+  const observe = observeCounted(createObserver(pipeline), msw);
   const mock: Omit<OrderMock, 'handlers'> = {
     ...controlsOf(sessions.default),
     handle: pipeline.handle,
@@ -315,10 +351,7 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
       return { ...controlsOf(session), ...pactControlsOf(session, pipeline.basePath, msw, judge) };
     },
     sessions: () => sessions.list(),
-    observe: (source) => {
-      msw.observed = true;
-      return observe(source);
-    },
+    observe,
     dropsConnectionsInAnySession: () => sessions.some(dropsConnections),
     ...pactControlsOf(sessions.default, pipeline.basePath, msw, judge),
   };

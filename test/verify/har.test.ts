@@ -69,7 +69,7 @@ describe('petstore-verify har: the README bug from a HAR', () => {
       '--save',
       saved,
       '--name',
-      'shipped-order-cancelled',
+      'shipped-order-cancelled-in-browser',
     ]);
     expect(run.stdout).toContain(
       'judging from the state of scenario cancel-shipped-order: what the deployment held when the HAR began',
@@ -84,14 +84,14 @@ describe('petstore-verify har: the README bug from a HAR', () => {
     expect(run.stdout).toMatch(/\nverdict: failed \(exit 1\)\n$/);
     expect(run.code).toBe(1);
     const [scenario] = await loadScenarios({ directory: saved });
-    expect(scenario!.name).toBe('shipped-order-cancelled');
+    expect(scenario!.name).toBe('shipped-order-cancelled-in-browser');
     expect(scenario!.state!.params.orders).toEqual(shippedState);
     expect(scenario!.recording!.from).toEqual({ scenario: 'cancel-shipped-order' });
     expect(scenario!.recording!.upstream).toBe(base);
     expect(scenario!.recording!.started).toBe('2026-11-27T10:00:00.000Z');
     expect((scenario!.steps[1] as ContractStep).expect.status).toBe(409);
     expect((scenario!.steps[1] as ContractStep).recorded?.status).toBe(204);
-    expect(await readFile(join(saved, 'shipped-order-cancelled.yaml'), 'utf8')).toMatch(
+    expect(await readFile(join(saved, 'shipped-order-cancelled-in-browser.yaml'), 'utf8')).toMatch(
       /^# Recorded by petstore-verify har\. /,
     );
 
@@ -100,7 +100,7 @@ describe('petstore-verify har: the README bug from a HAR', () => {
         '--scenarios',
         saved,
         '--scenario',
-        'shipped-order-cancelled',
+        'shipped-order-cancelled-in-browser',
         '--base-url',
         `${origin}/v1`,
         '--api-key',
@@ -115,7 +115,7 @@ describe('petstore-verify har: the README bug from a HAR', () => {
     try {
       const red = await replayed(buggy.origin);
       expect(red.stdout).toContain(
-        'shipped-order-cancelled › 2. cancel order 3: expected status 409, got 204 (at status)',
+        'shipped-order-cancelled-in-browser › 2. cancel order 3: expected status 409, got 204 (at status)',
       );
       expect(red.code).toBe(1);
     } finally {
@@ -135,7 +135,7 @@ describe('petstore-verify har: the README bug from a HAR', () => {
       '--scenarios',
       saved,
       '--scenario',
-      'shipped-order-cancelled',
+      'shipped-order-cancelled-in-browser',
     ]);
     try {
       expect(await (await fetch(`${mock.baseUrl}/store/orders`, { headers: authorized })).text()).toBe(listed);

@@ -157,6 +157,22 @@ describe('a special file at the pact’s path', () => {
   });
 });
 
+describe('a symbolic link to a special file', () => {
+  it('a link to a FIFO is refused at once, naming where it leads', async () => {
+    const dir = freshDir();
+    await mkdir(dir);
+    const fifo = join(directory, `fifo-${dirs}`);
+    execFileSync('mkfifo', [fifo]);
+    const file = `${dir}/web-app-petstore-order-interface.json`;
+    await symlink(fifo, file);
+    const error = await refusal(async () => (await mockWithACall()).pact({ consumer: 'web-app', dir }));
+    expect([error.code, error.message]).toEqual([
+      'not_a_regular_file',
+      `cannot write the pact ${file}: ${file} is a symbolic link to a FIFO (named pipe) (${fifo}), not a regular file; move it away, or choose another folder`,
+    ]);
+  });
+});
+
 describe('honest writes', () => {
   it('a symbolic link to a pact kept elsewhere: merged there, the link kept', async () => {
     const dir = freshDir();

@@ -19,6 +19,12 @@ export interface ObservedResponse {
   invalidUtf8?: boolean;
   /** Set when the connection carried bytes after the end of the response (a 204 followed by content). */
   trailingBytes?: boolean;
+  /**
+   * Set when the body's bytes are not known (a HAR that did not keep them: the page never read them, or
+   * the answer was cut off after its status): the status and the headers are judged, the body is not,
+   * and `text` is empty.
+   */
+  bodyUnknown?: boolean;
 }
 
 // Each documented response schema by the name a step gives it, its references pointed into the
@@ -87,29 +93,14 @@ class ResponseBody {
     private readonly response: ObservedResponse,
     private readonly findings: Finding[],
   ) {
-    this.present = response.text.length > 0;
+    this.present = response.text.length > 0 && response.bodyUnknown !== true;
   }
 
   /** The body as JSON; the first call checks the media type and the syntax, tagging findings with `area`. */
   json(area?: SpecArea): JsonValue | undefined {
     if (this.parsed) return this.value;
     this.parsed = true;
-    const contentType = this.response.headers.get('content-type');
-    const problem = contentType === null ? undefined : mediaTypeProblem(contentType);
-    if (problem !== undefined || !/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
-      this.findings.push({
-        code: 'media-type',
-        path: 'content-type',
-        expected: 'content-type application/json',
-        actual:
-          contentType === null
-            ? 'none'
-            : problem === undefined
-              ? contentType
-              : `${JSON.stringify(contentType)}, ${mediaTypeProblemText[problem]}`,
-        ...(area && { area: 'content-type' as const }),
-      });
-    }
+    this.findings.push(...mediaTypeFindings(this.response, area));
     this.value = jsonBody(this.response);
     if (this.value === undefined)
       this.findings.push({
@@ -121,6 +112,27 @@ class ResponseBody {
       });
     return this.value;
   }
+}
+
+/** The Content-Type of a JSON body is `application/json` (parameters allowed), one valid media type. */
+function mediaTypeFindings(response: ObservedResponse, area: SpecArea | undefined): Finding[] {
+  const contentType = response.headers.get('content-type');
+  const problem = contentType === null ? undefined : mediaTypeProblem(contentType);
+  if (problem === undefined && /^application\/json\s*(;|$)/i.test(contentType ?? '')) return [];
+  return [
+    {
+      code: 'media-type',
+      path: 'content-type',
+      expected: 'content-type application/json',
+      actual:
+        contentType === null
+          ? 'none'
+          : problem === undefined
+            ? contentType
+            : `${JSON.stringify(contentType)}, ${mediaTypeProblemText[problem]}`,
+      ...(area && { area: 'content-type' as const }),
+    },
+  ];
 }
 
 /**
@@ -200,7 +212,10 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
   }
   findings.push(...headerFindings(documented, response));
   if (documented.schema !== null) {
-    if (!checked.body.present)
+    // A body nobody kept: its Content-Type, when sent, still says what it was.
+    if (response.bodyUnknown === true) {
+      if (response.headers.has('content-type')) findings.push(...mediaTypeFindings(response, 'content-type'));
+    } else if (!checked.body.present)
       findings.push({
         code: 'body-missing',
         path: '',
@@ -290,7 +305,7 @@ export function checkResponse(step: ContractStep, response: ObservedResponse): F
   if (expectedBody === 'none' && body.present && response.status !== 204) {
     findings.push({ code: 'no-content', path: '', expected: 'no body', actual: `${response.text.length} bytes` });
   } else if (expectedBody !== undefined && expectedBody !== 'none') {
-    if (!body.present && !expectedBody.optional)
+    if (!body.present && !expectedBody.optional && response.bodyUnknown !== true)
       findings.push({
         code: 'body-missing',
         path: '',
@@ -316,7 +331,7 @@ export function checkResponse(step: ContractStep, response: ObservedResponse): F
     findings.push(...listedIdFindings(value, notListed, false, false));
     findings.push(...listedIdFindings(value, advisory.listed ?? [], true, true));
     findings.push(...listedIdFindings(value, advisory.notListed ?? [], false, true));
-  } else if (listed.length > 0) {
+  } else if (listed.length > 0 && response.bodyUnknown !== true) {
     findings.push(...listedIdFindings(undefined, listed, true, false));
   }
   for (const header of step.expect.headers ?? []) {

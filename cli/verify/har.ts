@@ -215,8 +215,18 @@ function exchangeLines(exchange: HarExchangeVerdict, options: { quiet: boolean; 
   if (options.quiet && exchange.violations.length === 0) return [];
   const mark = exchange.unjudged !== undefined ? '-' : exchange.violations.length > 0 ? '✗' : '·';
   const subject = `${exchange.method} ${exchange.url} → ${exchange.status}`;
+  const notes = [
+    ...(exchange.unjudged !== undefined
+      ? [`not judged: ${exchange.unjudged}`]
+      : exchange.near === undefined
+        ? []
+        : [`a path near ${exchange.near}, judged by rule near-path-refusals`]),
+    ...(exchange.unjudged === undefined && exchange.bodyUnjudged !== undefined
+      ? [`judged on its status and headers only: ${exchange.bodyUnjudged}`]
+      : []),
+  ];
   return [
-    `${mark} #${exchange.entry + 1} ${subject}${exchange.unjudged === undefined ? '' : ` (not judged: ${exchange.unjudged})`}`,
+    `${mark} #${exchange.entry + 1} ${subject}${notes.map((note) => ` (${note})`).join('')}`,
     ...exchange.violations.map((finding) => `    ${findingText(finding)}`),
     ...shownDisagreements(exchange.disagreements, options).map((item) => `    note: ${disagreementLine(item)}`),
   ];

@@ -148,3 +148,188 @@ describe('an answer the page never read is judged by its status and headers', ()
   });
 });
 
+describe('a near path of the interface is judged by the rule near-path-refusals', () => {
+  const nearList = (status: number, headers: Record<string, string>, body: string): HarExchangeSpec => ({
+    url: `${base}/store/orders/`,
+    status,
+    responseHeaders: headers,
+    body,
+    at: 100,
+  });
+  // The list first, with its key: the HAR kept Authorization (not a sanitized export).
+  const nearHar = (near: HarExchangeSpec): HarExchangeSpec[] => [listOf(twoOrders, 0), near];
+  const page = '<!doctype html><title>Orders</title>';
+  // The provider that produced it: its single-page app's HTML at any path it does not route, no key asked.
+  const servesItsPage: Fault = (request, response) =>
+    new URL(request.url).pathname === '/v1/store/orders/'
+      ? new Response(page, { status: 200, headers: { 'content-type': 'text/html' } })
+      : response;
+
+  it.each([
+    ['without --from-scenario', undefined],
+    ['from scenario cancel-pending-order', 'cancel-pending-order'],
+  ])('holds a trailing-slash 200 without a key against the specification, %s, and saves its step', async (_, state) => {
+    const { run, saved, steps } = await judgedAndSaved(
+      'near-200',
+      nearHar(nearList(200, { 'content-type': 'text/html' }, page)),
+      { state },
+    );
+    const lines = run.stdout.split('\n');
+    expect(lines).toContain(
+      `✗ #2 GET ${base}/store/orders/ → 200 (a path near GET /store/orders with a trailing slash, judged by rule near-path-refusals)`,
+    );
+    expect(lines).toContain(
+      '    expected status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, got 200 (at status)',
+    );
+    expect(run.stdout).not.toContain('ignored');
+    expect(run.code).toBe(1);
+    expect(steps[1]).toEqual({
+      name: '2. list the orders at /store/orders/, with a trailing slash without a key',
+      request: { method: 'GET', path: '/store/orders/', key: 'none' },
+      expect: { status: [301, 302, 307, 308, 400, 401, 403, 404, 405] },
+      recorded: {
+        status: 200,
+        findings: [
+          {
+            code: 'status-unexpected',
+            path: 'status',
+            expected: 'status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405',
+            actual: '200',
+          },
+        ],
+      },
+    });
+    expect(await replayed(saved, 'near-200', servesItsPage)).toEqual([1, 0]);
+  });
+
+  it.each([
+    [401, { ...json, 'www-authenticate': 'Bearer realm="petstore"' }],
+    [404, json],
+  ])('passes a trailing slash without a key refused with %i', async (status, headers) => {
+    const file = await har(
+      'near-refused.har',
+      nearHar(nearList(status, headers, JSON.stringify({ code: 'refused', message: 'refused', status }))),
+    );
+    const run = await verifyHar([file]);
+    expect(run.stdout).toContain(
+      `· #2 GET ${base}/store/orders/ → ${status} (a path near GET /store/orders with a trailing slash, judged by rule near-path-refusals)`,
+    );
+    expect(run.code).toBe(0);
+  });
+
+  it('lists a near path with an accepted key as not judged: the specification defines nothing there but its authentication', async () => {
+    const file = await har(
+      'near-keyed.har',
+      nearHar({ ...nearList(200, json, twoOrders), requestHeaders: authorized }),
+    );
+    const run = await verifyHar([file]);
+    expect(run.stdout).toContain(
+      `- #2 GET ${base}/store/orders/ → 200 (not judged: a path near GET /store/orders with a trailing slash, with an accepted key: the specification defines nothing there but its authentication)`,
+    );
+    expect(run.code).toBe(0);
+  });
+
+  it('judges another case and a second slash as near, and still ignores other hosts and paths, counted', async () => {
+    const file = await har('near-kinds.har', [
+      listOf(twoOrders, 0),
+      { url: `${base}/Store/Orders`, status: 200, responseHeaders: json, body: twoOrders, at: 100 },
+      {
+        url: `${base}/store//orders`,
+        status: 404,
+        responseHeaders: json,
+        body: '{"code":"x","message":"x","status":404}',
+        at: 200,
+      },
+      { url: `${base}/store/carts`, status: 200, responseHeaders: json, body: '[]', at: 300 },
+      { url: 'https://fonts.example.net/roboto.woff2', status: 200, at: 400 },
+    ]);
+    const run = await verifyHar([file]);
+    const lines = run.stdout.split('\n');
+    expect(lines).toContain(
+      `✗ #2 GET ${base}/Store/Orders → 200 (a path near GET /store/orders with another case, judged by rule near-path-refusals)`,
+    );
+    expect(lines).toContain(
+      `· #3 GET ${base}/store//orders → 404 (a path near GET /store/orders with a second slash, judged by rule near-path-refusals)`,
+    );
+    expect(lines).toContain('ignored 2 entries of other hosts and paths (staging.example.com, fonts.example.net)');
+    expect(run.code).toBe(1);
+  });
+});
+
+describe('an inferred state never holds an order no answer showed', () => {
+  const exact = '[{"id":9007199254740993,"petId":101,"quantity":1},{"id":2,"petId":102,"quantity":1}]';
+  // The app's JSON.parse rounded 9007199254740993 to ...992, and cancelled that.
+  const roundedCancel = (at: number): HarExchangeSpec => ({
+    method: 'DELETE',
+    url: `${base}/store/orders/9007199254740992`,
+    status: 204,
+    requestHeaders: authorized,
+    at,
+  });
+  // The provider that produced it: it rounds ids as the app does, so the rounded id cancels the order.
+  const roundsIds: Fault = (request, response) =>
+    isCancel(request) && request.url.endsWith('/9007199254740992') && response.status === 404
+      ? new Response(null, { status: 204 })
+      : response;
+  const state = async () => {
+    const file = join(directory, 'beyond-2-53.yaml');
+    await writeFile(
+      file,
+      [
+        'description: One order beyond 2^53 and one below it, both pending.',
+        'state:',
+        '  name: the store holds orders',
+        '  params:',
+        '    orders:',
+        '      - { id: 9007199254740993, petId: 101, quantity: 1, status: pending }',
+        '      - { id: 2, petId: 102, quantity: 1, status: pending }',
+        'steps:',
+        '  - name: list both',
+        '    request: { method: GET, path: /store/orders }',
+        '    expect: { status: 200, listed: [9007199254740993, 2] }',
+        '',
+      ].join('\n'),
+    );
+    return file;
+  };
+
+  it.each([
+    ['without --from-scenario', false],
+    ['from a scenario file', true],
+  ])('holds a 204 for an id a complete list left out against the cancel, %s', async (_, named) => {
+    const { run, saved, scenario, steps } = await judgedAndSaved('rounded-id', [listOf(exact, 0), roundedCancel(100)], {
+      state: named ? await state() : undefined,
+    });
+    const lines = run.stdout.split('\n');
+    expect(lines.filter((line) => line.startsWith('✗ contract:'))).toEqual([
+      "✗ contract: 2. cancel order 9007199254740992: the contract requires status 404, the HAR's answer was 204 [status-unexpected]",
+    ]);
+    expect(run.stdout).not.toContain('inferred from the answers, not known');
+    expect(run.code).toBe(1);
+    expect(scenario.state!.params.orders.map((order) => order.id)).toEqual([9007199254740993n, 2]);
+    expect(steps.map((step) => step.expect.status)).toEqual([200, 404]);
+    expect(await replayed(saved, 'rounded-id', roundsIds)).toEqual([1, 0]);
+  });
+
+  it('infers an order from a cancel after a partial list (its body cut in the HAR)', async () => {
+    const cut = { ...listOf(exact.slice(0, 30), 0), content: { size: exact.length } };
+    const file = await har('partial-list.har', [cut, roundedCancel(100)]);
+    const run = await verifyHar([file]);
+    expect(run.stdout).toContain(
+      'inferred from the answers, not known: order 9007199254740992 pending (from 2. cancel order 9007199254740992)',
+    );
+    expect(run.code).toBe(0);
+  });
+
+  it('infers an order from a cancel sent before the complete list was answered (the list may have been taken after it)', async () => {
+    const file = await har('cancel-during-list.har', [
+      { ...listOf(exact, 0), time: 150 },
+      { ...roundedCancel(100), time: 100 },
+    ]);
+    const run = await verifyHar([file]);
+    expect(run.stdout).toContain(
+      'inferred from the answers, not known: order 9007199254740992 pending (from 2. cancel order 9007199254740992)',
+    );
+    expect(run.code).toBe(0);
+  });
+});

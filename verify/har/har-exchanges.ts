@@ -124,16 +124,14 @@ function interfacePathOf(url: URL, given: string | undefined): { base: string; p
   }
   for (let at = url.pathname.indexOf('/v1/'); at !== -1; at = url.pathname.indexOf('/v1/', at + 1)) {
     const path = url.pathname.slice(at + 3);
-    if (ofTheInterface(path))
-      return { base: `${url.origin}${url.pathname.slice(0, at + 3)}`, path };
+    if (ofTheInterface(path)) return { base: `${url.origin}${url.pathname.slice(0, at + 3)}`, path };
   }
   return undefined;
 }
 
 // A path of the route table (any method), or one near it (a near path of any method is the interface's too).
 const ofTheInterface = (path: string) =>
-  routesAtPath(pathSegments(path)).length > 0 ||
-  routes.some((route) => nearRouteOf(route.method, path) !== undefined);
+  routesAtPath(pathSegments(path)).length > 0 || routes.some((route) => nearRouteOf(route.method, path) !== undefined);
 
 const headerNamed = (fields: readonly HarField[], name: string) => {
   const value = fields.find((field) => field.name.toLowerCase() === name)?.value;

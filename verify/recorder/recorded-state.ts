@@ -104,7 +104,12 @@ export class RecordedState {
     // An order a complete list left out, named by a call sent after that list was answered: no answer
     // showed it exists, so it is not added; the model answers 404 on this very step (the contradiction).
     const complete = this.#complete;
-    if (known === undefined && complete !== undefined && evidence.startedAt >= complete.endedAt && !complete.ids.has(id))
+    if (
+      known === undefined &&
+      complete !== undefined &&
+      evidence.startedAt >= complete.endedAt &&
+      !complete.ids.has(id)
+    )
       return;
     const { startedAt, endedAt } = evidence;
     this.#outcomes.set(id, { status, because: evidence.step, startedAt, endedAt });

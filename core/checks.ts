@@ -1,5 +1,5 @@
 import { parseJson, type JsonValue } from './parse-json.js';
-import { documentedResponse, matchRoute, routes, schemaNameOf } from './routes.js';
+import { documentedResponse, matchRoute, routes, schemaNameOf, type DocumentedResponse } from './routes.js';
 import type { BodySchemaName, ContractStep } from './scenario.js';
 import { documentSchema, int64Message, schemaValidator } from './schema-validator.js';
 import type { Finding, SpecArea } from './finding.js';
@@ -186,6 +186,30 @@ function validateBody(checked: Checked, name: string, schema: object, area?: Spe
   );
 }
 
+/** A response's body where the document gives its schema: present, JSON, valid, no id twice (or, unknown, its media type). */
+function documentedBodyFindings(
+  checked: Checked,
+  { operation, documented }: { operation: string; documented: DocumentedResponse },
+  response: ObservedResponse,
+): void {
+  const { findings } = checked;
+  // A body nobody kept: its Content-Type, when sent, still says what it was.
+  if (response.bodyUnknown === true) {
+    if (response.headers.has('content-type')) findings.push(...mediaTypeFindings(response, 'content-type'));
+  } else if (!checked.body.present)
+    findings.push({
+      code: 'body-missing',
+      path: '',
+      expected: `a JSON body for ${response.status}`,
+      actual: 'none',
+      area: 'body',
+    });
+  else {
+    validateBody(checked, `response ${operation} ${response.status}`, documentSchema(documented.schema), 'body');
+    findings.push(...duplicateIdFindings(documented, checked.body.json()));
+  }
+}
+
 function checkSpec(method: string, path: string, response: ObservedResponse): Checked {
   const findings: Finding[] = [];
   const checked: Checked = { findings, body: new ResponseBody(response, findings), validated: new Set() };
@@ -212,26 +236,7 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
   }
   findings.push(...headerFindings(documented, response));
   if (documented.schema !== null) {
-    // A body nobody kept: its Content-Type, when sent, still says what it was.
-    if (response.bodyUnknown === true) {
-      if (response.headers.has('content-type')) findings.push(...mediaTypeFindings(response, 'content-type'));
-    } else if (!checked.body.present)
-      findings.push({
-        code: 'body-missing',
-        path: '',
-        expected: `a JSON body for ${response.status}`,
-        actual: 'none',
-        area: 'body',
-      });
-    else {
-      validateBody(
-        checked,
-        `response ${route.operation} ${response.status}`,
-        documentSchema(documented.schema),
-        'body',
-      );
-      findings.push(...duplicateIdFindings(documented, checked.body.json()));
-    }
+    documentedBodyFindings(checked, { operation: route.operation, documented }, response);
   } else if (response.status === 204) {
     // A 204 cannot carry content (RFC 9110 §15.3.5): HTTP clients drop whatever bytes follow it, so
     // what betrays a body is its framing, a Content-Length above zero or a Transfer-Encoding.

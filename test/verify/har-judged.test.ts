@@ -56,7 +56,7 @@ async function judgedAndSaved(
 }
 
 /** The exit codes of the saved scenario replayed on a provider broken by `fault`, then on the kit's honest mock. */
-async function replayed(saved: string, name: string, fault: Fault): Promise<[number, number]> {
+async function replayed(saved: string, name: string, fault: Fault): Promise<[number | null, number | null]> {
   const replay = (origin: string) =>
     runVerifyInProcess([
       '--scenarios',
@@ -72,7 +72,7 @@ async function replayed(saved: string, name: string, fault: Fault): Promise<[num
       '--no-prism',
     ]);
   const broken = await startBrokenProvider(fault);
-  let red: number;
+  let red: number | null;
   try {
     red = (await replay(broken.origin)).code;
   } finally {
@@ -136,6 +136,18 @@ describe('an answer the page never read is judged by its status and headers', ()
       ['3. list the orders', 200, 200],
     ]);
     expect(await replayed(saved, 'unread-200', answers200)).toEqual([1, 0]);
+  });
+
+  it('still judges nothing, and exits 2, where no entry shows what the deployment answered (a preflight, a cached answer)', async () => {
+    const file = await har('nothing-shown.har', [
+      { method: 'OPTIONS', url: `${base}/store/orders/1`, status: 204 },
+      { ...listOf(twoOrders, 100), entry: { _fromCache: 'memory' } },
+    ]);
+    const run = await verifyHar([file]);
+    expect(run.stdout).toMatch(
+      /\nno entry was judged: 2 entries of the interface, none with an answer to judge\nverdict: not-run \(exit 2\)\n$/,
+    );
+    expect(run.code).toBe(2);
   });
 
   it('passes an unread 204 whose answer was cut off after its status', async () => {

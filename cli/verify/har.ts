@@ -222,7 +222,7 @@ function exchangeLines(exchange: HarExchangeVerdict, options: { quiet: boolean; 
       ? [`not judged: ${exchange.unjudged}`]
       : exchange.near === undefined
         ? []
-        : [`a path near ${exchange.near}, judged by rule near-path-refusals`]),
+        : [`a path near ${exchange.near}: judged against the contract, rule near-path-refusals`]),
     ...(exchange.unjudged === undefined && exchange.bodyUnjudged !== undefined
       ? [`judged on its status and headers only: ${exchange.bodyUnjudged}`]
       : []),

@@ -188,11 +188,11 @@ describe('a near path of the interface is judged by the rule near-path-refusals'
     );
     const lines = run.stdout.split('\n');
     expect(lines).toContain(
-      `✗ #2 GET ${base}/store/orders/ → 200 (a path near GET /store/orders with a trailing slash, judged by rule near-path-refusals)`,
+      `· #2 GET ${base}/store/orders/ → 200 (a path near GET /store/orders with a trailing slash: judged against the contract, rule near-path-refusals)`,
     );
-    expect(lines).toContain(
-      '    expected status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, got 200 (at status)',
-    );
+    expect(lines.filter((line) => line.startsWith('✗ contract:'))).toEqual([
+      "✗ contract: 2. list the orders at /store/orders/, with a trailing slash without a key: the contract requires status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, the HAR's answer was 200 [status-unexpected]",
+    ]);
     expect(run.stdout).not.toContain('ignored');
     expect(run.code).toBe(1);
     expect(steps[1]).toEqual({
@@ -224,7 +224,7 @@ describe('a near path of the interface is judged by the rule near-path-refusals'
     );
     const run = await verifyHar([file]);
     expect(run.stdout).toContain(
-      `· #2 GET ${base}/store/orders/ → ${status} (a path near GET /store/orders with a trailing slash, judged by rule near-path-refusals)`,
+      `· #2 GET ${base}/store/orders/ → ${status} (a path near GET /store/orders with a trailing slash: judged against the contract, rule near-path-refusals)`,
     );
     expect(run.code).toBe(0);
   });
@@ -258,12 +258,15 @@ describe('a near path of the interface is judged by the rule near-path-refusals'
     const run = await verifyHar([file]);
     const lines = run.stdout.split('\n');
     expect(lines).toContain(
-      `✗ #2 GET ${base}/Store/Orders → 200 (a path near GET /store/orders with another case, judged by rule near-path-refusals)`,
+      `· #2 GET ${base}/Store/Orders → 200 (a path near GET /store/orders with another case: judged against the contract, rule near-path-refusals)`,
     );
     expect(lines).toContain(
-      `· #3 GET ${base}/store//orders → 404 (a path near GET /store/orders with a second slash, judged by rule near-path-refusals)`,
+      `· #3 GET ${base}/store//orders → 404 (a path near GET /store/orders with a second slash: judged against the contract, rule near-path-refusals)`,
     );
     expect(lines).toContain('ignored 2 entries of other hosts and paths (staging.example.com, fonts.example.net)');
+    expect(lines.filter((line) => line.startsWith('✗ contract:'))).toEqual([
+      "✗ contract: 2. list the orders at /Store/Orders, with another case without a key: the contract requires status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, the HAR's answer was 200 [status-unexpected]",
+    ]);
     expect(run.code).toBe(1);
   });
 });

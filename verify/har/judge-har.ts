@@ -189,17 +189,14 @@ function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | unde
   if (observed === undefined) return { ...verdict, unjudged: unjudged ?? 'no answer to judge' };
   const call = { method, path: exchange.operationPath };
   const near = nearRouteOf(method, call.path);
-  // A near path is judged by the rule the mock and scenario near-paths-without-key follow, as a step.
-  const step = near === undefined ? undefined : nearPathStep({ ...call, key });
   if (near !== undefined) {
+    // Judged by the recorder, against the contract: its rule is the tolerance near-path-refusals.
     const named = { ...verdict, near: `${near.route.method} ${near.route.path} with ${near.kind}` };
-    if (step === undefined)
-      return {
-        ...named,
-        unjudged: `a path near ${named.near}, with an accepted key: the specification defines nothing there but its authentication`,
-      };
-    const judgement = judgeCall({ call, observed, step, prism });
-    return { ...named, violations: judgement.findings, disagreements: judgement.disagreements };
+    if (nearPathStep({ ...call, key }) !== undefined) return named;
+    return {
+      ...named,
+      unjudged: `a path near ${named.near}, with an accepted key: the specification defines nothing there but its authentication`,
+    };
   }
   const judgement = judgeCall({ call, observed, prism });
   return { ...verdict, violations: judgement.findings, disagreements: judgement.disagreements };

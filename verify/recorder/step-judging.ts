@@ -219,8 +219,11 @@ export async function judgedStep(
   call: RecordableCall,
 ): Promise<StepJudgement> {
   // A near path changes nothing and is no operation of the model: its step is the rule's (near-path-refusals).
-  if (call.near !== undefined)
-    return { step: call.near, text: '', found: [], disagreements: [], judgedAs: { status: 0, missing: [] } };
+  if (call.near !== undefined) {
+    const { observed } = call.exchange;
+    const found = observed === undefined ? [] : judgeCall({ call, observed, step: call.near }).findings;
+    return { step: call.near, text: '', found, disagreements: [], judgedAs: { status: 0, missing: [] } };
+  }
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
   // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
   const answer = (await model.call(call.method, call.path, call.key))!;

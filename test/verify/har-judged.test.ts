@@ -11,6 +11,8 @@ import { loadScenarios } from '../../core/scenario-files.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { isCancel, json as jsonResponse, startBrokenProvider, type Fault } from '../support/broken-provider.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
+import { createValidatingProxy } from '../../verify/proxy.js';
+import { ScenarioRecorder } from '../../verify/recorder/scenario-recorder.js';
 import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
 import { authorized, developmentKey, startServer } from '../support/support.js';
 
@@ -212,6 +214,48 @@ describe('a near path of the interface is judged by the rule near-path-refusals'
       },
     });
     expect(await replayed(saved, 'near-200', servesItsPage)).toEqual([1, 0]);
+  });
+
+  it("records the proxy's near path the same way: the recorder judges it against the contract", async () => {
+    const broken = await startBrokenProvider(servesItsPage);
+    const recorder = await ScenarioRecorder.open({
+      directory,
+      upstream: `${broken.origin}/v1`,
+      apiKey: developmentKey,
+    });
+    let answered: () => void = () => {};
+    const forwarded = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const proxy = createValidatingProxy({
+      upstream: `${broken.origin}/v1`,
+      prism: false,
+      recorder,
+      onExchange: () => answered(),
+    });
+    try {
+      const origin = await proxy.listen(0, '127.0.0.1');
+      await (await fetch(`${origin}/v1/store/orders/`)).arrayBuffer();
+      await forwarded;
+      await recorder.close();
+      expect(recorder.written().against).toEqual([
+        {
+          file: recorder.current().file,
+          step: '1. list the orders at /store/orders/, with a trailing slash without a key',
+          findings: [
+            {
+              code: 'status-unexpected',
+              path: 'status',
+              expected: 'status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405',
+              actual: '200',
+            },
+          ],
+        },
+      ]);
+    } finally {
+      await proxy.close();
+      await broken.close();
+    }
   });
 
   it.each([

@@ -220,8 +220,9 @@ export async function judgedStep(
 ): Promise<StepJudgement> {
   // A near path changes nothing and is no operation of the model: its step is the rule's (near-path-refusals).
   if (call.near !== undefined) {
-    const { observed } = call.exchange;
-    const found = observed === undefined ? [] : judgeCall({ call, observed, step: call.near }).findings;
+    // The rule reads the status alone: the proxy reads no more of an answer at a path of no operation.
+    const { status, observed = { status, headers: new Headers(), text: '', bodyUnknown: true } } = call.exchange;
+    const { findings: found } = judgeCall({ call, observed, step: call.near });
     return { step: call.near, text: '', found, disagreements: [], judgedAs: { status: 0, missing: [] } };
   }
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,

@@ -52,7 +52,7 @@ export function nearRouteOf(method: string, path: string): NearRoute | undefined
  * answers there (401 without a key, 404 with one) and what the tolerance `near-path-refusals` adds, a
  * redirect or any 4xx, never a 2xx (every request requires authentication, specification §5). With an
  * accepted key, undefined: the specification says nothing of a path it does not define but its
- * authentication, so nothing there can be held against the deployment (spec gap 45).
+ * authentication, so nothing there can be held against the deployment (spec gap 47).
  * @example
  * nearPathStep({ method: 'GET', path: '/store/orders/', key: 'none' })?.expect.status // [301, 302, 307, 308, 400, 401, 403, 404, 405]
  */

@@ -90,6 +90,13 @@ export interface SuiteResult {
   seed?: number;
   /** Pact only: the broker's pending pacts that failed (reported, failing nothing), by the broker's names. */
   pendingPacts?: string[];
+  /**
+   * Pact only: the pacts the broker listed that were not verified, by the broker's names, each with its
+   * URL, the code of why (`broker_unreachable`, `broker_refused`, `broker_invalid_answer`,
+   * `broker_foreign_origin`, `invalid_consumer_pact`) and one line naming the broker or the pact. Each is
+   * also a case in error: the run cannot pass (exit 2), and none is a check or a violation.
+   */
+  unverifiedPacts?: { name: string; url: string; code: string; reason: string }[];
   /** Pact only: the verification results published to the broker (`--provider-version`). */
   publishedResults?: { providerVersion: string; providerBranch?: string; buildUrl?: string; pacts: number };
 }

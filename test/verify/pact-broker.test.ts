@@ -341,7 +341,7 @@ describe('petstore-verify with a broker that cannot be used: exit 2, one line na
     expect(exit.code).toBe(2);
   });
 
-  it('a broker that never answers, bounded by --timeout, not by --deadline', async () => {
+  it('a broker that never answers, bounded by --timeout when it ends sooner than --deadline', async () => {
     // It takes the request and never answers: only --timeout can end the wait.
     const hung: LocalServer = await listenLocally(() => undefined);
     servers.push(hung);

@@ -1,4 +1,7 @@
+import { bodyTooLargeFinding } from '../../core/body-limit.js';
 import type { ObservedResponse } from '../../core/checks.js';
+import type { Finding } from '../../core/finding.js';
+import { VerifyError } from '../errors.js';
 import { matchRoute, pathSegments, routes, routesAtPath } from '../../core/routes.js';
 import { nearRouteOf } from '../near-path-step.js';
 import { withoutQueries } from '../redaction.js';
@@ -22,6 +25,8 @@ export interface HarExchange {
   unjudged?: string;
   /** Why its body is not judged, when its status and headers are and its body is not in the HAR (`observed.bodyUnknown`). */
   bodyUnjudged?: string;
+  /** The finding on an answer whose body passes the kit's bound (`body-too-large`): it is judged by that alone. */
+  tooLarge?: Finding;
   /** Epoch milliseconds: when the request started and when its answer ended, from the HAR's timings. */
   startedAt: number;
   endedAt: number;
@@ -46,34 +51,35 @@ export interface HarSelection {
  * itself). Each gets its answer as the checks read it (a base64 or still-compressed body decoded,
  * HTTP/2 pseudo-headers dropped; a body the HAR left out, cut or could not decode as unknown, its status
  * and headers still judged), or the reason it cannot be judged: a CORS preflight, an aborted request
- * with no status, an answer from the browser's cache, a redirect the browser made itself (HSTS). Sorted
- * by when each answer ended, as a proxy would see them.
+ * with no status, an answer from the browser's cache, a redirect the browser made itself (HSTS). A body
+ * that decodes past the kit's bound is decoded no further: the entry carries the `body-too-large`
+ * finding instead. Sorted by when each answer ended, as a proxy would see them.
  * @example
- * const { exchanges } = selectHarExchanges(entries, { baseUrl: undefined });
+ * const { exchanges } = await selectHarExchanges(entries, { baseUrl: undefined });
  */
-export function selectHarExchanges(
+export async function selectHarExchanges(
   entries: readonly HarEntry[],
   options: { baseUrl: string | undefined },
-): HarSelection {
+): Promise<HarSelection> {
   const given = options.baseUrl === undefined ? undefined : stripped(new URL(options.baseUrl));
   const base = given ?? firstBase(entries);
   const exchanges: HarExchange[] = [];
   const ignoredHosts = new Map<string, number>();
   const otherBases = new Map<string, number>();
-  entries.forEach((entry, index) => {
+  for (const [index, entry] of entries.entries()) {
     const url = URL.canParse(entry.request.url) ? new URL(entry.request.url) : undefined;
     const found = url === undefined ? undefined : interfacePathOf(url, given);
     if (found === undefined) {
       const host = url?.host || '(no host)';
       ignoredHosts.set(host, (ignoredHosts.get(host) ?? 0) + 1);
-      return;
+      continue;
     }
     if (found.base !== base) {
       otherBases.set(found.base, (otherBases.get(found.base) ?? 0) + 1);
-      return;
+      continue;
     }
-    exchanges.push(exchangeOf(entry, index, found.path, `${found.base}${found.path}`));
-  });
+    exchanges.push(await exchangeOf(entry, index, found.path, `${found.base}${found.path}`));
+  }
   exchanges.sort((left, right) => left.endedAt - right.endedAt || left.startedAt - right.startedAt);
   const byCount = (counts: Map<string, number>) => [...counts].sort((a, b) => b[1] - a[1]).map(([name]) => name);
   return {
@@ -138,7 +144,7 @@ const headerNamed = (fields: readonly HarField[], name: string) => {
   return typeof value === 'string' ? value : undefined;
 };
 
-function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: string): HarExchange {
+async function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: string): Promise<HarExchange> {
   const { request, response } = entry;
   const startedAt = Date.parse(entry.startedDateTime);
   const exchange: HarExchange = {
@@ -160,7 +166,8 @@ function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: 
     failure === undefined
       ? undefined
       : `its answer was cut off after its status (aborted: ${String(failure).slice(0, 80)}): its body is not in the HAR`;
-  const read = observedOf(entry);
+  const read = await observedOf(entry);
+  if ('tooLarge' in read) return { ...exchange, tooLarge: read.tooLarge };
   const bodyUnjudged = cutOff ?? ('unjudged' in read ? read.unjudged : undefined);
   if (bodyUnjudged === undefined && !('unjudged' in read)) return { ...exchange, observed: read };
   // Judged on what it shows: its status and headers.
@@ -187,8 +194,8 @@ function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined
   return undefined;
 }
 
-/** The answer as the checks read it, or why its body cannot be judged. */
-function observedOf(entry: HarEntry): ObservedResponse | { unjudged: string } {
+/** The answer as the checks read it, or why its body cannot be judged, or the finding on a body past the bound. */
+async function observedOf(entry: HarEntry): Promise<ObservedResponse | { unjudged: string } | { tooLarge: Finding }> {
   const { response } = entry;
   const headers = headersOf(entry);
   const { text, encoding, size } = response.content;
@@ -207,7 +214,14 @@ function observedOf(entry: HarEntry): ObservedResponse | { unjudged: string } {
   if (encoding === 'base64' && /[^A-Za-z0-9+/=\s]|=[^=\s]/.test(text))
     return { unjudged: 'its body is marked base64 but is not base64' };
   const bytes = Buffer.from(text, encoding === 'base64' ? 'base64' : 'utf8');
-  const decoded = decodedBody(bytes, headers.get('content-encoding') ?? undefined);
+  let decoded: { text: string; invalidUtf8: boolean };
+  try {
+    decoded = await decodedBody(bytes, headers.get('content-encoding') ?? undefined);
+  } catch (error) {
+    if (error instanceof VerifyError && error.code === 'body_too_large')
+      return { tooLarge: bodyTooLargeFinding(error.message) };
+    throw error;
+  }
   const length = Buffer.byteLength(decoded.text, 'utf8');
   if (typeof size === 'number' && size > length && !decoded.invalidUtf8)
     return { unjudged: `its body is cut in the HAR (${length} of ${size} bytes kept)` };
@@ -247,11 +261,16 @@ function bodyKnownEmpty(status: number, size: unknown, headers: Headers): boolea
  * A body's text: browsers keep it decoded whatever its `Content-Encoding`; a tool that keeps the bytes as
  * sent (a proxy's HAR) has them decoded here, as the proxy would.
  */
-function decodedBody(bytes: Buffer, contentEncoding: string | undefined): { text: string; invalidUtf8: boolean } {
+async function decodedBody(
+  bytes: Buffer,
+  contentEncoding: string | undefined,
+): Promise<{ text: string; invalidUtf8: boolean }> {
   if (contentEncoding !== undefined) {
     try {
-      return responseText(bytes, contentEncoding);
-    } catch {
+      return await responseText(bytes, contentEncoding);
+    } catch (error) {
+      // Past the bound is past it, whatever else the bytes could be read as.
+      if (error instanceof VerifyError && error.code === 'body_too_large') throw error;
       // Not in that coding: decoded already, as a browser keeps it.
     }
   }

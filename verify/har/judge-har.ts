@@ -110,7 +110,7 @@ const sanitizedKey = 'Bearer (not in the HAR: a sanitized export)';
 export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarReport; redaction: Redaction }> {
   const { entries } = await readHarFile(options.file, options.limits);
   const redaction = new Redaction(harConfidences(entries));
-  const selection = selectHarExchanges(entries, { baseUrl: options.baseUrl });
+  const selection = await selectHarExchanges(entries, { baseUrl: options.baseUrl });
   const calls = selection.exchanges.filter((exchange) => exchange.unjudged === undefined);
   const sanitized = calls.length > 0 && calls.every((exchange) => exchange.authorization === undefined);
   // A key no call holds (a stale $PETSTORE_API_KEY) is not the app's: compared, each accepted call would read as a wrong key's.
@@ -176,7 +176,7 @@ async function openRecorder(
 }
 
 function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | undefined): HarExchangeVerdict {
-  const { entry, method, url, status, observed, unjudged, bodyUnjudged } = exchange;
+  const { entry, method, url, status, observed, unjudged, bodyUnjudged, tooLarge } = exchange;
   const verdict = {
     entry,
     method,
@@ -186,6 +186,7 @@ function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | unde
     disagreements: [],
     ...(bodyUnjudged !== undefined && { bodyUnjudged }),
   };
+  if (tooLarge !== undefined) return { ...verdict, violations: [tooLarge] };
   if (observed === undefined) return { ...verdict, unjudged: unjudged ?? 'no answer to judge' };
   const call = { method, path: exchange.operationPath };
   const near = nearRouteOf(method, call.path);

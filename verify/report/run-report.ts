@@ -188,7 +188,10 @@ function notRunReasons(suites: readonly SuiteResult[], checks: number, explained
         suites.flatMap((suite) =>
           suite.reason !== undefined
             ? [suite.reason]
-            : suite.cases.flatMap((result) => (result.reason === undefined ? [] : [result.reason])),
+            : // A case in error is named with its reason below: said once.
+              suite.cases.flatMap((result) =>
+                result.reason === undefined || result.verdict === 'error' ? [] : [result.reason],
+              ),
         ),
       ),
     ];

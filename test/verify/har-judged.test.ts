@@ -380,6 +380,20 @@ describe('an inferred state never holds an order no answer showed', () => {
     expect(run.code).toBe(0);
   });
 
+  it('takes a list with an entry whose id is no int64 as complete: that entry is no order, and the cancel is held, not the list', async () => {
+    const file = await har('id-dropped.har', [
+      listOf('[{"id":"9007199254740992","petId":101},{"id":2,"petId":102,"quantity":1}]', 0),
+      roundedCancel(100),
+    ]);
+    const run = await verifyHar([file]);
+    const lines = run.stdout.split('\n');
+    expect(lines).toContain('    expected integer, got "9007199254740992" (at /0/id)');
+    expect(lines.filter((line) => line.startsWith('✗ contract:'))).toEqual([
+      "✗ contract: 2. cancel order 9007199254740992: the contract requires status 404, the HAR's answer was 204 [status-unexpected]",
+    ]);
+    expect(run.code).toBe(1);
+  });
+
   it('infers an order from a cancel sent before the complete list was answered (the list may have been taken after it)', async () => {
     const file = await har('cancel-during-list.har', [
       { ...listOf(exact, 0), time: 150 },

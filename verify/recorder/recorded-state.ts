@@ -49,16 +49,16 @@ type Outcome = { status: ShownAs; because: string; startedAt: number; endedAt: n
  * of the first list seen with an accepted key, each field as listed (the Order fields a provider state
  * takes); an order's status from the first cancel of it with an accepted key (204: it was pending;
  * 409: shipped; 404: absent); and the orders never listed whose cancel implies they were there, unless
- * a complete list (every entry an order with an int64 id) was answered before that cancel was sent and
- * did not hold them: no operation adds an order, so such a cancel is judged against an absent order.
+ * the first list was answered before that cancel was sent and did not hold them: a list returns all
+ * orders and no operation adds one, so such a cancel is judged against an absent order.
  */
 export class RecordedState {
   /** The state the proxy set before the first step: then nothing is inferred. */
   readonly #known: OrderInput[] | undefined;
   #listed: OrderInput[] | undefined;
   /**
-   * When the first list's answer ended, and its ids, if it is complete (every entry an order with an
-   * int64 id): no operation adds an order, so an order it did not hold cannot be there after it.
+   * When the first list's answer ended, and its orders' ids: it returns all orders (its whole body was
+   * read) and no operation adds one, so an order it did not hold cannot be there after it.
    */
   #complete: { endedAt: number; ids: Set<bigint> } | undefined;
   readonly #dropped: DroppedField[] = [];
@@ -84,12 +84,10 @@ export class RecordedState {
     });
     if (shown.kind === 'listed') {
       if (this.#listed === undefined) {
-        const dropped = this.#dropped.length;
         this.#listed = this.#listedOrders(shown.orders);
         this.#orders = undefined;
-        const whole = this.#dropped.slice(dropped).every(({ field }) => field !== 'id');
-        if (whole && this.#listed.length === shown.orders.length)
-          this.#complete = { endedAt: evidence.endedAt, ids: new Set(this.#listed.map((order) => toInt64(order.id)!)) };
+        // An entry with no int64 id is no order (the schema check says so): it shows none to exist.
+        this.#complete = { endedAt: evidence.endedAt, ids: new Set(this.#listed.map((order) => toInt64(order.id)!)) };
       }
       return;
     }

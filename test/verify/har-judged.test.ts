@@ -285,6 +285,19 @@ describe('a near path of the interface is judged by the rule near-path-refusals'
     expect(run.code).toBe(0);
   });
 
+  it('holds a cancel at a trailing slash answered 204 without a key, and infers nothing of the order from it', async () => {
+    const file = await har('near-cancel.har', [
+      listOf(twoOrders, 0),
+      { method: 'DELETE', url: `${base}/store/orders/1/`, status: 204, at: 100 },
+    ]);
+    const run = await verifyHar([file]);
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('✗ contract:'))).toEqual([
+      "✗ contract: 2. cancel order at /store/orders/1/, with a trailing slash without a key: the contract requires status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, the HAR's answer was 204 [status-unexpected]",
+    ]);
+    expect(run.stdout).not.toContain('inferred from the answers, not known');
+    expect(run.code).toBe(1);
+  });
+
   it('judges another case and a second slash as near, and still ignores other hosts and paths, counted', async () => {
     const file = await har('near-kinds.har', [
       listOf(twoOrders, 0),

@@ -301,6 +301,18 @@ describe('a near path of the interface is judged by the rule near-path-refusals'
     expect(run.code).toBe(1);
   });
 
+  it('judges a URL with dot segments at the path they resolve to, as the browser sent it', async () => {
+    const file = await har('dot-segments.har', [
+      listOf(twoOrders, 0),
+      { url: `${base}/store/./orders/.`, status: 200, responseHeaders: json, body: twoOrders, at: 100 },
+    ]);
+    const run = await verifyHar([file]);
+    expect(run.stdout).toContain(
+      `· #2 GET ${base}/store/orders/ → 200 (a path near GET /store/orders with a trailing slash: judged against the contract, rule near-path-refusals)`,
+    );
+    expect(run.code).toBe(1);
+  });
+
   it('judges another case and a second slash as near, and still ignores other hosts and paths, counted', async () => {
     const file = await har('near-kinds.har', [
       listOf(twoOrders, 0),

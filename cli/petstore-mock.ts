@@ -276,6 +276,8 @@ interface CommandContext {
   environment: NodeJS.ProcessEnv;
   collectGarbage: () => void;
   holdYoungGeneration: () => void;
+  /** Called once the flags are read, before anything slow (a seed, scenarios, a handlers file) is loaded. */
+  follow: (lifetime: MockOptions['lifetime']) => void;
 }
 
 async function parseOptions(argv: string[], context: CommandContext): Promise<MockOptions | 'help' | 'version'> {
@@ -291,6 +293,7 @@ async function parseOptions(argv: string[], context: CommandContext): Promise<Mo
     control: !values['no-control'],
     lifetime: { followParent: !values['no-follow-parent'], stopOnStdinEnd: values['stop-on-stdin-end'] === true },
   };
+  context.follow(options.lifetime);
   if (apiKeys !== undefined && apiKeys.length > 0) options.apiKeys = apiKeys;
   Object.assign(options, await startingState(values, collectGarbage));
   const faults = faultsOf(values.fault ?? []);
@@ -325,12 +328,19 @@ async function main(): Promise<void> {
   // Before any seed is read: the young generation must not grow while a big one loads.
   const memory = tuneMemory();
   const collectGarbage = () => memory.collectGarbage();
+  // Until the server exists there is nothing to close: the process ends as an unhandled SIGTERM ends
+  // it. Not process.exit(), which waits for the file-system threads, and one may be blocked for ever
+  // (a seed that is a FIFO no one writes to, a hung network mount).
+  let stop: () => void = () => void process.kill(process.pid, 'SIGTERM');
   let options;
   try {
     options = await parseOptions(process.argv.slice(2), {
       environment: process.env,
       collectGarbage,
       holdYoungGeneration: () => memory.holdYoungGeneration(),
+      // From the first instant, not once the seed is loaded: a wrapper killed while a big seed loads
+      // must not leave the mock serving for ever (issue 59).
+      follow: (lifetime) => stopWith(lifetime, () => stop()),
     });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -347,10 +357,7 @@ async function main(): Promise<void> {
     // the handlers file's function did not return handlers.
     process.exit(usageFailure('petstore-mock', error));
   }
-  stopWith(
-    options.lifetime,
-    stopOnSignals(() => server.close()),
-  );
+  stop = stopOnSignals(() => server.close());
   const origin = await listenOrExit('petstore-mock', server, options.port, options.host);
   memory.answering();
   process.stdout.write(

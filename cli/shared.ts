@@ -38,8 +38,45 @@ export function parseFlags<Options extends NonNullable<ParseArgsConfig['options'
   try {
     return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values;
   } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!);
+    const line = (error as Error).message.split('\n')[0]!;
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(line)?.[1];
+    const near = unknown === undefined ? undefined : nearestFlag(unknown, Object.keys(options));
+    throw new UsageError(near === undefined ? line : `${line}: did you mean --${near}?`);
   }
+}
+
+/**
+ * The flag a mistyped one most likely meant: the one fewest edits away (at most a third of its
+ * letters, and never more than 3), or one that differs only in case.
+ * @example
+ * nearestFlag('prot', ['port', 'host']) // 'port'
+ * nearestFlag('banana', ['port', 'host']) // undefined
+ */
+export function nearestFlag(typed: string, flags: readonly string[]): string | undefined {
+  let best: { flag: string; distance: number } | undefined;
+  for (const flag of flags) {
+    const distance = editDistance(typed.toLowerCase(), flag.toLowerCase());
+    if (best === undefined || distance < best.distance) best = { flag, distance };
+  }
+  if (best === undefined) return undefined;
+  return best.distance <= Math.min(3, Math.ceil(best.flag.length / 3)) ? best.flag : undefined;
+}
+
+/** Levenshtein's distance, where a swap of two neighbouring letters counts one edit. */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const at = (row: number, column: number) => rows[row]![column]!;
+      let distance = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        distance = Math.min(distance, at(i - 2, j - 2) + 1);
+      rows[i]![j] = distance;
+    }
+  }
+  return rows[a.length]![b.length]!;
 }
 
 /**
@@ -140,7 +177,7 @@ export async function listenOrExit(
 export async function listenOrFail(
   command: string,
   server: { listen(port: number, host: string): Promise<string> },
-  where: { port: number; host: string },
+  where: { port: number; host: string; flag?: string },
   printLine: (line: string) => void = (line) => console.error(line),
 ): Promise<string | 1 | 2> {
   const { port, host } = where;
@@ -161,9 +198,18 @@ export async function listenOrFail(
       printLine(`${command}: --host ${host} is no address of this machine (${code}) (see --help)`);
       return 2;
     }
-    printLine(`${command}: cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`);
+    printLine(`${command}: cannot listen on ${host}:${port}: ${code}${listenAdvice(code, where.flag ?? 'port')}`);
     return 1;
   }
+}
+
+/** What to do about a port that cannot be listened on, for the flag that chose it. */
+function listenAdvice(code: string, flag: string): string {
+  if (code === 'EADDRINUSE')
+    return ` (another process has that port: choose another with --${flag}, or --${flag} 0 for any free one)`;
+  if (code === 'EACCES')
+    return ` (a port below 1024 needs privileges: choose one from 1024 with --${flag}, or --${flag} 0 for any free one)`;
+  return '';
 }
 
 /**

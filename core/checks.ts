@@ -1,5 +1,5 @@
 import { parseJson, type JsonValue } from './parse-json.js';
-import { documentedResponse, matchRoute, routes, schemaNameOf } from './routes.js';
+import { documentedResponse, matchRoute, routes, schemaNameOf, type DocumentedResponse } from './routes.js';
 import type { BodySchemaName, ContractStep } from './scenario.js';
 import { documentSchema, int64Message, schemaValidator } from './schema-validator.js';
 import type { Finding, SpecArea } from './finding.js';
@@ -19,6 +19,12 @@ export interface ObservedResponse {
   invalidUtf8?: boolean;
   /** Set when the connection carried bytes after the end of the response (a 204 followed by content). */
   trailingBytes?: boolean;
+  /**
+   * Set when the body's bytes are not known (a HAR that did not keep them: the page never read them, or
+   * the answer was cut off after its status): the status and the headers are judged, the body is not,
+   * and `text` is empty.
+   */
+  bodyUnknown?: boolean;
 }
 
 // Each documented response schema by the name a step gives it, its references pointed into the
@@ -87,29 +93,14 @@ class ResponseBody {
     private readonly response: ObservedResponse,
     private readonly findings: Finding[],
   ) {
-    this.present = response.text.length > 0;
+    this.present = response.text.length > 0 && response.bodyUnknown !== true;
   }
 
   /** The body as JSON; the first call checks the media type and the syntax, tagging findings with `area`. */
   json(area?: SpecArea): JsonValue | undefined {
     if (this.parsed) return this.value;
     this.parsed = true;
-    const contentType = this.response.headers.get('content-type');
-    const problem = contentType === null ? undefined : mediaTypeProblem(contentType);
-    if (problem !== undefined || !/^application\/json\s*(;|$)/i.test(contentType ?? '')) {
-      this.findings.push({
-        code: 'media-type',
-        path: 'content-type',
-        expected: 'content-type application/json',
-        actual:
-          contentType === null
-            ? 'none'
-            : problem === undefined
-              ? contentType
-              : `${JSON.stringify(contentType)}, ${mediaTypeProblemText[problem]}`,
-        ...(area && { area: 'content-type' as const }),
-      });
-    }
+    this.findings.push(...mediaTypeFindings(this.response, area));
     this.value = jsonBody(this.response);
     if (this.value === undefined)
       this.findings.push({
@@ -121,6 +112,27 @@ class ResponseBody {
       });
     return this.value;
   }
+}
+
+/** The Content-Type of a JSON body is `application/json` (parameters allowed), one valid media type. */
+function mediaTypeFindings(response: ObservedResponse, area: SpecArea | undefined): Finding[] {
+  const contentType = response.headers.get('content-type');
+  const problem = contentType === null ? undefined : mediaTypeProblem(contentType);
+  if (problem === undefined && /^application\/json\s*(;|$)/i.test(contentType ?? '')) return [];
+  return [
+    {
+      code: 'media-type',
+      path: 'content-type',
+      expected: 'content-type application/json',
+      actual:
+        contentType === null
+          ? 'none'
+          : problem === undefined
+            ? contentType
+            : `${JSON.stringify(contentType)}, ${mediaTypeProblemText[problem]}`,
+      ...(area && { area: 'content-type' as const }),
+    },
+  ];
 }
 
 /**
@@ -174,6 +186,30 @@ function validateBody(checked: Checked, name: string, schema: object, area?: Spe
   );
 }
 
+/** A response's body where the document gives its schema: present, JSON, valid, no id twice (or, unknown, its media type). */
+function documentedBodyFindings(
+  checked: Checked,
+  { operation, documented }: { operation: string; documented: DocumentedResponse },
+  response: ObservedResponse,
+): void {
+  const { findings } = checked;
+  // A body nobody kept: its Content-Type, when sent, still says what it was.
+  if (response.bodyUnknown === true) {
+    if (response.headers.has('content-type')) findings.push(...mediaTypeFindings(response, 'content-type'));
+  } else if (!checked.body.present)
+    findings.push({
+      code: 'body-missing',
+      path: '',
+      expected: `a JSON body for ${response.status}`,
+      actual: 'none',
+      area: 'body',
+    });
+  else {
+    validateBody(checked, `response ${operation} ${response.status}`, documentSchema(documented.schema), 'body');
+    findings.push(...duplicateIdFindings(documented, checked.body.json()));
+  }
+}
+
 function checkSpec(method: string, path: string, response: ObservedResponse): Checked {
   const findings: Finding[] = [];
   const checked: Checked = { findings, body: new ResponseBody(response, findings), validated: new Set() };
@@ -200,23 +236,7 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
   }
   findings.push(...headerFindings(documented, response));
   if (documented.schema !== null) {
-    if (!checked.body.present)
-      findings.push({
-        code: 'body-missing',
-        path: '',
-        expected: `a JSON body for ${response.status}`,
-        actual: 'none',
-        area: 'body',
-      });
-    else {
-      validateBody(
-        checked,
-        `response ${route.operation} ${response.status}`,
-        documentSchema(documented.schema),
-        'body',
-      );
-      findings.push(...duplicateIdFindings(documented, checked.body.json()));
-    }
+    documentedBodyFindings(checked, { operation: route.operation, documented }, response);
   } else if (response.status === 204) {
     // A 204 cannot carry content (RFC 9110 §15.3.5): HTTP clients drop whatever bytes follow it, so
     // what betrays a body is its framing, a Content-Length above zero or a Transfer-Encoding.
@@ -290,7 +310,7 @@ export function checkResponse(step: ContractStep, response: ObservedResponse): F
   if (expectedBody === 'none' && body.present && response.status !== 204) {
     findings.push({ code: 'no-content', path: '', expected: 'no body', actual: `${response.text.length} bytes` });
   } else if (expectedBody !== undefined && expectedBody !== 'none') {
-    if (!body.present && !expectedBody.optional)
+    if (!body.present && !expectedBody.optional && response.bodyUnknown !== true)
       findings.push({
         code: 'body-missing',
         path: '',
@@ -316,7 +336,7 @@ export function checkResponse(step: ContractStep, response: ObservedResponse): F
     findings.push(...listedIdFindings(value, notListed, false, false));
     findings.push(...listedIdFindings(value, advisory.listed ?? [], true, true));
     findings.push(...listedIdFindings(value, advisory.notListed ?? [], false, true));
-  } else if (listed.length > 0) {
+  } else if (listed.length > 0 && response.bodyUnknown !== true) {
     findings.push(...listedIdFindings(undefined, listed, true, false));
   }
   for (const header of step.expect.headers ?? []) {

@@ -19,6 +19,15 @@ export const coreErrorCodes = {
   scenario_with_faults: "a scenario that injects faults, asked for as the contract's steps",
   missing_package_folder: 'a folder the package ships (scenarios/, contracts/pacts/) that is not there',
   invalid_json: 'text given to parseJson that is not valid JSON (a syntax error, or a duplicate key)',
+  path_too_long: "a pact's or a scenario's path, or a name in it, longer than the file system allows (ENAMETOOLONG)",
+  permission_refused:
+    "a pact's or a scenario's file or folder this user may not read or write (EACCES, EPERM), or on a read-only file system (EROFS)",
+  not_a_regular_file:
+    'a FIFO, a folder, a socket, a device or a link to nothing where a pact or a scenario file is to be read or written; refused without waiting on it',
+  not_a_folder: "a file where a pact's or a scenario's folder, or a folder above it, is to be (ENOTDIR)",
+  no_space: 'a pact or a scenario that did not fit on its file system (ENOSPC, EDQUOT): nothing half-written is left',
+  file_system_failure:
+    "any other failure of the file system on a pact's or a scenario's path; the message names its errno code",
 } as const;
 
 export type CoreErrorCode = keyof typeof coreErrorCodes;

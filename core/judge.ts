@@ -61,6 +61,8 @@ export function judgeCall(input: CallToJudge): CallJudgement {
     return { findings: named([unreadableFinding("the kit's checks", error)]), modelFindings: [], disagreements: [] };
   }
   findings.push(...modelFindings);
-  const disagreements = withSecondOracle(input.prism, call.method, call.path, observed, findings);
+  // Prism reads the body it is given: an unknown one would read as an empty one, a disagreement of nobody's.
+  const prism = observed.bodyUnknown === true ? undefined : input.prism;
+  const disagreements = withSecondOracle(prism, call.method, call.path, observed, findings);
   return { findings: named(findings), modelFindings: named(modelFindings), disagreements };
 }

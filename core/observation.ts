@@ -1,6 +1,7 @@
 // What one exchange with a target gave, and a failure to answer as a finding: what the judge reads,
 // whichever way the exchange was made (the harness's client, Pact's verifier, the proxy, the mock).
 import type { ObservedResponse } from './checks.js';
+import { bodyTooLargeFinding } from './body-limit.js';
 import type { Finding } from './finding.js';
 
 /**
@@ -15,6 +16,8 @@ export interface TargetFailure {
   silent?: boolean;
   /** Set when the request was not sent because the run had stopped (`failure` says why). */
   runStopped?: boolean;
+  /** Set when the body passed the kit's bound (`bodyLimit`), as sent or decoded: reading stopped there. */
+  tooLarge?: boolean;
 }
 
 /** What one exchange with the target gave: a whole response, or a failure of the target. */
@@ -26,10 +29,12 @@ export function isFailure(observation: Observation): observation is TargetFailur
 }
 
 /**
- * A failure of the target as a finding (rule `no-answer`, or `run-stopped` when the run stopped
- * before it was sent); `about` names the call when it is not the exchange's own.
+ * A failure of the target as a finding (rule `no-answer`; `run-stopped` when the run stopped before
+ * it was sent; `body-too-large` past the kit's bound); `about` names the call when it is not the
+ * exchange's own.
  */
 export function failureFinding(failure: TargetFailure, about?: string): Finding {
+  if (failure.tooLarge) return { ...bodyTooLargeFinding(failure.failure), ...(about !== undefined && { about }) };
   return {
     ...(failure.runStopped
       ? { code: 'run-stopped', expected: 'the run to finish' }

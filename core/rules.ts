@@ -139,6 +139,12 @@ export const rules = [
     tolerates: 'nothing',
   },
   {
+    code: 'body-too-large',
+    means:
+      "an answer's body holds at most 32 MiB, as sent and with its content codings undone: the kit's bound, not the specification's (past it the kit stops reading, and judges nothing else of that answer)",
+    tolerates: 'nothing',
+  },
+  {
     code: 'pact',
     means:
       "Pact's verifier finds the interaction as the consumer's pact describes it, where no other rule applies (Pact's status, header and body mismatches carry the rule of their kind)",

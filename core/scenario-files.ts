@@ -1,6 +1,8 @@
+import * as fileSystem from 'node:fs/promises';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stepFaultViolations } from './fault-format.js';
+import { readRegularFile } from './regular-file.js';
 import { withSafeIntegers } from './with-safe-integers.js';
 import { packageFolder } from './package-folder.js';
 import { ScenarioError, type Scenario } from './scenario.js';
@@ -54,11 +56,15 @@ const checkedScenarios = new Map<string, Promise<Scenario>>();
 const checkedScenariosKept = 256;
 
 async function readScenarioText(file: string): Promise<string> {
+  let text: string | undefined;
   try {
-    return await readFile(file, 'utf8');
+    // Opened without waiting: a FIFO named NAME.yaml is refused, never read for ever.
+    text = await readRegularFile(fileSystem, { path: file, action: `read the scenario ${file}` });
   } catch (error) {
-    throw new ScenarioError('invalid_scenario', `${file}: ${(error as Error).message.split('\n')[0]}`);
+    throw new ScenarioError('invalid_scenario', (error as Error).message, { cause: error });
   }
+  if (text === undefined) throw new ScenarioError('invalid_scenario', `${file}: ENOENT: no such file or directory`);
+  return text;
 }
 
 async function checkedScenario(file: string, text: string): Promise<Scenario> {

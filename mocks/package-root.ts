@@ -7,6 +7,7 @@
  */
 export * from './adapters/msw.js';
 export { ScenarioError } from '../core/scenario-error.js';
+export { FileError, type FileErrorCode } from '../core/file-error.js';
 export { coreErrorCodes, KitError, KitTypeError, type CoreErrorCode } from '../core/errors.js';
 export {
   MockOptionError,

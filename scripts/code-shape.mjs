@@ -54,11 +54,11 @@ for (const file of files) {
 const list = (title, items) => console.log(`${title}: ${items.length === 0 ? 'none' : `\n  ${items.join('\n  ')}`}`);
 list(
   'files over 400 lines',
-  longFiles.sort((a, b) => Number.parseInt(b) - Number.parseInt(a)),
+  longFiles.sort((a, b) => Number.parseInt(b, 10) - Number.parseInt(a, 10)),
 );
 list(
   'functions over 60 lines',
-  longFunctions.sort((a, b) => Number.parseInt(b) - Number.parseInt(a)),
+  longFunctions.sort((a, b) => Number.parseInt(b, 10) - Number.parseInt(a, 10)),
 );
 list('exported names defined twice', repeated);
 console.log('comment lines, of non-blank lines:');

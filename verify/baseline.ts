@@ -2,14 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { parseJson } from '../core/parse-json.js';
 import { matchRoute } from '../core/routes.js';
 import { unnumbered } from './explore/judged-call.js';
+import type { ExplorationSettings } from './explore/explore.js';
 import type { Finding } from '../core/finding.js';
 import { caseVerdict, tallySuite, type CaseResult, type CheckedExchange, type SuiteResult } from './results.js';
 import { KitError } from '../core/errors.js';
 
 /**
- * What names a violation across runs, never its message: the suite, the rule, the operation, and
- * where in the suite (the scenario and its step, the pact interaction, or for exploration the
- * sequence of commands up to the failing one, since a run's number depends on the seed).
+ * What names a violation across runs, never its message nor a value that changes from run to run:
+ * the suite, the rule, the operation, where in the suite (the scenario and its step, the pact
+ * interaction, or for exploration the sequence of commands up to the failing one, since a run's number
+ * depends on the seed) and where in the answer (`path`, positions in a list written `*`).
  */
 export interface KnownFailure {
   suite: string;
@@ -17,6 +19,12 @@ export interface KnownFailure {
   operation: string | null;
   scenario: string;
   step: string;
+  /**
+   * Where in the answer: the finding's JSON Pointer, header name or `status`, every position in a list
+   * (and the number of an answer among several sent at once) written `*`, so that `/0/complete` and
+   * `/3/complete` are one failure. A file written before it had none: such an entry matches any place.
+   */
+  path?: string;
 }
 
 /** A baseline file: the violations a team already knows of, which fail no run. */
@@ -24,6 +32,12 @@ export interface Baseline {
   tool: 'petstore-verify';
   /** The file format's version. */
   baseline: 1;
+  /**
+   * The exploration the file was written from, when one ran: a run reading it at the same seed and
+   * steps, with as many runs or more, makes the same runs first, so a known failure of the exploration
+   * it no longer meets is fixed; at another seed it says nothing of them.
+   */
+  explored?: ExplorationSettings;
   known: KnownFailure[];
 }
 
@@ -44,7 +58,18 @@ function commandSequence(result: CaseResult, index: number): string {
     .join(' → ');
 }
 
-// The identity of a finding of an exchange of a case: { suite, code, operation, scenario, step }.
+/**
+ * A finding's place with what changes from run to run left out: every position in a list, and the
+ * number of an answer among several sent at once, become `*` (`/3/complete` and `/0/complete` are one
+ * place, `/0/petId` another).
+ * @example
+ * placeOf('answer 2 www-authenticate') // 'answer * www-authenticate'
+ */
+export function placeOf(path: string): string {
+  return path.replace(/(^|\/|answer )\d+(?=\/|\s|$)/g, '$1*');
+}
+
+// The identity of a finding of an exchange of a case: { suite, code, operation, scenario, step, path }.
 function knownFailureOf(where: { suite: string; result: CaseResult; index: number; finding: Finding }): KnownFailure {
   const { suite, result, index, finding } = where;
   const exchange = result.exchanges[index]!;
@@ -55,39 +80,62 @@ function knownFailureOf(where: { suite: string; result: CaseResult; index: numbe
     operation: matchRoute(exchange.method, exchange.path)?.route.operation ?? null,
     scenario: explored ? 'explore' : result.name,
     step: explored ? commandSequence(result, index) : exchange.name,
+    path: placeOf(finding.path),
   };
 }
 
 const identity = (failure: KnownFailure) =>
-  JSON.stringify([failure.suite, failure.code, failure.operation, failure.scenario, failure.step]);
+  JSON.stringify([failure.suite, failure.code, failure.operation, failure.scenario, failure.step, failure.path]);
 
 /**
- * What a known failure matches a finding by: its whole identity, but for exploration the rule and the
- * operation alone. Every run generates other states and sequences, and the baseline holds the one
- * shrinking happened to reach: a run's sequence almost never equals it, so matching by sequence would
- * set no run apart (docs/spec-gaps.md). The step stays in the file, for the reader.
+ * What a known failure matches a finding by: its whole identity, but for exploration the rule, the
+ * operation and the place alone. Every run generates other states and sequences: a run's sequence
+ * almost never equals the one in the file, so matching by sequence would set no run apart
+ * (docs/spec-gaps.md, 41 and 45). The step stays in the file, for the reader. Without its place (a
+ * file written before places were), the key leaves the place out: `placeless`.
  */
-const matchKey = (failure: KnownFailure) =>
-  failure.suite === 'explore' ? JSON.stringify([failure.suite, failure.code, failure.operation]) : identity(failure);
+function matchKey(failure: KnownFailure, placeless = false): string {
+  const place = placeless ? [] : [failure.path];
+  return failure.suite === 'explore'
+    ? JSON.stringify([failure.suite, failure.code, failure.operation, ...place])
+    : JSON.stringify([failure.suite, failure.code, failure.operation, failure.scenario, failure.step, ...place]);
+}
+
+// The key an entry of a baseline is found by: without a place when it has none.
+const entryKey = (failure: KnownFailure) => matchKey(failure, failure.path === undefined);
 
 /**
  * The baseline of these suites: every violation's identity, once each, sorted so that the file
- * changes only when the failures do.
+ * changes only when the failures do. An exploration's failure is kept once by its rule, operation and
+ * place, with the sequence of the first run that met it: the same runs (the same seed) give the same
+ * bytes.
  * @example
- * await writeFile('verify-baseline.json', baselineText(report.suites));
+ * await writeFile('verify-baseline.json', baselineText(report.suites, { explored: explorationSettings({ runs: 25 }) }));
  */
-export function baselineText(suites: readonly SuiteResult[]): string {
+export function baselineText(
+  suites: readonly SuiteResult[],
+  options: { explored?: ExplorationSettings | undefined } = {},
+): string {
   const known = new Map<string, KnownFailure>();
   for (const suite of suites)
     for (const result of suite.cases)
       result.exchanges.forEach((exchange, index) => {
         for (const finding of [...exchange.violations, ...(exchange.known ?? [])]) {
           const failure = knownFailureOf({ suite: suite.suite, result, index, finding });
-          known.set(identity(failure), failure);
+          const key = matchKey(failure);
+          if (!known.has(key)) known.set(key, failure);
         }
       });
   const sorted = [...known.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
-  const baseline: Baseline = { tool: 'petstore-verify', baseline: 1, known: sorted.map(([, failure]) => failure) };
+  const explored = suites.some((suite) => suite.suite === 'explore' && suite.cases.length > 0)
+    ? options.explored
+    : undefined;
+  const baseline: Baseline = {
+    tool: 'petstore-verify',
+    baseline: 1,
+    ...(explored !== undefined && { explored }),
+    known: sorted.map(([, failure]) => failure),
+  };
   return `${JSON.stringify(baseline, null, 2)}\n`;
 }
 
@@ -96,8 +144,15 @@ function isKnownFailure(value: unknown): value is KnownFailure {
   const entry = value as Record<string, unknown>;
   return (
     ['suite', 'code', 'scenario', 'step'].every((field) => typeof entry[field] === 'string') &&
-    (entry.operation === null || typeof entry.operation === 'string')
+    (entry.operation === null || typeof entry.operation === 'string') &&
+    (entry.path === undefined || typeof entry.path === 'string')
   );
+}
+
+function isExplorationSettings(value: unknown): value is ExplorationSettings {
+  if (value === null || typeof value !== 'object') return false;
+  const settings = value as Record<string, unknown>;
+  return ['seed', 'runs', 'maxSteps'].every((field) => Number.isSafeInteger(settings[field]));
 }
 
 /**
@@ -130,10 +185,14 @@ export async function readBaseline(file: string): Promise<Baseline> {
     throw new BaselineError(
       `the baseline ${file} is not one petstore-verify --write-baseline writes ({"tool": "petstore-verify", "baseline": 1, "known": [...]})`,
     );
+  if (baseline.explored !== undefined && !isExplorationSettings(baseline.explored))
+    throw new BaselineError(
+      `the baseline ${file} has an invalid /explored: it needs seed, runs and maxSteps, each a whole number`,
+    );
   const invalid = baseline.known.findIndex((entry) => !isKnownFailure(entry));
   if (invalid !== -1)
     throw new BaselineError(
-      `the baseline ${file} has an invalid entry at /known/${invalid}: each needs suite, code, operation, scenario and step`,
+      `the baseline ${file} has an invalid entry at /known/${invalid}: each needs suite, code, operation, scenario and step (and path, if it has one, a string)`,
     );
   return baseline as Baseline;
 }
@@ -145,6 +204,17 @@ export interface BaselineOutcome {
   fixed: KnownFailure[];
 }
 
+// Whether an exploration with the settings `reading` made every run one with `written` made, first.
+function madeTheRunsOf(written: ExplorationSettings | undefined, reading: ExplorationSettings | undefined): boolean {
+  return (
+    written !== undefined &&
+    reading !== undefined &&
+    written.seed === reading.seed &&
+    written.maxSteps === reading.maxSteps &&
+    reading.runs >= written.runs
+  );
+}
+
 /** A baseline, ready to look identities up in. */
 export class KnownFailures {
   /**
@@ -153,12 +223,23 @@ export class KnownFailures {
    */
   readonly distinct: KnownFailure[];
   readonly #known: Set<string>;
+  // The keys of entries without a place (a file written before places were): they match any place.
+  readonly #placeless: Set<string>;
   readonly #seen = new Set<string>();
 
   constructor(readonly baseline: Baseline) {
     const byIdentity = new Map(baseline.known.map((failure) => [identity(failure), failure] as const));
     this.distinct = [...byIdentity.values()];
-    this.#known = new Set(this.distinct.map(matchKey));
+    this.#known = new Set(this.distinct.filter((failure) => failure.path !== undefined).map((f) => matchKey(f)));
+    this.#placeless = new Set(this.distinct.filter((failure) => failure.path === undefined).map(entryKey));
+  }
+
+  // The key of the baseline's entry that knows this failure, if one does.
+  #entryOf(failure: KnownFailure): string | undefined {
+    const placed = matchKey(failure);
+    if (this.#known.has(placed)) return placed;
+    const placeless = matchKey(failure, true);
+    return this.#placeless.has(placeless) ? placeless : undefined;
   }
 
   /**
@@ -172,12 +253,12 @@ export class KnownFailures {
       const split = { violations: [] as Finding[], known: [...(exchange.known ?? [])] };
       // Marked before (a progress line): still seen by this run, so not fixed.
       for (const finding of split.known) {
-        const key = matchKey(knownFailureOf({ suite, result, index, finding }));
-        if (this.#known.has(key)) this.#seen.add(key);
+        const key = this.#entryOf(knownFailureOf({ suite, result, index, finding }));
+        if (key !== undefined) this.#seen.add(key);
       }
       for (const finding of exchange.violations) {
-        const key = matchKey(knownFailureOf({ suite, result, index, finding }));
-        if (this.#known.has(key)) {
+        const key = this.#entryOf(knownFailureOf({ suite, result, index, finding }));
+        if (key !== undefined) {
           this.#seen.add(key);
           split.known.push(finding);
         } else split.violations.push(finding);
@@ -198,8 +279,8 @@ export class KnownFailures {
     const last = steps[index];
     if (last === undefined || last.violations.length === 0) return false;
     const result: CaseResult = { name: 'explore', verdict: 'failed', exchanges: [...steps] };
-    return last.violations.every((finding) =>
-      this.#known.has(matchKey(knownFailureOf({ suite: 'explore', result, index, finding }))),
+    return last.violations.every(
+      (finding) => this.#entryOf(knownFailureOf({ suite: 'explore', result, index, finding })) !== undefined,
     );
   }
 
@@ -210,12 +291,15 @@ export class KnownFailures {
 
   /**
    * Marks every case of the suites, and says which known failures are fixed: those whose scenario or
-   * interaction (for exploration, the suite) ran without failing so. A run that chose other
-   * scenarios says nothing of the rest.
+   * interaction (for exploration, every run the baseline was written from: `reading.explored` is this
+   * run's exploration) ran without failing so. A run that chose other scenarios, or explored at another
+   * seed, says nothing of the rest.
    * @example
-   * const { suites, fixed } = new KnownFailures(await readBaseline('verify-baseline.json')).apply(report.suites);
+   * const { suites, fixed } = new KnownFailures(await readBaseline('verify-baseline.json')).apply(report.suites, {
+   *   explored: explorationSettings({ runs: 25 }),
+   * });
    */
-  apply(suites: readonly SuiteResult[]): BaselineOutcome {
+  apply(suites: readonly SuiteResult[], reading: { explored?: ExplorationSettings | undefined } = {}): BaselineOutcome {
     // What a suite carries besides its tallies (exploration's shrunk failure) is kept.
     const marked = suites.map((suite) =>
       suite.cases.length === 0
@@ -239,16 +323,25 @@ export class KnownFailures {
       (result.verdict === 'passed' || result.verdict === 'failed') &&
       !result.exchanges.some((exchange) =>
         [...exchange.violations, ...(exchange.known ?? [])].some(
-          (finding) => finding.code === 'run-stopped' || finding.code === 'no-answer',
+          (finding) =>
+            finding.code === 'run-stopped' || finding.code === 'no-answer' || finding.code === 'body-too-large',
         ),
       );
-    // An exploration run that sent nothing (skipped) neither ran nor cut the exploration short.
+    // An exploration run that sent nothing (skipped) neither ran nor cut the exploration short. An
+    // exploration vouches for a fix only when it made the runs the baseline was written from, all of
+    // them: the same seed and steps, as many runs or more, and no new difference stopping it (a failed
+    // case, once the known ones are marked). At another seed, not meeting a failure says nothing of it.
     const explored = (cases: readonly CaseResult[]) => {
       const sent = cases.filter((result) => result.verdict !== 'skipped');
-      return sent.length > 0 && sent.every(ranToTheEnd);
+      return (
+        sent.length > 0 &&
+        sent.every(ranToTheEnd) &&
+        !cases.some((result) => result.verdict === 'failed') &&
+        madeTheRunsOf(this.baseline.explored, reading.explored)
+      );
     };
     const ran = new Set(
-      suites.flatMap((suite) =>
+      marked.flatMap((suite) =>
         suite.suite === 'explore'
           ? explored(suite.cases)
             ? ['explore explore']
@@ -257,7 +350,7 @@ export class KnownFailures {
       ),
     );
     const fixed = this.distinct.filter(
-      (failure) => ran.has(`${failure.suite} ${failure.scenario}`) && !this.#seen.has(matchKey(failure)),
+      (failure) => ran.has(`${failure.suite} ${failure.scenario}`) && !this.#seen.has(entryKey(failure)),
     );
     return { suites: marked, fixed };
   }

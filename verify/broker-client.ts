@@ -20,6 +20,24 @@ export interface BrokerAccess {
  */
 export class BrokerError extends VerifyError {}
 
+/**
+ * How long the requests to a broker may wait: each at most `timeout` milliseconds (default 10,000),
+ * and none past `deadline` (a `Date.now()` time: the run's `--deadline`).
+ */
+export interface BrokerWaits {
+  timeout?: number | undefined;
+  deadline?: number | undefined;
+}
+
+/**
+ * The waits given as a timeout alone (the older signatures' number) or as `BrokerWaits`.
+ * @example
+ * brokerWaits(5_000) // { timeout: 5000 }
+ */
+export function brokerWaits(waits: number | BrokerWaits | undefined): BrokerWaits {
+  return typeof waits === 'number' ? { timeout: waits } : (waits ?? {});
+}
+
 /** A broker's answer: its text, exactly as sent, and that text parsed. */
 export interface BrokerAnswer {
   text: string;
@@ -42,14 +60,19 @@ function excerpt(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
-/** Why a request got no answer: the timeout, or the network's own code. */
-function unreachableReason(error: unknown, timeout: number): string {
+/** Why a request got no answer: the timeout, the run's deadline, or the network's own code. */
+function unreachableReason(error: unknown, wait: { ms: number; byDeadline: boolean }): string {
   const { name, cause, message } = error as {
     name?: string;
     cause?: { code?: string; message?: string };
     message?: string;
   };
-  if (name === 'TimeoutError' || name === 'AbortError') return `no complete answer within ${timeout / 1000} s`;
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return wait.byDeadline
+      ? "no complete answer before the run's deadline"
+      : `no complete answer within ${wait.ms / 1000} s`;
+  // undici's code for a connection the broker closed before its whole answer: said in words.
+  if (cause?.code === 'UND_ERR_SOCKET') return 'the connection closed before a whole answer (UND_ERR_SOCKET)';
   return cause?.code ?? cause?.message ?? message ?? String(error);
 }
 
@@ -121,30 +144,48 @@ async function fetchFromBroker(access: BrokerAccess, first: Hop, signal: AbortSi
 }
 
 /**
- * Sends one request to the broker and reads its whole answer under one timeout, then parses it as JSON.
+ * How long a request may wait: its timeout, or what is left before the deadline when that is sooner.
+ * @throws BrokerError `broker_unreachable` when the deadline has passed: the request is not sent.
+ */
+function waitFor(access: BrokerAccess, where: string, waits: BrokerWaits): { ms: number; byDeadline: boolean } {
+  const timeout = waits.timeout ?? defaultRequestTimeout;
+  if (waits.deadline === undefined) return { ms: timeout, byDeadline: false };
+  const left = waits.deadline - Date.now();
+  if (left <= 0)
+    throw new BrokerError(
+      'broker_unreachable',
+      `the Pact Broker at ${new URL(brokerBase(access.url)).origin} was not asked ${where}: the run passed its deadline`,
+    );
+  return left < timeout ? { ms: left, byDeadline: true } : { ms: timeout, byDeadline: false };
+}
+
+/**
+ * Sends one request to the broker and reads its whole answer under one timeout (or what is left
+ * before the deadline, when that is sooner), then parses it as JSON.
  * @throws BrokerError `broker_foreign_origin` (credentials and a URL or redirect to another origin),
- * `broker_unreachable`, `broker_refused` (an error status) or `broker_invalid_answer` (no JSON).
+ * `broker_unreachable` (no whole answer in time, or the deadline passed before it was sent),
+ * `broker_refused` (an error status) or `broker_invalid_answer` (no JSON).
  * @example
  * const { json } = await brokerRequest({ url: 'http://127.0.0.1:9292' }, { method: 'GET', url: 'http://127.0.0.1:9292/' });
  */
 export async function brokerRequest(
   access: BrokerAccess,
-  request: { method: string; url: string; body?: unknown; timeout?: number | undefined },
+  request: { method: string; url: string; body?: unknown } & BrokerWaits,
 ): Promise<BrokerAnswer> {
-  const timeout = request.timeout ?? defaultRequestTimeout;
   const where = `${request.method} ${request.url}`;
   assertBrokerOrigin(access, request, 'links to');
+  const wait = waitFor(access, where, request);
   let status: number;
   let text: string;
   try {
-    const response = await fetchFromBroker(access, request, AbortSignal.timeout(timeout));
+    const response = await fetchFromBroker(access, request, AbortSignal.timeout(wait.ms));
     status = response.status;
     text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
   } catch (error) {
     if (error instanceof BrokerError) throw error;
     throw new BrokerError(
       'broker_unreachable',
-      `the Pact Broker did not answer ${where}: ${unreachableReason(error, timeout)}`,
+      `the Pact Broker did not answer ${where}: ${unreachableReason(error, wait)}`,
     );
   }
   if (status >= 400)

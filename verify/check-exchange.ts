@@ -5,14 +5,13 @@ import type { PrismOracle } from '../core/second-oracle.js';
 import type { ProxyExchange } from './proxy-report.js';
 import type { RawResponseReader } from './raw-response.js';
 import { responseText } from './response-text.js';
+import { bodyTooLargeFinding } from '../core/body-limit.js';
+import { VerifyError } from './errors.js';
 
 type ReadResponse = ReturnType<RawResponseReader['result']>;
 
-/** Why a response cannot be judged against the spec: a violation, or a reason it is left unchecked. */
-function unjudgeable(
-  read: ReadResponse,
-  checkLimit: number,
-): { violation: Finding } | { unchecked: string } | undefined {
+/** Why a response cannot be judged against the spec, as a violation: truncated, not HTTP, or a body past the bound as sent. */
+function unjudgeable(read: ReadResponse, checkLimit: number): { violation: Finding } | undefined {
   if (read.malformed !== undefined)
     return {
       violation: {
@@ -34,7 +33,8 @@ function unjudgeable(
             : 'the connection closed before the whole body came',
       },
     };
-  if (read.overLimit) return { unchecked: `the body is over the check limit of ${checkLimit} bytes` };
+  if (read.overLimit)
+    return { violation: bodyTooLargeFinding(`a body of more than ${checkLimit} bytes as sent`, checkLimit) };
   return undefined;
 }
 
@@ -63,12 +63,22 @@ function headersOf(fields: readonly [string, string][]): Headers | { violation: 
   return headers;
 }
 
-/** The response as the checks read it, or the violation of a field line or a body that cannot be read. */
-function observedOf(read: ReadResponse & { status: number }): ObservedResponse | { violation: Finding } {
+/**
+ * The response as the checks read it, or the violation of a field line or a body that cannot be read
+ * (past the bound, decoding stops there).
+ */
+async function observedOf(
+  read: ReadResponse & { status: number },
+  checkLimit: number,
+): Promise<ObservedResponse | { violation: Finding }> {
   const headers = headersOf(read.headers);
   if (!(headers instanceof Headers)) return headers;
   try {
-    const { text, invalidUtf8 } = responseText(read.body, headers.get('content-encoding') ?? undefined);
+    const { text, invalidUtf8 } = await responseText(
+      read.body,
+      headers.get('content-encoding') ?? undefined,
+      checkLimit,
+    );
     return {
       status: read.status,
       headers,
@@ -77,6 +87,8 @@ function observedOf(read: ReadResponse & { status: number }): ObservedResponse |
       ...(read.trailingBytes && { trailingBytes: true }),
     };
   } catch (error) {
+    if (error instanceof VerifyError && error.code === 'body_too_large')
+      return { violation: bodyTooLargeFinding(error.message, checkLimit) };
     return {
       violation: {
         code: 'no-answer',
@@ -90,13 +102,14 @@ function observedOf(read: ReadResponse & { status: number }): ObservedResponse |
 
 /**
  * Checks what the reader read for an exchange, with the harness's checks and Prism's, into the exchange;
- * returns the response as the checks read it, when it could be read.
+ * returns the response as the checks read it, when it could be read. A body past `checkLimit`, as
+ * sent or decoded, is a `body-too-large` finding.
  */
-export function checkExchange(
+export async function checkExchange(
   exchange: ProxyExchange,
   reader: RawResponseReader,
   oracles: { prism: PrismOracle | undefined; checkLimit: number },
-): ObservedResponse | undefined {
+): Promise<ObservedResponse | undefined> {
   const { method, operationPath } = exchange;
   const read = reader.result();
   if (operationPath === undefined || matchRoute(method, operationPath) === undefined) {
@@ -104,9 +117,8 @@ export function checkExchange(
     return undefined;
   }
   const problem = unjudgeable(read, oracles.checkLimit);
-  const observed = problem ?? observedOf(read as ReadResponse & { status: number });
-  if ('unchecked' in observed) exchange.unchecked = observed.unchecked;
-  else if ('violation' in observed) exchange.violations.push(observed.violation);
+  const observed = problem ?? (await observedOf(read as ReadResponse & { status: number }, oracles.checkLimit));
+  if ('violation' in observed) exchange.violations.push(observed.violation);
   else {
     const judgement = judgeCall({ call: { method, path: operationPath }, observed, prism: oracles.prism });
     exchange.disagreements = judgement.disagreements;

@@ -11,7 +11,8 @@ export const verifyErrorCodes = {
   state_change_failed: 'a provider state change the target refused or did not answer',
   state_not_set: "the recorder's known state, which could not be set on the upstream",
   broker_refused: 'a Pact Broker that answered an error status: to a publication, or to a fetch of pacts',
-  broker_unreachable: 'a Pact Broker that could not be reached, or did not answer within the timeout',
+  broker_unreachable:
+    "a Pact Broker that could not be reached, or did not answer within the timeout or before the run's deadline",
   broker_invalid_answer: "a Pact Broker's answer that is not its HAL: no JSON, no link or list where the API has one",
   broker_foreign_origin:
     "a Pact Broker's link or redirect to another origin while credentials are set: they go to the broker's origin only, so it is not followed",
@@ -19,7 +20,10 @@ export const verifyErrorCodes = {
   invalid_consumer_pact:
     'a pact file to verify (--pact) that cannot be used: not JSON, nested too deep, an unknown Pact version, a wrong shape, or a state it cannot set',
   missing_optional_dependency: "an optional peer (Pact's core, Prism, fast-check) that is not installed",
-  undecodable_body: 'a response body in a Content-Encoding the harness did not ask for',
+  undecodable_body:
+    'a response body in a Content-Encoding the harness did not ask for, or in more content codings than it undoes (4)',
+  body_too_large:
+    "a response body past the kit's bound (bodyLimit, 32 MiB), as sent or with its content codings undone: decoding stopped there",
   ENOTDIR: "a file where a folder is to be made (the file system's own code, kept for callers that test it)",
   invalid_baseline: 'a baseline file that cannot be read, is not JSON, or is not one --write-baseline writes',
   target_unreachable: 'a target that did not answer at all: refused, unknown host, unroutable',

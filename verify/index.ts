@@ -32,14 +32,17 @@ export { rules, type Rule, type RuleCode } from '../core/rules.js';
 export { compareWithModel, ProviderHistory, tolerances, type ComparedCall, type Tolerance } from '../core/compare.js';
 export {
   defaultExplorationSeed,
+  explorationSettings,
   explore,
   type ExplorationResult,
+  type ExplorationSettings,
   type ExploreOptions,
   type SavedScenario,
 } from './explore/explore.js';
 export { InterfaceModel } from '../mocks/pipeline/interface-model.js';
 export type { ModelAnswer } from '../core/compare.js';
 export { observe, TargetUnreachable } from './observe.js';
+export { bodyLimit } from '../core/body-limit.js';
 export type { Observation, TargetFailure } from '../core/observation.js';
 export { loadPrismOracle, prismLoader } from './prism.js';
 export { compareOracles, type Disagreement, type PrismDiagnostic, type PrismOracle } from '../core/second-oracle.js';
@@ -56,12 +59,16 @@ export {
 } from './pact-document.js';
 export {
   BrokerError,
+  fetchListedPact,
   fetchPactsForVerification,
+  listPactsForVerification,
   publishPact,
   publishVerificationResult,
   type BrokerAccess,
   type BrokerPact,
   type BrokerPacts,
+  type BrokerWaits,
+  type ListedPact,
   type ConsumerVersionSelector,
   type PactBroker,
   type PactPublication,

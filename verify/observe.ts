@@ -1,7 +1,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { acceptedEncodings, responseText } from './response-text.js';
+import { bodyLimit } from '../core/body-limit.js';
 import { KitError } from '../core/errors.js';
+import { VerifyError } from './errors.js';
 import type { Observation } from '../core/observation.js';
 
 /** How long the harness waits for one whole answer (headers and body) unless told otherwise: 10 s. */
@@ -32,14 +34,16 @@ function parserFailure(error: NodeJS.ErrnoException): string {
 }
 
 /** A response whose connection has closed, as an observation: whole and decoded, or the failure it is. */
-function observationOf(response: IncomingMessage, body: Buffer, trailingBytes: boolean): Observation {
+async function observationOf(response: IncomingMessage, body: Buffer, trailingBytes: boolean): Promise<Observation> {
   if (!response.complete) return { failure: 'the connection closed before the whole response came' };
   const encoding = response.headers['content-encoding'];
   let text: string;
   let invalidUtf8: boolean;
   try {
-    ({ text, invalidUtf8 } = responseText(body, encoding));
+    ({ text, invalidUtf8 } = await responseText(body, encoding));
   } catch (error) {
+    if (error instanceof VerifyError && error.code === 'body_too_large')
+      return { failure: error.message, tooLarge: true };
     return {
       failure: `the body could not be decoded as its Content-Encoding (${encoding}) says: ${(error as Error).message}`,
     };
@@ -64,12 +68,31 @@ function requestFailure(error: NodeJS.ErrnoException, url: string): Observation 
 }
 
 /**
+ * Reads a response's body within the bound as sent: `tooLarge` as soon as its bytes pass it (nothing
+ * more is kept; decoding has a bound of its own), else the whole body once the connection closes.
+ */
+function readBody(response: IncomingMessage, on: { tooLarge: () => void; closed: (body: Buffer) => void }): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  response.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > bodyLimit) on.tooLarge();
+    else chunks.push(chunk);
+  });
+  response.on('error', () => undefined);
+  response.on('close', () => {
+    if (size <= bodyLimit) on.closed(Buffer.concat(chunks));
+  });
+}
+
+/**
  * Sends one request and reads the whole response under one timeout, inside the same error handling:
  * whether the headers or the body stall, the outcome is the same failure. Each exchange has its own
  * connection (no keep-alive to race with), redirects are not followed, and the body is decoded as
- * its Content-Encoding says. The text is strict UTF-8: a byte order mark stays in it (RFC 8259 §8.1
- * forbids one) and invalid UTF-8 is noted, not replaced; bytes after the end of the response (a 204
- * followed by content) are noted too.
+ * its Content-Encoding says, within the kit's bound (`bodyLimit`, as sent and decoded: past it the
+ * failure is `tooLarge`, and nothing more is read). The text is strict UTF-8: a byte order mark stays
+ * in it (RFC 8259 §8.1 forbids one) and invalid UTF-8 is noted, not replaced; bytes after the end of
+ * the response (a 204 followed by content) are noted too.
  * @throws TargetUnreachable when nothing answered at all (refused, unknown host).
  * @example
  * const observed = await observe('http://127.0.0.1:4010/v1/store/orders', { method: 'GET', headers }, 10_000);
@@ -120,12 +143,13 @@ export function observe(
     });
     request.on('response', (response: IncomingMessage) => {
       responded = true;
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', () => undefined);
-      response.on('close', () => {
+      readBody(response, {
+        tooLarge: () => {
+          settle({ failure: `a body of more than ${bodyLimit} bytes as sent`, tooLarge: true });
+          request.destroy();
+        },
         // Let an error the parser raises for bytes after the response land before judging.
-        setImmediate(() => settle(observationOf(response, Buffer.concat(chunks), trailingBytes)));
+        closed: (body) => setImmediate(() => void observationOf(response, body, trailingBytes).then(settle)),
       });
     });
     request.end(init.body);

@@ -1,11 +1,20 @@
 import { readFile } from 'node:fs/promises';
 import { shippedPactFile } from '../contracts/pact-file.js';
 import { pactParticipants } from '../contracts/participants.js';
-import { brokerBase, BrokerError, brokerRequest, halLink, requiredLink, type BrokerAccess } from './broker-client.js';
+import {
+  brokerBase,
+  BrokerError,
+  brokerRequest,
+  brokerWaits,
+  halLink,
+  requiredLink,
+  type BrokerAccess,
+  type BrokerWaits,
+} from './broker-client.js';
 import { VerifyError } from './errors.js';
 import { checkPactText } from './pact-document.js';
 
-export { BrokerError, type BrokerAccess } from './broker-client.js';
+export { BrokerError, type BrokerAccess, type BrokerWaits } from './broker-client.js';
 
 /**
  * A consumer version selector of the broker's `for-verification` API, such as `{ mainBranch: true }`,
@@ -162,8 +171,11 @@ function forVerificationBody(broker: PactBroker): object {
   };
 }
 
+/** A pact the broker lists for verification, before it is fetched: its URL, name, pending and WIP flags. */
+export type ListedPact = Omit<BrokerPact, 'text' | 'publishUrl'>;
+
 /** The pacts listed in the `for-verification` answer: each one's URL, name, pending and WIP flags. */
-function listedPacts(answer: unknown, where: string): Omit<BrokerPact, 'text' | 'publishUrl'>[] {
+function listedPacts(answer: unknown, where: string): ListedPact[] {
   const pacts = (answer as { _embedded?: { pacts?: unknown } } | null)?._embedded?.pacts;
   if (!Array.isArray(pacts))
     throw new BrokerError('broker_invalid_answer', `the Pact Broker's answer to ${where} lists no _embedded.pacts`);
@@ -182,13 +194,41 @@ function listedPacts(answer: unknown, where: string): Omit<BrokerPact, 'text' | 
   });
 }
 
-/** One pact from the broker, checked to be a pact: an object with interactions. */
-async function fetchPact(
+/**
+ * The pacts a provider is to verify, as the broker lists them, and its index (the links to publish
+ * results with): from the index, the `pb:provider-pacts-for-verification` link
+ * (`/pacts/provider/{provider}/for-verification`), POSTed the consumer version selectors, the pending
+ * and WIP settings and the provider's branch. Each request waits at most `timeout`, none past `deadline`.
+ * @throws BrokerError (one line naming the URL) when the broker cannot be reached in time, refuses,
+ * answers something that is not its HAL, or (credentials set) links or redirects to another origin.
+ * @example
+ * const { listed } = await listPactsForVerification({ url: 'http://127.0.0.1:9292' }, { timeout: 10_000 });
+ * listed.map((pact) => pact.name) // ['Pact between web-app (abc123) and petstore-order-interface']
+ */
+export async function listPactsForVerification(
   broker: PactBroker,
-  listed: Omit<BrokerPact, 'text' | 'publishUrl'>,
-  timeout: number | undefined,
+  waits: BrokerWaits = {},
+): Promise<{ listed: ListedPact[]; index: unknown }> {
+  const indexUrl = brokerBase(broker.url);
+  const index = (await brokerRequest(broker, { method: 'GET', url: indexUrl, ...waits })).json;
+  const provider = broker.provider ?? pactParticipants.provider;
+  const url = requiredLink(index, 'pb:provider-pacts-for-verification', `GET ${indexUrl}`, { provider });
+  const answer = await brokerRequest(broker, { method: 'POST', url, body: forVerificationBody(broker), ...waits });
+  return { listed: listedPacts(answer.json, `POST ${url}`), index };
+}
+
+/**
+ * One pact the broker listed, fetched and checked to be a pact: an object with interactions.
+ * @throws BrokerError naming the pact's URL when it cannot be fetched in time, is refused, or is no pact.
+ * @example
+ * const pact = await fetchListedPact(broker, listed[0], { timeout: 10_000, deadline });
+ */
+export async function fetchListedPact(
+  broker: PactBroker,
+  listed: ListedPact,
+  waits: BrokerWaits = {},
 ): Promise<BrokerPact> {
-  const { text, json } = await brokerRequest(broker, { method: 'GET', url: listed.url, timeout });
+  const { text, json } = await brokerRequest(broker, { method: 'GET', url: listed.url, ...waits });
   const interactions = (json as { interactions?: unknown } | null)?.interactions;
   if (!Array.isArray(interactions))
     throw new BrokerError(
@@ -199,24 +239,23 @@ async function fetchPact(
 }
 
 /**
- * Fetches the pacts a provider is to verify from a Pact Broker, as pact-js's verifier does: from the
- * index, the `pb:provider-pacts-for-verification` link (`/pacts/provider/{provider}/for-verification`),
- * POSTed the consumer version selectors, the pending and WIP settings and the provider's branch; then
- * each pact it lists. Every request is bounded by `timeout`.
- * @throws BrokerError (one line naming the URL) when the broker cannot be reached, refuses, answers
- * something that is not its HAL, or (credentials set) links or redirects to another origin.
+ * Fetches the pacts a provider is to verify from a Pact Broker, as pact-js's verifier does: the list
+ * (`listPactsForVerification`), then each pact it lists (`fetchListedPact`). Every request waits at
+ * most the timeout (a number, or `waits.timeout`) and none past `waits.deadline`.
+ * @throws BrokerError (one line naming the URL) when the broker cannot be reached in time, refuses,
+ * answers something that is not its HAL, or (credentials set) links or redirects to another origin.
  * @example
  * const { pacts } = await fetchPactsForVerification({ url: 'http://127.0.0.1:9292', enablePending: true }, 10_000);
  * pacts.map((pact) => pact.name) // ['Pact between web-app (abc123) and petstore-order-interface']
  */
-export async function fetchPactsForVerification(broker: PactBroker, timeout?: number): Promise<BrokerPacts> {
-  const indexUrl = brokerBase(broker.url);
-  const index = (await brokerRequest(broker, { method: 'GET', url: indexUrl, timeout })).json;
-  const provider = broker.provider ?? pactParticipants.provider;
-  const url = requiredLink(index, 'pb:provider-pacts-for-verification', `GET ${indexUrl}`, { provider });
-  const answer = await brokerRequest(broker, { method: 'POST', url, body: forVerificationBody(broker), timeout });
+export async function fetchPactsForVerification(
+  broker: PactBroker,
+  waits?: number | BrokerWaits,
+): Promise<BrokerPacts> {
+  const bounds = brokerWaits(waits);
+  const { listed, index } = await listPactsForVerification(broker, bounds);
   const pacts: BrokerPact[] = [];
-  for (const listed of listedPacts(answer.json, `POST ${url}`)) pacts.push(await fetchPact(broker, listed, timeout));
+  for (const pact of listed) pacts.push(await fetchListedPact(broker, pact, bounds));
   return { pacts, index };
 }
 
@@ -230,23 +269,29 @@ export interface VerificationResult {
 
 /**
  * Records the provider version on its branch (`pb:pacticipant-branch-version` of the index), as Pact's
- * verifier does before it publishes results: once per run, before the first result.
+ * verifier does before it publishes results: once per run, before the first result. It waits at most
+ * the timeout (a number, or `waits.timeout`), and not past `waits.deadline`.
  * @throws BrokerError when the broker refuses or has no such link.
  * @example
  * await recordProviderBranch({ url, provider: 'petstore-order-interface', providerVersion: '1.2.3', providerBranch: 'main' }, index);
  */
-export async function recordProviderBranch(broker: PactBroker, index: unknown, timeout?: number): Promise<void> {
+export async function recordProviderBranch(
+  broker: PactBroker,
+  index: unknown,
+  waits?: number | BrokerWaits,
+): Promise<void> {
   if (broker.providerBranch === undefined || broker.providerVersion === undefined) return;
   const url = requiredLink(index, 'pb:pacticipant-branch-version', `GET ${brokerBase(broker.url)}`, {
     pacticipant: broker.provider ?? pactParticipants.provider,
     branch: broker.providerBranch,
     version: broker.providerVersion,
   });
-  await brokerRequest(broker, { method: 'PUT', url, body: {}, timeout });
+  await brokerRequest(broker, { method: 'PUT', url, body: {}, ...brokerWaits(waits) });
 }
 
 /**
- * Publishes one pact's verification result to its `pb:publish-verification-results` link.
+ * Publishes one pact's verification result to its `pb:publish-verification-results` link, waiting at
+ * most the timeout (a number, or `waits.timeout`), and not past `waits.deadline`.
  * @throws BrokerError when the pact has no such link, or the broker refuses or does not answer.
  * @example
  * await publishVerificationResult(broker, pact, { success: true, providerVersion: '1.2.3', verifierVersion: '0.1.0' });
@@ -255,7 +300,7 @@ export async function publishVerificationResult(
   broker: PactBroker,
   pact: BrokerPact,
   result: VerificationResult,
-  timeout?: number,
+  waits?: number | BrokerWaits,
 ): Promise<void> {
   if (pact.publishUrl === undefined)
     throw new BrokerError(
@@ -265,7 +310,7 @@ export async function publishVerificationResult(
   await brokerRequest(broker, {
     method: 'POST',
     url: pact.publishUrl,
-    timeout,
+    ...brokerWaits(waits),
     body: {
       success: result.success,
       providerApplicationVersion: result.providerVersion,

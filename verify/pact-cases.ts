@@ -240,9 +240,11 @@ function verifierCases({ outcome, interactions }: PactEvidence): CaseResult[] {
   )
     return [];
   const reason = outcome.crash ?? `Pact's verifier verified none of the ${interactions.length} interactions`;
-  // A verifier that never started on the pact judged nothing of the provider's: a case that could not
-  // run (exit 2, the reason in the verdict), never a violation that blames the provider (exit 1).
-  if (outcome.notRun === true) return [{ name: verifierCaseName, verdict: 'error', reason, exchanges: [] }];
+  // A verifier that never started on the pact, or that the deadline stopped while the provider kept
+  // nothing waiting, judged nothing of the provider's: a case that could not run (exit 2, the reason in
+  // the verdict), never a violation that blames the provider (exit 1).
+  if (outcome.notRun === true || outcome.unfinished === true)
+    return [{ name: verifierCaseName, verdict: 'error', reason, exchanges: [] }];
   const exchange = findingsOnlyExchange(verifierCaseName, [
     { code: 'pact-verifier', path: '', expected: "Pact's verifier to verify the pact", actual: reason },
   ]);

@@ -37,6 +37,12 @@ export interface PactGuard {
   /** The guard's origin: Pact's provider base URL is this, plus the provider's path before /v1. */
   origin: string;
   records: GuardRecord[];
+  /**
+   * Whether the provider kept Pact's verifier waiting: a request to it (or to its state URL) not yet
+   * answered, or one that got no whole answer in time. A verifier the deadline stopped otherwise was
+   * stopped by the run's clock (a slow broker, say), not by the provider.
+   */
+  keptWaiting(): boolean;
   close(): Promise<void>;
 }
 
@@ -168,6 +174,9 @@ class Guard {
   readonly #onStopped: (reason: string) => void;
   readonly #base: URL;
   readonly #state = new GuardState();
+  // The provider's requests under way, and whether one got no whole answer in time (keptWaiting).
+  #waiting = 0;
+  #late = false;
 
   constructor(options: GuardOptions, onStopped: (reason: string) => void) {
     this.#options = options;
@@ -175,10 +184,31 @@ class Guard {
     this.#base = new URL(options.baseUrl.replace(/\/+$/, ''));
   }
 
-  handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    return incoming.method === 'POST' && incoming.url === guardStatePath
-      ? this.changeState(incoming, outgoing)
-      : this.forward(incoming, outgoing);
+  /** Whether a request to the provider is under way, or one got no whole answer in time. */
+  keptWaiting(): boolean {
+    return this.#waiting > 0 || this.#late;
+  }
+
+  /** A request to the provider (or its state URL); one that got no whole answer in time is remembered. */
+  async #send(send: () => Promise<Observation>, failure: SendFailure): Promise<Observation> {
+    return this.#noted(await sendOrFail(send, failure));
+  }
+
+  #noted(observation: Observation): Observation {
+    if (isFailure(observation) && observation.timedOut === true) this.#late = true;
+    return observation;
+  }
+
+  /** One request of Pact's verifier, counted while under way (its answer may wait on the provider). */
+  async handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    this.#waiting += 1;
+    try {
+      await (incoming.method === 'POST' && incoming.url === guardStatePath
+        ? this.changeState(incoming, outgoing)
+        : this.forward(incoming, outgoing));
+    } finally {
+      this.#waiting -= 1;
+    }
   }
 
   /** Passes a state change on to the provider's state URL, and sets the model in the same state. */
@@ -190,7 +220,7 @@ class Guard {
         headers: { 'content-type': 'application/json' },
         body: new Uint8Array(body),
       });
-    const observation = await sendOrFail(send, {
+    const observation = await this.#send(send, {
       onStopped: this.#onStopped,
       unreachable: (reason) => `cannot reach the state URL: ${reason}`,
     });
@@ -214,7 +244,7 @@ class Guard {
         headers,
         ...(body.length > 0 && { body: new Uint8Array(body) }),
       });
-    const observation = await sendOrFail(send, {
+    const observation = await this.#send(send, {
       onStopped: this.#onStopped,
       unreachable: (reason) => `cannot reach the provider: ${reason}`,
     });
@@ -252,7 +282,7 @@ class Guard {
     const listAnswer = await model.call(list.method, list.path, 'valid');
     let observed: Observation;
     try {
-      observed = await sendCall(this.#options, list.method, list.path, 'valid');
+      observed = this.#noted(await sendCall(this.#options, list.method, list.path, 'valid'));
     } catch (error) {
       observed = { failure: (error as Error).message };
     }
@@ -293,6 +323,7 @@ export async function startPactGuard(options: GuardOptions, onStopped: (reason: 
   return {
     origin: `http://127.0.0.1:${port}`,
     records: guard.records,
+    keptWaiting: () => guard.keptWaiting(),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

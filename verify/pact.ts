@@ -6,13 +6,16 @@ import { pactParticipants } from '../contracts/participants.js';
 import { requireInstalled } from './optional-dependencies.js';
 import { pactCases, verifierNotRun } from './pact-cases.js';
 import {
-  fetchPactsForVerification,
+  fetchListedPact,
+  listPactsForVerification,
   publishVerificationResult,
   recordProviderBranch,
   type BrokerPact,
-  type BrokerPacts,
+  type BrokerWaits,
+  type ListedPact,
   type PactBroker,
 } from './pact-broker.js';
+import { brokerBase, BrokerError } from './broker-client.js';
 import { guardStatePath, startPactGuard, type GuardRecord } from './pact-guard.js';
 import { belongsToScenarios, readPactInteractions, scenarioFilter } from './pact-interactions.js';
 import {
@@ -114,7 +117,20 @@ async function verifyBehindGuard(
     stopChild = (reason) => {
       child.stop(reason);
     };
-    return { outcome: await child.outcome, records: guard.records };
+    const outcome = await child.outcome;
+    // Stopped at the deadline with nothing of the provider's under way or late: the run's clock ran out
+    // elsewhere (a slow broker), so the verifier's stop is no evidence against the provider.
+    const unfinished =
+      outcome.crash !== undefined &&
+      options.deadline !== undefined &&
+      Date.now() >= options.deadline &&
+      !guard.keptWaiting();
+    return {
+      outcome: unfinished
+        ? { ...outcome, crash: `${outcome.crash} (no request to the provider was under way)`, unfinished }
+        : outcome,
+      records: guard.records,
+    };
   } finally {
     await guard.close();
   }
@@ -126,14 +142,14 @@ async function verifyBehindGuard(
  * `stateUrl` in Pact's own state-change format (setup, then teardown). Resolves with one case per
  * interaction: Pact's mismatches, one line each, and what the guard found. A crash or a hang of the
  * verifier is a violation with its reason, never an exception. Pact files (`pactUrls`) are checked
- * whole before anything is sent (`checkPactText`). With a broker, its pacts are fetched
- * (`fetchPactsForVerification`, every request within `timeout`) and verified one by one: a pending
- * pact's failures are reported as `pending` and fail nothing (the suite's `pendingPacts` names it);
- * with a provider version, each pact's result is published, and a publication that fails is a case
- * in error, with the broker's reason.
+ * whole before anything is sent (`checkPactText`). With a broker, its list is fetched, then each pact
+ * just before it is verified (every request within `timeout`, none past `deadline`): a pending pact's
+ * failures are reported as `pending` and fail nothing (the suite's `pendingPacts` names it); a pact the
+ * broker did not serve, or served unusable, is a case in error naming the broker and why (the suite's
+ * `unverifiedPacts`), and the others are still judged; with a provider version, each judged pact's
+ * result is published, and a publication that fails is a case in error, with the broker's reason.
  * @throws PactFileError (code `invalid_consumer_pact`) when a pact file cannot be used; nothing was sent then.
- * @throws BrokerError when the broker's pacts cannot be fetched (not reached, refused, not its HAL), and
- * PactFileError, naming the pact's URL, when one of them cannot be used.
+ * @throws BrokerError when the broker's list of pacts cannot be fetched (not reached in time, refused, not its HAL).
  * @example
  * const suite = await verifyPact({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'petstore-dev-key', stateUrl: 'http://127.0.0.1:4010/__mock/provider-state' });
  * suite.verdict // 'passed'
@@ -232,30 +248,37 @@ async function verifyBrokerPact(
 }
 
 /**
- * Publishes each pact's result (after the provider version's branch): the first failure, as a case
- * in error naming the broker's reason; none when all were published.
+ * Publishes each pact's result (after the provider version's branch), every request within the run's
+ * timeout and deadline: the first failure, as a case in error naming the broker's reason; none when
+ * all were published, or there was nothing to publish.
  */
 async function publishResults(
   options: PactVerifyOptions,
   broker: PactBroker,
-  verified: { fetched: BrokerPacts; results: { pact: BrokerPact; success: boolean }[] },
+  verified: { index: unknown; results: { pact: BrokerPact; success: boolean }[] },
 ): Promise<CaseResult[]> {
   const providerVersion = broker.providerVersion;
-  if (providerVersion === undefined) return [];
+  if (providerVersion === undefined || verified.results.length === 0) return [];
+  const waits = waitsOf(options);
   try {
-    await recordProviderBranch(broker, verified.fetched.index, options.timeout);
+    await recordProviderBranch(broker, verified.index, waits);
     for (const { pact, success } of verified.results)
       await publishVerificationResult(
         broker,
         pact,
         { success, providerVersion, verifierVersion: options.version ?? 'unknown' },
-        options.timeout,
+        waits,
       );
     return [];
   } catch (error) {
     const reason = `the verification results were not published: ${(error as Error).message}`;
     return [{ name: 'publish verification results', verdict: 'error', reason, exchanges: [] }];
   }
+}
+
+/** The run's waits, for every request to the broker: each within the timeout, none past the deadline. */
+function waitsOf(options: PactVerifyOptions): BrokerWaits {
+  return { timeout: options.timeout, deadline: options.deadline };
 }
 
 /** What was published: the provider version, its branch, the build's page, how many pacts' results. */
@@ -268,21 +291,73 @@ function publishedOf(broker: PactBroker, pacts: number): NonNullable<SuiteResult
   };
 }
 
-/** The broker's pacts, fetched, verified one by one, and their results published. */
+/** A pact the broker listed that was not verified, with the code and message of why (`unverifiedPacts`). */
+type UnverifiedPact = NonNullable<SuiteResult['unverifiedPacts']>[number];
+
+/** The error case of a pact the broker listed that was not verified: the broker's name for it, and why. */
+function unverifiedCase(unverified: UnverifiedPact): CaseResult {
+  return { name: unverified.name, verdict: 'error', reason: unverified.reason, exchanges: [] };
+}
+
+/**
+ * One listed pact, fetched and checked whole (as a `--pact` file is): the pact, or why it cannot be
+ * verified: the broker's failure (its code and one line naming the URL), or a pact no provider could
+ * be verified against (the consumer's). Past the deadline, or after the broker stopped answering, the
+ * pact is not asked for.
+ */
+async function pactToVerify(
+  broker: PactBroker,
+  listed: ListedPact,
+  at: { waits: BrokerWaits; stoppedAnswering: string | undefined },
+): Promise<BrokerPact | UnverifiedPact> {
+  const unverified = (code: string, reason: string) => ({ name: listed.name, url: listed.url, code, reason });
+  const from = `not fetched from the Pact Broker at ${new URL(brokerBase(broker.url)).origin}`;
+  if (at.waits.deadline !== undefined && Date.now() >= at.waits.deadline)
+    return unverified('run_stopped', `${from}: the run passed its deadline`);
+  if (at.stoppedAnswering !== undefined)
+    return unverified('broker_unreachable', `${from}: it stopped answering (${at.stoppedAnswering})`);
+  let pact: BrokerPact;
+  try {
+    pact = await fetchListedPact(broker, listed, at.waits);
+  } catch (error) {
+    if (!(error instanceof BrokerError)) throw error;
+    return unverified(error.code, error.message);
+  }
+  const check = checkPactText(pact.text);
+  if (!check.ok) {
+    const error = new PactFileError(pact.url, check.diagnostics);
+    return unverified(error.code, error.message);
+  }
+  return pact;
+}
+
+/**
+ * The broker's pacts, each fetched and verified in turn, and their results published. The list is
+ * fetched first (a broker that cannot give it stops the run: BrokerError); then each pact is fetched
+ * just before it is verified, every request within the timeout and none past the deadline, so the
+ * pacts a slow or failing broker did serve are judged, and each one it did not is a case in error
+ * naming the broker and why (`unverifiedPacts`): never a check, never a violation of the provider's.
+ */
 async function verifyBrokerPacts(options: PactVerifyOptions, broker: PactBroker, prefix: string): Promise<SuiteResult> {
   const started = performance.now();
-  const fetched = await fetchPactsForVerification(broker, options.timeout);
-  // Every pact is checked before any is verified: one that cannot be used is the consumer's input, named by its URL.
-  for (const pact of fetched.pacts) {
-    const check = checkPactText(pact.text);
-    if (!check.ok) throw new PactFileError(pact.url, check.diagnostics);
-  }
+  const waits = waitsOf(options);
+  const { listed, index } = await listPactsForVerification(broker, waits);
   const directory = await mkdtemp(join(tmpdir(), 'petstore-broker-pacts-'));
   try {
     const cases: CaseResult[] = [];
     const results: { pact: BrokerPact; success: boolean }[] = [];
     const pendingPacts: string[] = [];
-    for (const [position, pact] of fetched.pacts.entries()) {
+    const unverifiedPacts: UnverifiedPact[] = [];
+    let stoppedAnswering: string | undefined;
+    for (const [position, entry] of listed.entries()) {
+      const pact = await pactToVerify(broker, entry, { waits, stoppedAnswering });
+      if (!('text' in pact)) {
+        unverifiedPacts.push(pact);
+        cases.push(unverifiedCase(pact));
+        // A broker that did not answer one pact in time is not waited on again for each of the others.
+        if (pact.code === 'broker_unreachable') stoppedAnswering ??= `no answer to GET ${pact.url}`;
+        continue;
+      }
       const file = join(directory, `pact-${position + 1}.json`);
       const verified = await verifyBrokerPact(options, pact, { prefix, file });
       reportExchanges(options, verified.cases);
@@ -291,12 +366,13 @@ async function verifyBrokerPacts(options: PactVerifyOptions, broker: PactBroker,
       if (verified.verifierRan) results.push({ pact, success: verified.success });
       if (pact.pending && verified.verifierRan && !verified.success) pendingPacts.push(pact.name);
     }
-    const publication = await publishResults(options, broker, { fetched, results });
+    const publication = await publishResults(options, broker, { index, results });
     cases.push(...publication);
-    const reason = fetched.pacts.length === 0 ? 'the Pact Broker has no pact to verify for these selectors' : undefined;
+    const reason = listed.length === 0 ? 'the Pact Broker has no pact to verify for these selectors' : undefined;
     const published = broker.providerVersion !== undefined && publication.length === 0 && results.length > 0;
     return tallySuite('pact', cases, performance.now() - started, {
       ...(pendingPacts.length > 0 && { pendingPacts }),
+      ...(unverifiedPacts.length > 0 && { unverifiedPacts }),
       ...(published && { publishedResults: publishedOf(broker, results.length) }),
       ...(reason !== undefined && cases.length === 0 && { reason }),
     });

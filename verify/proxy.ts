@@ -2,6 +2,7 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { unreadableFinding } from '../core/finding.js';
 import { stringifyJson } from '../core/stringify-json.js';
 import { checkExchange } from './check-exchange.js';
+import { bodyLimit } from '../core/body-limit.js';
 import { loadPrismOracle } from './prism.js';
 import type { PrismOracle } from '../core/second-oracle.js';
 import { ProxyExchangeLog, proxyVerdict, type ProxyExchange, type ProxyReport } from './proxy-report.js';
@@ -19,7 +20,10 @@ export interface ProxyOptions {
   prism?: boolean;
   /** Called once a response has been forwarded and checked. */
   onExchange?: (exchange: ProxyExchange) => void;
-  /** The largest response body to keep for checking, in bytes (it is forwarded whatever its size). Default: 32 MiB. */
+  /**
+   * The largest response body to check, in bytes, as sent and with its content codings undone (it is
+   * forwarded whatever its size); past it, a `body-too-large` finding. Default: `bodyLimit`, 32 MiB.
+   */
   checkLimit?: number;
   /**
    * Records what passes as scenario files (`ScenarioRecorder.open`): each call of an operation a step, in
@@ -60,6 +64,7 @@ class ProxyServer {
   readonly #sockets = new Set<Socket>();
   /** Exchanges under way: closing waits for each to be checked and recorded. */
   readonly #relays = new Set<Promise<void>>();
+  #checking: Promise<void> = Promise.resolve();
   /** Set once closing has begun: an answer it cuts off is the proxy's doing, not the upstream's. */
   #closing = false;
   readonly #server = createServer((client) => this.#accept(client));
@@ -68,7 +73,7 @@ class ProxyServer {
   constructor(options: ProxyOptions) {
     this.#options = options;
     this.#upstream = upstreamOf(options.upstream);
-    this.#checkLimit = options.checkLimit ?? 32 * 1024 * 1024;
+    this.#checkLimit = options.checkLimit ?? bodyLimit;
     this.#log = new ProxyExchangeLog(this.#upstream.url, options.onExchange);
     this.#redaction =
       options.redaction ?? new Redaction({ urls: [options.upstream, options.recorder?.knownState?.stateUrl] });
@@ -151,26 +156,37 @@ class ProxyServer {
       upstream: this.#upstream,
       checkLimit: this.#checkLimit,
       check: (exchange, reader) => {
-        if (this.#closing && !reader.complete) {
-          exchange.unchecked = 'the proxy stopped before the answer ended';
-          return;
-        }
-        const observed = checkedSafely(exchange, reader, { prism: this.#prism, checkLimit: this.#checkLimit });
-        this.#options.recorder?.record({
-          method: exchange.method,
-          operationPath: exchange.operationPath,
-          authorization: head.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1],
-          status: exchange.status,
-          observed,
-          findings: exchange.violations,
-          startedAt,
-          endedAt: performance.now(),
-        });
+        // One check at a time, in the order the answers ended: the recorder reads the exchanges in that order.
+        const checked = this.#checking.then(() => this.#check(exchange, reader, { head, startedAt }));
+        this.#checking = checked;
+        return checked;
       },
       record: (exchange) => this.#log.record(exchange),
     });
     this.#relays.add(relay);
     void relay.then(() => this.#relays.delete(relay));
+  }
+
+  async #check(
+    exchange: ProxyExchange,
+    reader: RawResponseReader,
+    { head, startedAt }: { head: RawRequestHead; startedAt: number },
+  ): Promise<void> {
+    if (this.#closing && !reader.complete) {
+      exchange.unchecked = 'the proxy stopped before the answer ended';
+      return;
+    }
+    const observed = await checkedSafely(exchange, reader, { prism: this.#prism, checkLimit: this.#checkLimit });
+    this.#options.recorder?.record({
+      method: exchange.method,
+      operationPath: exchange.operationPath,
+      authorization: head.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1],
+      status: exchange.status,
+      observed,
+      findings: exchange.violations,
+      startedAt,
+      endedAt: performance.now(),
+    });
   }
 }
 
@@ -178,13 +194,13 @@ class ProxyServer {
  * `checkExchange`, where whatever a check throws on is a finding on this exchange: the answer has gone to
  * the client already, and no answer of an upstream may end the proxy (issue 59).
  */
-function checkedSafely(
+async function checkedSafely(
   exchange: ProxyExchange,
   reader: RawResponseReader,
   oracles: Parameters<typeof checkExchange>[2],
 ): ReturnType<typeof checkExchange> {
   try {
-    return checkExchange(exchange, reader, oracles);
+    return await checkExchange(exchange, reader, oracles);
   } catch (error) {
     exchange.violations.push(unreadableFinding('the proxy', error));
     return undefined;

@@ -1,3 +1,5 @@
+import { bodyLimit } from '../core/body-limit.js';
+
 /**
  * Reads an HTTP/1.1 response from the bytes a connection carries, as RFC 9112 frames it, without
  * changing them: the validating proxy forwards the bytes as they come and gives a copy to this reader
@@ -22,7 +24,7 @@ export class RawResponseReader {
    * @param method the request's method (a response to HEAD has no content).
    * @param limit the most body bytes to keep for checking; past it the body is still framed, not kept.
    */
-  constructor(method: string, limit = 32 * 1024 * 1024) {
+  constructor(method: string, limit = bodyLimit) {
     this.#method = method.toUpperCase();
     this.#limit = limit;
   }

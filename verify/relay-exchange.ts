@@ -98,7 +98,8 @@ export interface RelayOptions {
   bodyStart: Buffer;
   upstream: Upstream;
   checkLimit: number;
-  check: (exchange: ProxyExchange, reader: RawResponseReader) => void;
+  /** Checks the exchange once its response is over; the exchange is recorded when it has. */
+  check: (exchange: ProxyExchange, reader: RawResponseReader) => Promise<void>;
   record: (exchange: ProxyExchange) => void;
 }
 
@@ -138,12 +139,14 @@ export function relayExchange(relay: RelayOptions): Promise<void> {
     clearTimeout(grace);
     reader.close();
     exchange.status = reader.result().status ?? 0;
-    check(exchange, reader);
-    exchange.durationMs = performance.now() - started;
-    record(exchange);
+    // The client has had every byte: its connection need not wait for the check (a body may take a while to decode).
     client.end();
     server.destroy();
-    ended();
+    void check(exchange, reader).then(() => {
+      exchange.durationMs = performance.now() - started;
+      record(exchange);
+      ended();
+    });
   };
   sendOnConnect({ server, client, upstream, bytes: [Buffer.from(requestHead), bodyStart] });
   server.on('data', (chunk: Buffer) => {

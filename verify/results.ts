@@ -78,6 +78,10 @@ export interface SuiteResult {
    * that sent nothing): failing nothing, counted apart from the checks that passed.
    */
   knownFailedChecks: number;
+  /** Violations of the broker's pending pacts: reported, failing nothing. */
+  pendingViolations: number;
+  /** The checks whose violations are all a pending pact's: failing nothing, counted apart from those that passed. */
+  pendingFailedChecks: number;
   warnings: number;
   disagreements: number;
   knownPrismLimits: number;
@@ -86,6 +90,13 @@ export interface SuiteResult {
   seed?: number;
   /** Pact only: the broker's pending pacts that failed (reported, failing nothing), by the broker's names. */
   pendingPacts?: string[];
+  /**
+   * Pact only: the pacts the broker listed that were not verified, by the broker's names, each with its
+   * URL, the code of why (`broker_unreachable`, `broker_refused`, `broker_invalid_answer`,
+   * `broker_foreign_origin`, `invalid_consumer_pact`) and one line naming the broker or the pact. Each is
+   * also a case in error: the run cannot pass (exit 2), and none is a check or a violation.
+   */
+  unverifiedPacts?: { name: string; url: string; code: string; reason: string }[];
   /** Pact only: the verification results published to the broker (`--provider-version`). */
   publishedResults?: { providerVersion: string; providerBranch?: string; buildUrl?: string; pacts: number };
 }
@@ -131,6 +142,10 @@ export function tallySuite(
     knownViolations: exchanges.reduce((sum, exchange) => sum + (exchange.known?.length ?? 0), 0),
     knownFailedChecks: exchanges.filter(
       (exchange) => exchange.violations.length === 0 && (exchange.known ?? []).length > 0,
+    ).length,
+    pendingViolations: exchanges.reduce((sum, exchange) => sum + (exchange.pending?.length ?? 0), 0),
+    pendingFailedChecks: exchanges.filter(
+      (exchange) => exchange.violations.length === 0 && (exchange.pending ?? []).length > 0,
     ).length,
     warnings: exchanges.reduce((sum, exchange) => sum + exchange.warnings.length, 0),
     disagreements: exchanges.reduce((sum, exchange) => sum + exchange.disagreements.length, 0),

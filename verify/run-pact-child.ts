@@ -30,6 +30,11 @@ export interface PactChildOutcome {
   crash?: string;
   /** Set with `crash` when the verifier never started on the pact (pact-core would not load, or refused its options). */
   notRun?: true;
+  /**
+   * Set with `crash` when the run's deadline stopped the verifier while the provider kept nothing
+   * waiting (no request under way, none late): no verdict, and not the provider's doing.
+   */
+  unfinished?: true;
 }
 
 /** What the verifier's process said of a job, or how it ended without saying. */

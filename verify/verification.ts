@@ -1,7 +1,7 @@
 import { KnownFailures, type Baseline, type KnownFailure } from './baseline.js';
 import { preflight, type PreflightFailure, type PreflightOptions } from './preflight.js';
 import type { Scenario } from '../core/scenario.js';
-import { explore, type ExploreOptions } from './explore/explore.js';
+import { explore, explorationSettings, type ExploreOptions } from './explore/explore.js';
 import { BrokerError } from './broker-client.js';
 import { TargetUnreachable } from './observe.js';
 import type { PactBroker } from './pact-broker.js';
@@ -48,6 +48,13 @@ export interface VerificationOptions extends TargetOptions {
   preflight?: boolean;
   /** Violations already known (`--baseline`): reported as known, failing nothing; the report says which are fixed. */
   baseline?: Baseline;
+  /**
+   * Whether the run's violations will be written as a baseline (`--write-baseline`): the exploration
+   * then sets every difference apart, as a run reading that baseline sets apart the ones it knows, and
+   * makes every run, none shrunk, so that the run reading the baseline on the same provider at the same
+   * seed meets exactly what it holds. Default: false.
+   */
+  writesBaseline?: boolean;
   /** The exploration's runs, seed, steps and folder to save a failure in (see `ExploreOptions`). */
   exploration?: Pick<ExploreOptions, 'runs' | 'seed' | 'maxSteps' | 'save' | 'setAside'>;
   /** Called after every judged exchange of the pact and the scenarios, for progress output. */
@@ -89,6 +96,20 @@ async function runSuite(
     stateUrl,
     ...(options.onRun !== undefined && { onRun: options.onRun }),
   });
+}
+
+/**
+ * A suite, unless the run's deadline passed before it started: then it sends nothing and is a case
+ * that could not run (exit 2 unless something failed), never a violation. The time went elsewhere (a
+ * slow Pact Broker, say): a suite that was never sent holds no evidence against the provider.
+ */
+async function runSuiteBeforeDeadline(
+  suite: VerificationOptions['suites'][number],
+  options: VerificationOptions,
+): Promise<SuiteResult> {
+  if (options.deadline === undefined || Date.now() < options.deadline) return runSuite(suite, options);
+  const reason = 'not run: the run passed its deadline before this suite started (nothing of it was sent)';
+  return tallySuite(suite, [{ name: suite, verdict: 'error', reason, exchanges: [] }], 0);
 }
 
 // What the preflight checks: the state URL only when a suite sets provider states.
@@ -167,13 +188,16 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   options = { ...options, watch: options.watch ?? { timeouts: 0 }, loadPrism: options.loadPrism ?? prismLoader() };
   // With a baseline, the progress lines already say which failures are known.
   const knownFailures = options.baseline === undefined ? undefined : new KnownFailures(options.baseline);
-  if (knownFailures !== undefined)
-    options = {
-      ...options,
-      ...markedCallbacks(options, knownFailures),
-      // A known difference ends its exploration run, set apart; the other runs are still made.
-      exploration: { ...options.exploration, setAside: (steps) => knownFailures.knowsLastStep(steps) },
-    };
+  if (knownFailures !== undefined) options = { ...options, ...markedCallbacks(options, knownFailures) };
+  // A difference the baseline knows (any, in a run that writes one) ends its exploration run, set apart;
+  // the other runs are still made: the run that writes a baseline explores as the one that reads it.
+  const setAside: ExploreOptions['setAside'] =
+    options.writesBaseline === true
+      ? () => true
+      : knownFailures === undefined
+        ? options.exploration?.setAside
+        : (steps) => knownFailures.knowsLastStep(steps);
+  if (setAside !== undefined) options = { ...options, exploration: { ...options.exploration, setAside } };
   // A pact file that cannot be used is the input's error: said before anything is sent.
   const pactFileError = await unusablePactFile(options);
   if (pactFileError !== undefined)
@@ -185,10 +209,10 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   const preflightSuite = listed === undefined ? undefined : judgedPreflight(listed, options);
   if (preflightSuite !== undefined) results.push(preflightSuite);
   try {
-    for (const suite of options.suites) results.push(await runSuite(suite, options));
+    for (const suite of options.suites) results.push(await runSuiteBeforeDeadline(suite, options));
   } catch (error) {
-    // A broker whose pacts cannot be fetched, or a pact of its that cannot be used, is a setup mistake,
-    // like the preflight's: exit 2, one line.
+    // A broker that cannot list its pacts is a setup mistake, like the preflight's: exit 2, one line
+    // (a pact it then fails to serve, or serves unusable, is a case of the pact suite instead).
     if (error instanceof BrokerError) brokerFailure = { check: 'pact-broker', message: error.message };
     else if (error instanceof PactFileError) brokerFailure = { check: 'pact-file', message: error.message };
     else if (error instanceof TargetUnreachable) unreachable = error.message;
@@ -197,7 +221,7 @@ export async function runVerification(options: VerificationOptions): Promise<Run
   if (brokerFailure !== undefined)
     return reportOf(options, { suites: results, startedAt, started, setupError: brokerFailure });
   if (knownFailures === undefined) return reportOf(options, { suites: results, startedAt, started, unreachable });
-  const { suites, fixed } = knownFailures.apply(results);
+  const { suites, fixed } = knownFailures.apply(results, { explored: explorationSettings(options.exploration) });
   return reportOf(options, {
     suites,
     startedAt,

@@ -21,10 +21,12 @@ recordHar, a proxy's export), in the order their answers ended, as the proxy jud
 each answer against the specification (Ajv, and Prism's validator as a second oracle), and against
 what the contract requires in the state the deployment held, named with --from-scenario, or else
 inferred from the HAR's own answers (a bug in an inferred status cannot be caught: the summary names
-each). Entries of other hosts and paths are ignored (one line says how many); CORS preflights,
-aborted requests, answers from the browser's cache and bodies the HAR left out or cut are listed,
-not judged. Nothing is sent anywhere: a HAR is past traffic. No key, cookie, token or URL secret of
-the file appears in any line, report or saved scenario.
+each). Entries of other hosts and paths are ignored (one line says how many); a path near the
+interface's (a trailing slash, a second slash, another case) is judged by rule near-path-refusals;
+CORS preflights, aborted requests and answers from the browser's cache are listed, not judged; an
+answer whose body the HAR left out or cut is judged by its status and headers, and says so. Nothing
+is sent anywhere: a HAR is past traffic. No key, cookie, token or URL secret of the file appears in
+any line, report or saved scenario.
 Exits 1 if any answer breaks the specification or the contract, 2 if no entry could be judged or
 the file cannot be read as a HAR (one line says why), else 0.
 
@@ -215,8 +217,18 @@ function exchangeLines(exchange: HarExchangeVerdict, options: { quiet: boolean; 
   if (options.quiet && exchange.violations.length === 0) return [];
   const mark = exchange.unjudged !== undefined ? '-' : exchange.violations.length > 0 ? '✗' : '·';
   const subject = `${exchange.method} ${exchange.url} → ${exchange.status}`;
+  const notes = [
+    ...(exchange.unjudged !== undefined
+      ? [`not judged: ${exchange.unjudged}`]
+      : exchange.near === undefined
+        ? []
+        : [`a path near ${exchange.near}: judged against the contract, rule near-path-refusals`]),
+    ...(exchange.unjudged === undefined && exchange.bodyUnjudged !== undefined
+      ? [`judged on its status and headers only: ${exchange.bodyUnjudged}`]
+      : []),
+  ];
   return [
-    `${mark} #${exchange.entry + 1} ${subject}${exchange.unjudged === undefined ? '' : ` (not judged: ${exchange.unjudged})`}`,
+    `${mark} #${exchange.entry + 1} ${subject}${notes.map((note) => ` (${note})`).join('')}`,
     ...exchange.violations.map((finding) => `    ${findingText(finding)}`),
     ...shownDisagreements(exchange.disagreements, options).map((item) => `    note: ${disagreementLine(item)}`),
   ];

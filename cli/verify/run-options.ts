@@ -46,7 +46,8 @@ const reportOptions = `${timeoutOption}
   --junit FILE          write a JUnit XML report of every suite that ran
   --json FILE           write the whole report as JSON
   --html FILE           write a self-contained HTML page of the report, with the coverage matrix
-  --write-baseline FILE write the violations of this run as a baseline of known failures (JSON)
+  --write-baseline FILE write the violations of this run as a baseline of known failures (JSON);
+                        exploration goes past every difference, as a run reading it does
   --baseline FILE       known failures (from --write-baseline): reported as known, failing nothing;
                         the run fails only on new violations, and says which known ones are fixed`;
 
@@ -67,7 +68,9 @@ const brokerOptions = `  --pact-broker-consumer NAME  with $PACT_BROKER_BASE_URL
   --provider-branch B   with $PACT_BROKER_BASE_URL: the provider version's branch
                         A broker that cannot be reached within --timeout, refuses, or answers no Pact
                         Broker's HAL stops the run with exit 2 and one line naming the URL; a
-                        publication it refuses is an error of the run.`;
+                        publication it refuses is an error of the run. No wait on the broker passes
+                        --deadline: the pacts it served are judged, each one it did not is named
+                        (exit 2, never a violation of the provider's).`;
 
 export const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options]                 (petstore-verify explore --help)
@@ -112,7 +115,8 @@ export const exploreUsage = `Usage: petstore-verify explore [options]
 Explores: generates provider states and sequences of calls, sends each to the implementation and to
 the kit's mock seeded with the same state, and compares every answer; a difference is shrunk to the
 smallest state and sequence that still differ. A difference a --baseline knows ends its run, set
-apart, and the other runs go on: every run is made. ${exploreExitCodes}
+apart, and the other runs go on: every run is made. With --write-baseline, every difference is set
+apart so (none shrunk): the same seed reads the baseline back green. ${exploreExitCodes}
 
 Options:
 ${targetOptions}
@@ -372,6 +376,11 @@ export function parse(
         `--pact ${JSON.stringify(file)} is not a file: give the path of a pact file, such as mock.pact() writes`,
       );
   const { suite, suites } = suitesOf(values, explore, warn);
+  // The run that writes a baseline explores as the run reading it will: past every difference, none shrunk.
+  if (values.save !== undefined && values['write-baseline'] !== undefined)
+    throw new UsageError(
+      '--save has nothing to save with --write-baseline: a run that writes a baseline explores past every difference and shrinks none (save from a run that reads the baseline)',
+    );
   const seed = seedOf(values.seed);
   const broker = brokerOf(values, environment);
   return {

@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { loadScenarios, scenarioDirectory } from '../../core/scenario-files.js';
 import { injectsFaults, type Scenario } from '../../core/scenario.js';
 import { baselineText, readBaseline, type Baseline } from '../../verify/baseline.js';
-import { defaultExplorationSeed } from '../../verify/explore/explore.js';
+import { defaultExplorationSeed, explorationSettings, type ExplorationSettings } from '../../verify/explore/explore.js';
 import { githubAnnotations, githubSummary } from '../../verify/github.js';
 import { checkPactFiles } from '../../verify/pact-document.js';
 import { installHint, type OptionalDependency } from '../../verify/optional-dependencies.js';
@@ -14,6 +14,7 @@ import { toHtml } from '../../verify/report/html.js';
 import { toJson } from '../../verify/report/json.js';
 import { toJunit } from '../../verify/report/junit.js';
 import type { RunReport } from '../../verify/report/run-report.js';
+import { checkScenarioFolder } from '../../verify/save-scenario-file.js';
 import { runVerification, type VerificationOptions } from '../../verify/verification.js';
 import { packageVersion, usageFailure, UsageError } from '../shared.js';
 import { exploreUsage, parse, usage, type RunFlags } from './run-options.js';
@@ -84,14 +85,19 @@ async function reportToGitHub(report: RunReport, environment: NodeJS.ProcessEnv,
   }
 }
 
-async function writeReports(report: RunReport, files: OutputFiles, output: CommandOutput): Promise<void> {
+async function writeReports(
+  report: RunReport,
+  files: OutputFiles & { explored: ExplorationSettings },
+  output: CommandOutput,
+): Promise<void> {
+  const { explored } = files;
   // A run that could not check everything (exit 2) would write a baseline that forgets what it did not see.
   if (files['write-baseline'] !== undefined) {
     if (report.exitCode === 2)
       output.stderr(
         `petstore-verify: --write-baseline ${files['write-baseline']} not written: the run did not finish\n`,
       );
-    else await writeFile(files['write-baseline'], baselineText(report.suites));
+    else await writeFile(files['write-baseline'], baselineText(report.suites, { explored }));
   }
   if (files.junit !== undefined) await writeFile(files.junit, toJunit(report));
   if (files.json !== undefined) await writeFile(files.json, toJson(report));
@@ -133,6 +139,7 @@ function verificationOf(options: RunFlags, scenarios: Scenario[], baseline: Base
       : options.broker !== undefined && { broker: options.broker }),
     ...(options.scenario !== undefined && { pactScenarios: options.scenario }),
     ...(baseline !== undefined && { baseline }),
+    writesBaseline: options['write-baseline'] !== undefined,
     strict: options.strict ?? false,
     prism: !options['no-prism'],
     timeout: options.timeout,
@@ -197,6 +204,8 @@ export async function runCommand(
     requireNeededPackages(options);
     scenarios = await scenariosOf(options);
     await checkWritable(options);
+    // A --save DIR that cannot take the scenario is the command line's error, said before any call.
+    if (options.exploration.save !== undefined) await checkScenarioFolder(options.exploration.save);
     if (options.baseline !== undefined) baseline = await readBaseline(options.baseline);
     // A consumer's pact that cannot be used is the input's error, said before any call to the provider.
     if (options.pact !== undefined) await checkPactFiles(options.pact);
@@ -211,7 +220,7 @@ export async function runCommand(
   if (report.setupError !== undefined) output.stderr(`petstore-verify: ${report.setupError.message}\n`);
   else if (report.unreachable !== undefined) output.stderr(`petstore-verify: ${report.unreachable}\n`);
   output.stdout(`${summaryLines(report, lineOptions).join('\n')}\n`);
-  await writeReports(report, options, output);
+  await writeReports(report, { ...options, explored: explorationSettings(options.exploration) }, output);
   await reportToGitHub(report, environment, output);
   return report.exitCode;
 }

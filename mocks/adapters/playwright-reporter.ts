@@ -135,15 +135,22 @@ export class OrderCoverageReporter implements Reporter {
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const write = this.#options.write ?? ((line: string) => console.log(line));
     const pactsWritten = await this.#writePacts(write);
-    const verdict = this.#coverageVerdict(result, write);
-    if (!pactsWritten && result.status === 'passed') return { status: 'failed' };
-    return verdict;
+    const missing = this.#coverageMissing(write);
+    if (result.status !== 'passed') return undefined;
+    // Playwright's own summary says the tests passed: say why the run fails all the same.
+    const reasons: string[] = [];
+    if (!pactsWritten) reasons.push('the consumer pact was not written');
+    if (this.#options.failOnMissing && missing !== undefined) reasons.push(`failOnMissing is on and ${missing}`);
+    if (reasons.length === 0) return undefined;
+    write(`Order interface: the run fails although every test passed: ${reasons.join('; ')}.`);
+    return { status: 'failed' };
   }
 
-  #coverageVerdict(result: FullResult, write: (line: string) => void): { status?: FullResult['status'] } | undefined {
+  /** Writes the coverage line; says what is missing, if anything (for failOnMissing), else undefined. */
+  #coverageMissing(write: (line: string) => void): string | undefined {
     if (this.#tests === 0) {
       write('Order interface coverage: no test used the order mock.');
-      return this.#options.failOnMissing && result.status === 'passed' ? { status: 'failed' } : undefined;
+      return 'no test used the order mock';
     }
     const merged = mergeCoverage(this.#coverages);
     const ignore = this.#options.ignore ?? [];
@@ -155,8 +162,7 @@ export class OrderCoverageReporter implements Reporter {
         ? `Order interface coverage: every documented response was produced${ignored}, over ${tests}; ${merged.covered} of ${merged.total} in all.`
         : `Order interface coverage: ${merged.covered} of ${merged.total} documented responses produced over ${tests}; never produced: ${missing.join(', ')}${ignored}.`,
     );
-    return this.#options.failOnMissing && missing.length > 0 && result.status === 'passed'
-      ? { status: 'failed' }
-      : undefined;
+    if (missing.length === 0) return undefined;
+    return `${missing.length} documented response${missing.length === 1 ? ' was' : 's were'} never produced`;
   }
 }

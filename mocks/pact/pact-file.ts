@@ -1,6 +1,14 @@
 // Writing a consumer's pact to a file, apart from judging it, so that the control client (which
 // fetches a pact the server judged) writes it the same way without loading the judge.
+import { fileError } from '../../core/file-error.js';
 import { parseJson, type JsonValue } from '../../core/parse-json.js';
+import {
+  makeFolder,
+  readRegularFile,
+  regularFileAt,
+  replaceFile,
+  type RegularFileSystem,
+} from '../../core/regular-file.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { MockOptionError, MockUsageError } from '../base/errors.js';
 import type { RequestFilter } from '../journal/request-filter.js';
@@ -26,13 +34,9 @@ export interface PactOptions extends PactSelection {
 /** What a pact's consumer or provider may be named: it becomes part of a file's name. */
 export const pactParticipantName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-interface FileSystem {
-  mkdir(path: string, options: { recursive: true }): Promise<unknown>;
-  writeFile(path: string, text: string, options?: { flag: 'wx' }): Promise<void>;
+interface FileSystem extends RegularFileSystem {
   readFile(path: string, encoding: 'utf8'): Promise<string>;
-  rename(from: string, to: string): Promise<void>;
-  unlink(path: string): Promise<void>;
-  stat(path: string): Promise<{ mtimeMs: number }>;
+  stat(path: string): Promise<Awaited<ReturnType<RegularFileSystem['stat']>> & { mtimeMs: number }>;
 }
 
 /** How long a writer waits for another to finish the same pact file before it gives up. */
@@ -103,14 +107,10 @@ async function mergedDocument(
   fileSystem: FileSystem,
   file: string,
   document: Record<string, JsonValue>,
+  action: string,
 ): Promise<Record<string, JsonValue>> {
-  let text: string;
-  try {
-    text = await fileSystem.readFile(file, 'utf8');
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') return document;
-    throw error;
-  }
+  const text = await readRegularFile(fileSystem, { path: file, action });
+  if (text === undefined) return document;
   let existing: JsonValue;
   try {
     existing = parseJson(text);
@@ -163,13 +163,36 @@ async function breakStaleLock(fileSystem: FileSystem, lock: string, seen: string
 }
 
 /** Holds the pact's lock while `work` runs: one writer at a time, across workers and processes. */
-async function withLock<T>(fileSystem: FileSystem, lock: string, work: () => Promise<T>): Promise<T> {
+async function withLock<T>(
+  fileSystem: FileSystem,
+  lock: { path: string; folder: string; action: string },
+  work: () => Promise<T>,
+): Promise<T> {
+  let token: string;
+  try {
+    token = await takeLock(fileSystem, lock.path);
+  } catch (error) {
+    // The lock's own refusal (held too long) as it is; the file system's (no permission, no space) coded,
+    // named by its folder, which is what the user chose and can change.
+    throw error instanceof MockUsageError ? error : fileError(error, { action: lock.action, path: lock.folder });
+  }
+  try {
+    return await work();
+  } finally {
+    // Only its own: a lock broken as stale (a writer slower than the patience) may be another's by now.
+    if ((await fileSystem.readFile(lock.path, 'utf8').catch(() => undefined)) === token)
+      await fileSystem.unlink(lock.path).catch(() => undefined);
+  }
+}
+
+/** Takes the lock, waiting for another writer's turn to end; resolves with the token it wrote. */
+async function takeLock(fileSystem: FileSystem, lock: string): Promise<string> {
   const started = Date.now();
   const token = `${Date.now()} ${Math.random().toString(36).slice(2)}`;
   for (;;) {
     try {
       await fileSystem.writeFile(lock, token, { flag: 'wx' });
-      break;
+      return token;
     } catch (error) {
       if (errorCode(error) !== 'EEXIST') throw error;
     }
@@ -183,13 +206,6 @@ async function withLock<T>(fileSystem: FileSystem, lock: string, work: () => Pro
         `${lock} has been held for ${Math.round(age / 1000)} s by another writer of the same pact; delete it if no test run is writing`,
       );
     else await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
-  }
-  try {
-    return await work();
-  } finally {
-    // Only its own: a lock broken as stale (a writer slower than the patience) may be another's by now.
-    if ((await fileSystem.readFile(lock, 'utf8').catch(() => undefined)) === token)
-      await fileSystem.unlink(lock).catch(() => undefined);
   }
 }
 
@@ -227,20 +243,31 @@ export function pactFilePath(options: PactOptions): { dir: string; file: string;
  * with the same request and provider state is written once, and one answered differently is refused
  * (`MockUsageError` `pact_conflict`, naming both). Safe under concurrent writers (workers, processes):
  * one at a time under a lock file, each writing a new file and renaming it over the old one. Resolves
- * with the file's path. Node.js only.
+ * with the file's path. Node.js only. A path the file system refuses is a `FileError` of its cause
+ * (`path_too_long`, `permission_refused`, `not_a_folder`, `no_space`, ...); a FIFO, a folder, a socket
+ * or a device at the pact's path is refused (`not_a_regular_file`) before the lock is taken, and a
+ * symbolic link to a regular file is followed: the file it leads to is the one merged into and replaced.
  * @example
  * await writePactFile(document, { consumer: 'web-app' }) // 'pacts/web-app-petstore-order-interface.json'
  */
 export async function writePactFile(document: JsonValue, options: PactOptions): Promise<string> {
   const { dir, file, name } = pactFilePath(options);
   const fileSystem = nodeFileSystem();
-  const inDir = (base: string) => (/[\\/]$/.test(dir) ? `${dir}${base}` : `${dir}/${base}`);
-  await fileSystem.mkdir(dir, { recursive: true });
-  await withLock(fileSystem, pactLockFile(dir, checkedParties(options)), async () => {
-    const merged = await mergedDocument(fileSystem, file, document as Record<string, JsonValue>);
-    const partial = inDir(`.${shortName(name)}.${Math.random().toString(36).slice(2)}.partial`);
-    await fileSystem.writeFile(partial, `${stringifyJson(merged)}\n`);
-    await fileSystem.rename(partial, file);
+  const action = `write the pact ${file}`;
+  await makeFolder(fileSystem, { path: dir, action });
+  // Looked at before the lock is taken, without opening it: a special file is refused, never waited on
+  // while other writers wait for the lock; a link to a regular file is followed.
+  const target = await regularFileAt(fileSystem, { path: file, action });
+  const lock = { path: pactLockFile(dir, checkedParties(options)), folder: dir, action };
+  await withLock(fileSystem, lock, async () => {
+    const merged = await mergedDocument(fileSystem, target.file, document as Record<string, JsonValue>, action);
+    const folder = target.file.slice(0, Math.max(target.file.lastIndexOf('/'), target.file.lastIndexOf('\\')) + 1);
+    await replaceFile(fileSystem, {
+      file: target.file,
+      temporary: `${folder}.${shortName(name)}.${Math.random().toString(36).slice(2)}.partial`,
+      text: `${stringifyJson(merged)}\n`,
+      action,
+    });
   });
   return file;
 }

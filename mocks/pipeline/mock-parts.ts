@@ -212,6 +212,29 @@ function controlsOf(session: MockSession): MockControls {
 }
 
 /**
+ * `mock.observe`: counts the sources connected (one source observed twice is one, as the observer
+ * makes it), so that a pact can say when none was.
+ */
+function observeCounted(observe: (source: MswEvents) => () => void, msw: MswUse): (source: MswEvents) => () => void {
+  const connected = new Map<MswEvents['events'], () => void>();
+  return (source) => {
+    const existing = connected.get(source.events);
+    if (existing !== undefined) return existing;
+    const disconnect = observe(source);
+    msw.observed = true;
+    msw.connected++;
+    const counted = () => {
+      disconnect();
+      if (!connected.delete(source.events)) return;
+      msw.connected--;
+      if (msw.connected === 0) msw.disconnected = true;
+    };
+    connected.set(source.events, counted);
+    return counted;
+  };
+}
+
+/**
  * An order mock, without loading MSW: its `handlers` are made at the first ask, by the MSW adapter
  * (`createOrderMock` in `order-mock.ts`, which registers itself as it loads). The standalone server
  * imports only this, so it starts without MSW; where the adapter was never loaded, `handlers`
@@ -260,8 +283,8 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
     warn: options.warn,
     userHandlers: () => userHandlers,
   });
-  const msw: MswUse = { handlersGiven: false, observed: false };
-  const observe = createObserver(pipeline);
+  const msw: MswUse = { handlersGiven: false, observed: false, connected: 0, disconnected: false };
+  const observe = observeCounted(createObserver(pipeline), msw);
   const mock: Omit<OrderMock, 'handlers'> = {
     ...controlsOf(sessions.default),
     handle: pipeline.handle,
@@ -270,10 +293,7 @@ export function createMockParts(options: OrderMockOptions, judge: InteractionJud
       return { ...controlsOf(session), ...pactControlsOf(session, msw, pipeline.basePath, pact) };
     },
     sessions: () => sessions.list(),
-    observe: (source) => {
-      msw.observed = true;
-      return observe(source);
-    },
+    observe,
     dropsConnectionsInAnySession: () => sessions.some(dropsConnections),
     ...pactControlsOf(sessions.default, msw, pipeline.basePath, pact),
   };

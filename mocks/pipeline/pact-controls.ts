@@ -49,15 +49,29 @@ function checkedMaxPactBytes(maxPactBytes = pactSizeLimit): number {
   return maxPactBytes;
 }
 
-/** Whether the mock's MSW handlers were handed out, and whether an MSW server or worker was observed. */
+/**
+ * Whether the mock's MSW handlers were handed out, whether an MSW server or worker was observed, how
+ * many observations are connected now, and whether all of them were once disconnected.
+ */
 export interface MswUse {
   handlersGiven: boolean;
   observed: boolean;
+  connected: number;
+  disconnected: boolean;
 }
 
 /** What a pact says it could not see: MSW in use, and nothing observed, hides `server.use` answers. */
 const unseenWithoutObserve =
   "mock.observe(server) was never called: answers of handlers in front of the kit's (server.use, worker.use) could not be seen, and are not in this pact";
+const unseenAfterUnobserve =
+  "mock.observe(server)'s disconnect was called: answers of handlers in front of the kit's (server.use, worker.use) while nothing was observed could not be seen, and are not in this pact";
+
+/** Why some answers may be missing from a pact, if they may be. */
+function unseenOf(msw: MswUse): string | undefined {
+  if (!msw.handlersGiven) return undefined;
+  if (!msw.observed) return unseenWithoutObserve;
+  return msw.disconnected ? unseenAfterUnobserve : undefined;
+}
 
 /** How a mock's pacts are made: the judge, the size limit, and where a pact's left-out calls are said. */
 export interface PactSettings {
@@ -98,12 +112,10 @@ export function pactControlsOf(
   settings: PactSettings,
 ): PactControls {
   const { judge, maxBytes, warn } = settings;
-  const context = () => ({
-    basePath,
-    judge,
-    maxBytes,
-    ...(msw.handlersGiven && !msw.observed && { unseen: unseenWithoutObserve }),
-  });
+  const context = () => {
+    const unseen = unseenOf(msw);
+    return { basePath, judge, maxBytes, ...(unseen !== undefined && { unseen }) };
+  };
   return {
     pact: (options) => writeConsumerPact(session.pactCalls(), options, { ...context(), warn }),
     pactDocument: (parties) => consumerPact(session.pactCalls(), parties, context()),

@@ -109,7 +109,9 @@ describe('petstore-mock', () => {
   });
 
   it.each([
-    [['--nope'], /^petstore-mock: Unknown option '--nope'.* \(see --help\)\n$/],
+    [['--nope'], /^petstore-mock: Unknown option '--nope' \(see --help\)\n$/],
+    [['--prot', '4010'], /^petstore-mock: Unknown option '--prot': did you mean --port\? \(see --help\)\n$/],
+    [['--API-KEY', 'k'], /^petstore-mock: Unknown option '--API-KEY': did you mean --api-key\? \(see --help\)\n$/],
     [['--port', 'abc'], /^petstore-mock: --port must be an integer from 0 to 65535, got "abc" \(see --help\)\n$/],
     [['--port', '70000'], /^petstore-mock: --port must be an integer from 0 to 65535, got "70000" \(see --help\)\n$/],
     [['--api-key', 'two words'], /^petstore-mock: an API key must be a bearer token/],
@@ -357,7 +359,9 @@ describe('petstore-mock', () => {
       const port = new URL(mock.origin).port;
       const exit = await cli(['--port', port]);
       expect(exit.code).toBe(1);
-      expect(exit.stderr).toBe(`petstore-mock: cannot listen on 127.0.0.1:${port}: EADDRINUSE\n`);
+      expect(exit.stderr).toBe(
+        `petstore-mock: cannot listen on 127.0.0.1:${port}: EADDRINUSE (another process has that port: choose another with --port, or --port 0 for any free one)\n`,
+      );
     });
   });
 

@@ -39,9 +39,15 @@ describe('the scenario files’ errors carry a code of the core’s table', () =
 
   it('documents every code it uses', () => {
     expect(Object.keys(coreErrorCodes).sort()).toEqual([
+      'file_system_failure',
       'invalid_json',
       'invalid_scenario',
       'missing_package_folder',
+      'no_space',
+      'not_a_folder',
+      'not_a_regular_file',
+      'path_too_long',
+      'permission_refused',
       'scenario_with_faults',
       'unknown_scenario',
     ]);

@@ -45,12 +45,16 @@ function resultOf(status: TestResult['status'], pact: Record<string, JsonValue>)
   } as unknown as TestResult;
 }
 
-async function run(tests: [title: string, status: TestResult['status'], pact: Record<string, JsonValue>][]) {
+async function run(
+  tests: [title: string, status: TestResult['status'], pact: Record<string, JsonValue>][],
+  options: { failOnMissing?: boolean; ignore?: string[]; status?: FullResult['status'] } = {},
+) {
   const pactDir = join(directory, `run-${runs++}`);
   const lines: string[] = [];
-  const reporter = new OrderCoverageReporter({ pactDir, write: (line) => lines.push(line) });
+  const { status: runStatus = 'passed', ...reporterOptions } = options;
+  const reporter = new OrderCoverageReporter({ pactDir, write: (line) => lines.push(line), ...reporterOptions });
   for (const [title, status, pact] of tests) reporter.onTestEnd(testOf(title), resultOf(status, pact));
-  const verdict = await reporter.onEnd({ status: 'passed' } as FullResult);
+  const verdict = await reporter.onEnd({ status: runStatus } as FullResult);
   const file = join(pactDir, 'web-app-petstore-order-interface.json');
   return { lines, verdict, file };
 }
@@ -121,6 +125,43 @@ describe("the reporter's pact of the run", () => {
       'Consumer pact not written: second: the pact was not written: the same request under the same provider state is answered differently: "DELETE /store/orders/99 404 (with the key)" against "DELETE /store/orders/99 404 (with the key)"',
     );
     expect(verdict).toEqual({ status: 'failed' });
+    expect(lines.at(-1)).toBe(
+      'Order interface: the run fails although every test passed: the consumer pact was not written.',
+    );
     await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe("the reporter's coverage verdict", () => {
+  const allMissing =
+    'listOrders 200, listOrders 401, cancelOrder 204, cancelOrder 401, cancelOrder 404, cancelOrder 409';
+
+  it('fails a green run with failOnMissing, saying so in a line of its own', async () => {
+    const { lines, verdict } = await run([['cancels', 'passed', await pactOfCalls([])]], {
+      failOnMissing: true,
+      ignore: ['readPet'],
+    });
+    expect(lines.at(-2)).toBe(
+      `Order interface coverage: 0 of 8 documented responses produced over 1 test; never produced: ${allMissing} (readPet ignored).`,
+    );
+    expect(lines.at(-1)).toBe(
+      'Order interface: the run fails although every test passed: failOnMissing is on and 6 documented responses were never produced.',
+    );
+    expect(verdict).toEqual({ status: 'failed' });
+  });
+
+  it('leaves the verdict to the tests without failOnMissing, with no such line', async () => {
+    const { lines, verdict } = await run([['cancels', 'passed', await pactOfCalls([])]]);
+    expect(lines.some((line) => line.startsWith('Order interface: the run fails'))).toBe(false);
+    expect(verdict).toBeUndefined();
+  });
+
+  it('adds no line to a run that failed on its own tests', async () => {
+    const { lines, verdict } = await run([['cancels', 'failed', await pactOfCalls([])]], {
+      failOnMissing: true,
+      status: 'failed',
+    });
+    expect(lines.some((line) => line.startsWith('Order interface: the run fails'))).toBe(false);
+    expect(verdict).toBeUndefined();
   });
 });

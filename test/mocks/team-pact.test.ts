@@ -317,6 +317,34 @@ describe('handlers in front of the kit’s', () => {
     expect(descriptions(document as unknown as PactFile)).toEqual(['GET /store/orders 200 (with the key)']);
   });
 
+  it('names what it could not see after the observation was disconnected', async () => {
+    const mock = mockOnServer();
+    const stop = mock.observe(server);
+    server.use(http.get(`${base}/store/orders`, () => HttpResponse.json([])));
+    await call('/store/orders');
+    stop();
+    stop();
+    server.use(http.get(`${base}/store/orders`, () => HttpResponse.json([{ id: 5, petId: 5, quantity: 1 }])));
+    await call('/store/orders');
+    const { document, unseen } = await mock.pactDocument({ consumer: 'web-app' });
+    expect(unseen).toBe(
+      "mock.observe(server)'s disconnect was called: answers of handlers in front of the kit's (server.use, worker.use) while nothing was observed could not be seen, and are not in this pact",
+    );
+    expect(descriptions(document as unknown as PactFile)).toEqual(['GET /store/orders 200 (with the key)']);
+  });
+
+  it('says nothing went unseen while one of two observations of the same server is still kept', async () => {
+    const mock = mockOnServer();
+    const first = mock.observe(server);
+    const second = mock.observe(server);
+    expect(second).toBe(first);
+    server.use(http.get(`${base}/store/orders`, () => HttpResponse.json([])));
+    await call('/store/orders');
+    const { unseen } = await mock.pactDocument({ consumer: 'web-app' });
+    first();
+    expect(unseen).toBeUndefined();
+  });
+
   it('refuses a 409 for an order the mock holds as pending, naming the interaction', async () => {
     const mock = mockOnServer();
     const stop = mock.observe(server);

@@ -54,14 +54,18 @@ interface Received {
 
 /**
  * A fake Pact Broker: its index, for-verification, the pacts, branch versions, results and publications;
- * below /moved/, redirects to the same path on its own origin.
+ * below /moved/, redirects to the same path on its own origin. The pacts whose positions (from 1) are in
+ * `holdPacts` are listed but never served: their requests are taken and never answered (a broker that
+ * stalls), each answer held in `held` (a test may destroy it: a broker that stalls, then drops the
+ * connection), until the broker closes.
  */
 export async function startFakeBroker(
   pacts: FakePact[],
-  options: { provider?: string; refuseResults?: boolean; refusePublication?: boolean } = {},
+  options: { provider?: string; refuseResults?: boolean; refusePublication?: boolean; holdPacts?: number[] } = {},
 ) {
   const provider = options.provider ?? 'petstore-order-interface';
   const received: Received[] = [];
+  const held: ServerResponse[] = [];
   const send = (response: ServerResponse, status: number, body: unknown) =>
     response.writeHead(status, { 'content-type': 'application/hal+json' }).end(JSON.stringify(body));
   const broker = await listenLocally(async (request: IncomingMessage, response) => {
@@ -107,6 +111,10 @@ export async function startFakeBroker(
         },
       });
     const index = pacts.findIndex((_, position) => url === pactPath(position));
+    if (request.method === 'GET' && index >= 0 && options.holdPacts?.includes(index + 1)) {
+      held.push(response);
+      return;
+    }
     if (request.method === 'GET' && index >= 0) {
       // The pact's text as published, with the broker's links before it: ids beyond 2^53 untouched.
       const links = JSON.stringify({
@@ -131,5 +139,5 @@ export async function startFakeBroker(
     received
       .filter((request) => request.method === method && request.url.endsWith(ending))
       .map((request) => JSON.parse(request.body) as Record<string, unknown>);
-  return { ...broker, received, bodiesOf };
+  return { ...broker, received, held, bodiesOf };
 }

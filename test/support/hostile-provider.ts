@@ -78,6 +78,8 @@ export interface Switches {
   nonAtomicCancel?: boolean;
   /** Sends these Content-Type field lines, each one on its own, instead of application/json (two fields, a broken parameter). */
   contentTypes?: readonly string[];
+  /** Sends, for every list, the bytes this gives for the list's JSON, in its Content-Encoding: a gzip bomb, or an honest list padded to a size. */
+  listBody?: (json: Buffer) => { body: Buffer<ArrayBuffer>; contentEncoding: string };
   /** Cancels a shipped order as if it were pending (204). */
   cancelShipped?: boolean;
   /** Never answers a cancel: lists and state changes are answered, so a run starts and cannot finish. */
@@ -330,6 +332,11 @@ export async function startHostileProvider(switches: Switches = {}) {
     }
     if (isApi && switches.badGzip) head.push('content-encoding: gzip');
     const listing = isApi && answer.status === 200 && Array.isArray(answer.body);
+    if (listing && switches.listBody !== undefined) {
+      const sent = switches.listBody(body);
+      body = sent.body;
+      head.push(`content-encoding: ${sent.contentEncoding}`);
+    }
     if (switches.stallHeaders && listing) {
       socket.write(`${head[0]}\r\n`);
       return;

@@ -239,7 +239,13 @@ describe('petstore-verify explore', () => {
       // What is found, not one seed's shrunk output: one step, a small state, a negative id refused
       // with 404 where the model cancels it (whichever command the seed's shrinking ends at).
       expect(exit.stdout).toMatch(
-        /\n✗ explore › run \d+, shrunk \(shrunk \d+ times to 1 step; saved as .*explore-20261123-run-\d+\.yaml\)\n {4}state: \d orders? in the state: \[.*\]\n/,
+        /\n✗ explore › run (\d+), shrunk \(shrunk \d+ times to 1 step; saved as .*explore-20261123-run-\1\.yaml(; runs? \d+ (to 100 were|was) not made: exploration stops at its first difference)?\)\n {4}state: \d orders? in the state: \[.*\]\n/,
+      );
+      // The runs after the failing one, up to the command's 100, are named as not made.
+      const failedRun = Number(/\n✗ explore › run (\d+), shrunk/.exec(exit.stdout)?.[1]);
+      expect(failedRun).toBeLessThan(99);
+      expect(exit.stdout).toContain(
+        `; runs ${failedRun + 1} to 100 were not made: exploration stops at its first difference)`,
       );
       expect(exit.stdout).toMatch(
         /\n {6}explore › run \d+, shrunk › 1\. [^\n]*-\d+[^\n]*: expected [^\n]*204[^\n]*, got (404|[^\n]*404)[^\n]* \(at status\)\n/,

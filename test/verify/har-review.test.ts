@@ -2,6 +2,7 @@
 // the deployment (a body the page never read, the browser's own HSTS redirect), broken HAR input that
 // must be refused in one line rather than judged or crash, and a redirect's fragment tokens.
 // The command runs in this process (runVerifyInProcess): no test here is about the process.
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,7 +60,7 @@ const refusal = async (file: string) => {
 };
 
 describe('petstore-verify har: bodies a real browser did not keep', () => {
-  it('does not judge a body Playwright never captured (content.size -1, no text) as an empty one, and still catches the 204 for the shipped order', async () => {
+  it('judges an answer whose body Playwright never captured (content.size -1, no text) by its status and headers, not as an empty body, and still catches the 204 for the shipped order', async () => {
     // What Playwright's recordHar wrote here for a list whose body the page never read, and for a 204.
     const file = await har('unread.har', [
       {
@@ -78,16 +79,17 @@ describe('petstore-verify har: bodies a real browser did not keep', () => {
       },
     ]);
     const { report } = await judgeHar({ file, knownState: fromShipped });
-    expect(report.exchanges[0]!.unjudged).toBe(
+    expect(report.exchanges[0]!.bodyUnjudged).toBe(
       'its body is not in the HAR (the page never read it, or the export left it out)',
     );
+    expect(report.exchanges[0]!.unjudged).toBeUndefined();
     expect(report.exchanges[0]!.violations).toEqual([]);
     expect(report.exchanges[1]!.unjudged).toBeUndefined();
-    expect(report.contract.against.map(({ step }) => step)).toEqual(['1. cancel order 3']);
+    expect(report.contract.against.map(({ step }) => step)).toEqual(['2. cancel order 3']);
     expect(report.exitCode).toBe(1);
   });
 
-  it('says of an answer Playwright saw cut off after its status that it came, but its body is not in the HAR', async () => {
+  it('judges an answer Playwright saw cut off after its status by that status, and says its body is not in the HAR', async () => {
     const file = await edited(
       'cut-off.har',
       [{ method: 'DELETE', url: `${base}/store/orders/3`, status: 401, requestHeaders: {}, responseHeaders: json }],
@@ -97,12 +99,13 @@ describe('petstore-verify har: bodies a real browser did not keep', () => {
       },
     );
     const { report } = await judgeHar({ file });
-    expect(report.exchanges[0]!.unjudged).toBe(
+    expect(report.exchanges[0]!.bodyUnjudged).toBe(
       'its answer was cut off after its status (aborted: net::ERR_ABORTED): its body is not in the HAR',
     );
+    expect(report.exchanges[0]!.violations.map(({ code }) => code)).toEqual(['auth-challenge']);
   });
 
-  it('does not judge a body marked base64 that is not base64 (it would decode to bytes the deployment never sent)', async () => {
+  it('does not judge a body marked base64 that is not base64 (it would decode to bytes the deployment never sent), only its status and headers', async () => {
     const file = await har('bad-base64.har', [
       {
         url: `${base}/store/orders`,
@@ -124,12 +127,13 @@ describe('petstore-verify har: bodies a real browser did not keep', () => {
       },
     ]);
     const { report } = await judgeHar({ file });
-    expect(report.exchanges[0]!.unjudged).toBe('its body is marked base64 but is not base64');
+    expect(report.exchanges[0]!.bodyUnjudged).toBe('its body is marked base64 but is not base64');
+    expect(report.exchanges[0]!.unjudged).toBeUndefined();
     expect(report.exchanges[1]!.unjudged).toBeUndefined();
     expect([report.violations, report.exitCode]).toEqual([0, 0]);
   });
 
-  it('does not judge an answer whose HAR entry has no content at all as one without a body', async () => {
+  it('does not judge an answer whose HAR entry has no content at all as one without a body: its status and headers only', async () => {
     const file = await edited(
       'nocontent.har',
       [{ url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed }],
@@ -138,8 +142,8 @@ describe('petstore-verify har: bodies a real browser did not keep', () => {
       },
     );
     const { report } = await judgeHar({ file });
-    expect(report.exchanges[0]!.unjudged).toMatch(/^its body is not in the HAR/);
-    expect(report.exitCode).toBe(2);
+    expect(report.exchanges[0]!.bodyUnjudged).toMatch(/^its body is not in the HAR/);
+    expect([report.judged, report.violations, report.exitCode]).toEqual([1, 0, 0]);
   });
 });
 
@@ -421,6 +425,24 @@ describe('petstore-verify har --save: a scenario it cannot write', () => {
     await mkdir(join(saved, `.honest.yaml.${process.pid}.tmp`), { recursive: true });
     const { report } = await judgeHar({ file, save: { directory: saved, name: 'honest' } });
     expect([report.verdict, report.exitCode, report.violations]).toEqual(['not-run', 2, 0]);
-    expect(report.reason).toMatch(/^the scenario could not be saved: the recording stopped at .*honest\.yaml: EISDIR/);
+    expect(report.reason).toBe(
+      `the scenario could not be saved: the recording stopped: cannot save the recording ${join(saved, 'honest.yaml')}: ${join(saved, `.honest.yaml.${process.pid}.tmp`)} is a folder, not a file (EISDIR); move it away, or choose another folder`,
+    );
+  });
+
+  it('a FIFO where the recording is first written is refused at once, exit 2, not waited on', async () => {
+    const file = await har('fifo.har', [
+      { url: `${base}/store/orders`, status: 200, requestHeaders: authorized, responseHeaders: json, body: listed },
+    ]);
+    const saved = join(directory, 'saved-fifo');
+    await mkdir(saved);
+    const temporary = join(saved, `.fifo.yaml.${process.pid}.tmp`);
+    execFileSync('mkfifo', [temporary]);
+    const { report } = await judgeHar({ file, save: { directory: saved, name: 'fifo' } });
+    expect([report.verdict, report.exitCode, report.reason]).toEqual([
+      'not-run',
+      2,
+      `the scenario could not be saved: the recording stopped: cannot save the recording ${join(saved, 'fifo.yaml')}: ${temporary} is a FIFO or a device, not a regular file (ENXIO); move it away, or choose another folder`,
+    ]);
   });
 });

@@ -123,6 +123,9 @@ describe('petstore-verify with a Pact Broker: the pacts it gives, verified', () 
     expect(broker.bodiesOf('POST', '/for-verification')).toMatchObject([{ includePendingStatus: true }]);
     // Every report says the same: a pending finding, no violation, the pending pact named.
     const report = JSON.parse(await readFile(json, 'utf8')) as {
+      pendingFailedChecks: number;
+      pendingViolations: number;
+      failedChecks: number;
       violations: number;
       exitCode: number;
       findings: { pending?: boolean; code: string }[];
@@ -142,7 +145,12 @@ describe('petstore-verify with a Pact Broker: the pacts it gives, verified', () 
     expect(exit.stdout).toContain(
       '\npact: the pending pact "Pact between web-app (v1) and petstore-order-interface" failed; pending, it fails nothing',
     );
-    expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);
+    // A pending pact's failure is counted as such, never as passed: in the console and the JSON.
+    expect(exit.stdout).toMatch(
+      /\npact: 2 passed, 0 failed, 1 failed pending \(failing nothing\) \(interactions; 3 checks \(1 failed in pending pacts\), 0 violations,/,
+    );
+    expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; 3 checks \(1 failed in pending pacts\), 0 violations, /);
+    expect(report).toMatchObject({ pendingFailedChecks: 1, pendingViolations: 1, failedChecks: 0 });
     expect(exit.code).toBe(0);
     // The broker is told the truth: the pending pact failed, the other passed.
     expect(broker.bodiesOf('POST', '/verification-results').map((body) => body.success)).toEqual([false, true]);
@@ -333,7 +341,7 @@ describe('petstore-verify with a broker that cannot be used: exit 2, one line na
     expect(exit.code).toBe(2);
   });
 
-  it('a broker that never answers, bounded by --timeout, not by --deadline', async () => {
+  it('a broker that never answers, bounded by --timeout when it ends sooner than --deadline', async () => {
     // It takes the request and never answers: only --timeout can end the wait.
     const hung: LocalServer = await listenLocally(() => undefined);
     servers.push(hung);

@@ -439,7 +439,9 @@ describe('petstore-verify proxy --record', () => {
       await proxy.close();
       await upstream.close();
     }
-    expect(errors).toEqual([`the recording stopped at ${join(directory, 'blocked.yaml')}: ENOENT`]);
+    expect(errors).toEqual([
+      `the recording stopped: cannot save the recording ${join(directory, 'blocked.yaml')}: ${join(directory, `.blocked.yaml.${process.pid}.tmp`)}: ENOENT`,
+    ]);
   });
 
   it('answers 404 to POST /__record/new when not recording', async () => {

@@ -178,7 +178,8 @@ describe('petstore-verify arguments and reachability', () => {
       ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--scenario', 'nope'],
       /^petstore-verify: unknown scenario "nope"; known: cancel-cancelled-order, /,
     ],
-    [['--bogus'], /^petstore-verify: Unknown option '--bogus'/],
+    [['--bogus'], "petstore-verify: Unknown option '--bogus' (see --help)\n"],
+    [['--dealine', '30'], "petstore-verify: Unknown option '--dealine': did you mean --deadline? (see --help)\n"],
     [
       ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k', '--timeout', '0'],
       'petstore-verify: --timeout must be a number of seconds above 0 and at most 600, got "0" (see --help)\n',

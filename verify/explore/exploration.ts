@@ -36,8 +36,9 @@ export class Mismatch extends KitError<'model_mismatch'> {
 }
 
 /**
- * Thrown where a run differs only as a baseline knows (`ExploreOptions.setAside`): the run ends there,
- * set apart, and the property holds, so fast-check goes on with the other runs.
+ * Thrown where a run differs only as a baseline knows, or anywhere in a run that writes a baseline
+ * (`ExploreOptions.setAside`): the run ends there, set apart, and the property holds, so fast-check
+ * goes on with the other runs.
  */
 export class KnownMismatch extends KitError<'model_mismatch'> {
   override name = 'KnownMismatch';

@@ -1,12 +1,11 @@
 // Exploration: generated provider states and command sequences, sent to a provider and to the kit's mock as
 // model, every answer compared; a difference is shrunk and can be saved as a scenario (`explore`).
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { stringifyJson } from '../../core/stringify-json.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { ProviderHistory } from '../../core/compare.js';
-import { createDirectory } from '../create-directory.js';
+import { FileError } from '../../core/file-error.js';
+import { saveScenarioFile } from '../save-scenario-file.js';
 import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import { TargetUnreachable } from '../observe.js';
 import { loadPrismOracle } from '../prism.js';
@@ -32,6 +31,24 @@ import type { ExploredFailure } from './exploration-log.js';
 /** The seed an exploration uses unless told otherwise: the same sequences in every CI run. */
 export const defaultExplorationSeed = 20261123;
 
+/** What decides which runs an exploration makes: with the same, the same runs (run N is the same whatever `runs`). */
+export interface ExplorationSettings {
+  seed: number;
+  runs: number;
+  maxSteps: number;
+}
+
+/**
+ * The seed, runs and steps an exploration with these options makes, the defaults filled in.
+ * @example
+ * explorationSettings({ runs: 25 }) // { seed: 20261123, runs: 25, maxSteps: 12 }
+ */
+export function explorationSettings(
+  options: Pick<ExploreOptions, 'seed' | 'runs' | 'maxSteps'> = {},
+): ExplorationSettings {
+  return { seed: options.seed ?? defaultExplorationSeed, runs: options.runs ?? 100, maxSteps: options.maxSteps ?? 12 };
+}
+
 /** How to explore a provider. */
 export interface ExploreOptions extends TargetOptions {
   /** Where Pact's state changes go: every run sets a generated state. */
@@ -48,9 +65,10 @@ export interface ExploreOptions extends TargetOptions {
   onRun?: (result: CaseResult) => void;
   /**
    * Whether the violations of the last of these steps are all known (a baseline's,
-   * `KnownFailures.knowsLastStep`): the run then ends there, set apart as passed with its known
-   * failures, and the exploration goes on with the other runs, where a new difference still fails it.
-   * Without it, any difference stops the exploration and is shrunk.
+   * `KnownFailures.knowsLastStep`; every one, in a run that writes a baseline): the run then ends
+   * there, set apart as passed with its known failures, and the exploration goes on with the other
+   * runs, where a new difference still fails it. Without it, any difference stops the exploration and
+   * is shrunk.
    */
   setAside?: (steps: readonly CheckedExchange[]) => boolean;
 }
@@ -122,10 +140,17 @@ async function exploreRun(
   }
 }
 
+/** What a difference left undone: the runs after it, which `--runs` asked for and exploration never made. */
+function runsNotMade(failedRun: number, runs: number): string {
+  if (failedRun >= runs) return '';
+  const range = failedRun + 1 === runs ? `run ${runs} was` : `runs ${failedRun + 1} to ${runs} were`;
+  return `; ${range} not made: exploration stops at its first difference`;
+}
+
 /** The shrunk failure as a case and as the result's `failure`, its scenario written to `save` when given. */
 async function shrunkFailure(
   failure: ExploredFailure,
-  found: { run: number; seed: number; numShrinks: number; save: string | undefined },
+  found: { run: number; runs: number; seed: number; numShrinks: number; save: string | undefined },
 ): Promise<{ shrunk: CaseResult; failure: NonNullable<ExplorationResult['failure']> }> {
   const { run, seed } = found;
   const failing = failure.steps.at(-1)?.name ?? 'a step';
@@ -138,16 +163,27 @@ async function shrunkFailure(
     failed: unnumbered(failing),
   });
   let scenarioFile: string | undefined;
+  let notSaved: string | undefined;
   if (found.save !== undefined) {
-    await createDirectory(found.save);
-    scenarioFile = join(found.save, `explore-${seed}-run-${run}.yaml`);
-    await writeFile(scenarioFile, toYaml(scenario));
+    try {
+      scenarioFile = await saveScenarioFile({
+        folder: found.save,
+        name: `explore-${seed}-run-${run}`,
+        text: toYaml(scenario),
+      });
+    } catch (error) {
+      // The provider's failure stands whether or not its scenario could be kept: the verdict is not
+      // lost to a full disk, and the reason says what was not saved, and why.
+      if (!(error instanceof FileError)) throw error;
+      notSaved = error.message;
+    }
   }
   const shrunk: CaseResult = {
     name: `run ${run}, shrunk`,
     description: `${failure.state.length} order${failure.state.length === 1 ? '' : 's'} in the state: ${stringifyJson(failure.state)}`,
     verdict: caseVerdict(failure.steps, 'failed'),
-    reason: `shrunk ${found.numShrinks} times to ${failure.steps.length} step${failure.steps.length === 1 ? '' : 's'}${scenarioFile === undefined ? '' : `; saved as ${scenarioFile}`}`,
+    // What was not saved comes last: its message is the file error's, with its own semicolons.
+    reason: `shrunk ${found.numShrinks} times to ${failure.steps.length} step${failure.steps.length === 1 ? '' : 's'}${scenarioFile === undefined ? '' : `; saved as ${scenarioFile}`}${runsNotMade(run, found.runs)}${notSaved === undefined ? '' : `; not saved: ${notSaved}`}`,
     exchanges: failure.steps,
   };
   return {
@@ -176,20 +212,20 @@ async function shrunkFailure(
  */
 export async function explore(options: ExploreOptions): Promise<ExplorationResult> {
   const started = performance.now();
-  const seed = options.seed ?? defaultExplorationSeed;
+  const { seed, runs, maxSteps } = explorationSettings(options);
   const fc = await loadFastCheck();
   const { stateArbitrary, commandArbitraries } = arbitraries(fc);
   const prism = options.prism === false ? undefined : await (options.loadPrism ?? loadPrismOracle)();
   const log = new ExplorationLog(options.onRun);
   const property = fc.asyncProperty(
     stateArbitrary,
-    fc.commands(commandArbitraries, { maxCommands: options.maxSteps ?? 12 }),
+    fc.commands(commandArbitraries, { maxCommands: maxSteps }),
     (state, commands) => exploreRun({ options, prism, log, fc }, state, commands),
   );
   const left = options.deadline === undefined ? undefined : options.deadline - Date.now();
   const details = await fc.check(property, {
     seed,
-    numRuns: options.runs ?? 100,
+    numRuns: runs,
     ...(left !== undefined && { interruptAfterTimeLimit: Math.max(1, left), markInterruptAsFailure: true }),
   });
   const { aborted, lastFailure } = log;
@@ -201,7 +237,7 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
     cases.push({ name: 'stopped', verdict: 'failed', reason, exchanges: [stoppedExchange(reason)] });
     options.onRun?.(cases.at(-1)!);
   } else if (details.failed && lastFailure !== undefined) {
-    const found = { run: log.failedRun, seed, numShrinks: details.numShrinks, save: options.save };
+    const found = { run: log.failedRun, runs, seed, numShrinks: details.numShrinks, save: options.save };
     const { shrunk, failure } = await shrunkFailure(lastFailure, found);
     cases.push(shrunk);
     options.onRun?.(shrunk);

@@ -1,5 +1,9 @@
+import { bodyTooLargeFinding } from '../../core/body-limit.js';
 import type { ObservedResponse } from '../../core/checks.js';
-import { matchRoute, pathSegments, routesAtPath } from '../../core/routes.js';
+import type { Finding } from '../../core/finding.js';
+import { VerifyError } from '../errors.js';
+import { matchRoute, pathSegments, routes, routesAtPath } from '../../core/routes.js';
+import { nearRouteOf } from '../near-path-step.js';
 import { withoutQueries } from '../redaction.js';
 import { responseText } from '../response-text.js';
 import type { HarEntry, HarField } from './har-file.js';
@@ -19,6 +23,10 @@ export interface HarExchange {
   /** The answer as the checks read it; undefined when it cannot be judged (`unjudged` says why). */
   observed: ObservedResponse | undefined;
   unjudged?: string;
+  /** Why its body is not judged, when its status and headers are and its body is not in the HAR (`observed.bodyUnknown`). */
+  bodyUnjudged?: string;
+  /** The finding on an answer whose body passes the kit's bound (`body-too-large`): it is judged by that alone. */
+  tooLarge?: Finding;
   /** Epoch milliseconds: when the request started and when its answer ended, from the HAR's timings. */
   startedAt: number;
   endedAt: number;
@@ -38,37 +46,40 @@ export interface HarSelection {
 
 /**
  * Picks the order interface's entries of a HAR: those under `baseUrl` when given, else under the first
- * base URL (a path ending with `/v1`) below which a path of the route table comes (not counting a
- * redirect the browser made itself). Each gets its answer as the checks read it (a base64 or
- * still-compressed body decoded, HTTP/2 pseudo-headers dropped), or the reason it cannot be judged: a
- * CORS preflight, an aborted request, an answer from the browser's cache, a redirect the browser made
- * itself (HSTS), a body the HAR left out or cut. Sorted by when each answer ended, as a proxy would see them.
+ * base URL (a path ending with `/v1`) below which a path of the route table, or a path near one (a
+ * trailing slash, a second slash, another case), comes (not counting a redirect the browser made
+ * itself). Each gets its answer as the checks read it (a base64 or still-compressed body decoded,
+ * HTTP/2 pseudo-headers dropped; a body the HAR left out, cut or could not decode as unknown, its status
+ * and headers still judged), or the reason it cannot be judged: a CORS preflight, an aborted request
+ * with no status, an answer from the browser's cache, a redirect the browser made itself (HSTS). A body
+ * that decodes past the kit's bound is decoded no further: the entry carries the `body-too-large`
+ * finding instead. Sorted by when each answer ended, as a proxy would see them.
  * @example
- * const { exchanges } = selectHarExchanges(entries, { baseUrl: undefined });
+ * const { exchanges } = await selectHarExchanges(entries, { baseUrl: undefined });
  */
-export function selectHarExchanges(
+export async function selectHarExchanges(
   entries: readonly HarEntry[],
   options: { baseUrl: string | undefined },
-): HarSelection {
+): Promise<HarSelection> {
   const given = options.baseUrl === undefined ? undefined : stripped(new URL(options.baseUrl));
   const base = given ?? firstBase(entries);
   const exchanges: HarExchange[] = [];
   const ignoredHosts = new Map<string, number>();
   const otherBases = new Map<string, number>();
-  entries.forEach((entry, index) => {
+  for (const [index, entry] of entries.entries()) {
     const url = URL.canParse(entry.request.url) ? new URL(entry.request.url) : undefined;
     const found = url === undefined ? undefined : interfacePathOf(url, given);
     if (found === undefined) {
       const host = url?.host || '(no host)';
       ignoredHosts.set(host, (ignoredHosts.get(host) ?? 0) + 1);
-      return;
+      continue;
     }
     if (found.base !== base) {
       otherBases.set(found.base, (otherBases.get(found.base) ?? 0) + 1);
-      return;
+      continue;
     }
-    exchanges.push(exchangeOf(entry, index, found.path, `${found.base}${found.path}`));
-  });
+    exchanges.push(await exchangeOf(entry, index, found.path, `${found.base}${found.path}`));
+  }
   exchanges.sort((left, right) => left.endedAt - right.endedAt || left.startedAt - right.startedAt);
   const byCount = (counts: Map<string, number>) => [...counts].sort((a, b) => b[1] - a[1]).map(([name]) => name);
   return {
@@ -115,22 +126,25 @@ function interfacePathOf(url: URL, given: string | undefined): { base: string; p
   if (given !== undefined) {
     if (!full.startsWith(`${given}/`)) return undefined;
     const path = full.slice(given.length);
-    return routesAtPath(pathSegments(path)).length > 0 ? { base: given, path } : undefined;
+    return ofTheInterface(path) ? { base: given, path } : undefined;
   }
   for (let at = url.pathname.indexOf('/v1/'); at !== -1; at = url.pathname.indexOf('/v1/', at + 1)) {
     const path = url.pathname.slice(at + 3);
-    if (routesAtPath(pathSegments(path)).length > 0)
-      return { base: `${url.origin}${url.pathname.slice(0, at + 3)}`, path };
+    if (ofTheInterface(path)) return { base: `${url.origin}${url.pathname.slice(0, at + 3)}`, path };
   }
   return undefined;
 }
+
+// A path of the route table (any method), or one near it (a near path of any method is the interface's too).
+const ofTheInterface = (path: string) =>
+  routesAtPath(pathSegments(path)).length > 0 || routes.some((route) => nearRouteOf(route.method, path) !== undefined);
 
 const headerNamed = (fields: readonly HarField[], name: string) => {
   const value = fields.find((field) => field.name.toLowerCase() === name)?.value;
   return typeof value === 'string' ? value : undefined;
 };
 
-function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: string): HarExchange {
+async function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: string): Promise<HarExchange> {
   const { request, response } = entry;
   const startedAt = Date.parse(entry.startedDateTime);
   const exchange: HarExchange = {
@@ -146,8 +160,19 @@ function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: 
   };
   const unjudged = whyUnjudged(entry, exchange);
   if (unjudged !== undefined) return { ...exchange, unjudged };
-  const read = observedOf(entry);
-  return 'unjudged' in read ? { ...exchange, unjudged: read.unjudged } : { ...exchange, observed: read };
+  const failure = entry.response._error ?? entry.response._failureText ?? undefined;
+  // Playwright keeps the status of an answer whose body was cut off (the page left before reading it).
+  const cutOff =
+    failure === undefined
+      ? undefined
+      : `its answer was cut off after its status (aborted: ${String(failure).slice(0, 80)}): its body is not in the HAR`;
+  const read = await observedOf(entry);
+  if ('tooLarge' in read) return { ...exchange, tooLarge: read.tooLarge };
+  const bodyUnjudged = cutOff ?? ('unjudged' in read ? read.unjudged : undefined);
+  if (bodyUnjudged === undefined && !('unjudged' in read)) return { ...exchange, observed: read };
+  // Judged on what it shows: its status and headers.
+  const observed = { status: exchange.status, headers: headersOf(entry), text: '', bodyUnknown: true };
+  return { ...exchange, observed, bodyUnjudged };
 }
 
 /** Why an entry of the interface says nothing of what the deployment answered, when it does not. */
@@ -156,9 +181,6 @@ function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined
   const failure = entry.response._error ?? entry.response._failureText ?? undefined;
   const why = typeof failure === 'string' ? `: ${failure.slice(0, 80)}` : '';
   if (exchange.status <= 0) return `no answer came (aborted${why})`;
-  // Playwright keeps the status of an answer whose body was cut off (the page left before reading it).
-  if (failure !== undefined)
-    return `its answer was cut off after its status (aborted${why}): its body is not in the HAR`;
   const redirect = browserRedirect(entry);
   if (redirect !== undefined) return `the browser's own redirect (${redirect}), not the deployment's answer`;
   if (entry._fromCache !== undefined || exchange.status === 304)
@@ -166,24 +188,16 @@ function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined
   // A service worker (an offline cache, or a mock such as MSW's) may answer without the deployment.
   if (entry._fetchedViaServiceWorker === true)
     return "a service worker in the page answered it (Chrome's _fetchedViaServiceWorker), perhaps without asking the deployment";
-  if (matchRoute(exchange.method, exchange.operationPath) === undefined)
+  const { method, operationPath } = exchange;
+  if (matchRoute(method, operationPath) === undefined && nearRouteOf(method, operationPath) === undefined)
     return 'no operation of the specification (this method at this path)';
   return undefined;
 }
 
-/** The answer as the checks read it, or why its body cannot be judged. */
-function observedOf(entry: HarEntry): ObservedResponse | { unjudged: string } {
+/** The answer as the checks read it, or why its body cannot be judged, or the finding on a body past the bound. */
+async function observedOf(entry: HarEntry): Promise<ObservedResponse | { unjudged: string } | { tooLarge: Finding }> {
   const { response } = entry;
-  const headers = new Headers();
-  for (const { name, value } of response.headers) {
-    // HTTP/2 pseudo-headers (`:status`) and names Fetch refuses are not fields of the answer.
-    if (name.startsWith(':')) continue;
-    try {
-      headers.append(name, String(value));
-    } catch {
-      // A field no HTTP message could carry: left out.
-    }
-  }
+  const headers = headersOf(entry);
   const { text, encoding, size } = response.content;
   if (encoding !== undefined && encoding !== 'base64')
     return { unjudged: `its body is in an encoding HAR does not define (${String(encoding).slice(0, 20)})` };
@@ -200,7 +214,14 @@ function observedOf(entry: HarEntry): ObservedResponse | { unjudged: string } {
   if (encoding === 'base64' && /[^A-Za-z0-9+/=\s]|=[^=\s]/.test(text))
     return { unjudged: 'its body is marked base64 but is not base64' };
   const bytes = Buffer.from(text, encoding === 'base64' ? 'base64' : 'utf8');
-  const decoded = decodedBody(bytes, headers.get('content-encoding') ?? undefined);
+  let decoded: { text: string; invalidUtf8: boolean };
+  try {
+    decoded = await decodedBody(bytes, headers.get('content-encoding') ?? undefined);
+  } catch (error) {
+    if (error instanceof VerifyError && error.code === 'body_too_large')
+      return { tooLarge: bodyTooLargeFinding(error.message) };
+    throw error;
+  }
   const length = Buffer.byteLength(decoded.text, 'utf8');
   if (typeof size === 'number' && size > length && !decoded.invalidUtf8)
     return { unjudged: `its body is cut in the HAR (${length} of ${size} bytes kept)` };
@@ -210,6 +231,21 @@ function observedOf(entry: HarEntry): ObservedResponse | { unjudged: string } {
     text: decoded.text,
     ...(decoded.invalidUtf8 && { invalidUtf8: true }),
   };
+}
+
+/** The answer's header fields as Fetch holds them. */
+function headersOf(entry: HarEntry): Headers {
+  const headers = new Headers();
+  for (const { name, value } of entry.response.headers) {
+    // HTTP/2 pseudo-headers (`:status`) and names Fetch refuses are not fields of the answer.
+    if (name.startsWith(':')) continue;
+    try {
+      headers.append(name, String(value));
+    } catch {
+      // A field no HTTP message could carry: left out.
+    }
+  }
+  return headers;
 }
 
 /**
@@ -225,11 +261,16 @@ function bodyKnownEmpty(status: number, size: unknown, headers: Headers): boolea
  * A body's text: browsers keep it decoded whatever its `Content-Encoding`; a tool that keeps the bytes as
  * sent (a proxy's HAR) has them decoded here, as the proxy would.
  */
-function decodedBody(bytes: Buffer, contentEncoding: string | undefined): { text: string; invalidUtf8: boolean } {
+async function decodedBody(
+  bytes: Buffer,
+  contentEncoding: string | undefined,
+): Promise<{ text: string; invalidUtf8: boolean }> {
   if (contentEncoding !== undefined) {
     try {
-      return responseText(bytes, contentEncoding);
-    } catch {
+      return await responseText(bytes, contentEncoding);
+    } catch (error) {
+      // Past the bound is past it, whatever else the bytes could be read as.
+      if (error instanceof VerifyError && error.code === 'body_too_large') throw error;
       // Not in that coding: decoded already, as a browser keeps it.
     }
   }

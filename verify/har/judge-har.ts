@@ -5,6 +5,9 @@ import type { Finding } from '../../core/checks.js';
 import { judgeCall } from '../../core/judge.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import type { Disagreement, PrismOracle } from '../../core/second-oracle.js';
+import type { KeyChoice } from '../../core/authorization.js';
+import { keyChoiceOf } from '../key-choice-of.js';
+import { nearPathStep, nearRouteOf } from '../near-path-step.js';
 import { Redaction } from '../redaction.js';
 import { ScenarioRecorder, type WrittenRecordings } from '../recorder/scenario-recorder.js';
 import { harConfidences } from './har-confidences.js';
@@ -44,6 +47,10 @@ export interface HarExchangeVerdict {
   disagreements: Disagreement[];
   /** Why the entry was not judged, when it was not. */
   unjudged?: string;
+  /** Why its body was not judged, when only its status and headers were (the HAR does not hold the body). */
+  bodyUnjudged?: string;
+  /** The documented call its path is near, when it is a near path (`GET /store/orders with a trailing slash`). */
+  near?: string;
 }
 
 /** The recorder's judgement of the calls against the contract, as last judged. */
@@ -103,7 +110,7 @@ const sanitizedKey = 'Bearer (not in the HAR: a sanitized export)';
 export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarReport; redaction: Redaction }> {
   const { entries } = await readHarFile(options.file, options.limits);
   const redaction = new Redaction(harConfidences(entries));
-  const selection = selectHarExchanges(entries, { baseUrl: options.baseUrl });
+  const selection = await selectHarExchanges(entries, { baseUrl: options.baseUrl });
   const calls = selection.exchanges.filter((exchange) => exchange.unjudged === undefined);
   const sanitized = calls.length > 0 && calls.every((exchange) => exchange.authorization === undefined);
   // A key no call holds (a stale $PETSTORE_API_KEY) is not the app's: compared, each accepted call would read as a wrong key's.
@@ -115,8 +122,13 @@ export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarR
   const directory = options.save?.directory ?? (await mkdtemp(join(tmpdir(), 'petstore-har-')));
   try {
     const recorder = await openRecorder(options, selection, { directory, sanitized: sanitized || keyNotInHar });
+    const keyOf = (exchange: HarExchange) =>
+      keyChoiceOf(sanitized ? sanitizedKey : exchange.authorization, {
+        apiKey: sanitized || keyNotInHar ? undefined : options.apiKey,
+        status: exchange.status,
+      });
     const verdicts = selection.exchanges.map((exchange) => {
-      const verdict = judged(exchange, typeof prism === 'function' ? undefined : prism);
+      const verdict = judged(exchange, keyOf(exchange), typeof prism === 'function' ? undefined : prism);
       if (verdict.unjudged === undefined && recorder !== undefined)
         recorder.record({
           ...exchange,
@@ -163,11 +175,31 @@ async function openRecorder(
   });
 }
 
-function judged(exchange: HarExchange, prism: PrismOracle | undefined): HarExchangeVerdict {
-  const { entry, method, url, status, observed, unjudged } = exchange;
-  const verdict = { entry, method, url, status, violations: [], disagreements: [] };
+function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | undefined): HarExchangeVerdict {
+  const { entry, method, url, status, observed, unjudged, bodyUnjudged, tooLarge } = exchange;
+  const verdict = {
+    entry,
+    method,
+    url,
+    status,
+    violations: [],
+    disagreements: [],
+    ...(bodyUnjudged !== undefined && { bodyUnjudged }),
+  };
+  if (tooLarge !== undefined) return { ...verdict, violations: [tooLarge] };
   if (observed === undefined) return { ...verdict, unjudged: unjudged ?? 'no answer to judge' };
-  const judgement = judgeCall({ call: { method, path: exchange.operationPath }, observed, prism });
+  const call = { method, path: exchange.operationPath };
+  const near = nearRouteOf(method, call.path);
+  if (near !== undefined) {
+    // Judged by the recorder, against the contract: its rule is the tolerance near-path-refusals.
+    const named = { ...verdict, near: `${near.route.method} ${near.route.path} with ${near.kind}` };
+    if (nearPathStep({ ...call, key }) !== undefined) return named;
+    return {
+      ...named,
+      unjudged: `a path near ${named.near}, with an accepted key: the specification defines nothing there but its authentication`,
+    };
+  }
+  const judgement = judgeCall({ call, observed, prism });
   return { ...verdict, violations: judgement.findings, disagreements: judgement.disagreements };
 }
 

@@ -4,6 +4,7 @@ import { titleOf } from '../../core/operation-definitions.js';
 import { isSafeMethod, matchRoute, storeListing, type Route } from '../../core/routes.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { keyChoiceOf } from '../key-choice-of.js';
+import { nearPathStep, nearRouteOf } from '../near-path-step.js';
 
 /** One exchange the proxy forwarded, as the recorder takes it. */
 export interface ExchangeToRecord {
@@ -40,6 +41,8 @@ export interface RecordableCall {
   path: string;
   key: KeyChoice;
   exchange: ExchangeToRecord;
+  /** For a call on a path near a documented one without an accepted key: the step the rule `near-path-refusals` makes. */
+  near?: ContractStep;
 }
 
 /** What the model made of a call in the state the recording was judged in. */
@@ -62,8 +65,10 @@ export interface RecordingEntry {
 }
 
 /**
- * The call an exchange makes for the recording, numbered `number`; undefined for an exchange of no
- * operation, or with no answer.
+ * The call an exchange makes for the recording, numbered `number`: an operation's, or one on a path near
+ * an operation's without an accepted key (judged by the rule `near-path-refusals`); undefined for an
+ * exchange of no operation (a near path with an accepted key included: nothing there is the contract's),
+ * or with no answer.
  */
 export function recordableCall(
   exchange: ExchangeToRecord,
@@ -77,8 +82,13 @@ export function recordableCall(
   if (path === undefined || exchange.status === 0) return undefined;
   // Every operation of the route table, whatever its method: a method named here would skip the next one.
   const match = matchRoute(method, path);
-  if (match === undefined) return undefined;
   const key = keyChoiceOf(exchange.authorization, { apiKey, status: exchange.status });
+  if (match === undefined) {
+    const near = nearPathStep({ method, path, key });
+    if (near === undefined) return undefined;
+    const title = `${number}. ${stepTitle(method, path, key)}`;
+    return { title, method: near.request.method, path, key, exchange, near: { ...near, name: title } };
+  }
   return { title: `${number}. ${stepTitle(method, path, key)}`, method: match.route.method, path, key, exchange };
 }
 
@@ -92,6 +102,9 @@ export function repeatsRead(previous: RecordableCall | undefined, call: Recordab
     previous.key === call.key &&
     previous.exchange.status === call.exchange.status &&
     previous.exchange.observed !== undefined &&
+    // Two answers whose bodies nobody kept may differ: neither repeats the other.
+    previous.exchange.observed.bodyUnknown !== true &&
+    call.exchange.observed?.bodyUnknown !== true &&
     previous.exchange.observed.text === call.exchange.observed?.text
   );
 }
@@ -111,7 +124,9 @@ const keyPhrases: Record<KeyChoice, string> = {
 /** A step's name: what the call does, and with which key. */
 export function stepTitle(method: string, path: string, key: KeyChoice): string {
   const match = matchRoute(method, path);
-  // A recordable call is one of an operation; the list's title stands for none, as before.
+  const near = match === undefined ? nearRouteOf(method, path) : undefined;
+  if (near !== undefined) return `${titleOf(near.route.operation)} at ${path}, with ${near.kind}${keyPhrases[key]}`;
+  // A recordable call is one of an operation or near one; the list's title stands for none, as before.
   const action =
     match === undefined ? titleOf(storeListing().operation) : titleOf(match.route.operation, match.parameter);
   return `${action}${keyPhrases[key]}`;

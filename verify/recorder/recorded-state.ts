@@ -48,12 +48,19 @@ type Outcome = { status: ShownAs; because: string; startedAt: number; endedAt: n
  * traffic and nothing else: the orders
  * of the first list seen with an accepted key, each field as listed (the Order fields a provider state
  * takes); an order's status from the first cancel of it with an accepted key (204: it was pending;
- * 409: shipped; 404: absent); and the orders never listed whose cancel implies they were there.
+ * 409: shipped; 404: absent); and the orders never listed whose cancel implies they were there, unless
+ * the first list was answered before that cancel was sent and did not hold them: a list returns all
+ * orders and no operation adds one, so such a cancel is judged against an absent order.
  */
 export class RecordedState {
   /** The state the proxy set before the first step: then nothing is inferred. */
   readonly #known: OrderInput[] | undefined;
   #listed: OrderInput[] | undefined;
+  /**
+   * When the first list's answer ended, and its orders' ids: it returns all orders (its whole body was
+   * read) and no operation adds one, so an order it did not hold cannot be there after it.
+   */
+  #complete: { endedAt: number; ids: Set<bigint> } | undefined;
   readonly #dropped: DroppedField[] = [];
   /** What the accepted cancels of each id imply of it, in the order the ids came. */
   readonly #outcomes = new Map<bigint, Outcome>();
@@ -79,6 +86,8 @@ export class RecordedState {
       if (this.#listed === undefined) {
         this.#listed = this.#listedOrders(shown.orders);
         this.#orders = undefined;
+        // An entry with no int64 id is no order (the schema check says so): it shows none to exist.
+        this.#complete = { endedAt: evidence.endedAt, ids: new Set(this.#listed.map((order) => toInt64(order.id)!)) };
       }
       return;
     }
@@ -90,6 +99,16 @@ export class RecordedState {
     // that reached the pending order first is a 204 (the others 404 or 409): then the 204 tells.
     const atOnce = known !== undefined && known.startedAt < evidence.endedAt && evidence.startedAt < known.endedAt;
     if (known !== undefined && !(atOnce && status === 'pending')) return;
+    // An order a complete list left out, named by a call sent after that list was answered: no answer
+    // showed it exists, so it is not added; the model answers 404 on this very step (the contradiction).
+    const complete = this.#complete;
+    if (
+      known === undefined &&
+      complete !== undefined &&
+      evidence.startedAt >= complete.endedAt &&
+      !complete.ids.has(id)
+    )
+      return;
     const { startedAt, endedAt } = evidence;
     this.#outcomes.set(id, { status, because: evidence.step, startedAt, endedAt });
     this.#orders = undefined;

@@ -1,6 +1,8 @@
-import { link, open, rename, unlink, writeFile } from 'node:fs/promises';
+import * as fileSystem from 'node:fs/promises';
+import { link, open, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KitError } from '../../core/errors.js';
+import { writeRegularFile } from '../../core/regular-file.js';
 
 /**
  * A folder the recorder cannot write, or a name it cannot take: the message says which and why.
@@ -33,7 +35,8 @@ const scenarioName = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 export async function writeRecording(target: RecordingFile, text: string, names: Set<string>): Promise<void> {
   const temporary = join(target.file, '..', `.${target.name}.yaml.${process.pid}.tmp`);
   try {
-    await writeFile(temporary, text);
+    // Without waiting: a FIFO at the temporary name is refused, not written to for ever.
+    await writeRegularFile(fileSystem, { path: temporary, text, action: `save the recording ${target.file}` });
     if (target.created) await rename(temporary, target.file);
     else await claimName(target, temporary, names);
   } catch (error) {

@@ -1,4 +1,7 @@
-import { readdir, unlink, writeFile } from 'node:fs/promises';
+import { readdir, unlink } from 'node:fs/promises';
+import * as fileSystem from 'node:fs/promises';
+import { FileError } from '../../core/file-error.js';
+import { writeRegularFile } from '../../core/regular-file.js';
 import { join } from 'node:path';
 import type { RecordingNote } from '../../core/scenario.js';
 import type { OrderInput } from '../../core/provider-state.js';
@@ -130,9 +133,11 @@ export class ScenarioRecorder {
     const probe = join(options.directory, `.petstore-record-probe-${process.pid}`);
     try {
       await createDirectory(options.directory);
-      await writeFile(probe, '');
+      // Without waiting: a FIFO at the probe's name is refused, not written to for ever.
+      await writeRegularFile(fileSystem, { path: probe, text: '', action: `write recordings to ${options.directory}` });
       await unlink(probe);
     } catch (error) {
+      if (error instanceof FileError) throw new RecordingError(error.message);
       throw new RecordingError(
         `cannot write recordings to ${options.directory}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
       );
@@ -188,7 +193,11 @@ export class ScenarioRecorder {
       .then(() => (this.#failed === undefined ? work() : undefined))
       .catch((error: unknown) => {
         const { code, message } = error as NodeJS.ErrnoException;
-        this.#failed = `the recording stopped at ${this.#recording.file}: ${code ?? message}`;
+        // A coded file error's message names the file, the cause and what to do; another, its errno.
+        this.#failed =
+          error instanceof FileError
+            ? `the recording stopped: ${message}`
+            : `the recording stopped at ${this.#recording.file}: ${code ?? message}`;
         this.#options.onError?.(new RecordingError(this.#failed));
       });
   }

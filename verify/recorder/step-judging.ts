@@ -218,6 +218,13 @@ export async function judgedStep(
   history: ProviderHistory,
   call: RecordableCall,
 ): Promise<StepJudgement> {
+  // A near path changes nothing and is no operation of the model: its step is the rule's (near-path-refusals).
+  if (call.near !== undefined) {
+    // The rule reads the status alone: the proxy reads no more of an answer at a path of no operation.
+    const { status, observed = { status, headers: new Headers(), text: '', bodyUnknown: true } } = call.exchange;
+    const { findings: found } = judgeCall({ call, observed, step: call.near });
+    return { step: call.near, text: '', found, disagreements: [], judgedAs: { status: 0, missing: [] } };
+  }
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
   // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
   const answer = (await model.call(call.method, call.path, call.key))!;

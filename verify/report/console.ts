@@ -116,10 +116,16 @@ function plural(count: number, noun: string): string {
 
 // `12 checks`, or `12 checks (3 failed, 2 known failures)`: the failed ones are JUnit's failures, the
 // known failures its skipped testcases (a baseline knows every violation in them); the violations in them counted apart.
-function checkCount(counts: { checks: number; failedChecks: number; knownFailedChecks: number }): string {
+function checkCount(counts: {
+  checks: number;
+  failedChecks: number;
+  knownFailedChecks: number;
+  pendingFailedChecks: number;
+}): string {
   const parts = [
     ...(counts.failedChecks > 0 ? [`${counts.failedChecks} failed`] : []),
     ...(counts.knownFailedChecks > 0 ? [plural(counts.knownFailedChecks, 'known failure')] : []),
+    ...(counts.pendingFailedChecks > 0 ? [`${counts.pendingFailedChecks} failed in pending pacts`] : []),
   ];
   return `${plural(counts.checks, 'check')}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
@@ -131,14 +137,22 @@ function seconds(milliseconds: number): string {
 /** The summary line of one suite. */
 export function suiteLine(suite: SuiteResult, baseUrl: string): string {
   if (suite.verdict === 'skipped' && suite.reason !== undefined) return `${suite.suite}: skipped (${suite.reason})`;
-  const known = (result: CaseResult) => result.exchanges.some((exchange) => (exchange.known ?? []).length > 0);
-  // A case that passed only because a baseline knows its violations is counted as such, not as passed.
+  const setApart = (result: CaseResult, set: 'known' | 'pending') =>
+    result.verdict === 'passed' && result.exchanges.some((exchange) => (exchange[set] ?? []).length > 0);
+  // A case that passed only because a baseline knows its violations, or because its pact is pending,
+  // is counted as such, not as passed.
   const count = (verdict: string) =>
-    suite.cases.filter((result) => result.verdict === verdict && !(verdict === 'passed' && known(result))).length;
-  const knownOnly = suite.cases.filter((result) => result.verdict === 'passed' && known(result)).length;
+    suite.cases.filter(
+      (result) =>
+        result.verdict === verdict &&
+        !(verdict === 'passed' && (setApart(result, 'known') || setApart(result, 'pending'))),
+    ).length;
+  const knownOnly = suite.cases.filter((result) => setApart(result, 'known')).length;
+  const pendingOnly = suite.cases.filter((result) => setApart(result, 'pending') && !setApart(result, 'known')).length;
   const noun = { preflight: 'lists', pact: 'interactions', scenarios: 'scenarios', explore: 'runs' }[suite.suite];
   const extra = [
     knownOnly > 0 ? `${knownOnly} with known failures only` : '',
+    pendingOnly > 0 ? `${pendingOnly} failed pending (failing nothing)` : '',
     count('skipped') > 0 ? `${count('skipped')} skipped` : '',
     count('error') > 0 ? `${count('error')} errors` : '',
   ].filter((part) => part !== '');

@@ -110,6 +110,10 @@ export interface RunReport {
   knownViolations: number;
   /** The checks whose violations the baseline all knows: JUnit's skipped testcases among the checks. */
   knownFailedChecks: number;
+  /** The violations of the broker's pending pacts: reported, failing nothing. */
+  pendingViolations: number;
+  /** The checks whose violations are all a pending pact's: JUnit's skipped testcases among the checks. */
+  pendingFailedChecks: number;
   /** With `--baseline`: how many distinct known failures it holds, and those this run did not see (fixed), each once. */
   baseline?: { known: number; fixed: KnownFailure[] };
   warnings: number;
@@ -184,7 +188,10 @@ function notRunReasons(suites: readonly SuiteResult[], checks: number, explained
         suites.flatMap((suite) =>
           suite.reason !== undefined
             ? [suite.reason]
-            : suite.cases.flatMap((result) => (result.reason === undefined ? [] : [result.reason])),
+            : // A case in error is named with its reason below: said once.
+              suite.cases.flatMap((result) =>
+                result.reason === undefined || result.verdict === 'error' ? [] : [result.reason],
+              ),
         ),
       ),
     ];
@@ -253,6 +260,8 @@ export function runReport(input: {
     violations,
     knownViolations: sum((suite) => suite.knownViolations),
     knownFailedChecks: sum((suite) => suite.knownFailedChecks),
+    pendingViolations: sum((suite) => suite.pendingViolations),
+    pendingFailedChecks: sum((suite) => suite.pendingFailedChecks),
     ...(input.baseline !== undefined && { baseline: input.baseline }),
     warnings: sum((suite) => suite.warnings),
     disagreements: sum((suite) => suite.disagreements),

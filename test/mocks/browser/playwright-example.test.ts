@@ -88,6 +88,9 @@ describe('the example Playwright suite', () => {
     expect(run.stdout).toContain(
       `Order interface coverage: ${produced.length} of ${documentedResponseCount} documented responses produced over 2 tests; never produced: ${never.join(', ')} (readPet ignored).`,
     );
+    expect(run.stdout).toContain(
+      `Order interface: the run fails although every test passed: failOnMissing is on and ${never.length} documented responses were never produced.`,
+    );
     expect(run.code).toBe(1);
   }, 120_000);
 });

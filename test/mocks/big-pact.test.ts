@@ -126,6 +126,19 @@ describe('the size limit of a pact', () => {
     }
   });
 
+  it('leaves the store and the journal as they were when it answers', async () => {
+    const kit = await serverWithCalls();
+    try {
+      const orders = await kit.storedOrders();
+      const journal = parseJson(await (await kit.control('/requests')).text()) as unknown[];
+      expect((await kit.control('/pact?consumer=web-app')).status).toBe(200);
+      expect(await kit.storedOrders()).toEqual(orders);
+      expect(parseJson(await (await kit.control('/requests')).text())).toEqual(journal);
+    } finally {
+      await kit.close();
+    }
+  });
+
   it('refuses mock.pact() with MockUsageError pact_too_large, writing nothing', async () => {
     const mock = createOrderMock({ seed: [{ id: 1 }], maxPactBytes: 100 });
     await mock.handle(list());
@@ -157,6 +170,27 @@ describe('what a pact leaves out', () => {
     expect(leftOut).toEqual([{ call: 'GET /v1/store/orders 503', reason: 'fault' }]);
     expect(metadata?.leftOut).toBe('GET /v1/store/orders 503: fault');
     expect(lines).toEqual([`the pact ${file} leaves out GET /v1/store/orders 503: fault`]);
+  });
+
+  it('names a list body over 1 MiB as body-too-large, in the same words on the console, in the file and in pactDocument()', async () => {
+    const lines: string[] = [];
+    // 12,000 orders of every field: a list body of 1,092,895 bytes, past the 1 MiB (1,048,576) a pact states.
+    const seed = Array.from({ length: 12_000 }, (_, index) => ({
+      id: index + 1,
+      petId: 100_000 + index,
+      quantity: 1,
+      shipDate: '2026-12-01T09:00:00Z',
+      complete: false,
+    }));
+    const mock = createOrderMock({ seed, warn: (line) => lines.push(line) });
+    await mock.handle(list());
+    const { leftOut } = await mock.pactDocument({ consumer: 'web-app' });
+    const file = await mock.pact({ consumer: 'web-app', dir: join(directory, 'body-too-large') });
+    const metadata = (parseJson(await readFile(file, 'utf8')) as { metadata: Record<string, { leftOut: string }> })
+      .metadata['petstore-contract-kit'];
+    expect(leftOut).toEqual([{ call: 'GET /v1/store/orders 200', reason: 'body-too-large' }]);
+    expect(metadata?.leftOut).toBe('GET /v1/store/orders 200: body-too-large');
+    expect(lines).toEqual([`the pact ${file} leaves out GET /v1/store/orders 200: body-too-large`]);
   });
 
   it('is said by GET /__mock/pact on the server console, as its metadata says it', async () => {

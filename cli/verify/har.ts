@@ -120,7 +120,11 @@ export async function harCommand(argv: string[], commandOptions: HarCommandOptio
   const { report } = judged;
   const lineOptions = { quiet: options.quiet ?? false, verbose: options.verbose ?? false };
   // Every line printable: a method, an `_error` or a body the HAR holds may carry ESC, CR or `::error::`.
-  shown.stdout(`${harLines(report, lineOptions).map(printable).join('\n')}\n`);
+  shown.stdout(
+    `${harLines(report, lineOptions)
+      .map((line) => printable(line))
+      .join('\n')}\n`,
+  );
   if (options.json !== undefined) await writeFile(options.json, printableJson(stringifyJson(report)) + '\n');
   return report.exitCode;
 }

@@ -167,7 +167,11 @@ export async function proxyCommand(argv: string[], commandOptions: ProxyCommandO
   const stopped = whenAborted(stop).then(async () => {
     await server.close();
     const report = server.report();
-    output.stdout(`${proxySummaryLines(report).map(printable).join('\n')}\n`);
+    output.stdout(
+      `${proxySummaryLines(report)
+        .map((line) => printable(line))
+        .join('\n')}\n`,
+    );
     if (json !== undefined) await writeFile(json, printableJson(stringifyJson(report)) + '\n');
     return report.exitCode;
   });
@@ -195,7 +199,7 @@ function proxyServer(
     onExchange: (exchange) => {
       const lines = proxyExchangeLines(exchange, lineOptions);
       // What the upstream sent, quoted in a line, neither acts in a terminal nor starts a workflow command.
-      if (lines.length > 0) output.stdout(`${lines.map(printable).join('\n')}\n`);
+      if (lines.length > 0) output.stdout(`${lines.map((line) => printable(line)).join('\n')}\n`);
     },
     ...(recorder !== undefined && { recorder }),
   });

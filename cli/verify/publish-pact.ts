@@ -123,7 +123,7 @@ export async function publishCommand(
       timeout: published.timeout,
     });
     // The broker's notices are its own words: printed so that none acts in a terminal or a CI log.
-    output.stdout(`${[publishedLine(published), ...notices].map(printable).join('\n')}\n`);
+    output.stdout(`${[publishedLine(published), ...notices].map((line) => printable(line)).join('\n')}\n`);
     return 0;
   } catch (error) {
     output.stderr(`petstore-verify: ${printable((error as Error).message.split('\n')[0] ?? '')}\n`);

@@ -152,7 +152,7 @@ function verificationOf(options: RunFlags, scenarios: Scenario[], baseline: Base
 }
 
 // Each line as printed: what the provider sent, quoted in a finding, neither acts nor starts a line of its own.
-const printableLines = (lines: readonly string[]) => lines.map(printable).join('\n');
+const printableLines = (lines: readonly string[]) => lines.map((line) => printable(line)).join('\n');
 
 /** The progress lines, printed as each exchange and each exploration run is judged. */
 function progressPrinter(

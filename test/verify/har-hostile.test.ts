@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { printable } from '../../core/printable.js';
 import { printableJson } from '../../core/printable-json.js';
+import { escapeMarkup } from '../../verify/escape-markup.js';
 import { Redaction } from '../../verify/redaction.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
 import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
@@ -202,6 +203,16 @@ describe('printable and printableJson: one rule for every text from outside', ()
       '  \\u{23}#[error]x',
       '[::1]:80 a::b',
     ]);
+  });
+
+  it('keeps the line feeds of a multi-line text when asked, and holds each line to the workflow-command rule', () => {
+    expect(printable('one\n::error::two\r\n##[group]three', { keepLineFeeds: true })).toBe(
+      'one\n\\u{3a}:error::two\\u{d}\n\\u{23}#[group]three',
+    );
+  });
+
+  it('gives JUnit and HTML no control character but their line feeds: XML 1.0 allows no ESC', () => {
+    expect(escapeMarkup('a < "b"\u001b[2J\nc\u202e')).toBe('a &#60; &#34;b&#34;\\u{1b}[2J\nc\\u{202e}');
   });
 
   it('writes what JSON.stringify leaves raw as JSON escapes: the same value read back', () => {

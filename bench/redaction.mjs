@@ -12,8 +12,7 @@ const [otherDist, entriesArgument = '2000', roundsArgument = '7'] = process.argv
 if (otherDist === undefined) throw new Error('usage: node bench/redaction.mjs OTHER_DIST [N] [rounds]');
 const entries = Number(entriesArgument);
 const rounds = Number(roundsArgument);
-const load = async (dist) =>
-  (await import(pathToFileURL(resolve(dist, 'verify/redaction.js')).href)).Redaction;
+const load = async (dist) => (await import(pathToFileURL(resolve(dist, 'verify/redaction.js')).href)).Redaction;
 const builds = { this: await load('dist'), other: await load(otherDist) };
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -38,12 +37,19 @@ for (const name of Object.keys(builds)) {
   for (const [text, value] of Object.entries(texts)) results[`${name} ${text}`] = { redaction, value, times: [] };
 }
 for (let round = 0; round < rounds; round++)
-  for (const [key, entry] of Object.entries(results)) {
+  for (const entry of Object.values(results)) {
     const started = performance.now();
     const redacted = entry.redaction.text(entry.value);
     entry.times.push(performance.now() - started);
-    if (round === 0) entry.leftover = tokens.filter((secret, index) => index % 2 === 0 && redacted.includes(secret.slice(0, 8))).length;
+    if (round === 0)
+      entry.leftover = tokens.filter(
+        (secret, index) => index % 2 === 0 && redacted.includes(secret.slice(0, 8)),
+      ).length;
   }
-console.log(`${entries} secrets; har lines ${(lines.length / 1024).toFixed(0)} KiB, plain text ${(plain.length / 1024).toFixed(0)} KiB; ${rounds} rounds`);
+console.log(
+  `${entries} secrets; har lines ${(lines.length / 1024).toFixed(0)} KiB, plain text ${(plain.length / 1024).toFixed(0)} KiB; ${rounds} rounds`,
+);
 for (const [key, entry] of Object.entries(results))
-  console.log(`${key}: ${median(entry.times).toFixed(1)} ms${key.endsWith('har lines') ? `, cut tokens whose first 8 characters remain: ${entry.leftover}` : ''}`);
+  console.log(
+    `${key}: ${median(entry.times).toFixed(1)} ms${key.endsWith('har lines') ? `, cut tokens whose first 8 characters remain: ${entry.leftover}` : ''}`,
+  );

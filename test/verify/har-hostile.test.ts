@@ -3,6 +3,8 @@
 // log, and a token quoted where a message cuts it; none crashes the command, shows a control character
 // raw, starts a line with `::`, or leaves a secret's first characters in any output. And the HAR's own
 // evidence: sizes it declares against the bytes it kept, one token under two spellings of the scheme.
+// The same rule for an upstream's answer quoted by a run: console, --json, --junit, GitHub annotations.
+import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -324,5 +326,53 @@ describe('petstore-verify har: one token under two spellings of the Bearer schem
   it('passes the token accepted under both spellings', async () => {
     const outputs = await judgeHostile([list(`Bearer ${token}`), list(`bearer ${token}`)]);
     expect(outputs.code).toBe(0);
+  });
+});
+
+describe("petstore-verify: an upstream's answer quoted in every report of a run", () => {
+  /** A run (the preflight) against a provider whose list holds a hostile `petId`: stdout, stderr, --json, --junit. */
+  async function runAgainstHostileList(): Promise<Outputs> {
+    const server = createServer((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify([{ id: 1, petId: '\u001b[2J\u009b31m\u202e\n::error::forged', quantity: 1 }]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    const json = join(directory, 'run.json');
+    const junit = join(directory, 'run.xml');
+    try {
+      const run = await runVerifyInProcess(
+        [
+          ...['--base-url', `http://127.0.0.1:${port}/v1`, '--suite', 'scenarios', '--scenario', 'list-orders'],
+          ...['--no-prism', '--json', json, '--junit', junit],
+        ],
+        { PETSTORE_API_KEY: 'k3y-of-the-test', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '' },
+      );
+      return {
+        code: run.code ?? -1,
+        texts: [
+          { name: 'stdout', text: run.stdout },
+          { name: 'stderr', text: run.stderr },
+          { name: '--json', text: await readFile(json, 'utf8') },
+          { name: '--junit', text: await readFile(junit, 'utf8') },
+        ],
+      };
+    } finally {
+      server.close();
+    }
+  }
+
+  it('writes no raw control character or bidi override in the console, --json or --junit', async () => {
+    const outputs = await runAgainstHostileList();
+    expect(outputs.code).toBe(1);
+    expect(offending(outputs, rawControl)).toEqual([]);
+  });
+
+  it("prints one workflow command, the kit's own annotation, with the upstream's text escaped in it", async () => {
+    const outputs = await runAgainstHostileList();
+    const commands = outputs.texts[0]!.text.split('\n').filter((line) => /^\s*(::|##\[)/.test(line));
+    expect(commands).toEqual([
+      '::error title=body-schema listOrders::preflight › list the orders with the key: expected integer, got "\\u001b[2J\\u{9b}31m\\u{202e}\\n::error::forged" (at /0/petId)',
+    ]);
   });
 });

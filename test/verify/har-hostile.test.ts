@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { printable } from '../../core/printable.js';
+import { loadScenarios } from '../../core/scenario-files.js';
 import { printableJson } from '../../core/printable-json.js';
 import { escapeMarkup } from '../../verify/escape-markup.js';
 import { Redaction } from '../../verify/redaction.js';
@@ -137,6 +138,32 @@ describe('petstore-verify har: a hostile method or _error writes nothing into a 
       ['GET\u202e', 'no operation of the specification (this method at this path)'],
       ['DELETE', 'no answer came (aborted: \u001b[2J\u009b)'],
     ]);
+  });
+});
+
+describe('petstore-verify har: a hostile body quoted in the saved scenario', () => {
+  const hostileList: HarExchangeSpec[] = [
+    {
+      url: `${base}/store/orders`,
+      status: 200,
+      requestHeaders: bearer,
+      responseHeaders: json,
+      body: JSON.stringify([{ id: 1, petId: '\u001b[2J\u009b31m\u202e\n::error::forged', quantity: 1 }]),
+    },
+  ];
+
+  it('writes the finding that quotes it with no raw control character in any output, the saved file included', async () => {
+    const outputs = await judgeHostile(hostileList);
+    expect(outputs.texts.map(({ name }) => name)).toContain('recording-2026-11-27-100000.yaml');
+    expect(offending(outputs, rawControl)).toEqual([]);
+  });
+
+  it('saves a scenario that loads, with the quoted text as it came (YAML escapes, the same value)', async () => {
+    await judgeHostile(hostileList);
+    const [scenario] = await loadScenarios({ directory: join(directory, 'saved') });
+    expect(JSON.stringify(scenario)).toContain(
+      JSON.stringify('"\\u001b[2J\u009b31m\u202e\\n::error::forged"').slice(1, -1),
+    );
   });
 });
 

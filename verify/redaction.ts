@@ -115,8 +115,9 @@ function secretsByPrefix(secrets: readonly string[]): Map<string, string[]> {
 }
 
 // Where a message cut a quoted text short (core's previews cut at 40 or 60 characters, before any
-// redaction can see the whole secret, and quote or mark the cut): a closing quote, or an ellipsis.
-const cutMark = /^(?:"|\.\.\.|…)/;
+// redaction can see the whole secret, and quote or mark the cut): a closing quote (escaped too, as a
+// YAML or JSON text quoting the message writes it), or an ellipsis.
+const cutMark = /^(?:\\?"|\.\.\.|…)/;
 
 /**
  * The text with the beginning of any secret that a cut left behind taken out too: a run of at least

@@ -213,6 +213,7 @@ describe('petstore-verify har: a token quoted where a message cuts it', () => {
     expect(redaction.text(`"token=${token.slice(0, 33)}"`)).toBe('"token=[redacted]"');
     expect(redaction.text(`"${token.slice(0, 56)}...`)).toBe('"[redacted]...');
     expect(redaction.text(`${token.slice(0, 20)}… and ${token}`)).toBe('[redacted]… and [redacted]');
+    expect(redaction.text(`actual: "\\"${token.slice(0, 33)}\\""`)).toBe('actual: "\\"[redacted]\\""');
     expect(redaction.text(`scheme "Bearer" or ${token.slice(0, 4)} alone`)).toBe(
       `scheme "Bearer" or ${token.slice(0, 4)} alone`,
     );

@@ -35,9 +35,9 @@ export function githubAnnotations(report: RunReport): string[] {
 }
 
 // A table cell of Markdown, on one line: what the target sent is shown as text, never as HTML or
-// Markdown (HTML's special characters as entities, Markdown's escaped).
+// Markdown (HTML's special characters as entities, Markdown's escaped), nor as a control character.
 function cell(text: string): string {
-  return text
+  return printable(text.replace(/\s+/g, ' '))
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')

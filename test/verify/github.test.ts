@@ -70,7 +70,9 @@ describe('GitHub workflow commands', () => {
   });
 
   it('show a control character or bidi override the target sent by its code point in the step summary', () => {
-    expect(githubSummary(reportWith('integer', 'a\u001b[2J\u202eb'))).toContain('| integer | a\\\\u{1b}\\[2J\\\\u{202e}b |\n');
+    expect(githubSummary(reportWith('integer', 'a\u001b[2J\u202eb'))).toContain(
+      '| integer | a\\\\u{1b}\\[2J\\\\u{202e}b |\n',
+    );
   });
 
   it('write a step summary with the verdict, the suites and each violation in a table', () => {

@@ -292,12 +292,12 @@ describe('petstore-verify har: the sizes a HAR declares against the bytes it kep
     expect(outputs.code).toBe(0);
   });
 
-  it('does not judge a body the HAR kept less of than its Content-Length, and blames no one', async () => {
+  it('judges a body the HAR kept less of than its Content-Length on its status and headers only, blaming the body on no one', async () => {
     const outputs = await judgeHostile([cancelUnknown({ 'content-length': String(length + 40) })]);
     expect(outputs.texts[0]!.text).toContain(
-      `- #1 DELETE ${base}/store/orders/9 → 404 (not judged: the HAR kept less than the answer had (its Content-Length declares ${length + 40} bytes, the HAR holds ${length}))`,
+      `· #1 DELETE ${base}/store/orders/9 → 404 (judged on its status and headers only: the HAR kept less than the answer had (its Content-Length declares ${length + 40} bytes, the HAR holds ${length}))\n`,
     );
-    expect(outputs.code).toBe(2);
+    expect(outputs.code).toBe(0);
   });
 
   it('finds the stripped mark from content.size alone, when no Content-Length was sent', async () => {
@@ -308,12 +308,12 @@ describe('petstore-verify har: the sizes a HAR declares against the bytes it kep
     expect(outputs.code).toBe(1);
   });
 
-  it('does not judge a body longer than its Content-Length: not the bytes the deployment sent', async () => {
+  it('judges a body longer than its Content-Length on its status and headers only: not the bytes the deployment sent', async () => {
     const outputs = await judgeHostile([cancelUnknown({ 'content-length': String(length - 5) })]);
     expect(outputs.texts[0]!.text).toContain(
-      `(not judged: the HAR holds more than the answer's Content-Length declared (${length} bytes for ${length - 5}): not the bytes the deployment sent)`,
+      `· #1 DELETE ${base}/store/orders/9 → 404 (judged on its status and headers only: the HAR holds more than the answer's Content-Length declared (${length} bytes for ${length - 5}): not the bytes the deployment sent)\n`,
     );
-    expect(outputs.code).toBe(2);
+    expect(outputs.code).toBe(0);
   });
 });
 

@@ -11,7 +11,7 @@ export interface DeclaredSizeInput {
   invalidUtf8: boolean;
 }
 
-/** The HAR's own evidence on an answer's size: a finding it proves, or why the body cannot be judged. */
+/** The HAR's own evidence on an answer's size: a finding it proves, or why its body cannot be judged. */
 export type SizeEvidence = { finding: Finding } | { unjudged: string } | undefined;
 
 // What a browser's decoding of a UTF-8 body strips (the WHATWG decode, DevTools' text): its byte order mark.
@@ -21,9 +21,10 @@ const byteOrderMarkBytes = 3;
  * Weighs what a HAR entry declares of its answer's size against the bytes it kept: `content.size`
  * (always the decoded length) and, when no content coding applies, the `Content-Length` the deployment sent (it counts the bytes as sent: RFC 9110 §8.6). A body 3 bytes short
  * of both, in UTF-8 and kept whole otherwise, is one whose byte order mark the browser stripped: an
- * `encoding` finding (RFC 8259 §8.1). Any other shortfall is the HAR tool's (a cut, a size limit): not
- * judged, never blamed on the deployment. A body longer than its `Content-Length` (text read in another
- * charset and kept as UTF-8) is not the bytes sent: not judged either. `response.bodySize` is not read:
+ * `encoding` finding (RFC 8259 §8.1). Any other shortfall is the HAR tool's (a cut, a size limit): the
+ * body is not judged (its answer is, on its status and headers), never blamed on the deployment. A body
+ * longer than its `Content-Length` (text read in another charset and kept as UTF-8) is not the bytes
+ * sent: its body is not judged either. `response.bodySize` is not read:
  * it counts what crossed the wire (compressed, or with Chrome's transfer framing, 0 from a cache).
  * @example
  * declaredSize({ status: 200, headers: new Headers({ 'content-length': '112' }), contentSize: 109, text, invalidUtf8: false })

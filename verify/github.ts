@@ -1,8 +1,10 @@
+import { printable } from '../core/printable.js';
 import type { ReportedFinding, RunReport } from './report/run-report.js';
 
-// A workflow command's data: `%`, CR and LF escaped (what the runner unescapes).
+// A workflow command's data: `%`, CR and LF escaped (what the runner unescapes), then every other
+// character that would act in the log (ESC, a bidi override: what a target may have sent) made printable.
 function commandData(text: string): string {
-  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A');
+  return printable(text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A'));
 }
 
 // A workflow command's property value: as data, and `:` and `,` too.
@@ -33,9 +35,9 @@ export function githubAnnotations(report: RunReport): string[] {
 }
 
 // A table cell of Markdown, on one line: what the target sent is shown as text, never as HTML or
-// Markdown (HTML's special characters as entities, Markdown's escaped).
+// Markdown (HTML's special characters as entities, Markdown's escaped), nor as a control character.
 function cell(text: string): string {
-  return text
+  return printable(text.replace(/\s+/g, ' '))
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')

@@ -32,7 +32,11 @@ export class Redaction {
     // The longest first: a secret that contains another is taken out whole.
     this.#secrets = [...new Set(spellings)].sort((left, right) => right.length - left.length);
     if (this.#secrets.length > fewSecrets) this.#index = secretIndex(this.#secrets);
+    this.#byPrefix = secretsByPrefix(this.#secrets);
   }
+
+  /** Each secret under its first characters: to find the beginning of one where a text was cut. */
+  readonly #byPrefix: Map<string, string[]>;
 
   /** With many secrets (a HAR's tokens and cookies), what reads a text once. */
   readonly #index: SecretIndex | undefined;
@@ -40,9 +44,9 @@ export class Redaction {
   /** The text with every secret and all user information taken out. */
   text(text: string): string {
     let redacted = text.replace(userInformation, '$1');
-    if (this.#index !== undefined) return coveredText(redacted, this.#index);
-    for (const secret of this.#secrets) redacted = redacted.replaceAll(secret, redactedMark);
-    return redacted;
+    if (this.#index !== undefined) redacted = coveredText(redacted, this.#index);
+    else for (const secret of this.#secrets) redacted = redacted.replaceAll(secret, redactedMark);
+    return this.#byPrefix.size === 0 ? redacted : withoutCutSecrets(redacted, this.#byPrefix);
   }
 
   /** A copy of a value (a report) with every string in it redacted; numbers, bigints and booleans as they are. */
@@ -99,6 +103,45 @@ function coveredText(text: string, index: SecretIndex): string {
   }
   if (start === -1) return text;
   return `${result}${text.slice(copied, start)}${redactedMark}${text.slice(end)}`;
+}
+
+function secretsByPrefix(secrets: readonly string[]): Map<string, string[]> {
+  const byPrefix = new Map<string, string[]>();
+  for (const secret of secrets) {
+    const prefix = secret.slice(0, shortestSecret);
+    byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), secret]);
+  }
+  return byPrefix;
+}
+
+// Where a message cut a quoted text short (core's previews cut at 40 or 60 characters, before any
+// redaction can see the whole secret, and quote or mark the cut): a closing quote (escaped too, as a
+// YAML or JSON text quoting the message writes it), or an ellipsis.
+const cutMark = /^(?:\\?"|\.\.\.|…)/;
+
+/**
+ * The text with the beginning of any secret that a cut left behind taken out too: a run of at least
+ * four of a secret's first characters, ending inside a word of the secret, where the text then closes a quote
+ * or shows an ellipsis. (`Bearer` before a quote is left: the secret goes on with a space, or `%20`.)
+ */
+function withoutCutSecrets(text: string, byPrefix: Map<string, string[]>): string {
+  let result = '';
+  let copied = 0;
+  for (let at = 0; at + shortestSecret <= text.length; at++) {
+    const candidates = byPrefix.get(text.slice(at, at + shortestSecret));
+    if (candidates === undefined) continue;
+    for (const secret of candidates) {
+      let length = shortestSecret;
+      while (length < secret.length && text[at + length] === secret[length]) length++;
+      if (length === secret.length || /[\s%]/.test(secret[length]!)) continue;
+      if (!cutMark.test(text.slice(at + length, at + length + 3))) continue;
+      result += `${text.slice(copied, at)}${redactedMark}`;
+      copied = at + length;
+      at = copied - 1;
+      break;
+    }
+  }
+  return copied === 0 ? text : `${result}${text.slice(copied)}`;
 }
 
 function redactedValue(value: unknown, redaction: Redaction): unknown {

@@ -68,11 +68,14 @@ export async function changeProviderState(
   });
   if (isFailure(observed))
     throw new VerifyError('state_change_failed', `provider state ${action} at ${stateUrl} failed: ${observed.failure}`);
-  if (observed.status < 200 || observed.status > 299)
+  if (observed.status < 200 || observed.status > 299) {
+    // The cut marked (…): the redaction then takes out a key the answer echoed that the cut left half of.
+    const quoted = observed.text.length > 200 ? `${observed.text.slice(0, 200)}…` : observed.text;
     throw new VerifyError(
       'state_change_failed',
-      `provider state ${action} at ${stateUrl} answered ${observed.status}: ${observed.text.slice(0, 200).replace(/\s+/g, ' ')}`,
+      `provider state ${action} at ${stateUrl} answered ${observed.status}: ${quoted.replace(/\s+/g, ' ')}`,
     );
+  }
 }
 
 /** How many requests may time out in one run before the target counts as no longer answering. */

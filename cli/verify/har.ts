@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { findingText } from '../../core/finding.js';
+import { printable } from '../../core/printable.js';
+import { printableJson } from '../../core/printable-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { judgeHar, type HarExchangeVerdict, type HarReport } from '../../verify/har/judge-har.js';
 import type { Redaction } from '../../verify/redaction.js';
@@ -117,8 +119,13 @@ export async function harCommand(argv: string[], commandOptions: HarCommandOptio
   const shown = redactedOutput(output, judged.redaction);
   const { report } = judged;
   const lineOptions = { quiet: options.quiet ?? false, verbose: options.verbose ?? false };
-  shown.stdout(`${harLines(report, lineOptions).join('\n')}\n`);
-  if (options.json !== undefined) await writeFile(options.json, stringifyJson(report) + '\n');
+  // Every line printable: a method, an `_error` or a body the HAR holds may carry ESC, CR or `::error::`.
+  shown.stdout(
+    `${harLines(report, lineOptions)
+      .map((line) => printable(line))
+      .join('\n')}\n`,
+  );
+  if (options.json !== undefined) await writeFile(options.json, printableJson(stringifyJson(report)) + '\n');
   return report.exitCode;
 }
 
@@ -140,7 +147,7 @@ async function judgeHarFile(
   } catch (error) {
     const { code } = error as { code?: string };
     if (code === 'invalid_har' || code === 'recording_refused') {
-      output.stderr(`petstore-verify: ${(error as Error).message}\n`);
+      output.stderr(`petstore-verify: ${printable((error as Error).message)}\n`);
       return undefined;
     }
     throw error;
@@ -203,6 +210,10 @@ function headLines(report: HarReport): string[] {
   if (report.keyNotInHar)
     lines.push(
       'the key given (--api-key or $PETSTORE_API_KEY) is in no call of the HAR, so it is not the key the app used: each key is taken from its answer (401: refused, else accepted)',
+    );
+  if (report.keyFromHar !== undefined)
+    lines.push(
+      `the key of entry #${report.keyFromHar.accepted + 1}, the only one accepted, was refused in entry #${report.keyFromHar.refused + 1} under another spelling of the Bearer scheme, which is case-insensitive (RFC 9110 §11.1): each key is compared with it`,
     );
   if (report.sanitized)
     lines.push(

@@ -1,5 +1,7 @@
 // petstore-verify proxy: its help, its flags, and the proxy it runs until a signal stops it.
 import { writeFile } from 'node:fs/promises';
+import { printable } from '../../core/printable.js';
+import { printableJson } from '../../core/printable-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { installHint } from '../../verify/optional-dependencies.js';
 import { createValidatingProxy, newRecordingPath, reportPath } from '../../verify/proxy.js';
@@ -119,9 +121,9 @@ function openRecorder(
     upstream: options.upstream,
     knownState,
     onStep: (recorded) => {
-      for (const line of disagreementLines(recorded)) output.stdout(`${line}\n`);
+      for (const line of disagreementLines(recorded)) output.stdout(`${printable(line)}\n`);
     },
-    onError: (error) => output.stderr(`petstore-verify: ${error.message}\n`),
+    onError: (error) => output.stderr(`petstore-verify: ${printable(error.message)}\n`),
   });
 }
 
@@ -165,8 +167,12 @@ export async function proxyCommand(argv: string[], commandOptions: ProxyCommandO
   const stopped = whenAborted(stop).then(async () => {
     await server.close();
     const report = server.report();
-    output.stdout(`${proxySummaryLines(report).join('\n')}\n`);
-    if (json !== undefined) await writeFile(json, stringifyJson(report) + '\n');
+    output.stdout(
+      `${proxySummaryLines(report)
+        .map((line) => printable(line))
+        .join('\n')}\n`,
+    );
+    if (json !== undefined) await writeFile(json, printableJson(stringifyJson(report)) + '\n');
     return report.exitCode;
   });
   const origin = await listenOrFail('petstore-verify', server, options, printLine);
@@ -192,7 +198,8 @@ function proxyServer(
     prism: !options['no-prism'],
     onExchange: (exchange) => {
       const lines = proxyExchangeLines(exchange, lineOptions);
-      if (lines.length > 0) output.stdout(`${lines.join('\n')}\n`);
+      // What the upstream sent, quoted in a line, neither acts in a terminal nor starts a workflow command.
+      if (lines.length > 0) output.stdout(`${lines.map((line) => printable(line)).join('\n')}\n`);
     },
     ...(recorder !== undefined && { recorder }),
   });

@@ -1,4 +1,5 @@
 // petstore-verify publish-pact: publishes the shipped pact, or a consumer's own, to a Pact Broker.
+import { printable } from '../../core/printable.js';
 import { existsSync, statSync } from 'node:fs';
 import { ciBuild, type CiValue } from '../../verify/ci-environment.js';
 import { defaultRequestTimeout } from '../../verify/observe.js';
@@ -121,10 +122,11 @@ export async function publishCommand(
       ...(published.pact !== undefined && { pactFile: published.pact }),
       timeout: published.timeout,
     });
-    output.stdout(`${[publishedLine(published), ...notices].join('\n')}\n`);
+    // The broker's notices are its own words: printed so that none acts in a terminal or a CI log.
+    output.stdout(`${[publishedLine(published), ...notices].map((line) => printable(line)).join('\n')}\n`);
     return 0;
   } catch (error) {
-    output.stderr(`petstore-verify: ${(error as Error).message.split('\n')[0]}\n`);
+    output.stderr(`petstore-verify: ${printable((error as Error).message.split('\n')[0] ?? '')}\n`);
     return failureExit(error);
   }
 }

@@ -2,6 +2,7 @@
 import { constants } from 'node:fs';
 import { access, appendFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { printable } from '../../core/printable.js';
 import { loadScenarios, scenarioDirectory } from '../../core/scenario-files.js';
 import { injectsFaults, type Scenario } from '../../core/scenario.js';
 import { baselineText, readBaseline, type Baseline } from '../../verify/baseline.js';
@@ -150,6 +151,9 @@ function verificationOf(options: RunFlags, scenarios: Scenario[], baseline: Base
   };
 }
 
+// Each line as printed: what the provider sent, quoted in a finding, neither acts nor starts a line of its own.
+const printableLines = (lines: readonly string[]) => lines.map((line) => printable(line)).join('\n');
+
 /** The progress lines, printed as each exchange and each exploration run is judged. */
 function progressPrinter(
   options: RunFlags,
@@ -168,11 +172,11 @@ function progressPrinter(
   };
   return {
     onExchange: (suite, caseName, exchange) =>
-      output.stdout(`${exchangeLines(suite, caseName, exchange, lineOptions).join('\n')}\n`),
+      output.stdout(`${printableLines(exchangeLines(suite, caseName, exchange, lineOptions))}\n`),
     onRun: (result) => {
       announceExplore();
       const lines = runLines(result, lineOptions);
-      if (lines.length > 0) output.stdout(`${lines.join('\n')}\n`);
+      if (lines.length > 0) output.stdout(`${printableLines(lines)}\n`);
     },
   };
 }
@@ -217,9 +221,9 @@ export async function runCommand(
     ...verificationOf(options, scenarios, baseline),
     ...progressPrinter(options, lineOptions, output),
   });
-  if (report.setupError !== undefined) output.stderr(`petstore-verify: ${report.setupError.message}\n`);
-  else if (report.unreachable !== undefined) output.stderr(`petstore-verify: ${report.unreachable}\n`);
-  output.stdout(`${summaryLines(report, lineOptions).join('\n')}\n`);
+  if (report.setupError !== undefined) output.stderr(`petstore-verify: ${printable(report.setupError.message)}\n`);
+  else if (report.unreachable !== undefined) output.stderr(`petstore-verify: ${printable(report.unreachable)}\n`);
+  output.stdout(`${printableLines(summaryLines(report, lineOptions))}\n`);
   await writeReports(report, { ...options, explored: explorationSettings(options.exploration) }, output);
   await reportToGitHub(report, environment, output);
   return report.exitCode;

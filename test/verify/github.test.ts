@@ -57,9 +57,21 @@ describe('GitHub workflow commands', () => {
     ]);
   });
 
+  it('write a terminal escape, a C1 control and a bidi override the target sent by their code points', () => {
+    expect(githubAnnotations(reportWith('integer', '"\u001b[2J\u009b31m\u202eok"'))).toEqual([
+      '::error title=body-schema listOrders::list-orders › list the orders: expected integer, got "\\u{1b}[2J\\u{9b}31m\\u{202e}ok" (at /0/id)',
+    ]);
+  });
+
   it('show what the target sent as text in the step summary, never as HTML or Markdown', () => {
     expect(githubSummary(reportWith('integer', '<b>*bold*</b> `x`'))).toContain(
       '| integer | &lt;b&gt;\\*bold\\*&lt;/b&gt; \\`x\\` |\n',
+    );
+  });
+
+  it('show a control character or bidi override the target sent by its code point in the step summary', () => {
+    expect(githubSummary(reportWith('integer', 'a\u001b[2J\u202eb'))).toContain(
+      '| integer | a\\\\u{1b}\\[2J\\\\u{202e}b |\n',
     );
   });
 

@@ -6,6 +6,7 @@ import { matchRoute, pathSegments, routes, routesAtPath } from '../../core/route
 import { nearRouteOf } from '../near-path-step.js';
 import { withoutQueries } from '../redaction.js';
 import { responseText } from '../response-text.js';
+import { declaredSize } from './declared-size.js';
 import type { HarEntry, HarField } from './har-file.js';
 
 /** One entry of the interface, as the judge and the recorder take it, or why it cannot be judged. */
@@ -27,6 +28,8 @@ export interface HarExchange {
   bodyUnjudged?: string;
   /** The finding on an answer whose body passes the kit's bound (`body-too-large`): it is judged by that alone. */
   tooLarge?: Finding;
+  /** What the HAR's own evidence proves of the answer beyond its kept body (a byte order mark the browser stripped). */
+  evidence?: Finding[];
   /** Epoch milliseconds: when the request started and when its answer ended, from the HAR's timings. */
   startedAt: number;
   endedAt: number;
@@ -169,7 +172,10 @@ async function exchangeOf(entry: HarEntry, index: number, operationPath: string,
   const read = await observedOf(entry);
   if ('tooLarge' in read) return { ...exchange, tooLarge: read.tooLarge };
   const bodyUnjudged = cutOff ?? ('unjudged' in read ? read.unjudged : undefined);
-  if (bodyUnjudged === undefined && !('unjudged' in read)) return { ...exchange, observed: read };
+  if (bodyUnjudged === undefined && !('unjudged' in read)) {
+    const { evidence, ...observed } = read;
+    return { ...exchange, observed, ...(evidence !== undefined && { evidence: [evidence] }) };
+  }
   // Judged on what it shows: its status and headers.
   const observed = { status: exchange.status, headers: headersOf(entry), text: '', bodyUnknown: true };
   return { ...exchange, observed, bodyUnjudged };
@@ -195,7 +201,9 @@ function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined
 }
 
 /** The answer as the checks read it, or why its body cannot be judged, or the finding on a body past the bound. */
-async function observedOf(entry: HarEntry): Promise<ObservedResponse | { unjudged: string } | { tooLarge: Finding }> {
+async function observedOf(
+  entry: HarEntry,
+): Promise<(ObservedResponse & { evidence?: Finding }) | { unjudged: string } | { tooLarge: Finding }> {
   const { response } = entry;
   const headers = headersOf(entry);
   const { text, encoding, size } = response.content;
@@ -222,14 +230,14 @@ async function observedOf(entry: HarEntry): Promise<ObservedResponse | { unjudge
       return { tooLarge: bodyTooLargeFinding(error.message) };
     throw error;
   }
-  const length = Buffer.byteLength(decoded.text, 'utf8');
-  if (typeof size === 'number' && size > length && !decoded.invalidUtf8)
-    return { unjudged: `its body is cut in the HAR (${length} of ${size} bytes kept)` };
+  const sizes = declaredSize({ status: response.status, headers, contentSize: size, ...decoded });
+  if (sizes !== undefined && 'unjudged' in sizes) return sizes;
   return {
     status: response.status,
     headers,
     text: decoded.text,
     ...(decoded.invalidUtf8 && { invalidUtf8: true }),
+    ...(sizes !== undefined && { evidence: sizes.finding }),
   };
 }
 

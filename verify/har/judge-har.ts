@@ -12,7 +12,7 @@ import { Redaction } from '../redaction.js';
 import { ScenarioRecorder, type WrittenRecordings } from '../recorder/scenario-recorder.js';
 import { harConfidences } from './har-confidences.js';
 import { selectHarExchanges, type HarExchange, type HarSelection } from './har-exchanges.js';
-import { readHarFile, type HarLimits } from './har-file.js';
+import { readHarFile, type HarEntry, type HarLimits } from './har-file.js';
 
 /** What to judge a HAR file with. */
 export interface HarJudgeOptions {
@@ -84,6 +84,13 @@ export interface HarReport {
   sanitized: boolean;
   /** Set when a key was given (`apiKey`) that no call holds: not compared, each key choice is taken from its answer. */
   keyNotInHar: boolean;
+  /**
+   * Set when no key was given and the HAR shows its own: one token, the only one accepted, refused
+   * under another spelling of the scheme (`bearer`, accepted as `Bearer`). Each key choice is then
+   * compared with it, and the refusal is a finding (the scheme is case-insensitive, RFC 9110 §11.1).
+   * The entries (from 0) of an acceptance and a refusal.
+   */
+  keyFromHar?: { accepted: number; refused: number };
   /** The state the steps were judged in: a scenario's (known), or inferred from the answers. */
   state: { scenario: string } | 'inferred';
   /** The recorder's judgement against the contract (the model), and the file it saved with `save`. */
@@ -110,7 +117,7 @@ const sanitizedKey = 'Bearer (not in the HAR: a sanitized export)';
 export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarReport; redaction: Redaction }> {
   const { entries } = await readHarFile(options.file, options.limits);
   const redaction = new Redaction(harConfidences(entries));
-  const selection = await selectHarExchanges(entries, { baseUrl: options.baseUrl });
+  const selection = await selectHarExchanges(withRedactedNotes(entries, redaction), { baseUrl: options.baseUrl });
   const calls = selection.exchanges.filter((exchange) => exchange.unjudged === undefined);
   const sanitized = calls.length > 0 && calls.every((exchange) => exchange.authorization === undefined);
   // A key no call holds (a stale $PETSTORE_API_KEY) is not the app's: compared, each accepted call would read as a wrong key's.
@@ -118,13 +125,19 @@ export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarR
     !sanitized &&
     options.apiKey !== undefined &&
     !calls.some(({ authorization }) => tokenOf(authorization) === options.apiKey);
+  const keyFromHar = options.apiKey === undefined && !sanitized ? keyShownByHar(calls) : undefined;
   const prism = typeof options.prism === 'function' && calls.length > 0 ? await options.prism() : options.prism;
   const directory = options.save?.directory ?? (await mkdtemp(join(tmpdir(), 'petstore-har-')));
   try {
-    const recorder = await openRecorder(options, selection, { directory, sanitized: sanitized || keyNotInHar });
+    // The key the HAR shows itself, when none was given: compared with, as a given key would be.
+    const apiKey = options.apiKey ?? keyFromHar?.key;
+    const recorder = await openRecorder({ ...options, apiKey }, selection, {
+      directory,
+      sanitized: sanitized || keyNotInHar,
+    });
     const keyOf = (exchange: HarExchange) =>
       keyChoiceOf(sanitized ? sanitizedKey : exchange.authorization, {
-        apiKey: sanitized || keyNotInHar ? undefined : options.apiKey,
+        apiKey: sanitized || keyNotInHar ? undefined : apiKey,
         status: exchange.status,
       });
     const verdicts = selection.exchanges.map((exchange) => {
@@ -145,6 +158,7 @@ export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarR
       recording,
       sanitized,
       keyNotInHar,
+      keyFromHar,
       entries: entries.length,
     });
     return { report: redaction.value(report), redaction };
@@ -200,7 +214,11 @@ function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | unde
     };
   }
   const judgement = judgeCall({ call, observed, prism });
-  return { ...verdict, violations: judgement.findings, disagreements: judgement.disagreements };
+  return {
+    ...verdict,
+    violations: [...(exchange.evidence ?? []), ...judgement.findings],
+    disagreements: judgement.disagreements,
+  };
 }
 
 /** The saved files with every secret of the HAR taken out (the recorder writes no header or query; a finding may quote a body). */
@@ -210,6 +228,53 @@ async function redactFiles(recording: WrittenRecordings, redaction: Redaction): 
     const redacted = redaction.text(text);
     if (redacted !== text) await writeFile(file, redacted);
   }
+}
+
+/**
+ * The HAR's own texts that har-exchanges.ts quotes cut short (Chrome's `_error` and
+ * `Non-Authoritative-Reason`, Playwright's `_failureText`, an unknown `encoding`), redacted first: a cut
+ * would leave a secret's first characters where the whole one is no longer there to be found.
+ */
+function withRedactedNotes(entries: readonly HarEntry[], redaction: Redaction): HarEntry[] {
+  const redacted = (text: unknown) => (typeof text === 'string' ? redaction.text(text) : text);
+  return entries.map((entry) => {
+    const { response } = entry;
+    return {
+      ...entry,
+      response: {
+        ...response,
+        headers: response.headers.map((field) =>
+          field.name.toLowerCase() === 'non-authoritative-reason'
+            ? { ...field, value: redaction.text(field.value) }
+            : field,
+        ),
+        content: { ...response.content, encoding: redacted(response.content.encoding) as string | undefined },
+        ...(response._error !== undefined && { _error: redacted(response._error) as string | null }),
+        ...(response._failureText !== undefined && { _failureText: redacted(response._failureText) as string }),
+      },
+    };
+  });
+}
+
+/**
+ * The key a HAR shows without being told it: the one token its calls had accepted (any answer but 401),
+ * when a call refused it under another spelling of the Bearer scheme. Two tokens accepted (two users,
+ * a key rotated) show no one key: then nothing.
+ */
+function keyShownByHar(calls: readonly HarExchange[]): { key: string; accepted: number; refused: number } | undefined {
+  const bearer = calls.flatMap((call) => {
+    const [, scheme = '', token = ''] = /^\s*(\S+)\s+(\S+)\s*$/.exec(call.authorization ?? '') ?? [];
+    return scheme.toLowerCase() === 'bearer' ? [{ entry: call.entry, status: call.status, scheme, token }] : [];
+  });
+  const accepted = bearer.filter((call) => call.status !== 401);
+  const tokens = new Set(accepted.map((call) => call.token));
+  const [key] = tokens;
+  if (tokens.size !== 1 || key === undefined) return undefined;
+  for (const refused of bearer.filter((call) => call.status === 401 && call.token === key)) {
+    const acceptance = accepted.find((call) => call.scheme !== refused.scheme);
+    if (acceptance !== undefined) return { key, accepted: acceptance.entry, refused: refused.entry };
+  }
+  return undefined;
 }
 
 // The token of an Authorization value (`Bearer k` → `k`).
@@ -225,6 +290,7 @@ function reportOf(
     recording: WrittenRecordings;
     sanitized: boolean;
     keyNotInHar: boolean;
+    keyFromHar: { key: string; accepted: number; refused: number } | undefined;
     entries: number;
   },
 ): HarReport {
@@ -242,6 +308,9 @@ function reportOf(
     violations,
     sanitized: parts.sanitized,
     keyNotInHar: parts.keyNotInHar,
+    ...(parts.keyFromHar !== undefined && {
+      keyFromHar: { accepted: parts.keyFromHar.accepted, refused: parts.keyFromHar.refused },
+    }),
     state: options.knownState === undefined ? ('inferred' as const) : { scenario: options.knownState.scenario },
     contract: contractOf(recording, options.save !== undefined),
   };

@@ -108,6 +108,56 @@ export function mergeInteractions(existing: readonly Interaction[], added: reado
 
 const kitKey = 'petstore-contract-kit';
 
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A pact document as its file holds it: the interactions sorted by description, then provider state,
+ * request and response (Pact's own writers sort them too), the same descriptions numbered in that
+ * order (`#2`, `#3`), and the parts of the kit's metadata sorted. So the same interactions give the
+ * same bytes, whichever test, file or worker met them first.
+ * @example
+ * inStableOrder(document).interactions.map((one) => one.description)
+ * // ['DELETE /store/orders/1 204 (with the key)', 'GET /store/orders 200 (with the key)', 'GET /store/orders 200 (with the key) #2']
+ */
+export function inStableOrder(document: JsonObject): JsonObject {
+  const interactions = Array.isArray(document.interactions) ? (document.interactions as Interaction[]) : [];
+  const keyed = interactions.map((interaction) => ({
+    interaction,
+    base: String(interaction.description ?? '').replace(/ #\d+$/, ''),
+    key: canonical({
+      providerStates: interaction.providerStates ?? [],
+      request: interaction.request ?? null,
+      response: interaction.response ?? null,
+    }),
+  }));
+  keyed.sort((a, b) => byCodeUnits(a.base, b.base) || byCodeUnits(a.key, b.key));
+  const numbered = new Map<string, number>();
+  const ordered = keyed.map(({ interaction, base }) => {
+    const number = (numbered.get(base) ?? 0) + 1;
+    numbered.set(base, number);
+    return { ...interaction, description: number === 1 ? base : `${base} #${number}` };
+  });
+  const metadata = objectAt(document.metadata);
+  const kit = objectAt(metadata?.[kitKey]);
+  return {
+    ...document,
+    interactions: ordered,
+    ...(metadata !== undefined && {
+      metadata: kit === undefined ? metadata : { ...metadata, [kitKey]: sortedParts(kit) },
+    }),
+  };
+}
+
+// Each text of the kit's metadata is parts joined by "; " (one per call or test left out): sorted.
+function sortedParts(kit: JsonObject): JsonObject {
+  return Object.fromEntries(
+    Object.entries(kit).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? value.split('; ').sort(byCodeUnits).join('; ') : value,
+    ]),
+  );
+}
+
 type JsonObject = Record<string, JsonValue>;
 
 const objectAt = (value: JsonValue | undefined): JsonObject | undefined =>

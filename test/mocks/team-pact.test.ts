@@ -15,6 +15,7 @@ import { createOrderMock, type OrderMock } from '../../mocks/adapters/order-mock
 import { pactLockFile, pactLockPatience } from '../../mocks/pact/pact-file.js';
 import { PactLedger } from '../../mocks/pact/pact-ledger.js';
 import { verifyPact } from '../../verify/pact.js';
+import { startBrokenProvider } from '../support/broken-provider.js';
 import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
 import { startServer } from '../support/support.js';
 
@@ -69,10 +70,10 @@ describe('the pact of a whole test file', () => {
     await mock.reset();
     const file = await mock.pact({ consumer: 'web-app', dir: freshDir() });
     expect(descriptions(await readPact(file))).toEqual([
-      'GET /store/orders 200 (with the key)',
       'DELETE /store/orders/1 204 (with the key)',
       'DELETE /store/orders/3 409 (with the key)',
       'DELETE /store/orders/99 404 (with the key)',
+      'GET /store/orders 200 (with the key)',
     ]);
   });
 
@@ -186,9 +187,9 @@ describe('one pact file for many writers', () => {
     await cancel(3);
     const file = await second.pact({ consumer: 'web-app', dir });
     expect(descriptions(await readPact(file))).toEqual([
-      'GET /store/orders 200 (with the key)',
       'DELETE /store/orders/1 204 (with the key)',
       'DELETE /store/orders/3 409 (with the key)',
+      'GET /store/orders 200 (with the key)',
     ]);
   });
 
@@ -406,8 +407,8 @@ describe('the deprecated pet read', () => {
 
   it('is written with its Deprecation and Sunset', async () => {
     const pact = await readPact(pactFile);
-    expect(descriptions(pact)).toEqual(['GET /pets/1 200 (with the key)', 'DELETE /store/orders/3 409 (with the key)']);
-    expect(Object.keys(pact.interactions[0]?.response.headers ?? {}).sort()).toEqual([
+    expect(descriptions(pact)).toEqual(['DELETE /store/orders/3 409 (with the key)', 'GET /pets/1 200 (with the key)']);
+    expect(Object.keys(pact.interactions[1]?.response.headers ?? {}).sort()).toEqual([
       'Content-Type',
       'Deprecation',
       'Sunset',
@@ -425,8 +426,8 @@ describe('the deprecated pet read', () => {
         prism: false,
       });
       expect(suite.cases.map((result) => [result.name, result.verdict])).toEqual([
-        ['GET /pets/1 200 (with the key)', 'passed'],
         ['DELETE /store/orders/3 409 (with the key)', 'passed'],
+        ['GET /pets/1 200 (with the key)', 'passed'],
       ]);
     } finally {
       await kit.close();
@@ -449,6 +450,58 @@ describe('the deprecated pet read', () => {
     } finally {
       await provider.close();
     }
+  });
+});
+
+/** Verifies a pact against a provider that answers as the kit's mock but for what `fault` changes. */
+async function verifiedOn(file: string, fault: Parameters<typeof startBrokenProvider>[0]) {
+  const provider = await startBrokenProvider(fault);
+  try {
+    const suite = await verifyPact({
+      baseUrl: `${provider.origin}/v1`,
+      apiKey: 'petstore-dev-key',
+      stateUrl: `${provider.origin}/__mock/provider-state`,
+      pactUrls: [file],
+      prism: false,
+    });
+    return suite.cases.map((result) => [result.name, result.verdict]);
+  } finally {
+    await provider.close();
+  }
+}
+
+describe('what an interaction asserts, as its state implies', () => {
+  it('matches the pet read as any object, as the specification allows: a pet with no id passes', async () => {
+    const mock = mockOnServer();
+    await call('/pets/1');
+    const file = await mock.pact({ consumer: 'pet-reader', dir: freshDir() });
+    const pet = (parseJson(await readFile(file, 'utf8')) as { interactions: { response: { body: unknown } }[] })
+      .interactions[0]!.response.body;
+    expect(pet).toEqual({ content: {}, contentType: 'application/json', encoded: false });
+    const otherPet = async (request: Request, response: Response) =>
+      new URL(request.url).pathname === '/v1/pets/1'
+        ? new Response('{"petId":"7","name":"pet 7"}', { status: 200, headers: response.headers })
+        : response;
+    expect(await verifiedOn(file, otherPet)).toEqual([['GET /pets/1 200 (with the key)', 'passed']]);
+    const notAnObject = async (request: Request, response: Response) =>
+      new URL(request.url).pathname === '/v1/pets/1'
+        ? new Response('["pet 7"]', { status: 200, headers: response.headers })
+        : response;
+    expect(await verifiedOn(file, notAnObject)).toEqual([['GET /pets/1 200 (with the key)', 'failed']]);
+  });
+
+  it('matches an empty store’s list as empty: a provider that ignores the state fails it', async () => {
+    const mock = mockOnServer({ seed: [] });
+    await call('/store/orders');
+    const file = await mock.pact({ consumer: 'empty-store', dir: freshDir() });
+    const ignoresTheState = async (request: Request, response: Response) =>
+      request.method === 'GET' && new URL(request.url).pathname === '/v1/store/orders'
+        ? Response.json([{ id: 1, petId: 1, quantity: 1 }], { headers: response.headers })
+        : response;
+    expect(await verifiedOn(file, ignoresTheState)).toEqual([['GET /store/orders 200 (with the key)', 'failed']]);
+    expect(await verifiedOn(file, async (_request, response) => response)).toEqual([
+      ['GET /store/orders 200 (with the key)', 'passed'],
+    ]);
   });
 });
 

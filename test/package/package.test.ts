@@ -156,10 +156,10 @@ describe("a frontend team's install", () => {
     await symlink(join(projectRoot, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir');
     for (const file of files) await writeFile(join(project, file.name), file.code);
     const pactFile = join(project, 'pacts', 'web-app-petstore-order-interface.json');
-    const descriptionsAfterARun = async () => {
+    const pactAfterARun = async (flags: string[]) => {
       const exit = await runToExit(
         process.execPath,
-        [join(project, 'node_modules/vitest/vitest.mjs'), 'run', '--maxWorkers', '2'],
+        [join(project, 'node_modules/vitest/vitest.mjs'), 'run', ...flags],
         { cwd: project, timeout: 90_000 },
       );
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the ESC of an ANSI colour code, on purpose
@@ -167,22 +167,22 @@ describe("a frontend team's install", () => {
         /Test Files\s+2 passed \(2\)\n\s+Tests\s+4 passed \(4\)/,
       );
       expect(exit.code).toBe(0);
-      const pact = JSON.parse(await readFile(pactFile, 'utf8')) as {
-        interactions: { description: string }[];
-        metadata: Record<string, unknown>;
-      };
+      const text = await readFile(pactFile, 'utf8');
+      const pact = JSON.parse(text) as { interactions: { description: string }[]; metadata: Record<string, unknown> };
       expect(pact.metadata['petstore-contract-kit']).toEqual({ leftOut: 'none' });
-      return pact.interactions.map((interaction) => interaction.description).sort();
+      return { text, descriptions: pact.interactions.map((interaction) => interaction.description) };
     };
-    const expected = [
+    const first = await pactAfterARun(['--maxWorkers', '2']);
+    expect(first.descriptions).toEqual([
       'DELETE /store/orders/1 204 (with the key)',
       'DELETE /store/orders/3 409 (with the key)',
       'GET /store/orders 200 (with the key)',
       'GET /store/orders 200 (with the key) #2',
-    ];
-    expect(await descriptionsAfterARun()).toEqual(expected);
-    // The next run starts from no pact: the same interactions, not twice as many.
-    expect(await descriptionsAfterARun()).toEqual(expected);
+    ]);
+    // The next run starts from no pact, its files and tests in another order on one worker: the same
+    // interactions, not twice as many, and the same bytes.
+    const shuffled = await pactAfterARun(['--maxWorkers', '1', '--sequence.shuffle', '--sequence.seed', '7']);
+    expect(shuffled.text).toBe(first.text);
   }, 200_000);
 
   it("types the README example in a CommonJS TypeScript project too (one copy of msw's types)", async () => {

@@ -12,6 +12,7 @@ import { harLimits } from '../../verify/har/har-file.js';
 import { installHint } from '../../verify/optional-dependencies.js';
 import { loadPrismOracle } from '../../verify/prism.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
+import { droppedValueLine } from '../../verify/report/dropped-value-line.js';
 import { redactOutput, httpUrlFlag, usageFailure, UsageError } from '../shared.js';
 import { checkWritable, type CommandOutput, processOutput } from './run.js';
 import { scenarioState } from './scenario-state.js';
@@ -260,6 +261,9 @@ function summaryLines(report: HarReport): string[] {
       // Its own folder and name: a name taken already is saved as NAME-2, which --scenario NAME would not replay.
       `saved ${plural(steps, 'step')} in ${file}: replay it with petstore-verify --scenarios ${dirname(file)} --scenario ${basename(file, extname(file))}`,
     );
+  // A value the saved state could not hold is named: the file would replay green where the HAR showed it.
+  for (const { file } of contract.saved)
+    for (const item of contract.dropped ?? []) lines.push(droppedValueLine(item, file));
   if (contract.failed !== undefined) lines.push(contract.failed);
   if (report.reason !== undefined && report.verdict === 'not-run') lines.push(report.reason);
   lines.push(`verdict: ${report.verdict} (exit ${report.exitCode})`);

@@ -13,11 +13,18 @@ export interface DroppedValueItem {
  * // 'dropped from the state of saved/bug.yaml: the quantity of order 1 (must be integer); the saved scenario cannot replay a finding on that value'
  */
 export function droppedValueLine(item: DroppedValueItem, file: string): string {
-  const value =
-    item.id === undefined
-      ? `a listed entry whose id is ${item.reason}`
-      : item.field === 'id'
-        ? `order ${item.id} (${item.reason})`
-        : `the ${item.field} of order ${item.id} (${item.reason})`;
-  return `dropped from the state of ${file}: ${value}; the saved scenario cannot replay a finding on that value`;
+  return `dropped from the state of ${file}: ${droppedValueText(item)}; the saved scenario cannot replay a finding on that value`;
+}
+
+/**
+ * Which value of which order was left out, and why.
+ * @example
+ * droppedValueText({ id: 1n, field: 'quantity', reason: 'must be integer' }) // 'the quantity of order 1 (must be integer)'
+ */
+export function droppedValueText(item: DroppedValueItem): string {
+  return item.id === undefined
+    ? `a listed entry whose id is ${item.reason}`
+    : item.field === 'id'
+      ? `order ${item.id} (${item.reason})`
+      : `the ${item.field} of order ${item.id} (${item.reason})`;
 }

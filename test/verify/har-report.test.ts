@@ -227,24 +227,39 @@ describe('petstore-verify har --save: a value the saved state cannot hold', () =
     expect(contract).not.toHaveProperty('dropped');
   });
 
-  it("names it in the proxy's summary when it records (proxy --record)", async () => {
+  /** A proxy recording one list whose order 1 has a string quantity: what it printed when stopped, and its --json. */
+  async function recordedThroughProxy() {
     const upstream = await startBrokenProvider(async (request, response) =>
       isList(request) ? jsonAnswer('[{"id":1,"petId":101,"quantity":"2"}]', 200) : response,
     );
     const recordings = join(directory, 'recordings');
+    const report = join(directory, 'proxy.json');
     const proxy = await startProxyInProcess([
-      ...['--upstream', `${upstream.origin}/v1`, '--port', '0', '--no-prism'],
+      ...['--upstream', `${upstream.origin}/v1`, '--port', '0', '--no-prism', '--json', report],
       ...['--record', recordings, '--record-name', 'bug'],
     ]);
+    let exit;
     try {
       await fetch(`${proxy.baseUrl}/store/orders`, { headers: authorized });
       await proxy.outputMatching('GET /v1/store/orders');
     } finally {
-      const exit = await proxy.stop('SIGINT');
+      exit = await proxy.stop('SIGINT');
       await upstream.close();
-      expect(droppedLines(exit.stdout)).toEqual([
-        `dropped from the state of ${join(recordings, 'bug.yaml')}: the quantity of order 1 (must be integer); the saved scenario cannot replay a finding on that value`,
-      ]);
     }
+    return { exit, file: join(recordings, 'bug.yaml'), report: parseJson(await readFile(report, 'utf8')) };
+  }
+
+  it("names it in the proxy's summary when it records (proxy --record)", async () => {
+    const { exit, file } = await recordedThroughProxy();
+    expect(droppedLines(exit.stdout)).toEqual([
+      `dropped from the state of ${file}: the quantity of order 1 (must be integer); the saved scenario cannot replay a finding on that value`,
+    ]);
+  });
+
+  it("names it in the proxy's JSON report, with its file", async () => {
+    const { file, report } = await recordedThroughProxy();
+    expect((report as { recording: { dropped?: unknown } }).recording.dropped).toEqual([
+      { file, id: 1, field: 'quantity', reason: 'must be integer' },
+    ]);
   });
 });

@@ -88,6 +88,7 @@ export {
   RecordingError,
   ScenarioRecorder,
   type ExchangeToRecord,
+  type DroppedValue,
   type RecordedStep,
   type RecorderOptions,
 } from './recorder/scenario-recorder.js';
@@ -110,6 +111,7 @@ export {
 } from './report/console.js';
 export { findingText } from '../core/finding.js';
 export { toHtml } from './report/html.js';
+export { harToHtml } from './report/har-html.js';
 export { toJson } from './report/json.js';
 export { toJunit } from './report/junit.js';
 export {

@@ -12,6 +12,8 @@ import { harLimits } from '../../verify/har/har-file.js';
 import { installHint } from '../../verify/optional-dependencies.js';
 import { loadPrismOracle } from '../../verify/prism.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
+import { droppedValueLine } from '../../verify/report/dropped-value-line.js';
+import { harToHtml } from '../../verify/report/har-html.js';
 import { redactOutput, httpUrlFlag, usageFailure, UsageError } from '../shared.js';
 import { checkWritable, type CommandOutput, processOutput } from './run.js';
 import { scenarioState } from './scenario-state.js';
@@ -46,6 +48,9 @@ Options:
   --name NAME      the saved scenario's name (default: recording-DATE-TIME, the HAR's start)
   --no-prism       do not check with Prism's validator too
   --json FILE      write the report as JSON
+  --html FILE      write the report as one self-contained HTML page, for a bug report: each entry
+                   and its verdict, what the specification and the contract expected beside what
+                   the HAR showed, the starting state, what the saved file could not hold
   --quiet          print only the entries that break the specification
   --verbose        also print where Prism disagrees with Ajv for a known Prism limit
   --help           print this help
@@ -68,6 +73,7 @@ function parseHar(argv: string[], environment: NodeJS.ProcessEnv) {
         name: { type: 'string' },
         'no-prism': { type: 'boolean' },
         json: { type: 'string' },
+        html: { type: 'string' },
         quiet: { type: 'boolean' },
         verbose: { type: 'boolean' },
       },
@@ -106,7 +112,7 @@ export async function harCommand(argv: string[], commandOptions: HarCommandOptio
   try {
     options = parseHar(argv, environment);
     // Before the file is judged, as the other commands do: not a verdict printed, then a failure.
-    await checkWritable({ json: options.json });
+    await checkWritable({ json: options.json, html: options.html });
     knownState = options['from-scenario'] === undefined ? undefined : await scenarioState(options['from-scenario']);
   } catch (error) {
     return usageFailure('petstore-verify', error, printLine);
@@ -126,6 +132,8 @@ export async function harCommand(argv: string[], commandOptions: HarCommandOptio
       .join('\n')}\n`,
   );
   if (options.json !== undefined) await writeFile(options.json, printableJson(stringifyJson(report)) + '\n');
+  // Made from the redacted report, then redacted as a whole as the console is: no secret of the HAR in the page.
+  if (options.html !== undefined) await writeFile(options.html, judged.redaction.text(harToHtml(report)));
   return report.exitCode;
 }
 
@@ -260,6 +268,9 @@ function summaryLines(report: HarReport): string[] {
       // Its own folder and name: a name taken already is saved as NAME-2, which --scenario NAME would not replay.
       `saved ${plural(steps, 'step')} in ${file}: replay it with petstore-verify --scenarios ${dirname(file)} --scenario ${basename(file, extname(file))}`,
     );
+  // A value the saved state could not hold is named: the file would replay green where the HAR showed it.
+  for (const { file } of contract.saved)
+    for (const item of contract.dropped ?? []) lines.push(droppedValueLine(item, file));
   if (contract.failed !== undefined) lines.push(contract.failed);
   if (report.reason !== undefined && report.verdict === 'not-run') lines.push(report.reason);
   lines.push(`verdict: ${report.verdict} (exit ${report.exitCode})`);

@@ -10,6 +10,7 @@ import { ScenarioRecorder, type KnownState, type RecordedStep } from '../../veri
 import { Redaction } from '../../verify/redaction.js';
 import { findingText } from '../../core/finding.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
+import { droppedValueLine } from '../../verify/report/dropped-value-line.js';
 import { hostFlag, httpUrlFlag, listenOrFail, parseFlags, portFlag, usageFailure, UsageError } from '../shared.js';
 import { confidencesOf } from './confidences.js';
 import { scenarioState } from './scenario-state.js';
@@ -267,7 +268,13 @@ function proxySummaryLines(report: ProxyReport): string[] {
   return lines;
 }
 
-function recordingSummaryLines({ files, against, inferred, failed }: NonNullable<ProxyReport['recording']>): string[] {
+function recordingSummaryLines({
+  files,
+  against,
+  inferred,
+  dropped,
+  failed,
+}: NonNullable<ProxyReport['recording']>): string[] {
   if (files.length === 0) return [failed ?? 'recorded nothing: no call of an operation passed'];
   const each = files.map(({ file, steps }) => `${plural(steps, 'step')} in ${file}`).join(', ');
   const findings = against.reduce((sum, { findings }) => sum + findings.length, 0);
@@ -280,5 +287,6 @@ function recordingSummaryLines({ files, against, inferred, failed }: NonNullable
       `inferred from the answers, not known: ${inferred.map(({ id, status, because }) => `order ${id} ${status} (from ${because})`).join(', ')}; ` +
         'a bug in these statuses cannot be caught (a 204 for a shipped order reads as a pending one): record from a known state with --from-scenario and --state-url',
     );
+  for (const item of dropped ?? []) lines.push(droppedValueLine(item, item.file));
   return lines;
 }

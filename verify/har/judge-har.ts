@@ -62,6 +62,11 @@ export interface HarContractReport {
   against: { step: string; findings: Finding[] }[];
   /** The order statuses taken from answers rather than known (no --from-scenario): a bug in them cannot be caught. */
   inferred: { id: bigint; status: 'pending' | 'shipped' | 'cancelled'; because: string }[];
+  /**
+   * The values of listed orders the state could not hold (a string quantity, a local shipDate), each
+   * with why: a saved scenario cannot replay a finding on them. Absent when none.
+   */
+  dropped?: { id?: bigint; field: string; reason: string }[];
   /** The scenario file written with `save`, and its steps. */
   saved: { file: string; steps: number }[];
   /** Why the file could not be written, when it could not. */
@@ -343,6 +348,9 @@ function contractOf(recording: WrittenRecordings, saved: boolean): HarContractRe
     disagreements: recording.disagreements,
     against: recording.against.map(({ step, findings }) => ({ step, findings })),
     inferred: recording.inferred.map(({ id, status, because }) => ({ id, status, because })),
+    ...(recording.dropped !== undefined && {
+      dropped: recording.dropped.map(({ id, field, reason }) => ({ ...(id !== undefined && { id }), field, reason })),
+    }),
     saved: saved ? recording.files : [],
     ...(recording.failed !== undefined && { failed: recording.failed }),
   };

@@ -72,8 +72,21 @@ export interface WrittenRecordings {
   against: { file: string; step: string; findings: Finding[] }[];
   /** The order statuses taken from answers rather than known (no state was set): a bug in them cannot be caught. */
   inferred: { file: string; id: bigint; status: 'pending' | 'shipped' | 'cancelled'; because: string }[];
+  /**
+   * The values of listed orders the saved state could not hold (a string quantity, a local shipDate, an
+   * unknown field, an id that is no int64): the file cannot replay a finding on them. Absent when none.
+   */
+  dropped?: DroppedValue[];
   /** Why the recording stopped, when a file could not be written. */
   failed?: string;
+}
+
+/** A value of a listed order left out of a recording's state, and why (`id` absent: the entry had no int64 id). */
+export interface DroppedValue {
+  file: string;
+  id?: bigint;
+  field: string;
+  reason: string;
 }
 
 /** The file being written: where it goes, its calls as judged, and what it tells besides. */
@@ -166,6 +179,9 @@ export class ScenarioRecorder {
         disagreements.length === 0 ? [] : [{ file, step: step.name, findings: [...disagreements] }],
       ),
     );
+    const dropped = recordings.flatMap(({ file, state }) =>
+      state.dropped().map(({ id, field, reason }) => ({ file, ...(id !== undefined && { id }), field, reason })),
+    );
     return {
       files: recordings.map(({ file, calls }) => ({ file, steps: judgements(calls).length })),
       disagreements: against.reduce((sum, { findings }) => sum + findings.length, 0),
@@ -173,6 +189,7 @@ export class ScenarioRecorder {
       inferred: recordings.flatMap(({ file, state }) =>
         state.inferred().map(({ id, status, because }) => ({ file, id, status, because })),
       ),
+      ...(dropped.length > 0 && { dropped }),
       ...(this.#failed !== undefined && { failed: this.#failed }),
     };
   }

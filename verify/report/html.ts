@@ -5,8 +5,12 @@ import { escapeMarkup } from '../escape-markup.js';
 import type { CaseResult, SuiteResult } from '../results.js';
 import type { Coverage, RunReport } from './run-report.js';
 import { suiteLine } from './console.js';
-/** A finding split for a table: where, what was expected, what came. */
-function findingCells(finding: Finding): [string, string, string] {
+/**
+ * A finding split for a table: where, what was expected, what came (raw text: escape each cell).
+ * @example
+ * findingCells({ code: 'status-unexpected', path: 'status', expected: 'status 409', actual: '204' }) // ['status', 'status 409', '204']
+ */
+export function findingCells(finding: Finding): [string, string, string] {
   return [
     finding.path,
     `${finding.about === undefined ? '' : `${finding.about}: `}${finding.expected}`,
@@ -14,7 +18,12 @@ function findingCells(finding: Finding): [string, string, string] {
   ];
 }
 
-const verdictBadge = (verdict: string) =>
+/**
+ * A verdict as a coloured badge, escaped.
+ * @example
+ * verdictBadge('failed') // '<span class="verdict failed">failed</span>'
+ */
+export const verdictBadge = (verdict: string): string =>
   `<span class="verdict ${escapeMarkup(verdict)}">${escapeMarkup(verdict)}</span>`;
 
 /** The coverage matrix as a table: an operation a row, a documented status a column, how often each was exercised. */
@@ -88,8 +97,34 @@ function caseDetails(result: CaseResult): string {
 export function toHtml(report: RunReport): string {
   const matrix = coverageMatrix(report.coverage);
   const suites = report.suites.map((suite) => suiteSection(suite, report.baseUrl));
+  return htmlPage({
+    title: `petstore-verify: ${report.verdict}`,
+    heading: `${verdictBadge(report.verdict)} petstore-verify`,
+    body: `<p>${escapeMarkup(report.baseUrl)} · ${escapeMarkup(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
+${report.reasons.length > 0 && report.exitCode !== 0 ? `<ul class="reasons">${report.reasons.map((reason) => `<li>${escapeMarkup(reason)}</li>`).join('')}</ul>` : ''}
+<h2>Coverage of the documented responses: ${report.coverage.covered} of ${report.coverage.total}</h2>
+${matrix}
+${suites.join('\n')}`,
+  });
+}
+
+/** What a page of the kit's reports holds: its title (text), its heading and body (markup, escaped by the caller). */
+export interface HtmlPageParts {
+  title: string;
+  heading: string;
+  body: string;
+}
+
+/**
+ * The kit's reports' page: one self-contained HTML file, its style inline, no script and no external
+ * asset (a report is opened from a bug tracker's attachment, offline). `heading` and `body` are markup
+ * the caller escaped; `title` is text, escaped here.
+ * @example
+ * htmlPage({ title: 'petstore-verify har: failed', heading: verdictBadge('failed'), body: '<p>1 finding</p>' })
+ */
+export function htmlPage(parts: HtmlPageParts): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>petstore-verify: ${escapeMarkup(report.verdict)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeMarkup(parts.title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1c1c1c}
@@ -99,13 +134,10 @@ h1{margin-bottom:.2rem}code{font:13px ui-monospace,monospace}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}
 .coverage td.exercised{background:#e3f4e8}.coverage td.missing{background:#fbe4e2;font-weight:600}.coverage td.undocumented{color:#999}
 tr.violation td{background:#fdf0ef}tr.warning td{background:#fff7e0}tr.known td{background:#eef1f6}details.case{margin:.3rem 0}summary{cursor:pointer}
+tr.unjudged td{color:#666}
 </style></head><body>
-<h1>${verdictBadge(report.verdict)} petstore-verify</h1>
-<p>${escapeMarkup(report.baseUrl)} · ${escapeMarkup(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
-${report.reasons.length > 0 && report.exitCode !== 0 ? `<ul class="reasons">${report.reasons.map((reason) => `<li>${escapeMarkup(reason)}</li>`).join('')}</ul>` : ''}
-<h2>Coverage of the documented responses: ${report.coverage.covered} of ${report.coverage.total}</h2>
-${matrix}
-${suites.join('\n')}
+<h1>${parts.heading}</h1>
+${parts.body}
 </body></html>
 `;
 }

@@ -2,7 +2,7 @@ import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/tes
 import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { mergeCoverage, type ResponseCoverage } from '../journal/journal.js';
 import { conflictError, writePactFile } from '../pact/pact-file.js';
-import { inStableOrder, mergePactDocuments } from '../pact/pact-merge.js';
+import { inFileOrder, mergePactDocuments } from '../pact/pact-merge.js';
 import { leftOutIn } from '../pact/pact-metadata.js';
 
 /** The name of the attachment in which each test's fixture leaves its mock's coverage. */
@@ -119,7 +119,7 @@ export class OrderCoverageReporter implements Reporter {
         const notPassed = this.#testsNotInPact.length;
         const failed = notPassed === 0 ? '' : ` (${notPassed} that did not pass left out)`;
         // The calls the tests' pacts left out, in the words of the file's metadata.
-        const calls = leftOutIn(inStableOrder(document));
+        const calls = leftOutIn(inFileOrder(document));
         const leftOut = calls === undefined ? '' : `; left out: ${calls}`;
         write(
           `Consumer pact: ${file}, ${count} interactions from ${tests} test${tests === 1 ? '' : 's'}${failed}${leftOut}.`,

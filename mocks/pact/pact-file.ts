@@ -12,7 +12,7 @@ import {
 import { stringifyJson } from '../../core/stringify-json.js';
 import { MockOptionError, MockUsageError } from '../base/errors.js';
 import type { RequestFilter } from '../journal/request-filter.js';
-import { inStableOrder, mergePactDocuments, type PactConflict } from './pact-merge.js';
+import { inFileOrder, mergePactDocuments, type PactConflict } from './pact-merge.js';
 import { checkedFilter } from '../journal/request-filter.js';
 
 /** The provider a consumer's pact names unless told otherwise: the interface's own name. */
@@ -265,7 +265,7 @@ export async function writePactFile(document: JsonValue, options: PactOptions): 
     await replaceFile(fileSystem, {
       file: target.file,
       temporary: `${folder}.${shortName(name)}.${Math.random().toString(36).slice(2)}.partial`,
-      text: `${stringifyJson(inStableOrder(merged))}\n`,
+      text: `${stringifyJson(inFileOrder(merged))}\n`,
       action,
     });
   });

@@ -116,10 +116,10 @@ const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * order (`#2`, `#3`), and the parts of the kit's metadata sorted. So the same interactions give the
  * same bytes, whichever test, file or worker met them first.
  * @example
- * inStableOrder(document).interactions.map((one) => one.description)
+ * inFileOrder(document).interactions.map((one) => one.description)
  * // ['DELETE /store/orders/1 204 (with the key)', 'GET /store/orders 200 (with the key)', 'GET /store/orders 200 (with the key) #2']
  */
-export function inStableOrder(document: JsonObject): JsonObject {
+export function inFileOrder(document: JsonObject): JsonObject {
   const interactions = Array.isArray(document.interactions) ? (document.interactions as Interaction[]) : [];
   const keyed = interactions.map((interaction) => ({
     interaction,

@@ -85,10 +85,15 @@ export function checkedParties(parties: PactSelection): { consumer: string; prov
  * The error for interactions that answer the same request under the same provider state differently:
  * a provider cannot honour both. `MockUsageError` with the code `pact_conflict`.
  * @example
- * throw conflictError([{ kept: 'DELETE /store/orders/3 409 (with the key)', added: 'DELETE /store/orders/3 404 (with the key)' }]);
+ * throw conflictError([{ kept: 'DELETE /store/orders/3 409 (with the key)', added: 'DELETE /store/orders/3 404 (with the key)', difference: 'status 409, then 404' }]);
  */
 export function conflictError(conflicts: readonly PactConflict[], file?: string): MockUsageError {
-  const named = conflicts.map((conflict) => `"${conflict.added}" against "${conflict.kept}"`).join('; ');
+  const named = conflicts
+    .map(
+      (conflict) =>
+        `${conflict.added === conflict.kept ? `"${conflict.added}"` : `"${conflict.added}" against "${conflict.kept}"`} (${conflict.difference})`,
+    )
+    .join('; ');
   return new MockUsageError(
     'pact_conflict',
     `the pact was not written: the same request under the same provider state is answered differently${file === undefined ? '' : ` in ${file} and in this run`}: ${named}`,

@@ -1,6 +1,6 @@
 // Interactions merged as Pact merges them: a request under a provider state is one interaction, the
 // same one written once whoever wrote it; two different answers to it cannot both be the contract.
-import type { JsonValue } from '../../core/parse-json.js';
+import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { MockUsageError } from '../base/errors.js';
 
@@ -13,6 +13,8 @@ export interface PactConflict {
   kept: string;
   /** The one that answers the same request differently. */
   added: string;
+  /** What differs, as the pact's rules read the two answers: `status 404, then 410`. */
+  difference: string;
 }
 
 /** What merging gave: every interaction, the conflicts (none were merged in), and the description each added one has (none: not added). */
@@ -34,7 +36,60 @@ function canonical(value: JsonValue | undefined): string {
 const requestOf = (interaction: Interaction) =>
   canonical({ request: interaction.request ?? null, providerStates: interaction.providerStates ?? [] });
 
-const answerOf = (interaction: Interaction) => canonical(interaction.response);
+type JsonRecord = Record<string, JsonValue>;
+
+const recordAt = (value: JsonValue | undefined): JsonRecord | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+
+/**
+ * A response as its own matching rules read it: a header or a body field a rule matches stands as
+ * that rule (a type rule as the value's type), so two answers the pact matches alike compare equal
+ * (two honest 401s, one for a wrong key and one for no Bearer key at all, differ only in what the
+ * rules leave open). A list's rules are left as they are: its orders are its provider state's.
+ */
+function matchedAnswer(response: JsonValue | undefined): string {
+  const answer = recordAt(response);
+  if (answer === undefined) return canonical(response);
+  const rules = recordAt(answer.matchingRules);
+  const headerRules = recordAt(rules?.header) ?? {};
+  const headers = Object.fromEntries(
+    Object.entries(recordAt(answer.headers) ?? {}).map(([name, value]) => [
+      name,
+      headerRules[name] === undefined ? value : `matched by ${canonical(headerRules[name])}`,
+    ]),
+  );
+  const body = recordAt(answer.body);
+  const content = recordAt(body?.content);
+  const fields = { ...content };
+  for (const [path, rule] of Object.entries(recordAt(rules?.body) ?? {})) {
+    const field = /^\$\.([A-Za-z_][A-Za-z0-9_]*)$/.exec(path)?.[1];
+    const isType = canonical(rule).includes('"match":"type"');
+    if (field !== undefined && isType && content?.[field] !== undefined) fields[field] = `a ${typeof content[field]}`;
+  }
+  return canonical({
+    ...answer,
+    headers,
+    ...(body !== undefined && { body: { ...body, ...(content !== undefined && { content: fields }) } }),
+  });
+}
+
+const answerOf = (interaction: Interaction) => matchedAnswer(interaction.response);
+
+/** What differs between two answers the pact's rules read differently: the status, a header, or the body. */
+function differenceOf(kept: JsonValue | undefined, added: JsonValue | undefined): string {
+  const [before, after] = [kept, added].map((response) => recordAt(parseJson(matchedAnswer(response))) ?? {});
+  const shown = (value: JsonValue | undefined) => {
+    const text = canonical(value);
+    return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+  };
+  if (canonical(before!.status) !== canonical(after!.status))
+    return `status ${shown(before!.status)}, then ${shown(after!.status)}`;
+  const [keptHeaders, addedHeaders] = [recordAt(before!.headers) ?? {}, recordAt(after!.headers) ?? {}];
+  for (const name of new Set([...Object.keys(keptHeaders), ...Object.keys(addedHeaders)]))
+    if (canonical(keptHeaders[name]) !== canonical(addedHeaders[name]))
+      return `the ${name} header ${shown(keptHeaders[name] ?? null)}, then ${shown(addedHeaders[name] ?? null)}`;
+  return `the body ${shown(recordAt(before!.body)?.content ?? null)}, then ${shown(recordAt(after!.body)?.content ?? null)}`;
+}
 
 function uniqueDescription(wanted: string, taken: Set<string>): string {
   const base = wanted.replace(/ #\d+$/, '');
@@ -60,13 +115,13 @@ export class InteractionMerger {
   readonly conflicts: PactConflict[] = [];
   readonly #keep: boolean;
   // Each request's key, with the description and the response of the interaction that has it.
-  readonly #byRequest = new Map<string, { description: string; response: JsonValue | undefined }>();
+  readonly #byRequest = new Map<string, { description: string; response: JsonValue | undefined; at: number }>();
   readonly #descriptions = new Set<string>();
 
   constructor(existing: readonly Interaction[] = [], { keep = true }: { keep?: boolean } = {}) {
     this.interactions = [...existing];
     this.#keep = keep;
-    for (const interaction of existing) this.#remember(interaction);
+    for (const [at, interaction] of existing.entries()) this.#remember(interaction, requestOf(interaction), at);
   }
 
   /** Adds one interaction: as added (its description made unique), or undefined when one was there already (a conflict if it answers differently). */
@@ -74,8 +129,13 @@ export class InteractionMerger {
     const request = requestOf(interaction);
     const kept = this.#byRequest.get(request);
     if (kept !== undefined) {
-      if (canonical(kept.response) !== answerOf(interaction))
-        this.conflicts.push({ kept: kept.description, added: String(interaction.description) });
+      if (matchedAnswer(kept.response) !== answerOf(interaction))
+        this.conflicts.push({
+          kept: kept.description,
+          added: String(interaction.description),
+          difference: differenceOf(kept.response, interaction.response),
+        });
+      else this.#keepTheLesser(kept, interaction);
       return undefined;
     }
     const description = uniqueDescription(String(interaction.description), this.#descriptions);
@@ -85,11 +145,21 @@ export class InteractionMerger {
     return merged;
   }
 
+  // Of two answers the pact matches alike, the file keeps the one first in code-unit order: the same
+  // whichever test met the request first (the text streamed with `keep: false` keeps the first).
+  #keepTheLesser(kept: { response: JsonValue | undefined; at: number }, other: Interaction): void {
+    const response = other.response;
+    if (!this.#keep || response === undefined || canonical(response) >= canonical(kept.response)) return;
+    kept.response = response;
+    const there = this.interactions[kept.at];
+    if (there !== undefined) this.interactions[kept.at] = { ...there, response };
+  }
+
   // The response alone is kept for a later conflict: not the request's provider state, which the key holds.
-  #remember(interaction: Interaction, request = requestOf(interaction)): void {
+  #remember(interaction: Interaction, request = requestOf(interaction), at = this.interactions.length): void {
     const description = String(interaction.description);
     this.#descriptions.add(description);
-    this.#byRequest.set(request, { description, response: interaction.response });
+    this.#byRequest.set(request, { description, response: interaction.response, at });
   }
 }
 

@@ -122,7 +122,7 @@ describe("the reporter's pact of the run", () => {
       ['second', 'passed', second as unknown as Record<string, JsonValue>],
     ]);
     expect(lines[0]).toBe(
-      'Consumer pact not written: second: the pact was not written: the same request under the same provider state is answered differently: "DELETE /store/orders/99 404 (with the key)" against "DELETE /store/orders/99 404 (with the key)"',
+      'Consumer pact not written: second: the pact was not written: the same request under the same provider state is answered differently: "DELETE /store/orders/99 404 (with the key)" (status 404, then 410)',
     );
     expect(verdict).toEqual({ status: 'failed' });
     expect(lines.at(-1)).toBe(

@@ -244,7 +244,7 @@ describe('one pact file for many writers', () => {
     const second = mockOnServer();
     await cancel(99);
     await expect(second.pact({ consumer: 'web-app', dir })).rejects.toThrow(
-      `the pact was not written: the same request under the same provider state is answered differently in ${file} and in this run: "DELETE /store/orders/99 404 (with the key)" against "DELETE /store/orders/99 404 (with the key)"`,
+      `the pact was not written: the same request under the same provider state is answered differently in ${file} and in this run: "DELETE /store/orders/99 404 (with the key)" (status 410, then 404)`,
     );
     expect(await readFile(file, 'utf8')).toBe(edited);
   });
@@ -501,6 +501,28 @@ describe('what an interaction asserts, as its state implies', () => {
     expect(await verifiedOn(file, ignoresTheState)).toEqual([['GET /store/orders 200 (with the key)', 'failed']]);
     expect(await verifiedOn(file, async (_request, response) => response)).toEqual([
       ['GET /store/orders 200 (with the key)', 'passed'],
+    ]);
+  });
+});
+
+describe('two answers the pact matches alike', () => {
+  const list = (authorization: string) => new Request(`${base}/store/orders`, { headers: { authorization } });
+
+  it('are no conflict: a wrong Bearer key and Basic credentials give one 401 interaction, the same whichever came first', async () => {
+    const texts: string[] = [];
+    for (const order of [
+      ['Bearer wrong-key', 'Basic dXNlcjpwYXNz'],
+      ['Basic dXNlcjpwYXNz', 'Bearer wrong-key'],
+    ]) {
+      const mock = createOrderMock();
+      for (const authorization of order) expect(await mock.handle(list(authorization))).toMatchObject({ status: 401 });
+      const { conflicts } = await mock.pactDocument({ consumer: 'web-app' });
+      expect(conflicts).toEqual([]);
+      texts.push(await readFile(await mock.pact({ consumer: 'web-app', dir: freshDir() }), 'utf8'));
+    }
+    expect(texts[1]).toBe(texts[0]);
+    expect(descriptions(parseJson(texts[0]!) as unknown as PactFile)).toEqual([
+      'GET /store/orders 401 (with a wrong key)',
     ]);
   });
 });

@@ -34,6 +34,7 @@ export const errorStatuses = {
   pact_conflict: 422,
   pact_limit_reached: 409,
   pact_too_large: 409,
+  tests_overlap: 409,
   forbidden_origin: 403,
   forbidden_host: 403,
   missing_control_key: 401,

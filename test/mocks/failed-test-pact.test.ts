@@ -123,6 +123,33 @@ describe('a test that did not pass, in-process', () => {
     expect(callsIn(document)).toEqual(['DELETE /v1/store/orders/1 204']);
   });
 
+  it('names a retried test for its failed attempt, and keeps the calls of the attempt that passed', async () => {
+    const mock = createOrderMock();
+    const send = senderOf(mock);
+    const firstAttempt = mock.testStarted('cancels a pending order');
+    await send('DELETE', '/store/orders/1');
+    firstAttempt();
+    mock.testStarted('cancels a pending order');
+    await mock.reset();
+    await send('DELETE', '/store/orders/1');
+    const { document, leftOut } = await mock.pactDocument({ consumer: 'web-app' });
+    expect(callsIn(document)).toEqual(['DELETE /v1/store/orders/1 204']);
+    expect(leftOut).toEqual([{ call: 'test "cancels a pending order"', reason: 'did not pass' }]);
+  });
+
+  it('leaves out the calls a test made after a clearPact() half-way through it, if it fails', async () => {
+    const mock = createOrderMock();
+    const send = senderOf(mock);
+    const failed = mock.testStarted('cancels a pending order');
+    await send('GET', '/store/orders');
+    mock.clearPact();
+    await send('DELETE', '/store/orders/1');
+    failed();
+    const { document, leftOut } = await mock.pactDocument({ consumer: 'web-app' });
+    expect(callsIn(document)).toEqual([]);
+    expect(leftOut).toEqual([{ call: 'test "cancels a pending order"', reason: 'did not pass' }]);
+  });
+
   it('forgets the tests it named with clearPact()', async () => {
     const mock = createOrderMock();
     const failed = mock.testStarted('cancels a pending order');

@@ -34,6 +34,7 @@ export const errorStatuses = {
   pact_conflict: 422,
   pact_limit_reached: 409,
   pact_too_large: 409,
+  tests_overlap: 409,
   forbidden_origin: 403,
   forbidden_host: 403,
   missing_control_key: 401,
@@ -83,6 +84,8 @@ export const mockUsageErrorCodes = {
     "a consumer pact whose JSON text would pass the 64 MiB a pact may have (or the mock's maxPactBytes): refused as soon as the interactions built pass it, nothing is written",
   unmergeable_pact_file:
     "a file already at the pact's path that the new interactions cannot be merged into: not JSON, another consumer or provider, not Pact V4, or no list of interactions",
+  tests_overlap:
+    "a test said not to have passed (mock.testStarted's function) after another test began on the same mock: its calls cannot be told apart, and stay in the pact",
   pact_file_locked:
     "a pact file's lock held by another writer for longer than 30 s (a test run that died while writing leaves it: delete it)",
 } as const;

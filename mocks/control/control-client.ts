@@ -79,6 +79,18 @@ export interface ControlClient {
    */
   clearPact(): Promise<void>;
   /**
+   * Marks that a test began on this session (`POST /__mock/pact/tests`), and that the one before it
+   * passed; resolves with the function that says it did not pass (`POST /__mock/pact/failed-tests`):
+   * the calls it made first leave the session's pact, which names it, as `mock.testStarted` does.
+   * That function rejects with `MockError` `tests_overlap` once another test began.
+   * @example
+   * beforeEach(async ({ task, onTestFailed }) => {
+   *   onTestFailed(await control.testStarted(task.fullName));
+   *   await control.reset();
+   * });
+   */
+  testStarted(name: string): Promise<() => Promise<void>>;
+  /**
    * Writes this session's consumer pact, as the server made and judged it (`GET /__mock/pact`), to
    * `dir/CONSUMER-PROVIDER.json` as `mock.pact()` does; resolves with the file's path. Refused with
    * `MockError` `pact_contradicts_spec` and its violations (or `pact_too_large`), writing nothing, when
@@ -367,6 +379,10 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     },
     clearRequests: () => done('DELETE', '/requests'),
     clearPact: () => done('DELETE', '/pact'),
+    testStarted: async (name) => {
+      await done('POST', '/pact/tests', { name });
+      return () => done('POST', '/pact/failed-tests', { name });
+    },
     coverage: async () => (await json('GET', '/coverage', { answer: 'coverage' })) as ResponseCoverage,
     fetchPact: (parties) => pactDocumentOf(json, parties),
     pact: async (pactOptions) => {

@@ -303,6 +303,44 @@ export function clearPact(session: MockSession): Reply {
   return noContent();
 }
 
+// The test that began last on each session (`POST /__mock/pact/tests`), and the function that says it failed.
+const runningTests = new WeakMap<MockSession, { name: string; failed: () => void }>();
+
+async function testNameOf(request: MockRequest, route: string): Promise<string> {
+  const body = await readJsonBody(request);
+  const name = body !== null && typeof body === 'object' && !Array.isArray(body) ? body.name : undefined;
+  if (typeof name !== 'string' || name === '' || Object.keys(body as object).length !== 1)
+    throw new MockError(
+      'invalid_request',
+      `${route} needs a JSON body {"name": "TEST"}, the test's name a non-empty string.`,
+    );
+  return name;
+}
+
+/** `POST /__mock/pact/tests` `{ "name" }`: a test began on the session, and the one before it passed. */
+export async function testStarted(session: MockSession, request: MockRequest): Promise<Reply> {
+  const name = await testNameOf(request, 'POST /__mock/pact/tests');
+  runningTests.set(session, { name, failed: session.testStarted(name) });
+  return noContent();
+}
+
+/**
+ * `POST /__mock/pact/failed-tests` `{ "name" }`: the test that began last did not pass; the calls it
+ * made first leave the session's pact, which names it. 409 `tests_overlap` for any other test.
+ */
+export async function testFailed(session: MockSession, request: MockRequest): Promise<Reply> {
+  const name = await testNameOf(request, 'POST /__mock/pact/failed-tests');
+  const running = runningTests.get(session);
+  if (running?.name !== name)
+    throw new MockError(
+      'tests_overlap',
+      `Test ${JSON.stringify(name)} is not the test that began last on this session (${running === undefined ? 'none is running' : `${JSON.stringify(running.name)} is`}): its calls cannot be told apart, and stay in the pact.`,
+    );
+  runningTests.delete(session);
+  running.failed();
+  return noContent();
+}
+
 /** What a control route is called with. */
 export interface ControlCall {
   request: MockRequest;
@@ -386,6 +424,12 @@ export const controlRoutes: readonly ControlRoute[] = [
     GET: (call) => readPact(call.session(), call.url, call),
     DELETE: ({ session }) => clearPact(session()),
   }),
+  controlRoute('/pact/tests', { POST: ({ session, request }) => testStarted(session(), request) }, { readsBody: true }),
+  controlRoute(
+    '/pact/failed-tests',
+    { POST: ({ session, request }) => testFailed(session(), request) },
+    { readsBody: true },
+  ),
   controlRoute(
     '/settings',
     {

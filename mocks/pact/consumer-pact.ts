@@ -327,6 +327,8 @@ async function buildPact(
   for (const call of pactCalls.notKept) leftOut.push({ call, reason: 'pact-limit' });
   const unnamed = pactCalls.overflow - pactCalls.notKept.length;
   if (unnamed > 0) leftOut.push({ call: `${unnamed} more distinct calls`, reason: 'pact-limit' });
+  // In the Playwright reporter's words: a failed test's first-made calls are not the contract.
+  for (const test of pactCalls.testsNotPassed ?? []) leftOut.push({ call: `test "${test}"`, reason: 'did not pass' });
   const metadata = {
     pactSpecification: { version: '4.0' },
     'petstore-contract-kit': kitMetadata(leftOut, pactCalls.overflow, context.unseen),

@@ -3,6 +3,7 @@
 // journal's limit do not lose them. Calls are pushed as they come, with no work on the request's path,
 // and made distinct in batches.
 import { bodySize, keptBodiesLimit, type KeptAnswer, type RecordedCall } from '../journal/journal.js';
+import { MockUsageError } from '../base/errors.js';
 
 /**
  * How many distinct calls a session's pact holds, and how many bytes of their bodies (as the journal
@@ -58,6 +59,14 @@ export interface PactCalls {
   overflow: number;
   /** The first of them (`namedOverflowLimit` at most), each as `METHOD PATH STATUS`. */
   notKept: string[];
+  /** The tests that did not pass (`testStarted`'s callback), by name: the calls they first made are not in `calls`. */
+  testsNotPassed?: string[];
+}
+
+/** The test whose calls the ledger tells apart: its name and the distinct calls it made first. */
+interface RunningTest {
+  name: string;
+  firstMade: Set<string>;
 }
 
 /** How many of the calls that did not fit a pact names; the others are counted. */
@@ -85,6 +94,9 @@ export class PactLedger {
   // Bodies the kit shares between answers (a list's parts) are told apart by identity, not by content.
   readonly #bodyIds = new WeakMap<object, number>();
   #nextBodyId = 0;
+  // A test's first-made calls are only told apart while it is the last begun: once the next begins it passed.
+  #test: RunningTest | undefined;
+  #testsNotPassed: string[] = [];
 
   constructor(limit: number = pactCallLimit) {
     this.#limit = limit;
@@ -101,13 +113,34 @@ export class PactLedger {
     if (this.#waiting.length >= batchSize) this.#settle();
   }
 
+  /**
+   * Marks that a test began (and that the one before it passed); the function it returns says this
+   * test did not pass: the distinct calls first made since it began leave the ledger (a later call the
+   * same comes back), and the test is named. Throws `MockUsageError` (`tests_overlap`) when that
+   * function is called once another test began.
+   */
+  testStarted(name: string): () => void {
+    this.#settle();
+    const test: RunningTest = { name, firstMade: new Set() };
+    this.#test = test;
+    return () => this.#notPassed(test);
+  }
+
   /** Every distinct call, oldest first, and how many did not fit. */
   calls(): PactCalls {
     this.#settle();
-    return { calls: [...this.#distinct.values()], overflow: this.#overflow, notKept: [...this.#notKept] };
+    return {
+      calls: [...this.#distinct.values()],
+      overflow: this.#overflow,
+      notKept: [...this.#notKept],
+      ...(this.#testsNotPassed.length > 0 && { testsNotPassed: [...this.#testsNotPassed] }),
+    };
   }
 
   clear(): void {
+    // A test running goes on: a call it makes after this is first made by it.
+    this.#test?.firstMade.clear();
+    this.#testsNotPassed = [];
     this.#waiting = [];
     this.#previous = undefined;
     this.#distinct.clear();
@@ -135,8 +168,28 @@ export class PactLedger {
       } else {
         this.#keptBytes += size;
         this.#distinct.set(identity, kept);
+        this.#test?.firstMade.add(identity);
       }
     }
+  }
+
+  #notPassed(test: RunningTest): void {
+    if (this.#test !== test)
+      throw new MockUsageError(
+        'tests_overlap',
+        `test "${test.name}" did not pass, but another test began on this mock since it began: its calls cannot be told from that test's, and stay in the pact (run the tests that share a mock one at a time)`,
+      );
+    this.#settle();
+    for (const identity of test.firstMade) {
+      const call = this.#distinct.get(identity);
+      if (call === undefined) continue;
+      this.#keptBytes -= bodySize(call.answer?.body ?? null);
+      this.#distinct.delete(identity);
+    }
+    this.#test = undefined;
+    // The same call made again is one the ledger must see, not the one it just forgot.
+    this.#previous = undefined;
+    this.#testsNotPassed.push(test.name);
   }
 
   #identityOf(call: RecordedCall): string {

@@ -2,10 +2,13 @@
 // mock could not see, in the words the console says them too.
 import type { JsonValue } from '../../core/parse-json.js';
 
-/** A call of the journal left out of the pact, and why: it is not the provider's contract, or cannot be stated. */
+/**
+ * A call of the journal left out of the pact, and why: it is not the provider's contract, or cannot be
+ * stated; or a test whose first-made calls were left out (`call`: `test "NAME"`, `reason`: `did not pass`).
+ */
 export interface LeftOutCall {
   call: string;
-  reason: 'fault' | 'network' | 'body-too-large' | 'not-an-operation' | 'pact-limit';
+  reason: 'fault' | 'network' | 'body-too-large' | 'not-an-operation' | 'pact-limit' | 'did not pass';
 }
 
 /**

@@ -41,6 +41,20 @@ export interface PactControls {
    * mock.clearPact(); // the next mock.pact() holds only the calls made after this
    */
   clearPact(): void;
+  /**
+   * Marks that a test began, and that the one before it passed; returns the function that says this
+   * test did not pass: the distinct calls first made since it began leave the pact (a call a passing
+   * test made too stays; one made again by a later passing test comes back), and the pact's metadata
+   * names it in `leftOut` as `test "NAME": did not pass`, as the Playwright reporter does. Its
+   * function throws `MockUsageError` (`tests_overlap`) once another test began. Give it vitest's
+   * `onTestFailed`, which runs after `afterEach`, before the next test's `beforeEach`.
+   * @example
+   * beforeEach(({ task, onTestFailed }) => {
+   *   mock.reset();
+   *   onTestFailed(mock.testStarted(task.fullName)); // a failed test's calls are not the contract
+   * });
+   */
+  testStarted(name: string): () => void;
 }
 
 function checkedMaxPactBytes(maxPactBytes = pactSizeLimit): number {
@@ -120,5 +134,6 @@ export function pactControlsOf(
     pact: (options) => writeConsumerPact(session.pactCalls(), options, { ...context(), warn }),
     pactDocument: (parties) => consumerPact(session.pactCalls(), parties, context()),
     clearPact: () => session.clearPact(),
+    testStarted: (name) => session.testStarted(name),
   };
 }

@@ -340,6 +340,11 @@ export class MockSession implements MockControls {
     return this.#pactCalls.calls();
   }
 
+  /** Marks that a test began; the function returned says it did not pass: its first-made calls leave the pact. */
+  testStarted(name: string): () => void {
+    return this.#pactCalls.testStarted(name);
+  }
+
   /** Forgets the calls a pact is written from (`reset()` and `clearRequests()` keep them). */
   clearPact(): void {
     this.#pactCalls.clear();

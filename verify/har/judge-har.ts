@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Finding } from '../../core/checks.js';
 import { judgeCall } from '../../core/judge.js';
+import { cancelledOrderId } from '../../core/compare.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import type { Disagreement, PrismOracle } from '../../core/second-oracle.js';
 import type { KeyChoice } from '../../core/authorization.js';
@@ -62,6 +63,12 @@ export interface HarContractReport {
   against: { step: string; findings: Finding[] }[];
   /** The order statuses taken from answers rather than known (no --from-scenario): a bug in them cannot be caught. */
   inferred: { id: bigint; status: 'pending' | 'shipped' | 'cancelled'; because: string }[];
+  /**
+   * The findings (against the contract, or the specification) the saved scenario cannot replay, and why:
+   * a call that ran at once with a cancel the file sends one after the other. Every other finding replays;
+   * absent when all do.
+   */
+  unreplayable?: { step: string; code: string; why: string }[];
   /** The scenario file written with `save`, and its steps. */
   saved: { file: string; steps: number }[];
   /** Why the file could not be written, when it could not. */
@@ -150,8 +157,24 @@ export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarR
         });
       return verdict;
     });
+    // A cancel the browser aborted may have been applied at any time after it was sent: it comes last, at
+    // once with every call after it, so the race rules allow each of those either order.
+    for (const exchange of selection.exchanges.filter(isAbortedCancel))
+      recorder?.record({
+        ...exchange,
+        authorization: sanitized ? sanitizedKey : exchange.authorization,
+        findings: [],
+        endedAt: Number.POSITIVE_INFINITY,
+        aborted: true,
+      });
     await recorder?.close();
-    const recording = recorder?.written() ?? { files: [], disagreements: 0, against: [], inferred: [] };
+    const recording = recorder?.written() ?? {
+      files: [],
+      disagreements: 0,
+      against: [],
+      inferred: [],
+      unreplayable: [],
+    };
     if (options.save !== undefined) await redactFiles(recording, redaction);
     const report = reportOf(options, selection, {
       verdicts,
@@ -187,6 +210,11 @@ async function openRecorder(
     // Every exchange is at hand: the file is written once, complete, when the recorder closes.
     writeAtClose: true,
   });
+}
+
+// A cancel with no answer (`status: 0`): the browser gave up on it, the deployment may still have applied it.
+function isAbortedCancel(exchange: HarExchange): boolean {
+  return exchange.status === 0 && cancelledOrderId(exchange.method, exchange.operationPath) !== undefined;
 }
 
 function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | undefined): HarExchangeVerdict {
@@ -343,6 +371,9 @@ function contractOf(recording: WrittenRecordings, saved: boolean): HarContractRe
     disagreements: recording.disagreements,
     against: recording.against.map(({ step, findings }) => ({ step, findings })),
     inferred: recording.inferred.map(({ id, status, because }) => ({ id, status, because })),
+    ...(recording.unreplayable.length > 0 && {
+      unreplayable: recording.unreplayable.map(({ step, code, why }) => ({ step, code, why })),
+    }),
     saved: saved ? recording.files : [],
     ...(recording.failed !== undefined && { failed: recording.failed }),
   };

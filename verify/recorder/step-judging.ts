@@ -132,7 +132,7 @@ export function settleConcurrentSteps(calls: readonly RecordingEntry[], index: n
     const racedCancel =
       id !== undefined &&
       sameOrder.length > 1 &&
-      oneCancels(sameOrder.map((position) => calls[position]!.call.exchange.status)) &&
+      answersSettleRace(sameOrder.map((position) => calls[position]!.call.exchange.status)) &&
       oneCancels(sameOrder.map((position) => judgementAt(position).judgedAs.status));
     // A list at the same time as cancels may leave out the orders they name, and only those (tolerance
     // list-during-cancels).
@@ -148,6 +148,23 @@ export function settleConcurrentSteps(calls: readonly RecordingEntry[], index: n
   }
   return settled;
 }
+
+/**
+ * Tolerance race-losers on the answers of cancels of one order at once, some of which the client aborted
+ * (status 0: no answer came, but the deployment may have applied it): each aborted one may have been the
+ * winner or a loser, whichever settles the race.
+ */
+function answersSettleRace(statuses: readonly number[]): boolean {
+  const answered = statuses.filter((status) => status !== 0);
+  const won = answered.filter((status) => status === 204).length;
+  const aborted = statuses.length - answered.length;
+  return (
+    answered.every((status) => status === 204 || raceLosers.includes(status)) &&
+    (won === 1 || (won === 0 && aborted > 0))
+  );
+}
+
+const raceLosers = [404, 409];
 
 /**
  * The judged steps whose call ran at the same time as step `index`'s (each request came before the

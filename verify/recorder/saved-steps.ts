@@ -1,0 +1,129 @@
+import { cancelledOrderId, settlesRace } from '../../core/compare.js';
+import type { ContractStep } from '../../core/scenario.js';
+import type { RecordingEntry } from './recorded-call.js';
+import { stepText } from './recording-text.js';
+import { concurrentJudgedSteps } from './step-judging.js';
+
+/** A step of the saved file: one call's, or a `parallel` group's of identical cancels sent at once. */
+export interface SavedStep {
+  /** The step as the file writes it. */
+  text: string;
+  /** The calls it replays (their places in the recording, from 0): more than one for a `parallel` step. */
+  calls: number[];
+}
+
+/** A finding of the judgement that replaying the saved file cannot show again, and why. */
+export interface UnreplayableFinding {
+  step: string;
+  code: string;
+  why: string;
+}
+
+// What the losers of a race of cancels may answer: the tolerance race-losers.
+const losers = [404, 409];
+
+/**
+ * The steps of a recording's file, from its judged calls in order: cancels of one order with one key
+ * choice, each sent before every other one was answered, become one step with `parallel: N` (the one
+ * form of calls at once the scenario format has, and the only requests that race: a cancel changes the
+ * store), expecting what the model gives them one after another: exactly one 204 and the others 404 or
+ * 409 (tolerance race-losers), else every answer the same (409 for a shipped order). Any other call is
+ * its own step, as judged.
+ * @example
+ * const steps = savedSteps(recording.calls);
+ * steps.map(({ text }) => text).join('') // the file's `steps:`
+ */
+export function savedSteps(calls: readonly RecordingEntry[]): SavedStep[] {
+  const saved: SavedStep[] = [];
+  let index = 0;
+  while (index < calls.length && calls[index]!.judgement !== undefined) {
+    const group = raceGroup(calls, index);
+    saved.push({
+      text: group.length === 1 ? calls[index]!.judgement!.text : stepText(parallelStep(calls, group)),
+      calls: group,
+    });
+    index += group.length;
+  }
+  return saved;
+}
+
+/**
+ * The findings of a recording's judgement its saved file cannot replay: those on a call that ran at once
+ * with a cancel the file sends before or after it rather than with it (the deployment answered while the
+ * cancel was in flight; a replay sends them one after the other). The rest replay: a step expects what
+ * the contract requires, so a deployment that still breaks it fails that step.
+ * @example
+ * for (const { step, code, why } of unreplayableFindings(recording.calls)) console.log(`${step} [${code}]: ${why}`);
+ */
+export function unreplayableFindings(calls: readonly RecordingEntry[]): UnreplayableFinding[] {
+  const groupOf = new Map<number, number[]>();
+  for (const { calls: group } of savedSteps(calls)) for (const call of group) groupOf.set(call, group);
+  const found: UnreplayableFinding[] = [];
+  for (const [index, group] of groupOf) {
+    const { call, judgement } = calls[index]!;
+    const findings = [...call.exchange.findings, ...judgement!.disagreements];
+    if (findings.length === 0) continue;
+    const apart = concurrentJudgedSteps(calls, index).filter(
+      (other) =>
+        !group.includes(other) && cancelledOrderId(calls[other]!.call.method, calls[other]!.call.path) !== undefined,
+    );
+    if (apart.length === 0) continue;
+    const names = apart.map((other) => calls[other]!.call.title).join(', ');
+    const why = `a race: it ran at once with ${names}, which the saved file sends one after the other (a parallel step repeats one request)`;
+    for (const { code } of findings) found.push({ step: call.title, code, why });
+  }
+  return found;
+}
+
+// The calls from `index` on that make one parallel step: identical cancels, each at once with every other.
+function raceGroup(calls: readonly RecordingEntry[], index: number): number[] {
+  const first = calls[index]!.call;
+  const group = [index];
+  if (
+    first.near !== undefined ||
+    cancelledOrderId(first.method, first.path) === undefined ||
+    first.exchange.aborted === true
+  )
+    return group;
+  for (let next = index + 1; next < calls.length && calls[next]!.judgement !== undefined; next++) {
+    const { call } = calls[next]!;
+    const identical =
+      call.near === undefined &&
+      call.exchange.aborted !== true &&
+      call.method === first.method &&
+      call.path === first.path &&
+      call.key === first.key;
+    const atOnce = group.every((member) => {
+      const other = calls[member]!.call.exchange;
+      return other.startedAt < call.exchange.endedAt && call.exchange.startedAt < other.endedAt;
+    });
+    if (!identical || !atOnce) break;
+    group.push(next);
+  }
+  return group;
+}
+
+// One step sending the group's request N times at once, expecting what the model answered them.
+function parallelStep(calls: readonly RecordingEntry[], group: readonly number[]): ContractStep {
+  const judged = group.map((member) => calls[member]!.judgement!);
+  const first = judged[0]!.step;
+  const statuses = judged.map((judgement) => judgement.judgedAs.status);
+  const [winner = 0] = statuses;
+  const expect = settlesRace(statuses, [204], losers)
+    ? { status: 204, others: losers }
+    : { status: statuses.every((status) => status === winner) ? winner : [...new Set(statuses)] };
+  const recorded = judged.map((judgement) => judgement.step.recorded);
+  const findings = recorded.flatMap((answer) => answer?.findings ?? []);
+  const numbers = group.map((member) => calls[member]!.call.title.split('.')[0]).join(', ');
+  return {
+    name: `${numbers}. ${first.name.replace(/^\d+\. /, '')}, ${group.length} times at once`,
+    request: first.request,
+    parallel: group.length,
+    expect,
+    recorded: {
+      status: recorded[0]?.status ?? 0,
+      statuses: recorded.map((answer) => answer?.status ?? 0),
+      ...(findings.length > 0 && { findings }),
+    },
+  };
+}

@@ -303,4 +303,22 @@ describe('a finding the saved scenario cannot replay is named', () => {
       { step: '3. cancel order 2', code: 'status-unexpected', why: apartWhy },
     ]);
   });
+
+  it('names a finding on a listed value the saved state dropped, in the console and the JSON', async () => {
+    const { lines, json: report } = await judgedAndSaved('dropped-value', [
+      listOf('[{"id":1,"petId":101,"quantity":"two"},{"id":2,"petId":102,"quantity":1}]', 0),
+    ]);
+    const why =
+      "a dropped value: order 1's quantity (must be integer), so the saved state does not hold it and no replay lists it";
+    expect(lines.filter((line) => line.startsWith('the saved scenario cannot replay'))).toEqual([
+      `the saved scenario cannot replay the finding [body-schema] of 1. list the orders: ${why}`,
+    ]);
+    expect(report.contract.unreplayable).toEqual([{ step: '1. list the orders', code: 'body-schema', why }]);
+  });
+
+  it('names nothing when every finding replays (a 500 to a cancel sent alone)', async () => {
+    const { run, json: report } = await judgedAndSaved('alone', [listOf(twoOrders, 0), cancelOf(1, 500, 100)]);
+    expect(run.code).toBe(1);
+    expect(report.contract.unreplayable).toBeUndefined();
+  });
 });

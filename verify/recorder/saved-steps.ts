@@ -1,6 +1,9 @@
+import { jsonBody } from '../../core/checks.js';
 import { cancelledOrderId, settlesRace } from '../../core/compare.js';
+import { toInt64 } from '../../core/int64.js';
 import type { ContractStep } from '../../core/scenario.js';
 import type { RecordingEntry } from './recorded-call.js';
+import type { DroppedField } from './recorded-state.js';
 import { stepText } from './recording-text.js';
 import { concurrentJudgedSteps } from './step-judging.js';
 
@@ -50,12 +53,17 @@ export function savedSteps(calls: readonly RecordingEntry[]): SavedStep[] {
 /**
  * The findings of a recording's judgement its saved file cannot replay: those on a call that ran at once
  * with a cancel the file sends before or after it rather than with it (the deployment answered while the
- * cancel was in flight; a replay sends them one after the other). The rest replay: a step expects what
- * the contract requires, so a deployment that still breaks it fails that step.
+ * cancel was in flight; a replay sends them one after the other), and those on a listed order's field
+ * the saved state dropped (`dropped`: an invalid value no provider state takes, so no replay lists it).
+ * The rest replay: a step expects what the contract requires, so a deployment that still breaks it
+ * fails that step.
  * @example
- * for (const { step, code, why } of unreplayableFindings(recording.calls)) console.log(`${step} [${code}]: ${why}`);
+ * for (const { step, code, why } of unreplayableFindings(recording.calls, [])) console.log(`${step} [${code}]: ${why}`);
  */
-export function unreplayableFindings(calls: readonly RecordingEntry[]): UnreplayableFinding[] {
+export function unreplayableFindings(
+  calls: readonly RecordingEntry[],
+  dropped: readonly DroppedField[],
+): UnreplayableFinding[] {
   const groupOf = new Map<number, number[]>();
   for (const { calls: group } of savedSteps(calls)) for (const call of group) groupOf.set(call, group);
   const found: UnreplayableFinding[] = [];
@@ -63,6 +71,18 @@ export function unreplayableFindings(calls: readonly RecordingEntry[]): Unreplay
     const { call, judgement } = calls[index]!;
     const findings = [...call.exchange.findings, ...judgement!.disagreements];
     if (findings.length === 0) continue;
+    const droppedHere = droppedValues(calls[index]!, dropped);
+    const replayable = findings.filter(({ code, path }) => {
+      const value = droppedHere.get(path);
+      if (value !== undefined)
+        found.push({
+          step: call.title,
+          code,
+          why: `a dropped value: ${value}, so the saved state does not hold it and no replay lists it`,
+        });
+      return value === undefined;
+    });
+    if (replayable.length === 0) continue;
     const apart = concurrentJudgedSteps(calls, index).filter(
       (other) =>
         !group.includes(other) && cancelledOrderId(calls[other]!.call.method, calls[other]!.call.path) !== undefined,
@@ -70,9 +90,25 @@ export function unreplayableFindings(calls: readonly RecordingEntry[]): Unreplay
     if (apart.length === 0) continue;
     const names = apart.map((other) => calls[other]!.call.title).join(', ');
     const why = `a race: it ran at once with ${names}, which the saved file sends one after the other (a parallel step repeats one request)`;
-    for (const { code } of findings) found.push({ step: call.title, code, why });
+    for (const { code } of replayable) found.push({ step: call.title, code, why });
   }
   return found;
+}
+
+// The paths in a list's body (`/0/shipDate`) of the fields the saved state dropped, each with why.
+function droppedValues({ call }: RecordingEntry, dropped: readonly DroppedField[]): Map<string, string> {
+  const values = new Map<string, string>();
+  const body =
+    dropped.length === 0 || call.exchange.observed === undefined ? undefined : jsonBody(call.exchange.observed);
+  if (!Array.isArray(body)) return values;
+  for (const [index, entry] of body.entries()) {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) continue;
+    const id = toInt64(entry.id);
+    for (const field of dropped)
+      if (field.id !== undefined && field.id === id && field.field !== 'id')
+        values.set(`/${index}/${field.field}`, `order ${id}'s ${field.field} (${field.reason})`);
+  }
+  return values;
 }
 
 // The calls from `index` on that make one parallel step: identical cancels, each at once with every other.

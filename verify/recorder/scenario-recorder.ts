@@ -155,7 +155,7 @@ export class ScenarioRecorder {
   /** The file being written, and how many steps it holds. */
   current(): { name: string; file: string; steps: number } {
     const { name, file, calls } = this.#recording;
-    return { name, file, steps: judgements(calls).length };
+    return { name, file, steps: savedSteps(calls).length };
   }
 
   /**
@@ -177,8 +177,8 @@ export class ScenarioRecorder {
       inferred: recordings.flatMap(({ file, state }) =>
         state.inferred().map(({ id, status, because }) => ({ file, id, status, because })),
       ),
-      unreplayable: recordings.flatMap(({ file, calls }) =>
-        unreplayableFindings(calls).map((finding) => ({ file, ...finding })),
+      unreplayable: recordings.flatMap(({ file, calls, state }) =>
+        unreplayableFindings(calls, state.dropped()).map((finding) => ({ file, ...finding })),
       ),
       ...(this.#failed !== undefined && { failed: this.#failed }),
     };

@@ -316,6 +316,16 @@ describe('a finding the saved scenario cannot replay is named', () => {
     expect(report.contract.unreplayable).toEqual([{ step: '1. list the orders', code: 'body-schema', why }]);
   });
 
+  it('names a finding on a cancel of an order no answer showed, in an inferred state', async () => {
+    const { lines } = await judgedAndSaved('unknown-order', [cancelOf(1, 500, 0)]);
+    const why =
+      'an unknown state: no answer before it showed whether order 1 was there, so the saved state leaves it out and a replay cancels an absent order';
+    expect(lines.filter((line) => line.startsWith('the saved scenario cannot replay'))).toEqual([
+      `the saved scenario cannot replay the finding [status-undocumented] of 1. cancel order 1: ${why}`,
+      `the saved scenario cannot replay the finding [status-unexpected] of 1. cancel order 1: ${why}`,
+    ]);
+  });
+
   it('names nothing when every finding replays (a 500 to a cancel sent alone)', async () => {
     const { run, json: report } = await judgedAndSaved('alone', [listOf(twoOrders, 0), cancelOf(1, 500, 100)]);
     expect(run.code).toBe(1);

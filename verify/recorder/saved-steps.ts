@@ -3,7 +3,7 @@ import { cancelledOrderId, settlesRace } from '../../core/compare.js';
 import { toInt64 } from '../../core/int64.js';
 import type { ContractStep } from '../../core/scenario.js';
 import type { RecordingEntry } from './recorded-call.js';
-import type { DroppedField } from './recorded-state.js';
+import type { DroppedField, RecordedState } from './recorded-state.js';
 import { stepText } from './recording-text.js';
 import { concurrentJudgedSteps } from './step-judging.js';
 
@@ -54,16 +54,19 @@ export function savedSteps(calls: readonly RecordingEntry[]): SavedStep[] {
  * The findings of a recording's judgement its saved file cannot replay: those on a call that ran at once
  * with a cancel the file sends before or after it rather than with it (the deployment answered while the
  * cancel was in flight; a replay sends them one after the other), and those on a listed order's field
- * the saved state dropped (`dropped`: an invalid value no provider state takes, so no replay lists it).
+ * the saved state dropped (an invalid value no provider state takes, so no replay lists it), and those on
+ * a cancel of an order the state does not tell of (an inferred state where no answer showed whether it
+ * was there: the saved state leaves it out, so a replay cancels an absent order).
  * The rest replay: a step expects what the contract requires, so a deployment that still breaks it
  * fails that step.
  * @example
- * for (const { step, code, why } of unreplayableFindings(recording.calls, [])) console.log(`${step} [${code}]: ${why}`);
+ * for (const { step, code, why } of unreplayableFindings(recording.calls, recording.state)) console.log(`${step} [${code}]: ${why}`);
  */
 export function unreplayableFindings(
   calls: readonly RecordingEntry[],
-  dropped: readonly DroppedField[],
+  state: Pick<RecordedState, 'dropped' | 'tellsOf'>,
 ): UnreplayableFinding[] {
+  const dropped = state.dropped();
   const groupOf = new Map<number, number[]>();
   for (const { calls: group } of savedSteps(calls)) for (const call of group) groupOf.set(call, group);
   const found: UnreplayableFinding[] = [];
@@ -83,6 +86,12 @@ export function unreplayableFindings(
       return value === undefined;
     });
     if (replayable.length === 0) continue;
+    const id = cancelledOrderId(call.method, call.path);
+    if (id !== undefined && call.near === undefined && !state.tellsOf(id, call.exchange.startedAt)) {
+      const why = `an unknown state: no answer before it showed whether order ${id} was there, so the saved state leaves it out and a replay cancels an absent order`;
+      for (const { code } of replayable) found.push({ step: call.title, code, why });
+      continue;
+    }
     const apart = concurrentJudgedSteps(calls, index).filter(
       (other) =>
         !group.includes(other) && cancelledOrderId(calls[other]!.call.method, calls[other]!.call.path) !== undefined,

@@ -178,7 +178,7 @@ export class ScenarioRecorder {
         state.inferred().map(({ id, status, because }) => ({ file, id, status, because })),
       ),
       unreplayable: recordings.flatMap(({ file, calls, state }) =>
-        unreplayableFindings(calls, state.dropped()).map((finding) => ({ file, ...finding })),
+        unreplayableFindings(calls, state).map((finding) => ({ file, ...finding })),
       ),
       ...(this.#failed !== undefined && { failed: this.#failed }),
     };

@@ -188,6 +188,36 @@ describe('cancels of one order the browser sent at once are saved as one paralle
   });
 });
 
+describe('cancels at once, with the race bug or a list between them', () => {
+  it('holds two 204s for one order at once (the race bug) and saves them as one parallel step', async () => {
+    const { run, lines, steps } = await judgedAndSaved('two-204s', [
+      listOf(twoOrders, 0),
+      cancelOf(1, 204, 100, 30),
+      cancelOf(1, 204, 105, 30),
+    ]);
+    expect(lines.filter((line) => line.startsWith('✗ contract:'))).toEqual([
+      "✗ contract: 3. cancel order 1: the contract requires status 404 or 409, the HAR's answer was 204 [status-unexpected]",
+    ]);
+    expect(run.code).toBe(1);
+    expect(steps[1]).toMatchObject({ parallel: 2, expect: { status: 204, others: [404, 409] } });
+  });
+
+  it('saves a list whose answer ended between two cancels at once after their parallel step', async () => {
+    const { run, steps } = await judgedAndSaved('list-between', [
+      listOf(twoOrders, 0),
+      cancelOf(1, 204, 100, 30),
+      listOf(onlyOrder2, 105, 27),
+      cancelOf(1, 404, 110, 30),
+    ]);
+    expect(run.code).toBe(0);
+    expect(steps.map(({ name, parallel }) => [name, parallel])).toEqual([
+      ['1. list the orders', undefined],
+      ['2, 4. cancel order 1, 2 times at once', 2],
+      ['3. list the orders', undefined],
+    ]);
+  });
+});
+
 describe('sequential calls are saved and judged as before', () => {
   it('saves two cancels one after the other as two steps, and passes 204 then 404', async () => {
     const { run, steps } = await judgedAndSaved('sequential', [

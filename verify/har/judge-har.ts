@@ -56,7 +56,7 @@ export interface HarExchangeVerdict {
 
 /** The recorder's judgement of the calls against the contract, as last judged. */
 export interface HarContractReport {
-  /** The steps the calls made (a read repeated with the same answer is one). */
+  /** The steps the calls made (a read repeated with the same answer is one; so are cancels of one order at once: `parallel`). */
   steps: number;
   /** How many findings the model holds against the HAR's answers, and each step's. */
   disagreements: number;

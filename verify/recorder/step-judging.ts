@@ -111,8 +111,9 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
  * their answers ended, which need not be the order the upstream took them in. Among cancels of one order
  * at once with an accepted key, a status is not held against the upstream when exactly one of them is a
  * 204 and the model, one call after another, has exactly one of them cancel it (an honest race; two 204s,
- * or a 204 for a shipped order, are bugs); a list at the same time as such cancels is not held to show
- * the orders they name. Returns the steps settled.
+ * or a 204 for a shipped order, are bugs), a cancel the client aborted (status 0) counting as the one or
+ * the other; a list at the same time as such cancels is not held to show the orders they name. Returns
+ * the steps settled.
  */
 export function settleConcurrentSteps(calls: readonly RecordingEntry[], index: number): number[] {
   const settled = [index, ...concurrentJudgedSteps(calls, index)];

@@ -11,6 +11,8 @@ import type { ContractStep } from '../../core/scenario.js';
 import { isCancel, json as jsonResponse, startBrokenProvider, type Fault } from '../support/broken-provider.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
 import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
+import { createValidatingProxy } from '../../verify/proxy.js';
+import { ScenarioRecorder } from '../../verify/recorder/scenario-recorder.js';
 import { authorized, developmentKey, startServer } from '../support/support.js';
 
 let directory: string;
@@ -215,6 +217,49 @@ describe('cancels at once, with the race bug or a list between them', () => {
       ['2, 4. cancel order 1, 2 times at once', 2],
       ['3. list the orders', undefined],
     ]);
+  });
+});
+
+describe("the proxy's --record saves cancels at once the same way (one recorder)", () => {
+  it('records two cancels it relayed at once as one parallel step, the 500 held', async () => {
+    const broken = await startBrokenProvider(answers500ToConcurrentCancels());
+    const recorder = await ScenarioRecorder.open({ directory, name: 'proxied', upstream: `${broken.origin}/v1` });
+    let relayed = 0;
+    let bothRelayed: () => void = () => {};
+    const both = new Promise<void>((resolve) => {
+      bothRelayed = resolve;
+    });
+    const proxy = createValidatingProxy({
+      upstream: `${broken.origin}/v1`,
+      prism: false,
+      recorder,
+      onExchange: () => {
+        if (++relayed === 2) bothRelayed();
+      },
+    });
+    try {
+      const origin = await proxy.listen(0, '127.0.0.1');
+      const cancel = () =>
+        fetch(`${origin}/v1/store/orders/1`, { method: 'DELETE', headers: authorized }).then((answer) =>
+          answer.arrayBuffer(),
+        );
+      await Promise.all([cancel(), cancel()]);
+      await both;
+      await recorder.close();
+      const [scenario] = await loadScenarios({ directory });
+      const [step] = scenario!.steps as ContractStep[];
+      // Which of the two answers ended first at the proxy is the network's: both orders are asserted alike.
+      expect([step!.name, step!.parallel, [...step!.recorded!.statuses!].sort()]).toEqual([
+        '1, 2. cancel order 1, 2 times at once',
+        2,
+        [204, 500],
+      ]);
+      const findings = recorder.written().against.flatMap(({ findings }) => findings);
+      expect(findings.filter(({ actual }) => actual === '500').map(({ code }) => code)).toEqual(['status-unexpected']);
+    } finally {
+      await proxy.close();
+      await broken.close();
+    }
   });
 });
 

@@ -305,6 +305,27 @@ describe('a list overlapping a cancel is judged as either order allows', () => {
     expect(run.code).toBe(0);
   });
 
+  it('passes a list answered before the cancel that no longer shows it (the cancel was taken first)', async () => {
+    const { run } = await judgedAndSaved('list-ended-first', [
+      listOf(twoOrders, 0),
+      listOf(onlyOrder2, 100, 25),
+      cancelOf(1, 204, 105, 30),
+    ]);
+    expect(run.code).toBe(0);
+  });
+
+  it('holds the same list answered before the cancel was sent', async () => {
+    const { run, lines } = await judgedAndSaved('list-apart', [
+      listOf(twoOrders, 0),
+      listOf(onlyOrder2, 100, 25),
+      cancelOf(1, 204, 130, 30),
+    ]);
+    expect(lines.filter((line) => line.startsWith('✗ contract:'))).toEqual([
+      "✗ contract: 2. list the orders: the contract requires order 1 in the list, the HAR's answer was ids [2] [order-listed]",
+    ]);
+    expect(run.code).toBe(1);
+  });
+
   it('holds the list that fits neither order: it leaves out an order nobody cancelled', async () => {
     const { run, lines } = await judgedAndSaved('list-neither', overlapping('[{"id":1,"petId":101,"quantity":1}]'));
     expect(lines.filter((line) => line.startsWith('✗ contract:'))).toEqual([

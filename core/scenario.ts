@@ -49,6 +49,8 @@ export interface ContractStep {
 
 export interface RecordedAnswer {
   status: number;
+  /** A `parallel` step's: each answer's status, in the order the answers ended (`status` is the first). */
+  statuses?: number[];
   findings?: { code: string; path: string; expected: string; actual: string }[];
 }
 

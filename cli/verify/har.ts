@@ -263,6 +263,10 @@ function summaryLines(report: HarReport): string[] {
       `inferred from the answers, not known: ${contract.inferred.map(({ id, status, because }) => `order ${id} ${status} (from ${because})`).join(', ')}; ` +
         'a bug in these statuses cannot be caught (a 204 for a shipped order reads as a pending one): give --from-scenario NAME',
     );
+  // Only of a file saved: a finding the replay cannot show again is named, never dropped.
+  if (contract.saved.length > 0)
+    for (const { step, code, why } of contract.unreplayable ?? [])
+      lines.push(`the saved scenario cannot replay the finding [${code}] of ${step}: ${why}`);
   for (const { file, steps } of contract.saved)
     lines.push(
       // Its own folder and name: a name taken already is saved as NAME-2, which --scenario NAME would not replay.

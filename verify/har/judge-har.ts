@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Finding } from '../../core/checks.js';
 import { judgeCall } from '../../core/judge.js';
+import { cancelledOrderId } from '../../core/compare.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import type { Disagreement, PrismOracle } from '../../core/second-oracle.js';
 import type { KeyChoice } from '../../core/authorization.js';
@@ -55,7 +56,7 @@ export interface HarExchangeVerdict {
 
 /** The recorder's judgement of the calls against the contract, as last judged. */
 export interface HarContractReport {
-  /** The steps the calls made (a read repeated with the same answer is one). */
+  /** The steps the calls made (a read repeated with the same answer is one; so are cancels of one order at once: `parallel`). */
   steps: number;
   /** How many findings the model holds against the HAR's answers, and each step's. */
   disagreements: number;
@@ -67,6 +68,12 @@ export interface HarContractReport {
    * with why: a saved scenario cannot replay a finding on them. Absent when none.
    */
   dropped?: { id?: bigint; field: string; reason: string }[];
+  /**
+   * The findings (against the contract, or the specification) the saved scenario cannot replay, and why:
+   * a call that ran at once with a cancel the file sends one after the other. Every other finding replays;
+   * absent when all do.
+   */
+  unreplayable?: { step: string; code: string; why: string }[];
   /** The scenario file written with `save`, and its steps. */
   saved: { file: string; steps: number }[];
   /** Why the file could not be written, when it could not. */
@@ -155,8 +162,24 @@ export async function judgeHar(options: HarJudgeOptions): Promise<{ report: HarR
         });
       return verdict;
     });
+    // A cancel the browser aborted may have been applied at any time after it was sent: it comes last, at
+    // once with every call after it, so the race rules allow each of those either order.
+    for (const exchange of selection.exchanges.filter(isAbortedCancel))
+      recorder?.record({
+        ...exchange,
+        authorization: sanitized ? sanitizedKey : exchange.authorization,
+        findings: [],
+        endedAt: Number.POSITIVE_INFINITY,
+        aborted: true,
+      });
     await recorder?.close();
-    const recording = recorder?.written() ?? { files: [], disagreements: 0, against: [], inferred: [] };
+    const recording = recorder?.written() ?? {
+      files: [],
+      disagreements: 0,
+      against: [],
+      inferred: [],
+      unreplayable: [],
+    };
     if (options.save !== undefined) await redactFiles(recording, redaction);
     const report = reportOf(options, selection, {
       verdicts,
@@ -192,6 +215,11 @@ async function openRecorder(
     // Every exchange is at hand: the file is written once, complete, when the recorder closes.
     writeAtClose: true,
   });
+}
+
+// A cancel with no answer (`status: 0`): the browser gave up on it, the deployment may still have applied it.
+function isAbortedCancel(exchange: HarExchange): boolean {
+  return exchange.status === 0 && cancelledOrderId(exchange.method, exchange.operationPath) !== undefined;
 }
 
 function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | undefined): HarExchangeVerdict {
@@ -350,6 +378,9 @@ function contractOf(recording: WrittenRecordings, saved: boolean): HarContractRe
     inferred: recording.inferred.map(({ id, status, because }) => ({ id, status, because })),
     ...(recording.dropped !== undefined && {
       dropped: recording.dropped.map(({ id, field, reason }) => ({ ...(id !== undefined && { id }), field, reason })),
+    }),
+    ...(recording.unreplayable.length > 0 && {
+      unreplayable: recording.unreplayable.map(({ step, code, why }) => ({ step, code, why })),
     }),
     saved: saved ? recording.files : [],
     ...(recording.failed !== undefined && { failed: recording.failed }),

@@ -22,6 +22,11 @@ export interface ExchangeToRecord {
   /** When the request came and when its answer ended (`performance.now()`): calls at once are told apart by them. */
   startedAt: number;
   endedAt: number;
+  /**
+   * A request the client gave up on (a HAR's `status: 0`): no answer came, but the deployment may have
+   * applied it, at any time after it was sent, so `endedAt` is `Infinity` (at once with every later call).
+   */
+  aborted?: true;
 }
 
 /** A step as it was recorded: its name, the file, and where the upstream's answer disagrees with the contract. */
@@ -79,7 +84,8 @@ export function recordableCall(
   // Parameters after a `;` in a segment (`5;jsessionid=…`) can carry a session: never written.
   const path = exchange.operationPath?.replace(/;[^/]*/g, '');
   // No answer at all (the connection dropped before a status line): nothing the upstream said to record.
-  if (path === undefined || exchange.status === 0) return undefined;
+  // An aborted cancel is kept: the deployment may have applied it (the race rules decide what that allows).
+  if (path === undefined || (exchange.status === 0 && exchange.aborted !== true)) return undefined;
   // Every operation of the route table, whatever its method: a method named here would skip the next one.
   const match = matchRoute(method, path);
   const key = keyChoiceOf(exchange.authorization, { apiKey, status: exchange.status });
@@ -89,7 +95,14 @@ export function recordableCall(
     const title = `${number}. ${stepTitle(method, path, key)}`;
     return { title, method: near.request.method, path, key, exchange, near: { ...near, name: title } };
   }
-  return { title: `${number}. ${stepTitle(method, path, key)}`, method: match.route.method, path, key, exchange };
+  const aborted = exchange.aborted === true ? ', aborted by the client: no answer came' : '';
+  return {
+    title: `${number}. ${stepTitle(method, path, key)}${aborted}`,
+    method: match.route.method,
+    path,
+    key,
+    exchange,
+  };
 }
 
 /** Whether `call` is a read identical to the one just before it, answer and all: nothing changed between them. */

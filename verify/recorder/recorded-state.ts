@@ -144,6 +144,17 @@ export class RecordedState {
     return [...listed, ...inferred];
   }
 
+  /**
+   * Whether the state tells whether order `id` was there for a call sent at `sentAt`: a known state does,
+   * and so does one holding it; else only a complete list answered before then (no operation adds one).
+   * An order it does not tell of is left out of the saved state, so a replay's call finds it absent.
+   */
+  tellsOf(id: bigint, sentAt: number): boolean {
+    if (this.#known !== undefined) return true;
+    if (this.orders().some((order) => toInt64(order.id) === id)) return true;
+    return this.#complete !== undefined && sentAt >= this.#complete.endedAt;
+  }
+
   /** The orders, or statuses, the state holds because an answer implies them. */
   inferred(): InferredOrder[] {
     const listed = new Map((this.#listed ?? []).map((order) => [toInt64(order.id)!, order]));

@@ -15,6 +15,7 @@ import { RecordedState } from './recorded-state.js';
 import { unusedName, RecordingError, timestampedName, writeRecording, type RecordingFile } from './recording-file.js';
 import { recordingText, stateText, type RecordingParts } from './recording-text.js';
 import { judgements, judgeSteps, type JudgedCalls } from './step-judging.js';
+import { savedSteps, unreplayableFindings } from './saved-steps.js';
 
 export { stepTitle, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
 export { RecordingError, timestampedName } from './recording-file.js';
@@ -77,6 +78,8 @@ export interface WrittenRecordings {
    * unknown field, an id that is no int64): the file cannot replay a finding on them. Absent when none.
    */
   dropped?: DroppedValue[];
+  /** The findings against the contract or the specification a replay of the file cannot show again, and why. */
+  unreplayable: { file: string; step: string; code: string; why: string }[];
   /** Why the recording stopped, when a file could not be written. */
   failed?: string;
 }
@@ -165,7 +168,7 @@ export class ScenarioRecorder {
   /** The file being written, and how many steps it holds. */
   current(): { name: string; file: string; steps: number } {
     const { name, file, calls } = this.#recording;
-    return { name, file, steps: judgements(calls).length };
+    return { name, file, steps: savedSteps(calls).length };
   }
 
   /**
@@ -183,13 +186,17 @@ export class ScenarioRecorder {
       state.dropped().map(({ id, field, reason }) => ({ file, ...(id !== undefined && { id }), field, reason })),
     );
     return {
-      files: recordings.map(({ file, calls }) => ({ file, steps: judgements(calls).length })),
+      // Cancels sent at once are one step of the file (`parallel`).
+      files: recordings.map(({ file, calls }) => ({ file, steps: savedSteps(calls).length })),
       disagreements: against.reduce((sum, { findings }) => sum + findings.length, 0),
       against,
       inferred: recordings.flatMap(({ file, state }) =>
         state.inferred().map(({ id, status, because }) => ({ file, id, status, because })),
       ),
       ...(dropped.length > 0 && { dropped }),
+      unreplayable: recordings.flatMap(({ file, calls, state }) =>
+        unreplayableFindings(calls, state).map((finding) => ({ file, ...finding })),
+      ),
       ...(this.#failed !== undefined && { failed: this.#failed }),
     };
   }
@@ -331,7 +338,7 @@ export class ScenarioRecorder {
       ...(recording.repeatedReads > 0 && { repeatedReads: recording.repeatedReads }),
       ...(recording.skipped > 0 && { skipped: recording.skipped }),
     };
-    const steps = judgements(recording.calls).map(({ text }) => text);
+    const steps = savedSteps(recording.calls).map(({ text }) => text);
     const count = steps.length;
     const source = this.#options.source ?? 'petstore-verify proxy';
     const knownWhen = known?.stateUrl === undefined ? 'held when the traffic began' : 'set before the first step';

@@ -111,8 +111,9 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
  * their answers ended, which need not be the order the upstream took them in. Among cancels of one order
  * at once with an accepted key, a status is not held against the upstream when exactly one of them is a
  * 204 and the model, one call after another, has exactly one of them cancel it (an honest race; two 204s,
- * or a 204 for a shipped order, are bugs); a list at the same time as such cancels is not held to show
- * the orders they name. Returns the steps settled.
+ * or a 204 for a shipped order, are bugs), a cancel the client aborted (status 0) counting as the one or
+ * the other; a list at the same time as such cancels is not held to show the orders they name. Returns
+ * the steps settled.
  */
 export function settleConcurrentSteps(calls: readonly RecordingEntry[], index: number): number[] {
   const settled = [index, ...concurrentJudgedSteps(calls, index)];
@@ -132,7 +133,7 @@ export function settleConcurrentSteps(calls: readonly RecordingEntry[], index: n
     const racedCancel =
       id !== undefined &&
       sameOrder.length > 1 &&
-      oneCancels(sameOrder.map((position) => calls[position]!.call.exchange.status)) &&
+      answersSettleRace(sameOrder.map((position) => calls[position]!.call.exchange.status)) &&
       oneCancels(sameOrder.map((position) => judgementAt(position).judgedAs.status));
     // A list at the same time as cancels may leave out the orders they name, and only those (tolerance
     // list-during-cancels).
@@ -148,6 +149,23 @@ export function settleConcurrentSteps(calls: readonly RecordingEntry[], index: n
   }
   return settled;
 }
+
+/**
+ * Tolerance race-losers on the answers of cancels of one order at once, some of which the client aborted
+ * (status 0: no answer came, but the deployment may have applied it): each aborted one may have been the
+ * winner or a loser, whichever settles the race.
+ */
+function answersSettleRace(statuses: readonly number[]): boolean {
+  const answered = statuses.filter((status) => status !== 0);
+  const won = answered.filter((status) => status === 204).length;
+  const aborted = statuses.length - answered.length;
+  return (
+    answered.every((status) => status === 204 || raceLosers.includes(status)) &&
+    (won === 1 || (won === 0 && aborted > 0))
+  );
+}
+
+const raceLosers = [404, 409];
 
 /**
  * The judged steps whose call ran at the same time as step `index`'s (each request came before the

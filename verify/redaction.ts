@@ -121,8 +121,9 @@ const cutMark = /^(?:\\?"|\.\.\.|…)/;
 
 /**
  * The text with the beginning of any secret that a cut left behind taken out too: a run of at least
- * four of a secret's first characters, ending inside a word of the secret, where the text then closes a quote
- * or shows an ellipsis. (`Bearer` before a quote is left: the secret goes on with a space, or `%20`.)
+ * four of a secret's first characters, ending inside a word of the secret (its next character a letter or a
+ * digit), where the text then closes a quote or shows an ellipsis. (`Bearer` before a quote is left: the
+ * secret goes on with a space, or `%20`.)
  */
 function withoutCutSecrets(text: string, byPrefix: Map<string, string[]>): string {
   let result = '';
@@ -133,7 +134,9 @@ function withoutCutSecrets(text: string, byPrefix: Map<string, string[]>): strin
     for (const secret of candidates) {
       let length = shortestSecret;
       while (length < secret.length && text[at + length] === secret[length]) length++;
-      if (length === secret.length || /[\s%]/.test(secret[length]!)) continue;
+      // A run that stops where the secret's own word stops (`hostile` of `hostile-provider-key`, before
+      // `-`) is as likely a word of the message (a realm="hostile") as a cut secret: left.
+      if (length === secret.length || !/[A-Za-z0-9]/.test(secret[length]!)) continue;
       if (!cutMark.test(text.slice(at + length, at + length + 3))) continue;
       result += `${text.slice(copied, at)}${redactedMark}`;
       copied = at + length;

@@ -41,6 +41,19 @@ describe('Redaction', () => {
     expect(redaction.text('Bearer xs3cret/keyx and s3cret%2Fkey')).toBe('Bearer x[redacted]x and [redacted]');
   });
 
+  it('takes out the beginning of a secret a cut left before a quote or an ellipsis, inside its word', () => {
+    const redaction = new Redaction({ secrets: ['hostile-provider-key'] });
+    expect(redaction.text('got "Bearer hostile-prov"')).toBe('got "Bearer [redacted]"');
+    expect(redaction.text('got Bearer hostile-provid…')).toBe('got Bearer [redacted]…');
+  });
+
+  it("leaves a word of the message that the secret's first word happens to spell, before a quote", () => {
+    const redaction = new Redaction({ secrets: ['hostile-provider-key', 'petstore-dev-key'] });
+    expect(redaction.text('got "Basic realm=\\"hostile\\"" and realm="petstore"')).toBe(
+      'got "Basic realm=\\"hostile\\"" and realm="petstore"',
+    );
+  });
+
   it("takes out any URL's user information, and a given URL's password and query values", () => {
     const redaction = new Redaction({ urls: ['https://ci:pa55word@example.com/state?token=t0ken-value&v=1'] });
     expect(

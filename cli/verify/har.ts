@@ -13,6 +13,7 @@ import { installHint } from '../../verify/optional-dependencies.js';
 import { loadPrismOracle } from '../../verify/prism.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
 import { droppedValueLine } from '../../verify/report/dropped-value-line.js';
+import { unreplayableLine } from '../../verify/report/unreplayable-line.js';
 import { harToHtml } from '../../verify/report/har-html.js';
 import { redactOutput, httpUrlFlag, usageFailure, UsageError } from '../shared.js';
 import { checkWritable, type CommandOutput, processOutput } from './run.js';
@@ -265,8 +266,7 @@ function summaryLines(report: HarReport): string[] {
     );
   // Only of a file saved: a finding the replay cannot show again is named, never dropped.
   if (contract.saved.length > 0)
-    for (const { step, code, why } of contract.unreplayable ?? [])
-      lines.push(`the saved scenario cannot replay the finding [${code}] of ${step}: ${why}`);
+    for (const finding of contract.unreplayable ?? []) lines.push(unreplayableLine(finding));
   for (const { file, steps } of contract.saved)
     lines.push(
       // Its own folder and name: a name taken already is saved as NAME-2, which --scenario NAME would not replay.

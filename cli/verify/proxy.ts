@@ -11,6 +11,7 @@ import { Redaction } from '../../verify/redaction.js';
 import { findingText } from '../../core/finding.js';
 import { disagreementLine, shownDisagreements } from '../../verify/report/console.js';
 import { droppedValueLine } from '../../verify/report/dropped-value-line.js';
+import { unreplayableLine } from '../../verify/report/unreplayable-line.js';
 import { hostFlag, httpUrlFlag, listenOrFail, parseFlags, portFlag, usageFailure, UsageError } from '../shared.js';
 import { confidencesOf } from './confidences.js';
 import { scenarioState } from './scenario-state.js';
@@ -273,6 +274,7 @@ function recordingSummaryLines({
   against,
   inferred,
   dropped,
+  unreplayable,
   failed,
 }: NonNullable<ProxyReport['recording']>): string[] {
   if (files.length === 0) return [failed ?? 'recorded nothing: no call of an operation passed'];
@@ -288,5 +290,6 @@ function recordingSummaryLines({
         'a bug in these statuses cannot be caught (a 204 for a shipped order reads as a pending one): record from a known state with --from-scenario and --state-url',
     );
   for (const item of dropped ?? []) lines.push(droppedValueLine(item, item.file));
+  for (const finding of unreplayable ?? []) lines.push(`${unreplayableLine(finding)} (${finding.file})`);
   return lines;
 }

@@ -256,6 +256,19 @@ describe('petstore-verify har --save: a value the saved state cannot hold', () =
     ]);
   });
 
+  it("names the finding the recording cannot replay in the proxy's summary, as har --save does", async () => {
+    const { exit, file, report } = await recordedThroughProxy();
+    const unreplayable = (report as { recording: { unreplayable: { step: string; code: string; why: string }[] } })
+      .recording.unreplayable;
+    expect(unreplayable.length).toBeGreaterThan(0);
+    const lines = exit.stdout.split('\n').filter((line) => line.startsWith('the saved scenario cannot replay'));
+    expect(lines).toEqual(
+      unreplayable.map(
+        ({ step, code, why }) => `the saved scenario cannot replay the finding [${code}] of ${step}: ${why} (${file})`,
+      ),
+    );
+  });
+
   it("names it in the proxy's JSON report, with its file", async () => {
     const { file, report } = await recordedThroughProxy();
     expect((report as { recording: { dropped?: unknown } }).recording.dropped).toEqual([

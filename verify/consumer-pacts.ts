@@ -66,12 +66,14 @@ function interactionToJudge(interaction: Json, runKey: string | undefined): Inte
   if (text !== '' && !headers.has('content-type')) headers.set('content-type', contentType ?? 'application/json');
   const status = typeof response.status === 'number' ? response.status : 200;
   if (status === 401 && !headers.has('www-authenticate')) headers.set('www-authenticate', 'Bearer');
+  // A status a rule lets vary (Pact V4's `statusCode`) with no body stated: the body is the provider's.
+  const bodyUnknown = text === '' && object(object(response.matchingRules).status).matchers !== undefined;
   return {
     method: String(request.method ?? 'GET').toUpperCase(),
     path: String(request.path ?? '/').replace(/^\/v1(?=\/|$)/, ''),
     key: pactKeyChoice(headersOf(request.headers).get('authorization') ?? undefined, runKey),
     orders: Array.isArray(orders) ? orders : undefined,
-    response: { status, headers, text },
+    response: { status, headers, text, ...(bodyUnknown && { bodyUnknown }) },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'msw';
 import { matchRoute, pathSegments, routesAtPath, type OperationName, type Route } from '../../core/routes.js';
-import { operationDefinitions } from '../../core/operation-definitions.js';
+import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
 import { controlPathOf, matchControlRoute } from '../control/control.js';
 import {
   allowedMethods,
@@ -72,7 +72,7 @@ interface Where {
 // its session even if that session ends meanwhile.
 interface CallNote {
   operation: OperationName | null;
-  /** The operation's path parameter as written, when a handler of the user's answered it. */
+  /** The operation's path parameter as written (the order a call names), whoever answered it. */
   parameter?: string;
   session?: MockSession;
   probablyMeant?: bigint;
@@ -226,6 +226,7 @@ class RequestPipeline {
       this.#refuseAfterBearerCheck(request, methodNotAllowed(method, url.pathname, methods, allow));
     }
     if (match.route.method === method) call.operation = match.route.operation;
+    if (match.parameter !== undefined) call.parameter = match.parameter;
     return this.#answerOperation(request, match.route, decodeURIComponent(match.parameter), call);
   }
 
@@ -356,6 +357,9 @@ class RequestPipeline {
     if (call.by === 'handler' && call.operation !== null && operationDefinitions[call.operation].statusWhenHeld) {
       const heldAs = heldAsOf(session, call.parameter);
       if (heldAs !== undefined) entry.heldAs = heldAs;
+    } else if (call.operation !== null && refusedAsCancelled(call.operation, recorded.status)) {
+      // The kit's own refusal of an order it holds as cancelled: the pact states that order so, not an empty store.
+      if (heldAsOf(session, call.parameter) === 'cancelled') entry.heldAs = 'cancelled';
     }
     session.recordCall(entry);
   }
@@ -390,4 +394,9 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     recordAnswered: (request, status, answer) => pipeline.recordAnswered(request, status, answer),
     basePath: pipeline.basePath,
   };
+}
+
+/** Whether a status is how an operation that cancels refuses an order already cancelled (its 404). */
+function refusedAsCancelled(operation: OperationName, status: number | 'network'): boolean {
+  return operationDefinitions[operation].cancels !== undefined && status === statusShowing(operation, 'cancelled');
 }

@@ -115,6 +115,7 @@ describe('createOrderMock with setupServer', () => {
       'sessions',
       'settings',
       'store',
+      'testStarted',
     ]);
     for (const internal of ['answer', 'recordCall', 'applyFaults', 'dropsConnections', 'firstRoundingHint'])
       expect(internal in mock, internal).toBe(false);

@@ -490,6 +490,32 @@ describe('what an interaction asserts, as its state implies', () => {
     expect(await verifiedOn(file, notAnObject)).toEqual([['GET /pets/1 200 (with the key)', 'failed']]);
   });
 
+  it('states a re-cancel’s order as cancelled: a provider that cancels it twice fails, one that answers 409 passes', async () => {
+    const mock = mockOnServer();
+    await cancel(2);
+    await cancel(2);
+    const file = await mock.pact({ consumer: 'cancel-twice', dir: freshDir() });
+    const pact = parseJson(await readFile(file, 'utf8')) as unknown as {
+      interactions: { description: string; providerStates: { params: unknown }[]; response: unknown }[];
+    };
+    const again = pact.interactions.find((one) => one.description === 'DELETE /store/orders/2 404 (with the key)')!;
+    expect(again.providerStates[0]!.params).toEqual({ orders: [{ id: 2, status: 'cancelled' }] });
+    expect(again.response).toEqual({
+      status: 404,
+      matchingRules: { status: { combine: 'AND', matchers: [{ match: 'statusCode', status: [404, 409] }] } },
+    });
+    const reCancel = (status: number) => async (request: Request, response: Response) =>
+      request.method === 'DELETE' && response.status === 404 ? new Response(null, { status }) : response;
+    const verdicts = async (fault: Parameters<typeof verifiedOn>[1]) =>
+      Object.fromEntries(await verifiedOn(file, fault)) as Record<string, string>;
+    expect((await verdicts(reCancel(204)))['DELETE /store/orders/2 404 (with the key)']).toBe('failed');
+    expect((await verdicts(reCancel(409)))['DELETE /store/orders/2 404 (with the key)']).toBe('passed');
+    expect(await verdicts(async (_request, response) => response)).toEqual({
+      'DELETE /store/orders/2 204 (with the key)': 'passed',
+      'DELETE /store/orders/2 404 (with the key)': 'passed',
+    });
+  });
+
   it('matches an empty store’s list as empty: a provider that ignores the state fails it', async () => {
     const mock = mockOnServer({ seed: [] });
     await call('/store/orders');

@@ -1,9 +1,4 @@
-/** A finding a saved scenario cannot replay, and why (a race, a dropped value, an unknown state). */
-export interface UnreplayableFinding {
-  step: string;
-  code: string;
-  why: string;
-}
+import type { UnreplayableFinding } from '../recorder/saved-steps.js';
 
 /**
  * The console's line for a finding a saved scenario cannot show again: `har --save` and the proxy's

@@ -335,10 +335,10 @@ async function buildPact(
       continue;
     }
     const built = await interactionOf(call, context);
-    const added = merger.add({
-      description: descriptionOf(call, call.path.slice(context.basePath.length)),
-      ...built.interaction,
-    });
+    const added = merger.add(
+      { description: descriptionOf(call, call.path.slice(context.basePath.length)), ...built.interaction },
+      pactCalls.madeIn?.get(call),
+    );
     if (added === undefined) continue;
     for (const finding of built.findings) findings.push({ ...finding, interaction: String(added.description) });
     if (!text.write(`${written++ === 0 ? '' : ','}${stringifyJson(added)}`)) return { tooLarge: text.tooLarge() };

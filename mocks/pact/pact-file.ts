@@ -81,6 +81,13 @@ export function checkedParties(parties: PactSelection): { consumer: string; prov
   return { consumer: parties.consumer, provider, filter: checkedFilter(parties.filter, "the pact's filter") };
 }
 
+/** The tests the two answers came from, when the mock was told (`mock.testStarted`): `; in test "a", then in test "b"`. */
+function madeIn({ keptIn, addedIn }: PactConflict): string {
+  if (keptIn === undefined && addedIn === undefined) return '';
+  const test = (name: string | undefined) => (name === undefined ? 'before any test began' : `in test "${name}"`);
+  return `; ${test(keptIn)}, then ${test(addedIn)}`;
+}
+
 /**
  * The error for interactions that answer the same request under the same provider state differently:
  * a provider cannot honour both. `MockUsageError` with the code `pact_conflict`.
@@ -91,7 +98,7 @@ export function conflictError(conflicts: readonly PactConflict[], file?: string)
   const named = conflicts
     .map(
       (conflict) =>
-        `${conflict.added === conflict.kept ? `"${conflict.added}"` : `"${conflict.added}" against "${conflict.kept}"`} (${conflict.difference})`,
+        `${conflict.added === conflict.kept ? `"${conflict.added}"` : `"${conflict.added}" against "${conflict.kept}"`} (${conflict.difference}${madeIn(conflict)})`,
     )
     .join('; ');
   return new MockUsageError(

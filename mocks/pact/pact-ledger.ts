@@ -61,6 +61,8 @@ export interface PactCalls {
   notKept: string[];
   /** The tests that did not pass (`testStarted`'s callback), by name: the calls they first made are not in `calls`. */
   testsNotPassed?: string[];
+  /** The test each call was first made in (`testStarted`), for a conflict to name both tests. */
+  madeIn?: ReadonlyMap<RecordedCall, string>;
 }
 
 /** The test whose calls the ledger tells apart: its name and the distinct calls it made first. */
@@ -97,6 +99,7 @@ export class PactLedger {
   // A test's first-made calls are only told apart while it is the last begun: once the next begins it passed.
   #test: RunningTest | undefined;
   #testsNotPassed: string[] = [];
+  readonly #madeIn = new Map<RecordedCall, string>();
 
   constructor(limit: number = pactCallLimit) {
     this.#limit = limit;
@@ -134,6 +137,7 @@ export class PactLedger {
       overflow: this.#overflow,
       notKept: [...this.#notKept],
       ...(this.#testsNotPassed.length > 0 && { testsNotPassed: [...this.#testsNotPassed] }),
+      ...(this.#madeIn.size > 0 && { madeIn: new Map(this.#madeIn) }),
     };
   }
 
@@ -141,6 +145,7 @@ export class PactLedger {
     // A test running goes on: a call it makes after this is first made by it.
     this.#test?.firstMade.clear();
     this.#testsNotPassed = [];
+    this.#madeIn.clear();
     this.#waiting = [];
     this.#previous = undefined;
     this.#distinct.clear();
@@ -168,7 +173,10 @@ export class PactLedger {
       } else {
         this.#keptBytes += size;
         this.#distinct.set(identity, kept);
-        this.#test?.firstMade.add(identity);
+        if (this.#test !== undefined) {
+          this.#test.firstMade.add(identity);
+          this.#madeIn.set(kept, this.#test.name);
+        }
       }
     }
   }
@@ -185,6 +193,7 @@ export class PactLedger {
       if (call === undefined) continue;
       this.#keptBytes -= bodySize(call.answer?.body ?? null);
       this.#distinct.delete(identity);
+      this.#madeIn.delete(call);
     }
     this.#test = undefined;
     // The same call made again is one the ledger must see, not the one it just forgot.

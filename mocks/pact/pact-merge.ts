@@ -15,6 +15,9 @@ export interface PactConflict {
   added: string;
   /** What differs, as the pact's rules read the two answers: `status 404, then 410`. */
   difference: string;
+  /** The tests each was first made in, when they are known (`mock.testStarted`). */
+  keptIn?: string;
+  addedIn?: string;
 }
 
 /** What merging gave: every interaction, the conflicts (none were merged in), and the description each added one has (none: not added). */
@@ -115,7 +118,10 @@ export class InteractionMerger {
   readonly conflicts: PactConflict[] = [];
   readonly #keep: boolean;
   // Each request's key, with the description and the response of the interaction that has it.
-  readonly #byRequest = new Map<string, { description: string; response: JsonValue | undefined; at: number }>();
+  readonly #byRequest = new Map<
+    string,
+    { description: string; response: JsonValue | undefined; at: number; madeIn?: string | undefined }
+  >();
   readonly #descriptions = new Set<string>();
 
   constructor(existing: readonly Interaction[] = [], { keep = true }: { keep?: boolean } = {}) {
@@ -125,7 +131,7 @@ export class InteractionMerger {
   }
 
   /** Adds one interaction: as added (its description made unique), or undefined when one was there already (a conflict if it answers differently). */
-  add(interaction: Interaction): Interaction | undefined {
+  add(interaction: Interaction, madeIn?: string): Interaction | undefined {
     const request = requestOf(interaction);
     const kept = this.#byRequest.get(request);
     if (kept !== undefined) {
@@ -134,6 +140,8 @@ export class InteractionMerger {
           kept: kept.description,
           added: String(interaction.description),
           difference: differenceOf(kept.response, interaction.response),
+          ...(kept.madeIn !== undefined && { keptIn: kept.madeIn }),
+          ...(madeIn !== undefined && { addedIn: madeIn }),
         });
       else this.#keepTheLesser(kept, interaction);
       return undefined;
@@ -141,6 +149,7 @@ export class InteractionMerger {
     const description = uniqueDescription(String(interaction.description), this.#descriptions);
     const merged = { ...interaction, description };
     this.#remember(merged, request);
+    this.#byRequest.get(request)!.madeIn = madeIn;
     if (this.#keep) this.interactions.push(merged);
     return merged;
   }

@@ -249,6 +249,26 @@ describe('one pact file for many writers', () => {
     expect(await readFile(file, 'utf8')).toBe(edited);
   });
 
+  it('names both tests of a conflict within a run, when the mock was told of them (testStarted)', async () => {
+    const mock = mockOnServer();
+    const stop = mock.observe(server);
+    mock.testStarted('answers 404');
+    await cancel(99);
+    mock.testStarted('answers 410');
+    server.use(
+      http.delete(`${base}/store/orders/99`, () =>
+        HttpResponse.json({ code: 'gone', message: 'gone' }, { status: 410 }),
+      ),
+    );
+    await cancel(99);
+    const refusal = await mock.pact({ consumer: 'web-app', dir: freshDir() }).catch((error: unknown) => error);
+    stop();
+    expect((refusal as MockUsageError).code).toBe('pact_conflict');
+    expect((refusal as Error).message).toBe(
+      'the pact was not written: the same request under the same provider state is answered differently: "DELETE /store/orders/99 410 (with the key)" against "DELETE /store/orders/99 404 (with the key)" (status 404, then 410; in test "answers 404", then in test "answers 410")',
+    );
+  });
+
   it('refuses to merge into a file that is not a pact of the same consumer, and leaves it', async () => {
     const dir = freshDir();
     const mock = mockOnServer();

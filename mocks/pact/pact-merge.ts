@@ -69,8 +69,11 @@ function matchedAnswer(response: JsonValue | undefined): string {
     const isType = canonical(rule).includes('"match":"type"');
     if (field !== undefined && isType && content?.[field] !== undefined) fields[field] = `a ${typeof content[field]}`;
   }
+  // A status a rule lets vary (Pact V4's `statusCode`) stands as that rule.
+  const status = rules?.status === undefined ? (answer.status ?? null) : `matched by ${canonical(rules.status)}`;
   return canonical({
     ...answer,
+    status,
     headers,
     ...(body !== undefined && { body: { ...body, ...(content !== undefined && { content: fields }) } }),
   });

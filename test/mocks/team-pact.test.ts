@@ -536,6 +536,27 @@ describe('what an interaction asserts, as its state implies', () => {
     });
   });
 
+  it('takes a handler’s honest 409 for an order the mock holds as cancelled, beside the mock’s own 404, as one interaction', async () => {
+    const mock = mockOnServer();
+    const stop = mock.observe(server);
+    await cancel(2);
+    await cancel(2);
+    server.use(http.delete(`${base}/store/orders/2`, () => new HttpResponse(null, { status: 409 })));
+    await cancel(2);
+    const { conflicts, findings } = await mock.pactDocument({ consumer: 'cancel-twice' });
+    stop();
+    expect(findings).toEqual([]);
+    expect(conflicts).toEqual([]);
+    const file = await mock.pact({ consumer: 'cancel-twice', dir: freshDir() });
+    const pact = parseJson(await readFile(file, 'utf8')) as unknown as {
+      interactions: { description: string; providerStates: { params: unknown }[] }[];
+    };
+    expect(pact.interactions.map((one) => [one.description, one.providerStates[0]!.params])).toEqual([
+      ['DELETE /store/orders/2 204 (with the key)', { orders: [{ id: 2, status: 'pending' }] }],
+      ['DELETE /store/orders/2 404 (with the key)', { orders: [{ id: 2, status: 'cancelled' }] }],
+    ]);
+  });
+
   it('matches an empty store’s list as empty: a provider that ignores the state fails it', async () => {
     const mock = mockOnServer({ seed: [] });
     await call('/store/orders');

@@ -109,7 +109,8 @@ function againAcceptsOf(
   match: RouteMatch,
   { status, heldAs }: { status: number; heldAs: RecordedCall['heldAs'] },
 ): readonly number[] | undefined {
-  const accepted = heldAs === 'cancelled' ? operationDefinitions[match.route.operation].cancels?.againAccepts : undefined;
+  const accepted =
+    heldAs === 'cancelled' ? operationDefinitions[match.route.operation].cancels?.againAccepts : undefined;
   return accepted?.includes(status) ? accepted : undefined;
 }
 

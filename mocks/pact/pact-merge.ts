@@ -230,12 +230,21 @@ export function inFileOrder(document: JsonObject): JsonObject {
   };
 }
 
+/**
+ * The parts of a text of the kit's metadata, joined by "; ": a call (`GET /v1/store/orders 503: fault`),
+ * a test (`test "NAME": did not pass`), a count of calls, or what went unseen. Split only where the next
+ * part begins, so that a test's name holding "; " stays whole.
+ */
+function metadataParts(text: string): string[] {
+  return text.split(/; (?=test "|[A-Z]+ \/|\d+ (?:more )?distinct calls|mock\.observe)/);
+}
+
 // Each text of the kit's metadata is parts joined by "; " (one per call or test left out): sorted.
 function sortedParts(kit: JsonObject): JsonObject {
   return Object.fromEntries(
     Object.entries(kit).map(([key, value]) => [
       key,
-      typeof value === 'string' ? value.split('; ').sort(byCodeUnits).join('; ') : value,
+      typeof value === 'string' ? metadataParts(value).sort(byCodeUnits).join('; ') : value,
     ]),
   );
 }
@@ -277,7 +286,7 @@ function mergedKitMetadata(existing: JsonValue | undefined, added: JsonValue | u
     const other = now[key];
     if (other === undefined || other === value) continue;
     const parts = [value, other].filter((part) => part !== 'none').map(String);
-    merged[key] = parts.length === 0 ? 'none' : [...new Set(parts.flatMap((part) => part.split('; ')))].join('; ');
+    merged[key] = parts.length === 0 ? 'none' : [...new Set(parts.flatMap(metadataParts))].join('; ');
   }
   return merged;
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrderMock, type OrderMock } from '../../mocks/adapters/order-mock.js';
+import { inFileOrder } from '../../mocks/pact/pact-merge.js';
 
 const withKey = { authorization: 'Bearer petstore-dev-key' };
 let directory: string;
@@ -96,5 +97,17 @@ describe('the pact of the same tests', () => {
       [1, 3, 4, 5],
       [2, 3, 4, 5],
     ]);
+  });
+});
+
+describe('the kit metadata of a pact file', () => {
+  it('sorts the calls and tests left out, a test whose name holds "; " kept whole', () => {
+    const leftOut = 'test "b": did not pass; test "a; z": did not pass; GET /v1/store/orders 503: fault';
+    const sorted = inFileOrder({ interactions: [], metadata: { 'petstore-contract-kit': { leftOut } } });
+    expect(sorted.metadata).toEqual({
+      'petstore-contract-kit': {
+        leftOut: 'GET /v1/store/orders 503: fault; test "a; z": did not pass; test "b": did not pass',
+      },
+    });
   });
 });

@@ -8,6 +8,7 @@ import { readSeedFile } from '../mocks/store/seed-file.js';
 import { createServer, type ServerOptions } from '../mocks/server/server.js';
 import { bundledScenarios } from '../mocks/generated/scenarios.js';
 import { parseJson } from '../core/parse-json.js';
+import { printable } from '../core/printable.js';
 import { loadScenarios } from '../core/scenario-files.js';
 import { controlPlaneLines } from './control-plane-lines.js';
 import { followParent, stopOnStdinEnd } from './follow-parent.js';
@@ -304,7 +305,8 @@ async function parseOptions(argv: string[], context: CommandContext): Promise<Mo
   Object.assign(options, controlAccessOf(values), conflictBodyOf(values));
   if (values.handlers !== undefined) options.handlers = await loadHandlersFile(values.handlers);
   if (values.verbose) options.log = (line) => console.log(line);
-  options.warn = (line) => console.error(`petstore-mock: ${line}`);
+  // A line may quote what a client sent (a test's name, a consumer's): written with its control characters escaped.
+  options.warn = (line) => console.error(`petstore-mock: ${printable(line)}`);
   options.collectGarbage = collectGarbage;
   options.onLargeBody = context.holdYoungGeneration;
   return options;

@@ -343,6 +343,25 @@ describe('petstore-mock', () => {
     });
   });
 
+  it('writes a name a client sent with its control characters escaped: no terminal escape, no workflow command', async () => {
+    await withMock([], async (mock) => {
+      const name = 'x\u001b[31mRED\n::error::injected';
+      const post = (path: string) =>
+        fetch(`${mock.origin}/__mock/pact/${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name }),
+        });
+      expect((await post('tests')).status).toBeLessThan(300);
+      await (await fetch(`${mock.baseUrl}/store/orders/1`, { method: 'DELETE', headers: authorized })).arrayBuffer();
+      expect((await post('failed-tests')).status).toBeLessThan(300);
+      await (await fetch(`${mock.origin}/__mock/pact?consumer=web-app`)).arrayBuffer();
+      const said = await mock.outputMatching(/petstore-mock: the pact of web-app leaves out [^\n]*\n/);
+      expect(said).toContain('leaves out test "x\\u{1b}[31mRED\\u{a}::error::injected": did not pass');
+      expect(said).not.toMatch(/\u001b|\n::/);
+    });
+  });
+
   it('announces configured pet dates', async () => {
     await withMock(
       ['--pet-deprecation', '2026-03-01T00:00:00Z', '--pet-sunset', '2026-09-01T00:00:00Z'],

@@ -55,6 +55,7 @@ interface OutputFiles {
 export async function checkWritable(files: OutputFiles): Promise<void> {
   for (const [flag, file] of Object.entries(files)) {
     if (typeof file !== 'string' || !['junit', 'json', 'html', 'write-baseline'].includes(flag)) continue;
+    if (file === '') throw new UsageError(`--${flag} needs a file name, got ""`);
     const existing = await stat(file).catch(() => undefined);
     if (existing?.isDirectory()) throw new UsageError(`--${flag} ${file} is a folder, not a file`);
     try {

@@ -197,6 +197,13 @@ describe('petstore-verify har --html: a page for a bug report', () => {
     expect(run.stdout).toBe('');
     expect(run.code).toBe(2);
   });
+
+  it('refuses an empty --html before judging (exit 2), as every report flag', async () => {
+    const run = await verifyHar([await har('bug.har', readmeBug), '--html', '']);
+    expect(run.stderr).toBe('petstore-verify: --html needs a file name, got "" (see --help)\n');
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(2);
+  });
 });
 
 describe('petstore-verify har --save: a value the saved state cannot hold', () => {

@@ -69,6 +69,8 @@ export interface PactCalls {
 interface RunningTest {
   name: string;
   firstMade: Set<string>;
+  /** Said not to have passed already: saying it again changes nothing. */
+  failed?: boolean;
 }
 
 /** How many of the calls that did not fit a pact names; the others are counted. */
@@ -182,6 +184,7 @@ export class PactLedger {
   }
 
   #notPassed(test: RunningTest): void {
+    if (test.failed === true) return;
     if (this.#test !== test)
       throw new MockUsageError(
         'tests_overlap',
@@ -196,6 +199,7 @@ export class PactLedger {
       this.#madeIn.delete(call);
     }
     this.#test = undefined;
+    test.failed = true;
     // The same call made again is one the ledger must see, not the one it just forgot.
     this.#previous = undefined;
     this.#testsNotPassed.push(test.name);

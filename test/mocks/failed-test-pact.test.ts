@@ -55,6 +55,16 @@ describe('a test that did not pass, in-process', () => {
     expect(kitMetadataOf(document)).toEqual({ leftOut: 'test "orders > cancels a pending order": did not pass' });
   });
 
+  it('takes a second word that the same test failed as the first: named once, no tests_overlap', async () => {
+    const mock = createOrderMock();
+    const failed = mock.testStarted('cancels a pending order');
+    await senderOf(mock)('DELETE', '/store/orders/1');
+    failed();
+    failed();
+    const { leftOut } = await mock.pactDocument({ consumer: 'web-app' });
+    expect(leftOut).toEqual([{ call: 'test "cancels a pending order"', reason: 'did not pass' }]);
+  });
+
   it('keeps a call a passing test made before it', async () => {
     const mock = createOrderMock();
     const send = senderOf(mock);

@@ -46,6 +46,16 @@ describe('POST /__mock/pact/failed-tests', () => {
     expect(pact.metadata['petstore-contract-kit']).toEqual({ leftOut: 'test "cancels a pending order": did not pass' });
   });
 
+  it('answers a second word that the same test failed alike (204), naming it once', async () => {
+    const { control, withKey } = await started();
+    expect((await control('/pact/tests', asJson({ name: 'cancels a pending order' }))).status).toBe(204);
+    await withKey('/store/orders/1', { method: 'DELETE' });
+    for (const _ of [1, 2])
+      expect((await control('/pact/failed-tests', asJson({ name: 'cancels a pending order' }))).status).toBe(204);
+    const pact = parseJson(await (await control('/pact?consumer=web-app')).text()) as unknown as Pact;
+    expect(pact.metadata['petstore-contract-kit']).toEqual({ leftOut: 'test "cancels a pending order": did not pass' });
+  });
+
   it('refuses a test other than the one that began last (409 tests_overlap), keeping its calls', async () => {
     const { control, withKey } = await started();
     await control('/pact/tests', asJson({ name: 'cancels a pending order' }));

@@ -115,7 +115,7 @@ describe('petstore-verify har --html: a page for a bug report', () => {
       'order 1 pending (from 2. cancel order 1)',
     );
     expect(textOf(/<ul class="dropped">(.*?)<\/ul>/s.exec(page)?.[1] ?? '')).toBe(
-      `dropped from the state of ${join(saved, 'bug.yaml')}: the quantity of order 1 (must be integer); the saved scenario cannot replay a finding on that value`,
+      `dropped from the state of ${join(saved, 'bug.yaml')}: the quantity of order 1 (must be integer); the saved scenario does not hold it, so no replay can show a finding on it`,
     );
   });
 
@@ -213,9 +213,19 @@ describe('petstore-verify har --save: a value the saved state cannot hold', () =
   it('names the dropped quantity of order 1 in one console line', async () => {
     const run = await verifyHar([await har('quantity.har', stringQuantity), ...saveArgs()]);
     expect(droppedLines(run.stdout)).toEqual([
-      `dropped from the state of ${join(directory, 'saved', 'bug.yaml')}: the quantity of order 1 (must be integer); the saved scenario cannot replay a finding on that value`,
+      `dropped from the state of ${join(directory, 'saved', 'bug.yaml')}: the quantity of order 1 (must be integer); the saved scenario does not hold it, so no replay can show a finding on it`,
     ]);
     expect(run.code).toBe(1);
+  });
+
+  it('says why a listed status is dropped: a value no provider state takes, not an unknown field', async () => {
+    const placed: HarExchangeSpec[] = [
+      { ...stringQuantity[0]!, body: '[{"id":1,"petId":101,"quantity":1,"status":"placed"}]' },
+    ];
+    const run = await verifyHar([await har('placed.har', placed), ...saveArgs()]);
+    expect(droppedLines(run.stdout)).toEqual([
+      `dropped from the state of ${join(directory, 'saved', 'bug.yaml')}: the status of order 1 ("placed" is no status a provider state takes (pending, shipped)); the saved scenario does not hold it, so no replay can show a finding on it`,
+    ]);
   });
 
   it('names it in the JSON report', async () => {
@@ -259,7 +269,7 @@ describe('petstore-verify har --save: a value the saved state cannot hold', () =
   it("names it in the proxy's summary when it records (proxy --record)", async () => {
     const { exit, file } = await recordedThroughProxy();
     expect(droppedLines(exit.stdout)).toEqual([
-      `dropped from the state of ${file}: the quantity of order 1 (must be integer); the saved scenario cannot replay a finding on that value`,
+      `dropped from the state of ${file}: the quantity of order 1 (must be integer); the saved scenario does not hold it, so no replay can show a finding on it`,
     ]);
   });
 

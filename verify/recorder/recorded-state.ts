@@ -192,7 +192,15 @@ export class RecordedState {
     for (const [field, value] of Object.entries(entry)) {
       const known = (orderFields as string[]).includes(field) || (field === 'status' && isStateStatus(value));
       if (known) order[field] = value;
-      else this.#dropped.push({ id, field, reason: 'no field of an Order a provider state takes' });
+      else
+        this.#dropped.push({
+          id,
+          field,
+          reason:
+            field === 'status'
+              ? `${JSON.stringify(value)} is no status a provider state takes (pending, shipped)`
+              : 'no field of an Order a provider state takes',
+        });
     }
     for (const { path, message } of orderInputViolations([order])) {
       const field = path.split('/')[2];

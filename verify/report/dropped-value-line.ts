@@ -7,13 +7,13 @@ export interface DroppedValueItem {
 
 /**
  * The console's line for a value a saved scenario's state left out: which value of which order, why,
- * and that the file cannot replay a finding on it (the state it sets holds the order without it).
+ * and that the file does not hold it (the state it sets holds the order without it).
  * @example
  * droppedValueLine({ id: 1n, field: 'quantity', reason: 'must be integer' }, 'saved/bug.yaml')
- * // 'dropped from the state of saved/bug.yaml: the quantity of order 1 (must be integer); the saved scenario cannot replay a finding on that value'
+ * // 'dropped from the state of saved/bug.yaml: the quantity of order 1 (must be integer); the saved scenario does not hold it, so no replay can show a finding on it'
  */
 export function droppedValueLine(item: DroppedValueItem, file: string): string {
-  return `dropped from the state of ${file}: ${droppedValueText(item)}; the saved scenario cannot replay a finding on that value`;
+  return `dropped from the state of ${file}: ${droppedValueText(item)}; the saved scenario does not hold it, so no replay can show a finding on it`;
 }
 
 /**

@@ -365,7 +365,7 @@ function reportOf(
   const reason =
     verdicts.length === 0
       ? `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below ${below})`
-      : `no entry was judged: ${verdicts.length} ${verdicts.length === 1 ? 'entry' : 'entries'} of the interface, none with an answer to judge`;
+      : `no entry was judged: ${verdicts.length} ${verdicts.length === 1 ? 'entry' : 'entries'} of the interface, none judged (${unjudgedReasons(verdicts)})`;
   return { ...base, verdict: 'not-run', exitCode: 2, reason };
 }
 
@@ -385,4 +385,14 @@ function contractOf(recording: WrittenRecordings, saved: boolean): HarContractRe
     saved: saved ? recording.files : [],
     ...(recording.failed !== undefined && { failed: recording.failed }),
   };
+}
+
+/** Why the entries were not judged, each reason once, with how many it kept out: `2 × a CORS preflight, …`. */
+function unjudgedReasons(verdicts: readonly HarExchangeVerdict[]): string {
+  const counts = new Map<string, number>();
+  for (const { unjudged } of verdicts) {
+    const reason = unjudged ?? 'no answer to judge';
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  return [...counts].map(([reason, count]) => (count === 1 ? reason : `${count} × ${reason}`)).join('; ');
 }

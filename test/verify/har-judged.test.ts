@@ -434,3 +434,167 @@ describe('an inferred state never holds an order no answer showed', () => {
     expect(run.code).toBe(0);
   });
 });
+
+describe("where the HAR's answers contradict each other, one finding, on the step that caused it", () => {
+  const order = (id: number) => `{"id":${id},"petId":${100 + id},"quantity":1}`;
+  const cancelOf = (id: number, at: number, status = 204): HarExchangeSpec => ({
+    method: 'DELETE',
+    url: `${base}/store/orders/${id}`,
+    status,
+    requestHeaders: authorized,
+    at,
+  });
+  /** A scenario file whose state holds `ids`, pending: what the deployment held when the HAR began. */
+  const stateOf = async (ids: readonly number[]) => {
+    const file = join(directory, `orders-${ids.join('-')}.yaml`);
+    await writeFile(
+      file,
+      [
+        'description: The orders the deployment held when the HAR began.',
+        'state:',
+        '  name: the store holds orders',
+        '  params:',
+        '    orders:',
+        ...ids.map((id) => `      - { id: ${id}, petId: ${100 + id}, quantity: 1, status: pending }`),
+        'steps:',
+        '  - name: list them',
+        '    request: { method: GET, path: /store/orders }',
+        `    expect: { status: 200, listed: [${ids.join(', ')}] }`,
+        '',
+      ].join('\n'),
+    );
+    return file;
+  };
+  const contractLines = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('✗ contract:'));
+
+  // An order 9 no answer before showed appears in the second list, and its cancel is answered 204.
+  const appearedHar = [
+    listOf(`[${order(1)},${order(2)}]`, 0),
+    listOf(`[${order(1)},${order(2)},${order(9)}]`, 100),
+    cancelOf(9, 200),
+  ];
+  // The provider that produced it: from its second list on it lists an order 9 of no state, and cancels it.
+  const listsAPhantom: Fault = async (request, response, calls) => {
+    const { pathname } = new URL(request.url);
+    if (request.method === 'GET' && pathname === '/v1/store/orders' && (calls.get('GET /v1/store/orders') ?? 0) > 1)
+      return jsonResponse(`${(await response.text()).slice(0, -1)},${order(9)}]`, 200);
+    return isCancel(request) && pathname.endsWith('/9') ? new Response(null, { status: 204 }) : response;
+  };
+
+  it.each([
+    ['without --from-scenario', undefined],
+    ['from scenario cancel-pending-order', 'cancel-pending-order'],
+  ])(
+    'holds an order that appeared from nowhere against the list that showed it, not its cancel, %s',
+    async (_, state) => {
+      const { run, saved, steps } = await judgedAndSaved('appeared', appearedHar, { state });
+      expect(contractLines(run.stdout)).toEqual([
+        "✗ contract: 2. list the orders: the contract requires only orders of the provider state, the HAR's answer was order 9, which it does not hold [order-unknown]",
+      ]);
+      expect(run.code).toBe(1);
+      // The saved file expects what the contract requires from its state, which holds no order 9.
+      expect(steps.map((step) => [step.name, step.expect.status, step.recorded?.status])).toEqual([
+        ['1. list the orders', 200, 200],
+        ['2. list the orders', 200, 200],
+        ['3. cancel order 9', 404, 204],
+      ]);
+      expect(await replayed(saved, 'appeared', listsAPhantom)).toEqual([1, 0]);
+    },
+  );
+
+  it('takes an order a list left out as gone: its cancel answered 404 passes, its coming back is held', async () => {
+    const file = await har('gone.har', [
+      listOf(`[${order(1)},${order(2)},${order(9)}]`, 0),
+      listOf(`[${order(1)},${order(2)}]`, 100),
+      cancelOf(9, 200, 404),
+      listOf(`[${order(1)},${order(2)},${order(9)}]`, 300),
+    ]);
+    const run = await verifyHar([file]);
+    expect(contractLines(run.stdout)).toEqual([
+      "✗ contract: 2. list the orders: the contract requires order 9 in the list, the HAR's answer was ids [1, 2] [order-listed]",
+      "✗ contract: 4. list the orders: the contract requires cancelled order 9 to stay out of the list once it left, the HAR's answer was it listed again [order-relisted]",
+    ]);
+    expect(run.code).toBe(1);
+  });
+
+  // A near DELETE without a key answered 204, and the next list without the order it named.
+  const nearCancelHar = [
+    listOf(`[${order(1)}]`, 0),
+    { method: 'DELETE', url: `${base}/store/orders/1/`, status: 204, at: 100 },
+    listOf('[]', 200),
+  ];
+  // The provider that produced it: it serves a DELETE at a trailing slash as the cancel, without a key.
+  const cancelsAtNearPath = (): Fault => {
+    const cancelled = new Set<string>();
+    return async (request, response) => {
+      const { pathname } = new URL(request.url);
+      const near = /^\/v1\/store\/orders\/(\d+)\/$/.exec(pathname);
+      if (request.method === 'DELETE' && near !== null) {
+        cancelled.add(near[1]!);
+        return new Response(null, { status: 204 });
+      }
+      if (request.method !== 'GET' || pathname !== '/v1/store/orders' || response.status !== 200) return response;
+      const listed = JSON.parse(await response.text()) as { id: number }[];
+      return jsonResponse(
+        listed.filter(({ id }) => !cancelled.has(String(id))),
+        200,
+      );
+    };
+  };
+
+  it.each([
+    ['without --from-scenario', false],
+    ['from a scenario file holding order 1', true],
+  ])(
+    'holds a near DELETE answered 204 without a key, and takes its cancel as applied when the next list says so, %s',
+    async (_, named) => {
+      const { run, saved, steps } = await judgedAndSaved('near-cancel', nearCancelHar, {
+        state: named ? await stateOf([1]) : undefined,
+      });
+      expect(contractLines(run.stdout)).toEqual([
+        "✗ contract: 2. cancel order at /store/orders/1/, with a trailing slash without a key: the contract requires status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, the HAR's answer was 204 [status-unexpected]",
+      ]);
+      expect(run.code).toBe(1);
+      expect(steps.map((step) => [step.name, step.expect.status, step.recorded?.status])).toEqual([
+        ['1. list the orders', 200, 200],
+        [
+          '2. cancel order at /store/orders/1/, with a trailing slash without a key',
+          [301, 302, 307, 308, 400, 401, 403, 404, 405],
+          204,
+        ],
+        ['3. list the orders', 200, 200],
+      ]);
+      expect(await replayed(saved, 'near-cancel', cancelsAtNearPath())).toEqual([1, 0]);
+    },
+  );
+
+  it('takes a near DELETE answered 204 as not applied when the next list still holds the order, and judges its cancel so', async () => {
+    const file = await har('near-cancel-not-applied.har', [
+      ...nearCancelHar.slice(0, 2),
+      listOf(`[${order(1)}]`, 200),
+      cancelOf(1, 300),
+      listOf('[]', 400),
+      listOf(`[${order(1)}]`, 500),
+    ]);
+    const run = await verifyHar([file]);
+    expect(contractLines(run.stdout)).toEqual([
+      "✗ contract: 2. cancel order at /store/orders/1/, with a trailing slash without a key: the contract requires status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, the HAR's answer was 204 [status-unexpected]",
+      "✗ contract: 6. list the orders: the contract requires cancelled order 1 to stay out of the list once it left, the HAR's answer was it listed again [order-relisted]",
+    ]);
+    expect(run.code).toBe(1);
+  });
+
+  it('takes a cancel answered 204 as what decides a near DELETE no list decided', async () => {
+    const file = await har('near-cancel-then-cancel.har', [
+      ...nearCancelHar.slice(0, 2),
+      cancelOf(1, 200),
+      cancelOf(1, 300),
+    ]);
+    const run = await verifyHar([file]);
+    expect(contractLines(run.stdout)).toEqual([
+      "✗ contract: 2. cancel order at /store/orders/1/, with a trailing slash without a key: the contract requires status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, the HAR's answer was 204 [status-unexpected]",
+      "✗ contract: 4. cancel order 1: the contract requires status 404 or 409, the HAR's answer was 204 [status-unexpected]",
+    ]);
+    expect(run.code).toBe(1);
+  });
+});

@@ -4,7 +4,7 @@ import type { ContractStep } from '../../core/scenario.js';
 import { toInt64 } from '../../core/int64.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../../core/checks.js';
-import { cancelledOrderId, ProviderHistory, settlesRace } from '../../core/compare.js';
+import { cancelledOrderId, ProviderHistory, settlesRace, type ModelAnswer } from '../../core/compare.js';
 import { judgeCall } from '../../core/judge.js';
 import { documentedResponse, isSafeMethod, routeOf, schemaNameOf } from '../../core/routes.js';
 import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
@@ -14,6 +14,7 @@ import { withoutQueries } from '../redaction.js';
 import type { ExchangeToRecord, StepJudgement, RecordableCall, RecordingEntry, RecordedStep } from './recorded-call.js';
 import type { RecordedState } from './recorded-state.js';
 import { stepText } from './recording-text.js';
+import { ShownModel } from './shown-model.js';
 
 /** What judging a recording's steps reads and keeps: its calls, the state they are judged in, and the model. */
 export interface JudgedCalls {
@@ -23,6 +24,11 @@ export interface JudgedCalls {
   /** The orders of the state the steps were judged in (its YAML is made when the file is written: `stateText`). */
   judgedIn: { orders: OrderInput[] } | undefined;
   model: InterfaceModel | undefined;
+  /**
+   * The store as the deployment showed it, once an answer left the model: the steps after it are judged
+   * against it (one cause, one finding), their saved steps still against the model.
+   */
+  shown?: ShownModel | undefined;
   history: ProviderHistory;
   /** The ids earlier cancels named: a status given later must not change what they were judged in. */
   touched: Set<bigint>;
@@ -70,19 +76,26 @@ export async function judgeSteps(recording: JudgedCalls): Promise<RecordedStep[]
   if (statuses === undefined || recording.model === undefined) {
     for (let step = 0; step < calls.length; step++) keepBefore(step);
     recording.model = await InterfaceModel.seeded(orders);
+    recording.shown = undefined;
     recording.history = new ProviderHistory();
     for (const recorded of calls) recorded.judgement = undefined;
     recording.touched = new Set();
   } else {
     // An order with no status is pending in the model already.
-    for (const [id, status] of statuses) if (status !== 'pending') await recording.model.setStatus(id, status);
+    for (const [id, status] of statuses)
+      if (status !== 'pending')
+        for (const model of [recording.model, recording.shown?.model]) await model?.setStatus(id, status);
   }
   if (statuses === undefined || statuses.length > 0) recording.judgedIn = { orders };
   const settled = new Set<number>();
   for (let index = judgedCount(calls); index < calls.length; index++) {
     const recorded = calls[index]!;
     keepBefore(index);
-    recorded.judgement = await judgedStep(recording.model, recording.history, recorded.call);
+    recorded.judgement = await judgedStep(recording.model, recording.history, recorded.call, recording.shown);
+    recording.shown = await ShownModel.after(recording.shown ?? recording.model, recorded.call, {
+      found: recorded.judgement.found,
+      history: recording.history,
+    });
     for (const step of concurrentJudgedSteps(calls, index)) keepBefore(step);
     const cancelled = cancelledId(recorded.call);
     if (cancelled !== undefined) recording.touched.add(cancelled);
@@ -229,12 +242,15 @@ export function sameFields(left: object, right: object): boolean {
 
 /**
  * A call judged by the model, one after the calls before it: the step that replays it and what the model
- * found in the upstream's answer (none held yet: `settleConcurrentSteps` holds them).
+ * found in the upstream's answer (none held yet: `settleConcurrentSteps` holds them). Once the deployment
+ * showed a store the model does not hold (`shown`), the answer is judged against that store, and the step
+ * still made from the model's answer.
  */
 export async function judgedStep(
   model: InterfaceModel,
   history: ProviderHistory,
   call: RecordableCall,
+  shown?: ShownModel,
 ): Promise<StepJudgement> {
   // A near path changes nothing and is no operation of the model: its step is the rule's (near-path-refusals).
   if (call.near !== undefined) {
@@ -243,6 +259,28 @@ export async function judgedStep(
     const { findings: found } = judgeCall({ call, observed, step: call.near });
     return { step: call.near, text: '', found, disagreements: [], judgedAs: { status: 0, missing: [] } };
   }
+  const contract = await modelView(model, call);
+  await shown?.before(call);
+  const judged = shown === undefined ? contract : await modelView(shown.model, call);
+  const { observed } = call.exchange;
+  // The specification's findings (and Prism's) are the proxy's, once; the model's change with the state.
+  const found =
+    observed === undefined ? [] : judgeCall({ call, observed, model: { ...judged, history } }).modelFindings;
+  const judgedAs = { status: contract.answer.status, missing: missingFromList(judged.after, observed) };
+  return {
+    step: { ...stepOf(call, contract.answer, contract.before, contract.after), name: call.title },
+    text: '',
+    found,
+    disagreements: [],
+    judgedAs,
+  };
+}
+
+// A model's answer to a call, with its store before and after where a judgement reads it.
+async function modelView(
+  model: InterfaceModel,
+  call: RecordableCall,
+): Promise<{ answer: ModelAnswer; before: StoredOrder[]; after: StoredOrder[] }> {
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
   // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
   const answer = (await model.call(call.method, call.path, call.key))!;
@@ -252,21 +290,7 @@ export async function judgedStep(
     answer.status === statusShowing(answer.operation, 'cancelled');
   const read = cancelsAgain || (documented !== undefined && schemaNameOf(documented) === 'Order[]');
   const after = read ? await model.orders() : [];
-  const before = cancelsAgain ? after : [];
-  const { observed } = call.exchange;
-  // The specification's findings (and Prism's) are the proxy's, once; the model's change with the state.
-  const found =
-    observed === undefined
-      ? []
-      : judgeCall({ call, observed, model: { answer, before, after, history } }).modelFindings;
-  const judgedAs = { status: answer.status, missing: missingFromList(after, observed) };
-  return {
-    step: { ...stepOf(call, answer, before, after), name: call.title },
-    text: '',
-    found,
-    disagreements: [],
-    judgedAs,
-  };
+  return { answer, before: cancelsAgain ? after : [], after };
 }
 
 /** The orders the model lists that a list the upstream answered leaves out. */

@@ -7,6 +7,8 @@ import type { RawResponseReader } from './raw-response.js';
 import { responseText } from './response-text.js';
 import { bodyTooLargeFinding } from '../core/body-limit.js';
 import { VerifyError } from './errors.js';
+import { keyChoiceOf } from './key-choice-of.js';
+import { nearPathStep, nearRouteOf } from './near-path-step.js';
 
 type ReadResponse = ReturnType<RawResponseReader['result']>;
 
@@ -100,20 +102,56 @@ async function observedOf(
   }
 }
 
+/** What `checkExchange` judges with, and what it knows of the request. */
+export interface ExchangeChecks {
+  prism: PrismOracle | undefined;
+  checkLimit: number;
+  /** The request's `Authorization` header: whether a near path was called without a key. */
+  authorization?: string | undefined;
+  /** Whether a recorder takes the exchange: then it judges a near path, as a step of its file (once). */
+  recording?: boolean | undefined;
+}
+
 /**
  * Checks what the reader read for an exchange, with the harness's checks and Prism's, into the exchange;
  * returns the response as the checks read it, when it could be read. A body past `checkLimit`, as
- * sent or decoded, is a `body-too-large` finding.
+ * sent or decoded, is a `body-too-large` finding. A path near an operation's without an accepted key is
+ * judged by the rule near-path-refusals (any redirect or 4xx, never a 2xx), as `har` judges it.
+ * @example
+ * const observed = await checkExchange(exchange, reader, { prism: undefined, checkLimit: bodyLimit });
+ * exchange.violations // what the checks found
  */
 export async function checkExchange(
   exchange: ProxyExchange,
   reader: RawResponseReader,
-  oracles: { prism: PrismOracle | undefined; checkLimit: number },
+  oracles: ExchangeChecks,
 ): Promise<ObservedResponse | undefined> {
   const { method, operationPath } = exchange;
   const read = reader.result();
   if (operationPath === undefined || matchRoute(method, operationPath) === undefined) {
-    exchange.unchecked = 'no operation of the specification';
+    const near = operationPath === undefined ? undefined : nearRouteOf(method, operationPath);
+    if (near === undefined || operationPath === undefined) {
+      exchange.unchecked = 'no operation of the specification';
+      return undefined;
+    }
+    const named = `a path near ${near.route.method} ${near.route.path} with ${near.kind}`;
+    // Without the key the deployment accepts, a token it did not refuse with 401 is taken as accepted.
+    const key = keyChoiceOf(oracles.authorization, { status: read.status ?? 0 });
+    const step = nearPathStep({ method, path: operationPath, key });
+    if (step === undefined || oracles.recording === true) {
+      exchange.unchecked =
+        step === undefined
+          ? `${named}, with an accepted key: the specification defines nothing there but its authentication`
+          : `${named}: judged by the recording, rule near-path-refusals`;
+      return undefined;
+    }
+    const problem = unjudgeable(read, oracles.checkLimit);
+    if (problem !== undefined) exchange.violations.push(problem.violation);
+    else {
+      // The rule reads the status alone: a body at a path of no operation is no operation's.
+      const observed = { status: read.status!, headers: new Headers(), text: '', bodyUnknown: true };
+      exchange.violations.push(...judgeCall({ call: { method, path: operationPath }, observed, step }).findings);
+    }
     return undefined;
   }
   const problem = unjudgeable(read, oracles.checkLimit);

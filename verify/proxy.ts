@@ -176,11 +176,17 @@ class ProxyServer {
       exchange.unchecked = 'the proxy stopped before the answer ended';
       return;
     }
-    const observed = await checkedSafely(exchange, reader, { prism: this.#prism, checkLimit: this.#checkLimit });
+    const authorization = head.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    const observed = await checkedSafely(exchange, reader, {
+      prism: this.#prism,
+      checkLimit: this.#checkLimit,
+      authorization,
+      recording: this.#options.recorder !== undefined,
+    });
     this.#options.recorder?.record({
       method: exchange.method,
       operationPath: exchange.operationPath,
-      authorization: head.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1],
+      authorization,
       status: exchange.status,
       observed,
       findings: exchange.violations,

@@ -261,6 +261,56 @@ describe('a near path of the interface is judged by the rule near-path-refusals'
     }
   });
 
+  it('judges a near path in the proxy without --record by the same rule, and lists one with an accepted key as not checked', async () => {
+    const broken = await startBrokenProvider(servesItsPage);
+    let exchanges = 0;
+    let allChecked: () => void = () => {};
+    const checked = new Promise<void>((resolve) => {
+      allChecked = resolve;
+    });
+    const proxy = createValidatingProxy({
+      upstream: `${broken.origin}/v1`,
+      prism: false,
+      onExchange: () => {
+        if (++exchanges === 3) allChecked();
+      },
+    });
+    try {
+      const origin = await proxy.listen(0, '127.0.0.1');
+      await (await fetch(`${origin}/v1/store/orders/`)).arrayBuffer();
+      await (await fetch(`${origin}/v1/store/orders/`, { headers: authorized })).arrayBuffer();
+      await (await fetch(`${origin}/v1/store/carts`)).arrayBuffer();
+      await checked;
+      const report = proxy.report();
+      expect(report.violated.map(({ method, path, violations }) => ({ method, path, violations }))).toEqual([
+        {
+          method: 'GET',
+          path: '/v1/store/orders/',
+          violations: [
+            {
+              code: 'status-unexpected',
+              path: 'status',
+              expected: 'status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405',
+              actual: '200',
+            },
+          ],
+        },
+      ]);
+      expect(report.unchecked).toEqual([
+        {
+          reason:
+            'a path near GET /store/orders with a trailing slash, with an accepted key: the specification defines nothing there but its authentication',
+          exchanges: 1,
+        },
+        { reason: 'no operation of the specification', exchanges: 1 },
+      ]);
+      expect([report.checked, report.violations, report.exitCode]).toEqual([1, 1, 1]);
+    } finally {
+      await proxy.close();
+      await broken.close();
+    }
+  });
+
   it.each([
     [401, { ...json, 'www-authenticate': 'Bearer realm="petstore"' }],
     [404, json],

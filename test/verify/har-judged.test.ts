@@ -143,6 +143,26 @@ describe('an answer the page never read is judged by its status and headers', ()
     expect(await replayed(saved, 'unread-200', answers200)).toEqual([1, 0]);
   });
 
+  it("holds an answer Chromium says ended before its Content-Length as the deployment's no-answer, on its own step", async () => {
+    const ended = {
+      ...listOf(twoOrders.slice(0, 40), 100),
+      responseHeaders: { ...json, 'content-length': String(twoOrders.length) },
+    };
+    const file = await har('ended-early.har', [listOf(twoOrders, 0), ended]);
+    const parsed = JSON.parse(await readFile(file, 'utf8'));
+    parsed.log.entries[1].response._error = 'net::ERR_CONTENT_LENGTH_MISMATCH';
+    await writeFile(file, JSON.stringify(parsed));
+    const run = await verifyHar([file]);
+    const lines = run.stdout.split('\n');
+    expect(lines).toContain(
+      `✗ #2 GET ${base}/store/orders → 200 (judged on its status and headers only: its answer ended before its whole body came (net::ERR_CONTENT_LENGTH_MISMATCH): its body is not judged)`,
+    );
+    expect(lines).toContain(
+      "    expected a whole response, got the connection closed before the whole body came (the browser's net::ERR_CONTENT_LENGTH_MISMATCH)",
+    );
+    expect(run.code).toBe(1);
+  });
+
   it('still judges nothing, and exits 2, where no entry shows what the deployment answered (a preflight, a cached answer)', async () => {
     const file = await har('nothing-shown.har', [
       { method: 'OPTIONS', url: `${base}/store/orders/1`, status: 204 },

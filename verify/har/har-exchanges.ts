@@ -164,11 +164,14 @@ async function exchangeOf(entry: HarEntry, index: number, operationPath: string,
   const unjudged = whyUnjudged(entry, exchange);
   if (unjudged !== undefined) return { ...exchange, unjudged };
   const failure = entry.response._error ?? entry.response._failureText ?? undefined;
+  const shortBody = endedEarly(failure);
   // Playwright keeps the status of an answer whose body was cut off (the page left before reading it).
   const cutOff =
     failure === undefined
       ? undefined
-      : `its answer was cut off after its status (aborted: ${String(failure).slice(0, 80)}): its body is not in the HAR`;
+      : shortBody !== undefined
+        ? `its answer ended before its whole body came (${shortBody}): its body is not judged`
+        : `its answer was cut off after its status (aborted: ${String(failure).slice(0, 80)}): its body is not in the HAR`;
   const read = await observedOf(entry);
   if ('tooLarge' in read) return { ...exchange, tooLarge: read.tooLarge };
   const bodyUnjudged = cutOff ?? ('unjudged' in read ? read.unjudged : undefined);
@@ -178,7 +181,31 @@ async function exchangeOf(entry: HarEntry, index: number, operationPath: string,
   }
   // Judged on what it shows: its status and headers.
   const observed = { status: exchange.status, headers: headersOf(entry), text: '', bodyUnknown: true };
-  return { ...exchange, observed, bodyUnjudged };
+  // The browser's own network error says the deployment ended its answer early: the proxy's no-answer (spec gap 47).
+  const evidence: Finding[] =
+    shortBody === undefined
+      ? []
+      : [
+          {
+            code: 'no-answer',
+            path: '',
+            expected: 'a whole response',
+            actual: `the connection closed before the whole body came (the browser's ${shortBody})`,
+          },
+        ];
+  return { ...exchange, observed, bodyUnjudged, ...(evidence.length > 0 && { evidence }) };
+}
+
+/**
+ * Chromium's network errors for an answer whose body ended before what its framing declared (fewer
+ * bytes than its Content-Length, or a chunked body without its last chunk): the deployment's doing, as
+ * the proxy's `no-answer` when the connection closes before the whole body; a page or a user that gives
+ * up is `net::ERR_ABORTED` instead.
+ */
+function endedEarly(failure: unknown): string | undefined {
+  return failure === 'net::ERR_CONTENT_LENGTH_MISMATCH' || failure === 'net::ERR_INCOMPLETE_CHUNKED_ENCODING'
+    ? failure
+    : undefined;
 }
 
 /** Why an entry of the interface says nothing of what the deployment answered, when it does not. */

@@ -19,8 +19,9 @@ export interface HarExchangeSpec {
   /** Milliseconds after the HAR began: when the request started, and how long it took. */
   at?: number;
   time?: number;
-  /** Fields merged into the entry, or into its response's content, as they are. */
+  /** Fields merged into the entry, its response (Chromium's `_error`, `_failureText`) or its content, as they are. */
   entry?: Record<string, unknown>;
+  response?: Record<string, unknown>;
   content?: Record<string, unknown>;
 }
 
@@ -95,6 +96,7 @@ function entryOf(spec: HarExchangeSpec, index: number, shape: HarShape): Record<
       headersSize: -1,
       bodySize: size,
       ...(shape.browser === 'chrome' && { _transferSize: size + 200, _error: null }),
+      ...spec.response,
     },
     cache: {},
     timings: { blocked: 1, dns: -1, ssl: -1, connect: -1, send: 0, wait: time - 2, receive: 1 },
@@ -146,4 +148,20 @@ export function harOf(exchanges: readonly HarExchangeSpec[], shape: HarShape): o
 export async function writeHar(file: string, exchanges: readonly HarExchangeSpec[], shape: HarShape): Promise<string> {
   await writeFile(file, JSON.stringify(harOf(exchanges, shape), null, 2));
   return file;
+}
+
+/**
+ * `exchanges` with `fields` merged into the response of those at `indices`: Chromium's `_error` of a
+ * request it aborted, or its `_failureText` of an answer cut off after its status.
+ * @example
+ * withResponseFields(exchanges, [1], { _failureText: 'net::ERR_ABORTED' })
+ */
+export function withResponseFields(
+  exchanges: readonly HarExchangeSpec[],
+  indices: readonly number[],
+  fields: Record<string, unknown>,
+): HarExchangeSpec[] {
+  return exchanges.map((exchange, index) =>
+    indices.includes(index) ? { ...exchange, response: { ...exchange.response, ...fields } } : exchange,
+  );
 }

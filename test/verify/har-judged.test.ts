@@ -3,7 +3,7 @@
 // near-path-refusals, and an inferred state that never holds an order no answer showed. Each minimal HAR
 // is judged with and without --from-scenario, saved, and replayed red on the provider that produced it
 // and green on the kit's honest mock.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,8 +13,9 @@ import { isCancel, json as jsonResponse, startBrokenProvider, type Fault } from 
 import { runVerifyInProcess } from '../support/cli-support.js';
 import { createValidatingProxy } from '../../verify/proxy.js';
 import { ScenarioRecorder } from '../../verify/recorder/scenario-recorder.js';
-import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
-import { authorized, developmentKey, startServer } from '../support/support.js';
+import { withResponseFields, writeHar, type HarExchangeSpec } from '../support/har-files.js';
+import { replayedRedAndGreen } from '../support/har-replay.js';
+import { authorized, developmentKey } from '../support/support.js';
 
 let directory: string;
 beforeEach(async () => {
@@ -28,13 +29,10 @@ const base = 'https://staging.example.com/v1';
 const json = { 'content-type': 'application/json' };
 const verifyHar = (args: string[]) => runVerifyInProcess(['har', ...args, '--no-prism']);
 /** Writes a Chrome HAR; the entries at `cutOff` get Chromium's `_failureText` of an answer cut off after its status. */
-async function har(name: string, exchanges: readonly HarExchangeSpec[], cutOff: readonly number[] = []) {
-  const file = await writeHar(join(directory, name), exchanges, { browser: 'chrome' });
-  const parsed = JSON.parse(await readFile(file, 'utf8'));
-  for (const index of cutOff) parsed.log.entries[index].response._failureText = 'net::ERR_ABORTED';
-  await writeFile(file, JSON.stringify(parsed));
-  return file;
-}
+const har = (name: string, exchanges: readonly HarExchangeSpec[], cutOff: readonly number[] = []) =>
+  writeHar(join(directory, name), withResponseFields(exchanges, cutOff, { _failureText: 'net::ERR_ABORTED' }), {
+    browser: 'chrome',
+  });
 
 /** Judges `exchanges` (from `state` when given), saves them as `name`, and returns the run and the saved steps. */
 async function judgedAndSaved(
@@ -58,35 +56,7 @@ async function judgedAndSaved(
 }
 
 /** The exit codes of the saved scenario replayed on a provider broken by `fault`, then on the kit's honest mock. */
-async function replayed(saved: string, name: string, fault: Fault): Promise<[number | null, number | null]> {
-  const replay = (origin: string) =>
-    runVerifyInProcess([
-      '--scenarios',
-      saved,
-      '--scenario',
-      name,
-      '--base-url',
-      `${origin}/v1`,
-      '--api-key',
-      developmentKey,
-      '--state-url',
-      `${origin}/__mock/provider-state`,
-      '--no-prism',
-    ]);
-  const broken = await startBrokenProvider(fault);
-  let red: number | null;
-  try {
-    red = (await replay(broken.origin)).code;
-  } finally {
-    await broken.close();
-  }
-  const honest = await startServer();
-  try {
-    return [red, (await replay(honest.origin)).code];
-  } finally {
-    await honest.close();
-  }
-}
+const replayed = (saved: string, name: string, fault: Fault) => replayedRedAndGreen({ saved, name, fault });
 
 const twoOrders = '[{"id":1,"petId":101,"quantity":1},{"id":2,"petId":102,"quantity":1}]';
 const listOf = (body: string, at: number): HarExchangeSpec => ({
@@ -147,11 +117,9 @@ describe('an answer the page never read is judged by its status and headers', ()
     const ended = {
       ...listOf(twoOrders.slice(0, 40), 100),
       responseHeaders: { ...json, 'content-length': String(twoOrders.length) },
+      response: { _error: 'net::ERR_CONTENT_LENGTH_MISMATCH' },
     };
     const file = await har('ended-early.har', [listOf(twoOrders, 0), ended]);
-    const parsed = JSON.parse(await readFile(file, 'utf8'));
-    parsed.log.entries[1].response._error = 'net::ERR_CONTENT_LENGTH_MISMATCH';
-    await writeFile(file, JSON.stringify(parsed));
     const run = await verifyHar([file]);
     const lines = run.stdout.split('\n');
     expect(lines).toContain(

@@ -2,7 +2,7 @@
 // overlap are saved as one `parallel` step, so a provider that breaks on concurrent cancels replays red; a
 // list overlapping a cancel is judged as either order allows; a cancel the browser aborted (status 0) may
 // have been applied, which the next list decides; a finding the saved file cannot replay is named.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,10 +10,11 @@ import { loadScenarios } from '../../core/scenario-files.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { isCancel, json as jsonResponse, startBrokenProvider, type Fault } from '../support/broken-provider.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
-import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
+import { withResponseFields, writeHar, type HarExchangeSpec } from '../support/har-files.js';
 import { createValidatingProxy } from '../../verify/proxy.js';
 import { ScenarioRecorder } from '../../verify/recorder/scenario-recorder.js';
-import { authorized, developmentKey, startServer } from '../support/support.js';
+import { replayedOnBroken, replayedOnMock } from '../support/har-replay.js';
+import { authorized } from '../support/support.js';
 
 let directory: string;
 beforeEach(async () => {
@@ -28,13 +29,10 @@ const json = { 'content-type': 'application/json' };
 const error = (status: number) => JSON.stringify({ code: 'E', message: 'refused', status });
 
 /** Writes a Chrome HAR; the entries at `aborted` are the browser's aborted requests (`status: 0`, `_error`). */
-async function har(name: string, exchanges: readonly HarExchangeSpec[], aborted: readonly number[] = []) {
-  const file = await writeHar(join(directory, name), exchanges, { browser: 'chrome' });
-  const parsed = JSON.parse(await readFile(file, 'utf8'));
-  for (const index of aborted) parsed.log.entries[index].response._error = 'net::ERR_ABORTED';
-  await writeFile(file, JSON.stringify(parsed));
-  return file;
-}
+const har = (name: string, exchanges: readonly HarExchangeSpec[], aborted: readonly number[] = []) =>
+  writeHar(join(directory, name), withResponseFields(exchanges, aborted, { _error: 'net::ERR_ABORTED' }), {
+    browser: 'chrome',
+  });
 
 /** Judges `exchanges`, saves them as `name`, and returns the run, its JSON report and the saved steps. */
 async function judgedAndSaved(name: string, exchanges: readonly HarExchangeSpec[], aborted: readonly number[] = []) {
@@ -50,42 +48,6 @@ async function judgedAndSaved(name: string, exchanges: readonly HarExchangeSpec[
     saved,
     steps: scenario.steps as ContractStep[],
   };
-}
-
-/** The exit code of the saved scenario replayed on the provider at `origin`. */
-async function replay(saved: string, name: string, origin: string): Promise<number | null> {
-  const run = await runVerifyInProcess([
-    '--scenarios',
-    saved,
-    '--scenario',
-    name,
-    '--base-url',
-    `${origin}/v1`,
-    '--api-key',
-    developmentKey,
-    '--state-url',
-    `${origin}/__mock/provider-state`,
-    '--no-prism',
-  ]);
-  return run.code;
-}
-
-async function replayedOnBroken(saved: string, name: string, fault: Fault): Promise<number | null> {
-  const broken = await startBrokenProvider(fault);
-  try {
-    return await replay(saved, name, broken.origin);
-  } finally {
-    await broken.close();
-  }
-}
-
-async function replayedOnMock(saved: string, name: string): Promise<number | null> {
-  const honest = await startServer();
-  try {
-    return await replay(saved, name, honest.origin);
-  } finally {
-    await honest.close();
-  }
 }
 
 /**
@@ -174,8 +136,8 @@ describe('cancels of one order the browser sent at once are saved as one paralle
       cancelOf(1, 500, 105, 30),
       listOf(onlyOrder2, 300),
     ]);
-    expect(await replayedOnBroken(saved, 'concurrent-500', answers500ToConcurrentCancels())).toBe(1);
-    expect(await replayedOnMock(saved, 'concurrent-500')).toBe(0);
+    expect(await replayedOnBroken({ saved, name: 'concurrent-500', fault: answers500ToConcurrentCancels() })).toBe(1);
+    expect(await replayedOnMock({ saved, name: 'concurrent-500' })).toBe(0);
   });
 
   it('passes an honest race (one 204, one 404) and saves it as a parallel step that replays green', async () => {
@@ -186,7 +148,7 @@ describe('cancels of one order the browser sent at once are saved as one paralle
     ]);
     expect(run.code).toBe(0);
     expect(steps[1]).toMatchObject({ parallel: 2, expect: { status: 204, others: [404, 409] } });
-    expect(await replayedOnMock(saved, 'honest-race')).toBe(0);
+    expect(await replayedOnMock({ saved, name: 'honest-race' })).toBe(0);
   });
 });
 

@@ -22,6 +22,7 @@ import {
   verifyCliPath as verifyCli,
 } from '../support/cli-support.js';
 import { writeHar, type HarExchangeSpec, type HarShape } from '../support/har-files.js';
+import { replaySaved, replayedOnMock } from '../support/har-replay.js';
 import { authorized, developmentKey, startServer } from '../support/support.js';
 
 let directory: string;
@@ -95,20 +96,7 @@ describe('petstore-verify har: the README bug from a HAR', () => {
       /^# Recorded by petstore-verify har\. /,
     );
 
-    const replayed = (origin: string) =>
-      runVerifyInProcess([
-        '--scenarios',
-        saved,
-        '--scenario',
-        'shipped-order-cancelled-in-browser',
-        '--base-url',
-        `${origin}/v1`,
-        '--api-key',
-        developmentKey,
-        '--state-url',
-        `${origin}/__mock/provider-state`,
-        '--no-prism',
-      ]);
+    const replayed = (origin: string) => replaySaved({ saved, name: 'shipped-order-cancelled-in-browser', origin });
     const buggy = await startBrokenProvider(async (request, response) =>
       request.method === 'DELETE' && response.status === 409 ? new Response(null, { status: 204 }) : response,
     );
@@ -228,25 +216,7 @@ describe('petstore-verify har: what real HAR files hold', () => {
       '4. cancel order 42',
       '5. list the orders without a key',
     ]);
-    const honest = await startServer();
-    try {
-      const replay = await runVerifyInProcess([
-        '--scenarios',
-        saved,
-        '--scenario',
-        'firefox-session',
-        '--base-url',
-        `${honest.origin}/v1`,
-        '--api-key',
-        developmentKey,
-        '--state-url',
-        `${honest.origin}/__mock/provider-state`,
-        '--no-prism',
-      ]);
-      expect(replay.code).toBe(0);
-    } finally {
-      await honest.close();
-    }
+    expect(await replayedOnMock({ saved, name: 'firefox-session' })).toBe(0);
   });
 
   it('does not judge the calls of a sanitized Chrome export as calls without a key, and says so', async () => {

@@ -124,3 +124,17 @@ export {
 } from './results.js';
 export { verify, type TargetOptions, type VerifyOptions } from './run.js';
 export { runVerification, type VerificationOptions } from './verification.js';
+export {
+  checkCompatibility,
+  CompatError,
+  compatErrorCodes,
+  compatFindingLine,
+  compatLines,
+  compatRules,
+  type CheckedPact,
+  type CompatFinding,
+  type CompatibilityOptions,
+  type CompatLevel,
+  type CompatReport,
+  type CompatRuleId,
+} from './compat/index.js';

@@ -23,7 +23,7 @@ function plural(count: number, word: string): string {
  * The console lines of a compatibility check: what was compared, one line a finding (errors first,
  * then warnings, then info), and the verdict with its exit code.
  * @example
- * compatLines(report).at(-1) // 'compat: failed: 2 breaking changes (error), 0 warnings, 1 additive (info) (exit 1)'
+ * compatLines(report).at(-1) // 'compat: failed: 2 errors (breaking), 0 warnings, 1 info (additive) (exit 1)'
  */
 export function compatLines(report: CompatReport): string[] {
   const compared =
@@ -37,6 +37,6 @@ export function compatLines(report: CompatReport): string[] {
   const order = { error: 0, warning: 1, info: 2 };
   const findings = [...report.findings].sort((one, other) => order[one.severity] - order[other.severity]);
   const { error, warning, info } = report.counts;
-  const verdict = `compat: ${report.verdict}: ${plural(error, 'breaking change')} (error), ${plural(warning, 'warning')}, ${info} additive (info) (exit ${report.exitCode})`;
+  const verdict = `compat: ${report.verdict}: ${plural(error, 'error')} (breaking), ${plural(warning, 'warning')}, ${info} info (additive) (exit ${report.exitCode})`;
   return [compared, ...pactLines, ...findings.map(compatFindingLine), verdict];
 }

@@ -3,7 +3,7 @@ import { isNode, type Node, readJsonOrYaml } from './api-document.js';
 import { CompatError } from './compat-error.js';
 
 /** One HTTP interaction of a consumer's pact, as the compatibility check reads it. */
-export interface PactInteraction {
+export interface InteractionToCheck {
   description: string;
   method: string;
   /** The path as sent, base path included: `/v1/store/orders/1`. */
@@ -20,11 +20,11 @@ export interface PactInteraction {
 }
 
 /** A consumer's pact read for the compatibility check. */
-export interface ConsumerPact {
+export interface PactToCheck {
   file: string;
   consumer: string;
   provider: string;
-  interactions: PactInteraction[];
+  interactions: InteractionToCheck[];
 }
 
 function refused(file: string, why: string): CompatError {
@@ -139,7 +139,7 @@ function rulePathsOf(response: Node, v2: boolean): string[][] {
  * const pact = await readConsumerPact('contracts/pacts/petstore-order-client-petstore-order-interface.json');
  * pact.consumer // 'petstore-order-client'
  */
-export async function readConsumerPact(file: string): Promise<ConsumerPact> {
+export async function readConsumerPact(file: string): Promise<PactToCheck> {
   let document: unknown;
   try {
     document = await readJsonOrYaml(file, 'pact');
@@ -156,7 +156,7 @@ export async function readConsumerPact(file: string): Promise<ConsumerPact> {
   const metadata = isNode(document.metadata) ? document.metadata : {};
   const specification = isNode(metadata.pactSpecification) ? metadata.pactSpecification.version : undefined;
   const v2 = typeof specification === 'string' && specification.startsWith('2');
-  const interactions = document.interactions.map((raw, index): PactInteraction => {
+  const interactions = document.interactions.map((raw, index): InteractionToCheck => {
     const at = `interaction ${index}`;
     if (!isNode(raw)) throw refused(file, `${at} is not an object`);
     const { request, response } = raw;

@@ -12,5 +12,5 @@ export { type CompatFinding, compatFinding } from './compat-finding.js';
 export { compatFindingLine, compatLines } from './compat-lines.js';
 export { type CompatLevel, type CompatRule, type CompatRuleId, compatLevel, compatRules } from './compat-rules.js';
 export { compareDocuments } from './compare-documents.js';
-export { type ConsumerPact, type PactInteraction, readConsumerPact } from './consumer-pact-file.js';
+export { type PactToCheck, type InteractionToCheck, readConsumerPact } from './consumer-pact-file.js';
 export { checkPact } from './pact-changes.js';

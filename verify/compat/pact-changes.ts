@@ -5,7 +5,7 @@ import { sameJson } from '../../core/same-json.js';
 import { type ApiDocument, type ApiOperation, type ApiResponse, isNode, type Node } from './api-document.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
 import type { CompatRuleId } from './compat-rules.js';
-import type { ConsumerPact, PactInteraction } from './consumer-pact-file.js';
+import type { PactToCheck, InteractionToCheck } from './consumer-pact-file.js';
 import { allowsNull, describeType, enumOf, typesOf } from './schema-changes.js';
 
 const formatRanges: Record<string, [bigint, bigint]> = {
@@ -82,8 +82,8 @@ function wireValue(text: string, schema: Node): JsonValue {
 
 interface Context {
   document: ApiDocument;
-  pact: ConsumerPact;
-  interaction: PactInteraction;
+  pact: PactToCheck;
+  interaction: InteractionToCheck;
   operation: string;
   findings: CompatFinding[];
 }
@@ -274,7 +274,7 @@ function checkRequest(context: Context, operation: ApiOperation, pathValues: Map
  * @example
  * const findings = checkPact(await readApiDocument('changed.yaml'), await readConsumerPact('contracts/pacts/web-app-petstore.json'));
  */
-export function checkPact(document: ApiDocument, pact: ConsumerPact): CompatFinding[] {
+export function checkPact(document: ApiDocument, pact: PactToCheck): CompatFinding[] {
   const findings: CompatFinding[] = [];
   for (const interaction of pact.interactions) {
     const base = { document, pact, interaction, findings, operation: `${interaction.method} ${interaction.path}` };

@@ -1,6 +1,7 @@
 // petstore-verify compat as users run it: the issue's cases through the built command (exit codes and
 // lines), then its inputs refused with a coded line and exit 2, in process.
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readFile, truncate } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compatCommand } from '../../cli/verify/compat.js';
 import { compatErrorCodes, compatRules } from '../../verify/compat/index.js';
@@ -95,7 +96,8 @@ describe('petstore-verify compat OLD NEW (the built command)', () => {
       code: 2,
       signal: null,
       stdout: '',
-      stderr: 'petstore-verify compat: cannot read the document no-such.yaml: ENOENT (unreadable_document)\n',
+      stderr:
+        'petstore-verify compat: cannot read the document no-such.yaml: ENOENT (no such file) (unreadable_document)\n',
     });
   });
 });
@@ -125,6 +127,24 @@ describe('petstore-verify compat: its report and its refusals', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('compat: passed');
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ verdict: 'passed', counts: { info: 1 } });
+  });
+
+  it('refuses a FIFO in place of a document at once, without waiting on it: unreadable_document, exit 2', async () => {
+    const fifo = await folder.file('placeholder', '').then((file) => `${file}.fifo.yaml`);
+    execFileSync('mkfifo', [fifo]);
+    expect(await inProcess(specFile, fifo)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `petstore-verify compat: cannot read the document ${fifo}: ${fifo} is a FIFO (named pipe), not a regular file; move it away, or choose another folder (unreadable_document)\n`,
+    });
+  });
+
+  it('refuses a document past 32 MiB before reading it: unreadable_document, exit 2', async () => {
+    const big = await folder.file('big.yaml', '');
+    await truncate(big, 32 * 1024 * 1024 + 1);
+    expect((await inProcess(specFile, big)).stderr).toBe(
+      `petstore-verify compat: cannot read the document ${big}: over 32 MiB (unreadable_document)\n`,
+    );
   });
 
   it('refuses a file that is not OpenAPI: invalid_document, exit 2', async () => {

@@ -1,6 +1,7 @@
 // petstore-verify compat --pact: a consumer's pact checked against a new document, each finding naming
 // the consumer and the interaction. The pacts are the kit's own: the shipped one, and one a mock writes.
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../../mocks/index.js';
 import { checkCompatibility, type CompatReport } from '../../verify/compat/index.js';
@@ -194,6 +195,108 @@ describe('a pact a mock wrote', () => {
     });
     expect(broken.findings).toEqual([
       expect.objectContaining({ code: 'pact-field-removed', consumer: 'web-app', path: '/response/body/0/quantity' }),
+    ]);
+  });
+});
+
+/** A pact of one list interaction, with `request` and `body` as given. */
+async function listPact(name: string, request: object, body: unknown): Promise<string> {
+  return folder.file(
+    name,
+    JSON.stringify({
+      consumer: { name: 'dashboard' },
+      provider: { name: 'petstore-order-interface' },
+      metadata: { pactSpecification: { version: '4.0' } },
+      interactions: [
+        {
+          type: 'Synchronous/HTTP',
+          description: 'lists orders',
+          request: { method: 'GET', path: '/v1/store/orders', headers: { Authorization: ['Bearer k'] }, ...request },
+          response: { status: 200, body: { content: body, contentType: 'application/json', encoded: false } },
+        },
+      ],
+    }),
+  );
+}
+
+describe('a pact written by hand', () => {
+  it('sending a query parameter the new document does not declare is pact-parameter-unknown, a warning', async () => {
+    const pact = await listPact('query.json', { query: { page: ['2'] } }, []);
+    const report = await checkCompatibility({ newFile: specFile, pactFiles: [pact] });
+    expect(described(report)).toEqual([
+      {
+        code: 'pact-parameter-unknown',
+        consumer: 'dashboard',
+        interaction: 'lists orders',
+        path: '/request/query/page',
+        expected: 'a query parameter the operation declares',
+        actual: 'page',
+      },
+    ]);
+    expect(report.exitCode).toBe(0);
+  });
+
+  it('holding null where the new document no longer allows it is pact-value-refused', async () => {
+    const pact = await listPact('null.json', {}, [{ id: 1, quantity: null }]);
+    const nullable = await folder.variant((document) => {
+      order(document).properties.quantity.type = ['integer', 'null'];
+    });
+    expect((await checkCompatibility({ newFile: nullable, pactFiles: [pact] })).findings).toEqual([]);
+    const report = await checkCompatibility({ newFile: specFile, pactFiles: [pact] });
+    expect(described(report)).toEqual([
+      expect.objectContaining({
+        code: 'pact-value-refused',
+        path: '/response/body/0/quantity',
+        expected: 'not null',
+        actual: 'null',
+      }),
+    ]);
+  });
+
+  it('is paired with a concrete path before a template that also matches it', async () => {
+    const pact = await folder.file(
+      'summary.json',
+      (await readFile(await listPact('summary-base.json', {}, { count: 2 }), 'utf8')).replace(
+        '/v1/store/orders"',
+        '/v1/store/orders/summary"',
+      ),
+    );
+    const withSummary = await folder.variant((document) => {
+      const orderItem = document.paths['/store/orders/{orderId}'];
+      orderItem.get = { parameters: orderItem.delete.parameters, responses: { '200': { description: 'The order.' } } };
+      const summary = {
+        get: {
+          responses: {
+            '200': {
+              description: 'Counts.',
+              content: {
+                'application/json': { schema: { type: 'object', properties: { count: { type: 'integer' } } } },
+              },
+            },
+          },
+        },
+      };
+      // The concrete path first: paired by the order of the document, the template would win.
+      document.paths = { '/store/orders/summary': summary, ...document.paths };
+    });
+    const report = await checkCompatibility({ newFile: withSummary, pactFiles: [pact] });
+    expect(report.findings).toEqual([]);
+  });
+
+  it('an id past 2^53 is judged exactly against an int32 format', async () => {
+    const pact = await listPact('big-id.json', {}, [{ id: 1 }]);
+    const text = (await readFile(pact, 'utf8')).replace('"id":1', '"id":9007199254740993');
+    const big = await folder.file('big-id-exact.json', text);
+    expect((await checkCompatibility({ newFile: specFile, pactFiles: [big] })).findings).toEqual([]);
+    const int32 = await folder.variant((document) => {
+      order(document).properties.id.format = 'int32';
+    });
+    expect(described(await checkCompatibility({ newFile: int32, pactFiles: [big] }))).toEqual([
+      expect.objectContaining({
+        code: 'pact-field-type-changed',
+        expected: 'integer (int32)',
+        actual: '9007199254740993',
+      }),
     ]);
   });
 });

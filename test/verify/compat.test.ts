@@ -493,6 +493,24 @@ describe('operations, base paths and security', () => {
     ]);
   });
 
+  it('an operation newly deprecated is api-became-deprecated, info that passes', async () => {
+    const report = await compare((document) => {
+      listOrders(document).deprecated = true;
+      listOrders(document)['x-sunset'] = '2027-06-01';
+    });
+    expect(found(report)).toEqual([
+      {
+        code: 'api-became-deprecated',
+        severity: 'info',
+        operation: 'GET /v1/store/orders',
+        path: '',
+        expected: 'not deprecated',
+        actual: 'deprecated, sunset 2027-06-01',
+      },
+    ]);
+    expect(report.exitCode).toBe(0);
+  });
+
   it('an operation added is api-added, info that passes', async () => {
     const report = await compare((document) => {
       document.paths['/store/orders/{orderId}'].get = {

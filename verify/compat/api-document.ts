@@ -1,5 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import * as fileSystem from 'node:fs/promises';
+import { bodyLimit } from '../../core/body-limit.js';
 import { parseJson } from '../../core/parse-json.js';
+import { readRegularFile } from '../../core/regular-file.js';
 import { withSafeIntegers } from '../../core/with-safe-integers.js';
 import { CompatError } from './compat-error.js';
 
@@ -125,14 +127,32 @@ function checkReferences(root: unknown, file: string): void {
   }
 }
 
-async function documentValue(file: string, what: string): Promise<unknown> {
-  let text: string;
+// A document or a pact is at most what the kit reads of any body (32 MiB): past it, refused before reading.
+const maxFileBytes = bodyLimit;
+
+async function documentText(file: string, what: string): Promise<string> {
+  let text: string | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    // Opened without waiting: a FIFO named like a document is refused, never read for ever.
+    const stats = await fileSystem.stat(file).catch(() => undefined);
+    if (stats?.isFile() && stats.size > maxFileBytes) {
+      throw new CompatError(
+        'unreadable_document',
+        `cannot read the ${what} ${file}: over ${maxFileBytes / 1024 / 1024} MiB`,
+      );
+    }
+    text = await readRegularFile(fileSystem, { path: file, action: `read the ${what} ${file}` });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    throw new CompatError('unreadable_document', `cannot read the ${what} ${file}: ${code}`, { cause: error });
+    if (error instanceof CompatError) throw error;
+    throw new CompatError('unreadable_document', (error as Error).message, { cause: error });
   }
+  if (text === undefined)
+    throw new CompatError('unreadable_document', `cannot read the ${what} ${file}: ENOENT (no such file)`);
+  return text;
+}
+
+async function documentValue(file: string, what: string): Promise<unknown> {
+  const text = await documentText(file, what);
   try {
     if (/^\s*[[{]/.test(text)) return parseJson(text);
     const { parse } = (await import('yaml')).default;

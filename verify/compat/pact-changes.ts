@@ -281,9 +281,9 @@ export function checkPact(document: ApiDocument, pact: PactToCheck): CompatFindi
     let matched: { operation: ApiOperation; values: Map<string, string> } | undefined;
     for (const operation of document.operations) {
       const values = templateMatch(operation, interaction.method, interaction.path);
-      if (values !== undefined) {
+      // A concrete path wins over a template that also matches (OpenAPI's rule): fewer parameters first.
+      if (values !== undefined && (matched === undefined || values.size < matched.values.size)) {
         matched = { operation, values };
-        break;
       }
     }
     if (matched === undefined) {

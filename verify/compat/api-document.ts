@@ -57,6 +57,12 @@ export interface ApiDocument {
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+/**
+ * Whether a value is a JSON object (not an array, not null).
+ * @example
+ * isNode({ type: 'string' }) // true
+ * isNode(['a']) // false
+ */
 export function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -87,7 +87,12 @@ function statusesOf(response: Node): (number | string)[] {
   return [Number(response.status)];
 }
 
-/** `$.items[*].id`, `$[*].id`, `$['a b']` as segments: `[*]` for any item, else a field's name. */
+/**
+ * A matching rule's path as segments: `[*]` for any item (or an index), else a field's name;
+ * `undefined` for a path it cannot read.
+ * @example
+ * rulePathSegments('$.items[*].id') // ['items', '[*]', 'id']
+ */
 export function rulePathSegments(path: string): string[] | undefined {
   if (!path.startsWith('$')) return undefined;
   const segments: string[] = [];

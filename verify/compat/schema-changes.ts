@@ -49,7 +49,11 @@ const upperBounds = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'ma
 const lowerBounds = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'] as const;
 const compositions = ['allOf', 'oneOf', 'anyOf', 'not'] as const;
 
-/** The types a schema allows besides null, `undefined` when it names none (any value). */
+/**
+ * The types a schema allows besides null, sorted; `undefined` when it names none (any value).
+ * @example
+ * typesOf({ type: ['string', 'null'] }) // ['string']
+ */
 export function typesOf(schema: Node): string[] | undefined {
   const type = schema.type;
   const types = (Array.isArray(type) ? type : typeof type === 'string' ? [type] : []).filter(
@@ -58,7 +62,11 @@ export function typesOf(schema: Node): string[] | undefined {
   return types.length === 0 ? undefined : [...new Set(types)].sort();
 }
 
-/** Whether a schema allows null (OpenAPI 3.1's `type: [x, 'null']`, 3.0's `nullable: true`). */
+/**
+ * Whether a schema allows null (OpenAPI 3.1's `type: [x, 'null']`, 3.0's `nullable: true`).
+ * @example
+ * allowsNull({ type: 'integer', nullable: true }) // true
+ */
 export function allowsNull(schema: Node): boolean {
   const type = schema.type;
   return (
@@ -69,7 +77,11 @@ export function allowsNull(schema: Node): boolean {
   );
 }
 
-/** A schema's values as an enum: `enum`, or `const` as one value, `undefined` when it has neither. */
+/**
+ * A schema's values as an enum (null aside): `enum`, or `const` as one value, `undefined` when it has neither.
+ * @example
+ * enumOf({ const: 'pending' }) // ['pending']
+ */
 export function enumOf(schema: Node): JsonValue[] | undefined {
   if (Array.isArray(schema.enum)) return (schema.enum as JsonValue[]).filter((value) => value !== null);
   return 'const' in schema ? [schema.const as JsonValue] : undefined;

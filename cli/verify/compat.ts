@@ -4,7 +4,13 @@ import { parseArgs } from 'node:util';
 import { printable } from '../../core/printable.js';
 import { printableJson } from '../../core/printable-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
-import { checkCompatibility, CompatError, compatLines } from '../../verify/compat/index.js';
+import {
+  checkCompatibility,
+  CompatError,
+  compatErrorJunit,
+  compatLines,
+  compatToJunit,
+} from '../../verify/compat/index.js';
 import { UsageError, usageFailure } from '../shared.js';
 import { type CommandOutput, checkWritable, processOutput } from './run.js';
 
@@ -30,6 +36,8 @@ Options:
                    after it is a warning, before it (or with none) an error (default: today, UTC)
   --format FORMAT  console (the default) or json: the report as JSON on standard output
   --json FILE      also write the report as JSON
+  --junit FILE     also write the report as JUnit XML: a testcase per finding, an error a failure
+                   (a check that could not judge writes one error testcase)
   --help           print this help
 `;
 
@@ -45,6 +53,7 @@ function parseCompat(argv: string[]) {
         date: { type: 'string' },
         format: { type: 'string' },
         json: { type: 'string' },
+        junit: { type: 'string' },
       },
     });
   } catch (error) {
@@ -78,6 +87,7 @@ function parseCompat(argv: string[]) {
     format,
     ...(today === undefined ? {} : { today }),
     ...(values.json === undefined ? {} : { json: values.json }),
+    ...(values.junit === undefined ? {} : { junit: values.junit }),
   };
 }
 
@@ -97,7 +107,7 @@ export async function compatCommand(argv: string[], output: CommandOutput = proc
   let options;
   try {
     options = parseCompat(argv);
-    await checkWritable({ json: options.json });
+    await checkWritable({ json: options.json, junit: options.junit });
   } catch (error) {
     return usageFailure('petstore-verify', error, printLine);
   }
@@ -107,6 +117,8 @@ export async function compatCommand(argv: string[], output: CommandOutput = proc
   } catch (error) {
     if (!(error instanceof CompatError)) throw error;
     printLine(printable(`petstore-verify compat: ${error.message} (${error.code})`));
+    if (options.junit !== undefined)
+      await writeFile(options.junit, compatErrorJunit(`${error.message} (${error.code})`));
     return 2;
   }
   const json = `${printableJson(stringifyJson(report))}\n`;
@@ -118,5 +130,6 @@ export async function compatCommand(argv: string[], output: CommandOutput = proc
         .join('\n')}\n`,
     );
   if (options.json !== undefined) await writeFile(options.json, json);
+  if (options.junit !== undefined) await writeFile(options.junit, compatToJunit(report));
   return report.exitCode;
 }

@@ -129,6 +129,28 @@ describe('petstore-verify compat: its report and its refusals', () => {
     expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ verdict: 'passed', counts: { info: 1 } });
   });
 
+  it('writes a JUnit testcase per finding with --junit, an error a failure, the pact a suite of its own', async () => {
+    const file = await folder.file('compat.xml', '');
+    const { code } = await inProcess(specFile, removedStatus, '--pact', shippedPact, '--junit', file);
+    expect(code).toBe(1);
+    const xml = await readFile(file, 'utf8');
+    expect(xml).toContain(
+      `<testsuite name="compat › ${specFile} → ${removedStatus}" tests="1" failures="1" errors="0" skipped="0">`,
+    );
+    expect(xml).toContain(
+      '<failure type="response-status-removed" message="✗ error response-status-removed: DELETE /v1/store/orders/{orderId} /responses/409: expected the status 409, got only 204, 401, 404"/>',
+    );
+    expect(xml).toMatch(/<testsuite name="compat › pact of petstore-order-client" tests="(\d+)" failures="\1" /);
+  });
+
+  it('writes one error testcase with --junit when it could not judge', async () => {
+    const file = await folder.file('compat-error.xml', '');
+    expect((await inProcess(specFile, 'no-such.yaml', '--junit', file)).code).toBe(2);
+    expect(await readFile(file, 'utf8')).toContain(
+      '<error message="exit 2: cannot read the document no-such.yaml: ENOENT (no such file) (unreadable_document)"/>',
+    );
+  });
+
   it('refuses a FIFO in place of a document at once, without waiting on it: unreadable_document, exit 2', async () => {
     const fifo = await folder.file('placeholder', '').then((file) => `${file}.fifo.yaml`);
     execFileSync('mkfifo', [fifo]);

@@ -140,6 +140,19 @@ describe('the shipped pact', () => {
     });
   });
 
+  it('breaks where a body it holds is no longer documented for its status: pact-field-removed', async () => {
+    const report = await checkShipped((document) => {
+      document.paths['/store/orders/{orderId}'].delete.responses['404'] = { description: 'Not found, no body.' };
+    });
+    expect(report.findings.length).toBeGreaterThan(0);
+    expect(report.findings[0]).toMatchObject({
+      code: 'pact-field-removed',
+      path: '/response/body',
+      expected: 'a JSON body documented for its status',
+      actual: 'none',
+    });
+  });
+
   it("breaks where a path parameter's value is refused by its new schema", async () => {
     const report = await checkShipped((document) => {
       document.paths['/store/orders/{orderId}'].delete.parameters[0].schema.minimum = 0;

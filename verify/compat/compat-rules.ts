@@ -136,7 +136,8 @@ export const compatRules = [
   {
     id: 'pact-field-removed',
     level: 'error',
-    means: "a field a pact interaction's body or matching rules rely on is not in the new response schema",
+    means:
+      "a field a pact interaction's body or matching rules rely on is not in the new response schema, or its status documents no body now",
   },
   {
     id: 'pact-field-type-changed',

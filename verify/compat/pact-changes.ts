@@ -312,7 +312,12 @@ export function checkPact(document: ApiDocument, pact: PactToCheck): CompatFindi
       );
       continue;
     }
-    if (!response.hasBody) continue;
+    if (!response.hasBody) {
+      if (interaction.body !== undefined) {
+        note(context, 'pact-field-removed', '/response/body', 'a JSON body documented for its status', 'none');
+      }
+      continue;
+    }
     if (interaction.body !== undefined) checkValue(context, interaction.body, response.schema, '/response/body');
     for (const segments of interaction.rulePaths) checkRulePath(context, segments, response.schema, interaction.body);
   }

@@ -115,16 +115,6 @@ export { harToHtml } from './report/har-html.js';
 export { toJson } from './report/json.js';
 export { toJunit } from './report/junit.js';
 export {
-  suiteNames,
-  type CaseResult,
-  type CheckedExchange,
-  type SuiteName,
-  type SuiteResult,
-  type Verdict,
-} from './results.js';
-export { verify, type TargetOptions, type VerifyOptions } from './run.js';
-export { runVerification, type VerificationOptions } from './verification.js';
-export {
   checkCompatibility,
   CompatError,
   compatErrorCodes,
@@ -138,3 +128,13 @@ export {
   type CompatReport,
   type CompatRuleId,
 } from './compat/index.js';
+export {
+  suiteNames,
+  type CaseResult,
+  type CheckedExchange,
+  type SuiteName,
+  type SuiteResult,
+  type Verdict,
+} from './results.js';
+export { verify, type TargetOptions, type VerifyOptions } from './run.js';
+export { runVerification, type VerificationOptions } from './verification.js';

@@ -17,15 +17,16 @@ import { type CommandOutput, checkWritable, processOutput } from './run.js';
 const compatUsage = `Usage: petstore-verify compat OLD NEW [options]
        petstore-verify compat NEW --pact FILE [--pact FILE...] [options]
 
-Compares two OpenAPI 3.x documents (YAML or JSON, local $refs followed) and names each change a
-consumer could notice, with a rule id and a level: error (it breaks a consumer: an operation, a base
-path, a status or a response field removed, a type or format changed, a response enum value removed,
-a parameter added as required or made required, a request's values narrowed, security added),
-warning (it may: a new response status or enum value, a response field narrowed, a parameter removed)
-or info (additive: an operation, an optional field or parameter added). An operation is its method,
-base path (a server URL's path) and path. With --pact, each interaction of a consumer's pact is
-also checked against NEW: its operation, its status, the fields its body and matching rules rely on,
-its parameters and credentials; each finding names the consumer and the interaction.
+Compares two OpenAPI 3.x documents (YAML or JSON, $refs followed, also into files beside them) and
+names each change a consumer could notice, with a rule id and a level: error (it breaks a consumer:
+an operation, a base path, a status or a response field removed, a type or format changed, a
+response enum value removed, a parameter added as required or made required, a request's values
+narrowed, security added), warning (it may: a new response status or enum value, a response field
+narrowed, a parameter removed) or info (additive: an operation, an optional field or parameter
+added). An operation is its method, base path (a server URL's path) and path. With --pact, each
+interaction of a consumer's pact is also checked against NEW: its operation, its status, the fields
+its body and matching rules rely on, its parameters and credentials; each finding names the consumer
+and the interaction.
 Exits 1 on any error, 2 if a file cannot be read as a document or a pact, or nothing was compared
 (an OLD with no operation, a pact with no interaction), else 0 (warnings and info allowed).
 

@@ -610,3 +610,64 @@ describe('operations, base paths and security', () => {
     expect(report.exitCode).toBe(0);
   });
 });
+
+describe('a document that refers to another file, as v2 refers to v1', () => {
+  const v2 = (orders: string) =>
+    [
+      'openapi: 3.1.0',
+      'info: { title: v2, version: 2.0.0 }',
+      "servers: [{ url: 'https://production.invalid/v2' }]",
+      'security: [{ bearerAuth: [] }]',
+      'paths:',
+      '  /store/orders:',
+      '    get:',
+      '      responses:',
+      "        '200':",
+      '          description: A page.',
+      '          content:',
+      '            application/json:',
+      "              schema: { type: array, items: { $ref: '#/components/schemas/Listed' } }",
+      "        '401': { $ref: './" + orders + "#/components/responses/Unauthorized' }",
+      'components:',
+      '  securitySchemes:',
+      "    bearerAuth: { $ref: './" + orders + "#/components/securitySchemes/bearerAuth' }",
+      '  schemas:',
+      "    Listed: { $ref: './" + orders + "#/components/schemas/Order' }",
+      '',
+    ].join('\n');
+
+  it("follows the $ref into the other file: v1's Order field removed breaks v2's list", async () => {
+    await folder.variant(() => {}, 'v1.yaml');
+    await folder.variant((document) => delete order(document).properties.petId, 'v1-changed.yaml');
+    const oldFile = await folder.file('v2.yaml', v2('v1.yaml'));
+    const newFile = await folder.file('v2-changed.yaml', v2('v1-changed.yaml'));
+    const report = await checkCompatibility({ oldFile, newFile, today });
+    expect(found(report)).toEqual([
+      expect.objectContaining({
+        code: 'response-property-removed',
+        operation: 'GET /v2/store/orders',
+        path: '/responses/200/body/[]/petId',
+      }),
+    ]);
+  });
+
+  it('refuses a $ref into the other file that resolves to nothing, named as written', async () => {
+    await folder.variant(() => {}, 'v1.yaml');
+    const broken = await folder.file('v2-broken.yaml', v2('v1.yaml').replace('schemas/Order', 'schemas/Gone'));
+    await expect(checkCompatibility({ oldFile: broken, newFile: broken, today })).rejects.toMatchObject({
+      code: 'invalid_document',
+      message: `${broken}: the $ref ./v1.yaml#/components/schemas/Gone resolves to nothing`,
+    });
+  });
+
+  it('refuses a $ref to a URL', async () => {
+    const remote = await folder.file(
+      'v2-remote.yaml',
+      v2('v1.yaml').replaceAll('./v1.yaml', 'https://example.com/v1.yaml'),
+    );
+    await expect(checkCompatibility({ oldFile: remote, newFile: remote, today })).rejects.toMatchObject({
+      code: 'invalid_document',
+      message: `${remote}: the $ref https://example.com/v1.yaml#/components/schemas/Order is a URL: only $refs inside the document or to files beside it are read`,
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import * as fileSystem from 'node:fs/promises';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { bodyLimit } from '../../core/body-limit.js';
 import { parseJson } from '../../core/parse-json.js';
 import { readRegularFile } from '../../core/regular-file.js';
@@ -90,20 +91,14 @@ function basePathsOf(servers: unknown): string[] | undefined {
 }
 
 /** Follows a local `$ref` (`#/components/schemas/Order`) in `root`; a `$ref` elsewhere is refused. */
-function pointerTarget(root: unknown, reference: string, file: string): unknown {
-  if (!reference.startsWith('#')) {
-    throw new CompatError(
-      'invalid_document',
-      `${file}: the $ref ${reference} is not inside the document: only local $refs are read`,
-    );
-  }
+function pointerTarget(root: unknown, reference: string, file: string, written = reference): unknown {
   let node: unknown = root;
   for (const raw of reference.slice(1).split('/').slice(1)) {
     const key = decodeURIComponent(raw).replaceAll('~1', '/').replaceAll('~0', '~');
     if (!isNode(node) && !Array.isArray(node)) node = undefined;
     else node = (node as Record<string, unknown>)[key];
     if (node === undefined)
-      throw new CompatError('invalid_document', `${file}: the $ref ${reference} resolves to nothing`);
+      throw new CompatError('invalid_document', `${file}: the $ref ${written} resolves to nothing`);
   }
   return node;
 }
@@ -120,17 +115,71 @@ function resolver(root: unknown, file: string): (node: unknown) => unknown {
   };
 }
 
-/** Every `$ref` of the document resolves, so a comparison never meets a broken one halfway. */
-function checkReferences(root: unknown, file: string): void {
+// Where the documents another one refers to are mounted in it, so that every $ref becomes local.
+const mount = 'x-compat-files';
+// At most this many files a document may pull in through its $refs.
+const maxReferencedFiles = 64;
+
+function* referencesIn(root: unknown, seen: WeakSet<object>): Generator<Node> {
   const pending: unknown[] = [root];
   while (pending.length > 0) {
     const node = pending.pop();
+    // A YAML alias shares a node: it is visited, and its $ref rewritten, once.
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
     if (Array.isArray(node)) pending.push(...node);
     else if (isNode(node)) {
-      if (typeof node.$ref === 'string') pointerTarget(root, node.$ref, file);
+      if (typeof node.$ref === 'string') yield node;
       pending.push(...Object.values(node));
     }
   }
+}
+
+/**
+ * Makes every `$ref` of the document local, and checks that each resolves: a `$ref` to another file
+ * (`./openapi.yaml#/components/schemas/Order`, relative to the file that holds it, as v2's document
+ * refers to v1's records) mounts that file under `x-compat-files` and points there; a `$ref` to a URL
+ * is refused. So a comparison never meets a broken reference halfway.
+ */
+async function bundled(root: Node, file: string): Promise<Node> {
+  const mounted: unknown[] = [];
+  const indexes = new Map<string, number>([[resolvePath(file), -1]]);
+  const queue: { tree: unknown; at: string }[] = [{ tree: root, at: file }];
+  const pending: { reference: string; tree: unknown; file: string; target: string }[] = [];
+  const seen = new WeakSet<object>();
+  while (queue.length > 0) {
+    const { tree, at } = queue.shift()!;
+    for (const node of referencesIn(tree, seen)) {
+      const reference = node.$ref as string;
+      const hash = reference.indexOf('#');
+      const filePart = hash === -1 ? reference : reference.slice(0, hash);
+      const pointer = hash === -1 ? '' : reference.slice(hash + 1);
+      if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) {
+        throw new CompatError(
+          'invalid_document',
+          `${at}: the $ref ${reference} is a URL: only $refs inside the document or to files beside it are read`,
+        );
+      }
+      const target = filePart === '' ? resolvePath(at) : resolvePath(dirname(at), filePart);
+      let index = indexes.get(target);
+      if (index === undefined) {
+        if (indexes.size > maxReferencedFiles) {
+          throw new CompatError('invalid_document', `${file}: its $refs pull in more than ${maxReferencedFiles} files`);
+        }
+        index = mounted.length;
+        indexes.set(target, index);
+        const value = await documentValue(target, 'document');
+        mounted.push(value);
+        queue.push({ tree: value, at: target });
+      }
+      pending.push({ reference, tree: index === -1 ? root : mounted[index], file: at, target: pointer });
+      node.$ref = index === -1 ? `#${pointer}` : `#/${mount}/${index}${pointer}`;
+    }
+  }
+  // Each reference checked in the file it points into, named as written.
+  for (const { reference, tree, file: at, target } of pending) pointerTarget(tree, `#${target}`, at, reference);
+  if (mounted.length > 0) root[mount] = mounted;
+  return root;
 }
 
 // A document or a pact is at most what the kit reads of any body (32 MiB): past it, refused before reading.
@@ -242,10 +291,10 @@ export async function readApiDocument(file: string): Promise<ApiDocument> {
   if (!isNode(root) || typeof root.openapi !== 'string' || !/^3\.\d+(\.\d+)?/.test(root.openapi)) {
     throw new CompatError('invalid_document', `${file}: not an OpenAPI 3.x document (no "openapi: 3.x" field)`);
   }
+  await bundled(root, file);
   if (!isNode(root.paths) && root.paths !== undefined) {
     throw new CompatError('invalid_document', `${file}: its "paths" is not an object`);
   }
-  checkReferences(root, file);
   const resolve = resolver(root, file);
   const rootBases = basePathsOf(root.servers) ?? [''];
   const operations: ApiOperation[] = [];

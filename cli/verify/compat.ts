@@ -33,6 +33,9 @@ Exits 1 on any error, 2 if a file cannot be read as a document or a pact, or not
 Options:
   --pact FILE      a consumer's Pact file (V2 to V4) to check against NEW (repeatable); with one
                    document only, the pacts alone are checked
+  --beside DOC     a document the provider serves beside NEW, unchanged (another major; repeatable):
+                   the pacts' interactions of its operations are checked against it, not called
+                   removed
   --date DATE      the day a deprecated operation's sunset date (x-sunset) is compared with: removed
                    after it is a warning, before it (or with none) an error (default: today, UTC)
   --format FORMAT  console (the default) or json: the report as JSON on standard output
@@ -51,6 +54,7 @@ function parseCompat(argv: string[]) {
       allowPositionals: true,
       options: {
         pact: { type: 'string', multiple: true },
+        beside: { type: 'string', multiple: true },
         date: { type: 'string' },
         format: { type: 'string' },
         json: { type: 'string' },
@@ -85,6 +89,7 @@ function parseCompat(argv: string[]) {
   return {
     ...(second === undefined ? { newFile: first } : { oldFile: first, newFile: second }),
     pactFiles: pacts,
+    besideFiles: values.beside ?? [],
     format,
     ...(today === undefined ? {} : { today }),
     ...(values.json === undefined ? {} : { json: values.json }),

@@ -187,6 +187,14 @@ describe('the shipped pact', () => {
     expect(report.findings).toHaveLength(shipped.interactions.length);
     expect(new Set(report.findings.map((finding) => finding.code))).toEqual(new Set(['pact-operation-removed']));
   });
+
+  it('checked against a v2 document with v1 served beside it (--beside), its v1 interactions hold', async () => {
+    const v2 = await folder.variant((document) => {
+      document.servers = [{ url: 'https://production.invalid/v2' }];
+    });
+    const report = await checkCompatibility({ newFile: v2, besideFiles: [specFile], pactFiles: [shippedPact] });
+    expect(report).toMatchObject({ findings: [], exitCode: 0 });
+  });
 });
 
 describe('a pact a mock wrote', () => {

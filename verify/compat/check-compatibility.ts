@@ -13,6 +13,11 @@ export interface CompatibilityOptions {
   newFile: string;
   /** Consumers' Pact files, each checked against `newFile`. */
   pactFiles?: readonly string[];
+  /**
+   * Documents the provider serves beside `newFile`, unchanged (another major): a pact's interactions
+   * are paired with their operations too, so a v1 interaction is not called removed from a v2 document.
+   */
+  besideFiles?: readonly string[];
   /** The day a deprecated operation's sunset is compared with (default: now). */
   today?: Date;
 }
@@ -49,12 +54,14 @@ export interface CompatReport {
  * report.exitCode // 1 when a change breaks a consumer
  */
 export async function checkCompatibility(options: CompatibilityOptions): Promise<CompatReport> {
-  const { oldFile, newFile, pactFiles = [], today = new Date() } = options;
+  const { oldFile, newFile, pactFiles = [], besideFiles = [], today = new Date() } = options;
   if (oldFile === undefined && pactFiles.length === 0) {
     throw new CompatError('nothing_compared', `nothing to compare ${newFile} with: give the old document, or a pact`);
   }
   const old = oldFile === undefined ? undefined : await readApiDocument(oldFile);
   const next = await readApiDocument(newFile);
+  const served = [next];
+  for (const file of besideFiles) served.push(await readApiDocument(file));
   const pacts = [];
   for (const file of pactFiles) pacts.push(await readConsumerPact(file));
   if (old !== undefined && old.operations.length === 0) {
@@ -71,7 +78,7 @@ export async function checkCompatibility(options: CompatibilityOptions): Promise
   const findings = old === undefined ? [] : compareDocuments(old, next, { today });
   const checked: CheckedPact[] = [];
   for (const pact of pacts) {
-    const found = checkPact(next, pact);
+    const found = checkPact(served, pact);
     findings.push(...found);
     const broken = new Set(
       found.filter((finding) => finding.severity === 'error').map((finding) => finding.interaction),

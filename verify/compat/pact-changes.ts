@@ -266,29 +266,32 @@ function checkRequest(context: Context, operation: ApiOperation, pathValues: Map
 }
 
 /**
- * Checks every interaction of a consumer's pact against a document: its method and path still an
- * operation (at a base path the document serves), a status it accepts still documented, its request
- * still accepted (required parameters, values, credentials), and each field its body holds or its
- * matching rules name still in the response schema with a value of its type. Each finding names the
- * consumer and the interaction's description.
+ * Checks every interaction of a consumer's pact against the documents a provider serves (the new one,
+ * and any served beside it: another major): its method and path still an operation (at a base path a
+ * document serves), a status it accepts still documented, its request still accepted (required
+ * parameters, values, credentials), and each field its body holds or its matching rules name still in
+ * the response schema with a value of its type. Each finding names the consumer and the interaction's
+ * description.
  * @example
- * const findings = checkPact(await readApiDocument('changed.yaml'), await readConsumerPact('contracts/pacts/web-app-petstore.json'));
+ * const findings = checkPact([await readApiDocument('changed.yaml')], await readConsumerPact('contracts/pacts/web-app-petstore.json'));
  */
-export function checkPact(document: ApiDocument, pact: PactToCheck): CompatFinding[] {
+export function checkPact(documents: readonly ApiDocument[], pact: PactToCheck): CompatFinding[] {
   const findings: CompatFinding[] = [];
   for (const interaction of pact.interactions) {
-    const base = { document, pact, interaction, findings, operation: `${interaction.method} ${interaction.path}` };
-    let matched: { operation: ApiOperation; values: Map<string, string> } | undefined;
-    for (const operation of document.operations) {
-      const values = templateMatch(operation, interaction.method, interaction.path);
-      // A concrete path wins over a template that also matches (OpenAPI's rule): fewer parameters first.
-      if (values !== undefined && (matched === undefined || values.size < matched.values.size)) {
-        matched = { operation, values };
+    const where = { pact, interaction, findings, operation: `${interaction.method} ${interaction.path}` };
+    let matched: { document: ApiDocument; operation: ApiOperation; values: Map<string, string> } | undefined;
+    for (const document of documents) {
+      for (const operation of document.operations) {
+        const values = templateMatch(operation, interaction.method, interaction.path);
+        // A concrete path wins over a template that also matches (OpenAPI's rule): fewer parameters first.
+        if (values !== undefined && (matched === undefined || values.size < matched.values.size)) {
+          matched = { document, operation, values };
+        }
       }
     }
     if (matched === undefined) {
       note(
-        base,
+        { ...where, document: documents[0]! },
         'pact-operation-removed',
         '/request',
         'an operation for this method and path',
@@ -296,8 +299,8 @@ export function checkPact(document: ApiDocument, pact: PactToCheck): CompatFindi
       );
       continue;
     }
-    const { operation } = matched;
-    const context = { ...base, operation: operation.label };
+    const { operation, document } = matched;
+    const context = { ...where, document, operation: operation.label };
     checkRequest(context, operation, matched.values);
     const response = interaction.statuses
       .map((status) => documentedResponse(operation, status))

@@ -4,13 +4,9 @@ import { parseArgs } from 'node:util';
 import { printable } from '../../core/printable.js';
 import { printableJson } from '../../core/printable-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
-import {
-  checkCompatibility,
-  CompatError,
-  compatErrorJunit,
-  compatLines,
-  compatToJunit,
-} from '../../verify/compat/index.js';
+import { checkCompatibility, CompatError } from '../../verify/compat/index.js';
+import { compatErrorJunit, compatToJunit } from '../../verify/report/compat-junit.js';
+import { compatLines } from '../../verify/report/compat-lines.js';
 import { UsageError, usageFailure } from '../shared.js';
 import { type CommandOutput, checkWritable, processOutput } from './run.js';
 

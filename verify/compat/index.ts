@@ -9,8 +9,6 @@ export {
 } from './check-compatibility.js';
 export { CompatError, type CompatErrorCode, compatErrorCodes } from './compat-error.js';
 export { type CompatFinding, compatFinding } from './compat-finding.js';
-export { compatErrorJunit, compatToJunit } from './compat-junit.js';
-export { compatFindingLine, compatLines } from './compat-lines.js';
 export { type CompatLevel, type CompatRule, type CompatRuleId, compatLevel, compatRules } from './compat-rules.js';
 export { compareDocuments } from './compare-documents.js';
 export { type PactToCheck, type InteractionToCheck, readConsumerPact } from './consumer-pact-file.js';

@@ -1,7 +1,7 @@
 // A compatibility check as JUnit XML, for a CI that shows test reports.
 import { escapeMarkup } from '../escape-markup.js';
-import type { CompatReport } from './check-compatibility.js';
-import type { CompatFinding } from './compat-finding.js';
+import type { CompatReport } from '../compat/check-compatibility.js';
+import type { CompatFinding } from '../compat/compat-finding.js';
 import { compatFindingLine } from './compat-lines.js';
 
 interface Suite {

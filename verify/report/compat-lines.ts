@@ -1,5 +1,5 @@
-import type { CompatFinding } from './compat-finding.js';
-import type { CompatReport } from './check-compatibility.js';
+import type { CompatFinding } from '../compat/compat-finding.js';
+import type { CompatReport } from '../compat/check-compatibility.js';
 
 const marks = { error: '✗', warning: '!', info: '+' } as const;
 

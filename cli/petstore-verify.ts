@@ -3,6 +3,7 @@
 // no secret reaches what it prints and no failure ends in a stack trace.
 import { Redaction } from '../verify/redaction.js';
 import { redactOutput, stopSignal } from './shared.js';
+import { compatCommand } from './verify/compat.js';
 import { confidencesOf } from './verify/confidences.js';
 import { harCommand } from './verify/har.js';
 import { proxyCommand } from './verify/proxy.js';
@@ -15,6 +16,7 @@ async function main(): Promise<number | undefined> {
   // connections are still open.
   if (command === 'proxy') process.exit(await proxyCommand(rest, { stop: stopSignal() }));
   if (command === 'har') return harCommand(rest);
+  if (command === 'compat') return compatCommand(rest);
   if (command === 'publish-pact') return publishCommand(rest, process.env);
   if (command === 'explore') return runCommand(rest, true);
   return runCommand(process.argv.slice(2), false);

@@ -14,6 +14,7 @@ const commands = [
   ['petstore-verify proxy', ['dist/bin/petstore-verify.js', 'proxy', '--help']],
   ['petstore-verify har', ['dist/bin/petstore-verify.js', 'har', '--help']],
   ['petstore-verify publish-pact', ['dist/bin/petstore-verify.js', 'publish-pact', '--help']],
+  ['petstore-verify compat', ['dist/bin/petstore-verify.js', 'compat', '--help']],
 ];
 
 /** The text of docs/cli.md from the commands' help. */

@@ -114,6 +114,20 @@ export { toHtml } from './report/html.js';
 export { harToHtml } from './report/har-html.js';
 export { toJson } from './report/json.js';
 export { toJunit } from './report/junit.js';
+export { compatErrorJunit, compatToJunit } from './report/compat-junit.js';
+export { compatFindingLine, compatLines } from './report/compat-lines.js';
+export {
+  checkCompatibility,
+  CompatError,
+  compatErrorCodes,
+  compatRules,
+  type CheckedPact,
+  type CompatFinding,
+  type CompatibilityOptions,
+  type CompatLevel,
+  type CompatReport,
+  type CompatRuleId,
+} from './compat/index.js';
 export {
   suiteNames,
   type CaseResult,

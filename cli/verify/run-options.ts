@@ -76,6 +76,7 @@ export const usage = `Usage: petstore-verify [options]
        petstore-verify explore [options]                 (petstore-verify explore --help)
        petstore-verify proxy --upstream URL [options]    (petstore-verify proxy --help)
        petstore-verify har FILE [options]                (petstore-verify har --help)
+       petstore-verify compat OLD NEW [options]          (petstore-verify compat --help)
        petstore-verify publish-pact --consumer-version V (petstore-verify publish-pact --help)
 
 Checks an implementation of the pet store order interface against the specification: the shipped

@@ -99,6 +99,7 @@ const commands: [string, string[]][] = [
   ['petstore-verify proxy', ['dist/bin/petstore-verify.js', 'proxy']],
   ['petstore-verify har', ['dist/bin/petstore-verify.js', 'har']],
   ['petstore-verify publish-pact', ['dist/bin/petstore-verify.js', 'publish-pact']],
+  ['petstore-verify compat', ['dist/bin/petstore-verify.js', 'compat']],
 ];
 // Flags the README and its pages give to other tools, each with the tool it is given to.
 const otherToolsFlags: Record<string, string> = {

@@ -1,0 +1,182 @@
+/**
+ * How much a change between two documents matters to a consumer: `error` breaks one (the command
+ * exits 1), `warning` may break one that relies on what changed, `info` is additive.
+ */
+export type CompatLevel = 'error' | 'warning' | 'info';
+
+/** One compatibility rule: its stable id, its level, and what it names. */
+export interface CompatRule {
+  id: string;
+  level: CompatLevel;
+  means: string;
+}
+
+/**
+ * Every rule of `petstore-verify compat`, in one table (docs/providers.md lists it; a test keeps the
+ * two equal). Ids follow oasdiff's where it has one. The direction decides the level: what narrows a
+ * request breaks clients sending it, what widens a response or takes from it breaks clients reading it.
+ * @example
+ * compatRules.find((rule) => rule.id === 'response-property-removed')?.level // 'error'
+ */
+export const compatRules = [
+  {
+    id: 'api-removed-without-deprecation',
+    level: 'error',
+    means: 'an operation (method, base path and path) is gone, and was not deprecated',
+  },
+  {
+    id: 'api-removed-before-sunset',
+    level: 'error',
+    means: 'a deprecated operation is gone before its sunset date (x-sunset), or it had none',
+  },
+  {
+    id: 'api-removed-after-sunset',
+    level: 'warning',
+    means:
+      'a deprecated operation is gone after its sunset date (x-sunset): announced, yet a late consumer still breaks',
+  },
+  {
+    id: 'api-base-path-removed',
+    level: 'error',
+    means: "a base path (a server URL's path) is gone, and every operation under it",
+  },
+  {
+    id: 'api-security-added',
+    level: 'error',
+    means: 'a request that satisfied the security of the old document no longer satisfies the new one',
+  },
+  { id: 'api-added', level: 'info', means: 'an operation is new' },
+  { id: 'api-base-path-added', level: 'info', means: 'a base path is new' },
+  { id: 'api-became-deprecated', level: 'info', means: 'an operation is now deprecated' },
+  { id: 'api-security-relaxed', level: 'info', means: 'an operation asks for less security than before' },
+  {
+    id: 'response-status-removed',
+    level: 'error',
+    means: 'a status an operation documented is gone: a consumer handling it, or a pact expecting it, breaks',
+  },
+  {
+    id: 'response-status-added',
+    level: 'warning',
+    means: 'an operation documents a new status: a consumer switching on the status may have no branch for it',
+  },
+  { id: 'response-body-removed', level: 'error', means: 'a response kept its status but lost its JSON body' },
+  { id: 'response-header-removed', level: 'warning', means: 'a documented response header is gone' },
+  {
+    id: 'response-property-removed',
+    level: 'error',
+    means:
+      'a field of a response body is gone (required or not: the Order marks none required, and consumers read them)',
+  },
+  {
+    id: 'response-property-type-changed',
+    level: 'error',
+    means: "a response field's type or format changed (integer to string, int64 to int32)",
+  },
+  {
+    id: 'response-property-enum-value-removed',
+    level: 'error',
+    means: 'a value of a response enum is gone: a consumer or a pact relying on it breaks',
+  },
+  {
+    id: 'response-property-enum-value-added',
+    level: 'warning',
+    means: 'a response enum has a new value: a consumer switching on it may break',
+  },
+  {
+    id: 'response-property-widened',
+    level: 'error',
+    means:
+      'a response field takes values it did not (became nullable, a bound raised or dropped, a pattern or enum dropped)',
+  },
+  {
+    id: 'response-property-narrowed',
+    level: 'warning',
+    means:
+      'a response field takes fewer values (a bound lowered or added, nullable dropped): readers keep working; answers and pacts written under the old document may not',
+  },
+  { id: 'response-property-became-optional', level: 'error', means: 'a required response field is no longer required' },
+  {
+    id: 'response-schema-changed',
+    level: 'warning',
+    means: 'a response schema changed where the check does not reason (allOf, oneOf, anyOf, not)',
+  },
+  { id: 'response-property-added', level: 'info', means: 'a response body has a new field' },
+  { id: 'new-required-request-parameter', level: 'error', means: 'an operation takes a new required parameter' },
+  { id: 'request-parameter-became-required', level: 'error', means: 'an optional parameter became required' },
+  { id: 'request-parameter-type-changed', level: 'error', means: "a parameter's type or format changed" },
+  { id: 'request-parameter-enum-value-removed', level: 'error', means: "a value of a parameter's enum is gone" },
+  {
+    id: 'request-parameter-narrowed',
+    level: 'error',
+    means: 'a parameter takes fewer values (a bound lowered or added, nullable dropped, a pattern or enum added)',
+  },
+  {
+    id: 'request-parameter-removed',
+    level: 'warning',
+    means: 'a parameter is gone: a client still sending it may be refused or ignored',
+  },
+  {
+    id: 'request-parameter-schema-changed',
+    level: 'warning',
+    means: "a parameter's schema changed where the check does not reason (allOf, oneOf, anyOf, not)",
+  },
+  { id: 'new-optional-request-parameter', level: 'info', means: 'an operation takes a new optional parameter' },
+  { id: 'request-parameter-enum-value-added', level: 'info', means: "a parameter's enum has a new value" },
+  { id: 'request-parameter-widened', level: 'info', means: 'a parameter takes more values than before' },
+  {
+    id: 'pact-operation-removed',
+    level: 'error',
+    means: "a pact interaction's method and path are no operation of the new document",
+  },
+  {
+    id: 'pact-status-undocumented',
+    level: 'error',
+    means: 'no status a pact interaction accepts is documented for its operation in the new document',
+  },
+  {
+    id: 'pact-field-removed',
+    level: 'error',
+    means:
+      "a field a pact interaction's body or matching rules rely on is not in the new response schema, or its status documents no body now",
+  },
+  {
+    id: 'pact-field-type-changed',
+    level: 'error',
+    means: "a value of a pact interaction's body is not of the type or format the new schema gives the field",
+  },
+  {
+    id: 'pact-value-refused',
+    level: 'error',
+    means: "a value of a pact interaction's body is outside what the new schema allows (enum, bounds, nullable)",
+  },
+  {
+    id: 'pact-parameter-refused',
+    level: 'error',
+    means:
+      "a pact interaction's request is refused by the new document: a required parameter missing, or a value its schema refuses",
+  },
+  {
+    id: 'pact-parameter-unknown',
+    level: 'warning',
+    means: 'a pact interaction sends a query parameter the new document does not declare',
+  },
+  {
+    id: 'pact-security-unmet',
+    level: 'error',
+    means: 'a pact interaction that expects success sends none of the credentials the new document requires',
+  },
+] as const satisfies readonly CompatRule[];
+
+/** The id of a rule of `compatRules`. */
+export type CompatRuleId = (typeof compatRules)[number]['id'];
+
+const levels = new Map<string, CompatLevel>(compatRules.map((rule) => [rule.id, rule.level]));
+
+/**
+ * A rule's level, from the table.
+ * @example
+ * compatLevel('api-added') // 'info'
+ */
+export function compatLevel(id: CompatRuleId): CompatLevel {
+  return levels.get(id)!;
+}

@@ -1,0 +1,328 @@
+import { dateTimeFormat } from '../../core/date-time-format.js';
+import { int64Maximum, int64Minimum } from '../../core/int64.js';
+import type { JsonValue } from '../../core/parse-json.js';
+import { sameJson } from '../../core/same-json.js';
+import { type ApiDocument, type ApiOperation, type ApiResponse, isNode, type Node } from './api-document.js';
+import { type CompatFinding, compatFinding } from './compat-finding.js';
+import type { CompatRuleId } from './compat-rules.js';
+import type { PactToCheck, InteractionToCheck } from './consumer-pact-file.js';
+import { allowsNull, describeType, enumOf, typesOf } from './schema-changes.js';
+
+const formatRanges: Record<string, [bigint, bigint]> = {
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int64: [int64Minimum, int64Maximum],
+};
+
+function shown(value: JsonValue): string {
+  if (typeof value === 'bigint') return value.toString();
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function jsonType(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) return 'integer';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function integerOf(value: JsonValue): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : undefined;
+}
+
+/** Why a value is not one the schema takes: the rule and the words, `undefined` when it is. */
+function refusal(value: JsonValue, schema: Node): { code: CompatRuleId; expected: string } | undefined {
+  if (value === null) return allowsNull(schema) ? undefined : { code: 'pact-value-refused', expected: 'not null' };
+  const types = typesOf(schema);
+  const type = jsonType(value);
+  if (types !== undefined && !types.includes(type) && !(type === 'integer' && types.includes('number'))) {
+    return { code: 'pact-field-type-changed', expected: describeType(schema) };
+  }
+  const integer = integerOf(value);
+  const range = typeof schema.format === 'string' ? formatRanges[schema.format] : undefined;
+  if (range !== undefined && integer !== undefined && (integer < range[0] || integer > range[1])) {
+    return { code: 'pact-field-type-changed', expected: describeType(schema) };
+  }
+  if (schema.format === 'date-time' && typeof value === 'string' && !dateTimeFormat.validate(value)) {
+    return { code: 'pact-field-type-changed', expected: describeType(schema) };
+  }
+  const values = enumOf(schema);
+  if (values !== undefined && !values.some((allowed) => sameJson(allowed, value))) {
+    return { code: 'pact-value-refused', expected: `one of ${values.map(shown).join(', ')}` };
+  }
+  const number = typeof value === 'number' || typeof value === 'bigint' ? Number(value) : undefined;
+  const bounds: [string, boolean][] = [
+    ['maximum', number !== undefined && typeof schema.maximum === 'number' && number > schema.maximum],
+    ['minimum', number !== undefined && typeof schema.minimum === 'number' && number < schema.minimum],
+    [
+      'maxLength',
+      typeof value === 'string' && typeof schema.maxLength === 'number' && [...value].length > schema.maxLength,
+    ],
+    [
+      'minLength',
+      typeof value === 'string' && typeof schema.minLength === 'number' && [...value].length < schema.minLength,
+    ],
+  ];
+  const broken = bounds.find(([, outside]) => outside);
+  if (broken !== undefined)
+    return { code: 'pact-value-refused', expected: `${broken[0]} ${String(schema[broken[0]])}` };
+  return undefined;
+}
+
+/** A path parameter or a query value (text on the wire) as the JSON value its schema's type reads it as. */
+function wireValue(text: string, schema: Node): JsonValue {
+  const types = typesOf(schema) ?? [];
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(text)) {
+    return /^-?\d+$/.test(text) ? BigInt(text) : Number(text);
+  }
+  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
+  return text;
+}
+
+interface Context {
+  document: ApiDocument;
+  pact: PactToCheck;
+  interaction: InteractionToCheck;
+  operation: string;
+  findings: CompatFinding[];
+}
+
+function note(context: Context, code: CompatRuleId, path: string, expected: string, actual: string): void {
+  const { pact, interaction, operation } = context;
+  context.findings.push(
+    compatFinding(code, {
+      operation,
+      path,
+      expected,
+      actual,
+      consumer: pact.consumer,
+      interaction: interaction.description,
+    }),
+  );
+}
+
+/** The body's values against the new schema, field by field. */
+function checkValue(context: Context, value: JsonValue, rawSchema: unknown, path: string): void {
+  const resolved = context.document.resolve(rawSchema);
+  if (!isNode(resolved)) return;
+  const why = refusal(value, resolved);
+  if (why !== undefined) {
+    note(context, why.code, path, why.expected, shown(value));
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) checkValue(context, item, resolved.items, `${path}/${index}`);
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  const properties = isNode(resolved.properties) ? resolved.properties : undefined;
+  for (const [name, field] of Object.entries(value)) {
+    if (properties === undefined) continue;
+    if (!Object.hasOwn(properties, name)) {
+      note(
+        context,
+        'pact-field-removed',
+        `${path}/${name}`,
+        `the field ${name} in the response schema`,
+        'no such field',
+      );
+      continue;
+    }
+    checkValue(context, field, properties[name], `${path}/${name}`);
+  }
+}
+
+/** A field a matching rule names, which the example body may not hold: still in the schema? */
+function checkRulePath(context: Context, segments: string[], rawSchema: unknown, body: JsonValue | undefined): void {
+  let schema = context.document.resolve(rawSchema);
+  let value: JsonValue | undefined = body;
+  const walked: string[] = [];
+  for (const segment of segments) {
+    if (!isNode(schema)) return;
+    if (segment === '[*]') {
+      schema = context.document.resolve(schema.items);
+      value = Array.isArray(value) ? value[0] : undefined;
+      walked.push('[]');
+      continue;
+    }
+    const properties = isNode(schema.properties) ? schema.properties : undefined;
+    if (segment === '*' || properties === undefined) return;
+    walked.push(segment);
+    // A field the example holds is judged with its value already.
+    const held = isNode(value) && Object.hasOwn(value, segment);
+    if (!Object.hasOwn(properties, segment)) {
+      if (!held) {
+        note(
+          context,
+          'pact-field-removed',
+          `/response/body/${walked.join('/')}`,
+          `the field ${segment} its matching rules name`,
+          'no such field',
+        );
+      }
+      return;
+    }
+    schema = context.document.resolve(properties[segment]);
+    value = held ? (value as Record<string, JsonValue>)[segment] : undefined;
+  }
+}
+
+function templateMatch(operation: ApiOperation, method: string, path: string): Map<string, string> | undefined {
+  if (operation.method !== method) return undefined;
+  const expected = `${operation.basePath}${operation.path}`.split('/');
+  const actual = path.split('?')[0]!.split('/');
+  if (expected.length !== actual.length) return undefined;
+  const parameters = new Map<string, string>();
+  for (const [index, part] of expected.entries()) {
+    const sent = actual[index]!;
+    const name = /^\{([^}]*)\}$/.exec(part)?.[1];
+    if (name !== undefined) {
+      if (sent === '') return undefined;
+      parameters.set(name, decodeURIComponent(sent));
+    } else if (part !== sent) return undefined;
+  }
+  return parameters;
+}
+
+/** The response documented for a status (exactly, by its class `4XX`, or `default`); a class a matcher accepts (`2XX`) takes any of it. */
+function documentedResponse(operation: ApiOperation, status: number | string): ApiResponse | undefined {
+  const text = String(status);
+  const { responses } = operation;
+  const ofClass = /^\dXX$/.test(text)
+    ? [...responses.values()].find((response) => response.status[0] === text[0])
+    : undefined;
+  return responses.get(text) ?? responses.get(`${text[0]}XX`) ?? ofClass ?? responses.get('default');
+}
+
+function credentialsMet(context: Context, operation: ApiOperation): boolean {
+  const { interaction, document } = context;
+  const has = (scheme: string): boolean => {
+    const definition = document.resolve(document.securitySchemes[scheme]);
+    if (!isNode(definition)) return true;
+    if (definition.type === 'apiKey' && typeof definition.name === 'string') {
+      if (definition.in === 'query') return interaction.query.has(definition.name);
+      if (definition.in === 'cookie')
+        return (interaction.headers.get('cookie') ?? []).some((cookie) => cookie.includes(`${definition.name}=`));
+      return interaction.headers.has(definition.name.toLowerCase());
+    }
+    const authorization = interaction.headers.get('authorization')?.[0];
+    if (authorization === undefined) return false;
+    if (definition.type === 'http' && typeof definition.scheme === 'string') {
+      return authorization.toLowerCase().startsWith(`${definition.scheme.toLowerCase()} `);
+    }
+    return true;
+  };
+  return operation.security.length === 0 || operation.security.some((alternative) => alternative.every(has));
+}
+
+function checkRequest(context: Context, operation: ApiOperation, pathValues: Map<string, string>): void {
+  const { interaction } = context;
+  for (const parameter of operation.parameters) {
+    const schema = context.document.resolve(parameter.schema);
+    const sent =
+      parameter.in === 'path'
+        ? pathValues.get(parameter.name)
+        : parameter.in === 'query'
+          ? interaction.query.get(parameter.name)?.[0]
+          : parameter.in === 'header'
+            ? interaction.headers.get(parameter.name)?.[0]
+            : undefined;
+    const path = `/request/${parameter.in}/${parameter.name}`;
+    if (sent === undefined) {
+      if (parameter.required && parameter.in !== 'cookie') {
+        note(
+          context,
+          'pact-parameter-refused',
+          path,
+          `the required ${parameter.in} parameter ${parameter.name}`,
+          'none sent',
+        );
+      }
+      continue;
+    }
+    if (!isNode(schema)) continue;
+    const why = refusal(wireValue(sent, schema), schema);
+    if (why !== undefined) note(context, 'pact-parameter-refused', path, why.expected, JSON.stringify(sent));
+  }
+  const declared = new Set(
+    operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),
+  );
+  for (const name of interaction.query.keys()) {
+    if (!declared.has(name))
+      note(
+        context,
+        'pact-parameter-unknown',
+        `/request/query/${name}`,
+        'a query parameter the operation declares',
+        name,
+      );
+  }
+  const expectsSuccess = interaction.statuses.every((status) => Number(String(status)[0]) < 4);
+  if (expectsSuccess && !credentialsMet(context, operation)) {
+    const needed = operation.security.map((alternative) => alternative.join(' and ')).join(', or ');
+    note(context, 'pact-security-unmet', '/request/headers', `the credentials of ${needed}`, 'none sent');
+  }
+}
+
+/**
+ * Checks every interaction of a consumer's pact against the documents a provider serves (the new one,
+ * and any served beside it: another major): its method and path still an operation (at a base path a
+ * document serves), a status it accepts still documented, its request still accepted (required
+ * parameters, values, credentials), and each field its body holds or its matching rules name still in
+ * the response schema with a value of its type. Each finding names the consumer and the interaction's
+ * description.
+ * @example
+ * const findings = checkPact([await readApiDocument('changed.yaml')], await readConsumerPact('contracts/pacts/web-app-petstore.json'));
+ */
+export function checkPact(documents: readonly ApiDocument[], pact: PactToCheck): CompatFinding[] {
+  const findings: CompatFinding[] = [];
+  for (const interaction of pact.interactions) {
+    const where = { pact, interaction, findings, operation: `${interaction.method} ${interaction.path}` };
+    let matched: { document: ApiDocument; operation: ApiOperation; values: Map<string, string> } | undefined;
+    for (const document of documents) {
+      for (const operation of document.operations) {
+        const values = templateMatch(operation, interaction.method, interaction.path);
+        // A concrete path wins over a template that also matches (OpenAPI's rule): fewer parameters first.
+        if (values !== undefined && (matched === undefined || values.size < matched.values.size)) {
+          matched = { document, operation, values };
+        }
+      }
+    }
+    if (matched === undefined) {
+      note(
+        { ...where, document: documents[0]! },
+        'pact-operation-removed',
+        '/request',
+        'an operation for this method and path',
+        'none in the new document',
+      );
+      continue;
+    }
+    const { operation, document } = matched;
+    const context = { ...where, document, operation: operation.label };
+    checkRequest(context, operation, matched.values);
+    const response = interaction.statuses
+      .map((status) => documentedResponse(operation, status))
+      .find((found) => found !== undefined);
+    if (response === undefined) {
+      note(
+        context,
+        'pact-status-undocumented',
+        '/response/status',
+        `the status ${interaction.statuses.join(' or ')}`,
+        `only ${[...operation.responses.keys()].join(', ')}`,
+      );
+      continue;
+    }
+    if (!response.hasBody) {
+      if (interaction.body !== undefined) {
+        note(context, 'pact-field-removed', '/response/body', 'a JSON body documented for its status', 'none');
+      }
+      continue;
+    }
+    if (interaction.body !== undefined) checkValue(context, interaction.body, response.schema, '/response/body');
+    for (const segments of interaction.rulePaths) checkRulePath(context, segments, response.schema, interaction.body);
+  }
+  return findings;
+}

@@ -60,7 +60,17 @@ export default defineConfig({
           exclude: ['test/contracts/**', ...endToEndFiles],
         },
       },
-      { test: { ...shared, ...notIsolated, name: 'end-to-end', include: endToEndFiles } },
+      {
+        test: {
+          ...shared,
+          ...notIsolated,
+          name: 'end-to-end',
+          include: endToEndFiles,
+          // A folder for the run, in which what several files need (the packed kit, the Node 24
+          // projects) is made once, by the first file that asks (test/support/once-per-run.ts).
+          globalSetup: ['test/support/run-folder.ts'],
+        },
+      },
     ],
   },
 });

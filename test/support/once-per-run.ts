@@ -11,26 +11,31 @@ type Outcome<T> = { value: T } | { error: string };
 /**
  * Runs `make` once for the whole vitest run, whichever test file and worker process asks first, and
  * gives every asker its value (JSON, so that other processes can read it). The first asker takes a
- * lock file in the run's folder (test/support/run-folder.ts), makes the value in a folder of its own
- * (`folder`, kept until the run ends) and writes the outcome beside it; the others wait for that file
- * to appear, watching the folder: no clock, the test's own timeout bounds the wait. A maker that
- * throws fails every asker, with its message.
+ * lock file in the run's folder (test/support/run-folder.ts, or `runFolder`), makes the value in a
+ * folder of its own (`folder`, kept until the run ends) and writes the outcome beside it; the others
+ * wait for that file to appear, watching the folder: no clock, the test's own timeout bounds the wait.
+ * A maker that throws fails every asker, with its message.
  *
  * @example
  * const tarball = await oncePerRun('kit', (folder) => packKit(folder));
  */
-export function oncePerRun<T>(name: string, make: (folder: string) => Promise<T>): Promise<T> {
-  let value = made.get(name) as Promise<T> | undefined;
+export function oncePerRun<T>(
+  name: string,
+  make: (folder: string) => Promise<T>,
+  options: { runFolder?: string } = {},
+): Promise<T> {
+  const runFolder = options.runFolder ?? inject('runFolder');
+  if (runFolder === undefined) throw new Error('no run folder: oncePerRun runs in the end-to-end project only');
+  const key = join(runFolder, name);
+  let value = made.get(key) as Promise<T> | undefined;
   if (value === undefined) {
-    value = madeOnce(name, make);
-    made.set(name, value);
+    value = madeOnce(runFolder, name, make);
+    made.set(key, value);
   }
   return value;
 }
 
-async function madeOnce<T>(name: string, make: (folder: string) => Promise<T>): Promise<T> {
-  const runFolder = inject('runFolder');
-  if (runFolder === undefined) throw new Error('no run folder: oncePerRun runs in the end-to-end project only');
+async function madeOnce<T>(runFolder: string, name: string, make: (folder: string) => Promise<T>): Promise<T> {
   const outcomeFile = join(runFolder, `${name}.json`);
   const lock = await open(join(runFolder, `${name}.lock`), 'wx').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'EEXIST') return undefined;

@@ -1,5 +1,6 @@
 // A frontend team on msw 3 (issue 55): a fresh project on Node 24 (msw 3 needs Node 22.12 or later,
-// the suite runs on 20) installs msw 3.0.5, vitest 5, vite 8, then the packed kit with no flag, and
+// the suite runs on 20; the project the Node 24 files share, node24Projects) installs msw 3.0.5,
+// vitest 5, vite 8 (with the other files' tools), then the packed kit with no flag, and
 // uses the kit's mock through each of msw 3's ways: setupServer and defineNetwork in vitest, and in a
 // Vite app on the msw/vite plugin (virtual:msw's network, the kit's startNetworkMock, setupWorker
 // through startBrowserMock, and defineNetwork over msw/browser's sources) in headless Chromium. The

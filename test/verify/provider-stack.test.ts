@@ -1,6 +1,7 @@
 // Issue 55, item 4: a provider team on today's stack (Node 24, pact-js 17 with pact-core 20, prism-http
 // 5.16) gets the verdicts the kit's own stack (Node 20, pact-core 19, prism-http 5.12) gives. A fresh
-// provider project on Node 24 installs the peers, then the packed kit, as a user would; every provider
+// provider project on Node 24 (the Node 24 cell's, node24Projects) installs the peers, then the packed
+// kit, as a user would; every provider
 // here (the kit's mock, planted faults, an honest variation, a broker flow) is verified twice at once,
 // by that project's `npx petstore-verify` and by this checkout's built command on this Node, each
 // against a provider of its own started in this process. The two outputs must agree line for line,

@@ -1,6 +1,6 @@
 // msw 3 in a frontend team's project (issue 55, item 3): a fresh project on Node 24 (msw 3 needs
-// Node >= 22.12) installs msw 3.0.5, Playwright, Storybook and msw-storybook-addon 3.0.3 with no flag,
-// then the packed kit, and runs the kit's own examples from there: the Playwright suite in both modes
+// Node >= 22.12; the project the Node 24 files share, node24Projects) installs msw 3.0.5, Playwright,
+// Storybook and msw-storybook-addon 3.0.3 with no flag, then the packed kit, and runs the kit's own examples from there: the Playwright suite in both modes
 // (the in-page mock on the kit's own route source, no @msw/playwright) with the coverage reporter and
 // the run's pact, and the Storybook built and opened in Chromium, story by story and switching.
 // On msw 2 the same suite runs in this checkout (playwright-example.test.ts); that neither major needs

@@ -20,19 +20,20 @@ const endToEndFiles = [
   'test/package/package.test.ts', // npm pack, three npm installs, tsc, esbuild, Chromium
   'test/mocks/browser/playwright-example.test.ts', // Playwright with its workers and Chromiums, a Vite build
   'test/mocks/browser/storybook.test.ts', // a Storybook build and Chromium
-  'test/mocks/browser/msw3-frontend.test.ts', // a user's project on msw 3 (Node 24): npm installs, tsc, Playwright, a Storybook build, Chromium
+  'test/mocks/browser/msw3-frontend.test.ts', // a user's project on msw 3 (Node 24, shared): tsc, Playwright, a Storybook build, Chromium
   'test/mocks/browser/browser.test.ts', // Chromium, MSW's service worker
   'test/mocks/control/control-page.test.ts', // Chromium
   'test/cli/cli.test.ts', // petstore-mock as a process, one or more a test (41 tests)
   'test/verify/har-browser.test.ts', // Chromium writes HAR files (recordHar)
   'test/package/add-operation.test.ts', // a copy of the project with an operation added: tsc, esbuild, node
-  // The support matrix: fresh projects on Node 20, 22, 24 and 26, npm installs, vitest, tsc, the commands
+  // The support matrix: fresh projects on Node 20, 22, 24 and 26, npm installs, vitest, tsc, the commands.
+  // The four Node 24 files share two projects, made once a run (node24Projects in support-matrix.ts).
   'test/package/matrix-node20.test.ts',
   'test/package/matrix-node22.test.ts',
   'test/package/matrix-node24.test.ts',
   'test/package/matrix-node26.test.ts',
-  'test/verify/provider-stack.test.ts', // two npm installs on Node 24, petstore-verify as processes on two stacks (~35 s)
-  'test/package/msw3.test.ts', // Node 24, two npm installs, vitest, tsc, a Vite build, Chromium
+  'test/verify/provider-stack.test.ts', // the Node 24 provider project (shared), petstore-verify as processes on two stacks (~35 s)
+  'test/package/msw3.test.ts', // the Node 24 frontend project (shared), vitest, tsc, a Vite build, Chromium
 ];
 
 // A worker imports the kit, msw, Ajv and the compiled document once for all the files it runs, not
@@ -60,7 +61,17 @@ export default defineConfig({
           exclude: ['test/contracts/**', ...endToEndFiles],
         },
       },
-      { test: { ...shared, ...notIsolated, name: 'end-to-end', include: endToEndFiles } },
+      {
+        test: {
+          ...shared,
+          ...notIsolated,
+          name: 'end-to-end',
+          include: endToEndFiles,
+          // A folder for the run, in which what several files need (the packed kit, the Node 24
+          // projects) is made once, by the first file that asks (test/support/once-per-run.ts).
+          globalSetup: ['test/support/run-folder.ts'],
+        },
+      },
     ],
   },
 });

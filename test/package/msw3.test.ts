@@ -1,5 +1,6 @@
 // A frontend team on msw 3 (issue 55): a fresh project on Node 24 (msw 3 needs Node 22.12 or later,
-// the suite runs on 20) installs msw 3.0.5, vitest 5, vite 8, then the packed kit with no flag, and
+// the suite runs on 20; the project the Node 24 files share, node24Projects) installs msw 3.0.5,
+// vitest 5, vite 8 (with the other files' tools), then the packed kit with no flag, and
 // uses the kit's mock through each of msw 3's ways: setupServer and defineNetwork in vitest, and in a
 // Vite app on the msw/vite plugin (virtual:msw's network, the kit's startNetworkMock, setupWorker
 // through startBrowserMock, and defineNetwork over msw/browser's sources) in headless Chromium. The
@@ -10,17 +11,17 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderMock } from '../../mocks/adapters/msw.js';
 import { type Exit, startCommand } from '../support/cli-support.js';
-import { type ConsumerProject, consumerProject, packKit } from '../support/consumer-project.js';
+import type { ConsumerProject } from '../support/consumer-project.js';
 import { launchChromium } from '../support/headless-browser.mjs';
 import { nodeBinary } from '../support/node-binaries.js';
-import { supportMatrix } from './support-matrix.js';
+import { sharedProject } from '../support/shared-project.js';
+import { expectCleanInstalls, msw3Stack, node24Projects, supportMatrix } from './support-matrix.js';
 import { authorized, type LocalServer, serveDirectory } from '../support/support.js';
 import { documentBlocks, namedFile } from './doc-blocks.js';
 
-/** Exactly the versions the issue names: npm would otherwise pick msw 2 for the kit's peer range. */
-const stack = ['msw@3.0.5', 'vitest@5.1.2', 'vite@8.3.8', 'typescript@5.9.3'];
-
 let project: ConsumerProject;
+/** The shared project's folder, where its node_modules is; this file works in a folder of its own in it. */
+let root: string;
 let browser: Promise<Browser> | undefined;
 let site: LocalServer | undefined;
 
@@ -42,16 +43,18 @@ async function writeFiles(folder: string, files: { name: string; code: string }[
 const printed = (exit: Exit) => (exit.stdout + exit.stderr).replace(/\u001b\[\d+m/g, '');
 
 beforeAll(async () => {
-  project = await consumerProject({ node: await nodeBinary(supportMatrix.node24.nodeVersion), name: 'msw3-frontend' });
-  const tarball = await packKit(project.folder);
-  const tools = await project.install(stack);
-  expect(tools.code, printed(tools)).toBe(0);
-  expect(printed(tools)).not.toMatch(/ERESOLVE|EBADENGINE|peer dep/i);
-  // The kit last and with no flag, as a team already on msw 3 adds it: its peer range must take msw 3.
-  const kit = await project.install([tarball]);
-  expect(kit.code, printed(kit)).toBe(0);
-  expect(printed(kit)).not.toMatch(/ERESOLVE|EBADENGINE|peer dep/i);
-}, 300_000);
+  // The Node 24 frontend project the Node 24 files share (node24Projects), made once a run: it installs
+  // msw3Stack, exactly the versions the issue names (npm would otherwise pick msw 2 for the kit's peer
+  // range), with the other files' tools, then the kit last and with no flag, as a team already on msw 3
+  // adds it: its peer range must take msw 3.
+  const shared = await sharedProject(node24Projects.frontend, {
+    node: await nodeBinary(supportMatrix.node24.nodeVersion),
+    workspace: 'msw3',
+  });
+  project = shared.project;
+  root = shared.root;
+  expectCleanInstalls({ definition: node24Projects.frontend, installs: shared.installs }, msw3Stack);
+}, 600_000);
 
 afterAll(async () => {
   await (await browser?.catch(() => undefined))?.close();
@@ -61,7 +64,7 @@ afterAll(async () => {
 
 describe('a project on msw 3.0.5 and Node 24', () => {
   it('installs the kit beside msw 3 and keeps msw 3', async () => {
-    const installed = JSON.parse(await readFile(join(project.folder, 'node_modules/msw/package.json'), 'utf8'));
+    const installed = JSON.parse(await readFile(join(root, 'node_modules/msw/package.json'), 'utf8'));
     expect(installed.version).toBe('3.0.5');
     expect(project.node.version).toMatch(/^24\./);
   });

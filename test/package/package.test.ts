@@ -10,6 +10,7 @@ import { installVersion, optionalDependencies } from '../../verify/optional-depe
 import { type Exit, projectRoot, runToExit, scratchFolder, startCommand } from '../support/cli-support.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/headless-browser.mjs';
+import { packedKit } from '../support/shared-project.js';
 import { contractScenarios } from '../support/document-figures.js';
 import { authorized, serveDirectory } from '../support/support.js';
 import { type DocBlock, documentBlocks, namedFile, where } from './doc-blocks.js';
@@ -25,7 +26,7 @@ const mebibytes = async (directory: string) =>
 let consumer: string;
 let mswAlone: string;
 const weight = { kitAndMsw: 0, msw: 0 };
-/** The files of the tarball the consumer installs, as npm pack lists them. */
+/** The files of the tarball the consumer installs, as the tarball lists them. */
 let packedFiles: string[];
 /** One headless Chromium for the file, launched on first use; each test opens its own page. */
 let browser: Promise<Browser> | undefined;
@@ -36,12 +37,13 @@ const chromium = () => (browser ??= launchChromium());
 beforeAll(async () => {
   consumer = await scratchFolder('petstore-consumer-');
   mswAlone = await scratchFolder('petstore-msw-alone-');
-  const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', consumer], {
-    cwd: projectRoot,
-  });
-  const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
-  const { filename } = packed!;
-  packedFiles = packed!.files.map((file) => file.path);
+  // The run's one tarball, which the support matrix's cells install too (packed once a run).
+  const tarball = await packedKit();
+  const { stdout } = await run('tar', ['-tzf', tarball], { maxBuffer: 16 * 1024 * 1024 });
+  packedFiles = stdout
+    .split('\n')
+    .filter((entry) => entry !== '')
+    .map((entry) => entry.replace(/^package\//, ''));
   await writeFile(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   await writeFile(join(mswAlone, 'package.json'), JSON.stringify({ name: 'msw-alone', private: true, type: 'module' }));
   // The README's vitest project: a folder of its own inside the consumer's, which finds the kit and msw
@@ -55,7 +57,7 @@ beforeAll(async () => {
   );
   for (const tool of ['vitest', 'openapi-fetch'])
     await symlink(join(projectRoot, 'node_modules', tool), join(vitestProject, 'node_modules', tool), 'dir');
-  await Promise.all([install(consumer, [join(consumer, filename), 'msw@2.15.0']), install(mswAlone, ['msw@2.15.0'])]);
+  await Promise.all([install(consumer, [tarball, 'msw@2.15.0']), install(mswAlone, ['msw@2.15.0'])]);
   weight.kitAndMsw = await mebibytes(consumer);
   weight.msw = await mebibytes(mswAlone);
 }, 240_000);
@@ -375,7 +377,7 @@ await explore({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', stateUrl: 'http:/
   });
 
   it('ships the built code, the declarations and the spec, and no tests or sources', async () => {
-    // The files of the very tarball the consumer installed, as npm pack listed them.
+    // The files of the very tarball the consumer installed, as the tarball lists them.
     const files = packedFiles;
     for (const file of [
       'dist/mocks/adapters/msw.js',

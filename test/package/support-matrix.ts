@@ -2,8 +2,9 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Exit, startCommand } from '../support/cli-support.js';
-import { type ConsumerProject, consumerProject, packKit } from '../support/consumer-project.js';
+import { type ConsumerProject, consumerProject } from '../support/consumer-project.js';
 import { currentNode, type NodeBinary, nodeBinary } from '../support/node-binaries.js';
+import { packedKit, type SharedProjectDefinition, sharedProject, theKit } from '../support/shared-project.js';
 import { type DocBlock, documentBlocks, namedFile, where } from './doc-blocks.js';
 import { docFrames } from './doc-frames.js';
 import { forMsw } from './msw-majors.js';
@@ -75,6 +76,39 @@ export const supportMatrix = {
   },
 } as const satisfies Record<string, MatrixCell>;
 
+/** What msw3.test.ts's project installs before the kit: msw 3's own ways in vitest, tsc and a Vite app. */
+export const msw3Stack = ['msw@3.0.5', 'vitest@5.1.2', 'vite@8.3.8', 'typescript@5.9.3'];
+
+/** What msw3-frontend.test.ts's project installs before the kit: the kit's example Playwright suite and Storybook. */
+export const msw3ExampleTools = [
+  'msw@3.0.5',
+  '@playwright/test@1.65.1',
+  'vite@8.3.8',
+  '@sparticuz/chromium@147.0.0',
+  'storybook@10.6.0',
+  '@storybook/html-vite@10.6.0',
+  'msw-storybook-addon@3.0.3',
+  'typescript@5.9.3',
+  '@types/node@24.19.4',
+];
+
+/**
+ * The two projects on Node 24 that the four Node 24 files share, each made once a run by whichever
+ * file asks first (test/support/shared-project.ts), each file working in a folder of its own in them.
+ * The frontend project installs what the Node 24 cell's frontend, msw3.test.ts and msw3-frontend.test.ts
+ * each install before the kit, in one install, then the kit with no flag; the provider project is the
+ * cell's, which provider-stack.test.ts's was already (pact-js 17, prism-http 5.16, then the kit). What the
+ * cell proves of a frontend project with msw and vitest alone, the Node 22 and 26 cells still prove
+ * (msw 3 and vitest 5 too). Why shared: docs/decisions/suite-time.md.
+ */
+export const node24Projects = {
+  frontend: {
+    name: 'node24-frontend',
+    installs: [[...new Set([...supportMatrix.node24.frontend, ...msw3Stack, ...msw3ExampleTools])], [theKit]],
+  },
+  provider: { name: 'node24-provider', installs: [[...supportMatrix.node24.provider], [theKit]] },
+} satisfies Record<string, SharedProjectDefinition>;
+
 /** The msw major a cell's frontend project has. */
 const mswMajor = (cell: MatrixCell): 2 | 3 => (cell.resolved.msw?.startsWith('2.') ? 2 : 3);
 
@@ -136,11 +170,34 @@ async function resolvedVersions(project: ConsumerProject, names: readonly string
   return Object.fromEntries([...found].map(([name, versions]) => [name, [...versions].sort().join(' and ')]));
 }
 
-/** Runs an install and fails on what npm refused or warned of this Node (ERESOLVE, EBADENGINE). */
-async function installCleanly(project: ConsumerProject, packages: readonly string[]): Promise<void> {
-  const exit = await project.install(packages);
-  expect(refusals(exit), packages.join(' ')).toEqual([]);
-  expect(exit.code, exit.stderr).toBe(0);
+/** Runs an install (in the project, or in `cwd`) and fails on what npm refused or warned of this Node. */
+async function installCleanly(
+  project: ConsumerProject,
+  packages: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<void> {
+  expectClean(await project.install(packages, options), packages);
+}
+
+/** Fails on an install that did not end well, or on what npm refused or warned of this Node (ERESOLVE, EBADENGINE). */
+function expectClean(exit: Exit | undefined, packages: readonly string[]): void {
+  expect(exit, `npm install ${packages.join(' ')} was not run: an install before it failed`).toBeDefined();
+  expect(refusals(exit!), packages.join(' ')).toEqual([]);
+  expect(exit!.code, exit!.stderr).toBe(0);
+}
+
+/**
+ * A shared project's installs, each as installCleanly judges one, and checks that the first holds every
+ * package `needed` (what the asking file's own project would install) and the last is the kit alone.
+ */
+export function expectCleanInstalls(
+  shared: { definition: SharedProjectDefinition; installs: readonly Exit[] },
+  needed: readonly string[],
+): void {
+  const { installs } = shared.definition;
+  expect(installs[0]).toEqual(expect.arrayContaining([...needed]));
+  expect(installs.at(-1)).toEqual([theKit]);
+  for (const [index, packages] of installs.entries()) expectClean(shared.installs[index], packages);
 }
 
 /** The docs' blocks of the given kinds, in file order. */
@@ -173,25 +230,40 @@ async function frontendTypeFiles(): Promise<Map<string, DocBlock & { text: strin
  * the cell's TypeScript, a type check of the docs' frontend blocks; a provider project installs the
  * cell's Pact and Prism and then the kit (in a whole cell; the others add them to the frontend's
  * project), and runs the docs' `npx petstore-verify` blocks (the README's and the --strict one, or
- * every one in a whole cell) against its own `npx petstore-mock`.
+ * every one in a whole cell) against its own `npx petstore-mock`. With `shared`, the two projects are
+ * shared ones (node24Projects), made once a run: the install tests judge what their installs printed.
  */
-export function describeCell(cell: MatrixCell): void {
+export function describeCell(
+  cell: MatrixCell,
+  shared?: { frontend: SharedProjectDefinition; provider: SharedProjectDefinition },
+): void {
   describe(`support matrix: ${cell.name}`, () => {
     let node: NodeBinary;
-    let tarball: string;
     let frontend: ConsumerProject;
     let provider: ConsumerProject;
+    let sharedInstalls: { frontend: readonly Exit[]; provider: readonly Exit[] } | undefined;
 
     beforeAll(async () => {
       node = process.versions.node === cell.nodeVersion ? currentNode() : await nodeBinary(cell.nodeVersion);
+      if (shared !== undefined) {
+        const workspace = `matrix-node${cell.node}`;
+        const [madeFrontend, madeProvider] = await Promise.all([
+          sharedProject(shared.frontend, { node, workspace }),
+          sharedProject(shared.provider, { node, workspace }),
+        ]);
+        frontend = madeFrontend.project;
+        provider = madeProvider.project;
+        sharedInstalls = { frontend: madeFrontend.installs, provider: madeProvider.installs };
+        return;
+      }
       frontend = await consumerProject({ node, name: 'frontend' });
       // A whole cell gives the provider a project of its own, so that the kit is installed after Pact and
       // Prism too; the others add Pact and Prism to the frontend's project, one install less.
       provider = cell.whole ? await consumerProject({ node, name: 'provider' }) : frontend;
-      tarball = await packKit(frontend.folder);
-    }, 120_000);
+    }, 600_000);
 
     afterAll(async () => {
+      // A shared project's folder is the run's (removed when it ends): only this file's own folder goes.
       for (const project of new Set([frontend, provider]))
         if (project !== undefined) await rm(project.folder, { recursive: true, force: true });
     });
@@ -203,8 +275,12 @@ export function describeCell(cell: MatrixCell): void {
     });
 
     it('installs the kit with no flag in a frontend project that has msw and vitest already', async () => {
-      await installCleanly(frontend, cell.frontend);
-      await installCleanly(frontend, [tarball]);
+      if (shared !== undefined)
+        expectCleanInstalls({ definition: shared.frontend, installs: sharedInstalls!.frontend }, cell.frontend);
+      else {
+        await installCleanly(frontend, cell.frontend);
+        await installCleanly(frontend, [await packedKit()]);
+      }
       expect(await resolvedVersions(frontend, ['msw'])).toEqual({ msw: cell.resolved.msw });
     }, 240_000);
 
@@ -241,14 +317,18 @@ export function describeCell(cell: MatrixCell): void {
 
     if (cell.typescript !== undefined)
       it(`type-checks the docs' frontend blocks with TypeScript ${cell.typescript}`, async () => {
-        await installCleanly(frontend, [`typescript@${cell.typescript}`]);
+        // A project of its own inside the frontend's, which finds the kit and msw in the frontend's
+        // node_modules and its TypeScript in its own: the frontend project may be shared with files that
+        // run another TypeScript (node24Projects).
         const folder = join(frontend.folder, 'doc-types');
+        await mkdir(folder, { recursive: true });
+        await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'doc-types', type: 'module' }));
+        await installCleanly(frontend, [`typescript@${cell.typescript}`], { cwd: folder });
         const files = await frontendTypeFiles();
         for (const [name, file] of files) {
           await mkdir(dirname(join(folder, name)), { recursive: true });
           await writeFile(join(folder, name), forMsw(mswMajor(cell), file.text));
         }
-        await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'doc-types', type: 'module' }));
         await writeFile(
           join(folder, 'tsconfig.json'),
           JSON.stringify({
@@ -267,7 +347,7 @@ export function describeCell(cell: MatrixCell): void {
             files: [...files.keys()],
           }),
         );
-        const tsc = await frontend.exec('npx', ['--no-install', 'tsc', '--version']);
+        const tsc = await frontend.exec('npx', ['--no-install', 'tsc', '--version'], { cwd: folder });
         expect(tsc.stdout.trim()).toBe(`Version ${cell.typescript}`);
         const exit = await frontend.exec('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json', '--pretty', 'false'], {
           cwd: folder,
@@ -308,8 +388,12 @@ export function describeCell(cell: MatrixCell): void {
       ? 'installs the kit with no flag in a provider project that has Pact and Prism already'
       : "installs Pact and Prism with no flag beside the kit, in the frontend's project";
     it(providerInstall, async () => {
-      const installs = cell.whole ? [cell.provider, [tarball]] : [cell.provider];
-      for (const packages of installs) await installCleanly(provider, packages);
+      if (shared !== undefined)
+        expectCleanInstalls({ definition: shared.provider, installs: sharedInstalls!.provider }, cell.provider);
+      else {
+        const installs = cell.whole ? [cell.provider, [await packedKit()]] : [cell.provider];
+        for (const packages of installs) await installCleanly(provider, packages);
+      }
       const harness = ['@pact-foundation/pact-core', '@stoplight/prism-http'];
       expect(await resolvedVersions(provider, harness)).toEqual(
         Object.fromEntries(harness.map((name) => [name, cell.resolved[name]])),

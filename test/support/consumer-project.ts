@@ -13,8 +13,11 @@ export interface ConsumerProject {
   node: NodeBinary;
   /** The environment its commands run with: the project's Node first on PATH, so npm, npx and scripts use it. */
   env: NodeJS.ProcessEnv;
-  /** Runs `npm install --save-dev PACKAGES` as a user would (no flag but quiet ones), to its end. */
-  install: (packages: readonly string[]) => Promise<Exit>;
+  /**
+   * Runs `npm install --save-dev PACKAGES` as a user would (no flag but quiet ones), to its end: in the
+   * project, or in `cwd`, a folder inside it with a package.json of its own.
+   */
+  install: (packages: readonly string[], options?: { cwd?: string }) => Promise<Exit>;
   /**
    * Runs a command in the project under its Node (`node` and `npx` resolve to it) to its end; `env` is
    * laid over the project's environment.
@@ -43,17 +46,35 @@ export async function packKit(folder: string): Promise<string> {
 }
 
 /**
- * A new, empty ES-module project in a scratch folder, whose commands run under `node`: npm itself runs
- * under it too, so engines and peer ranges are judged as that Node's users see them.
+ * A new, empty ES-module project in a scratch folder (or in `folder`, an empty one), whose commands run
+ * under `node`: npm itself runs under it too, so engines and peer ranges are judged as that Node's users
+ * see them.
  *
  * @example
  * const project = await consumerProject({ node: await nodeBinary('24.22.3'), name: 'frontend' });
  * const exit = await project.install(['msw@3.0.5', 'vitest@5.1.2']);
  */
-export async function consumerProject(options: { node: NodeBinary; name: string }): Promise<ConsumerProject> {
-  const folder = await scratchFolder(`petstore-${options.name}-`);
+export async function consumerProject(options: {
+  node: NodeBinary;
+  name: string;
+  folder?: string;
+}): Promise<ConsumerProject> {
+  const folder = options.folder ?? (await scratchFolder(`petstore-${options.name}-`));
   await writeFile(join(folder, 'package.json'), JSON.stringify({ name: options.name, private: true, type: 'module' }));
-  const env = userEnvironment(options.node);
+  return projectIn({ node: options.node, folder });
+}
+
+/**
+ * A project that exists already in `folder` (its package.json and node_modules as they are), whose
+ * commands run under `node`, as consumerProject's.
+ *
+ * @example
+ * const project = projectIn({ node: await nodeBinary('24.22.3'), folder });
+ * await project.exec('npx', ['petstore-mock', '--port', '0']);
+ */
+export function projectIn(options: { node: NodeBinary; folder: string }): ConsumerProject {
+  const { node, folder } = options;
+  const env = userEnvironment(node);
   const exec: ConsumerProject['exec'] = (command, args, execOptions = {}) =>
     runToExit(command, [...args], {
       cwd: execOptions.cwd ?? folder,
@@ -62,11 +83,15 @@ export async function consumerProject(options: { node: NodeBinary; name: string 
     });
   return {
     folder,
-    node: options.node,
+    node,
     env,
     exec,
-    install: (packages) =>
-      exec('npm', ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', ...packages]),
+    install: (packages, installOptions = {}) =>
+      exec(
+        'npm',
+        ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', ...packages],
+        installOptions,
+      ),
   };
 }
 

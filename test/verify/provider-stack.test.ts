@@ -1,25 +1,31 @@
 // Issue 55, item 4: a provider team on today's stack (Node 24, pact-js 17 with pact-core 20, prism-http
 // 5.16) gets the verdicts the kit's own stack (Node 20, pact-core 19, prism-http 5.12) gives. A fresh
-// provider project on Node 24 installs the peers, then the packed kit, as a user would; every provider
+// provider project on Node 24 (the Node 24 cell's, node24Projects) installs the peers, then the packed
+// kit, as a user would; every provider
 // here (the kit's mock, planted faults, an honest variation, a broker flow) is verified twice at once,
 // by that project's `npx petstore-verify` and by this checkout's built command on this Node, each
 // against a provider of its own started in this process. The two outputs must agree line for line,
 // but for addresses and times; each must also say what the Node 20 suite's own tests assert today.
 import { existsSync } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../../contracts/pact-file.js';
 import { isList, json, startBrokenProvider, type Fault } from '../support/broken-provider.js';
 import { type Exit, projectRoot, runToExit, scratchFolder, verifyCliPath } from '../support/cli-support.js';
-import { type ConsumerProject, consumerProject, packKit } from '../support/consumer-project.js';
+import { type ConsumerProject, projectIn } from '../support/consumer-project.js';
 import { noCi, pactOf, startFakeBroker } from '../support/fake-broker.js';
 import { startHostileProvider, type Switches } from '../support/hostile-provider.js';
 import { nodeBinary } from '../support/node-binaries.js';
-import { supportMatrix } from '../package/support-matrix.js';
+import { expectCleanInstalls, node24Projects, supportMatrix } from '../package/support-matrix.js';
+import { sharedProject } from '../support/shared-project.js';
 import { startServer } from '../support/support.js';
 
-/** Today's stack, as the issue names it: exact versions, so that a new release changes nothing here unseen. */
+/**
+ * Today's stack, as the issue names it: exact versions, so that a new release changes nothing here
+ * unseen. The Node 24 cell's provider project installs them, then the kit: this file shares it
+ * (node24Projects), made once a run.
+ */
 const todaysPeers = ['@pact-foundation/pact@17.1.2', '@stoplight/prism-http@5.16.0'];
 
 /** A provider started in this process for one run: the arguments that point petstore-verify at it. */
@@ -42,20 +48,22 @@ interface Case {
 }
 
 let project: ConsumerProject;
+/** The shared project's folder, where its node_modules is; this file works in a folder of its own in it. */
+let root: string;
 let scratch: string;
 
 beforeAll(async () => {
   // The packed kit is dist/ as built: an old build would test old code (npm test builds first).
   if (!existsSync(verifyCliPath)) throw new Error('dist/ is missing: run `npm run build` before this file');
   scratch = await scratchFolder('petstore-provider-stack-');
-  const [node24, tarball] = await Promise.all([nodeBinary(supportMatrix.node24.nodeVersion), packKit(scratch)]);
-  project = await consumerProject({ node: node24, name: 'provider-on-todays-stack' });
+  const shared = await sharedProject(node24Projects.provider, {
+    node: await nodeBinary(supportMatrix.node24.nodeVersion),
+    workspace: 'provider-stack',
+  });
+  project = shared.project;
+  root = shared.root;
   // The peers first, then the kit with no flag: the install must accept pact-core 20 and prism-http 5.16.
-  for (const packages of [todaysPeers, [tarball]]) {
-    const installed = await project.install(packages);
-    expect(installed.code, installed.stderr).toBe(0);
-    expect(installed.stderr).not.toMatch(/ERESOLVE|EBADENGINE/);
-  }
+  expectCleanInstalls({ definition: node24Projects.provider, installs: shared.installs }, todaysPeers);
 }, 600_000);
 
 afterAll(async () => {
@@ -63,7 +71,7 @@ afterAll(async () => {
 });
 
 /** The installed versions, read off a project (the Node 24 one, or this checkout): what the verdicts below are of. */
-async function installedVersion(name: string, folder = project.folder): Promise<string> {
+async function installedVersion(name: string, folder = root): Promise<string> {
   const manifest = join(folder, 'node_modules', name, 'package.json');
   return (JSON.parse(await readFile(manifest, 'utf8')) as { version: string }).version;
 }
@@ -79,8 +87,8 @@ const environment = (target: Target) => ({
 });
 
 /** `npx petstore-verify` in the Node 24 project, as its user runs it. */
-function onTodaysStack(target: Target, args: string[]): Promise<Exit> {
-  return project.exec('npx', ['petstore-verify', ...target.args, ...args], {
+function onTodaysStack(target: Target, args: string[], from = project): Promise<Exit> {
+  return from.exec('npx', ['petstore-verify', ...target.args, ...args], {
     env: environment(target),
     timeout: 170_000,
   });
@@ -275,15 +283,18 @@ describe('petstore-verify on Node 24 with pact-core 20 and prism-http 5.16 gives
   });
 });
 
-// After the verdicts above (vitest runs this block when they have all ended): it takes a package out
-// of the shared project for the length of one run, and puts it back.
 describe("a verifier that cannot run on today's stack is the tool's failure, not the provider's", () => {
   it('exits 2, naming why, and publishes nothing to a broker, when pact-core is installed without its native package (npm install --omit=optional)', async () => {
-    const native = join(project.folder, 'node_modules', '@pact-foundation', 'pact-core-linux-x64-glibc');
+    // The project is shared with other files, which need it whole: a copy of it loses the package
+    // instead, its files hard links to the project's (nothing is copied but the folders).
+    const copy = await scratchFolder('petstore-provider-without-native-');
+    const copied = await runToExit('cp', ['-al', join(root, 'node_modules'), join(root, 'package.json'), copy]);
+    expect(copied.code, copied.stderr).toBe(0);
+    const withoutNative = projectIn({ node: project.node, folder: copy });
+    const native = join(copy, 'node_modules', '@pact-foundation', 'pact-core-linux-x64-glibc');
     // Pact's native core for this machine (linux-x64, glibc): a package of its own, which --omit=optional leaves out.
     expect(existsSync(native)).toBe(true);
-    const aside = `${native}.aside`;
-    await rename(native, aside);
+    await rm(native, { recursive: true });
     const mock = await startServer();
     const broker = await startFakeBroker([{ consumer: 'web-app', text: await pactOf('cancel-shipped-order') }]);
     try {
@@ -293,8 +304,8 @@ describe("a verifier that cannot run on today's stack is the tool's failure, not
       };
       const state = ['--state-url', `${mock.origin}/__mock/provider-state`, '--suite', 'pact'];
       const [alone, withBroker] = await Promise.all([
-        onTodaysStack(target, state),
-        onTodaysStack({ ...target, broker }, [...state, '--provider-version', '1.2.6']),
+        onTodaysStack(target, state, withoutNative),
+        onTodaysStack({ ...target, broker }, [...state, '--provider-version', '1.2.6'], withoutNative),
       ]);
       for (const exit of [alone, withBroker]) {
         expect(exit.stdout).toMatch(
@@ -306,8 +317,7 @@ describe("a verifier that cannot run on today's stack is the tool's failure, not
       // Nothing was verified: the broker is told nothing of the provider's version, neither pass nor failure.
       expect(broker.bodiesOf('POST', '/verification-results')).toEqual([]);
     } finally {
-      await rename(aside, native);
-      await Promise.all([mock.close(), broker.close()]);
+      await Promise.all([mock.close(), broker.close(), rm(copy, { recursive: true, force: true })]);
     }
   });
 });

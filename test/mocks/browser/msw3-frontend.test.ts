@@ -1,6 +1,6 @@
 // msw 3 in a frontend team's project (issue 55, item 3): a fresh project on Node 24 (msw 3 needs
-// Node >= 22.12) installs msw 3.0.5, Playwright, Storybook and msw-storybook-addon 3.0.3 with no flag,
-// then the packed kit, and runs the kit's own examples from there: the Playwright suite in both modes
+// Node >= 22.12; the project the Node 24 files share, node24Projects) installs msw 3.0.5, Playwright,
+// Storybook and msw-storybook-addon 3.0.3 with no flag, then the packed kit, and runs the kit's own examples from there: the Playwright suite in both modes
 // (the in-page mock on the kit's own route source, no @msw/playwright) with the coverage reporter and
 // the run's pact, and the Storybook built and opened in Chromium, story by story and switching.
 // On msw 2 the same suite runs in this checkout (playwright-example.test.ts); that neither major needs
@@ -14,28 +14,15 @@ import packagedChromium from '@sparticuz/chromium';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../../core/parse-json.js';
-import { projectRoot, scratchFolder } from '../../support/cli-support.js';
-import { type ConsumerProject, consumerProject, packKit } from '../../support/consumer-project.js';
+import { projectRoot } from '../../support/cli-support.js';
+import type { ConsumerProject } from '../../support/consumer-project.js';
 import { documentedResponseCount, responsesOf } from '../../support/document-figures.js';
 import { examplePactInteractions, storyOutcomes, storySwitches } from '../../support/example-suites.js';
 import { launchChromium } from '../../support/headless-browser.mjs';
-import { type NodeBinary, nodeBinary } from '../../support/node-binaries.js';
-import { supportMatrix } from '../../package/support-matrix.js';
+import { nodeBinary } from '../../support/node-binaries.js';
+import { sharedProject } from '../../support/shared-project.js';
+import { expectCleanInstalls, msw3ExampleTools, node24Projects, supportMatrix } from '../../package/support-matrix.js';
 import { type LocalServer, serveDirectory } from '../../support/support.js';
-
-// What the Playwright example needs besides msw, each installed exactly.
-const playwrightTools = ['@playwright/test@1.65.1', 'vite@8.3.8', '@sparticuz/chromium@147.0.0'];
-
-// The versions of the msw 3 stack this file proves, each installed exactly.
-const tools = [
-  'msw@3.0.5',
-  ...playwrightTools,
-  'storybook@10.6.0',
-  '@storybook/html-vite@10.6.0',
-  'msw-storybook-addon@3.0.3',
-  'typescript@5.9.3',
-  '@types/node@24.19.4',
-];
 
 // The examples as a TypeScript user compiles them, against msw 3's types and the kit's declarations.
 // A name of its own: Playwright reads a tsconfig.json beside its tests.
@@ -55,8 +42,8 @@ const examplesTsconfig = {
 };
 
 let project: ConsumerProject;
-let kitFolder: string;
-let tarball: Promise<string>;
+/** The shared project's folder, where its node_modules is; this file works in a folder of its own in it. */
+let root: string;
 
 /**
  * The kit's examples as a user's files: the same, but for the aliases that point the kit's names at
@@ -79,30 +66,9 @@ async function copyExamples(folder: string, withStorybook: boolean): Promise<voi
   }
   await writeFile(join(folder, 'tsconfig.examples.json'), JSON.stringify(examplesTsconfig));
   await cp(
-    join(folder, 'node_modules/msw/lib/mockServiceWorker.js'),
+    join(root, 'node_modules/msw/lib/mockServiceWorker.js'),
     join(folder, 'examples/web/public/mockServiceWorker.js'),
   );
-}
-
-/** A user's project on `node`: the tools installed with no flag, then the packed kit, then the examples. */
-/** Whether npm refused a peer or judged a package wrong for this Node, even where it went on. */
-const refused = (exit: { stdout: string; stderr: string }) => /ERESOLVE|EBADENGINE/.test(exit.stdout + exit.stderr);
-
-async function exampleProject(
-  node: NodeBinary,
-  name: string,
-  packages: readonly string[],
-  withStorybook: boolean,
-): Promise<ConsumerProject> {
-  const made = await consumerProject({ node, name });
-  const toolsInstalled = await made.install(packages);
-  if (toolsInstalled.code !== 0 || refused(toolsInstalled))
-    throw new Error(`npm install failed or refused:\n${toolsInstalled.stdout}${toolsInstalled.stderr}`);
-  const kitInstalled = await made.install([await tarball]);
-  if (kitInstalled.code !== 0 || refused(kitInstalled))
-    throw new Error(`npm install of the kit failed or refused:\n${kitInstalled.stdout}${kitInstalled.stderr}`);
-  await copyExamples(made.folder, withStorybook);
-  return made;
 }
 
 const installedVersion = async (folder: string, name: string) =>
@@ -115,7 +81,7 @@ async function passesExamplePlaywright(from: ConsumerProject): Promise<void> {
   // The project's environment (its Node first), and Chromium from the suite's own @sparticuz/chromium.
   const run = await from.exec(
     from.node.path,
-    ['node_modules/@playwright/test/cli.js', 'test', '-c', 'examples/playwright'],
+    [join(root, 'node_modules/@playwright/test/cli.js'), 'test', '-c', 'examples/playwright'],
     {
       env: {
         CHROMIUM_PATH: await packagedChromium.executablePath(),
@@ -145,21 +111,19 @@ async function passesExamplePlaywright(from: ConsumerProject): Promise<void> {
   expect(pact.interactions.map((interaction) => interaction.description).sort()).toEqual(examplePactInteractions);
 }
 
-beforeAll(async () => {
-  kitFolder = await scratchFolder('petstore-msw3-kit-');
-  tarball = packKit(kitFolder);
-  // Not left unhandled while the Node binary is fetched: each project awaits it.
-  tarball.catch(() => {});
-});
-
-afterAll(async () => {
-  if (kitFolder) await rm(kitFolder, { recursive: true, force: true });
-});
-
 describe('a project on msw 3 (Node 24)', () => {
   beforeAll(async () => {
-    project = await exampleProject(await nodeBinary(supportMatrix.node24.nodeVersion), 'msw3-frontend', tools, true);
-  }, 300_000);
+    // The Node 24 frontend project the Node 24 files share (node24Projects), made once a run: it installs
+    // msw3ExampleTools, each exactly, with the other files' tools, with no flag, then the packed kit.
+    const shared = await sharedProject(node24Projects.frontend, {
+      node: await nodeBinary(supportMatrix.node24.nodeVersion),
+      workspace: 'msw3-frontend',
+    });
+    project = shared.project;
+    root = shared.root;
+    expectCleanInstalls({ definition: node24Projects.frontend, installs: shared.installs }, msw3ExampleTools);
+    await copyExamples(project.folder, true);
+  }, 600_000);
 
   afterAll(async () => {
     if (project) await rm(project.folder, { recursive: true, force: true });
@@ -167,19 +131,19 @@ describe('a project on msw 3 (Node 24)', () => {
 
   it('installs msw 3 and the kit with no flag, and no @msw/playwright', async () => {
     expect(project.node.version).toMatch(/^24\./);
-    expect(await installedVersion(project.folder, 'msw')).toBe('3.0.5');
-    expect(await installedVersion(project.folder, 'msw-storybook-addon')).toBe('3.0.3');
+    expect(await installedVersion(root, 'msw')).toBe('3.0.5');
+    expect(await installedVersion(root, 'msw-storybook-addon')).toBe('3.0.3');
     // The kit loads the project's msw, not a copy of its own.
-    const kitRequire = createRequire(join(project.folder, 'node_modules/petstore-contract-kit/package.json'));
-    expect(kitRequire.resolve('msw')).toBe(join(project.folder, 'node_modules/msw/lib/core/index.js'));
-    await expect(readFile(join(project.folder, 'node_modules/@msw/playwright/package.json'))).rejects.toMatchObject({
+    const kitRequire = createRequire(join(root, 'node_modules/petstore-contract-kit/package.json'));
+    expect(kitRequire.resolve('msw')).toBe(join(root, 'node_modules/msw/lib/core/index.js'));
+    await expect(readFile(join(root, 'node_modules/@msw/playwright/package.json'))).rejects.toMatchObject({
       code: 'ENOENT',
     });
   });
 
   it("type-checks the examples (Playwright's tests, the app, the stories) against msw 3 and the kit's declarations", async () => {
     const checked = await project.exec(project.node.path, [
-      'node_modules/typescript/bin/tsc',
+      join(root, 'node_modules/typescript/bin/tsc'),
       '-p',
       'tsconfig.examples.json',
     ]);
@@ -202,7 +166,7 @@ describe('a project on msw 3 (Node 24)', () => {
       const built = await project.exec(
         project.node.path,
         [
-          'node_modules/storybook/dist/bin/dispatcher.js',
+          join(root, 'node_modules/storybook/dist/bin/dispatcher.js'),
           'build',
           '-c',
           'examples/storybook/.storybook',

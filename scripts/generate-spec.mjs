@@ -77,6 +77,43 @@ function withoutProse(schema) {
 
 const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+// A query or header parameter as the route table holds it: what the one judge of a request reads
+// (core/request-parameters.ts). OpenAPI's defaults are written out: `form` and exploded for a query
+// parameter, `simple` and not exploded for a header (OpenAPI 3.1, 4.8.12.4).
+function heldParameter(parameter) {
+  const query = parameter.in === 'query';
+  return {
+    name: parameter.name,
+    required: parameter.required === true,
+    schema: withoutProse(parameter.schema ?? {}),
+    explode: parameter.explode ?? (query ? (parameter.style ?? 'form') === 'form' : false),
+  };
+}
+
+// The styles the judge reads a value in; any other (a deepObject, a pipe-delimited list, an object
+// value, content instead of a schema) is refused, named, rather than read as something it is not.
+function checkParameterStyle(key, parameter) {
+  const style = parameter.style ?? (parameter.in === 'query' ? 'form' : 'simple');
+  const known = parameter.in === 'query' ? style === 'form' : style === 'simple';
+  const type = parameter.schema?.type;
+  const refused =
+    parameter.content !== undefined
+      ? 'a parameter given by content'
+      : !known
+        ? `the ${style} style`
+        : type === 'object' || (type === 'array' && typeof parameter.schema?.items?.type !== 'string')
+          ? `a ${type} value${type === 'array' ? ' of untyped items' : ''}`
+          : parameter.schema?.type === undefined
+            ? 'a schema without a type'
+            : parameter.allowReserved === true
+              ? 'allowReserved'
+              : undefined;
+  if (refused !== undefined)
+    throw new Error(
+      `${key}: the ${parameter.in} parameter ${parameter.name} has ${refused}, which the judge of a request does not read`,
+    );
+}
+
 function routeTable(document) {
   const resolveResponse = (response) => {
     if (response.$ref === undefined) return response;
@@ -103,12 +140,15 @@ function routeTable(document) {
       const pathParameters = parameters.filter((parameter) => parameter.in === 'path');
       if (pathParameters.length > 1) throw new Error(`${key}: the route table holds one path parameter per operation`);
       // What the route table cannot hold, the mock, the harness and the recorder would never send nor
-      // judge: refused here, not generated into a route that silently ignores it.
-      const other = parameters.find((parameter) => parameter.in !== 'path');
+      // judge: refused here, not generated into a route that silently ignores it. Query and header
+      // parameters are held (`query`, `requestHeaders`) and judged by core/request-parameters.ts.
+      const other = parameters.find((parameter) => !['path', 'query', 'header'].includes(parameter.in));
       if (other !== undefined)
         throw new Error(
           `${key}: the route table holds no ${other.in} parameter (${other.name}); the mock, the harness and the recorder would ignore it`,
         );
+      for (const parameter of parameters.filter((candidate) => candidate.in === 'query' || candidate.in === 'header'))
+        checkParameterStyle(key, parameter);
       if (operation.requestBody !== undefined)
         throw new Error(
           `${key}: the route table holds no request body; the mock, the harness and the recorder would ignore it`,
@@ -121,6 +161,8 @@ function routeTable(document) {
         path,
         parameter:
           parameter === undefined ? null : { name: parameter.name, schema: withoutProse(parameter.schema ?? {}) },
+        query: parameters.filter((candidate) => candidate.in === 'query').map(heldParameter),
+        requestHeaders: parameters.filter((candidate) => candidate.in === 'header').map(heldParameter),
         deprecated: operation.deprecated === true,
         responses: Object.entries(operation.responses).map(([status, response]) => {
           const resolved = resolveResponse(response);
@@ -144,7 +186,8 @@ function renderContract(document) {
     '// that a browser client can import it without the whole document.\n\n' +
     '/**\n * Every operation of the interface, in the order of the document: its name (the operationId, or the\n' +
     " * kit's own where the specification gives none: `named: 'kit'`), method, path template below the base URL,\n" +
-    ' * its one path parameter, whether it is deprecated, and every documented response with its JSON schema\n' +
+    ' * its one path parameter, its query and header parameters, whether it is deprecated, and every documented\n' +
+    ' * response with its JSON schema\n' +
     ' * (null: no body is documented) and the headers it documents.\n */\n' +
     `export const routes = ${JSON.stringify(routeTable(document), null, 2)} as const;\n\n` +
     '/** The component schemas of the document, without prose. */\n' +

@@ -3,6 +3,7 @@
 import type { JsonValue } from '../parse-json.js';
 import type { OrderStatus } from '../provider-state.js';
 import type { StoredOrder } from '../records.js';
+import type { ParameterValues } from '../request-parameters.js';
 
 /** How a store held an order an answer names: with a status, or not at all. */
 export type HeldAs = Exclude<OrderStatus, 'cancelled'> | 'absent';
@@ -76,12 +77,16 @@ export interface StoreOfOperations {
 export type ConflictBody = 'error' | 'none';
 
 /**
- * What a behaviour is given: the session's store and the mock's settings. The key was checked before.
+ * What a behaviour is given: the session's store, the mock's settings, and the call's query and header
+ * parameters as read by core/request-parameters.ts. The key and the parameters were checked before: a
+ * behaviour sees only values that keep their schemas.
  * @example
  * const outcome = await operationDefinitions.cancelOrder.mock(context, '3');
  */
 export interface OperationContext {
   store: StoreOfOperations;
+  /** The call's query and header parameters its route declares, each read as its schema's type (gap 50). */
+  parameters: ParameterValues;
   conflictBody: ConflictBody;
   petDeprecation: Date;
   petSunset: Date;

@@ -255,8 +255,7 @@ class RequestPipeline {
     return operate(
       route.operation,
       { store: session.store, authenticate, petDeprecation, petSunset, conflictBody: session.conflictBody },
-      request,
-      parameter,
+      { request, parameter, search: () => new URL(request.url).searchParams },
     );
   }
 

@@ -1,6 +1,7 @@
 import { operationDefinitions } from '../../core/operation-definitions.js';
 import type { ConflictBody, MockOutcome, StoreOfOperations } from '../../core/operation-definitions.js';
-import type { OperationName } from '../../core/routes.js';
+import { parameterMessage, readParameters } from '../../core/request-parameters.js';
+import { routeOf, type OperationName } from '../../core/routes.js';
 import { refusal, type MockError } from '../base/errors.js';
 import type { OrderStore } from '../store/order-store.js';
 import { jsonReply, type Reply, type RequestHead } from '../base/reply.js';
@@ -46,23 +47,39 @@ function replyOf(outcome: MockOutcome): Reply {
 }
 
 /**
- * Answers a call of an operation as its definition's behaviour does (core/operations/), once the key
- * is checked: every operation requires one. Not async where the behaviour is not.
+ * One call of an operation as the mock answers it: the request's head, its path parameter decoded ('' for
+ * none), and its query string's pairs at the first ask (only an operation with query parameters asks).
  * @example
- * const reply = await operate('cancelOrder', context, request, '3'); // { status: 204, headers: {}, body: null }
+ * const call: OperationCall = { request, parameter: '3', search: () => new URLSearchParams() };
+ */
+export interface OperationCall {
+  request: RequestHead;
+  parameter: string;
+  search: () => URLSearchParams;
+}
+
+/**
+ * Answers a call of an operation as its definition's behaviour does (core/operations/), once the key
+ * is checked (every operation requires one) and its query and header parameters are read: one that
+ * breaks its schema is the 400 `invalid_parameter` (core/request-parameters.ts). Not async where the
+ * behaviour is not.
+ * @example
+ * const reply = await operate('cancelOrder', context, { request, parameter: '3', search: () => new URLSearchParams() });
+ * // { status: 204, headers: {}, body: null }
  */
 export function operate(
   operation: OperationName,
   context: OrderInterface,
-  request: RequestHead,
-  parameter: string,
+  call: OperationCall,
 ): Reply | Promise<Reply> {
-  const failure = context.authenticate(request);
+  const failure = context.authenticate(call.request);
   if (failure !== undefined) throw failure;
+  const read = readParameters(routeOf(operation), { search: call.search, headers: call.request.headers });
+  if (!read.ok) throw refusal('invalid_parameter', parameterMessage(read.violations));
   const { store, conflictBody, petDeprecation, petSunset } = context;
   const outcome = operationDefinitions[operation].mock(
-    { store: storeOfOperations(store), conflictBody, petDeprecation, petSunset },
-    parameter,
+    { store: storeOfOperations(store), conflictBody, petDeprecation, petSunset, parameters: read.values },
+    call.parameter,
   );
   return outcome instanceof Promise ? outcome.then(replyOf) : replyOf(outcome);
 }

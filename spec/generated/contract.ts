@@ -5,7 +5,8 @@
 /**
  * Every operation of the interface, in the order of the document: its name (the operationId, or the
  * kit's own where the specification gives none: `named: 'kit'`), method, path template below the base URL,
- * its one path parameter, whether it is deprecated, and every documented response with its JSON schema
+ * its one path parameter, its query and header parameters, whether it is deprecated, and every documented
+ * response with its JSON schema
  * (null: no body is documented) and the headers it documents.
  */
 export const routes = [
@@ -15,6 +16,8 @@ export const routes = [
     "method": "GET",
     "path": "/store/orders",
     "parameter": null,
+    "query": [],
+    "requestHeaders": [],
     "deprecated": false,
     "responses": [
       {
@@ -48,6 +51,8 @@ export const routes = [
         "format": "int64"
       }
     },
+    "query": [],
+    "requestHeaders": [],
     "deprecated": false,
     "responses": [
       {
@@ -85,6 +90,8 @@ export const routes = [
       "name": "petId",
       "schema": {}
     },
+    "query": [],
+    "requestHeaders": [],
     "deprecated": true,
     "responses": [
       {

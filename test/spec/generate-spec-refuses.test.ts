@@ -1,9 +1,9 @@
-// The generator refuses what its route table cannot hold. An operation's query, header or cookie
-// parameter or its request body used to be dropped without a word: the mock, the harness, exploration
-// and the recorder then never sent nor judged it, and the next operation of the document (the v2
-// list's filter, say) would have looked supported.
+// The generator refuses what its route table cannot hold. An operation's cookie parameter, a query or
+// header parameter in a style the judge of a request does not read, or its request body used to be
+// dropped without a word: the mock, the harness, exploration and the recorder then never sent nor
+// judged it. Query and header parameters in OpenAPI's default styles are held (issue 56).
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,12 @@ let folder: string;
 beforeAll(async () => {
   folder = await scratchFolder('petstore-generate-refuses-');
   await mkdir(join(folder, 'scripts'));
-  await mkdir(join(folder, 'spec'));
+  await mkdir(join(folder, 'spec/generated'), { recursive: true });
+  await mkdir(join(folder, 'mocks/generated'), { recursive: true });
+  await mkdir(join(folder, 'mocks/control'));
+  await symlink(join(projectRoot, 'mocks/control/page'), join(folder, 'mocks/control/page'));
+  // The generator writes the scenario schema's lists: a copy, so that the project's stays as it is.
+  await cp(join(projectRoot, 'scenarios'), join(folder, 'scenarios'), { recursive: true });
   await writeFile(
     join(folder, 'scripts/generate-spec.mjs'),
     await readFile(join(projectRoot, 'scripts/generate-spec.mjs')),
@@ -39,12 +44,17 @@ afterAll(async () => {
 });
 
 /** Runs the generator on the project's document changed by `change`: its exit code and what it printed. */
-async function generateWith(change: (document: Document) => void): Promise<{ code: number; stderr: string }> {
+async function generateWith(
+  change: (document: Document) => void,
+  mode: '--check' | '--write' = '--check',
+): Promise<{ code: number; stderr: string }> {
   const document = parse(await readFile(join(projectRoot, 'spec/openapi.yaml'), 'utf8'));
   change(document);
   await writeFile(join(folder, 'spec/openapi.yaml'), stringify(document));
   try {
-    await run(process.execPath, ['scripts/generate-spec.mjs', '--check'], { cwd: folder });
+    await run(process.execPath, ['scripts/generate-spec.mjs', ...(mode === '--check' ? ['--check'] : [])], {
+      cwd: folder,
+    });
     return { code: 0, stderr: '' };
   } catch (error) {
     const failed = error as { code: number; stderr: string };
@@ -53,20 +63,36 @@ async function generateWith(change: (document: Document) => void): Promise<{ cod
 }
 
 describe('scripts/generate-spec.mjs and what the route table cannot hold', () => {
-  it('refuses a query parameter, naming the operation and the parameter', async () => {
-    const { code, stderr } = await generateWith((document) => {
+  it('holds a query parameter in the route table, with its defaults written out', async () => {
+    const { code } = await generateWith((document) => {
       document.paths['/store/orders']!.get!.parameters = [{ name: 'status', in: 'query', schema: { type: 'string' } }];
-    });
-    expect(code).toBe(1);
-    expect(stderr).toContain('GET /store/orders: the route table holds no query parameter (status)');
+    }, '--write');
+    expect(code).toBe(0);
+    const contract = await readFile(join(folder, 'spec/generated/contract.ts'), 'utf8');
+    const routes = JSON.parse(contract.slice(contract.indexOf('routes = ') + 9, contract.indexOf(' as const;')));
+    expect(routes[0].query).toEqual([{ name: 'status', required: false, schema: { type: 'string' }, explode: true }]);
   });
 
-  it('refuses one given by reference, and a header parameter of the path', async () => {
-    const { stderr } = await generateWith((document) => {
-      document.components.parameters = { Trace: { name: 'X-Trace', in: 'header', schema: { type: 'string' } } };
-      document.paths['/store/orders/{orderId}']!.parameters = [{ $ref: '#/components/parameters/Trace' }];
+  it('refuses a cookie parameter, naming the operation and the parameter', async () => {
+    const { code, stderr } = await generateWith((document) => {
+      document.paths['/store/orders']!.get!.parameters = [
+        { name: 'session', in: 'cookie', schema: { type: 'string' } },
+      ];
     });
-    expect(stderr).toContain('DELETE /store/orders/{orderId}: the route table holds no header parameter (X-Trace)');
+    expect(code).toBe(1);
+    expect(stderr).toContain('GET /store/orders: the route table holds no cookie parameter (session)');
+  });
+
+  it('refuses a query parameter in a style the judge does not read, given by reference', async () => {
+    const { stderr } = await generateWith((document) => {
+      document.components.parameters = {
+        Filter: { name: 'filter', in: 'query', style: 'deepObject', schema: { type: 'object' } },
+      };
+      document.paths['/store/orders/{orderId}']!.parameters = [{ $ref: '#/components/parameters/Filter' }];
+    });
+    expect(stderr).toContain(
+      'DELETE /store/orders/{orderId}: the query parameter filter has the deepObject style, which the judge of a request does not read',
+    );
   });
 
   it('refuses a request body', async () => {

@@ -1,0 +1,184 @@
+// The one judge of a request's query and header parameters (core/request-parameters.ts): what a text is
+// read as, and the violations the mock answers 400 invalid_parameter with (spec gap 50).
+import { describe, expect, it } from 'vitest';
+import { parameterMessage, readParameters, type HeldParameter } from '../../core/request-parameters.js';
+import { routeOf, type Route } from '../../core/routes.js';
+
+/** A route of the table with the given parameters (each test's own path, so its validators are its own). */
+function routeWith(path: string, query: HeldParameter[], requestHeaders: HeldParameter[] = []): Route {
+  return { ...routeOf('listOrders'), path, query, requestHeaders } as unknown as Route;
+}
+
+const limit: HeldParameter = {
+  name: 'limit',
+  required: false,
+  schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  explode: true,
+};
+const status: HeldParameter = {
+  name: 'status',
+  required: false,
+  schema: { type: 'string', enum: ['pending', 'shipped'] },
+  explode: true,
+};
+const after: HeldParameter = {
+  name: 'after',
+  required: true,
+  schema: { type: 'integer', format: 'int64' },
+  explode: true,
+};
+const ids: HeldParameter = {
+  name: 'id',
+  required: false,
+  schema: { type: 'array', items: { type: 'integer', format: 'int64' } },
+  explode: true,
+};
+const tags: HeldParameter = {
+  name: 'tag',
+  required: false,
+  schema: { type: 'array', items: { type: 'string' } },
+  explode: false,
+};
+const trace: HeldParameter = {
+  name: 'X-Trace',
+  required: true,
+  schema: { type: 'string', minLength: 2 },
+  explode: false,
+};
+
+const listRoute = routeWith('/test/list', [limit, status]);
+const read = (route: Route, query: string, headers: Record<string, string> = {}) =>
+  readParameters(route, { search: () => new URLSearchParams(query), headers: new Headers(headers) });
+
+describe('readParameters', () => {
+  it('reads nothing for a route without query or header parameters', () => {
+    let asked = false;
+    const reading = readParameters(routeOf('listOrders'), {
+      search: () => {
+        asked = true;
+        return new URLSearchParams('limit=x');
+      },
+      headers: new Headers(),
+    });
+    expect({ reading, asked }).toEqual({ reading: { ok: true, values: { query: {}, header: {} } }, asked: false });
+  });
+
+  it('reads an integer as a number and a string as it is', () => {
+    expect(read(listRoute, 'limit=5&status=shipped')).toEqual({
+      ok: true,
+      values: { query: { limit: 5, status: 'shipped' }, header: {} },
+    });
+  });
+
+  it("gives a parameter that is not sent its schema's default", () => {
+    expect(read(listRoute, '')).toEqual({ ok: true, values: { query: { limit: 20 }, header: {} } });
+  });
+
+  it('ignores a parameter the route does not declare', () => {
+    expect(read(listRoute, 'colour=red&_=1700000000')).toEqual({
+      ok: true,
+      values: { query: { limit: 20 }, header: {} },
+    });
+  });
+
+  it('refuses an integer written with anything but decimal digits', () => {
+    expect(read(listRoute, 'limit=1e1')).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'limit', expected: 'must be an integer', actual: '"1e1"' }],
+    });
+  });
+
+  it('refuses a value past its bounds, in the words of the schema', () => {
+    expect(read(listRoute, 'limit=101')).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'limit', expected: 'must be <= 100', actual: '"101"' }],
+    });
+  });
+
+  it('refuses a value outside its enum', () => {
+    expect(read(listRoute, 'status=lost')).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'status', expected: 'must be one of "pending", "shipped"', actual: '"lost"' }],
+    });
+  });
+
+  it('refuses a parameter that is no list given twice', () => {
+    expect(read(listRoute, 'limit=5&limit=6')).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'limit', expected: 'must be given once', actual: '"5", "6"' }],
+    });
+  });
+
+  it('refuses a required parameter that is missing', () => {
+    expect(read(routeWith('/test/required', [after]), '')).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'after', expected: 'is required', actual: 'nothing' }],
+    });
+  });
+
+  it('reads an int64 past 2^53 exactly, as a bigint', () => {
+    expect(read(routeWith('/test/int64', [after]), 'after=9007199254740993')).toEqual({
+      ok: true,
+      values: { query: { after: 9007199254740993n }, header: {} },
+    });
+  });
+
+  it('refuses an integer past the int64 range', () => {
+    const reading = read(routeWith('/test/int64-range', [after]), 'after=9223372036854775808');
+    expect(reading).toEqual({
+      ok: false,
+      violations: [
+        {
+          in: 'query',
+          name: 'after',
+          expected: 'must be an integer from -9223372036854775808 to 9223372036854775807, written exactly',
+          actual: '"9223372036854775808"',
+        },
+      ],
+    });
+  });
+
+  it('reads an exploded list from the repeated parameter, each item as its type', () => {
+    expect(read(routeWith('/test/exploded', [ids]), 'id=1&id=9007199254740993')).toEqual({
+      ok: true,
+      values: { query: { id: [1, 9007199254740993n] }, header: {} },
+    });
+  });
+
+  it('reads a list that is not exploded from one comma-joined value', () => {
+    expect(read(routeWith('/test/joined', [tags]), 'tag=a,b')).toEqual({
+      ok: true,
+      values: { query: { tag: ['a', 'b'] }, header: {} },
+    });
+  });
+
+  it('refuses a list whose item is not its type', () => {
+    expect(read(routeWith('/test/exploded-wrong', [ids]), 'id=1&id=two')).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'id', expected: 'must be a list of integers', actual: '"1", "two"' }],
+    });
+  });
+
+  it('reads a header parameter whatever the case of its name', () => {
+    expect(read(routeWith('/test/header', [], [trace]), '', { 'x-trace': 'abc' })).toEqual({
+      ok: true,
+      values: { query: {}, header: { 'X-Trace': 'abc' } },
+    });
+  });
+
+  it('refuses a header parameter that breaks its schema', () => {
+    expect(read(routeWith('/test/header-short', [], [trace]), '', { 'x-trace': 'a' })).toEqual({
+      ok: false,
+      violations: [{ in: 'header', name: 'X-Trace', expected: 'must NOT have fewer than 2 characters', actual: '"a"' }],
+    });
+  });
+});
+
+describe('parameterMessage', () => {
+  it('says the first violation and counts the others', () => {
+    const reading = read(listRoute, 'limit=0&status=lost');
+    expect(reading.ok ? '' : parameterMessage(reading.violations)).toBe(
+      'The query parameter limit must be >= 1; got "0" (and 1 more).',
+    );
+  });
+});

@@ -9,6 +9,7 @@ import type { OperationDefinition } from './operations/definition.js';
 import { listOrdersDefinition } from './operations/list-orders.js';
 import { cancelOrderDefinition } from './operations/cancel-order.js';
 import { readPetDefinition } from './operations/read-pet.js';
+import { listOrdersV2Definition } from './operations/list-orders-v2.js';
 
 export type {
   AnswerToRead,
@@ -35,6 +36,7 @@ export const operationDefinitions: Readonly<Record<OperationName, OperationDefin
   listOrders: listOrdersDefinition,
   cancelOrder: cancelOrderDefinition,
   readPet: readPetDefinition,
+  listOrdersV2: listOrdersV2Definition,
 };
 
 /**

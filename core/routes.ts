@@ -1,13 +1,29 @@
-import { routes } from '../spec/generated/contract.js';
+import { routes, v2Routes } from '../spec/generated/contract.js';
 
-export { routes };
+export { routes, v2Routes };
 
 /**
- * One operation of the interface, generated from `spec/openapi.yaml`.
+ * One operation of the interface, generated from `spec/openapi.yaml` (v1, `routes`) or
+ * `spec/openapi-v2.yaml` (v2, `v2Routes`); `base` says which major's base path it is below.
  * @example
  * const cancel: Route = routeOf('cancelOrder');
  */
-export type Route = (typeof routes)[number];
+export type Route = (typeof routes)[number] | (typeof v2Routes)[number];
+
+/**
+ * Every operation of both majors, v1's first: what the mock serves. The harness's walkers read
+ * `routes` (v1's) until they judge v2, and name v2's operations as not verified (`unjudgedRoutes`).
+ * @example
+ * majorRoutes.map((route) => `${route.base}${route.path}`) // ['/v1/store/orders', ..., '/v2/store/orders']
+ */
+export const majorRoutes: readonly Route[] = [...routes, ...v2Routes];
+
+/**
+ * The base paths of the majors, in the order of the document's versions: `/v1`, `/v2`.
+ * @example
+ * basePaths // ['/v1', '/v2']
+ */
+export const basePaths: readonly string[] = [...new Set(majorRoutes.map((route) => route.base))];
 
 /**
  * The spec's operationId, or the kit's own name where the spec gives none (`readPet`).
@@ -23,7 +39,7 @@ export const operationNames: readonly OperationName[] = routes.map((route) => ro
 
 /** @example routeOf('cancelOrder').path // '/store/orders/{orderId}' */
 export function routeOf(operation: OperationName): Route {
-  return routes.find((route) => route.operation === operation)!;
+  return majorRoutes.find((route) => route.operation === operation)!;
 }
 
 export interface RouteMatch {

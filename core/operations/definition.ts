@@ -54,6 +54,8 @@ export interface HeldOrder {
 export interface StoreOfOperations {
   /** The body of the list of the orders not cancelled, as UTF-8 JSON parts. */
   listBody(): readonly Uint8Array[];
+  /** Copies of every order, whatever its status, in the order they were stored (the v2 list pages them). */
+  orders(): readonly StoredOrder[];
   /** A copy of the order with this id, whatever its status, with every field it was given. */
   find(id: bigint): StoredOrder | undefined;
   /** Cancels a pending order: what the store found (an order cancelled before counts as absent). */
@@ -98,7 +100,7 @@ export interface OperationContext {
  * @example
  * const code: RefusalCode = 'order_not_found';
  */
-export type RefusalCode = 'order_not_found' | 'order_already_shipped';
+export type RefusalCode = 'order_not_found' | 'order_already_shipped' | 'invalid_cursor';
 
 /**
  * What an operation's behaviour answers, before the mock makes it a reply: a JSON body (bigints written

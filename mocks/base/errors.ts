@@ -18,6 +18,7 @@ export const errorStatuses = {
   method_not_allowed: 405,
   invalid_request: 400,
   invalid_parameter: 400,
+  invalid_cursor: 400,
   invalid_json: 400,
   number_out_of_range: 400,
   invalid_orders: 400,

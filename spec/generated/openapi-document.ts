@@ -240,3 +240,243 @@ export const openApiDocument = {
     }
   }
 } as const;
+
+/** v2's document (`spec/openapi-v2.yaml`), with v1's records it refers to copied into its components. */
+export const openApiDocumentV2 = {
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Pet Store Service - Order Interface, v2",
+    "version": "2.0.0-beta.1",
+    "description": "The order interface's second major version, beside v1 (spec/openapi.yaml,\nunchanged). The specification announces it (section 9): \"Filtering and\npagination of the order list are planned for a later major version, v2.\"\nIt says nothing more of v2: every choice below is the kit's, written in\ndocs/spec-gaps.md (gaps 50 and 51). The records (Order, Error), the\nUnauthorized response and the bearer scheme are v1's, by reference: one\ndefinition for both majors.\n\nThe operations of v2 carry the stability marker the specification names\n(section 9) as the extension `x-stability`: `beta` here, so a client may\nsee them change before v2 is stable.\n"
+  },
+  "servers": [
+    {
+      "url": "{base_url}",
+      "description": "Production. The address is not shown in the specification; v2 is below /v2.",
+      "variables": {
+        "base_url": {
+          "default": "https://production.invalid/v2",
+          "description": "Production base address of v2, ending with /v2 (v1's, with its last segment v2). Not shown in the specification: a reserved placeholder (RFC 2606 .invalid)."
+        }
+      }
+    },
+    {
+      "url": "{staging_base_url}",
+      "description": "Staging. The address is not shown in the specification; v2 is below /v2.",
+      "variables": {
+        "staging_base_url": {
+          "default": "https://staging.invalid/v2",
+          "description": "Staging base address of v2, ending with /v2. Not shown in the specification: a reserved placeholder (RFC 2606 .invalid)."
+        }
+      }
+    }
+  ],
+  "security": [
+    {
+      "bearerAuth": []
+    }
+  ],
+  "tags": [
+    {
+      "name": "orders",
+      "description": "Orders placed in the store."
+    }
+  ],
+  "paths": {
+    "/store/orders": {
+      "get": {
+        "operationId": "listOrdersV2",
+        "x-stability": "beta",
+        "tags": [
+          "orders"
+        ],
+        "summary": "List orders, filtered and paged",
+        "description": "The orders of the store in ascending order of id, cancelled ones included, each with its status; `status` keeps those of one status. A page holds at most `limit` orders; `nextCursor` asks for the next one, and is null on the last. Pages never skip nor repeat an order the store keeps unchanged between them (the cursor names the last id given, not a position).",
+        "parameters": [
+          {
+            "name": "status",
+            "in": "query",
+            "required": false,
+            "description": "Only the orders of this status.",
+            "schema": {
+              "$ref": "#/components/schemas/OrderStatus"
+            }
+          },
+          {
+            "name": "limit",
+            "in": "query",
+            "required": false,
+            "description": "The most orders a page holds.",
+            "schema": {
+              "type": "integer",
+              "minimum": 1,
+              "maximum": 100,
+              "default": 20
+            }
+          },
+          {
+            "name": "cursor",
+            "in": "query",
+            "required": false,
+            "description": "The `nextCursor` of the page before, as the server gave it (opaque); none for the first page. It belongs to the `status` filter it was given with.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 200
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "One page of the orders.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/OrderPage"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "A parameter the server cannot use: a status that is not one, a limit out of its bounds or not an integer, a cursor it did not issue (or issued for another status filter).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The client passes its API key as a bearer token: `Authorization: Bearer <API_KEY>`. A missing or invalid key yields 401 with an Error record. How keys are issued, rotated or scoped is not shown in the specification."
+      }
+    },
+    "schemas": {
+      "OrderStatus": {
+        "type": "string",
+        "description": "The states the specification names for an order (section 3): pending, shipped, and cancelled once a cancellation succeeded.",
+        "enum": [
+          "pending",
+          "shipped",
+          "cancelled"
+        ]
+      },
+      "OrderWithStatus": {
+        "description": "An Order of v1, with its status.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Order"
+          },
+          {
+            "type": "object",
+            "required": [
+              "status"
+            ],
+            "properties": {
+              "status": {
+                "$ref": "#/components/schemas/OrderStatus"
+              }
+            }
+          }
+        ]
+      },
+      "OrderPage": {
+        "type": "object",
+        "description": "One page of the order list: its orders, and the cursor of the next page (null on the last one).",
+        "required": [
+          "orders",
+          "nextCursor"
+        ],
+        "properties": {
+          "orders": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/OrderWithStatus"
+            }
+          },
+          "nextCursor": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "Error": {
+        "type": "object",
+        "description": "An error. When returned, `status` holds the HTTP status code of the response. The values of `code` are not enumerated in the specification.",
+        "required": [
+          "code",
+          "message",
+          "status"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "description": "Machine-readable error code."
+          },
+          "message": {
+            "type": "string",
+            "description": "Human-readable description."
+          },
+          "status": {
+            "type": "integer",
+            "description": "The HTTP status code."
+          }
+        }
+      },
+      "Order": {
+        "type": "object",
+        "description": "An order placed in the store. No field is required. The specification refers to an order's status (`pending`, shipped, cancelled) but the Order shape lists no status field, so none is defined here.",
+        "properties": {
+          "id": {
+            "type": "integer",
+            "format": "int64",
+            "description": "Unique order identifier."
+          },
+          "petId": {
+            "type": "integer",
+            "format": "int64",
+            "description": "Identifier of the animal in the order."
+          },
+          "quantity": {
+            "type": "integer",
+            "description": "Number of units ordered."
+          },
+          "shipDate": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Expected or actual ship date (ISO 8601)."
+          },
+          "complete": {
+            "type": "boolean",
+            "description": "Whether the order has been fulfilled."
+          }
+        }
+      }
+    },
+    "responses": {
+      "Unauthorized": {
+        "description": "Missing or invalid API key.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      }
+    }
+  }
+} as const;

@@ -5,6 +5,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { openApiDocument } from '../../core/schema-validator.js';
+import { openApiDocumentV2 } from '../../spec/generated/openapi-document.js';
 
 const specPath = new URL('../../spec/openapi.yaml', import.meta.url);
 const document = parse(await readFile(specPath, 'utf8'));
@@ -113,5 +114,43 @@ describe('spec/openapi.yaml', () => {
       cwd: new URL('../..', import.meta.url),
     });
     expect(stderr).toBe('');
+  });
+});
+
+const v2 = parse(await readFile(new URL('../../spec/openapi-v2.yaml', import.meta.url), 'utf8'));
+
+describe('spec/openapi-v2.yaml', () => {
+  it('is, with the v1 records it refers to copied in, a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(openApiDocumentV2) as Parameters<Validator['validate']>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("refers to v1's Order, Error, Unauthorized and bearer scheme rather than copying them", () => {
+    const references = JSON.stringify(v2).match(/\.\/openapi\.yaml#[^"]+/g);
+    expect([...new Set(references)].sort()).toEqual([
+      './openapi.yaml#/components/responses/Unauthorized',
+      './openapi.yaml#/components/schemas/Error',
+      './openapi.yaml#/components/schemas/Order',
+      './openapi.yaml#/components/securitySchemes/bearerAuth',
+    ]);
+  });
+
+  it('has a production and a staging server, both ending in /v2', () => {
+    const defaults = v2.servers.map(
+      (server: { variables: Record<string, { default: string }> }) => Object.values(server.variables)[0]!.default,
+    );
+    expect(defaults).toEqual(['https://production.invalid/v2', 'https://staging.invalid/v2']);
+  });
+
+  it('marks its list beta, with a status filter, a bounded limit and a cursor', () => {
+    const list = v2.paths['/store/orders'].get;
+    expect(list['x-stability']).toBe('beta');
+    expect(
+      list.parameters.map((parameter: { name: string; in: string }) => `${parameter.in} ${parameter.name}`),
+    ).toEqual(['query status', 'query limit', 'query cursor']);
+    expect(list.parameters[1].schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(Object.keys(list.responses)).toEqual(['200', '400', '401']);
   });
 });

@@ -34,8 +34,12 @@ export type OperationName = Route['operation'];
 
 export type DocumentedResponse = Route['responses'][number];
 
-/** @example operationNames // ['listOrders', 'cancelOrder', 'readPet'] */
-export const operationNames: readonly OperationName[] = routes.map((route) => route.operation);
+/**
+ * Every operation the mock serves, both majors (v1's first): what the journal's filters, faults and the
+ * control plane take.
+ * @example operationNames // ['listOrders', 'cancelOrder', 'readPet', 'listOrdersV2']
+ */
+export const operationNames: readonly OperationName[] = majorRoutes.map((route) => route.operation);
 
 /** @example routeOf('cancelOrder').path // '/store/orders/{orderId}' */
 export function routeOf(operation: OperationName): Route {
@@ -76,12 +80,18 @@ export function matchSegments(template: readonly string[], segments: readonly st
   return parameter;
 }
 
-const templates = routes.map((route) => ({ route, segments: templateSegments(route.path) }));
+const templates = majorRoutes.map((route) => ({ route, segments: templateSegments(route.path) }));
 
-/** The routes at a path, whatever their method: what a 405 lists as allowed. */
-export function routesAtPath(segments: readonly string[]): { route: Route; parameter: string }[] {
+/**
+ * The routes at a path below a major's base path (`/v1` unless given), whatever their method: what a
+ * 405 lists as allowed.
+ * @example
+ * routesAtPath(pathSegments('/store/orders'), '/v2').map(({ route }) => route.operation) // ['listOrdersV2']
+ */
+export function routesAtPath(segments: readonly string[], base = '/v1'): { route: Route; parameter: string }[] {
   const matches: { route: Route; parameter: string }[] = [];
   for (const template of templates) {
+    if (template.route.base !== base) continue;
     const parameter = matchSegments(template.segments, segments);
     if (parameter !== undefined) matches.push({ route: template.route, parameter });
   }
@@ -89,15 +99,16 @@ export function routesAtPath(segments: readonly string[]): { route: Route; param
 }
 
 /**
- * The operation a request is for, by its method and its path below the base URL.
+ * The operation a request is for, by its method and its path below a major's base path (`/v1` unless given).
  * @example
  * matchRoute('DELETE', '/store/orders/3') // { route: <cancelOrder>, parameter: '3' }
+ * matchRoute('GET', '/store/orders', '/v2') // { route: <listOrdersV2> }
  * matchRoute('POST', '/store/orders') // undefined
  */
-export function matchRoute(method: string, path: string): RouteMatch | undefined {
+export function matchRoute(method: string, path: string, base = '/v1'): RouteMatch | undefined {
   const segments = pathSegments(path);
   for (const { route, segments: template } of templates) {
-    if (route.method !== method) continue;
+    if (route.method !== method || route.base !== base) continue;
     const parameter = matchSegments(template, segments);
     if (parameter === undefined) continue;
     return route.parameter === null ? { route } : { route, parameter };

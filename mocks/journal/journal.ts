@@ -1,4 +1,4 @@
-import { routes, type OperationName } from '../../core/routes.js';
+import { majorRoutes, type OperationName } from '../../core/routes.js';
 import { MockOptionError } from '../base/errors.js';
 import type { RequestFilter } from './request-filter.js';
 import type { Reply } from '../base/reply.js';
@@ -19,6 +19,8 @@ export type AuthorizationSeen = 'none' | 'valid' | 'invalid';
 export interface JournalEntry {
   method: string;
   path: string;
+  /** The query string as sent, without its `?` (`status=pending&limit=5`); absent when there is none. */
+  query?: string;
   operation: OperationName | null;
   /** `network` for a dropped connection. */
   status: number | 'network';
@@ -118,12 +120,16 @@ export function isPicked(call: RecordedCall, filter: RequestFilter = {}): boolea
   );
 }
 
-/** How often each documented response of each operation was answered. */
+/** How often each documented response of each operation of both majors was answered. */
 export interface ResponseCoverage {
   operations: {
     operation: OperationName;
     method: string;
+    /** The operation's major's base path in the document (`/v1`, `/v2`); `path` is below it. */
+    base: string;
     path: string;
+    /** The document's stability marker (`x-stability`: `beta`, `experimental`), or null for a stable operation. */
+    stability: string | null;
     responses: { status: number; seen: number }[];
   }[];
   covered: number;
@@ -194,10 +200,12 @@ export class RequestJournal {
   }
 
   coverage(): ResponseCoverage {
-    const operations = routes.map((route) => ({
+    const operations = majorRoutes.map((route) => ({
       operation: route.operation,
       method: route.method,
+      base: route.base,
       path: route.path,
+      stability: route.stability,
       responses: route.responses.map((response) => ({
         status: response.status,
         seen: this.#seen.get(route.operation)?.get(response.status) ?? 0,

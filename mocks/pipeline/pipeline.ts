@@ -59,7 +59,8 @@ export interface PipelineParts {
   userHandlers: () => readonly RequestHandler[];
 }
 
-type Namespace = { kind: 'api' | 'control'; path: string };
+// An API call's `base` is its major's base path in the route table (`/v1`, `/v2`), whatever the mock's own.
+type Namespace = { kind: 'api'; path: string; base: string } | { kind: 'control'; path: string };
 
 /** Where a request goes: its target, and the part of the mock that answers it. */
 interface Where {
@@ -93,8 +94,8 @@ function controlPageRedirect(url: URL): Reply {
 }
 
 // A call a handler of the user's answered: its operation and the parameter it names, from the route table.
-function handlerCall(method: string, path: string): CallNote {
-  const match = matchRoute(method, path);
+function handlerCall(method: string, path: string, base: string): CallNote {
+  const match = matchRoute(method, path, base);
   const call: CallNote = { operation: match?.route.operation ?? null, by: 'handler' };
   if (match?.parameter !== undefined) call.parameter = match.parameter;
   return call;
@@ -104,11 +105,19 @@ class RequestPipeline {
   readonly #parts: PipelineParts;
   readonly #base: URL | undefined;
   readonly basePath: string;
+  /** Each major's base path as this mock serves it, and the route table's: v2 beside v1 (`/api/v1`, `/api/v2`). */
+  readonly #majors: readonly { path: string; base: string }[];
 
   constructor(parts: PipelineParts) {
     this.#parts = parts;
     this.#base = parts.baseUrl === undefined ? undefined : new URL(parts.baseUrl);
     this.basePath = this.#base === undefined ? '/v1' : this.#base.pathname.replace(/\/+$/, '');
+    // v2 is served where v1's last segment is v2; a base path that does not end with /v1 serves v1 alone.
+    const beside = this.basePath.endsWith('/v1') ? `${this.basePath.slice(0, -'/v1'.length)}/v2` : undefined;
+    this.#majors = [
+      { path: this.basePath, base: '/v1' },
+      ...(beside === undefined ? [] : [{ path: beside, base: '/v2' }]),
+    ];
   }
 
   async handle(request: MockRequest, options: { answerEverything?: boolean } = {}): Promise<Answer | undefined> {
@@ -155,13 +164,14 @@ class RequestPipeline {
     const users = await this.#userAnswer(request);
     if (users === undefined) return await this.#answerKits(request, where, call);
     call.by = 'handler';
-    if (where.namespace?.kind === 'api') Object.assign(call, handlerCall(request.method, where.namespace.path));
+    if (where.namespace?.kind === 'api')
+      Object.assign(call, handlerCall(request.method, where.namespace.path, where.namespace.base));
     return users;
   }
 
   #answerKits(request: MockRequest, where: Where, call: CallNote): Answer | undefined | Promise<Answer | undefined> {
     const { url, namespace } = where;
-    if (namespace?.kind === 'api') return this.#answerApi(request, url, namespace.path, call);
+    if (namespace?.kind === 'api') return this.#answerApi(request, url, namespace, call);
     if (namespace?.kind === 'control') return this.#answerControl(request, url, namespace.path);
     return where.answerEverything ? noOperation(request.method, url.pathname).toReply() : undefined;
   }
@@ -181,7 +191,7 @@ class RequestPipeline {
     this.#record(request, {
       pathname: url.pathname,
       status,
-      call: handlerCall(request.method, namespace.path),
+      call: handlerCall(request.method, namespace.path, namespace.base),
       ...(answer !== undefined && { kept: answer }),
     });
   }
@@ -189,7 +199,9 @@ class RequestPipeline {
   #namespaceOf(url: RequestTarget, pathname = url.pathname): Namespace | undefined {
     const sameOrigin = this.#base === undefined || url.url.origin === this.#base.origin;
     if (!sameOrigin) return undefined;
-    if (pathname.startsWith(`${this.basePath}/`)) return { kind: 'api', path: pathname.slice(this.basePath.length) };
+    for (const major of this.#majors)
+      if (pathname.startsWith(`${major.path}/`))
+        return { kind: 'api', path: pathname.slice(major.path.length), base: major.base };
     const controlPath = this.#parts.control ? controlPathOf(pathname) : undefined;
     if (controlPath !== undefined) return { kind: 'control', path: controlPath };
     return undefined;
@@ -214,10 +226,15 @@ class RequestPipeline {
     throw this.#parts.authenticate(request) ?? failure;
   }
 
-  #answerApi(request: MockRequest, url: RequestTarget, path: string, call: CallNote): Answer | Promise<Answer> {
+  #answerApi(
+    request: MockRequest,
+    url: RequestTarget,
+    { path, base }: { path: string; base: string },
+    call: CallNote,
+  ): Answer | Promise<Answer> {
     const method = request.method;
     if (!decodable(path)) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname, notDecodable));
-    const candidates = routesAtPath(pathSegments(path));
+    const candidates = routesAtPath(pathSegments(path), base);
     if (candidates.length === 0) this.#refuseAfterBearerCheck(request, noOperation(method, url.pathname));
     if (method === 'OPTIONS') return options204(allowedMethods(candidates.map(({ route }) => route.method)).allow);
     const match = routeFor(candidates, method === 'HEAD' ? 'GET' : method);
@@ -344,6 +361,7 @@ class RequestPipeline {
     const entry: RecordedCall = {
       method: request.method,
       path: recorded.pathname,
+      ...queryOf(request.url),
       operation: call.operation,
       status: recorded.status,
       session: session === sessions.default ? null : request.headers.get(sessionHeader),
@@ -393,6 +411,15 @@ export function createPipeline(parts: PipelineParts): Pipeline {
     recordAnswered: (request, status, answer) => pipeline.recordAnswered(request, status, answer),
     basePath: pipeline.basePath,
   };
+}
+
+/** The query string of a call's URL, without its `?`, as the journal keeps it; nothing for none. */
+function queryOf(url: string): { query?: string } {
+  const start = url.indexOf('?');
+  if (start === -1) return {};
+  const end = url.indexOf('#', start);
+  const query = url.slice(start + 1, end === -1 ? undefined : end);
+  return query === '' ? {} : { query };
 }
 
 /** Whether a status is how an operation that cancels refuses an order already cancelled (its 404). */

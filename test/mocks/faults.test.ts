@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { faultOperations } from '../../core/fault-format.js';
 import { FaultPlan } from '../../mocks/session/faults.js';
 import { loadScenarioFile, loadScenarios } from '../../core/scenario-files.js';
 import { injectsFaults, ScenarioError, type ScenarioStep } from '../../core/scenario.js';
@@ -178,7 +179,7 @@ describe('faults over HTTP (POST, GET and DELETE /__mock/faults)', () => {
       'an unknown operation',
       { operation: 'deleteEverything', status: 500 },
       '/operation',
-      'must be one of "listOrders", "cancelOrder", "readPet", "*"',
+      `must be one of ${faultOperations.map((operation) => JSON.stringify(operation)).join(', ')}`,
     ],
     ['a backwards range', { delay: { min: 500, max: 100 } }, '/delay', 'min must not be greater than max'],
     ['a delay over a minute', { delay: 60_001 }, '/delay', 'must be <= 60000'],

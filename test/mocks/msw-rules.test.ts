@@ -27,8 +27,8 @@ function install(options: Parameters<typeof createOrderMock>[0] = {}): OrderMock
 describe("onUnhandledRequest with the kit's handlers", () => {
   it('is called for a request outside /v1, which the kit leaves alone', async () => {
     install();
-    await fetch('https://api.example.com/v2/store/orders', { headers: key }).catch(() => undefined);
-    expect(unhandled).toEqual(['https://api.example.com/v2/store/orders']);
+    await fetch('https://api.example.com/v3/store/orders', { headers: key }).catch(() => undefined);
+    expect(unhandled).toEqual(['https://api.example.com/v3/store/orders']);
     expect(mock.requests()).toEqual([]);
   });
 
@@ -51,7 +51,7 @@ describe("onUnhandledRequest with the kit's handlers", () => {
     server.close();
     strict.listen({ onUnhandledRequest: 'error' });
     try {
-      await expect(fetch('https://api.example.com/v2/store/orders', { headers: key })).rejects.toThrow();
+      await expect(fetch('https://api.example.com/v3/store/orders', { headers: key })).rejects.toThrow();
       expect((await fetch('https://api.example.com/v1/store/orders', { headers: key })).status).toBe(200);
     } finally {
       strict.close();
@@ -129,8 +129,8 @@ describe('mock.observe(server): handlers in front of the kit', () => {
 
   it('journals nothing outside the API, whoever answers', async () => {
     install().observe(server);
-    server.use(http.get('https://api.example.com/v2/store/orders', () => HttpResponse.json([])));
-    await fetch('https://api.example.com/v2/store/orders');
+    server.use(http.get('https://api.example.com/v3/store/orders', () => HttpResponse.json([])));
+    await fetch('https://api.example.com/v3/store/orders');
     expect(mock.requests()).toEqual([]);
   });
 

@@ -353,10 +353,10 @@ describe('other paths and methods', () => {
 
   it('answers a path outside /v1 and /__mock with a 404 Error record', async () => {
     await expectError(
-      await fetch(`${mock.origin}/v2/store/orders`, { headers: authorized }),
+      await fetch(`${mock.origin}/v3/store/orders`, { headers: authorized }),
       404,
       'not_found',
-      'No operation at GET /v2/store/orders.',
+      'No operation at GET /v3/store/orders.',
     );
   });
 

@@ -1,6 +1,6 @@
 // Figures the tests would otherwise pin, derived from the route table (core/routes.ts) and the
 // scenario loader, so that an operation or a scenario added to the document changes them with it.
-import { type OperationName, pathSegments, type Route, routes, routesAtPath } from '../../core/routes.js';
+import { majorRoutes, type OperationName, pathSegments, type Route, routes, routesAtPath } from '../../core/routes.js';
 import { injectsFaults, type Scenario } from '../../core/scenario.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 
@@ -11,6 +11,14 @@ export const documentedResponses: readonly string[] = routes.flatMap((route) =>
 
 /** How many responses the document holds, over all its operations. */
 export const documentedResponseCount = documentedResponses.length;
+
+/** Every documented response of both majors' documents, as the mock's coverage lists them: v1's, then v2's. */
+export const servedResponses: readonly string[] = majorRoutes.flatMap((route) =>
+  route.responses.map((response) => `${route.operation} ${response.status}`),
+);
+
+/** How many responses the mock's coverage counts, over both majors. */
+export const servedResponseCount = servedResponses.length;
 
 /** The documented responses but the given ones (or those of the given operations), in the document's order. */
 export function responsesBut(...left: readonly (string | OperationName)[]): string[] {

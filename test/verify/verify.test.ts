@@ -124,8 +124,27 @@ describe("petstore-verify against the kit's own mock", () => {
     ]);
     expect(exit.code).toBe(0);
     expect(exit.stdout).toMatch(
-      /\nscenarios: 2 passed, 0 failed \(scenarios;.*\nsecond oracle, Prism: off \(--no-prism\)\n/,
+      /\nscenarios: 2 passed, 0 failed \(scenarios;.*\nnot verified: listOrdersV2 .*\nsecond oracle, Prism: off \(--no-prism\)\n/,
     );
+  });
+
+  it("names v2's list as not verified, in the summary and the JSON report, and passes on v1's verdict", async () => {
+    const report = join(directory, 'not-verified.json');
+    const exit = await petstoreVerify([...target(), '--scenario', 'list-without-key', '--no-prism', '--json', report]);
+    expect(exit.code).toBe(0);
+    expect(exit.stdout).toContain(
+      "\nnot verified: listOrdersV2 (GET /v2/store/orders, beta): v2 is not yet verified by petstore-verify: no suite calls or judges it, and the verdict is v1's alone\n",
+    );
+    expect(JSON.parse(await readFile(report, 'utf8')).notVerified).toEqual([
+      {
+        operation: 'listOrdersV2',
+        method: 'GET',
+        base: '/v2',
+        path: '/store/orders',
+        stability: 'beta',
+        reason: "v2 is not yet verified by petstore-verify: no suite calls or judges it, and the verdict is v1's alone",
+      },
+    ]);
   });
 
   it('picks the base URL from PETSTORE_STAGING_BASE_URL with --target staging', async () => {

@@ -225,6 +225,10 @@ export function summaryLines(report: RunReport, options: LineOptions = {}): stri
     }
   }
   lines.push(...report.suites.map((suite) => suiteLine(suite, report.baseUrl)));
+  for (const item of report.notVerified)
+    lines.push(
+      `not verified: ${item.operation} (${item.method} ${item.base}${item.path}${item.stability === null ? '' : `, ${item.stability}`}): ${item.reason}`,
+    );
   for (const published of report.suites.flatMap((suite) => suite.publishedResults ?? []))
     lines.push(publishedLine(published));
   for (const name of report.suites.flatMap((suite) => suite.pendingPacts ?? []))

@@ -8,7 +8,7 @@ import { loadScenarios } from '../../../core/scenario-files.js';
 import type { ServerOptions } from '../../../mocks/server/server.js';
 import { launchChromium } from '../../support/headless-browser.mjs';
 import { operationNames } from '../../../core/routes.js';
-import { documentedResponseCount } from '../../support/document-figures.js';
+import { servedResponseCount } from '../../support/document-figures.js';
 import { authorized, startServer } from '../../support/support.js';
 import { projectRoot } from '../../support/cli-support.js';
 
@@ -144,7 +144,7 @@ describe('the control page', () => {
     await open();
     await expect
       .poll(() => page.locator('#coverage-summary').textContent())
-      .toBe(`0 of ${documentedResponseCount} documented responses seen.`);
+      .toBe(`0 of ${servedResponseCount} documented responses seen.`);
     await mock.withKey('/store/orders');
     await mock.withKey('/store/orders/3', { method: 'DELETE' });
     await expect.poll(() => rows('Journal').count(), { timeout: 20_000 }).toBe(2);
@@ -154,9 +154,9 @@ describe('the control page', () => {
     const seen = 2;
     await expect
       .poll(() => page.locator('#coverage-summary').textContent())
-      .toBe(`${seen} of ${documentedResponseCount} documented responses seen.`);
+      .toBe(`${seen} of ${servedResponseCount} documented responses seen.`);
     const never = await rows('Coverage').filter({ hasText: 'never seen' }).count();
-    expect(never).toBe(documentedResponseCount - seen);
+    expect(never).toBe(servedResponseCount - seen);
     expect(await page.content()).not.toContain('petstore-dev-key');
     await page.screenshot({ path: screenshotPath, fullPage: true });
   });

@@ -210,6 +210,10 @@ function headLines(report: HarReport): string[] {
     lines.push(
       `ignored ${entries(otherBases.entries)} of the interface at another base URL (${otherBases.bases.slice(0, 3).join(', ')}): give --base-url to judge those`,
     );
+  if (report.notVerified.entries > 0)
+    lines.push(
+      `not verified: ${entries(report.notVerified.entries)} of v2 (${report.notVerified.bases.slice(0, 3).join(', ')}): v2 is not yet verified by petstore-verify, so none of them is judged`,
+    );
   if (interfaceEntries > 0)
     lines.push(
       report.state === 'inferred'

@@ -11,6 +11,7 @@ import { operationDefinitions, statusShowing } from '../../core/operation-defini
 import {
   documentedResponse,
   matchRoute,
+  routeOf,
   schemaNameOf,
   type DocumentedResponse,
   type RouteMatch,
@@ -207,6 +208,7 @@ function reasonToLeaveOut(call: RecordedCall): LeftOutCall['reason'] | undefined
   if (call.status === 'network') return 'network';
   if (call.answer?.by === 'fault') return 'fault';
   if (call.operation === null || call.answer === undefined) return 'not-an-operation';
+  if (routeOf(call.operation).base !== '/v1') return 'v2 not yet in a pact';
   if (call.answer.bodyDropped === true) return 'body-too-large';
   return undefined;
 }

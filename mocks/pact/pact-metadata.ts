@@ -8,7 +8,15 @@ import type { JsonValue } from '../../core/parse-json.js';
  */
 export interface LeftOutCall {
   call: string;
-  reason: 'fault' | 'network' | 'body-too-large' | 'not-an-operation' | 'pact-limit' | 'did not pass';
+  reason:
+    | 'fault'
+    | 'network'
+    | 'body-too-large'
+    | 'not-an-operation'
+    | 'pact-limit'
+    | 'did not pass'
+    // v2's calls: its interactions are not yet written nor verified (issue 56), never written as v1's.
+    | 'v2 not yet in a pact';
 }
 
 /**

@@ -85,6 +85,19 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
     ]);
   });
 
+  it('leaves a v2 call out of the consumer pact, naming it, rather than writing it as v1', async () => {
+    await page('?limit=2');
+    await fetch(`${v1}/store/orders`, { headers: authorized });
+    const { document, leftOut } = await mock().pactDocument({ consumer: 'web-app' });
+    expect({
+      paths: (document.interactions as { request: { path: string } }[]).map((interaction) => interaction.request.path),
+      leftOut,
+    }).toEqual({
+      paths: ['/v1/store/orders'],
+      leftOut: [{ call: 'GET /v2/store/orders 200', reason: 'v2 not yet in a pact' }],
+    });
+  });
+
   it('takes a fault for v2 by its operation name', async () => {
     mock().addFaults({ operation: 'listOrdersV2', status: 503, times: 1 });
     expect((await fetch(`${v2}/store/orders`, { headers: authorized })).status).toBe(503);

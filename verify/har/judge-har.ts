@@ -89,6 +89,8 @@ export interface HarReport {
   entries: number;
   ignored: HarSelection['ignored'];
   otherBases: HarSelection['otherBases'];
+  /** Entries of v2's operations: named, not judged (v2 is not yet verified). */
+  notVerified: HarSelection['notVerified'];
   exchanges: HarExchangeVerdict[];
   judged: number;
   violations: number;
@@ -336,6 +338,7 @@ function reportOf(
     entries: parts.entries,
     ignored: selection.ignored,
     otherBases: selection.otherBases,
+    notVerified: selection.notVerified,
     exchanges: verdicts,
     judged: judgedCount,
     violations,
@@ -364,7 +367,9 @@ function reportOf(
   const below = options.baseUrl === undefined ? 'a base URL ending with /v1' : selection.baseUrl;
   const reason =
     verdicts.length === 0
-      ? `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below ${below})`
+      ? selection.notVerified.entries > 0
+        ? `no entry was judged: ${selection.notVerified.entries} of the ${parts.entries} ${selection.notVerified.entries === 1 ? 'is a call' : 'are calls'} of v2, not yet verified, and none of v1 (a path of its routes below ${below})`
+        : `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below ${below})`
       : `no entry was judged: ${verdicts.length} ${verdicts.length === 1 ? 'entry' : 'entries'} of the interface, none judged (${unjudgedReasons(verdicts)})`;
   return { ...base, verdict: 'not-run', exitCode: 2, reason };
 }

@@ -2,7 +2,7 @@ import { toInt64 } from '../core/int64.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { int64AsBigint } from '../core/exact-fetch.js';
 import { isErrorRecord, orderInt64Fields, type ErrorRecord, type ExactOrder } from '../core/records.js';
-import { documentedResponse, pathOf, routeOf, routes, type OperationName } from '../core/routes.js';
+import { documentedResponse, majorRoutes, pathOf, routeOf, type OperationName } from '../core/routes.js';
 
 /** An Order as the client returns it: the spec's Order, with its int64 fields as exact `bigint`s. */
 export type ClientOrder = ExactOrder;
@@ -16,9 +16,19 @@ export interface PetReading {
   sunset: string | null;
 }
 
+/**
+ * The query parameters of a call, by name: a value is sent as its text, a list as the parameter repeated
+ * (OpenAPI's exploded `form`, as the route table holds v2's), an undefined one not at all.
+ * @example
+ * const query: QueryInput = { status: 'pending', limit: 20 };
+ */
+export type QueryInput = Readonly<
+  Record<string, string | number | bigint | boolean | readonly (string | number | bigint | boolean)[] | undefined>
+>;
+
 /** How to reach the order interface. */
 export interface OrderClientOptions {
-  /** The base URL, ending with /v1 (for example https://staging.example.com/v1). */
+  /** The base URL, ending with /v1 (for example https://staging.example.com/v1); v2's operations are sent below its /v2. */
   baseUrl: string;
   /** The API key, sent as `Authorization: Bearer <key>`; without it, requests go unauthenticated. */
   apiKey?: string;
@@ -75,12 +85,29 @@ interface ShapedMethods {
 
 /**
  * The method of an operation the client has no shaped method for, derived from the route table: its
- * path parameter (if any) in, its success body out (undefined for none), every int64 the document
- * gives the response read as a `bigint`. @throws OrderApiError for an error status.
+ * path parameter (if any) and its query (for an operation without a path parameter, the query may come
+ * first) in, its success body out (undefined for none), every int64 the document gives the response
+ * read as a `bigint`. @throws OrderApiError for an error status (a bad parameter's 400 among them).
  * @example
  * const order = await (client as Record<string, OperationMethod>).getOrder?.(3n);
+ * const page = await client.listOrdersV2({ status: 'pending', limit: 5 }); // { orders: [...], nextCursor: '...' }
  */
-export type OperationMethod = (parameter?: bigint | number | string) => Promise<JsonValue | undefined>;
+export type OperationMethod = (
+  parameter?: bigint | number | string | QueryInput,
+  query?: QueryInput,
+) => Promise<JsonValue | undefined>;
+
+/** A query's text, `?` included, or '' for none: each defined value as its text, a list as the name repeated. */
+function queryText(query: QueryInput | undefined): string {
+  if (query === undefined) return '';
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
 
 /**
  * The operations of the order interface, one method per operation of the route table, named after
@@ -118,9 +145,18 @@ function toClientOrder(value: unknown): ClientOrder {
  */
 export function createOrderClient(options: OrderClientOptions): OrderClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const send = (operation: OperationName, parameter?: bigint | number | string) => {
+  // A major's base URL is v1's with its last segment that major's (https://x/api/v1 → https://x/api/v2).
+  const baseOf = (base: string) => {
+    if (base === '/v1') return baseUrl;
+    if (!baseUrl.endsWith('/v1'))
+      throw new TypeError(
+        `the client's baseUrl ${baseUrl} does not end with /v1, so ${base} cannot be found beside it`,
+      );
+    return `${baseUrl.slice(0, -'/v1'.length)}${base}`;
+  };
+  const send = (operation: OperationName, parameter?: bigint | number | string, query?: QueryInput) => {
     const route = routeOf(operation);
-    return (options.fetch ?? fetch)(`${baseUrl}${pathOf(route, parameter)}`, {
+    return (options.fetch ?? fetch)(`${baseOf(route.base)}${pathOf(route, parameter)}${queryText(query)}`, {
       method: route.method,
       headers: {
         accept: 'application/json',
@@ -129,8 +165,9 @@ export function createOrderClient(options: OrderClientOptions): OrderClient {
     });
   };
   const derived = (operation: OperationName): OperationMethod => {
-    return async (parameter) => {
-      const response = await send(operation, parameter);
+    return async (parameter, query) => {
+      const pathless = typeof parameter === 'object';
+      const response = await send(operation, pathless ? undefined : parameter, pathless ? parameter : query);
       if (!response.ok) throw await failure(response);
       const text = await response.text();
       if (text === '') return undefined;
@@ -139,7 +176,7 @@ export function createOrderClient(options: OrderClientOptions): OrderClient {
       return schema === null ? body : int64AsBigint(body, schema);
     };
   };
-  const methods = Object.fromEntries(routes.map((route) => [route.operation, derived(route.operation)]));
+  const methods = Object.fromEntries(majorRoutes.map((route) => [route.operation, derived(route.operation)]));
   return {
     ...(methods as Record<OperationName, OperationMethod>),
     async listOrders() {

@@ -1,4 +1,4 @@
-import { schemas } from '../spec/generated/contract.js';
+import { schemas, v2Schemas } from '../spec/generated/contract.js';
 import { parseJson, type JsonValue } from './parse-json.js';
 import { documentedResponse, pathSegments, routes, templateSegments, matchSegments, type Route } from './routes.js';
 
@@ -8,12 +8,14 @@ type ContractSchema = {
   format?: string;
   items?: ContractSchema;
   properties?: Record<string, ContractSchema>;
+  allOf?: readonly ContractSchema[];
 };
 
+// v2's document holds v1's records it refers to under the same names, so one lookup serves both majors.
 function dereferenced(schema: ContractSchema): ContractSchema {
   if (schema.$ref === undefined) return schema;
-  const name = schema.$ref.replace('#/components/schemas/', '') as keyof typeof schemas;
-  return schemas[name] as ContractSchema;
+  const name = schema.$ref.replace('#/components/schemas/', '');
+  return ((schemas as Record<string, unknown>)[name] ?? (v2Schemas as Record<string, unknown>)[name]) as ContractSchema;
 }
 
 /**
@@ -46,12 +48,18 @@ function int64Plan(schema: ContractSchema): Int64Plan | null {
     plan.items = int64Plan(shape.items);
     return plan;
   }
-  if (shape.properties !== undefined) {
+  if (shape.properties !== undefined || shape.allOf !== undefined) {
     const plan: { fields: [string, Int64Plan][] } = { fields: [] };
     int64Plans.set(shape, plan);
-    for (const [name, property] of Object.entries(shape.properties)) {
+    for (const [name, property] of Object.entries(shape.properties ?? {})) {
       const field = int64Plan(property);
       if (field !== null) plan.fields.push([name, field]);
+    }
+    // An allOf's parts are fields of one object (v2's OrderWithStatus: v1's Order and its status).
+    for (const part of shape.allOf ?? []) {
+      const partPlan = int64Plan(part);
+      if (partPlan !== null && typeof partPlan === 'object' && 'fields' in partPlan)
+        plan.fields.push(...partPlan.fields);
     }
     return plan;
   }

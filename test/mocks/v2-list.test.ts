@@ -1,6 +1,7 @@
 // One mock, both majors over one store (issue 56): v2's list at /v2 beside v1, through MSW's handlers
 // and the node:http server alike, its parameters judged (spec gaps 50 and 51), its calls journaled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrderClient, OrderApiError } from '../../contracts/client.js';
 import { operationNames } from '../../core/routes.js';
 import type { JsonValue } from '../../core/parse-json.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from '../support/support.js';
@@ -95,6 +96,28 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
     }).toEqual({
       paths: ['/v1/store/orders'],
       leftOut: [{ call: 'GET /v2/store/orders 200', reason: 'v2 not yet in a pact' }],
+    });
+  });
+
+  it("reads v2's pages through the typed client, its query sent, every id a bigint", async () => {
+    const client = createOrderClient({ baseUrl: v1, apiKey: 'petstore-dev-key' });
+    const first = (await client.listOrdersV2({ status: 'pending', limit: 2 })) as unknown as Page;
+    const second = (await client.listOrdersV2({ status: 'pending', cursor: first.nextCursor! })) as unknown as Page;
+    expect([...first.orders, ...second.orders]).toEqual([
+      { id: 1n, status: 'pending' },
+      { id: 2n, status: 'pending' },
+      { id: 9007199254740993n, status: 'pending' },
+    ]);
+  });
+
+  it("rejects a bad parameter through the typed client with the mock's Error record", async () => {
+    const client = createOrderClient({ baseUrl: v1, apiKey: 'petstore-dev-key' });
+    const failure = await client.listOrdersV2({ limit: 0 }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(OrderApiError);
+    expect((failure as OrderApiError).record).toEqual({
+      code: 'invalid_parameter',
+      message: 'The query parameter limit must be >= 1; got "0".',
+      status: 400,
     });
   });
 

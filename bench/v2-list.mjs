@@ -24,11 +24,15 @@ async function timed(mock, path) {
 const rows = [];
 for (const count of [1_000, 100_000]) {
   const mock = createOrderMock({ seed: orders(count, 3), journalSize: 0 });
-  if ((await mock.handle(new Request(`${origin}/v1/store/orders/2`, { method: 'DELETE', headers: key }))).status !== 204)
+  if (
+    (await mock.handle(new Request(`${origin}/v1/store/orders/2`, { method: 'DELETE', headers: key }))).status !== 204
+  )
     throw new Error('the first cancel failed');
   globalThis.gc?.();
   const deep = await mock.handle(get(`/v2/store/orders?limit=100`));
-  const cursor = JSON.parse(new TextDecoder().decode(deep.body instanceof Uint8Array ? deep.body : new TextEncoder().encode(deep.body))).nextCursor;
+  const cursor = JSON.parse(
+    new TextDecoder().decode(deep.body instanceof Uint8Array ? deep.body : new TextEncoder().encode(deep.body)),
+  ).nextCursor;
   rows.push({
     orders: count,
     'v1 list (ms)': await timed(mock, '/v1/store/orders'),
@@ -38,4 +42,13 @@ for (const count of [1_000, 100_000]) {
   });
 }
 console.log(`Node ${process.version}, ${calls} calls each, medians`);
-console.table(rows.map((row) => Object.fromEntries(Object.entries(row).map(([name, value]) => [name, typeof value === 'number' && name !== 'orders' ? Number(value.toFixed(2)) : value]))));
+console.table(
+  rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([name, value]) => [
+        name,
+        typeof value === 'number' && name !== 'orders' ? Number(value.toFixed(2)) : value,
+      ]),
+    ),
+  ),
+);

@@ -399,6 +399,7 @@ await explore({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', stateUrl: 'http:/
       'dist/mocks/adapters/msw.d.cts',
       'dist/verify/pact-child.js',
       'spec/openapi.yaml',
+      'spec/openapi-v2.yaml',
       'README.md',
       'LICENSE',
     ]) {
@@ -410,6 +411,7 @@ await explore({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', stateUrl: 'http:/
         (file) =>
           sources.some((folder) => file.startsWith(folder)) &&
           file !== 'spec/openapi.yaml' &&
+          file !== 'spec/openapi-v2.yaml' &&
           !file.startsWith('contracts/pacts/'),
       ),
     ).toEqual([]);

@@ -273,7 +273,7 @@ it('answers from the kit and journals an answer of the test in front of it', asy
 });
 
 it('fails a call no handler answers, with msw 3\\'s onUnhandledFrame', async () => {
-  await expect(fetch('https://api.example.com/v2/store/orders', { headers: key })).rejects.toThrow();
+  await expect(fetch('https://api.example.com/v3/store/orders', { headers: key })).rejects.toThrow();
   expect(mock.requests()).toEqual([]);
 });
 `;

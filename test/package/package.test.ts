@@ -265,7 +265,7 @@ const statuses = [];
 for (const id of [3, 1, 1]) statuses.push((await fetch('/v1/store/orders/' + id, { method: 'DELETE', headers })).status);
 const cancels = mock.requests({ operation: 'cancelOrder' }).map((entry) => [entry.path, entry.status]);
 const covered = mock.coverage().operations.find((operation) => operation.operation === 'cancelOrder').responses.filter((response) => response.seen > 0).map((response) => response.status);
-await fetch('/v2/store/orders', { headers }).catch(() => undefined);
+await fetch('/v3/store/orders', { headers }).catch(() => undefined);
 mock.worker.use(http.get('*/v1/store/orders', () => HttpResponse.json([], { status: 200 })));
 const overridden = await (await fetch('/v1/store/orders', { headers })).json();
 const lists = mock.requests({ operation: 'listOrders' }).map((entry) => entry.status);
@@ -312,7 +312,7 @@ document.body.dataset.result = JSON.stringify({ statuses, cancels, covered, unha
         ],
         covered: [204, 404, 409],
         // MSW's own safety net sees the unmocked call; the kit's handlers let it through
-        unhandled: expect.arrayContaining(['/v2/store/orders']),
+        unhandled: expect.arrayContaining(['/v3/store/orders']),
         // a handler put in front of the kit's with worker.use() is journaled
         overridden: [],
         lists: [200],

@@ -20,6 +20,15 @@ export const servedResponses: readonly string[] = majorRoutes.flatMap((route) =>
 /** How many responses the mock's coverage counts, over both majors. */
 export const servedResponseCount = servedResponses.length;
 
+/**
+ * What the Playwright reporter's coverage line ends with when no test called an operation the document
+ * marks beta or experimental: those operations counted apart, none of their responses seen.
+ */
+export const markedApartNoneSeen: string = ` Counted apart, not failed: ${majorRoutes
+  .filter((route) => route.stability !== null)
+  .map((route) => `${route.operation} (${route.stability}) 0 of ${route.responses.length}`)
+  .join(', ')}.`;
+
 /** The documented responses but the given ones (or those of the given operations), in the document's order. */
 export function responsesBut(...left: readonly (string | OperationName)[]): string[] {
   return documentedResponses.filter(

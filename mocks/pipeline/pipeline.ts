@@ -199,9 +199,14 @@ class RequestPipeline {
   #namespaceOf(url: RequestTarget, pathname = url.pathname): Namespace | undefined {
     const sameOrigin = this.#base === undefined || url.url.origin === this.#base.origin;
     if (!sameOrigin) return undefined;
-    for (const major of this.#majors)
-      if (pathname.startsWith(`${major.path}/`))
-        return { kind: 'api', path: pathname.slice(major.path.length), base: major.base };
+    for (const major of this.#majors) {
+      if (!pathname.startsWith(`${major.path}/`)) continue;
+      const path = pathname.slice(major.path.length);
+      // Below /v2 the mock takes only the paths of v2's operations (any method, for a 405): an app's
+      // calls to another service's /v2 on another origin stay MSW's unhandled requests (spec gap 51).
+      if (major.base !== '/v1' && routesAtPath(pathSegments(path), major.base).length === 0) continue;
+      return { kind: 'api', path, base: major.base };
+    }
     const controlPath = this.#parts.control ? controlPathOf(pathname) : undefined;
     if (controlPath !== undefined) return { kind: 'control', path: controlPath };
     return undefined;

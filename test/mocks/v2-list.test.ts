@@ -75,8 +75,16 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
     expect({ queried, orders: (JSON.parse(plain) as unknown[]).length }).toEqual({ queried: plain, orders: 4 });
   });
 
-  it('has no cancel in v2, whose document has none', async () => {
-    await expectError(await fetch(`${v2}/store/orders/1`, { method: 'DELETE', headers: authorized }), 404, 'not_found');
+  it("leaves a path below /v2 that is none of v2's to MSW's unhandled rule: v2 has no cancel", async () => {
+    await expect(fetch(`${v2}/store/orders/1`, { method: 'DELETE', headers: authorized })).rejects.toThrow();
+  });
+
+  it("answers another method at v2's list with 405 and its Allow", async () => {
+    const answer = await fetch(`${v2}/store/orders`, { method: 'POST', headers: authorized });
+    expect({ status: answer.status, allow: answer.headers.get('allow') }).toEqual({
+      status: 405,
+      allow: 'GET, HEAD, OPTIONS',
+    });
   });
 
   it('journals a v2 call with its operation and its query', async () => {
@@ -134,6 +142,15 @@ describe("v2's list on the standalone server", () => {
     server = await startServer({ seed });
   });
   afterAll(() => server.close());
+
+  it("answers a path below /v2 that is none of v2's with 404, as any path outside the API", async () => {
+    await expectError(
+      await fetch(`${server.origin}/v2/store/orders/1`, { method: 'DELETE', headers: authorized }),
+      404,
+      'not_found',
+      'No operation at DELETE /v2/store/orders/1.',
+    );
+  });
 
   it('answers at /v2 as the in-process mock does', async () => {
     const response = await fetch(`${server.origin}/v2/store/orders?limit=2&status=pending`, { headers: authorized });

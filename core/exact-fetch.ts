@@ -1,6 +1,13 @@
 import { schemas, v2Schemas } from '../spec/generated/contract.js';
 import { parseJson, type JsonValue } from './parse-json.js';
-import { documentedResponse, pathSegments, routes, templateSegments, matchSegments, type Route } from './routes.js';
+import {
+  documentedResponse,
+  majorRoutes,
+  pathSegments,
+  templateSegments,
+  matchSegments,
+  type Route,
+} from './routes.js';
 
 type ContractSchema = {
   $ref?: string;
@@ -80,12 +87,16 @@ function int64sAsBigints(value: JsonValue, plan: Int64Plan): JsonValue {
   return value;
 }
 
-// By the end of the path: the base URL is the caller's.
+// By the end of the path: the base URL is the caller's. A path whose segment before the operation's is
+// `v2` is v2's (its list answers a page, not v1's array); any other, v1's.
 function routeOfRequest(method: string, url: string): Route | undefined {
   const segments = pathSegments(new URL(url).pathname);
-  return routes.find((route) => {
+  return majorRoutes.find((route) => {
     const template = templateSegments(route.path);
-    return route.method === method && matchSegments(template, segments.slice(-template.length)) !== undefined;
+    if (route.method !== method || matchSegments(template, segments.slice(-template.length)) === undefined)
+      return false;
+    const before = segments[segments.length - template.length - 1];
+    return route.base === '/v1' ? before !== 'v2' : `/${before}` === route.base;
   });
 }
 

@@ -2,6 +2,9 @@
 // and the node:http server alike, its parameters judged (spec gaps 50 and 51), its calls journaled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrderClient, OrderApiError } from '../../contracts/client.js';
+import createClient from 'openapi-fetch';
+import { exactFetch } from '../../core/exact-fetch.js';
+import type { v2Paths } from '../../core/openapi.js';
 import { operationNames } from '../../core/routes.js';
 import type { JsonValue } from '../../core/parse-json.js';
 import { authorized, expectError, inProcessBase, jsonOf, startServer, useInProcessMock } from '../support/support.js';
@@ -116,6 +119,15 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
       { id: 2n, status: 'pending' },
       { id: 9007199254740993n, status: 'pending' },
     ]);
+  });
+
+  it('reads a v2 page through openapi-fetch with exactFetch, its query typed, its ids bigints', async () => {
+    const client = createClient<v2Paths>({ baseUrl: v2, fetch: exactFetch });
+    const { data } = await client.GET('/store/orders', {
+      params: { query: { status: 'pending', limit: 10 } },
+      headers: authorized,
+    });
+    expect(data?.orders.map((order) => order.id)).toEqual([1n, 2n, 9007199254740993n]);
   });
 
   it("rejects a bad parameter through the typed client with the mock's Error record", async () => {

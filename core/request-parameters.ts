@@ -18,8 +18,8 @@ export interface HeldParameter {
 }
 
 /**
- * A parameter's value once read: an int64 as a `bigint`, another integer or a number as a `number`, a
- * boolean, a text, or a list of them.
+ * A parameter's value once read: an int64 as a `bigint` (whatever its size), another integer or a
+ * number as a `number`, a boolean, a text, or a list of them.
  * @example
  * const limit: ParameterValue = 20;
  */
@@ -114,7 +114,12 @@ function readOne(
   values: Record<string, ParameterValue>,
   violations: ParameterViolation[],
 ): void {
-  const schema = parameter.schema as { type?: unknown; items?: { type?: unknown }; default?: unknown };
+  const schema = parameter.schema as {
+    type?: unknown;
+    format?: unknown;
+    items?: { type?: unknown; format?: unknown };
+    default?: unknown;
+  };
   const broken = (expected: string, actual: string) =>
     violations.push({ in: where, name: parameter.name, expected, actual });
   const sent = texts.length === 1 ? JSON.stringify(texts[0]) : texts.map((text) => JSON.stringify(text)).join(', ');
@@ -130,12 +135,12 @@ function readOne(
       where === 'query' && parameter.explode
         ? texts
         : texts.flatMap((text) => text.split(',').map((item) => (where === 'header' ? item.trim() : item)));
-    const read = items.map((item) => readScalar(schema.items?.type, item));
+    const read = items.map((item) => readScalar(schema.items ?? {}, item));
     if (read.includes(undefined)) return void broken(`must be a list of ${pluralOf(schema.items?.type)}`, sent);
     value = read as Scalar[];
   } else {
     if (texts.length > 1) return void broken('must be given once', sent);
-    value = readScalar(schema.type, texts[0]!);
+    value = readScalar(schema, texts[0]!);
     if (value === undefined) return void broken(typeWords(schema), sent);
   }
   const found = schemaValidator(`parameter:${route.method} ${route.path}:${where}:${parameter.name}`, schema)(value);
@@ -148,14 +153,15 @@ const integerText = /^-?[0-9]+$/;
 // JSON's number grammar (RFC 8259, 6): what a number parameter is written as.
 const numberText = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
-// A text as its declared type, or undefined when it is not one. An integer is read exactly: a safe one
-// is a number, a larger one a bigint (which the int64 check then bounds).
-function readScalar(type: unknown, text: string): Scalar | undefined {
+// A text as its declared type, or undefined when it is not one. An integer is read exactly: an int64
+// always as a bigint (as a path's id is), another as a number when safe, else a bigint (the checks
+// then bound it).
+function readScalar({ type, format }: { type?: unknown; format?: unknown }, text: string): Scalar | undefined {
   switch (type) {
     case 'integer': {
       if (!integerText.test(text)) return undefined;
       const exact = BigInt(text);
-      return Number.isSafeInteger(Number(exact)) ? Number(exact) : exact;
+      return format !== 'int64' && Number.isSafeInteger(Number(exact)) ? Number(exact) : exact;
     }
     case 'number':
       return numberText.test(text) ? Number(text) : undefined;

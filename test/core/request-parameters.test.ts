@@ -116,6 +116,13 @@ describe('readParameters', () => {
     });
   });
 
+  it('reads a small int64 as a bigint too, as a path id is read', () => {
+    expect(read(routeWith('/test/int64-small', [after]), 'after=7')).toEqual({
+      ok: true,
+      values: { query: { after: 7n }, header: {} },
+    });
+  });
+
   it('reads an int64 past 2^53 exactly, as a bigint', () => {
     expect(read(routeWith('/test/int64', [after]), 'after=9007199254740993')).toEqual({
       ok: true,
@@ -141,7 +148,7 @@ describe('readParameters', () => {
   it('reads an exploded list from the repeated parameter, each item as its type', () => {
     expect(read(routeWith('/test/exploded', [ids]), 'id=1&id=9007199254740993')).toEqual({
       ok: true,
-      values: { query: { id: [1, 9007199254740993n] }, header: {} },
+      values: { query: { id: [1n, 9007199254740993n] }, header: {} },
     });
   });
 

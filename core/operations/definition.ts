@@ -54,8 +54,11 @@ export interface HeldOrder {
 export interface StoreOfOperations {
   /** The body of the list of the orders not cancelled, as UTF-8 JSON parts. */
   listBody(): readonly Uint8Array[];
-  /** Copies of every order, whatever its status, in the order they were stored (the v2 list pages them). */
-  orders(): readonly StoredOrder[];
+  /**
+   * Every order, whatever its status, in the order they were stored, each given to `visit` as the store
+   * holds it (not a copy: `visit` reads, never changes it): v2's list keeps a page of them.
+   */
+  eachOrder(visit: (order: Readonly<StoredOrder>) => void): void;
   /** A copy of the order with this id, whatever its status, with every field it was given. */
   find(id: bigint): StoredOrder | undefined;
   /** Cancels a pending order: what the store found (an order cancelled before counts as absent). */

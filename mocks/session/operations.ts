@@ -21,7 +21,7 @@ export interface OrderInterface {
 function storeOfOperations(store: OrderStore): StoreOfOperations {
   return {
     listBody: () => store.listBody(),
-    orders: () => store.all(),
+    eachOrder: (visit) => store.eachOrder(visit),
     find: (id) => store.find(id),
     ordersWithSameFloat64: (sent) => store.ordersWithSameFloat64(sent),
     change: (id, move) => store.change(id, move),

@@ -160,6 +160,16 @@ export class OrderStore {
       : this.#records.collection.all().map((order) => ({ ...order }));
   }
 
+  /**
+   * Calls `visit` with every order, in the order they were stored, without copying the collection's
+   * records (the seed's are read back from its bytes): for a reader that keeps a few, such as a page of
+   * v2's list, which copies only those. `visit` must not change an order.
+   */
+  eachOrder(visit: (order: Readonly<StoredOrder>) => void): void {
+    const orders = this.#records === undefined ? this.#seed.orders() : this.#records.collection.all();
+    for (let index = 0; index < orders.length; index++) visit(orders[index]!);
+  }
+
   /** The body of `GET /__mock/orders`, from the orders as they were when it was asked for. */
   storedBody(): Promise<Uint8Array[]> {
     const records = this.#records;

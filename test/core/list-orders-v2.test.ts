@@ -17,7 +17,7 @@ const stored: StoredOrder[] = Array.from({ length: 45 }, (_, index) => ({
 }));
 
 function storeOf(orders: readonly StoredOrder[]): StoreOfOperations {
-  return { orders: () => orders.map((order) => ({ ...order })) } as unknown as StoreOfOperations;
+  return { eachOrder: (visit: (order: StoredOrder) => void) => orders.forEach(visit) } as unknown as StoreOfOperations;
 }
 
 type Page = { orders: { id: bigint; status: OrderStatus }[]; nextCursor: string | null };

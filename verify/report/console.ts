@@ -225,7 +225,8 @@ export function summaryLines(report: RunReport, options: LineOptions = {}): stri
     }
   }
   lines.push(...report.suites.map((suite) => suiteLine(suite, report.baseUrl)));
-  for (const item of report.notVerified)
+  // A run the preflight stopped judged nothing at all: its last line says so, alone.
+  for (const item of report.setupError === undefined ? report.notVerified : [])
     lines.push(
       `not verified: ${item.operation} (${item.method} ${item.base}${item.path}${item.stability === null ? '' : `, ${item.stability}`}): ${item.reason}`,
     );

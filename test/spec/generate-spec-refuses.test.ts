@@ -30,6 +30,8 @@ beforeAll(async () => {
   await mkdir(join(folder, 'mocks/generated'), { recursive: true });
   await mkdir(join(folder, 'mocks/control'));
   await symlink(join(projectRoot, 'mocks/control/page'), join(folder, 'mocks/control/page'));
+  // v2's document, which the generator reads beside v1's (its references point into the changed one).
+  await cp(join(projectRoot, 'spec/openapi-v2.yaml'), join(folder, 'spec/openapi-v2.yaml'));
   // The generator writes the scenario schema's lists: a copy, so that the project's stays as it is.
   await cp(join(projectRoot, 'scenarios'), join(folder, 'scenarios'), { recursive: true });
   await writeFile(

@@ -12,6 +12,7 @@ import { findingText } from '../../core/finding.js';
 export function toJunit(report: RunReport): string {
   const suites = [
     ...report.suites.flatMap((suite) => junitCases(suite).map((result) => junitSuite(suite, result))),
+    ...notVerifiedSuite(report),
     ...notRunSuite(report),
   ];
   const total = (pick: (suite: JunitSuite) => number) => suites.reduce((sum, suite) => sum + pick(suite), 0);
@@ -22,6 +23,25 @@ export function toJunit(report: RunReport): string {
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/**
+ * The documents' operations no suite judged (v2's, issue 56) as skipped testcases, one each with why,
+ * so that a CI's test view names them; none when the preflight stopped the run (it judged nothing).
+ */
+function notVerifiedSuite(report: RunReport): JunitSuite[] {
+  if (report.setupError !== undefined || report.notVerified.length === 0) return [];
+  const name = 'petstore-verify › not verified';
+  const xml = [
+    `  <testsuite name="${name}" tests="${report.notVerified.length}" failures="0" errors="0" skipped="${report.notVerified.length}">`,
+    ...report.notVerified.map(
+      (item) =>
+        `    <testcase classname="${name}" name="${escapeMarkup(`${item.operation} (${item.method} ${item.base}${item.path}${item.stability === null ? '' : `, ${item.stability}`})`)}"><skipped message="${escapeMarkup(item.reason)}"/></testcase>`,
+    ),
+    '  </testsuite>',
+  ].join('\n');
+  const count = report.notVerified.length;
+  return [{ xml, tests: count, failures: 0, errors: 0, skipped: count }];
 }
 
 /**

@@ -2,8 +2,8 @@
 // the very same requests (state changes included) sent one after another with the same HTTP client
 // and no checks, no model, no Prism. Used by bench/run.mjs; `node bench/explore.mjs` runs it alone.
 import { explore } from '../dist/verify/explore/explore.js';
-import { observe } from '../dist/verify/observe.js';
-import { loadPrismOracle } from '../dist/verify/prism.js';
+import { observe } from '../dist/verify/http/observe.js';
+import { loadPrismOracle } from '../dist/verify/base/prism.js';
 import { median, startMock } from './support.mjs';
 
 /**

@@ -1,4 +1,4 @@
-// What the verifier's certificate store costs (verify/pact-verifier-pool.ts): one verification of the
+// What the verifier's certificate store costs (verify/pact/pact-verifier-pool.ts): one verification of the
 // shipped pact against the kit's mock, in a fresh process of pact-core's verifier, with the machine's
 // store, with a store holding one certificate that nobody can sign with (what the kit gives it), and
 // with an empty store (what it gave before pact-core 20, which refuses one). Alternating rounds; CPU is
@@ -31,9 +31,9 @@ const folder = mkdtempSync(join(tmpdir(), 'petstore-bench-certificates-'));
 mkdirSync(join(folder, 'none'));
 writeFileSync(join(folder, 'empty.pem'), '');
 // The kit's certificate, as its pool writes it.
-const poolSource = readFileSync('dist/verify/pact-verifier-pool.js', 'utf8');
+const poolSource = readFileSync('dist/verify/pact/pact-verifier-pool.js', 'utf8');
 const certificate = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/.exec(poolSource)?.[0];
-if (certificate === undefined) throw new Error('no certificate in dist/verify/pact-verifier-pool.js');
+if (certificate === undefined) throw new Error('no certificate in dist/verify/pact/pact-verifier-pool.js');
 writeFileSync(join(folder, 'one.pem'), certificate);
 
 const stores = {

@@ -1,12 +1,12 @@
-// What reusing Pact's verifier processes (verify/pact-verifier-pool.ts) saves: N verifications of the
+// What reusing Pact's verifier processes (verify/pact/pact-verifier-pool.ts) saves: N verifications of the
 // shipped pact against the kit's mock, in this one process, with a fresh verifier process for each
 // (the idle ones ended before every verification, as before the pool) against the pool's reused ones.
 // Alternating rounds; CPU is this process's and its ended children's (/proc/self/stat), wall is each
 // round's. `node bench/pact-verifier-pool.mjs [verifications] [rounds]`; needs `npm run build`.
 import { readFileSync } from 'node:fs';
 import { createServer } from '../dist/mocks/index.js';
-import { verifyPact } from '../dist/verify/pact.js';
-import { closeIdleVerifiers, pactVerifierProcesses } from '../dist/verify/pact-verifier-pool.js';
+import { verifyPact } from '../dist/verify/pact/pact.js';
+import { closeIdleVerifiers, pactVerifierProcesses } from '../dist/verify/pact/pact-verifier-pool.js';
 import { median } from './support.mjs';
 
 const [verifications = 10, rounds = 3] = process.argv.slice(2).map(Number);

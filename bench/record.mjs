@@ -7,7 +7,7 @@
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createValidatingProxy } from '../dist/verify/proxy.js';
+import { createValidatingProxy } from '../dist/verify/proxy/proxy.js';
 import { ScenarioRecorder } from '../dist/verify/recorder/scenario-recorder.js';
 import { key, median, orders, startMock } from './support.mjs';
 

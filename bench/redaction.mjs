@@ -12,7 +12,7 @@ const [otherDist, entriesArgument = '2000', roundsArgument = '7'] = process.argv
 if (otherDist === undefined) throw new Error('usage: node bench/redaction.mjs OTHER_DIST [N] [rounds]');
 const entries = Number(entriesArgument);
 const rounds = Number(roundsArgument);
-const load = async (dist) => (await import(pathToFileURL(resolve(dist, 'verify/redaction.js')).href)).Redaction;
+const load = async (dist) => (await import(pathToFileURL(resolve(dist, 'verify/base/redaction.js')).href)).Redaction;
 const builds = { this: await load('dist'), other: await load(otherDist) };
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // petstore-verify: one module per subcommand under cli/verify/; this file picks one, and makes sure
 // no secret reaches what it prints and no failure ends in a stack trace.
-import { Redaction } from '../verify/redaction.js';
+import { Redaction } from '../verify/base/redaction.js';
 import { redactOutput, stopSignal } from './shared.js';
 import { compatCommand } from './verify/compat.js';
 import { confidencesOf } from './verify/confidences.js';

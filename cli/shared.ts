@@ -5,7 +5,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { packageFolder } from '../core/package-folder.js';
-import type { Redaction } from '../verify/redaction.js';
+import type { Redaction } from '../verify/base/redaction.js';
 import { KitError } from '../core/errors.js';
 
 /** A command line that cannot be run as given: told in one line, with exit code 2. */

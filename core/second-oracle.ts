@@ -1,5 +1,5 @@
 // Prism as a second, independent oracle, as the judge sees it: what it says of a response, and how
-// its diagnostics are weighed against Ajv's. Loading Prism itself is the harness's (verify/prism.ts).
+// its diagnostics are weighed against Ajv's. Loading Prism itself is the harness's (verify/base/prism.ts).
 import { toInt64 } from './int64.js';
 import { mediaTypeProblem } from './media-type.js';
 import { jsonBody, valueAt, type ObservedResponse } from './checks.js';

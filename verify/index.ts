@@ -17,16 +17,16 @@ export {
   type Baseline,
   type BaselineOutcome,
   type KnownFailure,
-} from './baseline.js';
+} from './run/baseline.js';
 export {
   proxyErrorStatuses,
   VerifyError,
   verifyErrorCodes,
   type ProxyErrorCode,
   type VerifyErrorCode,
-} from './errors.js';
+} from './base/errors.js';
 export { checkAgainstSpec, checkResponse, type ObservedResponse } from '../core/checks.js';
-export { githubAnnotations, githubSummary } from './github.js';
+export { githubAnnotations, githubSummary } from './report/github.js';
 export { findingMessage, type Finding, type SpecArea } from '../core/finding.js';
 export { rules, type Rule, type RuleCode } from '../core/rules.js';
 export { compareWithModel, ProviderHistory, tolerances, type ComparedCall, type Tolerance } from '../core/compare.js';
@@ -41,12 +41,12 @@ export {
 } from './explore/explore.js';
 export { InterfaceModel } from '../mocks/pipeline/interface-model.js';
 export type { ModelAnswer } from '../core/compare.js';
-export { observe, TargetUnreachable } from './observe.js';
+export { observe, TargetUnreachable } from './http/observe.js';
 export { bodyLimit } from '../core/body-limit.js';
 export type { Observation, TargetFailure } from '../core/observation.js';
-export { loadPrismOracle, prismLoader } from './prism.js';
+export { loadPrismOracle, prismLoader } from './base/prism.js';
 export { compareOracles, type Disagreement, type PrismDiagnostic, type PrismOracle } from '../core/second-oracle.js';
-export { pactProviderBaseUrl, verifyPact, type PactVerifyOptions } from './pact.js';
+export { pactProviderBaseUrl, verifyPact, type PactVerifyOptions } from './pact/pact.js';
 export {
   checkPactText,
   PactFileError,
@@ -56,7 +56,7 @@ export {
   type PactDiagnostic,
   type PactDiagnosticCode,
   type PactDocument,
-} from './pact-document.js';
+} from './pact/pact-document.js';
 export {
   BrokerError,
   fetchListedPact,
@@ -72,10 +72,10 @@ export {
   type ConsumerVersionSelector,
   type PactBroker,
   type PactPublication,
-} from './pact-broker.js';
-export { ciBuild, type CiBuild, type CiValue } from './ci-environment.js';
-export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy.js';
-export type { ProxyExchange, ProxyReport, ProxyVerdict } from './proxy-report.js';
+} from './pact/pact-broker.js';
+export { ciBuild, type CiBuild, type CiValue } from './pact/ci-environment.js';
+export { createValidatingProxy, type ProxyOptions, type ValidatingProxy } from './proxy/proxy.js';
+export type { ProxyExchange, ProxyReport, ProxyVerdict } from './proxy/proxy-report.js';
 export {
   judgeHar,
   type HarContractReport,
@@ -100,7 +100,7 @@ export {
   type CoverageEntry,
   type ReportedFinding,
   type RunReport,
-} from './report/run-report.js';
+} from './run/run-report.js';
 export {
   disagreementLine,
   exchangeLines,
@@ -135,6 +135,6 @@ export {
   type SuiteName,
   type SuiteResult,
   type Verdict,
-} from './results.js';
-export { verify, type TargetOptions, type VerifyOptions } from './run.js';
-export { runVerification, type VerificationOptions } from './verification.js';
+} from './base/results.js';
+export { verify, type TargetOptions, type VerifyOptions } from './provider/run.js';
+export { runVerification, type VerificationOptions } from './run/verification.js';

@@ -1,6 +1,6 @@
 // What a command line and its environment give petstore-verify in confidence: what no line it prints may show.
 import { flagValues } from '../shared.js';
-import type { Confidences } from '../../verify/redaction.js';
+import type { Confidences } from '../../verify/base/redaction.js';
 
 /**
  * What this command line and environment give in confidence: the keys, tokens and passwords, and

@@ -1,8 +1,8 @@
 // petstore-verify publish-pact: publishes the shipped pact, or a consumer's own, to a Pact Broker.
 import { printable } from '../../core/printable.js';
 import { existsSync, statSync } from 'node:fs';
-import { ciBuild, type CiValue } from '../../verify/ci-environment.js';
-import { defaultRequestTimeout } from '../../verify/observe.js';
+import { ciBuild, type CiValue } from '../../verify/pact/ci-environment.js';
+import { defaultRequestTimeout } from '../../verify/http/observe.js';
 import { brokerFromEnvironment, type BrokerSettings, parseFlags, usageFailure, UsageError } from '../shared.js';
 import { secondsFlag, timeoutOption } from './run-options.js';
 import { type CommandOutput, processOutput } from './run.js';
@@ -111,7 +111,7 @@ export async function publishCommand(
   } catch (error) {
     return usageFailure('petstore-verify', error, (line) => output.stderr(`${line}\n`));
   }
-  const { publishPact } = await import('../../verify/pact-broker.js');
+  const { publishPact } = await import('../../verify/pact/pact-broker.js');
   try {
     const notices = await publishPact({
       broker: published.broker,

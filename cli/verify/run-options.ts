@@ -1,9 +1,9 @@
 // The command line of a run and of explore: their help, their flags, and what they are read into.
 import { existsSync, statSync } from 'node:fs';
-import { defaultRequestTimeout } from '../../verify/observe.js';
-import { ciBuild } from '../../verify/ci-environment.js';
-import type { ConsumerVersionSelector, PactBroker } from '../../verify/pact-broker.js';
-import type { SuiteName } from '../../verify/results.js';
+import { defaultRequestTimeout } from '../../verify/http/observe.js';
+import { ciBuild } from '../../verify/pact/ci-environment.js';
+import type { ConsumerVersionSelector, PactBroker } from '../../verify/pact/pact-broker.js';
+import type { SuiteName } from '../../verify/base/results.js';
 import {
   brokerFromEnvironment,
   type BrokerSettings,

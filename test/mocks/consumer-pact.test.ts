@@ -14,7 +14,7 @@ import { parseJson } from '../../core/parse-json.js';
 import { MockError, PactContradictsSpec } from '../../mocks/base/errors.js';
 import { createControlClient } from '../../mocks/control/control-client.js';
 import { createOrderMock, type OrderMock } from '../../mocks/adapters/order-mock.js';
-import { verifyPact } from '../../verify/pact.js';
+import { verifyPact } from '../../verify/pact/pact.js';
 import { runToExit, runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
 import { listenLocally, startServer } from '../support/support.js';

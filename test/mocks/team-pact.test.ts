@@ -14,7 +14,7 @@ import { MockUsageError, PactContradictsSpec } from '../../mocks/base/errors.js'
 import { createOrderMock, type OrderMock } from '../../mocks/adapters/order-mock.js';
 import { pactLockFile, pactLockPatience } from '../../mocks/pact/pact-file.js';
 import { PactLedger } from '../../mocks/pact/pact-ledger.js';
-import { verifyPact } from '../../verify/pact.js';
+import { verifyPact } from '../../verify/pact/pact.js';
 import { startBrokenProvider } from '../support/broken-provider.js';
 import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
 import { startServer } from '../support/support.js';

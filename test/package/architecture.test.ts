@@ -87,9 +87,9 @@ describe('the layers', () => {
     ).toEqual(['core/routes.ts imports mocks/handlers.ts']);
     expect(
       wrongWayImports('mocks', [
-        { file: 'mocks/server.ts', modules: ['core/routes.ts', 'verify/run.ts', 'contracts/client.ts'] },
+        { file: 'mocks/server.ts', modules: ['core/routes.ts', 'verify/provider/run.ts', 'contracts/client.ts'] },
       ]),
-    ).toEqual(['mocks/server.ts imports verify/run.ts', 'mocks/server.ts imports contracts/client.ts']);
+    ).toEqual(['mocks/server.ts imports verify/provider/run.ts', 'mocks/server.ts imports contracts/client.ts']);
   });
 
   it('reads type imports and dynamic imports as imports', async () => {
@@ -100,7 +100,7 @@ describe('the layers', () => {
       'spec/generated/openapi-types.ts',
     ]);
     expect((await importsOf('core/records.ts', true)).modules).toEqual(['spec/generated/contract.ts']);
-    expect((await importsOf('cli/verify/publish-pact.ts')).modules).toContain('verify/pact-broker.ts');
+    expect((await importsOf('cli/verify/publish-pact.ts')).modules).toContain('verify/pact/pact-broker.ts');
   });
 
   it('keeps the browser client light: no Ajv, no whole OpenAPI document', async () => {
@@ -367,7 +367,7 @@ describe('names', () => {
           text: 'export interface RecordedCall {}\nexport declare abstract class Judgement {}',
         },
         {
-          file: 'verify/run.ts',
+          file: 'verify/provider/run.ts',
           text: 'export { RecordedCall } from "../mocks/journal/journal.js";\nexport const judged = 1;',
         },
       ]),

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
-import { installVersion, optionalDependencies } from '../../verify/optional-dependencies.js';
+import { installVersion, optionalDependencies } from '../../verify/base/optional-dependencies.js';
 import { type Exit, projectRoot, runToExit, scratchFolder, startCommand } from '../support/cli-support.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/headless-browser.mjs';

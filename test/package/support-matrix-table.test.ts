@@ -1,12 +1,12 @@
 // The support matrix said three ways, held to one: the cells the suite runs (support-matrix.ts), the
 // README's "Supported versions" table, and package.json's peer ranges and engines with the versions the
-// install hint names (verify/optional-dependencies.ts). A range wider than the cells, a table row no
+// install hint names (verify/base/optional-dependencies.ts). A range wider than the cells, a table row no
 // cell runs, or a hint naming a version no cell installs fails here, before any install.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
-import { optionalDependencies } from '../../verify/optional-dependencies.js';
+import { optionalDependencies } from '../../verify/base/optional-dependencies.js';
 import { projectRoot } from '../support/cli-support.js';
 import { type MatrixCell, supportMatrix } from './support-matrix.js';
 

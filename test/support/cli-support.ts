@@ -169,7 +169,7 @@ export async function startProxyInProcess(args: string[], env: NodeJS.ProcessEnv
   const [{ proxyCommand }, { confidencesOf }, { Redaction }] = await Promise.all([
     import('../../cli/verify/proxy.js'),
     import('../../cli/verify/confidences.js'),
-    import('../../verify/redaction.js'),
+    import('../../verify/base/redaction.js'),
   ]);
   const environment = { ...process.env, ...env };
   const redaction = new Redaction(confidencesOf(['proxy', ...args], environment));
@@ -216,7 +216,7 @@ export async function runVerifyInProcess(args: string[], env: NodeJS.ProcessEnv 
       import('../../cli/verify/har.js'),
       import('../../cli/verify/publish-pact.js'),
       import('../../cli/verify/confidences.js'),
-      import('../../verify/redaction.js'),
+      import('../../verify/base/redaction.js'),
     ]);
   const environment = { ...process.env, ...env };
   const redaction = new Redaction(confidencesOf(args, environment));

@@ -239,7 +239,7 @@ describe('baseline files', () => {
   });
 
   it('name a place without its list positions or answer numbers', async () => {
-    const { placeOf } = await import('../../verify/baseline.js');
+    const { placeOf } = await import('../../verify/run/baseline.js');
     expect(
       ['/3/complete', 'answer 2 /0/id', 'answer 11 status', 'www-authenticate', ''].map((path) => placeOf(path)),
     ).toEqual(['/*/complete', 'answer * /*/id', 'answer * status', 'www-authenticate', '']);

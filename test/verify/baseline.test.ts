@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToExit, runVerifyInProcess, verifyCliPath as verifyCli } from '../support/cli-support.js';
-import { notVerifiedOperations } from '../../verify/report/run-report.js';
+import { notVerifiedOperations } from '../../verify/run/run-report.js';
 import { startHostileProvider, type Switches } from '../support/hostile-provider.js';
 
 let directory: string;

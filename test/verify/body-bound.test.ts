@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bodyLimit } from '../../core/body-limit.js';
-import { decodeChunk, decodedBytes, decodeMeter } from '../../verify/response-text.js';
+import { decodeChunk, decodedBytes, decodeMeter } from '../../verify/http/response-text.js';
 import { runVerifyInProcess, startProxyInProcess } from '../support/cli-support.js';
 import { writeHar } from '../support/har-files.js';
 import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';

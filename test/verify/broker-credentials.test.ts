@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { brokerRequest } from '../../verify/broker-client.js';
+import { brokerRequest } from '../../verify/pact/broker-client.js';
 import { startBrokenProvider } from '../support/broken-provider.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
 import { noCi, pactOf, startFakeBroker } from '../support/fake-broker.js';

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgeConsumerPacts } from '../../verify/consumer-pacts.js';
+import { judgeConsumerPacts } from '../../verify/pact/consumer-pacts.js';
 
 const devKey = { Authorization: ['Bearer petstore-dev-key'] };
 const state = { providerStates: [{ name: 'the store holds these orders', params: { orders: [] } }] };

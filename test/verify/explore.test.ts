@@ -13,7 +13,7 @@ import { parseJson } from '../../core/parse-json.js';
 import { loadScenarioFile } from '../../core/scenario-files.js';
 import { findingMessage } from '../../core/finding.js';
 import { explore } from '../../verify/explore/explore.js';
-import { runVerification } from '../../verify/verification.js';
+import { runVerification } from '../../verify/run/verification.js';
 import { runToExit, runVerifyInProcess, startCommand, verifyCliPath as verifyCli } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
 import { startServer } from '../support/support.js';

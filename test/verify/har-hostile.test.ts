@@ -13,8 +13,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { printable } from '../../core/printable.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { printableJson } from '../../core/printable-json.js';
-import { escapeMarkup } from '../../verify/escape-markup.js';
-import { Redaction } from '../../verify/redaction.js';
+import { escapeMarkup } from '../../verify/report/escape-markup.js';
+import { Redaction } from '../../verify/base/redaction.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
 import { writeHar, type HarExchangeSpec } from '../support/har-files.js';
 

@@ -11,7 +11,7 @@ import type { ContractStep } from '../../core/scenario.js';
 import { isCancel, json as jsonResponse, startBrokenProvider, type Fault } from '../support/broken-provider.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
 import { withResponseFields, writeHar, type HarExchangeSpec } from '../support/har-files.js';
-import { createValidatingProxy } from '../../verify/proxy.js';
+import { createValidatingProxy } from '../../verify/proxy/proxy.js';
 import { ScenarioRecorder } from '../../verify/recorder/scenario-recorder.js';
 import { replayedOnBroken, replayedOnMock } from '../support/har-replay.js';
 import { authorized } from '../support/support.js';

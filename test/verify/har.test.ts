@@ -12,7 +12,7 @@ import { loadScenarios } from '../../core/scenario-files.js';
 import type { ContractStep } from '../../core/scenario.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import { judgeHar } from '../../verify/har/judge-har.js';
-import { loadPrismOracle } from '../../verify/prism.js';
+import { loadPrismOracle } from '../../verify/base/prism.js';
 import { startBrokenProvider } from '../support/broken-provider.js';
 import {
   cliPath as mockCli,

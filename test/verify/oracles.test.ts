@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkAgainstSpec, type ObservedResponse } from '../../core/checks.js';
 import { createRequire } from 'node:module';
-import { loadPrismOracle, prismOperations } from '../../verify/prism.js';
+import { loadPrismOracle, prismOperations } from '../../verify/base/prism.js';
 import { openApiDocument } from '../../core/schema-validator.js';
 import { compareOracles, type PrismDiagnostic } from '../../core/second-oracle.js';
 import { routeOf } from '../../core/routes.js';

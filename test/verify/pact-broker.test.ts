@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ciBuild } from '../../verify/ci-environment.js';
+import { ciBuild } from '../../verify/pact/ci-environment.js';
 import { startBrokenProvider, type Fault } from '../support/broken-provider.js';
 import { noCi, pactOf, startFakeBroker } from '../support/fake-broker.js';
 import { runToExit, runVerifyInProcess, verifyCliPath as verifyCli } from '../support/cli-support.js';

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../../contracts/pact-file.js';
-import { checkPactText, pactDiagnosticCodes, readPactDocument } from '../../verify/pact-document.js';
+import { checkPactText, pactDiagnosticCodes, readPactDocument } from '../../verify/pact/pact-document.js';
 
 const pact = (fields: Record<string, unknown>) =>
   JSON.stringify({

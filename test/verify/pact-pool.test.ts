@@ -1,4 +1,4 @@
-// Pact's verifier processes are kept and reused (verify/pact-verifier-pool.ts): what a fresh process
+// Pact's verifier processes are kept and reused (verify/pact/pact-verifier-pool.ts): what a fresh process
 // would give must still hold, and a process that crashed or was stopped is never used again.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shippedPactFile } from '../../contracts/pact-file.js';
-import { verifyPact, type PactVerifyOptions } from '../../verify/pact.js';
-import { closeIdleVerifiers, pactVerifierProcesses } from '../../verify/pact-verifier-pool.js';
-import type { SuiteResult } from '../../verify/results.js';
-import { runPactChild } from '../../verify/run-pact-child.js';
+import { verifyPact, type PactVerifyOptions } from '../../verify/pact/pact.js';
+import { closeIdleVerifiers, pactVerifierProcesses } from '../../verify/pact/pact-verifier-pool.js';
+import type { SuiteResult } from '../../verify/base/results.js';
+import { runPactChild } from '../../verify/pact/run-pact-child.js';
 import { json, startBrokenProvider } from '../support/broken-provider.js';
 import { projectRoot, runToExit } from '../support/cli-support.js';
 import { listenLocally, startServer, type LocalServer } from '../support/support.js';
@@ -200,8 +200,8 @@ describe('an idle verifier process neither keeps its parent alive nor outlives i
     await writeFile(
       file,
       [
-        `import { verifyPact } from ${dist('verify/pact.js')};`,
-        `import { pactVerifierProcesses } from ${dist('verify/pact-verifier-pool.js')};`,
+        `import { verifyPact } from ${dist('verify/pact/pact.js')};`,
+        `import { pactVerifierProcesses } from ${dist('verify/pact/pact-verifier-pool.js')};`,
         `const suite = await verifyPact(${JSON.stringify({
           baseUrl: `${mock.origin}/v1`,
           apiKey: 'petstore-dev-key',

@@ -10,11 +10,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOrderMock } from '../../mocks/adapters/order-mock.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 import type { ContractStep, Scenario } from '../../core/scenario.js';
-import { createValidatingProxy } from '../../verify/proxy.js';
-import type { ProxyExchange } from '../../verify/proxy-report.js';
-import { createDirectory } from '../../verify/create-directory.js';
+import { createValidatingProxy } from '../../verify/proxy/proxy.js';
+import type { ProxyExchange } from '../../verify/proxy/proxy-report.js';
+import { createDirectory } from '../../verify/scenario/create-directory.js';
 import { ScenarioRecorder, type RecordedStep } from '../../verify/recorder/scenario-recorder.js';
-import { verify } from '../../verify/run.js';
+import { verify } from '../../verify/provider/run.js';
 import { isCancel, isList, json, startBrokenProvider } from '../support/broken-provider.js';
 import {
   cliPath as mockCli,

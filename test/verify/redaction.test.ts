@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Redaction, secretsOfFields, secretsOfTrafficUrl } from '../../verify/redaction.js';
+import { Redaction, secretsOfFields, secretsOfTrafficUrl } from '../../verify/base/redaction.js';
 import { json, startBrokenProvider } from '../support/broken-provider.js';
 import { runToExit, startCommand, verifyCliPath as verifyCli } from '../support/cli-support.js';
 

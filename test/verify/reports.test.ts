@@ -14,7 +14,7 @@ import { documentedResponseCount, responsesBut } from '../support/document-figur
 import { launchChromium } from '../support/headless-browser.mjs';
 import { startHostileProvider } from '../support/hostile-provider.js';
 import { startServer } from '../support/support.js';
-import { notVerifiedOperations } from '../../verify/report/run-report.js';
+import { notVerifiedOperations } from '../../verify/run/run-report.js';
 
 /** The testcases JUnit skips for the operations no suite verifies yet (v2's): one each. */
 const notVerified = notVerifiedOperations().length;

@@ -11,7 +11,7 @@ import { ScenarioError } from '../../core/scenario-error.js';
 import { loadScenarioFile } from '../../core/scenario-files.js';
 import { explore } from '../../verify/explore/explore.js';
 import { ScenarioRecorder } from '../../verify/recorder/scenario-recorder.js';
-import { checkScenarioFolder, saveScenarioFile } from '../../verify/save-scenario-file.js';
+import { checkScenarioFolder, saveScenarioFile } from '../../verify/scenario/save-scenario-file.js';
 import { cliPath, runToExit, runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
 import { asUnprivileged } from '../support/unprivileged.js';

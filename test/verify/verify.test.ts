@@ -10,7 +10,7 @@ import { isCancel, isList, json, startBrokenProvider, type Fault } from '../supp
 import { runToExit, runVerifyInProcess, verifyCliPath as verifyCli } from '../support/cli-support.js';
 import { documentedResponseCount, documentedResponses } from '../support/document-figures.js';
 import { startServer } from '../support/support.js';
-import { notVerifiedOperations } from '../../verify/report/run-report.js';
+import { notVerifiedOperations } from '../../verify/run/run-report.js';
 
 // The Ajv suite alone unless a test asks for another: Pact's own verification is test/verify/pact.test.ts.
 const withSuite = (args: string[]) => [

@@ -3,7 +3,7 @@ import type { Arbitrary } from 'fast-check';
 import type { KeyChoice } from '../../core/authorization.js';
 import { int64Maximum, int64Minimum } from '../../core/int64.js';
 import type { OrderInput, OrderStatus } from '../../core/provider-state.js';
-import { installHint } from '../optional-dependencies.js';
+import { installHint } from '../base/optional-dependencies.js';
 import { two53 } from './exploration.js';
 import { routes, storeListing, type Route } from '../../core/routes.js';
 import { operationDefinitions, type OrderTarget } from '../../core/operation-definitions.js';
@@ -17,7 +17,7 @@ import {
   ListDuringCancels,
   type ExplorationCommand,
 } from './commands.js';
-import { VerifyError } from '../errors.js';
+import { VerifyError } from '../base/errors.js';
 
 /** fast-check, as the exploration loads it: only when it runs. */
 export type FastCheck = typeof import('fast-check');

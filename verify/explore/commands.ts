@@ -10,8 +10,8 @@ import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { judgeCall } from '../../core/judge.js';
 import { failureFinding, isFailure } from '../../core/observation.js';
 import { raceFindings } from '../../core/compare.js';
-import { eachAnswerAgainstSpec, judged, sendCall } from '../run.js';
-import { stepOf } from '../model-step.js';
+import { eachAnswerAgainstSpec, judged, sendCall } from '../provider/run.js';
+import { stepOf } from '../scenario/model-step.js';
 import { judge, judgedCall, record } from './judged-call.js';
 import { stopAtDifference, two53, type ExplorationModel, type ExplorationTarget } from './exploration.js';
 

@@ -1,7 +1,7 @@
 // What the runs of one exploration gave, as fast-check reports them.
 import type { OrderInput } from '../../core/provider-state.js';
 import type { ContractStep } from '../../core/scenario.js';
-import { caseVerdict, type CaseResult, type CheckedExchange } from '../results.js';
+import { caseVerdict, type CaseResult, type CheckedExchange } from '../base/results.js';
 
 /** Why a run of no command is skipped: fast-check's command lists may be empty. */
 export const emptyRunReason = 'no command was generated: the run sent nothing';

@@ -4,7 +4,7 @@ import type { ContractStep } from '../../core/scenario.js';
 import type { ProviderHistory } from '../../core/compare.js';
 import type { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import type { PrismOracle } from '../../core/second-oracle.js';
-import type { CheckedExchange } from '../results.js';
+import type { CheckedExchange } from '../base/results.js';
 import type { ExploreOptions } from './explore.js';
 import { KitError } from '../../core/errors.js';
 

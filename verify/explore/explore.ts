@@ -5,10 +5,10 @@ import type { OrderInput } from '../../core/provider-state.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { ProviderHistory } from '../../core/compare.js';
 import { FileError } from '../../core/file-error.js';
-import { saveScenarioFile } from '../save-scenario-file.js';
+import { saveScenarioFile } from '../scenario/save-scenario-file.js';
 import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
-import { TargetUnreachable } from '../observe.js';
-import { loadPrismOracle } from '../prism.js';
+import { TargetUnreachable } from '../http/observe.js';
+import { loadPrismOracle } from '../base/prism.js';
 import type { PrismOracle } from '../../core/second-oracle.js';
 import {
   caseVerdict,
@@ -17,8 +17,8 @@ import {
   type CaseResult,
   type CheckedExchange,
   type SuiteResult,
-} from '../results.js';
-import { changeProviderState, RunStopped, stoppedExchange, type TargetOptions } from '../run.js';
+} from '../base/results.js';
+import { changeProviderState, RunStopped, stoppedExchange, type TargetOptions } from '../provider/run.js';
 import { arbitraries, loadFastCheck } from './arbitraries.js';
 import { KnownMismatch, Mismatch, type ExplorationTarget } from './exploration.js';
 import { unnumbered } from './judged-call.js';

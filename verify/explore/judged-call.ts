@@ -5,8 +5,8 @@ import type { ContractStep } from '../../core/scenario.js';
 import { judgeCall } from '../../core/judge.js';
 import type { ModelAnswer } from '../../core/compare.js';
 import type { Observation } from '../../core/observation.js';
-import type { CheckedExchange } from '../results.js';
-import { judged, sendCall } from '../run.js';
+import type { CheckedExchange } from '../base/results.js';
+import { judged, sendCall } from '../provider/run.js';
 import { stopAtDifference, type ExplorationModel, type ExplorationTarget } from './exploration.js';
 
 /** One call on both sides, judged: the model's answer, the provider's, the spec, Prism, the model comparison. */

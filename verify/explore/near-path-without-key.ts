@@ -4,7 +4,7 @@ import { matchRoute, pathOf, routeOf, routes, type OperationName, type Route } f
 import { titleOf } from '../../core/operation-definitions.js';
 import { judgeCall } from '../../core/judge.js';
 import { nearPathStatuses } from '../../core/compare.js';
-import { judged, sendCall } from '../run.js';
+import { judged, sendCall } from '../provider/run.js';
 import type { ExplorationCommand } from './commands.js';
 import type { ExplorationModel, ExplorationTarget } from './exploration.js';
 import { record } from './judged-call.js';

@@ -1,7 +1,7 @@
 // The shrunk failure of an exploration as a scenario file of the kit's format.
 import { providerState, type OrderInput } from '../../core/provider-state.js';
 import type { ContractStep } from '../../core/scenario.js';
-import { scenarioYaml } from '../scenario-yaml.js';
+import { scenarioYaml } from '../scenario/scenario-yaml.js';
 import type { SavedScenario } from './explore.js';
 
 /** What a saved scenario says of the failure it replays. */

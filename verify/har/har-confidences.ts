@@ -1,4 +1,4 @@
-import { credentialValue, secretsOfFields, secretsOfTrafficUrl, type Confidences } from '../redaction.js';
+import { credentialValue, secretsOfFields, secretsOfTrafficUrl, type Confidences } from '../base/redaction.js';
 import type { HarEntry } from './har-file.js';
 
 /**

@@ -1,11 +1,11 @@
 import { bodyTooLargeFinding } from '../../core/body-limit.js';
 import type { ObservedResponse } from '../../core/checks.js';
 import type { Finding } from '../../core/finding.js';
-import { VerifyError } from '../errors.js';
+import { VerifyError } from '../base/errors.js';
 import { matchRoute, pathSegments, routes, routesAtPath } from '../../core/routes.js';
-import { nearRouteOf } from '../near-path-step.js';
-import { withoutQueries } from '../redaction.js';
-import { responseText } from '../response-text.js';
+import { nearRouteOf } from '../scenario/near-path-step.js';
+import { withoutQueries } from '../base/redaction.js';
+import { responseText } from '../http/response-text.js';
 import { declaredSize } from './declared-size.js';
 import type { HarEntry, HarField } from './har-file.js';
 

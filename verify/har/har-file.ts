@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { JsonBoundsScanner } from '../../core/json-bounds-scanner.js';
-import { VerifyError } from '../errors.js';
+import { VerifyError } from '../base/errors.js';
 
 /** A header field or query parameter of a HAR entry. */
 export interface HarField {

@@ -3,8 +3,8 @@ import type { ContractStep } from '../../core/scenario.js';
 import { titleOf } from '../../core/operation-definitions.js';
 import { isSafeMethod, matchRoute, storeListing, type Route } from '../../core/routes.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
-import { keyChoiceOf } from '../key-choice-of.js';
-import { nearPathStep, nearRouteOf } from '../near-path-step.js';
+import { keyChoiceOf } from '../scenario/key-choice-of.js';
+import { nearPathStep, nearRouteOf } from '../scenario/near-path-step.js';
 
 /** One exchange the proxy forwarded, as the recorder takes it. */
 export interface ExchangeToRecord {

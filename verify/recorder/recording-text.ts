@@ -1,6 +1,6 @@
 import type { ContractStep, RecordingNote } from '../../core/scenario.js';
 import { providerState, type OrderInput } from '../../core/provider-state.js';
-import { scenarioYaml } from '../scenario-yaml.js';
+import { scenarioYaml } from '../scenario/scenario-yaml.js';
 
 /** What a recording's file holds: its steps and its state already written as YAML (each kept, not written again). */
 export interface RecordingParts {

@@ -6,7 +6,7 @@ import type { OrderInput } from '../../core/provider-state.js';
 import { isSafeMethod, pathSegments, templateSegments } from '../../core/routes.js';
 import type { StoredOrder } from '../../mocks/store/order-store.js';
 import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
-import { nearRouteOf } from '../near-path-step.js';
+import { nearRouteOf } from '../scenario/near-path-step.js';
 import type { RecordableCall } from './recorded-call.js';
 
 /**

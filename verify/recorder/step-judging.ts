@@ -8,9 +8,9 @@ import { cancelledOrderId, ProviderHistory, settlesRace, type ModelAnswer } from
 import { judgeCall } from '../../core/judge.js';
 import { documentedResponse, isSafeMethod, routeOf, schemaNameOf } from '../../core/routes.js';
 import { operationDefinitions, statusShowing } from '../../core/operation-definitions.js';
-import { stepOf } from '../model-step.js';
+import { stepOf } from '../scenario/model-step.js';
 import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
-import { withoutQueries } from '../redaction.js';
+import { withoutQueries } from '../base/redaction.js';
 import type { ExchangeToRecord, StepJudgement, RecordableCall, RecordingEntry, RecordedStep } from './recorded-call.js';
 import type { RecordedState } from './recorded-state.js';
 import { stepText } from './recording-text.js';

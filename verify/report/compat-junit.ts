@@ -1,5 +1,5 @@
 // A compatibility check as JUnit XML, for a CI that shows test reports.
-import { escapeMarkup } from '../escape-markup.js';
+import { escapeMarkup } from './escape-markup.js';
 import type { CompatReport } from '../compat/check-compatibility.js';
 import type { CompatFinding } from '../compat/compat-finding.js';
 import { compatFindingLine } from './compat-lines.js';

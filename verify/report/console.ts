@@ -1,9 +1,9 @@
 // The run as the console shows it: a line per exchange and per run, then the summary.
 import { findingText, type Finding } from '../../core/finding.js';
-import type { KnownFailure } from '../baseline.js';
+import type { KnownFailure } from '../run/baseline.js';
 import type { Disagreement } from '../../core/second-oracle.js';
-import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from '../results.js';
-import type { RunReport } from './run-report.js';
+import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from '../base/results.js';
+import type { RunReport } from '../run/run-report.js';
 /**
  * One violation as a line: `case › exchange: expected …, got … (at /0/id)`.
  * @example

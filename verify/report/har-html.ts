@@ -1,6 +1,6 @@
 // A HAR file's judgement as one self-contained HTML page, for a tester's bug report (`petstore-verify har --html`).
 import type { Finding } from '../../core/finding.js';
-import { escapeMarkup } from '../escape-markup.js';
+import { escapeMarkup } from './escape-markup.js';
 import type { HarExchangeVerdict, HarReport } from '../har/judge-har.js';
 import { droppedValueLine, droppedValueText } from './dropped-value-line.js';
 import { findingCells, htmlPage, verdictBadge } from './html.js';

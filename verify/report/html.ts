@@ -1,9 +1,9 @@
 // The run as one self-contained HTML page: the verdict, the coverage matrix, each suite and case.
 import { routes } from '../../core/routes.js';
 import type { Finding } from '../../core/finding.js';
-import { escapeMarkup } from '../escape-markup.js';
-import type { CaseResult, SuiteResult } from '../results.js';
-import type { Coverage, RunReport } from './run-report.js';
+import { escapeMarkup } from './escape-markup.js';
+import type { CaseResult, SuiteResult } from '../base/results.js';
+import type { Coverage, RunReport } from '../run/run-report.js';
 import { suiteLine } from './console.js';
 /**
  * A finding split for a table: where, what was expected, what came (raw text: escape each cell).

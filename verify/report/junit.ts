@@ -1,7 +1,7 @@
 // The run as JUnit XML: a testsuite per case, a testcase per judged response.
-import { escapeMarkup } from '../escape-markup.js';
-import type { CaseResult, CheckedExchange, SuiteResult } from '../results.js';
-import type { RunReport } from './run-report.js';
+import { escapeMarkup } from './escape-markup.js';
+import type { CaseResult, CheckedExchange, SuiteResult } from '../base/results.js';
+import type { RunReport } from '../run/run-report.js';
 import { disagreementLine, findingLine } from './console.js';
 import { findingText } from '../../core/finding.js';
 /**

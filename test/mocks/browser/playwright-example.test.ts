@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJson } from '../../../core/parse-json.js';
-import { verifyPact } from '../../../verify/pact.js';
+import { verifyPact } from '../../../verify/pact/pact.js';
 import { projectRoot, runToExit } from '../../support/cli-support.js';
 import { hostileKey, startHostileProvider } from '../../support/hostile-provider.js';
 import {

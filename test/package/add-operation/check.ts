@@ -11,10 +11,10 @@ import { createOrderMock } from '../../../mocks/adapters/order-mock.js';
 import { createServer } from '../../../mocks/server/server.js';
 import { createOrderClient, type OperationMethod } from '../../../contracts/client.js';
 import { explore } from '../../../verify/explore/explore.js';
-import { createValidatingProxy } from '../../../verify/proxy.js';
+import { createValidatingProxy } from '../../../verify/proxy/proxy.js';
 import { ScenarioRecorder } from '../../../verify/recorder/scenario-recorder.js';
 import { loadScenarios } from '../../../core/scenario-files.js';
-import { runVerification } from '../../../verify/verification.js';
+import { runVerification } from '../../../verify/run/verification.js';
 import { matchRoute, routeOf, type OperationName } from '../../../core/routes.js';
 import { stringifyJson } from '../../../core/stringify-json.js';
 

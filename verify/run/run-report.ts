@@ -1,0 +1,314 @@
+// The verdict of a run: its suites, its coverage of the documented responses, its reasons and exit code. Every report format renders it.
+import type { PreflightFailure } from '../provider/preflight.js';
+import { matchRoute, routes, v2Routes, type OperationName } from '../../core/routes.js';
+import { findingText, type Finding } from '../../core/finding.js';
+import type { RuleCode } from '../../core/rules.js';
+import type { KnownFailure } from './baseline.js';
+import type { SuiteName, SuiteResult } from '../base/results.js';
+/** One documented response of the route table, and how often this run exercised it. */
+export interface CoverageEntry {
+  operation: OperationName;
+  method: string;
+  path: string;
+  status: number;
+  /** How many judged responses of the target had this operation and status. */
+  exercised: number;
+}
+
+/** Which documented responses a run exercised: every operation × documented status of the route table. */
+export interface Coverage {
+  responses: CoverageEntry[];
+  covered: number;
+  total: number;
+}
+
+/**
+ * One finding of a run, as every report renders it: the rule, whether it fails the run (`error`) or
+ * is advisory (`warning`), the suite, the operation of the call, the scenario (or the pact
+ * interaction, or the exploration run) and its step, where in the response, what was expected and
+ * what came. `message` is the one-line text the console prints (made from the rest).
+ */
+export interface ReportedFinding {
+  code: RuleCode;
+  severity: 'error' | 'warning';
+  suite: SuiteName;
+  /** The operation of the call (`listOrders`, `cancelOrder`, `readPet`), or null for none (a run that stopped). */
+  operation: OperationName | null;
+  /** The scenario, the pact interaction or the exploration run. */
+  scenario: string;
+  /** The step of the scenario, the exchange of the interaction, the numbered command of the run. */
+  step: string;
+  method: string;
+  /** The path of the call, below the base URL. */
+  target: string;
+  path: string;
+  expected: string;
+  actual: string;
+  message: string;
+  /** Set on a violation the baseline knows of (`--baseline`): it fails nothing. */
+  known?: true;
+  /** Set on a violation of a pending pact (from a broker, `--enable-pending`): it fails nothing. */
+  pending?: true;
+}
+
+/**
+ * Every violation and warning of the suites, in the order they were judged.
+ * @example
+ * reportedFindings(report.suites).filter((finding) => finding.severity === 'error' && !finding.known && !finding.pending).length === report.violations // true
+ */
+export function reportedFindings(suites: readonly SuiteResult[]): ReportedFinding[] {
+  return suites.flatMap((suite) =>
+    suite.cases.flatMap((result) =>
+      result.exchanges.flatMap((exchange) => {
+        const operation = matchRoute(exchange.method, exchange.path)?.route.operation ?? null;
+        const reported = (
+          finding: Finding,
+          severity: ReportedFinding['severity'],
+          set?: 'known' | 'pending',
+        ): ReportedFinding => ({
+          code: finding.code,
+          severity,
+          suite: suite.suite,
+          operation,
+          scenario: result.name,
+          step: exchange.name,
+          method: exchange.method,
+          target: exchange.path,
+          path: finding.path,
+          expected: finding.expected,
+          actual: finding.actual,
+          message: findingText(finding),
+          ...(set === 'known' && { known: true as const }),
+          ...(set === 'pending' && { pending: true as const }),
+        });
+        return [
+          ...exchange.violations.map((finding) => reported(finding, 'error')),
+          ...(exchange.known ?? []).map((finding) => reported(finding, 'error', 'known')),
+          ...(exchange.pending ?? []).map((finding) => reported(finding, 'error', 'pending')),
+          ...exchange.warnings.map((finding) => reported(finding, 'warning')),
+        ];
+      }),
+    ),
+  );
+}
+
+/**
+ * An operation of the documents the run did not judge, named so that nothing is dropped silently: v2's,
+ * which the mock serves and the harness does not verify yet (issue 56).
+ * @example
+ * const item: NotVerified = { operation: 'listOrdersV2', method: 'GET', base: '/v2', path: '/store/orders', stability: 'beta', reason: "v2 is not yet verified by petstore-verify" };
+ */
+export interface NotVerified {
+  operation: OperationName;
+  method: string;
+  base: string;
+  path: string;
+  stability: string | null;
+  reason: string;
+}
+
+/**
+ * The operations no suite of petstore-verify judges yet: every one of v2's document. The run's verdict
+ * is v1's; these are listed in every report, never counted as passed.
+ * @example
+ * notVerifiedOperations().map((item) => item.operation) // ['listOrdersV2']
+ */
+export function notVerifiedOperations(): NotVerified[] {
+  return v2Routes.map((route) => ({
+    operation: route.operation,
+    method: route.method,
+    base: route.base,
+    path: route.path,
+    stability: route.stability,
+    reason: "v2 is not yet verified by petstore-verify: no suite calls or judges it, and the verdict is v1's alone",
+  }));
+}
+
+/** The whole run: every suite that ran, the coverage, and the verdict the exit code says. */
+export interface RunReport {
+  tool: 'petstore-verify';
+  version: string;
+  baseUrl: string;
+  strict: boolean;
+  prism: boolean;
+  startedAt: string;
+  suites: SuiteResult[];
+  checks: number;
+  /** The checks with at least one violation: JUnit's failures. */
+  failedChecks: number;
+  /** The violations that fail the run: with a baseline, those it does not know. */
+  violations: number;
+  /** The violations the baseline knows of (`--baseline`): reported, failing nothing. */
+  knownViolations: number;
+  /** The checks whose violations the baseline all knows: JUnit's skipped testcases among the checks. */
+  knownFailedChecks: number;
+  /** The violations of the broker's pending pacts: reported, failing nothing. */
+  pendingViolations: number;
+  /** The checks whose violations are all a pending pact's: JUnit's skipped testcases among the checks. */
+  pendingFailedChecks: number;
+  /** With `--baseline`: how many distinct known failures it holds, and those this run did not see (fixed), each once. */
+  baseline?: { known: number; fixed: KnownFailure[] };
+  warnings: number;
+  disagreements: number;
+  knownPrismLimits: number;
+  /** Every violation and warning, as data: what every report renders. */
+  findings: ReportedFinding[];
+  coverage: Coverage;
+  /** The documents' operations no suite judged (v2's), each named with why: never counted as passed. */
+  notVerified: NotVerified[];
+  /** Whether an unexercised documented response fails the run (`--require-coverage`). */
+  requireCoverage: boolean;
+  verdict: 'passed' | 'failed' | 'not-run';
+  /** 0 passed, 1 failed, 2 nothing (or not everything) could be checked. */
+  exitCode: 0 | 1 | 2;
+  /** Why the run is not green, one line each. */
+  reasons: string[];
+  /** The setup mistake the preflight found, when it found one: then no suite ran (exit 2). */
+  setupError?: PreflightFailure;
+  /** Set when the target stopped answering at all during the run (the first reason says the same). */
+  unreachable?: string;
+  durationMs: number;
+}
+
+/**
+ * The coverage matrix of the exchanges judged: for each operation of the route table, each documented
+ * status, and how often a response of the target had it.
+ * @example
+ * coverageOf(suites).covered // 9 when every documented response was exercised
+ */
+export function coverageOf(suites: readonly SuiteResult[]): Coverage {
+  const counts = new Map<string, number>();
+  for (const exchange of suites.flatMap((suite) => suite.cases.flatMap((result) => result.exchanges))) {
+    if (exchange.status === undefined) continue;
+    const route = matchRoute(exchange.method, exchange.path)?.route;
+    if (route === undefined) continue;
+    const key = `${route.operation} ${exchange.status}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const responses = routes.flatMap((route) =>
+    route.responses.map((response) => ({
+      operation: route.operation,
+      method: route.method,
+      path: route.path,
+      status: response.status,
+      exercised: counts.get(`${route.operation} ${response.status}`) ?? 0,
+    })),
+  );
+  return { responses, covered: responses.filter((entry) => entry.exercised > 0).length, total: responses.length };
+}
+
+/** Why a run fails: each suite's violations, and the unexercised documented responses under `requireCoverage`. */
+function failureReasons(suites: readonly SuiteResult[], coverage: Coverage, requireCoverage: boolean): string[] {
+  const reasons: string[] = [];
+  for (const suite of suites) {
+    if (suite.violations > 0)
+      reasons.push(`${suite.suite}: ${suite.violations} violation${suite.violations === 1 ? '' : 's'}`);
+  }
+  const unexercised = coverage.responses.filter((entry) => entry.exercised === 0);
+  if (requireCoverage && unexercised.length > 0) {
+    reasons.push(
+      `coverage: ${unexercised.length} documented response${unexercised.length === 1 ? '' : 's'} not exercised (${unexercised.map((entry) => `${entry.operation} ${entry.status}`).join(', ')})`,
+    );
+  }
+  return reasons;
+}
+
+/** Why a run that did not fail is not green either: no check ran (and why), or a case could not run. */
+function notRunReasons(suites: readonly SuiteResult[], checks: number, explained: boolean): string[] {
+  const reasons: string[] = [];
+  if (checks === 0 && !explained) {
+    const skipped = [
+      ...new Set(
+        suites.flatMap((suite) =>
+          suite.reason !== undefined
+            ? [suite.reason]
+            : // A case in error is named with its reason below: said once.
+              suite.cases.flatMap((result) =>
+                result.reason === undefined || result.verdict === 'error' ? [] : [result.reason],
+              ),
+        ),
+      ),
+    ];
+    const why =
+      skipped.length > 0 && skipped.every((reason) => reason.includes('--state-url'))
+        ? 'everything asked for sets a provider state, and no --state-url was given'
+        : skipped.join('; ');
+    reasons.push(`no check ran${why === '' ? '' : `: ${why}`}`);
+  }
+  const setupErrors = suites.flatMap((suite) =>
+    suite.cases
+      .filter((result) => result.verdict === 'error')
+      .map((result) => `${suite.suite} › ${result.name}: ${result.reason}`),
+  );
+  reasons.push(...setupErrors);
+  return reasons;
+}
+
+/**
+ * The run's report from its suites: totals, coverage, and one verdict that the exit code, the summary
+ * and every report file share. A violation fails the run (1); so does an unexercised documented
+ * response under `requireCoverage`. A run that checked nothing, or could not set a provider state, is
+ * not green (2), with the reason.
+ * @example
+ * const report = runReport({ baseUrl, suites, version: '0.1.0', strict: false, prism: true, requireCoverage: false, startedAt, durationMs });
+ * process.exitCode = report.exitCode;
+ */
+export function runReport(input: {
+  baseUrl: string;
+  suites: SuiteResult[];
+  version: string;
+  strict: boolean;
+  prism: boolean;
+  requireCoverage: boolean;
+  startedAt: Date;
+  durationMs: number;
+  /** The setup mistake the preflight found: no suite ran, the run is not green (2). */
+  setupError?: PreflightFailure;
+  /** Why the target could not be reached any more during the run: the first reason. */
+  unreachable?: string;
+  /** With a baseline: how many known failures it holds, and those the run did not see. */
+  baseline?: { known: number; fixed: KnownFailure[] };
+}): RunReport {
+  const { suites } = input;
+  const sum = (pick: (suite: SuiteResult) => number) => suites.reduce((total, suite) => total + pick(suite), 0);
+  const coverage = coverageOf(suites);
+  const checks = sum((suite) => suite.checks);
+  const violations = sum((suite) => suite.violations);
+  const reasons = failureReasons(suites, coverage, input.requireCoverage);
+  const failed = reasons.length > 0;
+  // A target that stopped answering says why nothing (more) was checked.
+  if (!failed) reasons.push(...notRunReasons(suites, checks, input.unreachable !== undefined));
+  if (input.unreachable !== undefined) reasons.unshift(input.unreachable);
+  if (input.setupError !== undefined) reasons.splice(0, reasons.length, input.setupError.message);
+  const exitCode = input.setupError !== undefined ? 2 : failed ? 1 : reasons.length > 0 ? 2 : 0;
+  return {
+    tool: 'petstore-verify',
+    version: input.version,
+    baseUrl: input.baseUrl,
+    strict: input.strict,
+    prism: input.prism,
+    startedAt: input.startedAt.toISOString(),
+    suites,
+    checks,
+    failedChecks: sum((suite) => suite.failedChecks),
+    violations,
+    knownViolations: sum((suite) => suite.knownViolations),
+    knownFailedChecks: sum((suite) => suite.knownFailedChecks),
+    pendingViolations: sum((suite) => suite.pendingViolations),
+    pendingFailedChecks: sum((suite) => suite.pendingFailedChecks),
+    ...(input.baseline !== undefined && { baseline: input.baseline }),
+    warnings: sum((suite) => suite.warnings),
+    disagreements: sum((suite) => suite.disagreements),
+    knownPrismLimits: sum((suite) => suite.knownPrismLimits),
+    findings: reportedFindings(suites),
+    coverage,
+    notVerified: notVerifiedOperations(),
+    requireCoverage: input.requireCoverage,
+    verdict: exitCode === 0 ? 'passed' : exitCode === 1 ? 'failed' : 'not-run',
+    exitCode,
+    reasons,
+    ...(input.setupError !== undefined && { setupError: input.setupError }),
+    ...(input.unreachable !== undefined && { unreachable: input.unreachable }),
+    durationMs: input.durationMs,
+  };
+}

@@ -5,7 +5,7 @@ import type { ProviderHistory } from '../../core/compare.js';
 import type { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import type { PrismOracle } from '../../core/second-oracle.js';
 import type { CheckedExchange } from '../base/results.js';
-import type { ExploreOptions } from './explore.js';
+import type { ExploreOptions } from './explore-options.js';
 import { KitError } from '../../core/errors.js';
 
 /** 2^53: beyond it, a JavaScript number no longer holds every integer. */

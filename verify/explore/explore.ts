@@ -2,7 +2,6 @@
 // model, every answer compared; a difference is shrunk and can be saved as a scenario (`explore`).
 import { stringifyJson } from '../../core/stringify-json.js';
 import type { OrderInput } from '../../core/provider-state.js';
-import type { ContractStep } from '../../core/scenario.js';
 import { ProviderHistory } from '../../core/compare.js';
 import { FileError } from '../../core/file-error.js';
 import { saveScenarioFile } from '../scenario/save-scenario-file.js';
@@ -18,15 +17,19 @@ import {
   type CheckedExchange,
   type SuiteResult,
 } from '../base/results.js';
-import { changeProviderState, RunStopped, stoppedExchange, type TargetOptions } from '../provider/run.js';
+import { changeProviderState, RunStopped, stoppedExchange } from '../provider/run.js';
+import type { ExploreOptions } from './explore-options.js';
 import { arbitraries, loadFastCheck } from './arbitraries.js';
 import { KnownMismatch, Mismatch, type ExplorationTarget } from './exploration.js';
 import { unnumbered } from './judged-call.js';
 import { ExplorationLog } from './exploration-log.js';
-import { savedScenario, toYaml } from './saved-scenario.js';
+import { savedScenario, toYaml, type SavedScenario } from './saved-scenario.js';
 import type { FastCheck } from './arbitraries.js';
 import type { ExplorationCommand } from './commands.js';
 import type { ExploredFailure } from './exploration-log.js';
+
+// Their own modules, so that what explore.ts imports need not import it back; named here too, as before.
+export type { ExploreOptions, SavedScenario };
 
 /** The seed an exploration uses unless told otherwise: the same sequences in every CI run. */
 export const defaultExplorationSeed = 20261123;
@@ -49,30 +52,6 @@ export function explorationSettings(
   return { seed: options.seed ?? defaultExplorationSeed, runs: options.runs ?? 100, maxSteps: options.maxSteps ?? 12 };
 }
 
-/** How to explore a provider. */
-export interface ExploreOptions extends TargetOptions {
-  /** Where Pact's state changes go: every run sets a generated state. */
-  stateUrl: string;
-  /** How many generated runs (a state and a sequence of commands each). Default: 100. */
-  runs?: number;
-  /** The seed of the generation: a run replays exactly with the same seed. Default: `defaultExplorationSeed`. */
-  seed?: number;
-  /** The most commands in one run. Default: 12. */
-  maxSteps?: number;
-  /** Write the shrunk failure, if any, as a scenario file in this folder. */
-  save?: string;
-  /** Called after every run, and once with the shrunk failure. */
-  onRun?: (result: CaseResult) => void;
-  /**
-   * Whether the violations of the last of these steps are all known (a baseline's,
-   * `KnownFailures.knowsLastStep`; every one, in a run that writes a baseline): the run then ends
-   * there, set apart as passed with its known failures, and the exploration goes on with the other
-   * runs, where a new difference still fails it. Without it, any difference stops the exploration and
-   * is shrunk.
-   */
-  setAside?: (steps: readonly CheckedExchange[]) => boolean;
-}
-
 /** The outcome of an exploration: the suite's results, and the shrunk failure when there is one. */
 export interface ExplorationResult extends SuiteResult {
   seed: number;
@@ -84,13 +63,6 @@ export interface ExplorationResult extends SuiteResult {
     scenarioFile?: string;
     scenario: SavedScenario;
   };
-}
-
-/** A scenario as exploration saves it: the kit's scenario format. */
-export interface SavedScenario {
-  description: string;
-  state: { name: string; params: { orders: OrderInput[] } };
-  steps: ContractStep[];
 }
 
 /**

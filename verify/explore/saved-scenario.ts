@@ -2,7 +2,17 @@
 import { providerState, type OrderInput } from '../../core/provider-state.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { scenarioYaml } from '../scenario/scenario-yaml.js';
-import type { SavedScenario } from './explore.js';
+
+/**
+ * A scenario as exploration saves it: the kit's scenario format.
+ * @example
+ * toYaml(savedScenario(failure)) // '# Saved by petstore-verify explore: ...'
+ */
+export interface SavedScenario {
+  description: string;
+  state: { name: string; params: { orders: OrderInput[] } };
+  steps: ContractStep[];
+}
 
 /** What a saved scenario says of the failure it replays. */
 export interface FailureFound {

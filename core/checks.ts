@@ -7,25 +7,9 @@ import { challengeFindings, headerFindings } from './header-checks.js';
 import { duplicateIdFindings, listedIdFindings } from './list-checks.js';
 import { mediaTypeProblem, mediaTypeProblemText } from './media-type.js';
 import { preview } from './preview.js';
+import type { ObservedResponse } from './observed-response.js';
 
-export type { Finding, SpecArea };
-
-/** A response as the harness saw it: its body decoded as UTF-8, a byte order mark kept. */
-export interface ObservedResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** Set when the body's bytes are not valid UTF-8 (`text` then holds U+FFFD where they were). */
-  invalidUtf8?: boolean;
-  /** Set when the connection carried bytes after the end of the response (a 204 followed by content). */
-  trailingBytes?: boolean;
-  /**
-   * Set when the body's bytes are not known (a HAR that did not keep them: the page never read them, or
-   * the answer was cut off after its status): the status and the headers are judged, the body is not,
-   * and `text` is empty.
-   */
-  bodyUnknown?: boolean;
-}
+export type { Finding, ObservedResponse, SpecArea };
 
 // Each documented response schema by the name a step gives it, its references pointed into the
 // document Ajv holds: read from the route table, so a new schema of the document is checked too.

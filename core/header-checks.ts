@@ -1,5 +1,5 @@
 import type { DocumentedResponse } from './routes.js';
-import type { ObservedResponse } from './checks.js';
+import type { ObservedResponse } from './observed-response.js';
 import type { Finding } from './finding.js';
 
 // A challenge names its scheme first, at the start of the field or after a comma (RFC 9110 §11.6.1).

@@ -1,7 +1,11 @@
 import { toInt64 } from './int64.js';
 import { stringifyJson } from './stringify-json.js';
-import type { Order } from './records.js';
+import type { JsonInteger, Order } from './records.js';
+import { orderStatuses, type OrderStatus } from './order-status.js';
 import { schemaReference, schemaValidator, type Violation } from './schema-validator.js';
+
+// Declared below the provider state (order-status.ts, records.ts), which imports them; named here too, as before.
+export { orderStatuses, type JsonInteger, type OrderStatus };
 
 /**
  * The kit's one provider state: the store holds exactly the orders in `params.orders`.
@@ -9,20 +13,6 @@ import { schemaReference, schemaValidator, type Violation } from './schema-valid
  * new PactV4(...).addInteraction().given(providerState, { orders: [{ id: 3, status: 'shipped' }] })
  */
 export const providerState = 'the store holds orders';
-
-/**
- * The lifecycle states of an order. Only provider states carry them; the public interface never sends one.
- * @example
- * orderStatuses // ['pending', 'shipped', 'cancelled']
- */
-export const orderStatuses = ['pending', 'shipped', 'cancelled'] as const;
-/**
- * @example
- * const status: OrderStatus = 'shipped';
- */
-export type OrderStatus = (typeof orderStatuses)[number];
-
-export type JsonInteger = number | bigint;
 
 /**
  * An order as a provider state holds it: an Order with a required `id` and a `status` (`pending` when absent).

@@ -1,5 +1,5 @@
 import { schemas } from '../spec/generated/contract.js';
-import type { JsonInteger, OrderStatus } from './provider-state.js';
+import type { OrderStatus } from './order-status.js';
 import type { components as exactComponents } from '../spec/generated/openapi-exact-types.js';
 import type { components } from '../spec/generated/openapi-types.js';
 
@@ -47,6 +47,13 @@ export function isErrorRecord(value: unknown): value is ErrorRecord {
     return Object.hasOwn(record, field) && (jsonTypes[type]?.(record[field]) ?? true);
   });
 }
+
+/**
+ * An integer as a JSON value holds it: a number, or a bigint past 2^53 (the kit's parser keeps those exact).
+ * @example
+ * const id: JsonInteger = 9007199254740993n;
+ */
+export type JsonInteger = number | bigint;
 
 /** An order as the store holds it: int64 fields as `bigint`, and its status. */
 export type StoredOrder = Omit<Order, 'id' | 'petId' | 'quantity'> & {

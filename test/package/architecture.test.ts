@@ -95,7 +95,7 @@ describe('the layers', () => {
   it('reads type imports and dynamic imports as imports', async () => {
     expect((await importsOf('core/records.ts')).modules).toEqual([
       'spec/generated/contract.ts',
-      'core/provider-state.ts',
+      'core/order-status.ts',
       'spec/generated/openapi-exact-types.ts',
       'spec/generated/openapi-types.ts',
     ]);

@@ -221,20 +221,70 @@ const rooms: Record<string, string[]> = {
   '.': ['base', 'generated', 'journal', 'store', 'pact', 'session', 'control', 'pipeline', 'server', 'adapters'],
 };
 
-/** The room of a file of `mocks/`: its folder below `mocks/`, or `.` for the root's files. */
+/**
+ * The rooms of `verify/` (docs/architecture.md), and the rooms each may import besides itself: one way,
+ * from the entry points at the root down to what every room shares; `compat` is the breaking-change
+ * check's. `.` is the root's files, the package's entry and the script of Pact's verifier processes: it
+ * may import every room.
+ */
+const verifyRooms: Record<string, string[]> = {
+  base: [],
+  http: ['base'],
+  scenario: ['base'],
+  provider: ['base', 'http'],
+  recorder: ['base', 'scenario'],
+  explore: ['base', 'http', 'scenario', 'provider'],
+  pact: ['base', 'http', 'scenario', 'provider'],
+  proxy: ['base', 'http', 'scenario', 'provider', 'recorder'],
+  har: ['base', 'http', 'scenario', 'recorder'],
+  compat: ['base', 'http', 'scenario', 'provider', 'pact'],
+  run: ['base', 'http', 'scenario', 'provider', 'explore', 'pact', 'compat'],
+  report: ['base', 'provider', 'recorder', 'har', 'compat', 'run'],
+};
+verifyRooms['.'] = Object.keys(verifyRooms);
+
+/** The most files `verify/`'s root may hold: past it, a file needs a room. */
+const verifyRootLimit = 12;
+
+/** The room of a file of a layer with rooms: its folder below the layer, or `.` for the root's files. */
 const roomOf = (file: string) => {
   const parts = file.split(/[\\/]/);
   return parts.length > 2 ? parts[1]! : '.';
 };
 
-/** The imports, between files of `mocks/`, that go to a room the importing file's room may not import. */
-function wrongRoomImports(imports: readonly { file: string; modules: readonly string[] }[]): string[] {
+/** The imports, between files of one layer, that go to a room the importing file's room may not import (`mocks/` unless told). */
+function wrongRoomImports(
+  imports: readonly { file: string; modules: readonly string[] }[],
+  { layer, table }: { layer: string; table: Record<string, string[]> } = { layer: 'mocks', table: rooms },
+): string[] {
   return imports.flatMap(({ file, modules }) =>
     modules
-      .filter((imported) => layerOf(imported) === 'mocks' && roomOf(imported) !== roomOf(file))
-      .filter((imported) => !(rooms[roomOf(file)] ?? []).includes(roomOf(imported)))
+      .filter((imported) => layerOf(imported) === layer && roomOf(imported) !== roomOf(file))
+      .filter((imported) => !(table[roomOf(file)] ?? []).includes(roomOf(imported)))
       .map((imported) => `${file} imports ${imported}`),
   );
+}
+
+/** The import graph of a layer's files (file → the kit's files it imports), type imports included. */
+async function importGraph(layer: string): Promise<Map<string, string[]>> {
+  const graph = new Map<string, string[]>();
+  for (const file of await sourceFiles(layer)) graph.set(file, (await importsOf(file)).modules);
+  return graph;
+}
+
+/**
+ * The rows a section of docs/architecture.md draws, from its heading to the next heading or block: each
+ * room of its table, and the rooms its last column names in backquotes.
+ */
+function drawnRows(text: string, heading: string): { room: string; imports: string[] }[] {
+  const start = text.indexOf(heading);
+  if (start < 0) return [];
+  const after = text.slice(start + heading.length);
+  const end = Math.min(...['\n#', '<!--'].map((mark) => after.indexOf(mark)).filter((index) => index >= 0));
+  return [...after.slice(0, end).matchAll(/^\| `([a-z]+)\/` \|.*\|([^|]*)\|$/gm)].map(([, room, imports]) => ({
+    room: room!,
+    imports: [...imports!.matchAll(/`([a-z]+)`/g)].map(([, name]) => name!),
+  }));
 }
 
 /** The cycles of an import graph (file → the files it imports), each as the files it passes, from where it was found. */
@@ -257,40 +307,44 @@ function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][]
   return cycles;
 }
 
-describe('the rooms of mocks/', () => {
-  it('puts every file of mocks/ in a room of the table', async () => {
-    const files = await sourceFiles('mocks');
-    expect([...new Set(files.map(roomOf))].filter((room) => rooms[room] === undefined)).toEqual([]);
+describe.each([
+  ['mocks', rooms],
+  ['verify', verifyRooms],
+] as const)('the rooms of %s/', (layer, table) => {
+  it('puts every file of the layer in a room of the table', async () => {
+    const files = await sourceFiles(layer);
+    expect([...new Set(files.map(roomOf))].filter((room) => table[room] === undefined)).toEqual([]);
   });
 
   it('lets each room import only the rooms of its row (type imports included)', async () => {
-    const files = await sourceFiles('mocks');
+    const files = await sourceFiles(layer);
     const imports = await Promise.all(files.map(async (file) => ({ file, modules: (await importsOf(file)).modules })));
-    expect(wrongRoomImports(imports)).toEqual([]);
+    expect(wrongRoomImports(imports, { layer, table })).toEqual([]);
   });
 
   it('keeps the table one way: no room may import, through others, itself', () => {
-    const graph = new Map(Object.entries(rooms));
-    expect(importCycles(graph)).toEqual([]);
+    expect(importCycles(new Map(Object.entries(table)))).toEqual([]);
   });
 
   it('draws every room of the table, and no other, in docs/architecture.md', async () => {
     const text = await readFile(join(projectRoot, 'docs', 'architecture.md'), 'utf8');
-    const docs = text.slice(text.indexOf('### The rooms of `mocks/`'), text.indexOf('<!-- not-run: the source layout'));
-    const drawn = [...docs.matchAll(/^\| `([a-z]+)\/` \|/gm)].map(([, room]) => room!);
-    expect(drawn.sort()).toEqual(
-      Object.keys(rooms)
+    expect(
+      drawnRows(text, `### The rooms of \`${layer}/\``)
+        .map(({ room }) => room)
+        .sort(),
+    ).toEqual(
+      Object.keys(table)
         .filter((room) => room !== '.')
         .sort(),
     );
   });
 
-  it('has no import cycle among the files of mocks/, type imports included', async () => {
-    const graph = new Map<string, string[]>();
-    for (const file of await sourceFiles('mocks')) graph.set(file, (await importsOf(file)).modules);
-    expect(importCycles(graph)).toEqual([]);
+  it('has no import cycle among the files of the layer, type imports included', async () => {
+    expect(importCycles(await importGraph(layer))).toEqual([]);
   });
+});
 
+describe('the rooms of mocks/', () => {
   it('catches a cycle and an import against the table: the old layout (errors ↔ consumer-pact, pact ↔ pipeline)', () => {
     // The cycle the rooms broke: errors.ts type-imported PactFinding from consumer-pact.ts, and
     // consumer-pact → judge-interaction → interface-model → mock-parts → consumer-pact at run time.
@@ -329,6 +383,90 @@ describe('the rooms of mocks/', () => {
       'mocks/pact/consumer-pact.ts imports mocks/pipeline/judge-interaction.ts',
     ]);
     expect(importCycles(new Map(Object.entries({ ...rooms, base: ['pact'] })))).not.toEqual([]);
+  });
+});
+
+describe('the rooms of verify/', () => {
+  it('draws in docs/architecture.md what each room may import, as the table has it', async () => {
+    const text = await readFile(join(projectRoot, 'docs', 'architecture.md'), 'utf8');
+    const drawn = drawnRows(text, '### The rooms of `verify/`');
+    expect(Object.fromEntries(drawn.map(({ room, imports }) => [room, imports]))).toEqual(
+      Object.fromEntries(Object.entries(verifyRooms).filter(([room]) => room !== '.')),
+    );
+  });
+
+  it(`keeps at most ${verifyRootLimit} files at the root of verify/`, async () => {
+    const root = (await sourceFiles('verify')).filter((file) => roomOf(file) === '.');
+    expect(root.length).toBeLessThanOrEqual(verifyRootLimit);
+  });
+
+  it('catches an import against the table: base/ importing provider/, the recorder a suite', () => {
+    expect(
+      wrongRoomImports(
+        [
+          { file: 'verify/base/results.ts', modules: ['verify/provider/run.ts', 'verify/base/errors.ts'] },
+          { file: 'verify/recorder/step-judging.ts', modules: ['verify/explore/judged-call.ts', 'core/judge.ts'] },
+          { file: 'verify/run/verification.ts', modules: ['verify/pact/pact.ts', 'mocks/base/reply.ts'] },
+          { file: 'verify/index.ts', modules: ['verify/report/html.ts'] },
+        ],
+        { layer: 'verify', table: verifyRooms },
+      ),
+    ).toEqual([
+      'verify/base/results.ts imports verify/provider/run.ts',
+      'verify/recorder/step-judging.ts imports verify/explore/judged-call.ts',
+    ]);
+    expect(importCycles(new Map(Object.entries({ ...verifyRooms, base: ['report'] })))).not.toEqual([]);
+  });
+
+  it('catches the cycle explore/ had: the model and the target took ExploreOptions from the runs', () => {
+    const old = new Map<string, string[]>([
+      ['verify/explore/explore.ts', ['verify/explore/arbitraries.ts', 'verify/explore/exploration.ts']],
+      ['verify/explore/arbitraries.ts', ['verify/explore/commands.ts', 'verify/explore/exploration.ts']],
+      ['verify/explore/commands.ts', ['verify/explore/exploration.ts', 'verify/provider/run.ts']],
+      ['verify/explore/exploration.ts', ['verify/explore/explore.ts', 'verify/base/results.ts']],
+    ]);
+    expect(importCycles(old)).toEqual([
+      [
+        'verify/explore/arbitraries.ts',
+        'verify/explore/commands.ts',
+        'verify/explore/exploration.ts',
+        'verify/explore/explore.ts',
+        'verify/explore/arbitraries.ts',
+      ],
+      ['verify/explore/exploration.ts', 'verify/explore/explore.ts', 'verify/explore/exploration.ts'],
+    ]);
+    old.set('verify/explore/exploration.ts', ['verify/explore/explore-options.ts', 'verify/base/results.ts']);
+    expect(importCycles(old)).toEqual([]);
+  });
+});
+
+describe('core/', () => {
+  it('has no import cycle among the files of core/, type imports included', async () => {
+    expect(importCycles(await importGraph('core'))).toEqual([]);
+  });
+
+  it('catches the two cycles core/ had (checks ↔ header-checks, records ↔ provider-state), and passes shared modules below both', () => {
+    const old = new Map<string, string[]>([
+      ['core/checks.ts', ['core/header-checks.ts', 'core/routes.ts']],
+      ['core/header-checks.ts', ['core/checks.ts', 'core/routes.ts']],
+      ['core/provider-state.ts', ['core/records.ts', 'core/int64.ts']],
+      ['core/records.ts', ['core/provider-state.ts']],
+      ['core/routes.ts', []],
+      ['core/int64.ts', []],
+    ]);
+    expect(importCycles(old)).toEqual([
+      ['core/checks.ts', 'core/header-checks.ts', 'core/checks.ts'],
+      ['core/provider-state.ts', 'core/records.ts', 'core/provider-state.ts'],
+    ]);
+    // Today's: each shared piece below both, which a diamond of imports reaches twice without a cycle.
+    const now = new Map(old);
+    now.set('core/header-checks.ts', ['core/observed-response.ts', 'core/routes.ts']);
+    now.set('core/checks.ts', ['core/header-checks.ts', 'core/observed-response.ts', 'core/routes.ts']);
+    now.set('core/records.ts', ['core/order-status.ts']);
+    now.set('core/provider-state.ts', ['core/records.ts', 'core/order-status.ts', 'core/int64.ts']);
+    now.set('core/observed-response.ts', []);
+    now.set('core/order-status.ts', []);
+    expect(importCycles(now)).toEqual([]);
   });
 });
 

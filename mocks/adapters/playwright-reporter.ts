@@ -167,7 +167,7 @@ export class OrderCoverageReporter implements Reporter {
         const seen = operation.responses.filter((response) => response.seen > 0).length;
         return `${operation.operation} (${operation.stability}) ${seen} of ${operation.responses.length}`;
       });
-    const apart = marked.length === 0 ? '' : ` Counted apart, not failed: ${marked.join(', ')}.`;
+    const apart = marked.length === 0 ? '' : ` Counted apart, never failing the run: ${marked.join(', ')}.`;
     const ignored = ignore.length === 0 ? '' : ` (${ignore.join(', ')} ignored)`;
     write(
       missing.length === 0

@@ -24,7 +24,7 @@ export const servedResponseCount = servedResponses.length;
  * What the Playwright reporter's coverage line ends with when no test called an operation the document
  * marks beta or experimental: those operations counted apart, none of their responses seen.
  */
-export const markedApartNoneSeen: string = ` Counted apart, not failed: ${majorRoutes
+export const markedApartNoneSeen: string = ` Counted apart, never failing the run: ${majorRoutes
   .filter((route) => route.stability !== null)
   .map((route) => `${route.operation} (${route.stability}) 0 of ${route.responses.length}`)
   .join(', ')}.`;

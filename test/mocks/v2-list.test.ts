@@ -97,6 +97,24 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
     ]);
   });
 
+  it("marks a beta operation's journal entry with the document's marker, and a stable one's with none", async () => {
+    await page('?limit=1');
+    await fetch(`${v1}/store/orders`, { headers: authorized });
+    expect(
+      mock()
+        .requests()
+        .map((entry) => [entry.operation, entry.stability]),
+    ).toEqual([
+      ['listOrdersV2', 'beta'],
+      ['listOrders', undefined],
+    ]);
+    expect(
+      mock()
+        .requests()
+        .map((entry) => 'stability' in entry),
+    ).toEqual([true, false]);
+  });
+
   it('leaves a v2 call out of the consumer pact, naming it, rather than writing it as v1', async () => {
     await page('?limit=2');
     await fetch(`${v1}/store/orders`, { headers: authorized });

@@ -124,7 +124,20 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
       leftOut,
     }).toEqual({
       paths: ['/v1/store/orders'],
-      leftOut: [{ call: 'GET /v2/store/orders 200', reason: 'v2 not yet in a pact' }],
+      leftOut: [{ call: 'GET /v2/store/orders?limit=2 200', reason: 'v2 not yet in a pact' }],
+    });
+  });
+
+  it('leaves a v1 call with a query string out of the consumer pact, naming it, rather than pair it by path alone', async () => {
+    await fetch(`${v1}/store/orders?status=pending`, { headers: authorized });
+    await fetch(`${v1}/store/orders`, { headers: authorized });
+    const { document, leftOut } = await mock().pactDocument({ consumer: 'web-app' });
+    expect({
+      paths: (document.interactions as { request: { path: string } }[]).map((interaction) => interaction.request.path),
+      leftOut,
+    }).toEqual({
+      paths: ['/v1/store/orders'],
+      leftOut: [{ call: 'GET /v1/store/orders?status=pending 200', reason: 'query not yet in a pact' }],
     });
   });
 

@@ -6,6 +6,7 @@ import type { Finding } from '../../core/finding.js';
 import { majorRoutes } from '../../core/routes.js';
 import { tallySuite, type CheckedExchange } from '../../verify/base/results.js';
 import { exchangeLines, summaryLines } from '../../verify/report/console.js';
+import { githubSummary } from '../../verify/report/github.js';
 import { toHtml } from '../../verify/report/html.js';
 import { toJunit } from '../../verify/report/junit.js';
 import { runReport, unstableMarkers, type RunReport } from '../../verify/run/run-report.js';
@@ -90,6 +91,17 @@ describe("a beta operation's violations", () => {
     expect(toJunit(broken)).toContain('name="get /store/orders" time');
     expect(toHtml(broken)).toContain('1 violations (1 in beta operations)');
   });
+
+  it("name the marker in GitHub's step summary, beside the count and the operation", () => {
+    const summary = githubSummary(broken).split('\n');
+    expect(summary[2]).toBe(
+      'http://127.0.0.1:4010/v1 · 2 checks · 1 violations (1 in beta operations) · coverage 1 of ' +
+        `${broken.coverage.total} documented responses`,
+    );
+    expect(summary.filter((line) => line.startsWith('| `body-schema`'))).toEqual([
+      '| `body-schema` | listOrdersV2 (beta) | lists › get /v2/store/orders?limit=2 | /orders/0/id | integer | "1" |',
+    ]);
+  });
 });
 
 describe('--leave-out-beta in the report', () => {
@@ -114,6 +126,14 @@ describe('--leave-out-beta in the report', () => {
       `<testsuite name="petstore-verify › left out" tests="${marked.length}" failures="0" errors="0" skipped="${marked.length}">`,
     );
     expect(toHtml(leftOut)).toContain('<li>left out: listOrdersV2 <em>(beta)</em> <code>GET /v2/store/orders</code>');
+  });
+
+  it("names each in GitHub's step summary", () => {
+    expect(
+      githubSummary(leftOut)
+        .split('\n')
+        .filter((line) => line.startsWith('- left out: ')),
+    ).toEqual(lines.map((line) => `- ${line}`));
   });
 
   it('leaves nothing out without it', () => {

@@ -2,7 +2,7 @@ import { toInt64 } from '../core/int64.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { int64AsBigint } from '../core/exact-fetch.js';
 import { isErrorRecord, orderInt64Fields, type ErrorRecord, type ExactOrder } from '../core/records.js';
-import { documentedResponse, majorRoutes, pathOf, routeOf, type OperationName } from '../core/routes.js';
+import { documentedResponse, majorRoutes, pathOf, routeOf, type OperationName, type Route } from '../core/routes.js';
 
 /** An Order as the client returns it: the spec's Order, with its int64 fields as exact `bigint`s. */
 export type ClientOrder = ExactOrder;
@@ -79,9 +79,34 @@ interface ShapedMethods {
   listOrders(): Promise<ClientOrder[]>;
   /** `DELETE /store/orders/{orderId}`: cancels a pending order. @throws OrderApiError (its error statuses: the document's) */
   cancelOrder(orderId: bigint | number | string): Promise<void>;
-  /** `GET /pets/{petId}`, deprecated: the pet and its deprecation and sunset dates. @throws OrderApiError */
+  /**
+   * `GET /pets/{petId}`: the pet and its deprecation and sunset dates, as the deployment's `Deprecation`
+   * and `Sunset` headers say (`PetReading`); the document gives no date (spec gap 8).
+   * @deprecated The document marks the pet read deprecated with a sunset date: after the `Sunset` its
+   * answer carries, the operation may be gone.
+   * @throws OrderApiError
+   */
   readPet(petId: bigint | number | string): Promise<PetReading>;
 }
+
+/**
+ * The derived methods of the operations the document marks with a stability marker (`x-stability`),
+ * declared so that an editor shows the marker with the method; their type is `OperationMethod`'s.
+ */
+interface MarkedMethods {
+  /**
+   * `GET /v2/store/orders`: a page of orders (`{ orders, nextCursor }`), filtered by `status`, `limit`
+   * and `cursor`; every int64 a `bigint`. @throws OrderApiError (a bad parameter's 400 among them)
+   * @beta The document marks it `x-stability: beta`: it may still change, within v2 (spec gap 51).
+   * @example
+   * const page = await client.listOrdersV2({ status: 'pending', limit: 5 });
+   */
+  listOrdersV2: OperationMethod;
+}
+
+// Only what the document marks takes MarkedMethods' JSDoc: a method it declares for an operation no
+// longer marked (or gone) is dropped, and a marked operation it does not declare is derived as any other.
+type MarkedOperation = keyof MarkedMethods & Extract<Route, { stability: string }>['operation'];
 
 /**
  * The method of an operation the client has no shaped method for, derived from the route table: its
@@ -113,7 +138,9 @@ function queryText(query: QueryInput | undefined): string {
  * The operations of the order interface, one method per operation of the route table, named after
  * it: shaped ones where written, and a derived `OperationMethod` for every other operation.
  */
-export type OrderClient = ShapedMethods & Record<Exclude<OperationName, keyof ShapedMethods>, OperationMethod>;
+export type OrderClient = ShapedMethods &
+  Pick<MarkedMethods, MarkedOperation> &
+  Record<Exclude<OperationName, keyof ShapedMethods | MarkedOperation>, OperationMethod>;
 
 async function failure(response: Response): Promise<OrderApiError> {
   const text = await response.text();

@@ -99,6 +99,9 @@ ${targetOptions}
                         version, a wrong shape) is a wrong argument, exit 2 with one line
 ${brokerOptions}
   --require-coverage    fail the run when a documented response (operation and status) was not exercised
+  --leave-out-beta      leave out the operations the document marks beta or experimental (x-stability):
+                        none is judged, and each is named as left out (by default they are judged,
+                        and their failures fail the run, counted apart)
   --runs N              the exploration's runs (default 25)
   --seed N              the exploration's seed, which replays its runs exactly (default 20261123; random: a new one)
   --max-steps N         the most commands in one exploration run (default 12)
@@ -171,6 +174,7 @@ const verifyFlags = {
   verbose: { type: 'boolean' },
   'no-prism': { type: 'boolean' },
   'require-coverage': { type: 'boolean' },
+  'leave-out-beta': { type: 'boolean' },
   junit: { type: 'string' },
   json: { type: 'string' },
   html: { type: 'string' },
@@ -219,6 +223,7 @@ const notForExplore = [
   'enable-pending',
   'include-wip-pacts-since',
   'require-coverage',
+  'leave-out-beta',
 ] as const;
 
 /** The `--suite` asked for (`explore` for the explore command) and the suites it runs. */

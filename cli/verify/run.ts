@@ -14,7 +14,7 @@ import { exchangeLines, runLines, summaryLines, type LineOptions } from '../../v
 import { toHtml } from '../../verify/report/html.js';
 import { toJson } from '../../verify/report/json.js';
 import { toJunit } from '../../verify/report/junit.js';
-import type { RunReport } from '../../verify/run/run-report.js';
+import { unstableMarkers, type RunReport } from '../../verify/run/run-report.js';
 import { checkScenarioFolder } from '../../verify/scenario/save-scenario-file.js';
 import { runVerification, type VerificationOptions } from '../../verify/run/verification.js';
 import { packageVersion, usageFailure, UsageError } from '../shared.js';
@@ -147,6 +147,7 @@ function verificationOf(options: RunFlags, scenarios: Scenario[], baseline: Base
     timeout: options.timeout,
     deadline: Date.now() + options.deadline,
     requireCoverage: options['require-coverage'] ?? false,
+    ...(options['leave-out-beta'] === true && { leaveOut: unstableMarkers }),
     version: packageVersion(),
     exploration: options.exploration,
   };

@@ -1,4 +1,4 @@
-import { majorRoutes, type OperationName } from '../../core/routes.js';
+import { majorRoutes, routeOf, type OperationName } from '../../core/routes.js';
 import { MockOptionError } from '../base/errors.js';
 import type { RequestFilter } from './request-filter.js';
 import type { Reply } from '../base/reply.js';
@@ -22,6 +22,11 @@ export interface JournalEntry {
   /** The query string as sent, without its `?` (`status=pending&limit=5`); absent when there is none. */
   query?: string;
   operation: OperationName | null;
+  /**
+   * The document's stability marker of the operation (`x-stability`: `beta`, `experimental`); absent for
+   * a stable one, or a call of no operation.
+   */
+  stability?: string;
   /** `network` for a dropped connection. */
   status: number | 'network';
   session: string | null;
@@ -184,7 +189,15 @@ export class RequestJournal {
     const ordered = [...this.#entries.slice(this.#start), ...this.#entries.slice(0, this.#start)];
     return ordered
       .filter((entry) => isPicked(entry, filter))
-      .map(({ answer: _answer, ...entry }) => ({ ...entry, time: new Date(entry.time).toISOString() }));
+      .map(({ answer: _answer, ...entry }) => {
+        // Read off the route table when listed, so that recording a call costs nothing more.
+        const stability = entry.operation === null ? null : routeOf(entry.operation).stability;
+        return {
+          ...entry,
+          ...(stability !== null && { stability }),
+          time: new Date(entry.time).toISOString(),
+        };
+      });
   }
 
   /** Every call kept, oldest first, with its answer: what a consumer pact is written from. */

@@ -33,6 +33,7 @@ function sameCall(previous: WaitingCall, call: RecordedCall, answer: KeptAnswer 
   if (
     before.method !== call.method ||
     before.path !== call.path ||
+    before.query !== call.query ||
     before.status !== call.status ||
     before.authorization !== call.authorization ||
     before.heldAs !== call.heldAs
@@ -207,7 +208,15 @@ export class PactLedger {
 
   #identityOf(call: RecordedCall): string {
     const { answer } = call;
-    const parts = [call.method, call.path, String(call.status), call.authorization, call.heldAs ?? ''];
+    // The query too: a call with one is another call (a pact leaves it out, named), never the same one.
+    const parts = [
+      call.method,
+      call.path,
+      call.query ?? '',
+      String(call.status),
+      call.authorization,
+      call.heldAs ?? '',
+    ];
     if (answer === undefined) return parts.join('\n');
     // A handler's body still being read is its own until read: nothing to compare it with yet.
     const body = answer.bodyRead !== undefined ? `answer:${this.#idOf(answer)}` : this.#bodyKey(answer.body);

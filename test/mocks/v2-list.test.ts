@@ -97,6 +97,24 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
     ]);
   });
 
+  it("marks a beta operation's journal entry with the document's marker, and a stable one's with none", async () => {
+    await page('?limit=1');
+    await fetch(`${v1}/store/orders`, { headers: authorized });
+    expect(
+      mock()
+        .requests()
+        .map((entry) => [entry.operation, entry.stability]),
+    ).toEqual([
+      ['listOrdersV2', 'beta'],
+      ['listOrders', undefined],
+    ]);
+    expect(
+      mock()
+        .requests()
+        .map((entry) => 'stability' in entry),
+    ).toEqual([true, false]);
+  });
+
   it('leaves a v2 call out of the consumer pact, naming it, rather than writing it as v1', async () => {
     await page('?limit=2');
     await fetch(`${v1}/store/orders`, { headers: authorized });
@@ -106,7 +124,20 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
       leftOut,
     }).toEqual({
       paths: ['/v1/store/orders'],
-      leftOut: [{ call: 'GET /v2/store/orders 200', reason: 'v2 not yet in a pact' }],
+      leftOut: [{ call: 'GET /v2/store/orders?limit=2 200', reason: 'v2 not yet in a pact' }],
+    });
+  });
+
+  it('leaves a v1 call with a query string out of the consumer pact, naming it, rather than pair it by path alone', async () => {
+    await fetch(`${v1}/store/orders?status=pending`, { headers: authorized });
+    await fetch(`${v1}/store/orders`, { headers: authorized });
+    const { document, leftOut } = await mock().pactDocument({ consumer: 'web-app' });
+    expect({
+      paths: (document.interactions as { request: { path: string } }[]).map((interaction) => interaction.request.path),
+      leftOut,
+    }).toEqual({
+      paths: ['/v1/store/orders'],
+      leftOut: [{ call: 'GET /v1/store/orders?status=pending 200', reason: 'query not yet in a pact' }],
     });
   });
 

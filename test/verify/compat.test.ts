@@ -3,6 +3,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkCompatibility, type CompatReport } from '../../verify/compat/index.js';
 import { CompatFolder, type Document, listOrders, order, specFile } from './compat-support.js';
+import { routes } from '../../core/routes.js';
+
+/** v1's operations below a base path, as compat names them: derived, so that an added operation counts. */
+const operationsBelow = (base: string) =>
+  `${routes.length} operations: ${routes.map((route) => `${route.method} ${base}${route.path}`).join(', ')}`;
 
 const folder = new CompatFolder();
 afterAll(() => folder.remove());
@@ -535,8 +540,7 @@ describe('operations, base paths and security', () => {
         severity: 'error',
         operation: '',
         path: '/servers',
-        expected:
-          'the base path /v1 (3 operations: GET /v1/store/orders, DELETE /v1/store/orders/{orderId}, GET /v1/pets/{petId})',
+        expected: `the base path /v1 (${operationsBelow('/v1')})`,
         actual: 'none: the document serves /v2',
       },
       {
@@ -545,7 +549,7 @@ describe('operations, base paths and security', () => {
         operation: '',
         path: '/servers',
         expected: 'no such base path',
-        actual: '/v2 (3 operations: GET /v2/store/orders, DELETE /v2/store/orders/{orderId}, GET /v2/pets/{petId})',
+        actual: `/v2 (${operationsBelow('/v2')})`,
       },
     ]);
   });

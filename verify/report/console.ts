@@ -3,7 +3,7 @@ import { findingText, type Finding } from '../../core/finding.js';
 import type { KnownFailure } from '../run/baseline.js';
 import type { Disagreement } from '../../core/second-oracle.js';
 import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from '../base/results.js';
-import type { RunReport } from '../run/run-report.js';
+import { routeOfExchange, type RunReport } from '../run/run-report.js';
 /**
  * One violation as a line: `case › exchange: expected …, got … (at /0/id)`.
  * @example
@@ -62,10 +62,12 @@ export function exchangeLines(
 ): string[] {
   const mark = exchange.violations.length > 0 ? '✗' : (exchange.pending ?? []).length > 0 ? '~' : '✓';
   const subject = suite === 'scenarios' ? caseName : `${suite} › ${caseName}`;
+  // The document's stability marker beside the call, where it has one: `(GET /v2/store/orders → 200, beta, 3 ms)`.
+  const stability = exchange.method === '' ? null : (routeOfExchange(exchange)?.stability ?? null);
   const call =
     exchange.method === ''
       ? ''
-      : ` (${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}, ${exchange.durationMs.toFixed(0)} ms)`;
+      : ` (${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}${stability === null ? '' : `, ${stability}`}, ${exchange.durationMs.toFixed(0)} ms)`;
   return [
     `${mark} ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}${call}`,
     ...exchange.violations.map((finding) => `    ${findingLine(caseName, exchange.name, finding, suite)}`),
@@ -114,16 +116,21 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-// `12 checks`, or `12 checks (3 failed, 2 known failures)`: the failed ones are JUnit's failures, the
-// known failures its skipped testcases (a baseline knows every violation in them); the violations in them counted apart.
+// `12 checks`, or `12 checks (3 failed, 1 of them in beta operations, 2 known failures)`: the failed ones
+// are JUnit's failures, those of beta or experimental operations among them said apart (they fail the
+// run: spec gap 53); the known failures its skipped testcases (a baseline knows every violation in them).
 function checkCount(counts: {
   checks: number;
   failedChecks: number;
   knownFailedChecks: number;
   pendingFailedChecks: number;
+  betaFailedChecks?: number;
 }): string {
+  const beta = counts.betaFailedChecks ?? 0;
   const parts = [
-    ...(counts.failedChecks > 0 ? [`${counts.failedChecks} failed`] : []),
+    ...(counts.failedChecks > 0
+      ? [`${counts.failedChecks} failed${beta > 0 ? `, ${beta} of them in beta operations` : ''}`]
+      : []),
     ...(counts.knownFailedChecks > 0 ? [plural(counts.knownFailedChecks, 'known failure')] : []),
     ...(counts.pendingFailedChecks > 0 ? [`${counts.pendingFailedChecks} failed in pending pacts`] : []),
   ];
@@ -230,6 +237,11 @@ export function summaryLines(report: RunReport, options: LineOptions = {}): stri
     lines.push(
       `not verified: ${item.operation} (${item.method} ${item.base}${item.path}${item.stability === null ? '' : `, ${item.stability}`}): ${item.reason}`,
     );
+  // Left out by --leave-out-beta: named, never silently dropped, never counted as passed.
+  for (const item of report.setupError === undefined ? report.leftOut : [])
+    lines.push(
+      `left out: ${item.operation} (${item.method} ${item.base}${item.path}, ${item.stability}): ${item.reason}`,
+    );
   for (const published of report.suites.flatMap((suite) => suite.publishedResults ?? []))
     lines.push(publishedLine(published));
   for (const name of report.suites.flatMap((suite) => suite.pendingPacts ?? []))
@@ -240,7 +252,7 @@ export function summaryLines(report: RunReport, options: LineOptions = {}): stri
   }
   const missing = report.coverage.responses
     .filter((entry) => entry.exercised === 0)
-    .map((entry) => `${entry.operation} ${entry.status}`);
+    .map((entry) => `${entry.operation} ${entry.status}${entry.stability === null ? '' : ` (${entry.stability})`}`);
   // A run the preflight stopped checked nothing: its coverage says nothing either.
   if (report.setupError === undefined)
     lines.push(

@@ -59,11 +59,20 @@ export function githubSummary(report: RunReport): string {
   const lines = [
     `## ${mark} petstore-verify: ${report.verdict} (exit ${report.exitCode})`,
     '',
-    `${report.baseUrl} · ${report.checks} checks · ${report.violations} violations${report.baseline === undefined ? '' : ` · ${report.knownViolations} known failures`} · coverage ${report.coverage.covered} of ${report.coverage.total} documented responses`,
+    `${report.baseUrl} · ${report.checks} checks · ${report.violations} violations${report.betaViolations > 0 ? ` (${report.betaViolations} in beta operations)` : ''}${report.baseline === undefined ? '' : ` · ${report.knownViolations} known failures`} · coverage ${report.coverage.covered} of ${report.coverage.total} documented responses`,
     '',
   ];
   if (report.exitCode !== 0 && report.reasons.length > 0)
     lines.push(...report.reasons.map((reason) => `- ${cell(reason)}`), '');
+  // Left out by --leave-out-beta: named here too, never dropped silently.
+  if (report.setupError === undefined && report.leftOut.length > 0)
+    lines.push(
+      ...report.leftOut.map(
+        (item) =>
+          `- left out: ${item.operation} (${item.method} ${item.base}${item.path}, ${item.stability}): ${cell(item.reason)}`,
+      ),
+      '',
+    );
   if (report.suites.length > 0) {
     lines.push('| suite | verdict | cases | checks | violations | warnings |', '|---|---|---|---|---|---|');
     for (const suite of report.suites)
@@ -85,7 +94,7 @@ export function githubSummary(report: RunReport): string {
         .slice(0, summaryFindingLimit)
         .map(
           (finding) =>
-            `| \`${finding.code}\` | ${finding.operation ?? ''} | ${cell(findingSubject(finding))} | ${cell(finding.path)} | ${cell(finding.expected)} | ${cell(finding.actual)} |`,
+            `| \`${finding.code}\` | ${finding.operation ?? ''}${finding.stability === undefined ? '' : ` (${finding.stability})`} | ${cell(findingSubject(finding))} | ${cell(finding.path)} | ${cell(finding.expected)} | ${cell(finding.actual)} |`,
         ),
     );
     if (violations.length > summaryFindingLimit)

@@ -1,9 +1,8 @@
 // The run as one self-contained HTML page: the verdict, the coverage matrix, each suite and case.
-import { routes } from '../../core/routes.js';
 import type { Finding } from '../../core/finding.js';
 import { escapeMarkup } from './escape-markup.js';
-import type { CaseResult, SuiteResult } from '../base/results.js';
-import type { Coverage, RunReport } from '../run/run-report.js';
+import type { CaseResult, CheckedExchange, SuiteResult } from '../base/results.js';
+import { routeOfExchange, type Coverage, type RunReport } from '../run/run-report.js';
 import { suiteLine } from './console.js';
 /**
  * A finding split for a table: where, what was expected, what came (raw text: escape each cell).
@@ -29,13 +28,13 @@ export const verdictBadge = (verdict: string): string =>
 /** The coverage matrix as a table: an operation a row, a documented status a column, how often each was exercised. */
 function coverageMatrix(coverage: Coverage): string {
   const statuses = [...new Set(coverage.responses.map((entry) => entry.status))].sort((left, right) => left - right);
-  const operations = routes.map((route) => route.operation);
+  const operations = [...new Set(coverage.responses.map((entry) => entry.operation))];
   return [
     '<table class="coverage"><thead><tr><th>operation</th>',
     ...statuses.map((status) => `<th>${status}</th>`),
     '</tr></thead><tbody>',
     ...operations.map((operation) => {
-      const route = routes.find((candidate) => candidate.operation === operation)!;
+      const route = coverage.responses.find((candidate) => candidate.operation === operation)!;
       const cells = statuses.map((status) => {
         const entry = coverage.responses.find(
           (candidate) => candidate.operation === operation && candidate.status === status,
@@ -45,7 +44,8 @@ function coverageMatrix(coverage: Coverage): string {
           ? `<td class="exercised" title="exercised ${entry.exercised} times">✓ ${entry.exercised}</td>`
           : '<td class="missing" title="documented, not exercised">✗ not exercised</td>';
       });
-      return `<tr><th>${escapeMarkup(operation)}<br><code>${escapeMarkup(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
+      const marker = route.stability === null ? '' : ` <em>(${escapeMarkup(route.stability)})</em>`;
+      return `<tr><th>${escapeMarkup(operation)}${marker}<br><code>${escapeMarkup(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
     }),
     '</tbody></table>',
   ].join('');
@@ -77,7 +77,7 @@ function caseDetails(result: CaseResult): string {
   );
   const exchanges = result.exchanges.map(
     (exchange) =>
-      `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${escapeMarkup(exchange.name)}${exchange.method === '' ? '' : ` <code>${escapeMarkup(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>`}</li>`,
+      `<li>${exchange.violations.length > 0 ? '✗' : '✓'} ${escapeMarkup(exchange.name)}${exchange.method === '' ? '' : ` <code>${escapeMarkup(`${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}`)}</code>${stabilityMark(exchange)}`}</li>`,
   );
   return (
     `<details class="case ${escapeMarkup(result.verdict)}"${result.verdict === 'failed' || result.verdict === 'error' ? ' open' : ''}><summary>${verdictBadge(result.verdict)} ${escapeMarkup(result.name)}` +
@@ -90,6 +90,27 @@ function caseDetails(result: CaseResult): string {
   );
 }
 
+// The document's stability marker of an exchange's operation, beside its call: ` <em>(beta)</em>`.
+function stabilityMark(exchange: CheckedExchange): string {
+  const stability = routeOfExchange(exchange)?.stability ?? null;
+  return stability === null ? '' : ` <em>(${escapeMarkup(stability)})</em>`;
+}
+
+// The operations the run did not judge, each with why: v2's not verified yet, or left out (--leave-out-beta).
+function unjudgedList(report: RunReport): string {
+  const items = [
+    ...report.notVerified.map((item) => ['not verified', item] as const),
+    ...report.leftOut.map((item) => ['left out', item] as const),
+  ];
+  if (report.setupError !== undefined || items.length === 0) return '';
+  return `<ul class="unjudged">${items
+    .map(
+      ([kind, item]) =>
+        `<li>${kind}: ${escapeMarkup(item.operation)}${item.stability === null ? '' : ` <em>(${escapeMarkup(item.stability)})</em>`} <code>${escapeMarkup(`${item.method} ${item.base}${item.path}`)}</code>: ${escapeMarkup(item.reason)}</li>`,
+    )
+    .join('')}</ul>`;
+}
+
 /**
  * The report as one self-contained HTML page (no external assets): the verdict, each suite with its
  * cases and every violation (where, expected, actual), and the coverage matrix of the documented responses.
@@ -100,8 +121,9 @@ export function toHtml(report: RunReport): string {
   return htmlPage({
     title: `petstore-verify: ${report.verdict}`,
     heading: `${verdictBadge(report.verdict)} petstore-verify`,
-    body: `<p>${escapeMarkup(report.baseUrl)} · ${escapeMarkup(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
+    body: `<p>${escapeMarkup(report.baseUrl)} · ${escapeMarkup(report.startedAt)} · exit ${report.exitCode} · ${report.checks} checks · ${report.violations} violations${report.betaViolations > 0 ? ` (${report.betaViolations} in beta operations)` : ''} · ${report.warnings} warnings · ${(report.durationMs / 1000).toFixed(1)} s</p>
 ${report.reasons.length > 0 && report.exitCode !== 0 ? `<ul class="reasons">${report.reasons.map((reason) => `<li>${escapeMarkup(reason)}</li>`).join('')}</ul>` : ''}
+${unjudgedList(report)}
 <h2>Coverage of the documented responses: ${report.coverage.covered} of ${report.coverage.total}</h2>
 ${matrix}
 ${suites.join('\n')}`,

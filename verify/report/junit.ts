@@ -1,7 +1,7 @@
 // The run as JUnit XML: a testsuite per case, a testcase per judged response.
 import { escapeMarkup } from './escape-markup.js';
 import type { CaseResult, CheckedExchange, SuiteResult } from '../base/results.js';
-import type { RunReport } from '../run/run-report.js';
+import { routeOfExchange, type NotVerified, type RunReport } from '../run/run-report.js';
 import { disagreementLine, findingLine } from './console.js';
 import { findingText } from '../../core/finding.js';
 /**
@@ -12,7 +12,8 @@ import { findingText } from '../../core/finding.js';
 export function toJunit(report: RunReport): string {
   const suites = [
     ...report.suites.flatMap((suite) => junitCases(suite).map((result) => junitSuite(suite, result))),
-    ...notVerifiedSuite(report),
+    ...namedOperationsSuite(report, 'not verified', report.notVerified),
+    ...namedOperationsSuite(report, 'left out', report.leftOut),
     ...notRunSuite(report),
   ];
   const total = (pick: (suite: JunitSuite) => number) => suites.reduce((sum, suite) => sum + pick(suite), 0);
@@ -26,22 +27,22 @@ export function toJunit(report: RunReport): string {
 }
 
 /**
- * The documents' operations no suite judged (v2's, issue 56) as skipped testcases, one each with why,
- * so that a CI's test view names them; none when the preflight stopped the run (it judged nothing).
+ * The documents' operations no suite judged (v2's, issue 56; those `--leave-out-beta` left out) as
+ * skipped testcases, one each with why, so that a CI's test view names them; none when the preflight
+ * stopped the run (it judged nothing).
  */
-function notVerifiedSuite(report: RunReport): JunitSuite[] {
-  if (report.setupError !== undefined || report.notVerified.length === 0) return [];
-  const name = 'petstore-verify › not verified';
+function namedOperationsSuite(report: RunReport, title: string, items: readonly NotVerified[]): JunitSuite[] {
+  if (report.setupError !== undefined || items.length === 0) return [];
+  const name = `petstore-verify › ${title}`;
   const xml = [
-    `  <testsuite name="${name}" tests="${report.notVerified.length}" failures="0" errors="0" skipped="${report.notVerified.length}">`,
-    ...report.notVerified.map(
+    `  <testsuite name="${name}" tests="${items.length}" failures="0" errors="0" skipped="${items.length}">`,
+    ...items.map(
       (item) =>
         `    <testcase classname="${name}" name="${escapeMarkup(`${item.operation} (${item.method} ${item.base}${item.path}${item.stability === null ? '' : `, ${item.stability}`})`)}"><skipped message="${escapeMarkup(item.reason)}"/></testcase>`,
     ),
     '  </testsuite>',
   ].join('\n');
-  const count = report.notVerified.length;
-  return [{ xml, tests: count, failures: 0, errors: 0, skipped: count }];
+  return [{ xml, tests: items.length, failures: 0, errors: 0, skipped: items.length }];
 }
 
 /**
@@ -134,5 +135,8 @@ function junitTestcase(classname: string, caseName: string, exchange: CheckedExc
     ...exchange.warnings.map((finding) => `warning: ${findingText(finding)}`),
     ...exchange.disagreements.map(disagreementLine),
   ];
-  return `    <testcase classname="${escapeMarkup(classname)}" name="${escapeMarkup(exchange.name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${skipped}${notes.length > 0 ? `<system-out>${escapeMarkup(notes.join('\n'))}</system-out>` : ''}</testcase>`;
+  // The document's stability marker beside the name, where the operation has one: `list page 2 (beta)`.
+  const stability = exchange.method === '' ? null : (routeOfExchange(exchange)?.stability ?? null);
+  const name = stability === null ? exchange.name : `${exchange.name} (${stability})`;
+  return `    <testcase classname="${escapeMarkup(classname)}" name="${escapeMarkup(name)}" time="${(exchange.durationMs / 1000).toFixed(3)}">${failure}${skipped}${notes.length > 0 ? `<system-out>${escapeMarkup(notes.join('\n'))}</system-out>` : ''}</testcase>`;
 }

@@ -1,6 +1,6 @@
 // The verdict of a run: its suites, its coverage of the documented responses, its reasons and exit code. Every report format renders it.
 import type { PreflightFailure } from '../provider/preflight.js';
-import { matchRoute, routes, v2Routes, type OperationName } from '../../core/routes.js';
+import { basePaths, matchRoute, routes, v2Routes, type OperationName, type Route } from '../../core/routes.js';
 import { findingText, type Finding } from '../../core/finding.js';
 import type { RuleCode } from '../../core/rules.js';
 import type { KnownFailure } from './baseline.js';
@@ -13,6 +13,8 @@ export interface CoverageEntry {
   status: number;
   /** How many judged responses of the target had this operation and status. */
   exercised: number;
+  /** The document's stability marker of the operation (`beta`, `experimental`), or null for a stable one. */
+  stability: string | null;
 }
 
 /** Which documented responses a run exercised: every operation × documented status of the route table. */
@@ -49,6 +51,37 @@ export interface ReportedFinding {
   known?: true;
   /** Set on a violation of a pending pact (from a broker, `--enable-pending`): it fails nothing. */
   pending?: true;
+  /** The document's stability marker of the operation (`beta`, `experimental`); absent for a stable one. */
+  stability?: string;
+}
+
+/** The stability markers `--leave-out-beta` leaves out: what the document says may still change. */
+export const unstableMarkers: readonly string[] = ['beta', 'experimental'];
+
+/**
+ * The route of a judged exchange, by its method and path: below the base URL (v1's), or, for a path
+ * that starts with another major's base path (`/v2/store/orders`), that major's.
+ * @example
+ * routeOfExchange({ method: 'GET', path: '/v2/store/orders?limit=2' })?.operation // 'listOrdersV2'
+ * routeOfExchange({ method: 'DELETE', path: '/store/orders/3' })?.operation // 'cancelOrder'
+ */
+export function routeOfExchange(exchange: { method: string; path: string }): Route | undefined {
+  const v1 = matchRoute(exchange.method, exchange.path)?.route;
+  if (v1 !== undefined) return v1;
+  for (const base of basePaths)
+    if (base !== '/v1' && exchange.path.startsWith(`${base}/`))
+      return matchRoute(exchange.method, exchange.path.slice(base.length), base)?.route;
+  return undefined;
+}
+
+/**
+ * Whether a route is one the run leaves out: it carries a stability marker the run was asked to leave out.
+ * @example
+ * isLeftOut(routeOf('listOrdersV2'), ['beta', 'experimental']) // true
+ * isLeftOut(routeOf('listOrders'), ['beta', 'experimental']) // false
+ */
+export function isLeftOut(route: Route, leaveOut: readonly string[]): boolean {
+  return route.stability !== null && leaveOut.includes(route.stability);
 }
 
 /**
@@ -60,7 +93,8 @@ export function reportedFindings(suites: readonly SuiteResult[]): ReportedFindin
   return suites.flatMap((suite) =>
     suite.cases.flatMap((result) =>
       result.exchanges.flatMap((exchange) => {
-        const operation = matchRoute(exchange.method, exchange.path)?.route.operation ?? null;
+        const route = routeOfExchange(exchange);
+        const operation = route?.operation ?? null;
         const reported = (
           finding: Finding,
           severity: ReportedFinding['severity'],
@@ -80,6 +114,7 @@ export function reportedFindings(suites: readonly SuiteResult[]): ReportedFindin
           message: findingText(finding),
           ...(set === 'known' && { known: true as const }),
           ...(set === 'pending' && { pending: true as const }),
+          ...(route?.stability != null && { stability: route.stability }),
         });
         return [
           ...exchange.violations.map((finding) => reported(finding, 'error')),
@@ -108,20 +143,45 @@ export interface NotVerified {
 }
 
 /**
- * The operations no suite of petstore-verify judges yet: every one of v2's document. The run's verdict
- * is v1's; these are listed in every report, never counted as passed.
+ * The operations no suite of petstore-verify judges yet: every one of v2's document but those the run
+ * leaves out (`leftOutOperations`). The run's verdict is v1's; these are listed in every report, never
+ * counted as passed.
  * @example
  * notVerifiedOperations().map((item) => item.operation) // ['listOrdersV2']
+ * notVerifiedOperations(['beta', 'experimental']) // []
  */
-export function notVerifiedOperations(): NotVerified[] {
-  return v2Routes.map((route) => ({
+export function notVerifiedOperations(leaveOut: readonly string[] = []): NotVerified[] {
+  return v2Routes
+    .filter((route) => !isLeftOut(route, leaveOut))
+    .map((route) => ({
+      ...namedRoute(route),
+      reason: "v2 is not yet verified by petstore-verify: no suite calls or judges it, and the verdict is v1's alone",
+    }));
+}
+
+function namedRoute(route: Route): Omit<NotVerified, 'reason'> {
+  return {
     operation: route.operation,
     method: route.method,
     base: route.base,
     path: route.path,
     stability: route.stability,
-    reason: "v2 is not yet verified by petstore-verify: no suite calls or judges it, and the verdict is v1's alone",
-  }));
+  };
+}
+
+/**
+ * The operations of both majors a run leaves out because of their stability marker (`--leave-out-beta`),
+ * each named with why: never judged, never counted as passed, and said so in every report.
+ * @example
+ * leftOutOperations(['beta', 'experimental']).map((item) => `${item.operation} ${item.stability}`) // ['listOrdersV2 beta']
+ */
+export function leftOutOperations(leaveOut: readonly string[]): NotVerified[] {
+  return [...routes, ...v2Routes]
+    .filter((route) => isLeftOut(route, leaveOut))
+    .map((route) => ({
+      ...namedRoute(route),
+      reason: `--leave-out-beta leaves out the operations the document marks ${unstableMarkers.join(' or ')}`,
+    }));
 }
 
 /** The whole run: every suite that ran, the coverage, and the verdict the exit code says. */
@@ -146,6 +206,13 @@ export interface RunReport {
   pendingViolations: number;
   /** The checks whose violations are all a pending pact's: JUnit's skipped testcases among the checks. */
   pendingFailedChecks: number;
+  /**
+   * The violations in operations the document marks beta or experimental: counted in `violations` (they
+   * fail the run, spec gap 53) and apart, so that a reader sees which failures are in what may still change.
+   */
+  betaViolations: number;
+  /** The failed checks (of `failedChecks`) of operations the document marks beta or experimental. */
+  betaFailedChecks: number;
   /** With `--baseline`: how many distinct known failures it holds, and those this run did not see (fixed), each once. */
   baseline?: { known: number; fixed: KnownFailure[] };
   warnings: number;
@@ -156,6 +223,8 @@ export interface RunReport {
   coverage: Coverage;
   /** The documents' operations no suite judged (v2's), each named with why: never counted as passed. */
   notVerified: NotVerified[];
+  /** The operations the run left out by their stability marker (`--leave-out-beta`), each named with why. */
+  leftOut: NotVerified[];
   /** Whether an unexercised documented response fails the run (`--require-coverage`). */
   requireCoverage: boolean;
   verdict: 'passed' | 'failed' | 'not-run';
@@ -180,7 +249,7 @@ export function coverageOf(suites: readonly SuiteResult[]): Coverage {
   const counts = new Map<string, number>();
   for (const exchange of suites.flatMap((suite) => suite.cases.flatMap((result) => result.exchanges))) {
     if (exchange.status === undefined) continue;
-    const route = matchRoute(exchange.method, exchange.path)?.route;
+    const route = routeOfExchange(exchange);
     if (route === undefined) continue;
     const key = `${route.operation} ${exchange.status}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
@@ -192,9 +261,22 @@ export function coverageOf(suites: readonly SuiteResult[]): Coverage {
       path: route.path,
       status: response.status,
       exercised: counts.get(`${route.operation} ${response.status}`) ?? 0,
+      stability: route.stability,
     })),
   );
   return { responses, covered: responses.filter((entry) => entry.exercised > 0).length, total: responses.length };
+}
+
+// The violations, and the checks that have any, of the operations the document marks beta or experimental.
+function betaTally(suites: readonly SuiteResult[]): { violations: number; failedChecks: number } {
+  let violations = 0;
+  let failedChecks = 0;
+  for (const exchange of suites.flatMap((suite) => suite.cases.flatMap((result) => result.exchanges))) {
+    if (exchange.violations.length === 0 || routeOfExchange(exchange)?.stability == null) continue;
+    violations += exchange.violations.length;
+    failedChecks++;
+  }
+  return { violations, failedChecks };
 }
 
 /** Why a run fails: each suite's violations, and the unexercised documented responses under `requireCoverage`. */
@@ -268,6 +350,8 @@ export function runReport(input: {
   unreachable?: string;
   /** With a baseline: how many known failures it holds, and those the run did not see. */
   baseline?: { known: number; fixed: KnownFailure[] };
+  /** The stability markers whose operations the run left out (`--leave-out-beta`: `unstableMarkers`). Default: none. */
+  leaveOut?: readonly string[];
 }): RunReport {
   const { suites } = input;
   const sum = (pick: (suite: SuiteResult) => number) => suites.reduce((total, suite) => total + pick(suite), 0);
@@ -280,6 +364,8 @@ export function runReport(input: {
   if (!failed) reasons.push(...notRunReasons(suites, checks, input.unreachable !== undefined));
   if (input.unreachable !== undefined) reasons.unshift(input.unreachable);
   if (input.setupError !== undefined) reasons.splice(0, reasons.length, input.setupError.message);
+  const marked = betaTally(suites);
+  const leaveOut = input.leaveOut ?? [];
   const exitCode = input.setupError !== undefined ? 2 : failed ? 1 : reasons.length > 0 ? 2 : 0;
   return {
     tool: 'petstore-verify',
@@ -296,13 +382,16 @@ export function runReport(input: {
     knownFailedChecks: sum((suite) => suite.knownFailedChecks),
     pendingViolations: sum((suite) => suite.pendingViolations),
     pendingFailedChecks: sum((suite) => suite.pendingFailedChecks),
+    betaViolations: marked.violations,
+    betaFailedChecks: marked.failedChecks,
     ...(input.baseline !== undefined && { baseline: input.baseline }),
     warnings: sum((suite) => suite.warnings),
     disagreements: sum((suite) => suite.disagreements),
     knownPrismLimits: sum((suite) => suite.knownPrismLimits),
     findings: reportedFindings(suites),
     coverage,
-    notVerified: notVerifiedOperations(),
+    notVerified: notVerifiedOperations(leaveOut),
+    leftOut: leftOutOperations(leaveOut),
     requireCoverage: input.requireCoverage,
     verdict: exitCode === 0 ? 'passed' : exitCode === 1 ? 'failed' : 'not-run',
     exitCode,

@@ -42,6 +42,11 @@ export interface VerificationOptions extends TargetOptions {
   pactFiles?: readonly string[];
   /** Whether a documented response the run did not exercise fails it. Default: false. */
   requireCoverage?: boolean;
+  /**
+   * The stability markers whose operations the run leaves out (`--leave-out-beta`: `unstableMarkers`):
+   * no suite judges them, and every report names them as left out. Default: none.
+   */
+  leaveOut?: readonly string[];
   /** The kit's version, for the reports. */
   version: string;
   /** Whether to check the base URL, the key and the state URL before any suite (`preflight`). Default: true. */
@@ -149,6 +154,7 @@ function reportOf(
     strict: options.strict ?? false,
     prism: options.prism !== false,
     requireCoverage: options.requireCoverage ?? false,
+    ...(options.leaveOut !== undefined && { leaveOut: options.leaveOut }),
     startedAt,
     durationMs: performance.now() - started,
   });

@@ -139,11 +139,20 @@ export async function refreshJournal() {
         cell(entry.method),
         cell(entry.path),
         cell(String(entry.status)),
-        cell(entry.operation ?? '—'),
+        cell(entry.operation === null ? '—' : marked(entry.operation, entry.stability)),
         cell(entry.session ?? 'default'),
       ]),
     ),
   );
+}
+
+/**
+ * An operation's name with the document's stability marker, where it has one: `listOrdersV2 (beta)`.
+ * @param {string} operation
+ * @param {string | null | undefined} stability
+ */
+function marked(operation, stability) {
+  return stability == null ? operation : `${operation} (${stability})`;
 }
 
 /** @param {string[]} operations */
@@ -163,8 +172,8 @@ export async function refreshCoverage() {
     coverage.operations.flatMap((operation) =>
       operation.responses.map((response) =>
         row([
-          cell(operation.operation),
-          cell(`${operation.method} ${operation.path}`),
+          cell(marked(operation.operation, operation.stability)),
+          cell(`${operation.method} ${operation.base}${operation.path}`),
           cell(String(response.status)),
           response.seen === 0 ? cell('never seen', 'never') : cell(String(response.seen)),
         ]),

@@ -11,9 +11,9 @@
  * @typedef {{ id: number, operation: string, status?: number, network?: boolean,
  *   delay?: number | { min: number, max: number }, times?: number, seen: number, affected: number }} Fault
  * @typedef {{ time: string, method: string, path: string, status: number | 'network', operation: string | null,
- *   session: string | null }} JournalEntry
- * @typedef {{ operations: { operation: string, method: string, path: string,
- *   responses: { status: number, seen: number }[] }[], covered: number, total: number }} Coverage
+ *   stability?: string, session: string | null }} JournalEntry
+ * @typedef {{ operations: { operation: string, method: string, base: string, path: string,
+ *   stability: string | null, responses: { status: number, seen: number }[] }[], covered: number, total: number }} Coverage
  * @typedef {{ name: string, description: string }} ScenarioSummary
  * @typedef {{ scenario: string, orders: number, faults: number }} ScenarioLoaded
  * @typedef {{ '/faults': Fault[], '/requests': JournalEntry[], '/coverage': Coverage }} Panels

@@ -147,16 +147,28 @@ describe('the control page', () => {
       .toBe(`0 of ${servedResponseCount} documented responses seen.`);
     await mock.withKey('/store/orders');
     await mock.withKey('/store/orders/3', { method: 'DELETE' });
-    await expect.poll(() => rows('Journal').count(), { timeout: 20_000 }).toBe(2);
-    const newest = await rows('Journal').first().locator('td').allTextContents();
-    expect(newest.slice(1)).toEqual(['DELETE', '/v1/store/orders/3', '409', 'cancelOrder', 'default']);
-    // listOrders 200 and cancelOrder 409 seen
-    const seen = 2;
+    await fetch(`${mock.origin}/v2/store/orders?limit=1`, { headers: authorized });
+    await expect.poll(() => rows('Journal').count(), { timeout: 20_000 }).toBe(3);
+    const journal = (row: number) => rows('Journal').nth(row).locator('td').allTextContents();
+    // v2's list with the document's marker beside its name (spec gap 53), the cancel with none
+    expect((await journal(0)).slice(1)).toEqual(['GET', '/v2/store/orders', '200', 'listOrdersV2 (beta)', 'default']);
+    expect((await journal(1)).slice(1)).toEqual(['DELETE', '/v1/store/orders/3', '409', 'cancelOrder', 'default']);
+    // listOrders 200, cancelOrder 409 and listOrdersV2 200 seen
+    const seen = 3;
     await expect
       .poll(() => page.locator('#coverage-summary').textContent())
       .toBe(`${seen} of ${servedResponseCount} documented responses seen.`);
     const never = await rows('Coverage').filter({ hasText: 'never seen' }).count();
     expect(never).toBe(servedResponseCount - seen);
+    const coverage = (operation: string, status: string) =>
+      rows('Coverage').filter({ hasText: operation }).filter({ hasText: status }).locator('td').allTextContents();
+    expect(await coverage('listOrdersV2', '200')).toEqual(['listOrdersV2 (beta)', 'GET /v2/store/orders', '200', '1']);
+    expect(await coverage('cancelOrder', '409')).toEqual([
+      'cancelOrder',
+      'DELETE /v1/store/orders/{orderId}',
+      '409',
+      '1',
+    ]);
     expect(await page.content()).not.toContain('petstore-dev-key');
     await page.screenshot({ path: screenshotPath, fullPage: true });
   });

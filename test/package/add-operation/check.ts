@@ -1,6 +1,6 @@
 // What test/package/add-operation.test.ts runs in a copy of the project to which it added an operation
 // (the recipe of docs/architecture.md, "Adding an operation"), bundled by esbuild and run by node: the
-// operation's calls through the mock, the journal, the coverage, the consumer pact, the typed client,
+// operation's calls through the mock (its query parameter among them), the journal, the coverage, the consumer pact, the typed client,
 // exploration against an honest and a wrong provider, and a recording. It prints what it found as JSON.
 // It names the new operation only as data, so it type-checks with or without it.
 import { createServer as createHttpServer } from 'node:http';
@@ -32,9 +32,9 @@ const pathOf = (id: bigint | number) => route.path.replace(/\{[^}]+\}/, String(i
 
 async function inProcess() {
   const mock = createOrderMock({ seed });
-  const call = async (id: bigint | number, headers: Record<string, string> = key) => {
+  const call = async (id: bigint | number, headers: Record<string, string> = key, query = '') => {
     const answer = await mock.handle(
-      new Request(`http://localhost/v1${pathOf(id)}`, { method: route.method, headers }),
+      new Request(`http://localhost/v1${pathOf(id)}${query}`, { method: route.method, headers }),
     );
     if (answer === undefined || answer === 'network-error') return { status: 0, body: '' };
     const body = typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body?.[0]);
@@ -46,14 +46,17 @@ async function inProcess() {
     cancelled: await call(4),
     unknown: await call(42),
     withoutKey: await call(1, {}),
+    // The operation's query parameter: the fields asked for, and one the Order does not have.
+    fields: await call(big, key, '?fields=id&fields=petId'),
+    unknownField: await call(big, key, '?fields=status'),
   };
-  const journal = mock.requests({ operation }).map((entry) => [entry.path, entry.status]);
+  const journal = mock.requests({ operation }).map((entry) => [entry.path, entry.status, entry.query ?? null]);
   const coverage = mock.coverage().operations.find((entry) => entry.operation === operation)?.responses;
   const pact = await mock.pactDocument({ consumer: 'web-app' });
   const interactions = (pact.document.interactions as { request: { path: string }; providerStates?: unknown }[])
     .filter((interaction) => interaction.request.path.startsWith(`/v1${pathOf(0).slice(0, -1)}`))
     .map((interaction) => ({ path: interaction.request.path, states: interaction.providerStates }));
-  return { answers, journal, coverage, pact: { interactions, findings: pact.findings.length } };
+  return { answers, journal, coverage, pact: { interactions, findings: pact.findings.length, leftOut: pact.leftOut } };
 }
 
 // What a wrong provider does to the operation's 200: a petId one too many, or the id as a float64 has it.
@@ -104,7 +107,9 @@ async function harness() {
       headers: { 'content-type': 'application/json' },
       body: stringifyJson({ state: 'the store holds orders', params: { orders: seed } }),
     });
-    const read = await (client as unknown as Record<string, OperationMethod>)[operation]!(big);
+    const read = await (client as unknown as Record<string, OperationMethod>)[operation]!(big, {
+      fields: ['id', 'petId'],
+    });
     const honest = await explore({ ...target(origin), runs: 60, seed: 7 });
     const calls = honest.cases
       .flatMap((run) => run.exchanges)

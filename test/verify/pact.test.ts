@@ -431,7 +431,7 @@ describe('a verifier that never started on the pact', () => {
     const cases = pactCases(
       {
         outcome: { crash: reason, notRun: true },
-        interactions: [{ ...interaction, authorization: 'Bearer petstore-dev-key', state: undefined }],
+        interactions: [{ ...interaction, query: '', authorization: 'Bearer petstore-dev-key', state: undefined }],
         records: [],
         taken: new Set(),
       },

@@ -93,14 +93,15 @@ function isAbout(error: NonNullable<PactResults['errors']>[number], description:
 }
 
 /**
- * Whether a record of the guard's is an interaction's request: its method, path and key, in its
- * provider state. The state is compared as data: Pact's verifier sends its params with their keys
+ * Whether a record of the guard's is an interaction's request: its method, path, query and key, in its
+ * provider state (interactions on one path may differ by their query alone: each is paired with its own answer). The state is compared as data: Pact's verifier sends its params with their keys
  * sorted, whatever the pact's order.
  */
 function isRequestOf(interaction: PactInteraction, record: GuardRecord): boolean {
   return (
     record.method === interaction.method &&
     record.path === interaction.path &&
+    record.query === interaction.query &&
     record.authorization === interaction.authorization &&
     (interaction.state === undefined || (record.state !== undefined && sameJson(record.state, interaction.state)))
   );
@@ -150,6 +151,17 @@ function nextRecord(records: GuardRecord[], taken: Set<GuardRecord>): GuardRecor
   return [found];
 }
 
+/** The finding on an interaction Pact reported with no request of it through the guard. */
+function unansweredFinding(interaction: PactInteraction): Finding {
+  const query = interaction.query === '' ? '' : `?${interaction.query}`;
+  return {
+    code: 'pact',
+    path: '',
+    expected: `the provider's answer to ${interaction.method} ${interaction.path}${query}`,
+    actual: "no request of this interaction reached the provider through petstore-verify's guard",
+  };
+}
+
 /** What a verification gave, for turning into cases: Pact's outcome, the pact's interactions, the guard's records. */
 export interface PactEvidence {
   outcome: PactChildOutcome;
@@ -193,6 +205,10 @@ function interactionCases(evidence: PactEvidence): CaseResult[] {
       violations: [...pactFindings, ...record.exchange.violations],
     }));
     if (exchanges.length === 0) {
+      // An interaction of a pact read here whose request never reached the provider through the guard
+      // judged nothing of the provider's: never a pass on Pact's word alone (issue 56, a pairing that
+      // missed a query let eight interactions "pass" with no answer).
+      if (interaction !== undefined && error === undefined) pactFindings.push(unansweredFinding(interaction));
       exchanges.push(
         findingsOnlyExchange(result.description, pactFindings, {
           method: interaction?.method ?? '',

@@ -16,6 +16,7 @@ import { InterfaceModel } from '../../mocks/pipeline/interface-model.js';
 import { isFailure, type Observation } from '../../core/observation.js';
 import { judged, RunStopped, sendCall, sendToTarget, type TargetOptions } from '../provider/run.js';
 import type { CheckedExchange } from '../base/results.js';
+import { pactQueryKey } from './pact-query.js';
 
 /** The path the guard takes Pact's state changes at, before it forwards them to the provider's state URL. */
 export const guardStatePath = '/__petstore-verify/provider-state';
@@ -23,8 +24,10 @@ export const guardStatePath = '/__petstore-verify/provider-state';
 /** One request Pact sent through the guard, with the provider state it was sent in and what the guard found. */
 export interface GuardRecord {
   method: string;
-  /** The path below the base URL. */
+  /** The path below v1's base path (`/store/orders`), or with another major's (`/v2/store/orders`), without its query. */
   path: string;
+  /** The request's query as `pactQueryKey` writes it (`''` for none). */
+  query: string;
   /** The `Authorization` header as Pact sent it (before the key swap). */
   authorization: string | undefined;
   /** The orders of the provider state set before the request (ids exact), as Pact's verifier sent them, if any. */
@@ -123,6 +126,21 @@ function listAfterCancel(id: bigint): ContractStep {
     request: { ...listingCall(), key: 'valid' },
     expect: { status: 200, advisory: { notListed: [id] } },
   };
+}
+
+/**
+ * A request target's path below the provider's prefix (its base URL without /v1), v1's base path
+ * taken off as the pact's paths are read (another major's kept, `/v2/store/orders`), and its query.
+ * @example
+ * belowBase('/petstore/v2/store/orders?limit=2', '/petstore/v1') // { path: '/v2/store/orders', query: '?limit=2' }
+ */
+export function belowBase(target: string, basePath: string): { path: string; query: string } {
+  const at = target.indexOf('?');
+  const whole = at === -1 ? target : target.slice(0, at);
+  const query = at === -1 ? '' : target.slice(at);
+  const prefix = basePath.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const below = whole.startsWith(`${prefix}/`) ? whole.slice(prefix.length) : whole;
+  return { path: below.replace(/^\/v1(?=\/|$)/, '') || '/', query };
 }
 
 /** The provider state Pact last set: its orders (ids exact), the model of the interface in that state, and what left it. */
@@ -234,7 +252,7 @@ class Guard {
     const method = incoming.method ?? 'GET';
     const target = incoming.url ?? '/';
     const base = this.#base;
-    const path = target.startsWith(base.pathname) ? target.slice(base.pathname.length) || '/' : target;
+    const { path, query } = belowBase(target, base.pathname);
     const { authorization } = incoming.headers;
     const headers = forwardedHeaders(incoming, this.#options.apiKey);
     const body = await readBody(incoming);
@@ -257,7 +275,7 @@ class Guard {
       strict: this.#options.strict ?? false,
       started,
     });
-    this.records.push({ method, path, authorization, state: this.#state.orders, exchange });
+    this.records.push({ method, path, query: pactQueryKey(query), authorization, state: this.#state.orders, exchange });
     answer(outgoing, observation);
   }
 

@@ -2,6 +2,7 @@ import type { JsonValue } from '../../core/parse-json.js';
 import { isLocalPact, readPactDocument, type PactDocument } from './pact-document.js';
 import type { Scenario } from '../../core/scenario.js';
 import type { CaseResult } from '../base/results.js';
+import { pactQueryKey } from './pact-query.js';
 
 /** The regular expression (Pact's `PACT_DESCRIPTION` filter) that matches the interactions of these scenarios. */
 export function scenarioFilter(names: readonly string[]): string {
@@ -33,7 +34,10 @@ export function inScenarioOrder(cases: CaseResult[], scenarios: readonly Scenari
 export interface PactInteraction {
   description: string;
   method: string;
+  /** The path below v1's base path (`/store/orders`), or with another major's (`/v2/store/orders`). */
   path: string;
+  /** The request's query as `pactQueryKey` writes it (`''` for none): one path's interactions differ by it. */
+  query: string;
   authorization: string | undefined;
   /** The orders of the interaction's provider state (ids exact), if it sets any: compared as data (`sameJson`). */
   state: JsonValue | undefined;
@@ -64,11 +68,12 @@ export async function readPactInteractions(files: readonly string[]): Promise<Pa
   for (const file of files) {
     if (!isLocalPact(file)) continue;
     for (const interaction of (await readPactDocument(file)).interactions) {
-      const request = interaction.request as { method: string; path: string; headers?: JsonValue };
+      const request = interaction.request as { method: string; path: string; query?: JsonValue; headers?: JsonValue };
       interactions.push({
         description: String(interaction.description),
         method: request.method,
-        path: request.path.replace(/^\/v1/, ''),
+        path: request.path.replace(/^\/v1(?=\/|$)/, ''),
+        query: pactQueryKey(request.query),
         authorization: headerField(request.headers, 'authorization'),
         state: stateOrders(interaction),
       });

@@ -13,6 +13,8 @@ export interface InteractionToJudge {
   method: string;
   /** The path below the base URL (without /v1). */
   path: string;
+  /** The query string as sent, without its `?`, if there is one: the model answers the call with it. */
+  query?: string | undefined;
   key: KeyChoice;
   /** The orders of its provider state; undefined when it sets none (then only the specification judges it). */
   orders: readonly unknown[] | undefined;
@@ -48,7 +50,8 @@ export async function judgeWithModel(
   const model = interaction.orders === undefined ? undefined : await seeded(interaction.orders).catch(() => undefined);
   if (model === undefined) return judgeCall({ call, observed }).findings;
   const before = await model.orders();
-  const answer = await model.call(call.method, call.path, interaction.key);
+  const query = interaction.query === undefined ? '' : `?${interaction.query}`;
+  const answer = await model.call(call.method, `${call.path}${query}`, interaction.key);
   const after = await model.orders();
   return judgeCall({
     call,

@@ -15,11 +15,10 @@ export interface LeftOutCall {
     | 'not-an-operation'
     | 'pact-limit'
     | 'did not pass'
-    // v2's calls: its interactions are not yet written nor verified (issue 56), never written as v1's.
-    | 'v2 not yet in a pact'
-    // A call with a query string: a pact's interaction is paired by method and path alone, so it is not
-    // yet written (issue 56), rather than stated as the answer to the same path without its query.
-    | 'query not yet in a pact';
+    // A call that sent a cursor: the provider writes its own (spec gap 54).
+    | 'cursor'
+    // A page of v2's list with a next cursor: no provider state of the orders it shows gives it (spec gap 54).
+    | 'next-cursor';
 }
 
 /**

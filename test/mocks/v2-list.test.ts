@@ -115,29 +115,105 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
     ).toEqual([true, false]);
   });
 
-  it('leaves a v2 call out of the consumer pact, naming it, rather than writing it as v1', async () => {
-    await page('?limit=2');
-    await fetch(`${v1}/store/orders`, { headers: authorized });
+  it("writes a v2 call into the consumer pact with its base path, its query and the page's orders as its state", async () => {
+    await page('?status=pending&limit=5');
     const { document, leftOut } = await mock().pactDocument({ consumer: 'web-app' });
-    expect({
-      paths: (document.interactions as { request: { path: string } }[]).map((interaction) => interaction.request.path),
-      leftOut,
-    }).toEqual({
-      paths: ['/v1/store/orders'],
-      leftOut: [{ call: 'GET /v2/store/orders?limit=2 200', reason: 'v2 not yet in a pact' }],
+    const [interaction] = document.interactions as JsonValue[];
+    expect({ leftOut, interaction }).toEqual({
+      leftOut: [],
+      interaction: {
+        description: 'GET /v2/store/orders?status=pending&limit=5 200 (with the key)',
+        type: 'Synchronous/HTTP',
+        providerStates: [
+          {
+            name: 'the store holds orders',
+            params: {
+              orders: [
+                { id: 1, status: 'pending' },
+                { id: 2, status: 'pending' },
+                { id: 9007199254740993n, status: 'pending' },
+              ],
+            },
+          },
+        ],
+        request: {
+          method: 'GET',
+          path: '/v2/store/orders',
+          query: { status: ['pending'], limit: ['5'] },
+          headers: { Authorization: ['Bearer petstore-dev-key'] },
+          matchingRules: { header: { Authorization: expect.any(Object) } },
+        },
+        response: expect.objectContaining({
+          status: 200,
+          // The whole filtered store in the page: its nextCursor null, stated as it is.
+          body: {
+            content: {
+              orders: [
+                { id: 1, status: 'pending' },
+                { id: 2, status: 'pending' },
+                { id: 9007199254740993n, status: 'pending' },
+              ],
+              nextCursor: null,
+            },
+            contentType: 'application/json',
+            encoded: false,
+          },
+        }),
+        pending: false,
+      },
     });
   });
 
-  it('leaves a v1 call with a query string out of the consumer pact, naming it, rather than pair it by path alone', async () => {
+  it("matches a page's orders by the list's rules, and its null cursor as it is", async () => {
+    await page('?status=pending&limit=5');
+    const { document } = await mock().pactDocument({ consumer: 'web-app' });
+    const [interaction] = document.interactions as {
+      response: { matchingRules: { body: Record<string, JsonValue> } };
+    }[];
+    const rules = interaction!.response.matchingRules.body;
+    expect(Object.keys(rules)).toEqual(['$.orders']);
+    expect(rules['$.orders']).toMatchObject({ matchers: [{ match: 'arrayContains' }] });
+  });
+
+  it('pairs two v2 calls on one path that differ by their query alone as two interactions', async () => {
+    await page('?status=pending&limit=5');
+    await page('?status=shipped&limit=5');
+    const { document } = await mock().pactDocument({ consumer: 'web-app' });
+    expect(
+      (document.interactions as { request: { query: JsonValue }; providerStates: JsonValue }[]).map(
+        (interaction) => interaction.request.query,
+      ),
+    ).toEqual([
+      { status: ['pending'], limit: ['5'] },
+      { status: ['shipped'], limit: ['5'] },
+    ]);
+  });
+
+  it('leaves out a page with a next cursor and a call that sends a cursor, naming each', async () => {
+    const first = await page('?limit=1');
+    await page(`?limit=1&cursor=${first.nextCursor}`);
+    const { document, leftOut } = await mock().pactDocument({ consumer: 'web-app' });
+    expect({ interactions: (document.interactions as unknown[]).length, leftOut }).toEqual({
+      interactions: 0,
+      leftOut: [
+        { call: 'GET /v2/store/orders?limit=1 200', reason: 'next-cursor' },
+        { call: `GET /v2/store/orders?limit=1&cursor=${first.nextCursor} 200`, reason: 'cursor' },
+      ],
+    });
+  });
+
+  it('writes a v1 call with a query string with its query, apart from the same call without one', async () => {
     await fetch(`${v1}/store/orders?status=pending`, { headers: authorized });
     await fetch(`${v1}/store/orders`, { headers: authorized });
     const { document, leftOut } = await mock().pactDocument({ consumer: 'web-app' });
     expect({
-      paths: (document.interactions as { request: { path: string } }[]).map((interaction) => interaction.request.path),
+      requests: (document.interactions as { request: { path: string; query?: JsonValue } }[]).map(
+        ({ request }) => `${request.path} ${JSON.stringify(request.query)}`,
+      ),
       leftOut,
     }).toEqual({
-      paths: ['/v1/store/orders'],
-      leftOut: [{ call: 'GET /v1/store/orders?status=pending 200', reason: 'query not yet in a pact' }],
+      requests: ['/v1/store/orders {"status":["pending"]}', '/v1/store/orders undefined'],
+      leftOut: [],
     });
   });
 

@@ -151,15 +151,10 @@ function nextRecord(records: GuardRecord[], taken: Set<GuardRecord>): GuardRecor
   return [found];
 }
 
-/** The finding on an interaction Pact reported with no request of it through the guard. */
-function unansweredFinding(interaction: PactInteraction): Finding {
+/** Why an interaction Pact reported OK judged nothing: no request of it reached the guard. */
+function unansweredReason(interaction: PactInteraction): string {
   const query = interaction.query === '' ? '' : `?${interaction.query}`;
-  return {
-    code: 'pact',
-    path: '',
-    expected: `the provider's answer to ${interaction.method} ${interaction.path}${query}`,
-    actual: "no request of this interaction reached the provider through petstore-verify's guard",
-  };
+  return `no answer of the provider's to ${interaction.method} ${interaction.path}${query} reached petstore-verify's guard: Pact's OK alone judged nothing`;
 }
 
 /** What a verification gave, for turning into cases: Pact's outcome, the pact's interactions, the guard's records. */
@@ -207,8 +202,10 @@ function interactionCases(evidence: PactEvidence): CaseResult[] {
     if (exchanges.length === 0) {
       // An interaction of a pact read here whose request never reached the provider through the guard
       // judged nothing of the provider's: never a pass on Pact's word alone (issue 56, a pairing that
-      // missed a query let eight interactions "pass" with no answer).
-      if (interaction !== undefined && error === undefined) pactFindings.push(unansweredFinding(interaction));
+      // missed a query let eight interactions "pass" with no answer), and not the provider's failure
+      // either, since nothing of its was seen: a case that could not run.
+      if (interaction !== undefined && error === undefined && result.result === 'OK')
+        return { name: result.description, verdict: 'error', reason: unansweredReason(interaction), exchanges };
       exchanges.push(
         findingsOnlyExchange(result.description, pactFindings, {
           method: interaction?.method ?? '',

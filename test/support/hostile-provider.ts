@@ -100,6 +100,8 @@ export interface Switches {
   v2CursorSkips?: boolean;
   /** v2's ids go through a JavaScript number: 9007199254740993 comes back as 9007199254740992. */
   v2RoundsIds?: boolean;
+  /** Serves v1 only: v2's list is a 404, as on a provider that has not added v2. */
+  v1Only?: boolean;
   /** v1's list answers v2's page envelope (`{ orders, nextCursor }`) instead of an array: v1 broken while adding v2. */
   v1BrokenWithV2?: boolean;
 }
@@ -352,7 +354,7 @@ export async function startHostileProvider(switches: Switches = {}) {
       if (switches.v1BrokenWithV2) return { status: 200, body: { orders, nextCursor: null } };
       return { status: 200, body: orders };
     }
-    if (request.path === '/v2/store/orders' && request.method === 'GET') {
+    if (request.path === '/v2/store/orders' && request.method === 'GET' && !switches.v1Only) {
       const refused = authenticated(request, false);
       return refused ?? listV2(request.query);
     }

@@ -135,7 +135,7 @@ async function walkCase(context: Context, walk: V2Walk, store: ReturnType<typeof
   let last: bigint | undefined;
   let cursor: string | undefined;
   for (let number = 1; number <= store.length + 2; number++) {
-    const { exchange, body } = await call(context, `${name}: page ${number}`, queryOf(walk, cursor));
+    const { exchange, body } = await call(context, `page ${number}`, queryOf(walk, cursor));
     exchanges.push(exchange);
     const page = pageOf(body);
     if (page === undefined) return { name, verdict: caseVerdict(exchanges), exchanges };
@@ -255,12 +255,10 @@ async function refusalsCase(context: Context): Promise<CaseResult> {
   const name = "v2's list refuses what it cannot use";
   const exchanges: CheckedExchange[] = [];
   for (const query of v2BadQueries) {
-    const { exchange } = await call(context, `${name}: ${query}`, query, true, (status) =>
-      statusFindings([400], status),
-    );
+    const { exchange } = await call(context, query, query, true, (status) => statusFindings([400], status));
     exchanges.push(exchange);
   }
-  const { exchange } = await call(context, `${name}: no key`, '', false, (status) => statusFindings([401], status));
+  const { exchange } = await call(context, 'no key', '', false, (status) => statusFindings([401], status));
   exchanges.push(exchange);
   return { name, verdict: caseVerdict(exchanges), exchanges };
 }

@@ -100,6 +100,10 @@ export interface Switches {
   v2CursorSkips?: boolean;
   /** v2's ids go through a JavaScript number: 9007199254740993 comes back as 9007199254740992. */
   v2RoundsIds?: boolean;
+  /** Gives each page's orders in descending order of id. */
+  v2PageDescending?: boolean;
+  /** Takes a limit out of its bounds as the nearest bound (200) instead of refusing it (400). */
+  v2ClampsLimit?: boolean;
   /** Serves v1 only: v2's list is a 404, as on a provider that has not added v2. */
   v1Only?: boolean;
   /** v1's list answers v2's page envelope (`{ orders, nextCursor }`) instead of an array: v1 broken while adding v2. */
@@ -257,7 +261,8 @@ export async function startHostileProvider(switches: Switches = {}) {
     const cursor = query.get('cursor') ?? undefined;
     if (status !== undefined && !['pending', 'shipped', 'cancelled'].includes(status))
       return error(400, 'invalid_parameter', 'No such status.');
-    const limit = /^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : 0;
+    let limit = /^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : 0;
+    if (switches.v2ClampsLimit && /^[0-9]+$/.test(limitText)) limit = Math.min(100, Math.max(1, limit));
     if (limit < 1 || limit > 100) return error(400, 'invalid_parameter', 'The limit is 1 to 100.');
     const filter = switches.v2FilterIgnoresStatus ? '*' : (status ?? '*');
     const mark = cursor === undefined ? undefined : readV2Cursor(cursor, status ?? '*');
@@ -269,6 +274,7 @@ export async function startHostileProvider(switches: Switches = {}) {
     if (start === -1) start = kept.length;
     const size = switches.v2LimitOffByOne ? limit + 1 : limit;
     const page = kept.slice(start, start + size);
+    const given = switches.v2PageDescending ? [...page].reverse() : page;
     let next = start + page.length;
     if (switches.v2CursorRepeats) next--;
     if (switches.v2CursorSkips) next++;
@@ -277,7 +283,7 @@ export async function startHostileProvider(switches: Switches = {}) {
     return {
       status: 200,
       body: {
-        orders: page.map((order) => {
+        orders: given.map((order) => {
           const fields = { ...listed(order), status: order.status };
           return switches.v2RoundsIds ? { ...fields, id: Number(order.id) } : fields;
         }),

@@ -138,6 +138,30 @@ describe.concurrent("v2's list: each planted defect is caught, by its rule and s
       },
     ],
     [
+      'pages in descending order of id',
+      { v2PageDescending: true },
+      {
+        code: 'page-order',
+        scenario: 'walk v2 (default limit)',
+        step: 'page 1',
+        path: '/orders/1/id',
+        expected: 'an id above 9007199254741031',
+        actual: '9007199254741029',
+      },
+    ],
+    [
+      'a limit out of its bounds taken instead of refused',
+      { v2ClampsLimit: true },
+      {
+        code: 'status-unexpected',
+        scenario: "v2's list refuses what it cannot use",
+        step: 'limit=0',
+        path: 'status',
+        expected: 'status 400',
+        actual: '200',
+      },
+    ],
+    [
       'no v2 at all (a 404 for the documented list)',
       { v1Only: true },
       {

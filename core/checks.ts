@@ -173,7 +173,7 @@ function validateBody(checked: Checked, name: string, schema: object, area?: Spe
 /** A response's body where the document gives its schema: present, JSON, valid, no id twice (or, unknown, its media type). */
 function documentedBodyFindings(
   checked: Checked,
-  { operation, documented }: { operation: string; documented: DocumentedResponse },
+  { operation, base, documented }: { operation: string; base: string; documented: DocumentedResponse },
   response: ObservedResponse,
 ): void {
   const { findings } = checked;
@@ -189,15 +189,15 @@ function documentedBodyFindings(
       area: 'body',
     });
   else {
-    validateBody(checked, `response ${operation} ${response.status}`, documentSchema(documented.schema), 'body');
+    validateBody(checked, `response ${operation} ${response.status}`, documentSchema(documented.schema, base), 'body');
     findings.push(...duplicateIdFindings(documented, checked.body.json()));
   }
 }
 
-function checkSpec(method: string, path: string, response: ObservedResponse): Checked {
+function checkSpec(method: string, path: string, response: ObservedResponse, base = '/v1'): Checked {
   const findings: Finding[] = [];
   const checked: Checked = { findings, body: new ResponseBody(response, findings), validated: new Set() };
-  const route = matchRoute(method, path)?.route;
+  const route = matchRoute(method, path, base)?.route;
   if (route === undefined) return checked;
   findings.push(...encodingFindings(response));
   if (response.status === 401) findings.push(...challengeFindings(response));
@@ -220,7 +220,7 @@ function checkSpec(method: string, path: string, response: ObservedResponse): Ch
   }
   findings.push(...headerFindings(documented, response));
   if (documented.schema !== null) {
-    documentedBodyFindings(checked, { operation: route.operation, documented }, response);
+    documentedBodyFindings(checked, { operation: route.operation, base: route.base, documented }, response);
   } else if (response.status === 204) {
     // A 204 cannot carry content (RFC 9110 §15.3.5): HTTP clients drop whatever bytes follow it, so
     // what betrays a body is its framing, a Content-Length above zero or a Transfer-Encoding.
@@ -263,8 +263,8 @@ function checkErrorStatus(checked: Checked, response: ObservedResponse): void {
  * @example
  * checkAgainstSpec('DELETE', '/store/orders/1', { status: 204, headers: new Headers(), text: '' }) // []
  */
-export function checkAgainstSpec(method: string, path: string, response: ObservedResponse): Finding[] {
-  const checked = checkSpec(method, path, response);
+export function checkAgainstSpec(method: string, path: string, response: ObservedResponse, base = '/v1'): Finding[] {
+  const checked = checkSpec(method, path, response, base);
   if (checked.body.present) checkErrorStatus(checked, response);
   return checked.findings;
 }

@@ -20,7 +20,8 @@ export interface ModelSide {
 
 /** One observed call and what to judge it against. */
 export interface CallToJudge {
-  call: { method: string; path: string };
+  /** The call; `base` is its major's base path (`/v1` unless given), `path` the path below it without the query. */
+  call: { method: string; path: string; base?: string };
   /** The provider's answer, or why none came whole. */
   observed: Observation;
   /** A scenario step's own expectations (its status, body, listed ids, headers), beside the specification's. */
@@ -54,7 +55,10 @@ export function judgeCall(input: CallToJudge): CallJudgement {
   let findings: Finding[];
   let modelFindings: Finding[];
   try {
-    findings = step === undefined ? checkAgainstSpec(call.method, call.path, observed) : checkResponse(step, observed);
+    findings =
+      step === undefined
+        ? checkAgainstSpec(call.method, call.path, observed, call.base)
+        : checkResponse(step, observed);
     modelFindings = model === undefined ? [] : compareWithModel({ path: call.path, ...model, observed }, model.history);
   } catch (error) {
     // An answer the kit's own checks cannot read is a finding on it: no answer ends a run or a proxy.

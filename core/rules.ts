@@ -122,6 +122,31 @@ export const rules = [
     tolerates: 'cancelled-order-listed',
   },
   {
+    code: 'page-over-limit',
+    means: "a page of v2's list holds at most `limit` orders (20 when no `limit` is sent)",
+    tolerates: 'nothing',
+  },
+  {
+    code: 'page-repeats-order',
+    means: "a walk of v2's list (its pages, each asked with the `nextCursor` of the one before) gives no order twice",
+    tolerates: 'nothing',
+  },
+  {
+    code: 'page-skips-order',
+    means: "a walk of v2's list gives every order of the store that its `status` filter keeps, with its id exact",
+    tolerates: 'an empty last page after the last full one',
+  },
+  {
+    code: 'page-order',
+    means: "v2's list gives its orders in ascending order of id, within a page and across the pages of a walk",
+    tolerates: 'nothing',
+  },
+  {
+    code: 'filter-ignored',
+    means: "every order of a page of v2's list asked with `status` has that status",
+    tolerates: 'nothing',
+  },
+  {
     code: 'prism',
     means: "Prism's validator, the second oracle, accepts the response where Ajv does",
     tolerates: "Prism's known limits (int64 beyond 2^53; an undocumented status outside 2xx only warned)",

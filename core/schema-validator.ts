@@ -2,7 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import formatsPlugin from 'ajv-formats';
 import { dateTimeFormat } from './date-time-format.js';
 import { int64Maximum, int64Minimum, isInt64 } from './int64.js';
-import { openApiDocument } from '../spec/generated/openapi-document.js';
+import { openApiDocument, openApiDocumentV2 } from '../spec/generated/openapi-document.js';
 
 export { openApiDocument };
 
@@ -19,6 +19,8 @@ export interface Violation {
 export type SchemaName = keyof typeof openApiDocument.components.schemas;
 
 const documentKey = 'oas';
+// Each major's document under a key of its own: a `#/components/...` of v2's schemas is v2's document.
+const documentKeys: Readonly<Record<string, string>> = { '/v1': documentKey, '/v2': 'oas-v2' };
 let ajv: Ajv2020 | undefined;
 
 // Made at the first compile, so that a start that checks nothing (the default seed) does not make it.
@@ -32,6 +34,7 @@ function documentAjv(): Ajv2020 {
   formatsPlugin.default(ajv);
   ajv.addFormat('date-time', dateTimeFormat);
   ajv.addSchema(structuredClone(openApiDocument) as object, documentKey, undefined, false);
+  ajv.addSchema(structuredClone(openApiDocumentV2) as object, documentKeys['/v2'], undefined, false);
   return ajv;
 }
 
@@ -39,20 +42,25 @@ export function schemaReference(name: SchemaName): string {
   return `${documentKey}#/components/schemas/${name}`;
 }
 
-/** Points a schema's local references (`#/components/...`) into the document Ajv holds. */
-export function documentSchema(schema: unknown): object {
-  return rewriteReferences(schema) as object;
+/**
+ * Points a schema's local references (`#/components/...`) into the document Ajv holds: the major's
+ * whose base path is `base` (v1's unless given).
+ * @example
+ * documentSchema({ $ref: '#/components/schemas/OrderPage' }, '/v2') // { $ref: 'oas-v2#/components/schemas/OrderPage' }
+ */
+export function documentSchema(schema: unknown, base = '/v1'): object {
+  return rewriteReferences(schema, documentKeys[base] ?? documentKey) as object;
 }
 
-function rewriteReferences(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(rewriteReferences);
+function rewriteReferences(schema: unknown, key: string): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => rewriteReferences(item, key));
   if (schema === null || typeof schema !== 'object') return schema;
   return Object.fromEntries(
-    Object.entries(schema).map(([key, value]) => [
-      key,
-      key === '$ref' && typeof value === 'string' && value.startsWith('#/')
-        ? `${documentKey}${value}`
-        : rewriteReferences(value),
+    Object.entries(schema).map(([name, value]) => [
+      name,
+      name === '$ref' && typeof value === 'string' && value.startsWith('#/')
+        ? `${key}${value}`
+        : rewriteReferences(value, key),
     ]),
   );
 }

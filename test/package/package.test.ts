@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { installVersion, optionalDependencies } from '../../verify/base/optional-dependencies.js';
+import { v2Walks } from '../../verify/provider/v2-list.js';
 import { type Exit, projectRoot, runToExit, scratchFolder, startCommand } from '../support/cli-support.js';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/headless-browser.mjs';
@@ -500,7 +501,8 @@ server.close();
       expect(exit.stdout).toMatch(/\npact: \d+ passed, 0 failed \(interactions; \d+ checks, 0 violations, /);
       expect(exit.stdout).toMatch(
         new RegExp(
-          `\\nscenarios: ${(await contractScenarios()).length} passed, 0 failed \\(scenarios; \\d+ checks, 0 violations, 0 warnings, `,
+          // The scenarios, then v2's list: its walks, v1's list beside it, its refusals (verifyV2List).
+          `\\nscenarios: ${(await contractScenarios()).length + v2Walks.length + 2} passed, 0 failed \\(scenarios; \\d+ checks, 0 violations, 0 warnings, `,
         ),
       );
       expect(exit.stdout).toMatch(/\nverdict: passed \(exit 0; /);

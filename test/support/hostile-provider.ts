@@ -84,6 +84,30 @@ export interface Switches {
   cancelShipped?: boolean;
   /** Never answers a cancel: lists and state changes are answered, so a run starts and cannot finish. */
   stallCancels?: boolean;
+  // v2's list (GET /v2/store/orders). Honest variations: each must pass.
+  /** Cursors that name a position (the count of orders given so far) instead of the last id. */
+  v2OffsetCursor?: boolean;
+  /** A full page always has a `nextCursor`, so a walk whose orders fill its pages ends with an empty page. */
+  v2EmptyLastPage?: boolean;
+  // v2's defects: each must fail.
+  /** Ignores `status`: every order, whatever the filter. */
+  v2FilterIgnoresStatus?: boolean;
+  /** A page holds `limit` + 1 orders. */
+  v2LimitOffByOne?: boolean;
+  /** The next page starts at the last order of this one: it is given twice. */
+  v2CursorRepeats?: boolean;
+  /** The next page starts one order after the one it should: an order is never given. */
+  v2CursorSkips?: boolean;
+  /** v2's ids go through a JavaScript number: 9007199254740993 comes back as 9007199254740992. */
+  v2RoundsIds?: boolean;
+  /** Gives each page's orders in descending order of id. */
+  v2PageDescending?: boolean;
+  /** Takes a limit out of its bounds as the nearest bound (200) instead of refusing it (400). */
+  v2ClampsLimit?: boolean;
+  /** Serves v1 only: v2's list is a 404, as on a provider that has not added v2. */
+  v1Only?: boolean;
+  /** v1's list answers v2's page envelope (`{ orders, nextCursor }`) instead of an array: v1 broken while adding v2. */
+  v1BrokenWithV2?: boolean;
 }
 
 interface StoredOrder {
@@ -101,6 +125,7 @@ interface Answer {
 interface ParsedRequest {
   method: string;
   path: string;
+  query: URLSearchParams;
   headers: Map<string, string>;
   body: string;
 }
@@ -124,6 +149,7 @@ function parseRequest(buffer: Buffer): ParsedRequest | undefined {
   return {
     method,
     path: target.split('?')[0]!,
+    query: new URLSearchParams(target.split('?')[1] ?? ''),
     headers,
     body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
   };
@@ -131,6 +157,7 @@ function parseRequest(buffer: Buffer): ParsedRequest | undefined {
 
 const reasons: Record<number, string> = {
   200: 'OK',
+  400: 'Bad Request',
   204: 'No Content',
   302: 'Found',
   401: 'Unauthorized',
@@ -219,6 +246,52 @@ export async function startHostileProvider(switches: Switches = {}) {
       : store.find((order) => order.id === id);
   }
 
+  // v2's cursor, in an encoding of its own (not the kit's): hex of `status/after` (or `status@position`).
+  const cursorOf = (status: string, mark: bigint | number) =>
+    Buffer.from(`${status}${switches.v2OffsetCursor ? '@' : '/'}${mark}`).toString('hex');
+  function readV2Cursor(cursor: string, status: string): bigint | undefined {
+    if (!/^(?:[0-9a-f]{2})+$/.test(cursor)) return undefined;
+    const match = /^([a-z*]+)[/@](-?[0-9]+)$/.exec(Buffer.from(cursor, 'hex').toString('latin1'));
+    return match === null || match[1] !== status ? undefined : BigInt(match[2]!);
+  }
+
+  function listV2(query: URLSearchParams): Answer {
+    const status = query.get('status') ?? undefined;
+    const limitText = query.get('limit') ?? '20';
+    const cursor = query.get('cursor') ?? undefined;
+    if (status !== undefined && !['pending', 'shipped', 'cancelled'].includes(status))
+      return error(400, 'invalid_parameter', 'No such status.');
+    let limit = /^[0-9]{1,3}$/.test(limitText) ? Number(limitText) : 0;
+    if (switches.v2ClampsLimit && /^[0-9]+$/.test(limitText)) limit = Math.min(100, Math.max(1, limit));
+    if (limit < 1 || limit > 100) return error(400, 'invalid_parameter', 'The limit is 1 to 100.');
+    const filter = switches.v2FilterIgnoresStatus ? '*' : (status ?? '*');
+    const mark = cursor === undefined ? undefined : readV2Cursor(cursor, status ?? '*');
+    if (cursor !== undefined && mark === undefined) return error(400, 'invalid_cursor', 'Not a cursor of ours.');
+    const kept = [...store]
+      .filter((order) => filter === '*' || order.status === filter)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    let start = mark === undefined ? 0 : switches.v2OffsetCursor ? Number(mark) : kept.findIndex((o) => o.id > mark);
+    if (start === -1) start = kept.length;
+    const size = switches.v2LimitOffByOne ? limit + 1 : limit;
+    const page = kept.slice(start, start + size);
+    const given = switches.v2PageDescending ? [...page].reverse() : page;
+    let next = start + page.length;
+    if (switches.v2CursorRepeats) next--;
+    if (switches.v2CursorSkips) next++;
+    const more = switches.v2EmptyLastPage ? page.length === size : next < kept.length;
+    const after = kept[next - 1]?.id ?? -1n;
+    return {
+      status: 200,
+      body: {
+        orders: given.map((order) => {
+          const fields = { ...listed(order), status: order.status };
+          return switches.v2RoundsIds ? { ...fields, id: Number(order.id) } : fields;
+        }),
+        nextCursor: more ? cursorOf(status ?? '*', switches.v2OffsetCursor ? next : after) : null,
+      },
+    };
+  }
+
   async function handle(request: ParsedRequest): Promise<Answer> {
     if (request.method === 'POST' && request.path === '/__state') {
       const change = parseJson(request.body) as { action?: string; params?: { orders?: Record<string, unknown>[] } };
@@ -284,7 +357,12 @@ export async function startHostileProvider(switches: Switches = {}) {
       if (switches.duplicateIds && orders.length > 0) orders.push(orders[0]!);
       if (switches.phantomOrder) orders.push({ id: 424242, petId: 1, quantity: 1 });
       if (switches.fractionalId && orders.length > 0) orders[0] = { ...orders[0], id: 2.5 };
+      if (switches.v1BrokenWithV2) return { status: 200, body: { orders, nextCursor: null } };
       return { status: 200, body: orders };
+    }
+    if (request.path === '/v2/store/orders' && request.method === 'GET' && !switches.v1Only) {
+      const refused = authenticated(request, false);
+      return refused ?? listV2(request.query);
     }
     if (switches.openTrailingSlash && request.path === '/v1/store/orders/' && request.method === 'GET')
       return { status: 200, body: store.filter((order) => order.status !== 'cancelled').map(listed) };
@@ -310,7 +388,7 @@ export async function startHostileProvider(switches: Switches = {}) {
     const protocol = switches.http10 ? 'HTTP/1.0' : 'HTTP/1.1';
     const head = [`${protocol} ${answer.status} ${reasons[answer.status] ?? 'Status'}`, 'connection: close'];
     for (const [name, value] of Object.entries(answer.headers ?? {})) head.push(`${name}: ${value}`);
-    const isApi = request.path.startsWith('/v1/');
+    const isApi = request.path.startsWith('/v1/') || request.path.startsWith('/v2/');
     if (answer.status === 204) {
       socket.end(`${head.join('\r\n')}\r\n\r\n${switches.bytesAfter204 ? '{"ok":true}' : ''}`);
       return;

@@ -58,12 +58,8 @@ describe('a baseline of known failures', () => {
     const junit = join(directory, 'known.xml');
     const exit = await verifyAgainst(knownDefect, ['--baseline', baselineFile, '--junit', junit]);
     const xml = await readFile(junit, 'utf8');
-    // The two known failures, and an operation no suite verifies yet (v2's list) for each of notVerified.
-    expect(xml).toMatch(
-      new RegExp(
-        `<testsuites name="petstore-verify" tests="\\d+" failures="0" errors="0" skipped="${2 + notVerifiedOperations().length}"`,
-      ),
-    );
+    // The two known failures, and nothing else: the default run judges v2's list too.
+    expect(xml).toMatch(/<testsuites name="petstore-verify" tests="\d+" failures="0" errors="0" skipped="2"/);
     expect(xml).toContain(
       '<skipped message="known failure (baseline): list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)"/>',
     );

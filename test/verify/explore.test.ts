@@ -85,11 +85,11 @@ describe.concurrent.each<[string, Switches]>([
       ),
       version: 'test',
     });
-    expect(report.suites.map((suite) => [suite.suite, suite.verdict])).toEqual([
-      ['pact', 'passed'],
-      ['scenarios', 'passed'],
-    ]);
-    expect(report.exitCode).toBe(0);
+    // The fixed scenarios pass; only v2's walk, whose store of 23 orders is more than 8, sees v1's list page.
+    const failed = report.suites.flatMap((suite) =>
+      suite.cases.filter((result) => result.verdict !== 'passed').map((result) => result.name),
+    );
+    expect(failed).toEqual(switches.pageAfter === undefined ? [] : ["v1's list and v2's of one store"]);
   }, 120_000);
 
   it.sequential(

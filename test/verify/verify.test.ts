@@ -10,7 +10,7 @@ import { isCancel, isList, json, startBrokenProvider, type Fault } from '../supp
 import { runToExit, runVerifyInProcess, verifyCliPath as verifyCli } from '../support/cli-support.js';
 import { documentedResponseCount, documentedResponses } from '../support/document-figures.js';
 import { startServer } from '../support/support.js';
-import { notVerifiedOperations } from '../../verify/run/run-report.js';
+import { v2Walks, walkName } from '../../verify/provider/v2-list.js';
 
 // The Ajv suite alone unless a test asks for another: Pact's own verification is test/verify/pact.test.ts.
 const withSuite = (args: string[]) => [
@@ -53,31 +53,40 @@ describe("petstore-verify against the kit's own mock", () => {
     const scenarios = (await loadScenarios()).filter((scenario) => !injectsFaults(scenario));
     expect(exit.stderr).toBe('');
     expect(exit.code).toBe(0);
+    const parsed = parseJson(await readFile(report, 'utf8')) as {
+      exitCode: number;
+      violations: number;
+      checks: number;
+      notVerified: unknown[];
+      suites: { suite: string; cases: { name: string; exchanges: { status: number }[] }[] }[];
+    };
+    // Every step of the scenarios, then the cases of v2's list (verifyV2List): its walks, v1's list, its refusals.
     const steps = scenarios.reduce((sum, scenario) => sum + scenario.steps.length, 0);
+    const v2Cases = parsed.suites[0]!.cases.slice(scenarios.length);
+    expect(v2Cases.map((result) => result.name)).toEqual([
+      ...v2Walks.map(walkName),
+      "v1's list and v2's of one store",
+      "v2's list refuses what it cannot use",
+    ]);
+    const checks = steps + v2Cases.reduce((sum, result) => sum + result.exchanges.length, 0);
     expect(exit.stdout).toMatch(
       new RegExp(
-        `\\nscenarios: ${scenarios.length} passed, 0 failed \\(scenarios; ${steps} checks, 0 violations, 0 warnings, `,
+        `\\nscenarios: ${scenarios.length + v2Cases.length} passed, 0 failed \\(scenarios; ${checks} checks, 0 violations, 0 warnings, `,
       ),
     );
-    expect(exit.stdout.split('\n').filter((line) => line.startsWith('✓ '))).toHaveLength(steps);
+    expect(exit.stdout.split('\n').filter((line) => line.startsWith('✓ '))).toHaveLength(checks);
     expect(exit.stdout).not.toContain('note:');
+    expect(exit.stdout).not.toContain('not verified');
+    expect(parsed.notVerified).toEqual([]);
     expect(exit.stdout).toMatch(
       new RegExp(
         `\\nsecond oracle, Prism: 0 disagreements with Ajv, besides \\d+ known Prism limits \\(--verbose shows them; docs\\/harness\\.md\\)\\ncoverage: ${documentedResponseCount} of ${documentedResponseCount} documented responses exercised\\nverdict: passed \\(exit 0; \\d+ checks, 0 violations, [\\d.]+ s\\)\\n$`,
       ),
     );
     const xml = await readFile(junit, 'utf8');
-    // Every step, and a skipped testcase for each operation no suite verifies yet (v2's).
-    const notVerified = notVerifiedOperations().length;
-    expect(xml).toContain(
-      `<testsuites name="petstore-verify" tests="${steps + notVerified}" failures="0" errors="0" skipped="${notVerified}"`,
-    );
+    // Every step and every call of v2's list; no operation is left unjudged, so nothing is skipped.
+    expect(xml).toContain(`<testsuites name="petstore-verify" tests="${checks}" failures="0" errors="0" skipped="0"`);
     expect(xml).toContain('<testcase classname="scenarios › cancel-shipped-order" name="cancel the shipped order"');
-    const parsed = parseJson(await readFile(report, 'utf8')) as {
-      exitCode: number;
-      violations: number;
-      suites: { suite: string; cases: { name: string; exchanges: { status: number }[] }[] }[];
-    };
     expect(parsed.exitCode).toBe(0);
     expect(parsed.violations).toBe(0);
     expect(parsed.suites.map((suite) => suite.suite)).toEqual(['scenarios']);
@@ -138,7 +147,7 @@ describe("petstore-verify against the kit's own mock", () => {
     const exit = await petstoreVerify([...target(), '--scenario', 'list-without-key', '--no-prism', '--json', report]);
     expect(exit.code).toBe(0);
     expect(exit.stdout).toContain(
-      "\nnot verified: listOrdersV2 (GET /v2/store/orders, beta): v2 is not yet verified by petstore-verify: no suite calls or judges it, and the verdict is v1's alone\n",
+      "\nnot verified: listOrdersV2 (GET /v2/store/orders, beta): no suite of this run judged it (the scenarios suite walks v2's list when a --state-url is given), so the verdict is v1's alone\n",
     );
     expect(JSON.parse(await readFile(report, 'utf8')).notVerified).toEqual([
       {
@@ -147,7 +156,8 @@ describe("petstore-verify against the kit's own mock", () => {
         base: '/v2',
         path: '/store/orders',
         stability: 'beta',
-        reason: "v2 is not yet verified by petstore-verify: no suite calls or judges it, and the verdict is v1's alone",
+        reason:
+          "no suite of this run judged it (the scenarios suite walks v2's list when a --state-url is given), so the verdict is v1's alone",
       },
     ]);
   });

@@ -128,10 +128,11 @@ export function reportedFindings(suites: readonly SuiteResult[]): ReportedFindin
 }
 
 /**
- * An operation of the documents the run did not judge, named so that nothing is dropped silently: v2's,
- * which the mock serves and the harness does not verify yet (issue 56).
+ * An operation of the documents the run did not judge, named so that nothing is dropped silently: v2's
+ * list in a run without a state URL (the scenarios suite walks it in a store of its own), or with no
+ * scenarios suite.
  * @example
- * const item: NotVerified = { operation: 'listOrdersV2', method: 'GET', base: '/v2', path: '/store/orders', stability: 'beta', reason: "v2 is not yet verified by petstore-verify" };
+ * const item: NotVerified = { operation: 'listOrdersV2', method: 'GET', base: '/v2', path: '/store/orders', stability: 'beta', reason: 'no suite of this run judged it' };
  */
 export interface NotVerified {
   operation: OperationName;
@@ -143,20 +144,43 @@ export interface NotVerified {
 }
 
 /**
- * The operations no suite of petstore-verify judges yet: every one of v2's document but those the run
- * leaves out (`leftOutOperations`). The run's verdict is v1's; these are listed in every report, never
+ * The operations of v2's document no suite of this run judged (`judged`, from `judgedOperations`) but
+ * those the run leaves out (`leftOutOperations`). The run's verdict is v1's; these are listed in every report, never
  * counted as passed.
  * @example
  * notVerifiedOperations().map((item) => item.operation) // ['listOrdersV2']
+ * notVerifiedOperations([], new Set(['listOrdersV2'])) // []
  * notVerifiedOperations(['beta', 'experimental']) // []
  */
-export function notVerifiedOperations(leaveOut: readonly string[] = []): NotVerified[] {
+export function notVerifiedOperations(
+  leaveOut: readonly string[] = [],
+  judged: ReadonlySet<OperationName> = new Set(),
+): NotVerified[] {
   return v2Routes
-    .filter((route) => !isLeftOut(route, leaveOut))
+    .filter((route) => !isLeftOut(route, leaveOut) && !judged.has(route.operation))
     .map((route) => ({
       ...namedRoute(route),
-      reason: "v2 is not yet verified by petstore-verify: no suite calls or judges it, and the verdict is v1's alone",
+      reason:
+        "no suite of this run judged it (the scenarios suite walks v2's list when a --state-url is given), so the verdict is v1's alone",
     }));
+}
+
+/**
+ * The operations some exchange of the suites judged: an answer came (or a violation was found) on a
+ * call of theirs. What a report names as verified is what was judged, never what was meant to be.
+ * @example
+ * judgedOperations(report.suites).has('listOrdersV2')
+ */
+export function judgedOperations(suites: readonly SuiteResult[]): Set<OperationName> {
+  const judged = new Set<OperationName>();
+  for (const suite of suites)
+    for (const result of suite.cases)
+      for (const exchange of result.exchanges) {
+        if (exchange.status === undefined && exchange.violations.length === 0) continue;
+        const route = routeOfExchange(exchange);
+        if (route !== undefined) judged.add(route.operation);
+      }
+  return judged;
 }
 
 function namedRoute(route: Route): Omit<NotVerified, 'reason'> {
@@ -390,7 +414,7 @@ export function runReport(input: {
     knownPrismLimits: sum((suite) => suite.knownPrismLimits),
     findings: reportedFindings(suites),
     coverage,
-    notVerified: notVerifiedOperations(leaveOut),
+    notVerified: notVerifiedOperations(leaveOut, judgedOperations(suites)),
     leftOut: leftOutOperations(leaveOut),
     requireCoverage: input.requireCoverage,
     verdict: exitCode === 0 ? 'passed' : exitCode === 1 ? 'failed' : 'not-run',

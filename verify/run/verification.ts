@@ -8,9 +8,9 @@ import type { PactBroker } from '../pact/pact-broker.js';
 import { verifyPact } from '../pact/pact.js';
 import { checkPactFiles, PactFileError } from '../pact/pact-document.js';
 import { prismLoader } from '../base/prism.js';
-import { runReport, type RunReport } from './run-report.js';
+import { isLeftOut, runReport, type RunReport } from './run-report.js';
 import { judgeCall } from '../../core/judge.js';
-import { pathOf, storeListing } from '../../core/routes.js';
+import { pathOf, routeOf, storeListing } from '../../core/routes.js';
 import { titleOf } from '../../core/operation-definitions.js';
 import type { Observation } from '../../core/observation.js';
 import {
@@ -23,7 +23,9 @@ import {
   type SuiteResult,
 } from '../base/results.js';
 import { Redaction } from '../base/redaction.js';
-import { judged, verify, type TargetOptions } from '../provider/run.js';
+import { judged, RunStopped, verify, type TargetOptions } from '../provider/run.js';
+import { VerifyError } from '../base/errors.js';
+import { verifyV2List } from '../provider/v2-list.js';
 
 /** A whole `petstore-verify` run: the target, the suites to run, and what each needs. */
 export interface VerificationOptions extends TargetOptions {
@@ -73,13 +75,31 @@ async function runSuite(
   suite: VerificationOptions['suites'][number],
   options: VerificationOptions,
 ): Promise<SuiteResult> {
+  const { stateUrl } = options;
   if (suite === 'scenarios') {
-    return verify({
+    const started = performance.now();
+    const scenarios = await verify({
       ...options,
       onExchange: (exchange, scenario) => options.onExchange?.('scenarios', scenario, exchange),
     });
+    // v2's list sets a store of its own (verifyV2List): without a state URL it is not judged, and the
+    // report names it (notVerified); left out by its marker (--leave-out-beta), the report names it left out.
+    // `--scenario` narrows the run to the scenarios it names, and v2's walk is none of them.
+    if (
+      stateUrl === undefined ||
+      options.pactScenarios !== undefined ||
+      isLeftOut(routeOf('listOrdersV2'), options.leaveOut ?? [])
+    )
+      return scenarios;
+    const v2 = await verifyV2List({ ...options, stateUrl }).catch((error: unknown) => {
+      // A state change refused or a run stopped: the walk could not run (2), never a violation.
+      if (!(error instanceof VerifyError || error instanceof RunStopped)) throw error;
+      return [{ name: "v2's list", verdict: 'error' as const, reason: `not run: ${error.message}`, exchanges: [] }];
+    });
+    for (const result of v2)
+      for (const exchange of result.exchanges) options.onExchange?.('scenarios', result.name, exchange);
+    return tallySuite('scenarios', [...scenarios.cases, ...v2], performance.now() - started);
   }
-  const { stateUrl } = options;
   if (suite === 'pact') {
     if (stateUrl === undefined)
       return skippedSuite('pact', 'every interaction sets a provider state, and no --state-url was given');

@@ -719,4 +719,34 @@ describe('a document that refers to another file, as v2 refers to v1', () => {
       message: `${remote}: the $ref https://example.com/v1.yaml#/components/schemas/Order is a URL: only $refs inside the document or to files beside it are read`,
     });
   });
+
+  it('refuses a path item that is not an object, rather than reading its operations as removed', async () => {
+    const broken = await folder.variant((document) => {
+      document.paths['/store/orders'] = 'GET';
+    });
+    await expect(checkCompatibility({ oldFile: specFile, newFile: broken, today })).rejects.toMatchObject({
+      code: 'invalid_document',
+      message: `${broken}: the path /store/orders is not an object`,
+    });
+  });
+
+  it('refuses an operation that is not an object', async () => {
+    const broken = await folder.variant((document) => {
+      document.paths['/store/orders'].get = null;
+    });
+    await expect(checkCompatibility({ oldFile: specFile, newFile: broken, today })).rejects.toMatchObject({
+      code: 'invalid_document',
+      message: `${broken}: the operation get /store/orders is not an object`,
+    });
+  });
+
+  it('refuses a parameter without its name and place, rather than dropping it unnamed', async () => {
+    const broken = await folder.variant((document) => {
+      listOrders(document).parameters = [{ in: 'query', required: true, schema: { type: 'string' } }];
+    });
+    await expect(checkCompatibility({ oldFile: specFile, newFile: broken, today })).rejects.toMatchObject({
+      code: 'invalid_document',
+      message: `${broken}: parameter 1 of get /store/orders has no name or no place (in)`,
+    });
+  });
 });

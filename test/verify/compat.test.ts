@@ -531,6 +531,35 @@ describe('operations, base paths and security', () => {
     expect(report.exitCode).toBe(0);
   });
 
+  it.each([
+    ['2026-02-30', 'a day no calendar has'],
+    ['1', 'a text Date.parse reads as 2001'],
+  ])('an x-sunset of %s (%s) is no date: api-removed-before-sunset, an error', async (sunset) => {
+    const report = await compare(
+      (document) => delete document.paths['/pets/{petId}'],
+      (document) => {
+        document.paths['/pets/{petId}'].get['x-sunset'] = sunset;
+      },
+    );
+    expect(found(report)).toEqual([
+      expect.objectContaining({
+        code: 'api-removed-before-sunset',
+        severity: 'error',
+        actual: `removed, with a sunset date that is no date (${sunset})`,
+      }),
+    ]);
+  });
+
+  it('an x-sunset given as an RFC 3339 date-time is read to the second', async () => {
+    const report = await compare(
+      (document) => delete document.paths['/pets/{petId}'],
+      (document) => {
+        document.paths['/pets/{petId}'].get['x-sunset'] = '2026-11-28T23:59:59+00:00';
+      },
+    );
+    expect(found(report)).toEqual([expect.objectContaining({ code: 'api-removed-after-sunset' })]);
+  });
+
   it('the deprecated pet read removed before its x-sunset date is api-removed-before-sunset', async () => {
     const report = await compare(
       (document) => delete document.paths['/pets/{petId}'],

@@ -1,4 +1,5 @@
 import type { ApiDocument, ApiOperation } from './api-document.js';
+import { calendarDay } from './calendar-day.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
 
 function removal(operation: ApiOperation, today: Date): CompatFinding {
@@ -6,8 +7,8 @@ function removal(operation: ApiOperation, today: Date): CompatFinding {
   if (!operation.deprecated) {
     return compatFinding('api-removed-without-deprecation', { ...where, expected: 'the operation', actual: 'none' });
   }
-  const sunset = operation.sunset === undefined ? Number.NaN : Date.parse(operation.sunset);
-  if (Number.isNaN(sunset)) {
+  const sunset = operation.sunset === undefined ? undefined : calendarDay(operation.sunset);
+  if (sunset === undefined) {
     const had =
       operation.sunset === undefined
         ? 'no sunset date (x-sunset)'

@@ -1,6 +1,7 @@
 import type { ApiDocument, ApiOperation } from './api-document.js';
-import { calendarDay } from './calendar-day.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
+// Read strictly (gap 52): never Date.parse's guesses.
+import { calendarDay } from './calendar-day.js';
 
 function removal(operation: ApiOperation, today: Date): CompatFinding {
   const where = { operation: operation.label, path: '' };

@@ -407,51 +407,6 @@ describe('request parameters', () => {
     expect(report.exitCode).toBe(0);
   });
 
-  it("a parameter's default changed is request-parameter-default-changed, a warning that passes", async () => {
-    const report = await compare(
-      (document) => {
-        listOrders(document).parameters[1].schema.default = 50;
-      },
-      (document) => {
-        withListParameters(document);
-        listOrders(document).parameters[1].schema.default = 20;
-      },
-    );
-    expect(found(report)).toEqual([
-      {
-        code: 'request-parameter-default-changed',
-        severity: 'warning',
-        operation: 'GET /v1/store/orders',
-        path: '/parameters/query/limit',
-        expected: 'default 20',
-        actual: 'default 50',
-      },
-    ]);
-    expect(report.exitCode).toBe(0);
-  });
-
-  it('a default given where there was none is request-parameter-default-changed too', async () => {
-    const report = await compare((document) => {
-      listOrders(document).parameters[1].schema.default = 9007199254740993n;
-    }, withListParameters);
-    expect(found(report)).toEqual([
-      expect.objectContaining({
-        code: 'request-parameter-default-changed',
-        expected: 'no default',
-        actual: 'default 9007199254740993',
-      }),
-    ]);
-  });
-
-  it("a parameter's default written alike is no change", async () => {
-    const withDefault = (document: Document) => {
-      withListParameters(document);
-      listOrders(document).parameters[1].schema.default = 20;
-    };
-    const report = await compare(() => {}, withDefault);
-    expect(report.findings).toEqual([]);
-  });
-
   it('a parameter removed is request-parameter-removed, a warning', async () => {
     const report = await compare((document) => {
       listOrders(document).parameters.pop();

@@ -111,11 +111,6 @@ export const compatRules = [
     means: 'a parameter takes fewer values (a bound lowered or added, nullable dropped, a pattern or enum added)',
   },
   {
-    id: 'request-parameter-default-changed',
-    level: 'warning',
-    means: "a parameter's default changed: a client leaving it out is answered otherwise",
-  },
-  {
     id: 'request-parameter-removed',
     level: 'warning',
     means: 'a parameter is gone: a client still sending it may be refused or ignored',

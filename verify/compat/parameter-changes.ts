@@ -1,9 +1,6 @@
 import type { ApiDocument, ApiOperation, ApiParameter } from './api-document.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
 import { compareSchemas } from './schema-changes.js';
-import type { JsonValue } from '../../core/parse-json.js';
-import { sameJson } from '../../core/same-json.js';
-import { stringifyJson } from '../../core/stringify-json.js';
 
 /** Path parameters are the same by their place in the template (a rename is no change on the wire); others by place and name. */
 function keyed(operation: ApiOperation): Map<string, ApiParameter> {
@@ -18,8 +15,7 @@ function keyed(operation: ApiOperation): Map<string, ApiParameter> {
 
 /**
  * The parameters of an operation kept in both documents: a new required one or one made required (an
- * error), one removed or its default changed (a warning: a client leaving it out is answered otherwise),
- * a new optional one (info), and each schema compared as a request's
+ * error), one removed (a warning), a new optional one (info), and each schema compared as a request's
  * (what it no longer takes breaks a client sending it).
  * @example
  * parameterChanges({ old, next, oldOperation, newOperation })[0]?.code // 'new-required-request-parameter'
@@ -59,17 +55,6 @@ export function parameterChanges(pair: {
         }),
       );
     }
-    const defaults = [defaultOf(old, before.schema), defaultOf(next, parameter.schema)];
-    if (!sameDefault(defaults[0], defaults[1])) {
-      findings.push(
-        compatFinding('request-parameter-default-changed', {
-          operation,
-          path,
-          expected: shownDefault(defaults[0]),
-          actual: shownDefault(defaults[1]),
-        }),
-      );
-    }
     compareSchemas(
       { side: 'request', operation, resolveOld: old.resolve, resolveNew: next.resolve, findings },
       before.schema,
@@ -89,20 +74,4 @@ export function parameterChanges(pair: {
     );
   }
   return findings;
-}
-
-// The default of a parameter's schema (its $ref followed), as written: undefined where none is given.
-function defaultOf(document: ApiDocument, schema: unknown): JsonValue | undefined {
-  const node = document.resolve(schema);
-  return node !== null && typeof node === 'object' && Object.hasOwn(node, 'default')
-    ? (node as { default: JsonValue }).default
-    : undefined;
-}
-
-function sameDefault(one: JsonValue | undefined, other: JsonValue | undefined): boolean {
-  return one === undefined || other === undefined ? one === other : sameJson(one, other);
-}
-
-function shownDefault(value: JsonValue | undefined): string {
-  return value === undefined ? 'no default' : `default ${stringifyJson(value)}`;
 }

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { printable } from '../../core/printable.js';
 import { printableJson } from '../../core/printable-json.js';
 import { stringifyJson } from '../../core/stringify-json.js';
-import { checkCompatibility, CompatError } from '../../verify/compat/index.js';
+import { CompatError, calendarDay, checkCompatibility } from '../../verify/compat/index.js';
 import { compatErrorJunit, compatToJunit } from '../../verify/report/compat-junit.js';
 import { compatLines } from '../../verify/report/compat-lines.js';
 import { UsageError, usageFailure } from '../shared.js';
@@ -77,9 +77,9 @@ function parseCompat(argv: string[]) {
     throw new UsageError(`--format must be console or json, not ${format}`);
   let today: Date | undefined;
   if (values.date !== undefined) {
-    today = /^\d{4}-\d{2}-\d{2}$/.test(values.date) ? new Date(`${values.date}T00:00:00Z`) : new Date(Number.NaN);
-    if (Number.isNaN(today.getTime()))
-      throw new UsageError(`--date must be a day as YYYY-MM-DD (RFC 3339), not ${values.date}`);
+    const day = calendarDay(values.date, { dayOnly: true });
+    if (day === undefined) throw new UsageError(`--date must be a day as YYYY-MM-DD (RFC 3339), not ${values.date}`);
+    today = new Date(day);
   }
   const [first, second] = positionals as [string, string | undefined];
   return {

@@ -63,6 +63,15 @@ describe("v2's list: listOrdersV2", () => {
     expect(ids).toEqual(ascending(stored.map((order) => order.id)));
   });
 
+  it('walks consecutive ids across 2^53, the one right after each cursor included', () => {
+    const consecutive = Array.from({ length: 7 }, (_, index) => ({
+      id: 9007199254740990n + BigInt(index),
+      status: 'pending' as const,
+    }));
+    const ids = walk('limit=2', consecutive).flatMap((each) => each.orders.map((order) => order.id));
+    expect(ids).toEqual(consecutive.map((order) => order.id));
+  });
+
   it('ends with a null nextCursor on the last page, also when it is full', () => {
     const pages = walk('limit=15');
     expect(pages.map((each) => [each.orders.length, each.nextCursor === null])).toEqual([
@@ -82,7 +91,17 @@ describe("v2's list: listOrdersV2", () => {
     const lastId = first.orders.at(-1)!.id;
     const changed = [...stored.filter((order) => order.id !== 2n), { id: 1n, status: 'pending' as const }];
     const next = page(`limit=10&cursor=${first.nextCursor}`, changed);
-    expect(next.orders.every((order) => order.id > lastId)).toBe(true);
+    const after = ascending(changed.map((order) => order.id)).filter((id) => id > lastId);
+    expect(next.orders.map((order) => order.id)).toEqual(after.slice(0, 10));
+  });
+
+  it("starts after the cursor's id when that order itself is gone, skipping none", () => {
+    const first = page('limit=10');
+    const lastId = first.orders.at(-1)!.id;
+    const changed = stored.filter((order) => order.id !== lastId);
+    const next = page(`limit=10&cursor=${first.nextCursor}`, changed);
+    const after = ascending(changed.map((order) => order.id)).filter((id) => id > lastId);
+    expect(next.orders.map((order) => order.id)).toEqual(after.slice(0, 10));
   });
 
   it('refuses a cursor given for another status filter', () => {

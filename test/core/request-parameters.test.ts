@@ -46,6 +46,15 @@ const trace: HeldParameter = {
   explode: false,
 };
 
+const ratio: HeldParameter = { name: 'ratio', required: false, schema: { type: 'number' }, explode: true };
+const flag: HeldParameter = { name: 'flag', required: false, schema: { type: 'boolean' }, explode: true };
+const headerTags: HeldParameter = {
+  name: 'X-Tags',
+  required: false,
+  schema: { type: 'array', items: { type: 'string' } },
+  explode: false,
+};
+
 const listRoute = routeWith('/test/list', [limit, status]);
 const read = (route: Route, query: string, headers: Record<string, string> = {}) =>
   readParameters(route, { search: () => new URLSearchParams(query), headers: new Headers(headers) });
@@ -85,6 +94,44 @@ describe('readParameters', () => {
     expect(read(listRoute, 'limit=1e1')).toEqual({
       ok: false,
       violations: [{ in: 'query', name: 'limit', expected: 'must be an integer', actual: '"1e1"' }],
+    });
+  });
+
+  it.each(['+5', '1.0', ' 5', '0x10', '５'])('refuses the integer text %j, not decimal digits', (text) => {
+    expect(read(listRoute, `limit=${encodeURIComponent(text)}`)).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'limit', expected: 'must be an integer', actual: JSON.stringify(text) }],
+    });
+  });
+
+  it("reads a number in JSON's grammar, an exponent included", () => {
+    expect(read(routeWith('/test/number', [ratio]), 'ratio=-1.5e2')).toEqual({
+      ok: true,
+      values: { query: { ratio: -150 }, header: {} },
+    });
+  });
+
+  it.each(['+1', '01', '.5', '1.', 'NaN', 'Infinity', ''])(
+    "refuses the number text %j, outside JSON's grammar",
+    (text) => {
+      expect(read(routeWith('/test/number', [ratio]), `ratio=${encodeURIComponent(text)}`)).toEqual({
+        ok: false,
+        violations: [{ in: 'query', name: 'ratio', expected: 'must be a number', actual: JSON.stringify(text) }],
+      });
+    },
+  );
+
+  it('reads a boolean from true and false only', () => {
+    expect(read(routeWith('/test/boolean', [flag]), 'flag=false')).toEqual({
+      ok: true,
+      values: { query: { flag: false }, header: {} },
+    });
+  });
+
+  it.each(['1', 'TRUE', 'yes', ''])('refuses the boolean text %j', (text) => {
+    expect(read(routeWith('/test/boolean', [flag]), `flag=${text}`)).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'flag', expected: 'must be true or false', actual: JSON.stringify(text) }],
     });
   });
 
@@ -170,6 +217,13 @@ describe('readParameters', () => {
     expect(read(routeWith('/test/header', [], [trace]), '', { 'x-trace': 'abc' })).toEqual({
       ok: true,
       values: { query: {}, header: { 'X-Trace': 'abc' } },
+    });
+  });
+
+  it('reads a header list from one comma-joined value, the spaces around each item dropped', () => {
+    expect(read(routeWith('/test/header-list', [], [headerTags]), '', { 'x-tags': 'a, b ,c' })).toEqual({
+      ok: true,
+      values: { query: {}, header: { 'X-Tags': ['a', 'b', 'c'] } },
     });
   });
 

@@ -246,6 +246,13 @@ describe('petstore-verify compat: its report and its refusals', () => {
     );
   });
 
+  it('refuses a --date of a day no calendar has, exit 2', async () => {
+    expect(await inProcess(specFile, specFile, '--date', '2026-02-30')).toMatchObject({
+      code: 2,
+      stderr: 'petstore-verify: --date must be a day as YYYY-MM-DD (RFC 3339), not 2026-02-30 (see --help)\n',
+    });
+  });
+
   it('takes --date for the sunset: the pet read removed after its x-sunset passes with a warning', async () => {
     const old = await folder.variant((document) => {
       document.paths['/pets/{petId}'].get['x-sunset'] = '2026-06-01';

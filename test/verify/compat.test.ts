@@ -486,6 +486,35 @@ describe('operations, base paths and security', () => {
     expect(report.exitCode).toBe(0);
   });
 
+  it.each([
+    ['2026-02-30', 'a day no calendar has'],
+    ['1', 'a text Date.parse reads as 2001'],
+  ])('an x-sunset of %s (%s) is no date: api-removed-before-sunset, an error', async (sunset) => {
+    const report = await compare(
+      (document) => delete document.paths['/pets/{petId}'],
+      (document) => {
+        document.paths['/pets/{petId}'].get['x-sunset'] = sunset;
+      },
+    );
+    expect(found(report)).toEqual([
+      expect.objectContaining({
+        code: 'api-removed-before-sunset',
+        severity: 'error',
+        actual: `removed, with a sunset date that is no date (${sunset})`,
+      }),
+    ]);
+  });
+
+  it('an x-sunset given as an RFC 3339 date-time is read to the second', async () => {
+    const report = await compare(
+      (document) => delete document.paths['/pets/{petId}'],
+      (document) => {
+        document.paths['/pets/{petId}'].get['x-sunset'] = '2026-11-28T23:59:59+00:00';
+      },
+    );
+    expect(found(report)).toEqual([expect.objectContaining({ code: 'api-removed-after-sunset' })]);
+  });
+
   it('the deprecated pet read removed before its x-sunset date is api-removed-before-sunset', async () => {
     const report = await compare(
       (document) => delete document.paths['/pets/{petId}'],
@@ -672,6 +701,36 @@ describe('a document that refers to another file, as v2 refers to v1', () => {
     await expect(checkCompatibility({ oldFile: remote, newFile: remote, today })).rejects.toMatchObject({
       code: 'invalid_document',
       message: `${remote}: the $ref https://example.com/v1.yaml#/components/schemas/Order is a URL: only $refs inside the document or to files beside it are read`,
+    });
+  });
+
+  it('refuses a path item that is not an object, rather than reading its operations as removed', async () => {
+    const broken = await folder.variant((document) => {
+      document.paths['/store/orders'] = 'GET';
+    });
+    await expect(checkCompatibility({ oldFile: specFile, newFile: broken, today })).rejects.toMatchObject({
+      code: 'invalid_document',
+      message: `${broken}: the path /store/orders is not an object`,
+    });
+  });
+
+  it('refuses an operation that is not an object', async () => {
+    const broken = await folder.variant((document) => {
+      document.paths['/store/orders'].get = null;
+    });
+    await expect(checkCompatibility({ oldFile: specFile, newFile: broken, today })).rejects.toMatchObject({
+      code: 'invalid_document',
+      message: `${broken}: the operation get /store/orders is not an object`,
+    });
+  });
+
+  it('refuses a parameter without its name and place, rather than dropping it unnamed', async () => {
+    const broken = await folder.variant((document) => {
+      listOrders(document).parameters = [{ in: 'query', required: true, schema: { type: 'string' } }];
+    });
+    await expect(checkCompatibility({ oldFile: specFile, newFile: broken, today })).rejects.toMatchObject({
+      code: 'invalid_document',
+      message: `${broken}: parameter 1 of get /store/orders has no name or no place (in)`,
     });
   });
 });

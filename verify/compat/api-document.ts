@@ -258,14 +258,17 @@ function responsesOf(responses: unknown, resolve: (node: unknown) => unknown): M
   return found;
 }
 
-function parametersOf(lists: unknown[], resolve: (node: unknown) => unknown): ApiParameter[] {
+function parametersOf(lists: unknown[], resolve: (node: unknown) => unknown, where: string): ApiParameter[] {
   const byKey = new Map<string, ApiParameter>();
   // The operation's list comes last: it overrides the path item's parameter of the same name and place.
   for (const list of lists) {
     if (!Array.isArray(list)) continue;
-    for (const raw of list) {
+    for (const [index, raw] of list.entries()) {
       const parameter = resolve(raw);
-      if (!isNode(parameter) || typeof parameter.name !== 'string' || typeof parameter.in !== 'string') continue;
+      if (!isNode(parameter) || typeof parameter.name !== 'string' || typeof parameter.in !== 'string') {
+        const at = where.replace('{n}', String(index + 1));
+        throw new CompatError('invalid_document', `${at} has no name or no place (in)`);
+      }
       const name = parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name;
       byKey.set(`${parameter.in} ${name}`, {
         in: parameter.in,
@@ -300,10 +303,13 @@ export async function readApiDocument(file: string): Promise<ApiDocument> {
   const operations: ApiOperation[] = [];
   for (const [path, rawItem] of Object.entries(isNode(root.paths) ? root.paths : {})) {
     const item = resolve(rawItem);
-    if (!isNode(item)) continue;
+    // A malformed part is refused, never skipped: skipped, it would read as an operation removed (exit 1).
+    if (!isNode(item)) throw new CompatError('invalid_document', `${file}: the path ${path} is not an object`);
     for (const method of methods) {
       const operation = item[method];
-      if (!isNode(operation)) continue;
+      if (operation === undefined) continue;
+      if (!isNode(operation))
+        throw new CompatError('invalid_document', `${file}: the operation ${method} ${path} is not an object`);
       const bases = basePathsOf(operation.servers) ?? basePathsOf(item.servers) ?? rootBases;
       for (const basePath of bases) {
         const upper = method.toUpperCase();
@@ -315,7 +321,11 @@ export async function readApiDocument(file: string): Promise<ApiDocument> {
           label: `${upper} ${basePath}${path}`,
           deprecated: operation.deprecated === true,
           ...(typeof operation['x-sunset'] === 'string' ? { sunset: operation['x-sunset'] } : {}),
-          parameters: parametersOf([item.parameters, operation.parameters], resolve),
+          parameters: parametersOf(
+            [item.parameters, operation.parameters],
+            resolve,
+            `${file}: parameter {n} of ${method} ${path}`,
+          ),
           responses: responsesOf(operation.responses, resolve),
           security: securityOf(operation.security ?? root.security),
         });

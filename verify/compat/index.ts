@@ -7,6 +7,7 @@ export {
   type CheckedPact,
   checkCompatibility,
 } from './check-compatibility.js';
+export { calendarDay } from './calendar-day.js';
 export { CompatError, type CompatErrorCode, compatErrorCodes } from './compat-error.js';
 export { type CompatFinding, compatFinding } from './compat-finding.js';
 export { type CompatLevel, type CompatRule, type CompatRuleId, compatLevel, compatRules } from './compat-rules.js';

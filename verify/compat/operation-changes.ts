@@ -1,13 +1,15 @@
 import type { ApiDocument, ApiOperation } from './api-document.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
+// Read strictly (gap 52): never Date.parse's guesses.
+import { calendarDay } from './calendar-day.js';
 
 function removal(operation: ApiOperation, today: Date): CompatFinding {
   const where = { operation: operation.label, path: '' };
   if (!operation.deprecated) {
     return compatFinding('api-removed-without-deprecation', { ...where, expected: 'the operation', actual: 'none' });
   }
-  const sunset = operation.sunset === undefined ? Number.NaN : Date.parse(operation.sunset);
-  if (Number.isNaN(sunset)) {
+  const sunset = operation.sunset === undefined ? undefined : calendarDay(operation.sunset);
+  if (sunset === undefined) {
     const had =
       operation.sunset === undefined
         ? 'no sunset date (x-sunset)'

@@ -221,6 +221,52 @@ describe('response fields', () => {
     ]);
   });
 
+  /** Order as an allOf over a Base schema, as v2's OrderWithStatus is over v1's Order (the old document). */
+  const asAllOf = (document: Document) => {
+    document.components.schemas.Base = order(document);
+    document.components.schemas.Order = {
+      allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', properties: {} }],
+    };
+  };
+  const base = (document: Document) => document.components.schemas.Base;
+
+  it("a field's type changed behind an allOf's $ref is response-property-type-changed, an error", async () => {
+    const report = await compare((document) => {
+      base(document).properties.id.type = 'string';
+    }, asAllOf);
+    expect(found(report)).toEqual([
+      {
+        code: 'response-property-type-changed',
+        severity: 'error',
+        operation: 'GET /v1/store/orders',
+        path: '/responses/200/body/[]/id',
+        expected: 'integer (int64)',
+        actual: 'string (int64)',
+      },
+    ]);
+  });
+
+  it("an optional field added in an allOf's member is response-property-added alone, and passes", async () => {
+    const report = await compare((document) => {
+      base(document).properties.note = { type: 'string' };
+    }, asAllOf);
+    expect(report.verdict).toBe('passed');
+    expect(found(report).map((finding) => [finding.code, finding.path])).toEqual([
+      ['response-property-added', '/responses/200/body/[]/note'],
+    ]);
+  });
+
+  it("a oneOf's branch changed behind its $ref is response-schema-changed, a warning", async () => {
+    const withOneOf = (type: string) => (document: Document) => {
+      document.components.schemas.When = { type };
+      order(document).properties.shipDate = { oneOf: [{ $ref: '#/components/schemas/When' }, { type: 'null' }] };
+    };
+    const report = await compare(withOneOf('integer'), withOneOf('string'));
+    expect(found(report).map((finding) => [finding.code, finding.severity, finding.path])).toEqual([
+      ['response-schema-changed', 'warning', '/responses/200/body/[]/shipDate'],
+    ]);
+  });
+
   it('a recursive schema is compared once per pair of schemas, and ends', async () => {
     const recursive = (document: Document) => {
       order(document).properties.parent = { $ref: '#/components/schemas/Order' };

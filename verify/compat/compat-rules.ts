@@ -98,7 +98,8 @@ export const compatRules = [
   {
     id: 'response-schema-changed',
     level: 'warning',
-    means: 'a response schema changed where the check does not reason (allOf, oneOf, anyOf, not)',
+    means:
+      'a response schema changed where the check does not reason (a oneOf, anyOf or not, or an allOf of another length), also behind a $ref',
   },
   { id: 'response-property-added', level: 'info', means: 'a response body has a new field' },
   { id: 'new-required-request-parameter', level: 'error', means: 'an operation takes a new required parameter' },
@@ -118,7 +119,8 @@ export const compatRules = [
   {
     id: 'request-parameter-schema-changed',
     level: 'warning',
-    means: "a parameter's schema changed where the check does not reason (allOf, oneOf, anyOf, not)",
+    means:
+      "a parameter's schema changed where the check does not reason (a oneOf, anyOf or not, or an allOf of another length), also behind a $ref",
   },
   { id: 'new-optional-request-parameter', level: 'info', means: 'an operation takes a new optional parameter' },
   { id: 'request-parameter-enum-value-added', level: 'info', means: "a parameter's enum has a new value" },

@@ -257,6 +257,50 @@ describe('a pact written by hand', () => {
     expect(report.exitCode).toBe(0);
   });
 
+  /** The kit's document whose list takes `tag`, a list of strings, as OpenAPI's default query (form, exploded) or comma-joined. */
+  const withTags = (explode: boolean) =>
+    folder.variant((document) => {
+      listOrders(document).parameters = [
+        { name: 'tag', in: 'query', explode, schema: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } },
+      ];
+    });
+
+  it('sending a list parameter as its name repeated, where it is exploded, is no finding', async () => {
+    const pact = await listPact('tags.json', { query: { tag: ['a', 'b'] } }, []);
+    const report = await checkCompatibility({ newFile: await withTags(true), pactFiles: [pact] });
+    expect(report.findings).toEqual([]);
+    expect(report.exitCode).toBe(0);
+  });
+
+  it("a list parameter's item outside its items' enum is pact-parameter-refused", async () => {
+    const pact = await listPact('tags-bad.json', { query: { tag: ['a,c'] } }, []);
+    const report = await checkCompatibility({ newFile: await withTags(false), pactFiles: [pact] });
+    expect(described(report)).toEqual([
+      expect.objectContaining({
+        code: 'pact-parameter-refused',
+        path: '/request/query/tag',
+        expected: 'one of "a", "b"',
+        actual: '"a,c"',
+      }),
+    ]);
+  });
+
+  it('sending a parameter that is no list twice is pact-parameter-refused, as the mock refuses it', async () => {
+    const pact = await listPact('twice.json', { query: { limit: ['2', '3'] } }, []);
+    const limited = await folder.variant((document) => {
+      listOrders(document).parameters = [{ name: 'limit', in: 'query', schema: { type: 'integer' } }];
+    });
+    const report = await checkCompatibility({ newFile: limited, pactFiles: [pact] });
+    expect(described(report)).toEqual([
+      expect.objectContaining({
+        code: 'pact-parameter-refused',
+        path: '/request/query/limit',
+        expected: 'one value',
+        actual: '"2", "3"',
+      }),
+    ]);
+  });
+
   it('holding null where the new document no longer allows it is pact-value-refused', async () => {
     const pact = await listPact('null.json', {}, [{ id: 1, quantity: null }]);
     const nullable = await folder.variant((document) => {

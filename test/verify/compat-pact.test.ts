@@ -364,6 +364,24 @@ describe('a pact written by hand', () => {
       }),
     ]);
   });
+
+  it('an id past 2^53 is judged exactly against a maximum past 2^53, exclusive or not', async () => {
+    const pact = await listPact('big-id-bound.json', {}, [{ id: 1 }]);
+    const text = (await readFile(pact, 'utf8')).replace('"id":1', '"id":9007199254740993');
+    const big = await folder.file('big-id-bound-exact.json', text);
+    const bounded = (bound: Record<string, bigint>) =>
+      folder.variant((document) => Object.assign(order(document).properties.id, bound));
+    const refusedBy = async (bound: Record<string, bigint>) =>
+      described(await checkCompatibility({ newFile: await bounded(bound), pactFiles: [big] })).map(
+        (finding) => `${finding.code}: ${finding.expected}`,
+      );
+    expect(await refusedBy({ maximum: 9007199254740993n })).toEqual([]);
+    expect(await refusedBy({ maximum: 9007199254740992n })).toEqual(['pact-value-refused: maximum 9007199254740992']);
+    expect(await refusedBy({ exclusiveMaximum: 9007199254740993n })).toEqual([
+      'pact-value-refused: exclusiveMaximum 9007199254740993',
+    ]);
+    expect(await refusedBy({ minimum: 9007199254740994n })).toEqual(['pact-value-refused: minimum 9007199254740994']);
+  });
 });
 
 describe("a pact's matching rules", () => {

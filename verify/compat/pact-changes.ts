@@ -13,7 +13,7 @@ import {
 import { type CompatFinding, compatFinding } from './compat-finding.js';
 import type { CompatRuleId } from './compat-rules.js';
 import type { PactToCheck, InteractionToCheck } from './consumer-pact-file.js';
-import { allowsNull, describeType, enumOf, typesOf } from './schema-changes.js';
+import { allowsNull, compareNumbers, describeType, enumOf, typesOf } from './schema-changes.js';
 
 const formatRanges: Record<string, [bigint, bigint]> = {
   int32: [-(2n ** 31n), 2n ** 31n - 1n],
@@ -58,10 +58,18 @@ function refusal(value: JsonValue, schema: Node): { code: CompatRuleId; expected
   if (values !== undefined && !values.some((allowed) => sameJson(allowed, value))) {
     return { code: 'pact-value-refused', expected: `one of ${values.map(shown).join(', ')}` };
   }
-  const number = typeof value === 'number' || typeof value === 'bigint' ? Number(value) : undefined;
+  // Exactly: an int64 past 2^53 is a bigint in the body and in the document, and a number would round it.
+  const number = typeof value === 'number' || typeof value === 'bigint' ? value : undefined;
+  const beyond = (bound: unknown, above: boolean, exclusive: boolean): boolean => {
+    if (number === undefined || (typeof bound !== 'number' && typeof bound !== 'bigint')) return false;
+    const order = compareNumbers(number, bound) * (above ? 1 : -1);
+    return exclusive ? order >= 0 : order > 0;
+  };
   const bounds: [string, boolean][] = [
-    ['maximum', number !== undefined && typeof schema.maximum === 'number' && number > schema.maximum],
-    ['minimum', number !== undefined && typeof schema.minimum === 'number' && number < schema.minimum],
+    ['maximum', beyond(schema.maximum, true, false)],
+    ['exclusiveMaximum', beyond(schema.exclusiveMaximum, true, true)],
+    ['minimum', beyond(schema.minimum, false, false)],
+    ['exclusiveMinimum', beyond(schema.exclusiveMinimum, false, true)],
     [
       'maxLength',
       typeof value === 'string' && typeof schema.maxLength === 'number' && [...value].length > schema.maxLength,

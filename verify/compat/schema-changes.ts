@@ -108,7 +108,12 @@ function numeric(value: unknown): bigint | number | undefined {
   return typeof value === 'number' || typeof value === 'bigint' ? value : undefined;
 }
 
-function compareNumbers(one: bigint | number, other: bigint | number): number {
+/**
+ * Orders two numbers of a document or a body: -1, 0 or 1, exactly for integers of any width.
+ * @example
+ * compareNumbers(9007199254740993n, 9007199254740992) // 1
+ */
+export function compareNumbers(one: bigint | number, other: bigint | number): number {
   // Exact for integers of any width; a fraction against a bigint is compared as numbers.
   if (typeof one === 'bigint' && typeof other === 'bigint') return one < other ? -1 : one > other ? 1 : 0;
   const a = Number(one);

@@ -106,4 +106,14 @@ describe('scripts/generate-spec.mjs and what the route table cannot hold', () =>
     expect(code).toBe(1);
     expect(stderr).toContain('DELETE /store/orders/{orderId}: the route table holds no request body');
   });
+
+  it("refuses a v1 operation named as one of v2's, naming both", async () => {
+    const { code, stderr } = await generateWith((document) => {
+      (document.paths['/store/orders']!.get as { operationId?: string }).operationId = 'listOrdersV2';
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      'the operation name listOrdersV2 is given to GET /v1/store/orders and GET /v2/store/orders: the journal, faults, coverage and the definitions know an operation by its name alone (spec gap 51)',
+    );
+  });
 });

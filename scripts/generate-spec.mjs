@@ -196,9 +196,17 @@ function routeTable(document, base = '/v1') {
         if (resolved === undefined) throw new Error(`unresolvable schema reference ${schema.$ref}`);
         return resolveSchema(resolved);
       };
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])]
-        .map(resolveParameter)
-        .map((parameter) => ({ ...parameter, schema: resolveSchema(parameter.schema) }));
+      // OpenAPI: the operation's parameter overrides the path item's of the same name and place.
+      const byPlace = new Map();
+      for (const parameter of [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(resolveParameter))
+        byPlace.set(
+          `${parameter.in} ${parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name}`,
+          parameter,
+        );
+      const parameters = [...byPlace.values()].map((parameter) => ({
+        ...parameter,
+        schema: resolveSchema(parameter.schema),
+      }));
       const pathParameters = parameters.filter((parameter) => parameter.in === 'path');
       if (pathParameters.length > 1) throw new Error(`${key}: the route table holds one path parameter per operation`);
       // What the route table cannot hold, the mock, the harness and the recorder would never send nor

@@ -659,6 +659,30 @@ describe('operations, base paths and security', () => {
     ]);
     expect(report.exitCode).toBe(0);
   });
+
+  it('the bearer scheme redefined as an API key under its old name is api-security-added, an error', async () => {
+    const report = await compare((document) => {
+      document.components.securitySchemes.bearerAuth = { type: 'apiKey', in: 'header', name: 'X-Key' };
+    });
+    expect(found(report)).toContainEqual({
+      code: 'api-security-added',
+      severity: 'error',
+      operation: 'GET /v1/store/orders',
+      path: '/security',
+      expected: 'Authorization: bearer',
+      actual: 'header x-key',
+    });
+    expect(report.exitCode).toBe(1);
+  });
+
+  it('the bearer scheme only renamed is no change', async () => {
+    const report = await compare((document) => {
+      document.components.securitySchemes.bearer = document.components.securitySchemes.bearerAuth;
+      delete document.components.securitySchemes.bearerAuth;
+      document.security = [{ bearer: [] }];
+    });
+    expect(report.findings).toEqual([]);
+  });
 });
 
 describe('a document that refers to another file, as v2 refers to v1', () => {

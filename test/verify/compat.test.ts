@@ -453,6 +453,60 @@ describe('request parameters', () => {
     expect(report.exitCode).toBe(0);
   });
 
+  it("a parameter's default changed is request-parameter-default-value-changed, a warning", async () => {
+    const report = await compare(
+      (document) => {
+        listOrders(document).parameters[1].schema.default = 50;
+      },
+      (document) => {
+        withListParameters(document);
+        listOrders(document).parameters[1].schema.default = 20;
+      },
+    );
+    expect(found(report)).toEqual([
+      {
+        code: 'request-parameter-default-value-changed',
+        severity: 'warning',
+        operation: 'GET /v1/store/orders',
+        path: '/parameters/query/limit',
+        expected: 'default 20',
+        actual: 'default 50',
+      },
+    ]);
+    expect(report.exitCode).toBe(0);
+  });
+
+  /** The list taking `tag`, a list of strings, as the name repeated (OpenAPI's default) or not. */
+  const withTags = (explode?: boolean) => (document: Document) => {
+    listOrders(document).parameters = [
+      {
+        name: 'tag',
+        in: 'query',
+        ...(explode === undefined ? {} : { explode }),
+        schema: { type: 'array', items: { type: 'string' } },
+      },
+    ];
+  };
+
+  it("a list parameter's explode changed is request-parameter-serialization-changed, an error", async () => {
+    const report = await compare(withTags(false), withTags());
+    expect(found(report)).toEqual([
+      {
+        code: 'request-parameter-serialization-changed',
+        severity: 'error',
+        operation: 'GET /v1/store/orders',
+        path: '/parameters/query/tag',
+        expected: 'the name repeated (exploded)',
+        actual: 'one comma-joined value',
+      },
+    ]);
+  });
+
+  it("a list parameter's default explode written out is no change", async () => {
+    const report = await compare(withTags(true), withTags());
+    expect(report.findings).toEqual([]);
+  });
+
   it('a parameter removed is request-parameter-removed, a warning', async () => {
     const report = await compare((document) => {
       listOrders(document).parameters.pop();

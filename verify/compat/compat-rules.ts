@@ -112,6 +112,17 @@ export const compatRules = [
     means: 'a parameter takes fewer values (a bound lowered or added, nullable dropped, a pattern or enum added)',
   },
   {
+    id: 'request-parameter-serialization-changed',
+    level: 'error',
+    means:
+      "a list query parameter's explode changed: a client writes it as the name repeated or comma-joined, and the server reads the other",
+  },
+  {
+    id: 'request-parameter-default-value-changed',
+    level: 'warning',
+    means: "a parameter's default changed: a client leaving it out gets another answer (a page of another size)",
+  },
+  {
     id: 'request-parameter-removed',
     level: 'warning',
     means: 'a parameter is gone: a client still sending it may be refused or ignored',

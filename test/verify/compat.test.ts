@@ -267,6 +267,22 @@ describe('response fields', () => {
     ]);
   });
 
+  it('a recursive oneOf is compared once per pair of schemas, and ends: the same, no finding; a branch changed, a warning', async () => {
+    const withTree = (leaf: string) => (document: Document) => {
+      document.components.schemas.Node = {
+        oneOf: [
+          { type: leaf },
+          { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+        ],
+      };
+      order(document).properties.tree = { $ref: '#/components/schemas/Node' };
+    };
+    expect((await compare(() => {}, withTree('string'))).findings).toEqual([]);
+    expect(found(await compare(withTree('integer'), withTree('string'))).map((finding) => finding.code)).toEqual([
+      'response-schema-changed',
+    ]);
+  });
+
   it('a recursive schema is compared once per pair of schemas, and ends', async () => {
     const recursive = (document: Document) => {
       order(document).properties.parent = { $ref: '#/components/schemas/Order' };

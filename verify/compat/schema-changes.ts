@@ -131,9 +131,17 @@ export interface SchemaComparison {
 }
 
 class SchemaWalk {
-  readonly #pairs = new WeakMap<object, WeakSet<object>>();
+  readonly #pairs: WeakMap<object, WeakSet<object>>;
+  readonly #asking: boolean;
 
-  constructor(readonly comparison: SchemaComparison) {}
+  /** `asking`: a walk that only asks whether anything changed, sharing its pairs with the walks it starts. */
+  constructor(
+    readonly comparison: SchemaComparison,
+    shared?: { pairs: WeakMap<object, WeakSet<object>> },
+  ) {
+    this.#pairs = shared?.pairs ?? new WeakMap();
+    this.#asking = shared !== undefined;
+  }
 
   note(kind: ChangeKind, path: string, expected: string, actual: string): void {
     const { side, operation, findings } = this.comparison;
@@ -199,7 +207,10 @@ class SchemaWalk {
   /** Whether two schemas differ anywhere the walk looks, without naming it. */
   #changes(old: unknown, next: unknown, path: string): boolean {
     const findings: CompatFinding[] = [];
-    new SchemaWalk({ ...this.comparison, findings }).compare(old, next, path);
+    // The asking walks share one memory of the pairs compared, so a recursive oneOf ends; the main
+    // walk's is not theirs, as a pair they compared is still to be named by it.
+    const pairs = this.#asking ? this.#pairs : new WeakMap<object, WeakSet<object>>();
+    new SchemaWalk({ ...this.comparison, findings }, { pairs }).compare(old, next, path);
     return findings.length > 0;
   }
 

@@ -196,9 +196,17 @@ function routeTable(document, base = '/v1') {
         if (resolved === undefined) throw new Error(`unresolvable schema reference ${schema.$ref}`);
         return resolveSchema(resolved);
       };
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])]
-        .map(resolveParameter)
-        .map((parameter) => ({ ...parameter, schema: resolveSchema(parameter.schema) }));
+      // OpenAPI: the operation's parameter overrides the path item's of the same name and place.
+      const byPlace = new Map();
+      for (const parameter of [...(item.parameters ?? []), ...(operation.parameters ?? [])].map(resolveParameter))
+        byPlace.set(
+          `${parameter.in} ${parameter.in === 'header' ? parameter.name.toLowerCase() : parameter.name}`,
+          parameter,
+        );
+      const parameters = [...byPlace.values()].map((parameter) => ({
+        ...parameter,
+        schema: resolveSchema(parameter.schema),
+      }));
       const pathParameters = parameters.filter((parameter) => parameter.in === 'path');
       if (pathParameters.length > 1) throw new Error(`${key}: the route table holds one path parameter per operation`);
       // What the route table cannot hold, the mock, the harness and the recorder would never send nor
@@ -243,7 +251,24 @@ function routeTable(document, base = '/v1') {
   return routes;
 }
 
+// The journal, faults, coverage and the definitions know an operation by its name alone (spec gap 51):
+// a name given twice, in one major or across two, would have one operation answered as the other.
+function majorRouteTables(document, v2Document) {
+  const v1 = routeTable(document);
+  const v2 = routeTable(v2Document, '/v2');
+  const all = [...v1, ...v2];
+  for (const route of all) {
+    const same = all.filter((other) => other.operation === route.operation);
+    if (same.length > 1)
+      throw new Error(
+        `the operation name ${route.operation} is given to ${same.map((other) => `${other.method} ${other.base}${other.path}`).join(' and ')}: the journal, faults, coverage and the definitions know an operation by its name alone (spec gap 51)`,
+      );
+  }
+  return { v1, v2 };
+}
+
 function renderContract(document, v2Document) {
+  const tables = majorRouteTables(document, v2Document);
   return (
     header +
     '// The route table and the component schemas, without prose. Deliberately small and free of Ajv, so\n' +
@@ -253,13 +278,13 @@ function renderContract(document, v2Document) {
     ' * its one path parameter, its query and header parameters, whether it is deprecated, and every documented\n' +
     ' * response with its JSON schema\n' +
     ' * (null: no body is documented) and the headers it documents.\n */\n' +
-    `export const routes = ${JSON.stringify(routeTable(document), null, 2)} as const;\n\n` +
+    `export const routes = ${JSON.stringify(tables.v1, null, 2)} as const;\n\n` +
     '/** The component schemas of the document, without prose. */\n' +
     `export const schemas = ${JSON.stringify(withoutProse(document.components.schemas), null, 2)} as const;\n\n` +
     '/**\n * The operations of v2 (spec/openapi-v2.yaml), below the base path /v2, in the same shape; kept apart from\n' +
     " * `routes`, v1's, which every walker of the harness reads: v2 is served, judged and verified through\n" +
     ' * core/routes.ts (`majorRoutes`), which names what it does not judge yet.\n */\n' +
-    `export const v2Routes = ${JSON.stringify(routeTable(v2Document, '/v2'), null, 2)} as const;\n\n` +
+    `export const v2Routes = ${JSON.stringify(tables.v2, null, 2)} as const;\n\n` +
     "/** The component schemas of v2's document (v1's records it refers to copied in), without prose. */\n" +
     `export const v2Schemas = ${JSON.stringify(withoutProse(v2Document.components.schemas), null, 2)} as const;\n`
   );

@@ -17,8 +17,8 @@ Compares two OpenAPI 3.x documents (YAML or JSON, $refs followed, also into file
 names each change a consumer could notice, with a rule id and a level: error (it breaks a consumer:
 an operation, a base path, a status or a response field removed, a type or format changed, a
 response enum value removed, a parameter added as required or made required, a request's values
-narrowed, security added), warning (it may: a new response status or enum value, a response field
-narrowed, a parameter removed) or info (additive: an operation, an optional field or parameter
+narrowed, a list parameter's explode changed, security added), warning (it may: a new response
+status or enum value, a response field narrowed, a parameter removed or its default changed) or info (additive: an operation, an optional field or parameter
 added). An operation is its method, base path (a server URL's path) and path. With --pact, each
 interaction of a consumer's pact is also checked against NEW: its operation, its status, the fields
 its body and matching rules rely on, its parameters and credentials; each finding names the consumer

@@ -75,6 +75,19 @@ describe('scripts/generate-spec.mjs and what the route table cannot hold', () =>
     expect(routes[0].query).toEqual([{ name: 'status', required: false, schema: { type: 'string' }, explode: true }]);
   });
 
+  it("holds an operation's parameter in place of the path item's of the same name and place", async () => {
+    const { code } = await generateWith((document) => {
+      document.paths['/store/orders']!.parameters = [
+        { name: 'status', in: 'query', required: true, schema: { type: 'string' } },
+      ];
+      document.paths['/store/orders']!.get!.parameters = [{ name: 'status', in: 'query', schema: { type: 'integer' } }];
+    }, '--write');
+    expect(code).toBe(0);
+    const contract = await readFile(join(folder, 'spec/generated/contract.ts'), 'utf8');
+    const routes = JSON.parse(contract.slice(contract.indexOf('routes = ') + 9, contract.indexOf(' as const;')));
+    expect(routes[0].query).toEqual([{ name: 'status', required: false, schema: { type: 'integer' }, explode: true }]);
+  });
+
   it('refuses a cookie parameter, naming the operation and the parameter', async () => {
     const { code, stderr } = await generateWith((document) => {
       document.paths['/store/orders']!.get!.parameters = [
@@ -105,5 +118,15 @@ describe('scripts/generate-spec.mjs and what the route table cannot hold', () =>
     });
     expect(code).toBe(1);
     expect(stderr).toContain('DELETE /store/orders/{orderId}: the route table holds no request body');
+  });
+
+  it("refuses a v1 operation named as one of v2's, naming both", async () => {
+    const { code, stderr } = await generateWith((document) => {
+      (document.paths['/store/orders']!.get as { operationId?: string }).operationId = 'listOrdersV2';
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      'the operation name listOrdersV2 is given to GET /v1/store/orders and GET /v2/store/orders: the journal, faults, coverage and the definitions know an operation by its name alone (spec gap 51)',
+    );
   });
 });

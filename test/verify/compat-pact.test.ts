@@ -257,6 +257,50 @@ describe('a pact written by hand', () => {
     expect(report.exitCode).toBe(0);
   });
 
+  /** The kit's document whose list takes `tag`, a list of strings, as OpenAPI's default query (form, exploded) or comma-joined. */
+  const withTags = (explode: boolean) =>
+    folder.variant((document) => {
+      listOrders(document).parameters = [
+        { name: 'tag', in: 'query', explode, schema: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } },
+      ];
+    });
+
+  it('sending a list parameter as its name repeated, where it is exploded, is no finding', async () => {
+    const pact = await listPact('tags.json', { query: { tag: ['a', 'b'] } }, []);
+    const report = await checkCompatibility({ newFile: await withTags(true), pactFiles: [pact] });
+    expect(report.findings).toEqual([]);
+    expect(report.exitCode).toBe(0);
+  });
+
+  it("a list parameter's item outside its items' enum is pact-parameter-refused", async () => {
+    const pact = await listPact('tags-bad.json', { query: { tag: ['a,c'] } }, []);
+    const report = await checkCompatibility({ newFile: await withTags(false), pactFiles: [pact] });
+    expect(described(report)).toEqual([
+      expect.objectContaining({
+        code: 'pact-parameter-refused',
+        path: '/request/query/tag',
+        expected: 'one of "a", "b"',
+        actual: '"a,c"',
+      }),
+    ]);
+  });
+
+  it('sending a parameter that is no list twice is pact-parameter-refused, as the mock refuses it', async () => {
+    const pact = await listPact('twice.json', { query: { limit: ['2', '3'] } }, []);
+    const limited = await folder.variant((document) => {
+      listOrders(document).parameters = [{ name: 'limit', in: 'query', schema: { type: 'integer' } }];
+    });
+    const report = await checkCompatibility({ newFile: limited, pactFiles: [pact] });
+    expect(described(report)).toEqual([
+      expect.objectContaining({
+        code: 'pact-parameter-refused',
+        path: '/request/query/limit',
+        expected: 'one value',
+        actual: '"2", "3"',
+      }),
+    ]);
+  });
+
   it('holding null where the new document no longer allows it is pact-value-refused', async () => {
     const pact = await listPact('null.json', {}, [{ id: 1, quantity: null }]);
     const nullable = await folder.variant((document) => {
@@ -319,6 +363,24 @@ describe('a pact written by hand', () => {
         actual: '9007199254740993',
       }),
     ]);
+  });
+
+  it('an id past 2^53 is judged exactly against a maximum past 2^53, exclusive or not', async () => {
+    const pact = await listPact('big-id-bound.json', {}, [{ id: 1 }]);
+    const text = (await readFile(pact, 'utf8')).replace('"id":1', '"id":9007199254740993');
+    const big = await folder.file('big-id-bound-exact.json', text);
+    const bounded = (bound: Record<string, bigint>) =>
+      folder.variant((document) => Object.assign(order(document).properties.id, bound));
+    const refusedBy = async (bound: Record<string, bigint>) =>
+      described(await checkCompatibility({ newFile: await bounded(bound), pactFiles: [big] })).map(
+        (finding) => `${finding.code}: ${finding.expected}`,
+      );
+    expect(await refusedBy({ maximum: 9007199254740993n })).toEqual([]);
+    expect(await refusedBy({ maximum: 9007199254740992n })).toEqual(['pact-value-refused: maximum 9007199254740992']);
+    expect(await refusedBy({ exclusiveMaximum: 9007199254740993n })).toEqual([
+      'pact-value-refused: exclusiveMaximum 9007199254740993',
+    ]);
+    expect(await refusedBy({ minimum: 9007199254740994n })).toEqual(['pact-value-refused: minimum 9007199254740994']);
   });
 });
 

@@ -221,6 +221,68 @@ describe('response fields', () => {
     ]);
   });
 
+  /** Order as an allOf over a Base schema, as v2's OrderWithStatus is over v1's Order (the old document). */
+  const asAllOf = (document: Document) => {
+    document.components.schemas.Base = order(document);
+    document.components.schemas.Order = {
+      allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', properties: {} }],
+    };
+  };
+  const base = (document: Document) => document.components.schemas.Base;
+
+  it("a field's type changed behind an allOf's $ref is response-property-type-changed, an error", async () => {
+    const report = await compare((document) => {
+      base(document).properties.id.type = 'string';
+    }, asAllOf);
+    expect(found(report)).toEqual([
+      {
+        code: 'response-property-type-changed',
+        severity: 'error',
+        operation: 'GET /v1/store/orders',
+        path: '/responses/200/body/[]/id',
+        expected: 'integer (int64)',
+        actual: 'string (int64)',
+      },
+    ]);
+  });
+
+  it("an optional field added in an allOf's member is response-property-added alone, and passes", async () => {
+    const report = await compare((document) => {
+      base(document).properties.note = { type: 'string' };
+    }, asAllOf);
+    expect(report.verdict).toBe('passed');
+    expect(found(report).map((finding) => [finding.code, finding.path])).toEqual([
+      ['response-property-added', '/responses/200/body/[]/note'],
+    ]);
+  });
+
+  it("a oneOf's branch changed behind its $ref is response-schema-changed, a warning", async () => {
+    const withOneOf = (type: string) => (document: Document) => {
+      document.components.schemas.When = { type };
+      order(document).properties.shipDate = { oneOf: [{ $ref: '#/components/schemas/When' }, { type: 'null' }] };
+    };
+    const report = await compare(withOneOf('integer'), withOneOf('string'));
+    expect(found(report).map((finding) => [finding.code, finding.severity, finding.path])).toEqual([
+      ['response-schema-changed', 'warning', '/responses/200/body/[]/shipDate'],
+    ]);
+  });
+
+  it('a recursive oneOf is compared once per pair of schemas, and ends: the same, no finding; a branch changed, a warning', async () => {
+    const withTree = (leaf: string) => (document: Document) => {
+      document.components.schemas.Node = {
+        oneOf: [
+          { type: leaf },
+          { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } },
+        ],
+      };
+      order(document).properties.tree = { $ref: '#/components/schemas/Node' };
+    };
+    expect((await compare(() => {}, withTree('string'))).findings).toEqual([]);
+    expect(found(await compare(withTree('integer'), withTree('string'))).map((finding) => finding.code)).toEqual([
+      'response-schema-changed',
+    ]);
+  });
+
   it('a recursive schema is compared once per pair of schemas, and ends', async () => {
     const recursive = (document: Document) => {
       order(document).properties.parent = { $ref: '#/components/schemas/Order' };
@@ -405,6 +467,60 @@ describe('request parameters', () => {
     }, withListParameters);
     expect(found(report)).toEqual([expect.objectContaining({ code: 'request-parameter-widened', severity: 'info' })]);
     expect(report.exitCode).toBe(0);
+  });
+
+  it("a parameter's default changed is request-parameter-default-value-changed, a warning", async () => {
+    const report = await compare(
+      (document) => {
+        listOrders(document).parameters[1].schema.default = 50;
+      },
+      (document) => {
+        withListParameters(document);
+        listOrders(document).parameters[1].schema.default = 20;
+      },
+    );
+    expect(found(report)).toEqual([
+      {
+        code: 'request-parameter-default-value-changed',
+        severity: 'warning',
+        operation: 'GET /v1/store/orders',
+        path: '/parameters/query/limit',
+        expected: 'default 20',
+        actual: 'default 50',
+      },
+    ]);
+    expect(report.exitCode).toBe(0);
+  });
+
+  /** The list taking `tag`, a list of strings, as the name repeated (OpenAPI's default) or not. */
+  const withTags = (explode?: boolean) => (document: Document) => {
+    listOrders(document).parameters = [
+      {
+        name: 'tag',
+        in: 'query',
+        ...(explode === undefined ? {} : { explode }),
+        schema: { type: 'array', items: { type: 'string' } },
+      },
+    ];
+  };
+
+  it("a list parameter's explode changed is request-parameter-serialization-changed, an error", async () => {
+    const report = await compare(withTags(false), withTags());
+    expect(found(report)).toEqual([
+      {
+        code: 'request-parameter-serialization-changed',
+        severity: 'error',
+        operation: 'GET /v1/store/orders',
+        path: '/parameters/query/tag',
+        expected: 'the name repeated (exploded)',
+        actual: 'one comma-joined value',
+      },
+    ]);
+  });
+
+  it("a list parameter's default explode written out is no change", async () => {
+    const report = await compare(withTags(true), withTags());
+    expect(report.findings).toEqual([]);
   });
 
   it('a parameter removed is request-parameter-removed, a warning', async () => {
@@ -641,6 +757,30 @@ describe('operations, base paths and security', () => {
       }),
     ]);
     expect(report.exitCode).toBe(0);
+  });
+
+  it('the bearer scheme redefined as an API key under its old name is api-security-added, an error', async () => {
+    const report = await compare((document) => {
+      document.components.securitySchemes.bearerAuth = { type: 'apiKey', in: 'header', name: 'X-Key' };
+    });
+    expect(found(report)).toContainEqual({
+      code: 'api-security-added',
+      severity: 'error',
+      operation: 'GET /v1/store/orders',
+      path: '/security',
+      expected: 'Authorization: bearer',
+      actual: 'header x-key',
+    });
+    expect(report.exitCode).toBe(1);
+  });
+
+  it('the bearer scheme only renamed is no change', async () => {
+    const report = await compare((document) => {
+      document.components.securitySchemes.bearer = document.components.securitySchemes.bearerAuth;
+      delete document.components.securitySchemes.bearerAuth;
+      document.security = [{ bearer: [] }];
+    });
+    expect(report.findings).toEqual([]);
   });
 });
 

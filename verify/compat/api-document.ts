@@ -15,6 +15,8 @@ export interface ApiParameter {
   name: string;
   required: boolean;
   schema: unknown;
+  /** A list given as the name repeated (a query's `form` style, exploded by default), not comma-joined. */
+  explode: boolean;
 }
 
 /** A documented response: its JSON body's schema (if it has one) and its headers. */
@@ -275,6 +277,7 @@ function parametersOf(lists: unknown[], resolve: (node: unknown) => unknown, whe
         name,
         required: parameter.required === true,
         schema: parameter.schema,
+        explode: typeof parameter.explode === 'boolean' ? parameter.explode : (parameter.style ?? 'form') === 'form',
       });
     }
   }

@@ -28,7 +28,7 @@ export function compareDocuments(old: ApiDocument, next: ApiDocument, options: {
       );
     }
     const pair = { old, next, oldOperation, newOperation };
-    findings.push(...securityChanges(oldOperation, newOperation), ...parameterChanges(pair), ...responseChanges(pair));
+    findings.push(...securityChanges(pair), ...parameterChanges(pair), ...responseChanges(pair));
   }
   return findings;
 }

@@ -98,7 +98,8 @@ export const compatRules = [
   {
     id: 'response-schema-changed',
     level: 'warning',
-    means: 'a response schema changed where the check does not reason (allOf, oneOf, anyOf, not)',
+    means:
+      'a response schema changed where the check does not reason (a oneOf, anyOf or not, or an allOf of another length), also behind a $ref',
   },
   { id: 'response-property-added', level: 'info', means: 'a response body has a new field' },
   { id: 'new-required-request-parameter', level: 'error', means: 'an operation takes a new required parameter' },
@@ -111,6 +112,17 @@ export const compatRules = [
     means: 'a parameter takes fewer values (a bound lowered or added, nullable dropped, a pattern or enum added)',
   },
   {
+    id: 'request-parameter-serialization-changed',
+    level: 'error',
+    means:
+      "a list query parameter's explode changed: a client writes it as the name repeated or comma-joined, and the server reads the other",
+  },
+  {
+    id: 'request-parameter-default-value-changed',
+    level: 'warning',
+    means: "a parameter's default changed: a client leaving it out gets another answer (a page of another size)",
+  },
+  {
     id: 'request-parameter-removed',
     level: 'warning',
     means: 'a parameter is gone: a client still sending it may be refused or ignored',
@@ -118,7 +130,8 @@ export const compatRules = [
   {
     id: 'request-parameter-schema-changed',
     level: 'warning',
-    means: "a parameter's schema changed where the check does not reason (allOf, oneOf, anyOf, not)",
+    means:
+      "a parameter's schema changed where the check does not reason (a oneOf, anyOf or not, or an allOf of another length), also behind a $ref",
   },
   { id: 'new-optional-request-parameter', level: 'info', means: 'an operation takes a new optional parameter' },
   { id: 'request-parameter-enum-value-added', level: 'info', means: "a parameter's enum has a new value" },

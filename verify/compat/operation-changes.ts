@@ -1,4 +1,4 @@
-import type { ApiDocument, ApiOperation } from './api-document.js';
+import { type ApiDocument, type ApiOperation, isNode } from './api-document.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
 // Read strictly (gap 52): never Date.parse's guesses.
 import { calendarDay } from './calendar-day.js';
@@ -87,10 +87,10 @@ export function operationChanges(old: ApiDocument, next: ApiDocument, today: Dat
   return findings;
 }
 
-/** Whether a client meeting `alternative` (the schemes it sends) meets one of `requirement`'s alternatives. */
+/** Whether a client meeting `alternative` (the credentials it sends) meets one of `requirement`'s alternatives. */
 function meets(alternative: string[], requirement: string[][]): boolean {
   if (requirement.length === 0) return true;
-  return requirement.some((needed) => needed.every((scheme) => alternative.includes(scheme)));
+  return requirement.some((needed) => needed.every((credential) => alternative.includes(credential)));
 }
 
 function describeSecurity(requirement: string[][]): string {
@@ -101,24 +101,51 @@ function describeSecurity(requirement: string[][]): string {
 }
 
 /**
+ * What a scheme makes a client send, so that a scheme renamed is the same and a scheme redefined under
+ * its old name is not: `Authorization: Bearer` for an http bearer scheme, `header X-Key` for an API key.
+ */
+function credentialOf(document: ApiDocument, name: string): string {
+  const scheme = document.resolve(document.securitySchemes[name]);
+  if (!isNode(scheme)) return name;
+  if (scheme.type === 'http' && typeof scheme.scheme === 'string')
+    return `Authorization: ${scheme.scheme.toLowerCase()}`;
+  if (scheme.type === 'apiKey' && typeof scheme.name === 'string' && typeof scheme.in === 'string')
+    return `${scheme.in} ${scheme.in === 'header' ? scheme.name.toLowerCase() : scheme.name}`;
+  return name;
+}
+
+/**
  * What an operation kept in both documents asks of a client's credentials: an error when a client that
  * satisfied one of the old alternatives satisfies none of the new ones, info when it asks for less.
+ * Schemes are compared by what they make a client send, not by their names: the old `bearerAuth`
+ * redefined as an API key breaks every client, and a scheme only renamed breaks none.
  * @example
- * securityChanges(oldOperation, newOperation)[0]?.code // 'api-security-added'
+ * securityChanges({ old, next, oldOperation, newOperation })[0]?.code // 'api-security-added'
  */
-export function securityChanges(old: ApiOperation, next: ApiOperation): CompatFinding[] {
-  const where = {
-    operation: next.label,
-    path: '/security',
-    expected: describeSecurity(old.security),
-    actual: describeSecurity(next.security),
-  };
-  const oldAlternatives = old.security.length === 0 ? [[]] : old.security;
-  if (oldAlternatives.some((alternative) => !meets(alternative, next.security))) {
+export function securityChanges(pair: {
+  old: ApiDocument;
+  next: ApiDocument;
+  oldOperation: ApiOperation;
+  newOperation: ApiOperation;
+}): CompatFinding[] {
+  const { oldOperation, newOperation } = pair;
+  const oldSecurity = oldOperation.security.map((alternative) =>
+    alternative.map((name) => credentialOf(pair.old, name)),
+  );
+  const newSecurity = newOperation.security.map((alternative) =>
+    alternative.map((name) => credentialOf(pair.next, name)),
+  );
+  // Named by the schemes' names, or by what they make a client send where the names alone read the same.
+  const byName = [describeSecurity(oldOperation.security), describeSecurity(newOperation.security)];
+  const [expected, actual] =
+    byName[0] === byName[1] ? [describeSecurity(oldSecurity), describeSecurity(newSecurity)] : byName;
+  const where = { operation: newOperation.label, path: '/security', expected: expected!, actual: actual! };
+  const oldAlternatives = oldSecurity.length === 0 ? [[]] : oldSecurity;
+  if (oldAlternatives.some((alternative) => !meets(alternative, newSecurity))) {
     return [compatFinding('api-security-added', where)];
   }
-  const newAlternatives = next.security.length === 0 ? [[]] : next.security;
-  if (newAlternatives.some((alternative) => !meets(alternative, old.security))) {
+  const newAlternatives = newSecurity.length === 0 ? [[]] : newSecurity;
+  if (newAlternatives.some((alternative) => !meets(alternative, oldSecurity))) {
     return [compatFinding('api-security-relaxed', where)];
   }
   return [];

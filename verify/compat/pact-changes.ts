@@ -2,11 +2,18 @@ import { dateTimeFormat } from '../../core/date-time-format.js';
 import { int64Maximum, int64Minimum } from '../../core/int64.js';
 import type { JsonValue } from '../../core/parse-json.js';
 import { sameJson } from '../../core/same-json.js';
-import { type ApiDocument, type ApiOperation, type ApiResponse, isNode, type Node } from './api-document.js';
+import {
+  type ApiDocument,
+  type ApiOperation,
+  type ApiParameter,
+  type ApiResponse,
+  isNode,
+  type Node,
+} from './api-document.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
 import type { CompatRuleId } from './compat-rules.js';
 import type { PactToCheck, InteractionToCheck } from './consumer-pact-file.js';
-import { allowsNull, describeType, enumOf, typesOf } from './schema-changes.js';
+import { allowsNull, compareNumbers, describeType, enumOf, typesOf } from './schema-changes.js';
 
 const formatRanges: Record<string, [bigint, bigint]> = {
   int32: [-(2n ** 31n), 2n ** 31n - 1n],
@@ -51,10 +58,18 @@ function refusal(value: JsonValue, schema: Node): { code: CompatRuleId; expected
   if (values !== undefined && !values.some((allowed) => sameJson(allowed, value))) {
     return { code: 'pact-value-refused', expected: `one of ${values.map(shown).join(', ')}` };
   }
-  const number = typeof value === 'number' || typeof value === 'bigint' ? Number(value) : undefined;
+  // Exactly: an int64 past 2^53 is a bigint in the body and in the document, and a number would round it.
+  const number = typeof value === 'number' || typeof value === 'bigint' ? value : undefined;
+  const beyond = (bound: unknown, above: boolean, exclusive: boolean): boolean => {
+    if (number === undefined || (typeof bound !== 'number' && typeof bound !== 'bigint')) return false;
+    const order = compareNumbers(number, bound) * (above ? 1 : -1);
+    return exclusive ? order >= 0 : order > 0;
+  };
   const bounds: [string, boolean][] = [
-    ['maximum', number !== undefined && typeof schema.maximum === 'number' && number > schema.maximum],
-    ['minimum', number !== undefined && typeof schema.minimum === 'number' && number < schema.minimum],
+    ['maximum', beyond(schema.maximum, true, false)],
+    ['exclusiveMaximum', beyond(schema.exclusiveMaximum, true, true)],
+    ['minimum', beyond(schema.minimum, false, false)],
+    ['exclusiveMinimum', beyond(schema.exclusiveMinimum, false, true)],
     [
       'maxLength',
       typeof value === 'string' && typeof schema.maxLength === 'number' && [...value].length > schema.maxLength,
@@ -78,6 +93,30 @@ function wireValue(text: string, schema: Node): JsonValue {
   }
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   return text;
+}
+
+/**
+ * Why a parameter's texts are not a value its schema takes, read as the kit's mock reads them (spec gap
+ * 50): a list from the name repeated where it is exploded (a query's default) or from one comma-joined
+ * text, each item as the items' type; anything else given once.
+ */
+function parameterRefusal(
+  context: Context,
+  parameter: ApiParameter,
+  schema: Node,
+  texts: readonly string[],
+): { expected: string } | undefined {
+  if (typesOf(schema)?.includes('array')) {
+    const items = parameter.in === 'query' && parameter.explode ? texts : texts.flatMap((text) => text.split(','));
+    const resolved = context.document.resolve(schema.items);
+    const itemSchema = isNode(resolved) ? resolved : {};
+    const values = items.map((item) => wireValue(item, itemSchema));
+    return (
+      refusal(values, schema) ?? values.map((value) => refusal(value, itemSchema)).find((why) => why !== undefined)
+    );
+  }
+  if (texts.length > 1) return { expected: 'one value' };
+  return refusal(wireValue(texts[0]!, schema), schema);
 }
 
 interface Context {
@@ -220,16 +259,20 @@ function checkRequest(context: Context, operation: ApiOperation, pathValues: Map
   const { interaction } = context;
   for (const parameter of operation.parameters) {
     const schema = context.document.resolve(parameter.schema);
-    const sent =
+    const first = (texts: readonly string[] | undefined) => (texts?.[0] === undefined ? [] : [texts[0]]);
+    const pathValue = pathValues.get(parameter.name);
+    const texts =
       parameter.in === 'path'
-        ? pathValues.get(parameter.name)
+        ? pathValue === undefined
+          ? []
+          : [pathValue]
         : parameter.in === 'query'
-          ? interaction.query.get(parameter.name)?.[0]
+          ? (interaction.query.get(parameter.name) ?? [])
           : parameter.in === 'header'
-            ? interaction.headers.get(parameter.name)?.[0]
-            : undefined;
+            ? first(interaction.headers.get(parameter.name))
+            : [];
     const path = `/request/${parameter.in}/${parameter.name}`;
-    if (sent === undefined) {
+    if (texts.length === 0) {
       if (parameter.required && parameter.in !== 'cookie') {
         note(
           context,
@@ -242,8 +285,9 @@ function checkRequest(context: Context, operation: ApiOperation, pathValues: Map
       continue;
     }
     if (!isNode(schema)) continue;
-    const why = refusal(wireValue(sent, schema), schema);
-    if (why !== undefined) note(context, 'pact-parameter-refused', path, why.expected, JSON.stringify(sent));
+    const sent = texts.map((text) => JSON.stringify(text)).join(', ');
+    const why = parameterRefusal(context, parameter, schema, texts);
+    if (why !== undefined) note(context, 'pact-parameter-refused', path, why.expected, sent);
   }
   const declared = new Set(
     operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name),

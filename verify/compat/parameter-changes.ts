@@ -1,6 +1,8 @@
-import type { ApiDocument, ApiOperation, ApiParameter } from './api-document.js';
+import type { JsonValue } from '../../core/parse-json.js';
+import { sameJson } from '../../core/same-json.js';
+import { type ApiDocument, type ApiOperation, type ApiParameter, isNode } from './api-document.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
-import { compareSchemas } from './schema-changes.js';
+import { compareSchemas, typesOf } from './schema-changes.js';
 
 /** Path parameters are the same by their place in the template (a rename is no change on the wire); others by place and name. */
 function keyed(operation: ApiOperation): Map<string, ApiParameter> {
@@ -52,6 +54,37 @@ export function parameterChanges(pair: {
           path,
           expected: 'optional',
           actual: 'required',
+        }),
+      );
+    }
+    const oldSchema = old.resolve(before.schema);
+    const newSchema = next.resolve(parameter.schema);
+    const isList = [oldSchema, newSchema].some((schema) => isNode(schema) && typesOf(schema)?.includes('array'));
+    if (isList && parameter.in === 'query' && before.explode !== parameter.explode) {
+      const written = (explode: boolean) => (explode ? 'the name repeated (exploded)' : 'one comma-joined value');
+      findings.push(
+        compatFinding('request-parameter-serialization-changed', {
+          operation,
+          path,
+          expected: written(before.explode),
+          actual: written(parameter.explode),
+        }),
+      );
+    }
+    const defaultOf = (schema: unknown) => (isNode(schema) ? (schema.default as JsonValue | undefined) : undefined);
+    const [oldDefault, newDefault] = [defaultOf(oldSchema), defaultOf(newSchema)];
+    if (
+      (oldDefault !== undefined || newDefault !== undefined) &&
+      (oldDefault === undefined || newDefault === undefined || !sameJson(oldDefault, newDefault))
+    ) {
+      const shown = (value: JsonValue | undefined) =>
+        value === undefined ? 'no default' : `default ${typeof value === 'bigint' ? value : JSON.stringify(value)}`;
+      findings.push(
+        compatFinding('request-parameter-default-value-changed', {
+          operation,
+          path,
+          expected: shown(oldDefault),
+          actual: shown(newDefault),
         }),
       );
     }

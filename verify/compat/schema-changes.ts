@@ -108,7 +108,12 @@ function numeric(value: unknown): bigint | number | undefined {
   return typeof value === 'number' || typeof value === 'bigint' ? value : undefined;
 }
 
-function compareNumbers(one: bigint | number, other: bigint | number): number {
+/**
+ * Orders two numbers of a document or a body: -1, 0 or 1, exactly for integers of any width.
+ * @example
+ * compareNumbers(9007199254740993n, 9007199254740992) // 1
+ */
+export function compareNumbers(one: bigint | number, other: bigint | number): number {
   // Exact for integers of any width; a fraction against a bigint is compared as numbers.
   if (typeof one === 'bigint' && typeof other === 'bigint') return one < other ? -1 : one > other ? 1 : 0;
   const a = Number(one);
@@ -126,9 +131,17 @@ export interface SchemaComparison {
 }
 
 class SchemaWalk {
-  readonly #pairs = new WeakMap<object, WeakSet<object>>();
+  readonly #pairs: WeakMap<object, WeakSet<object>>;
+  readonly #asking: boolean;
 
-  constructor(readonly comparison: SchemaComparison) {}
+  /** `asking`: a walk that only asks whether anything changed, sharing its pairs with the walks it starts. */
+  constructor(
+    readonly comparison: SchemaComparison,
+    shared?: { pairs: WeakMap<object, WeakSet<object>> },
+  ) {
+    this.#pairs = shared?.pairs ?? new WeakMap();
+    this.#asking = shared !== undefined;
+  }
 
   note(kind: ChangeKind, path: string, expected: string, actual: string): void {
     const { side, operation, findings } = this.comparison;
@@ -150,21 +163,55 @@ class SchemaWalk {
     const old = isNode(oldSchema) ? oldSchema : {};
     const next = isNode(newSchema) ? newSchema : {};
     if (this.#visited(old, next)) return;
-    if (compositions.some((key) => key in old || key in next)) {
-      const same = compositions.every(
-        (key) =>
-          (old[key] === undefined && next[key] === undefined) ||
-          sameJson(old[key] as JsonValue, next[key] as JsonValue),
-      );
-      if (!same) this.note('composition', path, 'the same allOf/oneOf/anyOf/not', 'a changed one: compare by hand');
-      return;
-    }
+    if (compositions.some((key) => key in old || key in next) && !this.#compositions(old, next, path)) return;
     if (!this.#types(old, next, path)) return;
     this.#nullable(old, next, path);
     this.#enum(old, next, path);
     this.#bounds(old, next, path);
     this.#properties(old, next, path);
     if (old.items !== undefined || next.items !== undefined) this.compare(old.items, next.items, `${path}/[]`);
+  }
+
+  /**
+   * False when a composition changed where the walk does not reason (named, nothing below compared).
+   * Its members are compared through their `$ref`s, not as written: a `$ref` kept while its target
+   * changed (v2's `OrderWithStatus`, `allOf` over v1's `Order`) is a change. An `allOf`'s members are
+   * the object's own fields, compared in place, each change by its rule; a change in a `oneOf`,
+   * `anyOf` or `not` is named only, since which branch a value takes (or its negation) flips what
+   * widening means.
+   */
+  #compositions(old: Node, next: Node, path: string): boolean {
+    const byHand = () => {
+      this.note('composition', path, 'the same allOf/oneOf/anyOf/not', 'a changed one: compare by hand');
+      return false;
+    };
+    for (const key of compositions) {
+      const was = old[key];
+      const is = next[key];
+      if (was === undefined && is === undefined) continue;
+      if (key === 'not') {
+        if (was === undefined || is === undefined || this.#changes(was, is, path)) return byHand();
+        continue;
+      }
+      if (!Array.isArray(was) || !Array.isArray(is) || was.length !== is.length) return byHand();
+      if (key !== 'allOf' && was.some((member, index) => this.#changes(member, is[index], `${path}/${key}/${index}`)))
+        return byHand();
+    }
+    const allOld = old.allOf;
+    const allNew = next.allOf;
+    if (Array.isArray(allOld) && Array.isArray(allNew))
+      for (const [index, member] of allOld.entries()) this.compare(member, allNew[index], path);
+    return true;
+  }
+
+  /** Whether two schemas differ anywhere the walk looks, without naming it. */
+  #changes(old: unknown, next: unknown, path: string): boolean {
+    const findings: CompatFinding[] = [];
+    // The asking walks share one memory of the pairs compared, so a recursive oneOf ends; the main
+    // walk's is not theirs, as a pair they compared is still to be named by it.
+    const pairs = this.#asking ? this.#pairs : new WeakMap<object, WeakSet<object>>();
+    new SchemaWalk({ ...this.comparison, findings }, { pairs }).compare(old, next, path);
+    return findings.length > 0;
   }
 
   /** False when the type changed: nothing below it is compared then. */
@@ -287,8 +334,9 @@ class SchemaWalk {
  * Compares an old schema with a new one, field by field, and adds a finding for each change: fields
  * removed or added, types and formats, enums, bounds, nullability, required fields; each named by the
  * rule its side gives it (a bound lowered narrows: an error in a request, a warning in a response).
- * `$ref`s are followed, a recursive schema compared once per pair; a composition (allOf, oneOf, anyOf,
- * not) that changed is named, not reasoned about.
+ * `$ref`s are followed (also inside a composition), a recursive schema compared once per pair; an
+ * `allOf`'s members are compared as the object's fields; a `oneOf`, `anyOf` or `not` that changed, or a
+ * composition of another shape, is named, not reasoned about.
  * @example
  * const findings: CompatFinding[] = [];
  * compareSchemas({ side: 'response', operation: 'GET /v1/store/orders', resolveOld: (n) => n, resolveNew: (n) => n, findings },

@@ -18,6 +18,7 @@ import {
   type ExplorationCommand,
 } from './commands.js';
 import { VerifyError } from '../base/errors.js';
+import { WalkV2List } from './walk-v2-list.js';
 
 /** fast-check, as the exploration loads it: only when it runs. */
 export type FastCheck = typeof import('fast-check');
@@ -240,10 +241,33 @@ function cancelSequences(fc: FastCheck, ids: ReturnType<typeof idArbitraries>): 
  * every field present or absent, with edge values; statuses mixed. Commands: every kind of call,
  * weighted towards what changes the store.
  */
-export function arbitraries(fc: FastCheck): {
+export function arbitraries(
+  fc: FastCheck,
+  { walksV2 = true }: { walksV2?: boolean } = {},
+): {
   stateArbitrary: Arbitrary<OrderInput[]>;
   commandArbitraries: Arbitrary<ExplorationCommand>[];
 } {
   const ids = idArbitraries(fc);
-  return { stateArbitrary: stateArbitrary(fc, ids), commandArbitraries: commandArbitraries(fc, ids) };
+  const commands = commandArbitraries(fc, ids);
+  return {
+    stateArbitrary: stateArbitrary(fc, ids),
+    commandArbitraries: walksV2 ? [...commands, v2Walks(fc)] : commands,
+  };
+}
+
+/**
+ * Walks of v2's list: a status filter or none, and a limit from 1 to 5 (pages the generated stores
+ * fill) or none (the default, 20).
+ */
+function v2Walks(fc: FastCheck): Arbitrary<ExplorationCommand> {
+  return fc
+    .record(
+      {
+        status: fc.constantFrom<OrderStatus>('pending', 'shipped', 'cancelled'),
+        limit: fc.integer({ min: 1, max: 5 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((walk): ExplorationCommand => new WalkV2List(walk));
 }

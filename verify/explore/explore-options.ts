@@ -30,4 +30,6 @@ export interface ExploreOptions extends TargetOptions {
    * is shrunk.
    */
   setAside?: (steps: readonly CheckedExchange[]) => boolean;
+  /** The stability markers whose operations the run leaves out (`--leave-out-beta`): v2's list is then not walked. */
+  leaveOut?: readonly string[];
 }

@@ -1,5 +1,6 @@
 // Exploration: generated provider states and command sequences, sent to a provider and to the kit's mock as
 // model, every answer compared; a difference is shrunk and can be saved as a scenario (`explore`).
+import { routeOf } from '../../core/routes.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import { ProviderHistory } from '../../core/compare.js';
@@ -186,7 +187,10 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
   const started = performance.now();
   const { seed, runs, maxSteps } = explorationSettings(options);
   const fc = await loadFastCheck();
-  const { stateArbitrary, commandArbitraries } = arbitraries(fc);
+  // v2's list is walked unless the run leaves its stability marker out (`--leave-out-beta`).
+  const v2Stability = routeOf('listOrdersV2').stability;
+  const walksV2 = v2Stability === null || !(options.leaveOut ?? []).includes(v2Stability);
+  const { stateArbitrary, commandArbitraries } = arbitraries(fc, { walksV2 });
   const prism = options.prism === false ? undefined : await (options.loadPrism ?? loadPrismOracle)();
   const log = new ExplorationLog(options.onRun);
   const property = fc.asyncProperty(

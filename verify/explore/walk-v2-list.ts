@@ -10,88 +10,34 @@ import { judgeCall } from '../../core/judge.js';
 import { isFailure, type Observation } from '../../core/observation.js';
 import { parseJson } from '../../core/parse-json.js';
 import { judged, sendToTarget } from '../provider/run.js';
-import type { V2Walk } from '../provider/v2-list.js';
+import {
+  limitOf,
+  pageFindings,
+  skippedFindings,
+  type ShownOrder,
+  type V2Walk,
+  type WalkProgress,
+} from '../provider/walk-findings.js';
 import { stopAtDifference, type ExplorationModel, type ExplorationTarget } from './exploration.js';
 
-const defaultLimit = 20;
-
 /**
- * The findings of one walk's pages against the store it walked, as data.
+ * The findings of one walk's pages against the store it walked, as data: the default run's walk judge
+ * (verify/provider/walk-findings.ts), page by page; only a walk that ended can have skipped an order.
  * @example
  * walkFindings({ limit: 1 }, [[{ id: 1n, status: 'pending' }, { id: 2n, status: 'shipped' }]], [{ id: 1n, status: 'pending' }, { id: 2n, status: 'shipped' }])
  *   .map((finding) => finding.code) // ['page-over-limit']
  */
 export function walkFindings(
   walk: V2Walk,
-  pages: readonly (readonly { id: bigint | undefined; status: unknown }[])[],
+  pages: readonly (readonly ShownOrder[])[],
   store: readonly { id: bigint; status: string }[],
   ended = true,
 ): Finding[] {
-  const findings: Finding[] = [];
-  const limit = walk.limit ?? defaultLimit;
-  const seen = new Set<bigint>();
-  let last: bigint | undefined;
-  pages.forEach((orders, number) => {
-    const at = `page ${number + 1} `;
-    if (orders.length > limit)
-      findings.push({
-        code: 'page-over-limit',
-        path: `${at}/orders`,
-        expected: `at most ${limit} orders${walk.limit === undefined ? ' (the default limit)' : ''}`,
-        actual: `${orders.length}`,
-      });
-    orders.forEach((order, index) => {
-      const path = `${at}/orders/${index}`;
-      if (walk.status !== undefined && order.status !== walk.status)
-        findings.push({
-          code: 'filter-ignored',
-          path: `${path}/status`,
-          expected: walk.status,
-          actual: String(order.status),
-        });
-      if (order.id === undefined) return;
-      const id = order.id;
-      if (seen.has(id))
-        findings.push({
-          code: 'page-repeats-order',
-          path: `${path}/id`,
-          expected: 'an order not given before',
-          actual: `${id} again`,
-        });
-      else if (last !== undefined && id < last)
-        findings.push({ code: 'page-order', path: `${path}/id`, expected: `an id above ${last}`, actual: `${id}` });
-      if (!store.some((stored) => stored.id === id)) {
-        const rounded = store.find((stored) => Number(stored.id) === Number(id));
-        findings.push(
-          rounded === undefined
-            ? { code: 'order-unknown', path: `${path}/id`, expected: 'an order of the provider state', actual: `${id}` }
-            : {
-                code: 'int64-exact',
-                path: `${path}/id`,
-                expected: `${rounded.id}`,
-                actual: `${id} (rounded past 2^53)`,
-              },
-        );
-      }
-      seen.add(id);
-      last = last === undefined || id > last ? id : last;
-    });
-  });
-  // A walk that did not end has not given every order yet: only one that ended can skip one.
-  const missing = store.filter(
-    (order) => (walk.status === undefined || order.status === walk.status) && !seen.has(order.id),
+  const progress: WalkProgress = { seen: new Set(), last: undefined };
+  const findings = pages.flatMap((orders, number) =>
+    pageFindings({ walk, orders, store, progress, at: `page ${number + 1} ` }),
   );
-  if (ended && missing.length > 0)
-    findings.push({
-      code: 'page-skips-order',
-      path: '/orders',
-      expected: 'every order of the filter once across the walk',
-      actual: `${missing.length} never given: ${missing
-        .slice(0, 3)
-        .map((order) => order.id)
-        .join(', ')}${missing.length > 3 ? ', …' : ''}`,
-    });
-  return findings;
+  return ended ? [...findings, ...skippedFindings({ walk, store, seen: progress.seen })] : findings;
 }
 
 /**
@@ -109,8 +55,8 @@ export class WalkV2List implements AsyncCommand<ExplorationModel, ExplorationTar
     const started = performance.now();
     const store = model.orders.map((order) => ({ id: order.id, status: order.status as string }));
     const wanted = store.filter((order) => this.walk.status === undefined || order.status === this.walk.status).length;
-    const most = Math.ceil(wanted / (this.walk.limit ?? defaultLimit)) + 1;
-    const pages: { id: bigint | undefined; status: unknown }[][] = [];
+    const most = Math.ceil(wanted / limitOf(this.walk)) + 1;
+    const pages: ShownOrder[][] = [];
     const findings: Finding[] = [];
     const v2Base = target.options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '/v2');
     let cursor: string | undefined;
@@ -166,6 +112,6 @@ export class WalkV2List implements AsyncCommand<ExplorationModel, ExplorationTar
   }
   toString(): string {
     const status = this.walk.status === undefined ? 'every status' : `status ${this.walk.status}`;
-    return `walk v2's list: ${status}, limit ${this.walk.limit ?? '20 (default)'}`;
+    return `walk v2's list: ${status}, limit ${this.walk.limit ?? `${limitOf(this.walk)} (default)`}`;
   }
 }

@@ -10,14 +10,10 @@ import { parseJson } from '../../core/parse-json.js';
 import { statusFindings } from '../../core/checks.js';
 import { caseVerdict, type CaseResult, type CheckedExchange } from '../base/results.js';
 import { changeProviderState, judged, sendToTarget, type TargetOptions } from './run.js';
+import { pageFindings, skippedFindings, type V2Walk, type WalkProgress } from './walk-findings.js';
 
-/** One walk of v2's list: the filter and the limit it sends (none: the document's default, 20). */
-export interface V2Walk {
-  status?: OrderStatus;
-  limit?: number;
-}
+export type { V2Walk } from './walk-findings.js';
 
-const defaultLimit = 20;
 const statuses: readonly OrderStatus[] = ['pending', 'shipped', 'cancelled'];
 
 /**
@@ -128,75 +124,19 @@ function pageOf(body: unknown): { orders: { id: bigint | undefined; status: unkn
  */
 async function walkCase(context: Context, walk: V2Walk, store: ReturnType<typeof v2Store>): Promise<CaseResult> {
   const name = walkName(walk);
-  const limit = walk.limit ?? defaultLimit;
-  const expected = store.filter((order) => walk.status === undefined || order.status === walk.status);
-  const seen = new Set<bigint>();
+  const progress: WalkProgress = { seen: new Set(), last: undefined };
   const exchanges: CheckedExchange[] = [];
-  let last: bigint | undefined;
   let cursor: string | undefined;
   for (let number = 1; number <= store.length + 2; number++) {
     const { exchange, body } = await call(context, `page ${number}`, queryOf(walk, cursor));
     exchanges.push(exchange);
     const page = pageOf(body);
     if (page === undefined) return { name, verdict: caseVerdict(exchanges), exchanges };
-    const findings: Finding[] = [];
-    if (page.orders.length > limit)
-      findings.push({
-        code: 'page-over-limit',
-        path: '/orders',
-        expected: `at most ${limit} orders${walk.limit === undefined ? ' (the default limit)' : ''}`,
-        actual: `${page.orders.length}`,
-      });
-    page.orders.forEach((order, index) => {
-      const path = `/orders/${index}`;
-      if (walk.status !== undefined && order.status !== walk.status)
-        findings.push({
-          code: 'filter-ignored',
-          path: `${path}/status`,
-          expected: walk.status,
-          actual: String(order.status),
-        });
-      if (order.id === undefined) return;
-      const id = order.id;
-      if (seen.has(id))
-        findings.push({
-          code: 'page-repeats-order',
-          path: `${path}/id`,
-          expected: 'an order not given before',
-          actual: `${id} again`,
-        });
-      else if (last !== undefined && id < last)
-        findings.push({ code: 'page-order', path: `${path}/id`, expected: `an id above ${last}`, actual: `${id}` });
-      if (!store.some((stored) => stored.id === id)) {
-        const rounded = store.find((stored) => Number(stored.id) === Number(id));
-        findings.push(
-          rounded === undefined
-            ? { code: 'order-unknown', path: `${path}/id`, expected: 'an order of the provider state', actual: `${id}` }
-            : {
-                code: 'int64-exact',
-                path: `${path}/id`,
-                expected: `${rounded.id}`,
-                actual: `${id} (rounded past 2^53)`,
-              },
-        );
-      }
-      seen.add(id);
-      last = last === undefined || id > last ? id : last;
-    });
+    const findings = pageFindings({ walk, orders: page.orders, store, progress });
     if (typeof page.next === 'string') cursor = page.next;
     const ended = page.next === null || page.next === undefined;
     if (ended || number === store.length + 2) {
-      const missing = expected.filter((order) => !seen.has(order.id));
-      if (missing.length > 0)
-        findings.push({
-          code: 'page-skips-order',
-          path: '/orders',
-          expected: `every order of the filter once across the walk (${expected.length})`,
-          actual: `${missing.length} never given: ${missing
-            .slice(0, 3)
-            .map((order) => order.id)
-            .join(', ')}${missing.length > 3 ? ', …' : ''}`,
-        });
+      findings.push(...skippedFindings({ walk, store, seen: progress.seen }));
       if (!ended)
         findings.push({
           code: 'page-repeats-order',

@@ -1,0 +1,134 @@
+// What a walk of v2's list shows against the store it walked, judged once for the default run's walks
+// (v2-list.ts) and exploration's (explore/walk-v2-list.ts): no page over its limit, the filter's status
+// on each order, each order once, in ascending order of id, each id the store's exactly, and, once the
+// walk ended, none of the filter's orders left out.
+import type { Finding } from '../../core/checks.js';
+import type { OrderStatus } from '../../core/order-status.js';
+import { routeOf } from '../../core/routes.js';
+
+/** A walk of v2's list: a status filter or none, a limit or none (the document's default). */
+export interface V2Walk {
+  status?: OrderStatus;
+  limit?: number;
+}
+
+/** An order as a page shows it: its id read exactly, when it is an integer, and its status as sent. */
+export interface ShownOrder {
+  id: bigint | undefined;
+  status: unknown;
+}
+
+/** What a walk has given so far: the ids seen, and the highest. */
+export interface WalkProgress {
+  seen: Set<bigint>;
+  last: bigint | undefined;
+}
+
+/**
+ * The limit a walk's pages are held to: its own, or the document's default for `limit`.
+ * @example
+ * limitOf({}) // 20
+ */
+export function limitOf(walk: V2Walk): number {
+  if (walk.limit !== undefined) return walk.limit;
+  const query = routeOf('listOrdersV2').query as readonly { name: string; schema: { default?: unknown } }[];
+  const stated = query.find((parameter) => parameter.name === 'limit')?.schema.default;
+  return typeof stated === 'number' ? stated : 20;
+}
+
+/**
+ * One page's findings, its progress noted in `progress`; `at` prefixes each finding's path.
+ * @example
+ * pageFindings({ walk: { limit: 1 }, orders: [{ id: 1n, status: 'pending' }, { id: 2n, status: 'pending' }], store: [{ id: 1n, status: 'pending' }, { id: 2n, status: 'pending' }], progress: { seen: new Set(), last: undefined } })
+ *   .map((finding) => finding.code) // ['page-over-limit']
+ */
+export function pageFindings(input: {
+  walk: V2Walk;
+  orders: readonly ShownOrder[];
+  store: readonly { id: bigint; status: string }[];
+  progress: WalkProgress;
+  at?: string;
+}): Finding[] {
+  const { walk, orders, store, progress, at = '' } = input;
+  const findings: Finding[] = [];
+  const limit = limitOf(walk);
+  if (orders.length > limit)
+    findings.push({
+      code: 'page-over-limit',
+      path: `${at}/orders`,
+      expected: `at most ${limit} orders${walk.limit === undefined ? ' (the default limit)' : ''}`,
+      actual: `${orders.length}`,
+    });
+  orders.forEach((order, index) => {
+    const path = `${at}/orders/${index}`;
+    if (walk.status !== undefined && order.status !== walk.status)
+      findings.push({
+        code: 'filter-ignored',
+        path: `${path}/status`,
+        expected: walk.status,
+        actual: String(order.status),
+      });
+    if (order.id !== undefined) findings.push(...idFindings({ id: order.id, path, store, progress }));
+  });
+  return findings;
+}
+
+function idFindings(input: {
+  id: bigint;
+  path: string;
+  store: readonly { id: bigint }[];
+  progress: WalkProgress;
+}): Finding[] {
+  const { id, path, store, progress } = input;
+  const findings: Finding[] = [];
+  if (progress.seen.has(id))
+    findings.push({
+      code: 'page-repeats-order',
+      path: `${path}/id`,
+      expected: 'an order not given before',
+      actual: `${id} again`,
+    });
+  else if (progress.last !== undefined && id < progress.last)
+    findings.push({
+      code: 'page-order',
+      path: `${path}/id`,
+      expected: `an id above ${progress.last}`,
+      actual: `${id}`,
+    });
+  if (!store.some((stored) => stored.id === id)) {
+    const rounded = store.find((stored) => Number(stored.id) === Number(id));
+    findings.push(
+      rounded === undefined
+        ? { code: 'order-unknown', path: `${path}/id`, expected: 'an order of the provider state', actual: `${id}` }
+        : { code: 'int64-exact', path: `${path}/id`, expected: `${rounded.id}`, actual: `${id} (rounded past 2^53)` },
+    );
+  }
+  progress.seen.add(id);
+  progress.last = progress.last === undefined || id > progress.last ? id : progress.last;
+  return findings;
+}
+
+/**
+ * The finding of a walk that ended without giving every order of its filter, or none.
+ * @example
+ * skippedFindings({ walk: {}, store: [{ id: 1n, status: 'pending' }], seen: new Set() })[0]?.code // 'page-skips-order'
+ */
+export function skippedFindings(input: {
+  walk: V2Walk;
+  store: readonly { id: bigint; status: string }[];
+  seen: ReadonlySet<bigint>;
+}): Finding[] {
+  const { walk, store, seen } = input;
+  const expected = store.filter((order) => walk.status === undefined || order.status === walk.status);
+  const missing = expected.filter((order) => !seen.has(order.id));
+  if (missing.length === 0) return [];
+  const shown = missing.slice(0, 3).map((order) => order.id);
+  return [
+    {
+      code: 'page-skips-order',
+      path: '/orders',
+      expected: `every order of the filter once across the walk (${expected.length})`,
+      actual: `${missing.length} never given: ${shown.join(', ')}${missing.length > 3 ? ', …' : ''}`,
+    },
+  ];
+}

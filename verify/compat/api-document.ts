@@ -19,14 +19,29 @@ export interface ApiParameter {
   explode: boolean;
 }
 
-/** A documented response: its JSON body's schema (if it has one) and its headers. */
+/** A documented response header: whether required, and its schema as written. */
+export interface ApiHeader {
+  required: boolean;
+  schema: unknown;
+}
+
+/** A documented response: its JSON body's schema (if it has one), its media types and its headers. */
 export interface ApiResponse {
   status: string;
   /** The schema of its JSON media type, `undefined` when it documents no body. */
   schema: unknown;
   /** Whether it documents a JSON body at all. */
   hasBody: boolean;
-  headers: Map<string, { required: boolean }>;
+  /** Every media type of its `content` (lower case, parameters kept as written), with its schema. */
+  media: Map<string, unknown>;
+  /** Its headers by lower-case name. */
+  headers: Map<string, ApiHeader>;
+}
+
+/** A documented request body: whether required, and its media types with their schemas. */
+export interface ApiRequestBody {
+  required: boolean;
+  media: Map<string, unknown>;
 }
 
 /** One operation at one base path: what the compatibility rules compare. */
@@ -43,6 +58,8 @@ export interface ApiOperation {
   /** Its `x-sunset` date (oasdiff's extension), as written. */
   sunset?: string;
   parameters: ApiParameter[];
+  /** Its request body, `undefined` when it documents none. */
+  requestBody?: ApiRequestBody;
   responses: Map<string, ApiResponse>;
   /** The alternatives of its security requirement, each the scheme names it needs together (`[]`: none). */
   security: string[][];
@@ -236,6 +253,21 @@ function securityOf(requirement: unknown): string[][] {
   return requirement.map((alternative) => (isNode(alternative) ? Object.keys(alternative).sort() : []));
 }
 
+function mediaOf(content: unknown, resolve: (node: unknown) => unknown): Map<string, unknown> {
+  const media = new Map<string, unknown>();
+  for (const [type, raw] of Object.entries(isNode(content) ? content : {})) {
+    const resolved = resolve(raw);
+    media.set(type.toLowerCase(), isNode(resolved) ? resolved.schema : undefined);
+  }
+  return media;
+}
+
+function requestBodyOf(raw: unknown, resolve: (node: unknown) => unknown, where: string): ApiRequestBody {
+  const body = resolve(raw);
+  if (!isNode(body)) throw new CompatError('invalid_document', `${where} is not an object`);
+  return { required: body.required === true, media: mediaOf(body.content, resolve) };
+}
+
 function responsesOf(responses: unknown, resolve: (node: unknown) => unknown): Map<string, ApiResponse> {
   const found = new Map<string, ApiResponse>();
   if (!isNode(responses)) return found;
@@ -245,15 +277,19 @@ function responsesOf(responses: unknown, resolve: (node: unknown) => unknown): M
     const content = isNode(response.content) ? response.content : {};
     const jsonType = Object.keys(content).find((type) => /^application\/([\w.+-]*\+)?json\b/i.test(type));
     const media = jsonType === undefined ? undefined : resolve(content[jsonType]);
-    const headers = new Map<string, { required: boolean }>();
+    const headers = new Map<string, ApiHeader>();
     for (const [name, header] of Object.entries(isNode(response.headers) ? response.headers : {})) {
       const resolved = resolve(header);
-      headers.set(name.toLowerCase(), { required: isNode(resolved) && resolved.required === true });
+      headers.set(name.toLowerCase(), {
+        required: isNode(resolved) && resolved.required === true,
+        schema: isNode(resolved) ? resolved.schema : undefined,
+      });
     }
     found.set(status, {
       status,
       hasBody: jsonType !== undefined,
       schema: isNode(media) ? media.schema : undefined,
+      media: mediaOf(content, resolve),
       headers,
     });
   }
@@ -329,6 +365,15 @@ export async function readApiDocument(file: string): Promise<ApiDocument> {
             resolve,
             `${file}: parameter {n} of ${method} ${path}`,
           ),
+          ...(operation.requestBody === undefined
+            ? {}
+            : {
+                requestBody: requestBodyOf(
+                  operation.requestBody,
+                  resolve,
+                  `${file}: the request body of ${method} ${path}`,
+                ),
+              }),
           responses: responsesOf(operation.responses, resolve),
           security: securityOf(operation.security ?? root.security),
         });

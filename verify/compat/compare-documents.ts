@@ -2,6 +2,7 @@ import type { ApiDocument } from './api-document.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
 import { operationChanges, securityChanges } from './operation-changes.js';
 import { parameterChanges } from './parameter-changes.js';
+import { requestBodyChanges } from './request-body-changes.js';
 import { responseChanges } from './response-changes.js';
 
 /**
@@ -28,7 +29,12 @@ export function compareDocuments(old: ApiDocument, next: ApiDocument, options: {
       );
     }
     const pair = { old, next, oldOperation, newOperation };
-    findings.push(...securityChanges(pair), ...parameterChanges(pair), ...responseChanges(pair));
+    findings.push(
+      ...securityChanges(pair),
+      ...parameterChanges(pair),
+      ...requestBodyChanges(pair),
+      ...responseChanges(pair),
+    );
   }
   return findings;
 }

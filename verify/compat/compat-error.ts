@@ -8,7 +8,7 @@ import { KitError } from '../../core/errors.js';
 export const compatErrorCodes = {
   unreadable_document: 'a document or a pact file that cannot be read: missing, a folder, no permission',
   invalid_document:
-    'a document that is not YAML or JSON, not OpenAPI 3.x, or holds a $ref that resolves to nothing or to a URL',
+    'a document that is not YAML or JSON, not OpenAPI 3.x, holds a $ref that resolves to nothing or to a URL, or a pattern a pact value is judged by that is no regular expression',
   invalid_pact:
     'a pact file that is not a Pact: not JSON, no consumer name, no interactions, an interaction without a request or a status',
   nothing_compared: 'two documents (or a pact and a document) with no operation to compare: nothing was judged',

@@ -59,8 +59,70 @@ export const compatRules = [
     level: 'warning',
     means: 'an operation documents a new status: a consumer switching on the status may have no branch for it',
   },
+  {
+    id: 'response-status-replaced-by-range',
+    level: 'warning',
+    means:
+      "a status is now documented by its class only (200 by 2XX): a consumer handling it still finds it, its body compared with the class's, yet the provider may answer any status of the class",
+  },
+  {
+    id: 'response-status-range-narrowed',
+    level: 'warning',
+    means:
+      "a status class (2XX) is now documented by some of its statuses only, each body compared with the class's: readers keep working; answers and pacts of another status of the class may not",
+  },
   { id: 'response-body-removed', level: 'error', means: 'a response kept its status but lost its JSON body' },
+  {
+    id: 'response-media-type-removed',
+    level: 'error',
+    means:
+      "a media type of a response's content is gone (application/json changed to application/problem+json is this and an addition): a consumer asking for it, or reading its Content-Type, breaks",
+  },
+  {
+    id: 'response-media-type-added',
+    level: 'info',
+    means: 'a response documents a new media type, or a body where it documented none',
+  },
   { id: 'response-header-removed', level: 'warning', means: 'a documented response header is gone' },
+  {
+    id: 'response-header-became-optional',
+    level: 'error',
+    means: 'a required response header is no longer required: a consumer reading it may not find it',
+  },
+  {
+    id: 'response-header-type-changed',
+    level: 'error',
+    means: "a response header's type or format changed (a string to an integer, a date-time format added or changed)",
+  },
+  {
+    id: 'response-header-widened',
+    level: 'error',
+    means:
+      'a response header takes values it did not (a bound raised or dropped, a pattern, enum, format or multipleOf dropped, nullable)',
+  },
+  {
+    id: 'response-header-narrowed',
+    level: 'warning',
+    means:
+      'a response header takes fewer values (a bound lowered or added, a pattern or multipleOf added): readers keep working; answers written under the old document may not',
+  },
+  {
+    id: 'response-header-enum-value-removed',
+    level: 'error',
+    means: "a value of a response header's enum is gone: a consumer relying on it breaks",
+  },
+  {
+    id: 'response-header-enum-value-added',
+    level: 'warning',
+    means: "a response header's enum has a new value: a consumer switching on it may break",
+  },
+  {
+    id: 'response-header-schema-changed',
+    level: 'warning',
+    means:
+      "a response header's schema changed where the check does not reason (a oneOf, anyOf or not, an object's fields), also behind a $ref",
+  },
+  { id: 'response-header-added', level: 'info', means: 'a response documents a new header' },
   {
     id: 'response-property-removed',
     level: 'error',
@@ -86,20 +148,32 @@ export const compatRules = [
     id: 'response-property-widened',
     level: 'error',
     means:
-      'a response field takes values it did not (became nullable, a bound raised or dropped, a pattern or enum dropped)',
+      'a response field takes values it did not (became nullable, a bound raised or dropped, a pattern or enum dropped, a multipleOf dropped or changed to one that is no multiple of it)',
   },
   {
     id: 'response-property-narrowed',
     level: 'warning',
     means:
-      'a response field takes fewer values (a bound lowered or added, nullable dropped): readers keep working; answers and pacts written under the old document may not',
+      'a response field takes fewer values (a bound lowered or added, nullable dropped, a multipleOf added or made a multiple of itself): readers keep working; answers and pacts written under the old document may not',
   },
   { id: 'response-property-became-optional', level: 'error', means: 'a required response field is no longer required' },
   {
     id: 'response-schema-changed',
     level: 'warning',
     means:
-      'a response schema changed where the check does not reason (a oneOf, anyOf or not, or an allOf of another length), also behind a $ref',
+      'a response schema changed where the check does not reason (a oneOf, anyOf or not), also behind a $ref; an allOf is compared as the one object it makes',
+  },
+  {
+    id: 'response-additional-properties-allowed',
+    level: 'warning',
+    means:
+      'a response object may now hold fields its schema does not name (additionalProperties false, or a schema, to true or unset): a consumer refusing or iterating unknown fields may break',
+  },
+  {
+    id: 'response-additional-properties-refused',
+    level: 'warning',
+    means:
+      'a response object no longer holds fields its schema does not name (additionalProperties to false, or a schema): readers keep working; answers and pacts written under the old document may not',
   },
   { id: 'response-property-added', level: 'info', means: 'a response body has a new field' },
   { id: 'new-required-request-parameter', level: 'error', means: 'an operation takes a new required parameter' },
@@ -109,7 +183,8 @@ export const compatRules = [
   {
     id: 'request-parameter-narrowed',
     level: 'error',
-    means: 'a parameter takes fewer values (a bound lowered or added, nullable dropped, a pattern or enum added)',
+    means:
+      'a parameter takes fewer values (a bound lowered or added, nullable dropped, a pattern, enum or multipleOf added, a multipleOf changed to one of its multiples)',
   },
   {
     id: 'request-parameter-serialization-changed',
@@ -131,11 +206,44 @@ export const compatRules = [
     id: 'request-parameter-schema-changed',
     level: 'warning',
     means:
-      "a parameter's schema changed where the check does not reason (a oneOf, anyOf or not, or an allOf of another length), also behind a $ref",
+      "a parameter's schema changed where the check does not reason (a oneOf, anyOf or not), also behind a $ref; an allOf is compared as the one object it makes",
+  },
+  {
+    id: 'request-additional-properties-refused',
+    level: 'error',
+    means:
+      "a request object (a parameter's) no longer takes fields its schema does not name (additionalProperties to false, or a schema): a client sending them is refused",
+  },
+  {
+    id: 'request-body-added-required',
+    level: 'error',
+    means: 'an operation takes a new required request body: a client sending none is refused',
+  },
+  {
+    id: 'request-body-became-required',
+    level: 'error',
+    means: 'an optional request body became required: a client sending none is refused',
+  },
+  {
+    id: 'request-body-media-type-removed',
+    level: 'error',
+    means: 'a media type a request body took is gone: a client sending it is refused',
   },
   { id: 'new-optional-request-parameter', level: 'info', means: 'an operation takes a new optional parameter' },
   { id: 'request-parameter-enum-value-added', level: 'info', means: "a parameter's enum has a new value" },
   { id: 'request-parameter-widened', level: 'info', means: 'a parameter takes more values than before' },
+  {
+    id: 'request-additional-properties-allowed',
+    level: 'info',
+    means: "a request object (a parameter's) takes fields its schema does not name, where it did not",
+  },
+  {
+    id: 'request-body-removed',
+    level: 'warning',
+    means: 'an operation no longer takes a request body: a client still sending one may be refused or ignored',
+  },
+  { id: 'request-body-added-optional', level: 'info', means: 'an operation takes a new optional request body' },
+  { id: 'request-body-media-type-added', level: 'info', means: 'a request body takes a new media type' },
   {
     id: 'pact-operation-removed',
     level: 'error',
@@ -160,7 +268,8 @@ export const compatRules = [
   {
     id: 'pact-value-refused',
     level: 'error',
-    means: "a value of a pact interaction's body is outside what the new schema allows (enum, bounds, nullable)",
+    means:
+      "a value of a pact interaction's body is outside what the new schema allows (enum, bounds, lengths, item counts, pattern, multipleOf, nullable)",
   },
   {
     id: 'pact-parameter-refused',

@@ -10,7 +10,10 @@ import {
   isNode,
   type Node,
 } from './api-document.js';
+import { CompatError } from './compat-error.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
+import { mergedSchema } from './merged-schema.js';
+import { isMultipleOf } from './multiple-of.js';
 import type { CompatRuleId } from './compat-rules.js';
 import type { PactToCheck, InteractionToCheck } from './consumer-pact-file.js';
 import { allowsNull, compareNumbers, describeType, enumOf, typesOf } from './schema-changes.js';
@@ -38,8 +41,26 @@ function integerOf(value: JsonValue): bigint | undefined {
   return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : undefined;
 }
 
+/** Whether a text matches a schema's pattern, read as JSON Schema reads it: an ECMA-262 regular expression, unanchored, in Unicode mode (as Ajv compiles it). */
+function matches(pattern: string, text: string, file: string): boolean {
+  let expression: RegExp;
+  try {
+    expression = new RegExp(pattern, 'u');
+  } catch (error) {
+    // A pattern no value can be judged against is a document the check cannot read, never a pass.
+    throw new CompatError(
+      'invalid_document',
+      `${file}: the pattern ${pattern} is no regular expression: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return expression.test(text);
+}
+
 /** Why a value is not one the schema takes: the rule and the words, `undefined` when it is. */
-function refusal(value: JsonValue, schema: Node): { code: CompatRuleId; expected: string } | undefined {
+function refusal(value: JsonValue, schema: Node, file: string): { code: CompatRuleId; expected: string } | undefined {
   if (value === null) return allowsNull(schema) ? undefined : { code: 'pact-value-refused', expected: 'not null' };
   const types = typesOf(schema);
   const type = jsonType(value);
@@ -78,6 +99,18 @@ function refusal(value: JsonValue, schema: Node): { code: CompatRuleId; expected
       'minLength',
       typeof value === 'string' && typeof schema.minLength === 'number' && [...value].length < schema.minLength,
     ],
+    ['maxItems', Array.isArray(value) && typeof schema.maxItems === 'number' && value.length > schema.maxItems],
+    ['minItems', Array.isArray(value) && typeof schema.minItems === 'number' && value.length < schema.minItems],
+    [
+      'multipleOf',
+      number !== undefined &&
+        (typeof schema.multipleOf === 'number' || typeof schema.multipleOf === 'bigint') &&
+        !isMultipleOf(number, schema.multipleOf),
+    ],
+    [
+      'pattern',
+      typeof value === 'string' && typeof schema.pattern === 'string' && !matches(schema.pattern, value, file),
+    ],
   ];
   const broken = bounds.find(([, outside]) => outside);
   if (broken !== undefined)
@@ -112,11 +145,12 @@ function parameterRefusal(
     const itemSchema = isNode(resolved) ? resolved : {};
     const values = items.map((item) => wireValue(item, itemSchema));
     return (
-      refusal(values, schema) ?? values.map((value) => refusal(value, itemSchema)).find((why) => why !== undefined)
+      refusal(values, schema, context.document.file) ??
+      values.map((value) => refusal(value, itemSchema, context.document.file)).find((why) => why !== undefined)
     );
   }
   if (texts.length > 1) return { expected: 'one value' };
-  return refusal(wireValue(texts[0]!, schema), schema);
+  return refusal(wireValue(texts[0]!, schema), schema, context.document.file);
 }
 
 interface Context {
@@ -143,9 +177,11 @@ function note(context: Context, code: CompatRuleId, path: string, expected: stri
 
 /** The body's values against the new schema, field by field. */
 function checkValue(context: Context, value: JsonValue, rawSchema: unknown, path: string): void {
-  const resolved = context.document.resolve(rawSchema);
-  if (!isNode(resolved)) return;
-  const why = refusal(value, resolved);
+  const raw = context.document.resolve(rawSchema);
+  if (!isNode(raw)) return;
+  // An allOf (v2's OrderWithStatus over v1's Order) is one object: its fields are the members'.
+  const resolved = mergedSchema(raw, context.document.resolve);
+  const why = refusal(value, resolved, context.document.file);
   if (why !== undefined) {
     note(context, why.code, path, why.expected, shown(value));
     return;
@@ -179,13 +215,14 @@ function checkRulePath(context: Context, segments: string[], rawSchema: unknown,
   const walked: string[] = [];
   for (const segment of segments) {
     if (!isNode(schema)) return;
+    const object = mergedSchema(schema, context.document.resolve);
     if (segment === '[*]') {
-      schema = context.document.resolve(schema.items);
+      schema = context.document.resolve(object.items);
       value = Array.isArray(value) ? value[0] : undefined;
       walked.push('[]');
       continue;
     }
-    const properties = isNode(schema.properties) ? schema.properties : undefined;
+    const properties = isNode(object.properties) ? object.properties : undefined;
     if (segment === '*' || properties === undefined) return;
     walked.push(segment);
     // A field the example holds is judged with its value already.

@@ -2,10 +2,12 @@ import type { JsonValue } from '../../core/parse-json.js';
 import { sameJson } from '../../core/same-json.js';
 import { isNode, type Node } from './api-document.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
+import { mergedSchema } from './merged-schema.js';
+import { isMultipleOf } from './multiple-of.js';
 import type { CompatRuleId } from './compat-rules.js';
 
-/** Which side of an exchange a schema describes: what the consumer sends, or what it reads. */
-export type SchemaSide = 'request' | 'response';
+/** Which side of an exchange a schema describes: what the consumer sends, or what it reads (a body, or a header). */
+export type SchemaSide = 'request' | 'response' | 'response-header';
 
 type ChangeKind =
   | 'removed'
@@ -16,7 +18,9 @@ type ChangeKind =
   | 'widened'
   | 'narrowed'
   | 'becameOptional'
-  | 'composition';
+  | 'composition'
+  | 'fieldsAllowed'
+  | 'fieldsRefused';
 
 // The direction rule: what narrows a request breaks a client sending it; what widens a response, or
 // takes from it, breaks a client reading it.
@@ -31,6 +35,22 @@ const ruleOf: Record<SchemaSide, Record<ChangeKind, CompatRuleId>> = {
     narrowed: 'response-property-narrowed',
     becameOptional: 'response-property-became-optional',
     composition: 'response-schema-changed',
+    fieldsAllowed: 'response-additional-properties-allowed',
+    fieldsRefused: 'response-additional-properties-refused',
+  },
+  // A header is one text: what an object's fields would change is not reasoned about there.
+  'response-header': {
+    removed: 'response-header-schema-changed',
+    added: 'response-header-schema-changed',
+    type: 'response-header-type-changed',
+    enumRemoved: 'response-header-enum-value-removed',
+    enumAdded: 'response-header-enum-value-added',
+    widened: 'response-header-widened',
+    narrowed: 'response-header-narrowed',
+    becameOptional: 'response-header-schema-changed',
+    composition: 'response-header-schema-changed',
+    fieldsAllowed: 'response-header-schema-changed',
+    fieldsRefused: 'response-header-schema-changed',
   },
   request: {
     removed: 'request-parameter-narrowed',
@@ -42,12 +62,14 @@ const ruleOf: Record<SchemaSide, Record<ChangeKind, CompatRuleId>> = {
     narrowed: 'request-parameter-narrowed',
     becameOptional: 'request-parameter-widened',
     composition: 'request-parameter-schema-changed',
+    fieldsAllowed: 'request-additional-properties-allowed',
+    fieldsRefused: 'request-additional-properties-refused',
   },
 };
 
 const upperBounds = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'] as const;
 const lowerBounds = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'] as const;
-const compositions = ['allOf', 'oneOf', 'anyOf', 'not'] as const;
+const compositions = ['oneOf', 'anyOf', 'not'] as const;
 
 /**
  * The types a schema allows besides null, sorted; `undefined` when it names none (any value).
@@ -160,29 +182,32 @@ class SchemaWalk {
   compare(oldRaw: unknown, newRaw: unknown, path: string): void {
     const oldSchema = this.comparison.resolveOld(oldRaw);
     const newSchema = this.comparison.resolveNew(newRaw);
-    const old = isNode(oldSchema) ? oldSchema : {};
-    const next = isNode(newSchema) ? newSchema : {};
-    if (this.#visited(old, next)) return;
+    const oldNode = isNode(oldSchema) ? oldSchema : {};
+    const newNode = isNode(newSchema) ? newSchema : {};
+    if (this.#visited(oldNode, newNode)) return;
+    // An allOf is one object: compared merged, a field moved from one member to another is no change.
+    const old = mergedSchema(oldNode, this.comparison.resolveOld);
+    const next = mergedSchema(newNode, this.comparison.resolveNew);
     if (compositions.some((key) => key in old || key in next) && !this.#compositions(old, next, path)) return;
     if (!this.#types(old, next, path)) return;
     this.#nullable(old, next, path);
     this.#enum(old, next, path);
     this.#bounds(old, next, path);
+    this.#multipleOf(old, next, path);
     this.#properties(old, next, path);
+    this.#additionalProperties(old, next, path);
     if (old.items !== undefined || next.items !== undefined) this.compare(old.items, next.items, `${path}/[]`);
   }
 
   /**
    * False when a composition changed where the walk does not reason (named, nothing below compared).
    * Its members are compared through their `$ref`s, not as written: a `$ref` kept while its target
-   * changed (v2's `OrderWithStatus`, `allOf` over v1's `Order`) is a change. An `allOf`'s members are
-   * the object's own fields, compared in place, each change by its rule; a change in a `oneOf`,
-   * `anyOf` or `not` is named only, since which branch a value takes (or its negation) flips what
-   * widening means.
+   * changed is a change. A change in a `oneOf`, `anyOf` or `not` is named only, since which branch a
+   * value takes (or its negation) flips what widening means. (An `allOf` is merged before: `mergedSchema`.)
    */
   #compositions(old: Node, next: Node, path: string): boolean {
     const byHand = () => {
-      this.note('composition', path, 'the same allOf/oneOf/anyOf/not', 'a changed one: compare by hand');
+      this.note('composition', path, 'the same oneOf/anyOf/not', 'a changed one: compare by hand');
       return false;
     };
     for (const key of compositions) {
@@ -194,13 +219,8 @@ class SchemaWalk {
         continue;
       }
       if (!Array.isArray(was) || !Array.isArray(is) || was.length !== is.length) return byHand();
-      if (key !== 'allOf' && was.some((member, index) => this.#changes(member, is[index], `${path}/${key}/${index}`)))
-        return byHand();
+      if (was.some((member, index) => this.#changes(member, is[index], `${path}/${key}/${index}`))) return byHand();
     }
-    const allOld = old.allOf;
-    const allNew = next.allOf;
-    if (Array.isArray(allOld) && Array.isArray(allNew))
-      for (const [index, member] of allOld.entries()) this.compare(member, allNew[index], path);
     return true;
   }
 
@@ -290,6 +310,41 @@ class SchemaWalk {
       const actual = typeof next.pattern === 'string' ? `pattern ${next.pattern}` : 'no pattern';
       this.note(next.pattern === undefined ? 'widened' : 'narrowed', path, expected, actual);
     }
+  }
+
+  /** multipleOf m to n: fewer values when n is a multiple of m, more when m is one of n, else both (widened). */
+  #multipleOf(old: Node, next: Node, path: string): void {
+    const was = numeric(old.multipleOf);
+    const is = numeric(next.multipleOf);
+    if (was === undefined && is === undefined) return;
+    const expected = was === undefined ? 'no multipleOf' : `multipleOf ${shown(was)}`;
+    const actual = is === undefined ? 'no multipleOf' : `multipleOf ${shown(is)}`;
+    if (was === undefined || is === undefined) {
+      this.note(is === undefined ? 'widened' : 'narrowed', path, expected, actual);
+      return;
+    }
+    if (compareNumbers(was, is) === 0) return;
+    // A value the new one takes that the old refused is a widening, whatever else it refuses.
+    this.note(isMultipleOf(is, was) ? 'narrowed' : 'widened', path, expected, actual);
+  }
+
+  /** Fields a schema does not name: `additionalProperties` unset or true takes any, false none, a schema some. */
+  #additionalProperties(old: Node, next: Node, path: string): void {
+    const objects = [old, next].some((schema) => isNode(schema.properties) || typesOf(schema)?.includes('object'));
+    if (!objects) return;
+    const kind = (schema: Node): 'any' | 'none' | 'some' => {
+      const value = schema.additionalProperties;
+      return value === undefined || value === true ? 'any' : value === false ? 'none' : 'some';
+    };
+    const [was, is] = [kind(old), kind(next)];
+    const words = { any: 'any other field', none: 'no other field', some: 'other fields of a schema' };
+    if (was === 'some' && is === 'some') {
+      this.compare(old.additionalProperties, next.additionalProperties, `${path}/{*}`);
+      return;
+    }
+    if (was === is) return;
+    const allowed = is === 'any' || was === 'none';
+    this.note(allowed ? 'fieldsAllowed' : 'fieldsRefused', `${path}/{*}`, words[was], words[is]);
   }
 
   #properties(old: Node, next: Node, path: string): void {

@@ -142,6 +142,18 @@ describe('a status documented by its class (2XX)', () => {
     );
   });
 
+  it('2XX dropped beside a 200 it kept is response-status-range-narrowed, not removed', async () => {
+    const report = await compare(
+      (document) => delete get(document).responses['2XX'],
+      (document) => {
+        get(document).responses['2XX'] = ok(document);
+      },
+    );
+    expect(found(report).map((finding) => [finding.code, finding.actual])).toEqual([
+      ['response-status-range-narrowed', 'only 200 of it'],
+    ]);
+  });
+
   it('a status of a class the old document documented is no status added', async () => {
     const report = await compare((document) => {
       get(document).responses['201'] = get(document).responses['2XX'];
@@ -192,6 +204,16 @@ describe('media types', () => {
       ['response-media-type-added', 'info'],
     ]);
     expect(report.exitCode).toBe(0);
+  });
+
+  it('a JSON body replaced by text/csv is response-body-removed, and text/csv response-media-type-added', async () => {
+    const report = await compare((document) => {
+      ok(document).content = { 'text/csv': { schema: { type: 'string' } } };
+    });
+    expect(found(report).map((finding) => [finding.code, finding.path])).toEqual([
+      ['response-body-removed', '/responses/200/body'],
+      ['response-media-type-added', '/responses/200/content/text/csv'],
+    ]);
   });
 
   it("a media type's name written in another case is no change", async () => {

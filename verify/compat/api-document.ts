@@ -87,6 +87,17 @@ export function isNode(value: unknown): value is Node {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether a media type of a document's `content` is JSON: `application/json` or a `+json` type
+ * (`application/problem+json`), parameters aside.
+ * @example
+ * isJsonMediaType('application/problem+json') // true
+ * isJsonMediaType('text/csv') // false
+ */
+export function isJsonMediaType(type: string): boolean {
+  return /^application\/([\w.+-]*\+)?json\b/i.test(type);
+}
+
 /** The path of a server's URL, its variables given their defaults, without a trailing slash (`/v1`). */
 function basePathOf(server: unknown): string {
   if (!isNode(server) || typeof server.url !== 'string') return '';
@@ -275,7 +286,7 @@ function responsesOf(responses: unknown, resolve: (node: unknown) => unknown): M
     const response = resolve(raw);
     if (!isNode(response)) continue;
     const content = isNode(response.content) ? response.content : {};
-    const jsonType = Object.keys(content).find((type) => /^application\/([\w.+-]*\+)?json\b/i.test(type));
+    const jsonType = Object.keys(content).find(isJsonMediaType);
     const media = jsonType === undefined ? undefined : resolve(content[jsonType]);
     const headers = new Map<string, ApiHeader>();
     for (const [name, header] of Object.entries(isNode(response.headers) ? response.headers : {})) {

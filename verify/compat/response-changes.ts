@@ -1,4 +1,4 @@
-import type { ApiDocument, ApiOperation, ApiResponse } from './api-document.js';
+import { type ApiDocument, type ApiOperation, type ApiResponse, isJsonMediaType } from './api-document.js';
 import { type CompatFinding, compatFinding } from './compat-finding.js';
 import { headerChanges } from './header-changes.js';
 import { mediaTypeChanges } from './media-type-changes.js';
@@ -26,7 +26,8 @@ function statusesIn(responses: ReadonlyMap<string, ApiResponse>, range: string):
 function compareResponse(pair: Pair, findings: CompatFinding[], path: string, was: ApiResponse, is: ApiResponse): void {
   const { old, next, newOperation } = pair;
   const operation = newOperation.label;
-  if (was.hasBody && !is.hasBody) {
+  const bodyRemoved = was.hasBody && !is.hasBody;
+  if (bodyRemoved) {
     findings.push(
       compatFinding('response-body-removed', {
         operation,
@@ -35,15 +36,16 @@ function compareResponse(pair: Pair, findings: CompatFinding[], path: string, wa
         actual: 'none',
       }),
     );
-    return;
   }
-  mediaTypeChanges({ operation, path, side: 'response', findings }, was.media, is.media);
+  // The JSON media types of a body removed are named by response-body-removed, not again one by one.
+  const oldMedia = bodyRemoved ? new Map([...was.media].filter(([type]) => !isJsonMediaType(type))) : was.media;
+  mediaTypeChanges({ operation, path, side: 'response', findings }, oldMedia, is.media);
   headerChanges(
     { operation, path, resolveOld: old.resolve, resolveNew: next.resolve, findings },
     was.headers,
     is.headers,
   );
-  if (was.hasBody) {
+  if (was.hasBody && !bodyRemoved) {
     compareSchemas(
       { side: 'response', operation, resolveOld: old.resolve, resolveNew: next.resolve, findings },
       was.schema,
@@ -88,10 +90,12 @@ export function responseChanges(pair: Pair): CompatFinding[] {
           actual: `the class ${status[0]}XX, which holds it`,
         }),
       );
+      // The class is named here, as what replaced the status: not again as a status added.
+      for (const key of newResponses.keys()) if (rangeOf(key) === `${status[0]}XX`) covered.add(key);
       compareResponse(pair, findings, path, response, byRange);
       continue;
     }
-    const narrowed = range === undefined ? [] : statusesIn(newResponses, range).filter((one) => !oldResponses.has(one));
+    const narrowed = range === undefined ? [] : statusesIn(newResponses, range);
     if (range !== undefined && narrowed.length > 0) {
       findings.push(
         compatFinding('response-status-range-narrowed', {
@@ -101,7 +105,8 @@ export function responseChanges(pair: Pair): CompatFinding[] {
           actual: `only ${narrowed.join(', ')} of it`,
         }),
       );
-      for (const one of narrowed) {
+      // A status the old document also documented on its own is compared with that, below.
+      for (const one of narrowed.filter((kept) => !oldResponses.has(kept))) {
         covered.add(one);
         compareResponse(pair, findings, `/responses/${one}`, response, newResponses.get(one)!);
       }

@@ -357,6 +357,18 @@ describe('an allOf, read as the one object it makes', () => {
     expect(report.exitCode).toBe(0);
   });
 
+  it("members that disagree on a keyword (two oneOfs) are compared member by member: the second's branch changed is response-schema-changed", async () => {
+    const twoOneOfs = (type: string) => (document: Document) => {
+      orderSchema(document).properties.id = {
+        allOf: [{ oneOf: [{ type: 'integer' }, { type: 'null' }] }, { oneOf: [{ type }, { type: 'null' }] }],
+      };
+    };
+    const report = await compare(twoOneOfs('string'), twoOneOfs('integer'));
+    expect(found(report).map((finding) => [finding.code, finding.path])).toEqual([
+      ['response-schema-changed', '/responses/200/body/[]/id'],
+    ]);
+  });
+
   it('a field made required in another member is no longer optional: a required list joined', async () => {
     const report = await compare(
       (document) => {
@@ -499,8 +511,8 @@ describe('additionalProperties', () => {
     ]);
   });
 
-  it('unset written as true is no change', async () => {
-    expect((await compare(closed(true))).findings).toEqual([]);
+  it.each([true, {}])('unset written as %j is no change', async (value) => {
+    expect((await compare(closed(value))).findings).toEqual([]);
   });
 
   it("the other fields' schema retyped is response-property-type-changed at {*}", async () => {

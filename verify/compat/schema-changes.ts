@@ -69,7 +69,7 @@ const ruleOf: Record<SchemaSide, Record<ChangeKind, CompatRuleId>> = {
 
 const upperBounds = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties'] as const;
 const lowerBounds = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'] as const;
-const compositions = ['oneOf', 'anyOf', 'not'] as const;
+const compositions = ['allOf', 'oneOf', 'anyOf', 'not'] as const;
 
 /**
  * The types a schema allows besides null, sorted; `undefined` when it names none (any value).
@@ -203,11 +203,13 @@ class SchemaWalk {
    * False when a composition changed where the walk does not reason (named, nothing below compared).
    * Its members are compared through their `$ref`s, not as written: a `$ref` kept while its target
    * changed is a change. A change in a `oneOf`, `anyOf` or `not` is named only, since which branch a
-   * value takes (or its negation) flips what widening means. (An `allOf` is merged before: `mergedSchema`.)
+   * value takes (or its negation) flips what widening means. An `allOf` is merged before
+   * (`mergedSchema`); one left here has members that disagree on a keyword (two `oneOf`s, two
+   * maximums), and is compared member by member when both have as many, else named.
    */
   #compositions(old: Node, next: Node, path: string): boolean {
     const byHand = () => {
-      this.note('composition', path, 'the same oneOf/anyOf/not', 'a changed one: compare by hand');
+      this.note('composition', path, 'the same allOf/oneOf/anyOf/not', 'a changed one: compare by hand');
       return false;
     };
     for (const key of compositions) {
@@ -219,8 +221,13 @@ class SchemaWalk {
         continue;
       }
       if (!Array.isArray(was) || !Array.isArray(is) || was.length !== is.length) return byHand();
-      if (was.some((member, index) => this.#changes(member, is[index], `${path}/${key}/${index}`))) return byHand();
+      if (key !== 'allOf' && was.some((member, index) => this.#changes(member, is[index], `${path}/${key}/${index}`)))
+        return byHand();
     }
+    const allOld = old.allOf;
+    const allNew = next.allOf;
+    if (Array.isArray(allOld) && Array.isArray(allNew))
+      for (const [index, member] of allOld.entries()) this.compare(member, allNew[index], path);
     return true;
   }
 
@@ -328,13 +335,15 @@ class SchemaWalk {
     this.note(isMultipleOf(is, was) ? 'narrowed' : 'widened', path, expected, actual);
   }
 
-  /** Fields a schema does not name: `additionalProperties` unset or true takes any, false none, a schema some. */
+  /** Fields a schema does not name: `additionalProperties` unset, true or `{}` takes any, false none, a schema some. */
   #additionalProperties(old: Node, next: Node, path: string): void {
     const objects = [old, next].some((schema) => isNode(schema.properties) || typesOf(schema)?.includes('object'));
     if (!objects) return;
     const kind = (schema: Node): 'any' | 'none' | 'some' => {
       const value = schema.additionalProperties;
-      return value === undefined || value === true ? 'any' : value === false ? 'none' : 'some';
+      // An empty schema ({}) takes any value, as true does.
+      if (value === undefined || value === true || (isNode(value) && Object.keys(value).length === 0)) return 'any';
+      return value === false ? 'none' : 'some';
     };
     const [was, is] = [kind(old), kind(next)];
     const words = { any: 'any other field', none: 'no other field', some: 'other fields of a schema' };

@@ -578,6 +578,13 @@ describe('multipleOf', () => {
     ]);
   });
 
+  it("a parameter's multipleOf changed to one that is neither (5 to 3) is request-parameter-narrowed, an error", async () => {
+    const report = await compare(limit(3), limit(5));
+    expect(found(report).map((finding) => [finding.code, finding.severity])).toEqual([
+      ['request-parameter-narrowed', 'error'],
+    ]);
+  });
+
   it("a parameter's multipleOf made a divisor of itself is request-parameter-widened, info", async () => {
     const report = await compare(limit(5), limit(10));
     expect(found(report).map((finding) => [finding.code, finding.severity])).toEqual([

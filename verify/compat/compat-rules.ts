@@ -154,7 +154,7 @@ export const compatRules = [
     id: 'response-property-narrowed',
     level: 'warning',
     means:
-      'a response field takes fewer values (a bound lowered or added, nullable dropped, a multipleOf added or made a multiple of itself): readers keep working; answers and pacts written under the old document may not',
+      'a response field takes fewer values (a bound lowered or added, nullable dropped, a multipleOf added or changed to one of its multiples): readers keep working; answers and pacts written under the old document may not',
   },
   { id: 'response-property-became-optional', level: 'error', means: 'a required response field is no longer required' },
   {
@@ -184,7 +184,7 @@ export const compatRules = [
     id: 'request-parameter-narrowed',
     level: 'error',
     means:
-      'a parameter takes fewer values (a bound lowered or added, nullable dropped, a pattern, enum or multipleOf added, a multipleOf changed to one of its multiples)',
+      'a parameter takes fewer values (a bound lowered or added, nullable dropped, a pattern, enum or multipleOf added, a multipleOf changed to one that is no divisor of it)',
   },
   {
     id: 'request-parameter-serialization-changed',

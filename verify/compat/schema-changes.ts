@@ -319,7 +319,7 @@ class SchemaWalk {
     }
   }
 
-  /** multipleOf m to n: fewer values when n is a multiple of m, more when m is one of n, else both (widened). */
+  /** multipleOf m to n: fewer values when n is a multiple of m, more when m is one of n, else both. */
   #multipleOf(old: Node, next: Node, path: string): void {
     const was = numeric(old.multipleOf);
     const is = numeric(next.multipleOf);
@@ -331,8 +331,10 @@ class SchemaWalk {
       return;
     }
     if (compareNumbers(was, is) === 0) return;
-    // A value the new one takes that the old refused is a widening, whatever else it refuses.
-    this.note(isMultipleOf(is, was) ? 'narrowed' : 'widened', path, expected, actual);
+    if (isMultipleOf(is, was)) this.note('narrowed', path, expected, actual);
+    else if (isMultipleOf(was, is)) this.note('widened', path, expected, actual);
+    // Neither (2 to 3): it takes values it did not and refuses some it took, named as the side's breaking one.
+    else this.note(this.comparison.side === 'request' ? 'narrowed' : 'widened', path, expected, actual);
   }
 
   /** Fields a schema does not name: `additionalProperties` unset, true or `{}` takes any, false none, a schema some. */
@@ -396,10 +398,11 @@ class SchemaWalk {
 
 /**
  * Compares an old schema with a new one, field by field, and adds a finding for each change: fields
- * removed or added, types and formats, enums, bounds, nullability, required fields; each named by the
- * rule its side gives it (a bound lowered narrows: an error in a request, a warning in a response).
- * `$ref`s are followed (also inside a composition), a recursive schema compared once per pair; an
- * `allOf`'s members are compared as the object's fields; a `oneOf`, `anyOf` or `not` that changed, or a
+ * removed or added, types and formats, enums, bounds, `multipleOf`, nullability, required fields, the
+ * fields it does not name (`additionalProperties`); each named by the rule its side gives it (a bound
+ * lowered narrows: an error in a request, a warning in a response or a response header). `$ref`s are
+ * followed (also inside a composition), a recursive schema compared once per pair; an `allOf` is
+ * compared as the one object it makes (`mergedSchema`); a `oneOf`, `anyOf` or `not` that changed, or a
  * composition of another shape, is named, not reasoned about.
  * @example
  * const findings: CompatFinding[] = [];

@@ -280,3 +280,33 @@ describe('the docs', () => {
       expect(catalogue, code).toContain(`- \`${code}\` (\`CompatError\`)`);
   });
 });
+
+describe("petstore-verify compat on the reviews' leftovers (in process)", () => {
+  it("passes the list's 200 replaced by 2XX, naming it a warning: exit 0", async () => {
+    const ranged = await folder.variant((document) => {
+      const responses = document.paths['/store/orders'].get.responses;
+      responses['2XX'] = responses['200'];
+      delete responses['200'];
+    });
+    const exit = await inProcess('spec/openapi.yaml', ranged);
+    expect(exit).toMatchObject({ code: 0, stderr: '' });
+    expect(exit.stdout.split('\n').slice(1)).toEqual([
+      '! warning response-status-replaced-by-range: GET /v1/store/orders /responses/200: expected the status 200, got the class 2XX, which holds it',
+      'compat: passed: 0 errors (breaking), 1 warning, 0 info (additive) (exit 0)',
+      '',
+    ]);
+  });
+
+  it("flags the cancel's 404 answered as application/problem+json as breaking: exit 1", async () => {
+    const problem = await folder.variant((document) => {
+      const notFound = document.paths['/store/orders/{orderId}'].delete.responses['404'];
+      notFound.content = { 'application/problem+json': notFound.content['application/json'] };
+    });
+    const exit = await inProcess('spec/openapi.yaml', problem);
+    expect(exit.code).toBe(1);
+    expect(exit.stdout.split('\n').slice(1, 3)).toEqual([
+      '✗ error response-media-type-removed: DELETE /v1/store/orders/{orderId} /responses/404/content/application/json: expected the media type application/json, got only application/problem+json',
+      '+ info response-media-type-added: DELETE /v1/store/orders/{orderId} /responses/404/content/application/problem+json: expected only application/json, got also application/problem+json',
+    ]);
+  });
+});

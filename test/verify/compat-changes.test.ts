@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { checkCompatibility, type CompatReport } from '../../verify/compat/index.js';
 import { isMultipleOf } from '../../verify/compat/multiple-of.js';
-import { CompatFolder, type Document, specFile } from './compat-support.js';
+import { CompatFolder, type Document, shippedPact, specFile } from './compat-support.js';
 
 const folder = new CompatFolder();
 afterAll(() => folder.remove());
@@ -592,15 +592,15 @@ describe('multipleOf', () => {
     ]);
   });
 
-  it('is exact past 2^53 and in decimals', () => {
-    expect([
-      isMultipleOf(9007199254740993n, 3n),
-      isMultipleOf(9007199254740993n, 2),
-      isMultipleOf(19.99, 0.01),
-      isMultipleOf(0.3, 0.1),
-      isMultipleOf(1e21, 7),
-      isMultipleOf(5, 0),
-    ]).toEqual([true, false, true, true, false, false]);
+  it.each([
+    [9007199254740993n, 3n, true],
+    [9007199254740993n, 2, false],
+    [19.99, 0.01, true],
+    [0.3, 0.1, true],
+    [1e21, 7, false],
+    [5, 0, false],
+  ])('isMultipleOf(%s, %s) is %s: exact past 2^53 and in decimals', (value, divisor, expected) => {
+    expect(isMultipleOf(value, divisor)).toBe(expected);
   });
 });
 
@@ -700,15 +700,93 @@ describe("a pact's values against the new schema", () => {
     ]);
   });
 
-  it('a field held by another member of an allOf passes, and its value is judged', async () => {
-    const asAllOf = (document: Document) => {
-      document.components.schemas.Order = {
-        allOf: [{ properties: { id: { type: 'integer' } } }, { properties: { status: { type: 'string' } } }],
-      };
+  const twoMembers = (document: Document) => {
+    document.components.schemas.Order = {
+      allOf: [{ properties: { id: { type: 'integer' } } }, { properties: { status: { type: 'string' } } }],
     };
-    expect(await judged('[{"id":1,"status":"pending"}]', asAllOf)).toEqual([]);
-    expect(await judged('[{"id":1,"status":2}]', asAllOf)).toEqual([
+  };
+
+  it('a field held by another member of an allOf passes', async () => {
+    expect(await judged('[{"id":1,"status":"pending"}]', twoMembers)).toEqual([]);
+  });
+
+  it("a field held by another member of an allOf is judged by that member's schema", async () => {
+    expect(await judged('[{"id":1,"status":2}]', twoMembers)).toEqual([
       { code: 'pact-field-type-changed', path: '/response/body/0/status', expected: 'string', actual: '2' },
     ]);
+  });
+});
+
+describe("a pact's media type against the new document", () => {
+  /** The kit's document with the cancel's 404 documented under `type` alone. */
+  const notFoundAs = (type: string) =>
+    folder.variant((document) => {
+      const notFound = document.paths['/store/orders/{orderId}'].delete.responses['404'];
+      notFound.content = { [type]: notFound.content['application/json'] };
+    });
+
+  it("the shipped pact's 404s stating application/json break where it is application/problem+json only: pact-media-type-undocumented", async () => {
+    const report = await checkCompatibility({
+      newFile: await notFoundAs('application/problem+json'),
+      pactFiles: [shippedPact],
+    });
+    expect(
+      report.findings.map(({ code, interaction, path, expected, actual }) => ({
+        code,
+        interaction,
+        path,
+        expected,
+        actual,
+      })),
+    ).toEqual(
+      [
+        'cancel-far-out-of-range-order › cancel order 9223372036854775807',
+        'cancel-unknown-order › cancel an unknown order',
+      ].map((interaction) => ({
+        code: 'pact-media-type-undocumented',
+        interaction,
+        path: '/response/headers/content-type',
+        expected: 'the media type application/json documented for its status',
+        actual: 'only application/problem+json',
+      })),
+    );
+    expect(report.exitCode).toBe(1);
+  });
+
+  it('the shipped pact passes where the 404 is documented with a charset parameter', async () => {
+    const report = await checkCompatibility({
+      newFile: await notFoundAs('application/json; charset=utf-8'),
+      pactFiles: [shippedPact],
+    });
+    expect(report.findings).toEqual([]);
+  });
+
+  it('a Content-Type a matcher judges by a pattern is not held to its example', async () => {
+    const pact = await folder.file(
+      `pact-${++count}.json`,
+      JSON.stringify({
+        consumer: { name: 'dashboard' },
+        provider: { name: 'orders' },
+        metadata: { pactSpecification: { version: '3.0.0' } },
+        interactions: [
+          {
+            description: 'lists orders',
+            request: { method: 'GET', path: '/v1/orders' },
+            response: {
+              status: 200,
+              headers: { 'Content-Type': 'application/json' },
+              body: [],
+              matchingRules: {
+                header: { 'Content-Type': { matchers: [{ match: 'regex', regex: 'application/.*json' }] } },
+              },
+            },
+          },
+        ],
+      }),
+    );
+    const document = small();
+    ok(document).content = { 'application/problem+json': ok(document).content['application/json'] };
+    const report = await checkCompatibility({ newFile: await written(document), pactFiles: [pact] });
+    expect(report.findings).toEqual([]);
   });
 });

@@ -255,6 +255,12 @@ export const compatRules = [
     means: 'no status a pact interaction accepts is documented for its operation in the new document',
   },
   {
+    id: 'pact-media-type-undocumented',
+    level: 'error',
+    means:
+      "the media type a pact interaction's response states (its Content-Type) is not documented for its status in the new document: a provider following it answers another",
+  },
+  {
     id: 'pact-field-removed',
     level: 'error',
     means:

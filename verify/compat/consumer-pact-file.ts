@@ -13,6 +13,11 @@ export interface InteractionToCheck {
   headers: Map<string, string[]>;
   /** The statuses the interaction accepts: its own, or those of a `statusCode` matcher. */
   statuses: (number | string)[];
+  /**
+   * The media type its response states (its Content-Type, else a V4 body's `contentType`), lower case
+   * and without parameters; `undefined` when it states none, or a matching rule makes the header a pattern.
+   */
+  mediaType?: string;
   /** The response body's JSON, `undefined` when it has none. */
   body: JsonValue | undefined;
   /** The body paths its matching rules name (`[*]`, then a field): what it relies on beyond the example. */
@@ -62,6 +67,20 @@ function bodyOf(raw: unknown): JsonValue | undefined {
     return content as JsonValue;
   }
   return raw as JsonValue;
+}
+
+function mediaTypeOf(response: Node): string | undefined {
+  const headers = valuesOf(response.headers, true);
+  const rules = isNode(response.matchingRules) ? response.matchingRules : {};
+  const headerRules = isNode(rules.header) ? rules.header : isNode(rules.headers) ? rules.headers : {};
+  // A Content-Type a matcher judges by a pattern: its example is one value of many, not what is relied on.
+  if (Object.keys(headerRules).some((name) => name.toLowerCase() === 'content-type')) return undefined;
+  const body = response.body;
+  const stated =
+    headers.get('content-type')?.[0] ??
+    (isNode(body) && typeof body.contentType === 'string' ? body.contentType : undefined);
+  const essence = stated?.split(';')[0]?.trim().toLowerCase();
+  return essence === '' ? undefined : essence;
 }
 
 const statusClasses: Record<string, string> = {
@@ -177,6 +196,7 @@ export async function readConsumerPact(file: string): Promise<PactToCheck> {
       query: valuesOf(request.query, false),
       headers: valuesOf(request.headers, true),
       statuses: statusesOf(response),
+      ...(mediaTypeOf(response) === undefined ? {} : { mediaType: mediaTypeOf(response) }),
       body: bodyOf(response.body),
       rulePaths: rulePathsOf(response, v2),
     };

@@ -271,6 +271,15 @@ function documentedResponse(operation: ApiOperation, status: number | string): A
   return responses.get(text) ?? responses.get(`${text[0]}XX`) ?? ofClass ?? responses.get('default');
 }
 
+/** Whether a response's `content` documents a media type: by name (parameters aside), or by a range (`application/*`, any type). */
+function documentsMediaType(media: ReadonlyMap<string, unknown>, type: string): boolean {
+  const [kind] = type.split('/');
+  return [...media.keys()].some((key) => {
+    const documented = key.split(';')[0]!.trim();
+    return documented === type || documented === `${kind}/*` || documented === '*/*';
+  });
+}
+
 function credentialsMet(context: Context, operation: ApiOperation): boolean {
   const { interaction, document } = context;
   const has = (scheme: string): boolean => {
@@ -401,6 +410,16 @@ export function checkPact(documents: readonly ApiDocument[], pact: PactToCheck):
         note(context, 'pact-field-removed', '/response/body', 'a JSON body documented for its status', 'none');
       }
       continue;
+    }
+    const mediaType = interaction.mediaType;
+    if (mediaType !== undefined && !documentsMediaType(response.media, mediaType)) {
+      note(
+        context,
+        'pact-media-type-undocumented',
+        '/response/headers/content-type',
+        `the media type ${mediaType} documented for its status`,
+        `only ${[...response.media.keys()].join(', ')}`,
+      );
     }
     if (interaction.body !== undefined) checkValue(context, interaction.body, response.schema, '/response/body');
     for (const segments of interaction.rulePaths) checkRulePath(context, segments, response.schema, interaction.body);

@@ -216,6 +216,13 @@ describe('media types', () => {
     ]);
   });
 
+  it('a charset parameter written out is no change', async () => {
+    const report = await compare((document) => {
+      ok(document).content = { 'application/json; charset=utf-8': ok(document).content['application/json'] };
+    });
+    expect(report.findings).toEqual([]);
+  });
+
   it("a media type's name written in another case is no change", async () => {
     const report = await compare((document) => {
       ok(document).content = { 'Application/JSON': ok(document).content['application/json'] };

@@ -7,7 +7,8 @@ const rules: Record<'response' | 'request-body', Record<'removed' | 'added', Com
 };
 
 /**
- * The media types of a response's or a request body's `content` removed and added, one finding each:
+ * The media types of a response's or a request body's `content` removed and added (by type and
+ * subtype, case and parameters aside), one finding each:
  * `application/json` changed to `application/problem+json` is one removed and one added (the body's
  * schema is compared apart, across them). What a removal breaks depends on the side: a consumer reading
  * a response's Content-Type, or a client sending a body of the type.
@@ -23,10 +24,14 @@ export function mediaTypeChanges(
   next: ReadonlyMap<string, unknown>,
 ): void {
   const { operation, path, side, findings } = where;
+  // Compared by type and subtype (RFC 9110 §8.3.1): a charset parameter written out is no other type.
+  const essence = (type: string) => type.split(';')[0]!.trim();
+  const oldEssences = new Set([...old.keys()].map(essence));
+  const newEssences = new Set([...next.keys()].map(essence));
   const rule = (change: 'removed' | 'added') => rules[side][change];
   const listed = (types: ReadonlyMap<string, unknown>) => (types.size === 0 ? 'no body' : [...types.keys()].join(', '));
   for (const type of old.keys()) {
-    if (next.has(type)) continue;
+    if (newEssences.has(essence(type))) continue;
     findings.push(
       compatFinding(rule('removed'), {
         operation,
@@ -37,7 +42,7 @@ export function mediaTypeChanges(
     );
   }
   for (const type of next.keys()) {
-    if (old.has(type)) continue;
+    if (oldEssences.has(essence(type))) continue;
     findings.push(
       compatFinding(rule('added'), {
         operation,

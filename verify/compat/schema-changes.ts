@@ -339,8 +339,9 @@ class SchemaWalk {
 
   /** Fields a schema does not name: `additionalProperties` unset, true or `{}` takes any, false none, a schema some. */
   #additionalProperties(old: Node, next: Node, path: string): void {
-    const objects = [old, next].some((schema) => isNode(schema.properties) || typesOf(schema)?.includes('object'));
-    if (!objects) return;
+    // additionalProperties means nothing to a value that cannot be an object.
+    const noObject = (schema: Node) => typesOf(schema)?.includes('object') === false;
+    if (noObject(old) && noObject(next)) return;
     const kind = (schema: Node): 'any' | 'none' | 'some' => {
       const value = schema.additionalProperties;
       // An empty schema ({}) takes any value, as true does.

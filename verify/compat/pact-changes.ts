@@ -41,11 +41,16 @@ function integerOf(value: JsonValue): bigint | undefined {
   return typeof value === 'number' && Number.isInteger(value) ? BigInt(value) : undefined;
 }
 
+// A pact of many interactions meets the same few patterns again and again: each is compiled once.
+const compiledPatterns = new Map<string, RegExp>();
+
 /** Whether a text matches a schema's pattern, read as JSON Schema reads it: an ECMA-262 regular expression, unanchored, in Unicode mode (as Ajv compiles it). */
 function matches(pattern: string, text: string, file: string): boolean {
-  let expression: RegExp;
+  let expression = compiledPatterns.get(pattern);
+  if (expression !== undefined) return expression.test(text);
   try {
     expression = new RegExp(pattern, 'u');
+    compiledPatterns.set(pattern, expression);
   } catch (error) {
     // A pattern no value can be judged against is a document the check cannot read, never a pass.
     throw new CompatError(

@@ -6,9 +6,9 @@ import { compareSchemas } from './schema-changes.js';
 
 type Pair = { old: ApiDocument; next: ApiDocument; oldOperation: ApiOperation; newOperation: ApiOperation };
 
-/** `2XX` for a status class (OpenAPI's range), `undefined` for a status or `default`. */
+/** `2XX` for a status class (OpenAPI's range, upper case as it requires), `undefined` for a status or `default`. */
 function rangeOf(status: string): string | undefined {
-  return /^[1-5]XX$/i.test(status) ? `${status[0]}XX` : undefined;
+  return /^[1-5]XX$/.test(status) ? status : undefined;
 }
 
 /** The response `responses` documents for the class of `status` (`2XX` for 200), if it has one. */
@@ -70,7 +70,7 @@ export function responseChanges(pair: Pair): CompatFinding[] {
   const oldResponses = oldOperation.responses;
   const newResponses = newOperation.responses;
   const statusList = (responses: ReadonlyMap<string, ApiResponse>) => [...responses.keys()].join(', ');
-  // Statuses of the new document already documented by a class of the old one: no status added.
+  // Statuses of the new document already named by a pairing with a class: not named again as added.
   const covered = new Set<string>();
   for (const [status, response] of oldResponses) {
     const path = `/responses/${status}`;

@@ -449,6 +449,20 @@ describe("a response header's schema", () => {
     expect(report.findings).toEqual([]);
   });
 
+  it('a required header removed is required-response-header-removed, an error', async () => {
+    const report = await compare((document) => delete ok(document).headers, header({ type: 'integer' }, true));
+    expect(found(report)).toEqual([
+      {
+        code: 'required-response-header-removed',
+        severity: 'error',
+        path: '/responses/200/headers/x-rate-limit',
+        expected: 'the required header x-rate-limit',
+        actual: 'none',
+      },
+    ]);
+    expect(report.exitCode).toBe(1);
+  });
+
   it('a required header made optional is response-header-became-optional, an error', async () => {
     const report = await compare(header({ type: 'integer' }, false), header({ type: 'integer' }, true));
     expect(found(report)).toEqual([

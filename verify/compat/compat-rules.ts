@@ -83,7 +83,12 @@ export const compatRules = [
     level: 'info',
     means: 'a response documents a new media type, or a body where it documented none',
   },
-  { id: 'response-header-removed', level: 'warning', means: 'a documented response header is gone' },
+  {
+    id: 'required-response-header-removed',
+    level: 'error',
+    means: 'a response header documented as required is gone: a consumer reading it breaks',
+  },
+  { id: 'response-header-removed', level: 'warning', means: 'a documented response header (not required) is gone' },
   {
     id: 'response-header-became-optional',
     level: 'error',

@@ -3,8 +3,8 @@ import { type CompatFinding, compatFinding } from './compat-finding.js';
 import { compareSchemas } from './schema-changes.js';
 
 /**
- * The headers of a response kept in both documents: one removed (a warning), one added (info), one
- * no longer required (an error), and each kept header's schema compared as a value a consumer reads
+ * The headers of a response kept in both documents: one removed (a warning; an error when it was
+ * required), one added (info), one no longer required (an error), and each kept header's schema compared as a value a consumer reads
  * (`response-header-*`: a type changed or a bound raised breaks it, a bound lowered may not).
  * @example
  * const findings: CompatFinding[] = [];
@@ -29,10 +29,10 @@ export function headerChanges(
     const kept = next.get(name);
     if (kept === undefined) {
       findings.push(
-        compatFinding('response-header-removed', {
+        compatFinding(header.required ? 'required-response-header-removed' : 'response-header-removed', {
           operation,
           path: at,
-          expected: `the header ${name}`,
+          expected: `the ${header.required ? 'required ' : ''}header ${name}`,
           actual: 'none',
         }),
       );

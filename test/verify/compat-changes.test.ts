@@ -811,3 +811,87 @@ describe("a pact's media type against the new document", () => {
     expect(report.findings).toEqual([]);
   });
 });
+
+describe("a pact's response headers against the new document", () => {
+  /** A pact of one list interaction expecting `X-Rate-Limit: ten`, judged by a pattern or not. */
+  const rateLimitPact = (matched: boolean) =>
+    folder.file(
+      `pact-${++count}.json`,
+      JSON.stringify({
+        consumer: { name: 'dashboard' },
+        provider: { name: 'orders' },
+        metadata: { pactSpecification: { version: '3.0.0' } },
+        interactions: [
+          {
+            description: 'lists orders',
+            request: { method: 'GET', path: '/v1/orders' },
+            response: {
+              status: 200,
+              headers: { 'X-Rate-Limit': 'ten' },
+              body: [],
+              ...(matched
+                ? { matchingRules: { header: { 'X-Rate-Limit': { matchers: [{ match: 'regex', regex: '\\w+' }] } } } }
+                : {}),
+            },
+          },
+        ],
+      }),
+    );
+  const judged = async (matched: boolean, header?: object) => {
+    const document = small();
+    if (header !== undefined) ok(document).headers = { 'X-Rate-Limit': header };
+    const report = await checkCompatibility({
+      newFile: await written(document),
+      pactFiles: [await rateLimitPact(matched)],
+    });
+    return report.findings.map(({ code, severity, path, expected, actual }) => ({
+      code,
+      severity,
+      path,
+      expected,
+      actual,
+    }));
+  };
+
+  it("a header value its documented schema refuses is that value's pact-field-type-changed", async () => {
+    expect(await judged(false, { schema: { type: 'integer' } })).toEqual([
+      {
+        code: 'pact-field-type-changed',
+        severity: 'error',
+        path: '/response/headers/x-rate-limit',
+        expected: 'integer',
+        actual: '"ten"',
+      },
+    ]);
+  });
+
+  it('a header value a matching rule judges by a pattern is an example, not judged', async () => {
+    expect(await judged(true, { schema: { type: 'integer' } })).toEqual([]);
+  });
+
+  it('a header the document does not declare for its status is pact-header-undocumented, a warning', async () => {
+    expect(await judged(false)).toEqual([
+      {
+        code: 'pact-header-undocumented',
+        severity: 'warning',
+        path: '/response/headers/x-rate-limit',
+        expected: 'the header x-rate-limit documented for its status',
+        actual: 'no such header',
+      },
+    ]);
+  });
+
+  it("the shipped pact's pet read expects Sunset: removed from the document, pact-header-undocumented names it", async () => {
+    const next = await folder.variant(
+      (document) => delete document.paths['/pets/{petId}'].get.responses['200'].headers.Sunset,
+    );
+    const report = await checkCompatibility({ newFile: next, pactFiles: [shippedPact] });
+    expect(report.findings.map(({ code, interaction, path }) => ({ code, interaction, path }))).toEqual([
+      {
+        code: 'pact-header-undocumented',
+        interaction: 'read-deprecated-pet › read pet 1',
+        path: '/response/headers/sunset',
+      },
+    ]);
+  });
+});

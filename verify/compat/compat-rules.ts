@@ -274,13 +274,14 @@ export const compatRules = [
   {
     id: 'pact-field-type-changed',
     level: 'error',
-    means: "a value of a pact interaction's body is not of the type or format the new schema gives the field",
+    means:
+      "a value of a pact interaction's body (or of a response header it expects) is not of the type or format the new schema gives it",
   },
   {
     id: 'pact-value-refused',
     level: 'error',
     means:
-      "a value of a pact interaction's body is outside what the new schema allows (enum, bounds, lengths, item counts, pattern, multipleOf, nullable)",
+      "a value of a pact interaction's body (or of a response header it expects) is outside what the new schema allows (enum, bounds, lengths, item counts, pattern, multipleOf, nullable)",
   },
   {
     id: 'pact-parameter-refused',
@@ -292,6 +293,12 @@ export const compatRules = [
     id: 'pact-parameter-unknown',
     level: 'warning',
     means: 'a pact interaction sends a query parameter the new document does not declare',
+  },
+  {
+    id: 'pact-header-undocumented',
+    level: 'warning',
+    means:
+      'a response header a pact interaction expects is not documented for its status in the new document: a provider following it need not send it',
   },
   {
     id: 'pact-security-unmet',

@@ -18,6 +18,10 @@ export interface InteractionToCheck {
    * and without parameters; `undefined` when it states none, or a matching rule makes the header a pattern.
    */
   mediaType?: string;
+  /** The response headers it expects, by lower-case name. */
+  responseHeaders: Map<string, string[]>;
+  /** The response headers its matching rules judge (by a pattern, a type): their values are examples. */
+  matchedHeaders: Set<string>;
   /** The response body's JSON, `undefined` when it has none. */
   body: JsonValue | undefined;
   /** The body paths its matching rules name (`[*]`, then a field): what it relies on beyond the example. */
@@ -69,12 +73,18 @@ function bodyOf(raw: unknown): JsonValue | undefined {
   return raw as JsonValue;
 }
 
+/** The response headers a matching rule judges, by lower-case name (V3/V4 `header`, V2 `$.headers.X`). */
+function matchedHeadersOf(response: Node): Set<string> {
+  const rules = isNode(response.matchingRules) ? response.matchingRules : {};
+  const names = Object.keys(isNode(rules.header) ? rules.header : {});
+  for (const key of Object.keys(rules)) if (key.startsWith('$.headers.')) names.push(key.slice('$.headers.'.length));
+  return new Set(names.map((name) => name.toLowerCase()));
+}
+
 function mediaTypeOf(response: Node): string | undefined {
   const headers = valuesOf(response.headers, true);
-  const rules = isNode(response.matchingRules) ? response.matchingRules : {};
-  const headerRules = isNode(rules.header) ? rules.header : isNode(rules.headers) ? rules.headers : {};
   // A Content-Type a matcher judges by a pattern: its example is one value of many, not what is relied on.
-  if (Object.keys(headerRules).some((name) => name.toLowerCase() === 'content-type')) return undefined;
+  if (matchedHeadersOf(response).has('content-type')) return undefined;
   const body = response.body;
   const stated =
     headers.get('content-type')?.[0] ??
@@ -197,6 +207,8 @@ export async function readConsumerPact(file: string): Promise<PactToCheck> {
       headers: valuesOf(request.headers, true),
       statuses: statusesOf(response),
       ...(mediaTypeOf(response) === undefined ? {} : { mediaType: mediaTypeOf(response) }),
+      responseHeaders: valuesOf(response.headers, true),
+      matchedHeaders: matchedHeadersOf(response),
       body: bodyOf(response.body),
       rulePaths: rulePathsOf(response, v2),
     };

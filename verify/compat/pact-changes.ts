@@ -276,6 +276,28 @@ function documentedResponse(operation: ApiOperation, status: number | string): A
   return responses.get(text) ?? responses.get(`${text[0]}XX`) ?? ofClass ?? responses.get('default');
 }
 
+/**
+ * The response headers a pact interaction expects, against those its status documents: one the
+ * document does not declare is a warning (a provider following it need not send it); one it declares
+ * has its value judged by the header's schema, unless a matching rule makes the value an example.
+ */
+function checkResponseHeaders(context: Context, interaction: InteractionToCheck, response: ApiResponse): void {
+  for (const [name, values] of interaction.responseHeaders) {
+    // The media type is judged by its own rule; a header's text is judged once, its first value.
+    if (name === 'content-type' || values[0] === undefined) continue;
+    const path = `/response/headers/${name}`;
+    const documented = response.headers.get(name);
+    if (documented === undefined) {
+      note(context, 'pact-header-undocumented', path, `the header ${name} documented for its status`, 'no such header');
+      continue;
+    }
+    const schema = context.document.resolve(documented.schema);
+    if (interaction.matchedHeaders.has(name) || !isNode(schema)) continue;
+    const why = refusal(wireValue(values[0], schema), schema, context.document.file);
+    if (why !== undefined) note(context, why.code, path, why.expected, JSON.stringify(values[0]));
+  }
+}
+
 /** Whether a response's `content` documents a media type: by name (parameters aside), or by a range (`application/*`, any type). */
 function documentsMediaType(media: ReadonlyMap<string, unknown>, type: string): boolean {
   const [kind] = type.split('/');
@@ -426,6 +448,7 @@ export function checkPact(documents: readonly ApiDocument[], pact: PactToCheck):
         `only ${[...response.media.keys()].join(', ')}`,
       );
     }
+    checkResponseHeaders(context, interaction, response);
     if (interaction.body !== undefined) checkValue(context, interaction.body, response.schema, '/response/body');
     for (const segments of interaction.rulePaths) checkRulePath(context, segments, response.schema, interaction.body);
   }

@@ -21,7 +21,7 @@ export interface OrderInterface {
 function storeOfOperations(store: OrderStore): StoreOfOperations {
   return {
     listBody: () => store.listBody(),
-    eachOrder: (visit) => store.eachOrder(visit),
+    eachOrderById: (from, visit) => store.eachOrderById(from, visit),
     find: (id) => store.find(id),
     ordersWithSameFloat64: (sent) => store.ordersWithSameFloat64(sent),
     change: (id, move) => store.change(id, move),

@@ -278,7 +278,7 @@ class RequestPipeline {
     return operate(
       route.operation,
       { store: session.store, authenticate, petDeprecation, petSunset, conflictBody: session.conflictBody },
-      { request, parameter, search: () => new URL(request.url).searchParams },
+      { request, parameter, query: () => new URL(request.url).search.slice(1) },
     );
   }
 

@@ -36,7 +36,7 @@ type Page = { orders: { id: bigint; status: OrderStatus }[]; nextCursor: string 
 /** The outcome of one call with this query string, as the mock would answer it (parameters read first). */
 function list(query: string, orders: readonly StoredOrder[] = stored): MockOutcome | 'bad parameter' {
   const read = readParameters(routeOf('listOrdersV2'), {
-    search: () => new URLSearchParams(query),
+    query: () => query,
     headers: new Headers(),
   });
   if (!read.ok) return 'bad parameter';

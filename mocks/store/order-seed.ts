@@ -217,7 +217,11 @@ export class OrderSeed {
     }
   }
 
-  /** A new copy of the order with this id, read back alone, or undefined. */
+  /**
+   * A new copy of the order with this id, read back alone, or undefined.
+   * @example
+   * OrderSeed.from([{ id: 9007199254740993n, status: 'shipped' }]).find(9007199254740993n) // { id: 9007199254740993n, status: 'shipped' }
+   */
   find(id: bigint): StoredOrder | undefined {
     const ids = this.#ids;
     const idAt = (position: number) => ids[position]!;

@@ -1,6 +1,7 @@
 import { toInt64 } from '../core/int64.js';
 import { parseJson, type JsonValue } from '../core/parse-json.js';
 import { int64AsBigint } from '../core/exact-fetch.js';
+import { majorBase } from '../core/major-base.js';
 import { isErrorRecord, orderInt64Fields, type ErrorRecord, type ExactOrder } from '../core/records.js';
 import { documentedResponse, majorRoutes, pathOf, routeOf, type OperationName, type Route } from '../core/routes.js';
 
@@ -174,12 +175,12 @@ export function createOrderClient(options: OrderClientOptions): OrderClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   // A major's base URL is v1's with its last segment that major's (https://x/api/v1 → https://x/api/v2).
   const baseOf = (base: string) => {
-    if (base === '/v1') return baseUrl;
-    if (!baseUrl.endsWith('/v1'))
+    const beside = majorBase(baseUrl, base);
+    if (beside === undefined)
       throw new TypeError(
         `the client's baseUrl ${baseUrl} does not end with /v1, so ${base} cannot be found beside it`,
       );
-    return `${baseUrl.slice(0, -'/v1'.length)}${base}`;
+    return beside;
   };
   const send = (operation: OperationName, parameter?: bigint | number | string, query?: QueryInput) => {
     const route = routeOf(operation);

@@ -56,8 +56,11 @@ export type ParameterReading =
 
 /** The parts of a request its parameters are read from. */
 export interface ParameterSource {
-  /** The query string's pairs, at the first ask (a route without query parameters never asks). */
-  search(): URLSearchParams;
+  /**
+   * The query string as sent, without its `?` and still percent-encoded (`status=%FF&limit=2`), at the
+   * first ask (a route without query parameters never asks): read here, so that a refusal can say what came.
+   */
+  query(): string;
   headers: { get(name: string): string | null };
 }
 
@@ -83,7 +86,7 @@ export function headerParametersOf(route: Route): readonly HeldParameter[] {
  * its type are violations; a parameter the route does not declare is ignored (gap 50). A route with no
  * such parameter reads nothing.
  * @example
- * readParameters(route, { search: () => new URLSearchParams('limit=500'), headers: new Headers() })
+ * readParameters(route, { query: () => 'limit=500', headers: new Headers() })
  * // { ok: false, violations: [{ in: 'query', name: 'limit', expected: 'must be <= 100', actual: '"500"' }] }
  */
 export function readParameters(route: Route, source: ParameterSource): ParameterReading {
@@ -94,23 +97,77 @@ export function readParameters(route: Route, source: ParameterSource): Parameter
   const queryValues: Record<string, ParameterValue> = {};
   const headerValues: Record<string, ParameterValue> = {};
   if (query.length > 0) {
-    const search = source.search();
-    for (const parameter of query)
-      readOne(route, 'query', parameter, search.getAll(parameter.name), queryValues, violations);
+    const pairs = queryPairs(source.query());
+    for (const parameter of query) {
+      const sent = pairs.filter((pair) => pair.name === parameter.name);
+      readOne(route, 'query', parameter, sent, queryValues, violations);
+    }
   }
   for (const parameter of header) {
     const text = source.headers.get(parameter.name);
-    readOne(route, 'header', parameter, text === null ? [] : [text], headerValues, violations);
+    readOne(route, 'header', parameter, text === null ? [] : [{ text, sent: text }], headerValues, violations);
   }
   if (violations.length > 0) return { ok: false, violations };
   return { ok: true, values: { query: queryValues, header: headerValues } };
+}
+
+// A value as read (undefined: its percent-decoded bytes are not UTF-8) and as it came.
+interface SentValue {
+  text: string | undefined;
+  sent: string;
+}
+
+const utf8 = new TextEncoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+// A query string's pairs as `application/x-www-form-urlencoded` reads them (WHATWG URL, as
+// URLSearchParams does: `&` between pairs, the first `=` between name and value, `+` a space, `%XX` a
+// byte, a `%` without two hex digits kept), except that a value whose bytes are not UTF-8 is kept as
+// sent rather than read with U+FFFD in place of them: the refusal says what came (spec gap 58).
+function queryPairs(query: string): { name: string; text: string | undefined; sent: string }[] {
+  const pairs: { name: string; text: string | undefined; sent: string }[] = [];
+  for (const pair of query.split('&')) {
+    if (pair === '') continue;
+    const equals = pair.indexOf('=');
+    const name = equals === -1 ? pair : pair.slice(0, equals);
+    const sent = equals === -1 ? '' : pair.slice(equals + 1);
+    pairs.push({ name: lenientUtf8.decode(percentDecoded(name)), text: utf8Text(percentDecoded(sent)), sent });
+  }
+  return pairs;
+}
+
+function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const isHexDigit = (byte: number | undefined) =>
+  byte !== undefined &&
+  ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
+
+function percentDecoded(text: string): Uint8Array {
+  const bytes = utf8.encode(text.replaceAll('+', ' '));
+  const decoded = new Uint8Array(bytes.length);
+  let length = 0;
+  for (let index = 0; index < bytes.length; index++) {
+    const byte = bytes[index]!;
+    if (byte === 0x25 && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])) {
+      decoded[length++] = Number.parseInt(String.fromCharCode(bytes[index + 1]!, bytes[index + 2]!), 16);
+      index += 2;
+    } else decoded[length++] = byte;
+  }
+  return decoded.subarray(0, length);
 }
 
 function readOne(
   route: Route,
   where: 'query' | 'header',
   parameter: HeldParameter,
-  texts: readonly string[],
+  given: readonly SentValue[],
   values: Record<string, ParameterValue>,
   violations: ParameterViolation[],
 ): void {
@@ -122,7 +179,14 @@ function readOne(
   };
   const broken = (expected: string, actual: string) =>
     violations.push({ in: where, name: parameter.name, expected, actual });
-  const sent = texts.length === 1 ? JSON.stringify(texts[0]) : texts.map((text) => JSON.stringify(text)).join(', ');
+  // What came, for a refusal: the values as read, or as sent where one is not UTF-8 once decoded.
+  const undecodable = given.filter((value) => value.text === undefined);
+  const shown = (undecodable.length > 0 ? given.map((value) => value.sent) : given.map((value) => value.text!)).map(
+    (text) => JSON.stringify(text),
+  );
+  const sent = shown.join(', ');
+  if (undecodable.length > 0) return void broken('must be UTF-8 once percent-decoded', sent);
+  const texts = given.map((value) => value.text!);
   if (texts.length === 0) {
     if (parameter.required) broken('is required', 'nothing');
     else if (schema.default !== undefined) values[parameter.name] = schema.default as ParameterValue;
@@ -136,12 +200,21 @@ function readOne(
         ? texts
         : texts.flatMap((text) => text.split(',').map((item) => (where === 'header' ? item.trim() : item)));
     const read = items.map((item) => readScalar(schema.items ?? {}, item));
-    if (read.includes(undefined)) return void broken(`must be a list of ${pluralOf(schema.items?.type)}`, sent);
+    const wrong = items.find((_, index) => read[index] === undefined);
+    if (wrong !== undefined) {
+      const canonical = canonicalInteger(schema.items ?? {}, wrong);
+      return void broken(
+        canonical === undefined
+          ? `must be a list of ${pluralOf(schema.items?.type)}`
+          : `must be a list of integers, each without leading zeros or -0 (${canonical}, not ${wrong})`,
+        sent,
+      );
+    }
     value = read as Scalar[];
   } else {
     if (texts.length > 1) return void broken('must be given once', sent);
     value = readScalar(schema, texts[0]!);
-    if (value === undefined) return void broken(typeWords(schema), sent);
+    if (value === undefined) return void broken(typeWords(schema, texts[0]!), sent);
   }
   const found = schemaValidator(`parameter:${route.method} ${route.path}:${where}:${parameter.name}`, schema)(value);
   const [first] = found;
@@ -149,7 +222,9 @@ function readOne(
   values[parameter.name] = value;
 }
 
-const integerText = /^-?[0-9]+$/;
+// An integer in its one decimal form: no leading zero, no `+`, no `-0` (spec gap 58).
+const integerText = /^(?:0|-?[1-9][0-9]*)$/;
+const decimalDigits = /^-?[0-9]+$/;
 // JSON's number grammar (RFC 8259, 6): what a number parameter is written as.
 const numberText = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
@@ -176,7 +251,14 @@ function pluralOf(type: unknown): string {
   return type === 'boolean' ? 'true or false values' : `${String(type)}s`;
 }
 
-function typeWords(schema: { type?: unknown }): string {
+// The one way to write an integer sent with leading zeros or as -0 (`007` → `7`), for the refusal.
+function canonicalInteger(schema: { type?: unknown }, text: string): string | undefined {
+  return schema.type === 'integer' && decimalDigits.test(text) ? String(BigInt(text)) : undefined;
+}
+
+function typeWords(schema: { type?: unknown }, text: string): string {
+  const canonical = canonicalInteger(schema, text);
+  if (canonical !== undefined) return `must be an integer written as ${canonical}, without leading zeros or -0`;
   if (schema.type === 'integer') return 'must be an integer';
   if (schema.type === 'number') return 'must be a number';
   if (schema.type === 'boolean') return 'must be true or false';

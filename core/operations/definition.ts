@@ -55,10 +55,15 @@ export interface StoreOfOperations {
   /** The body of the list of the orders not cancelled, as UTF-8 JSON parts. */
   listBody(): readonly Uint8Array[];
   /**
-   * Every order, whatever its status, in the order they were stored, each given to `visit` as the store
-   * holds it (not a copy: `visit` reads, never changes it): v2's list keeps a page of them.
+   * The orders whose id is greater than `after` (every one when undefined) and whose status is `status`
+   * (any when undefined), in ascending order of id, each given to `visit` as the store holds it (not a
+   * copy: `visit` reads, never changes it) until `visit` returns false: v2's list reads a page of them,
+   * and the store reads no other order than those and the ones the filter skips.
    */
-  eachOrder(visit: (order: Readonly<StoredOrder>) => void): void;
+  eachOrderById(
+    from: { after?: bigint | undefined; status?: OrderStatus | undefined },
+    visit: (order: Readonly<StoredOrder>) => boolean,
+  ): void;
   /** A copy of the order with this id, whatever its status, with every field it was given. */
   find(id: bigint): StoredOrder | undefined;
   /** Cancels a pending order: what the store found (an order cancelled before counts as absent). */

@@ -33,6 +33,7 @@ import { stringifyJson } from '../../core/stringify-json.js';
 import { kitMetadata, leftOutText, type LeftOutCall } from './pact-metadata.js';
 import { PactText, pactSizeLimit, pactTooLargeMessage, type PactTooLarge } from './pact-text.js';
 import { pactCallLimit, type PactCalls } from './pact-ledger.js';
+import { majorBase } from '../../core/major-base.js';
 
 export { leftOutText, type LeftOutCall } from './pact-metadata.js';
 export { pactTooLargeMessage } from './pact-text.js';
@@ -248,7 +249,7 @@ function pageRules(body: { orders: JsonValue[] }): Record<string, JsonValue> | u
 
 /** The path a major's calls are under on this mock: v1's base path, or v2's beside it. */
 function majorPath(basePath: string, base: string): string {
-  return base === '/v1' ? basePath : `${basePath.replace(/\/v1$/, '')}${base}`;
+  return majorBase(basePath, base) ?? `${basePath}${base}`;
 }
 
 /** One call as an interaction (without its description), and what the judge found of it. */

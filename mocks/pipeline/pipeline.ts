@@ -21,6 +21,7 @@ import type { MockRequest } from '../base/mock-request.js';
 import { operate } from '../session/operations.js';
 import { networkError, replyOfResponse, type NetworkError, type Reply, type RequestHead } from '../base/reply.js';
 import { RequestTarget } from '../base/request-target.js';
+import { majorBase } from '../../core/major-base.js';
 import { sessionHeader, type SessionRegistry } from '../session/sessions.js';
 
 /** What the pipeline answers: a reply, or a dropped connection (a fault with `network: true`). */
@@ -113,7 +114,7 @@ class RequestPipeline {
     this.#base = parts.baseUrl === undefined ? undefined : new URL(parts.baseUrl);
     this.basePath = this.#base === undefined ? '/v1' : this.#base.pathname.replace(/\/+$/, '');
     // v2 is served where v1's last segment is v2; a base path that does not end with /v1 serves v1 alone.
-    const beside = this.basePath.endsWith('/v1') ? `${this.basePath.slice(0, -'/v1'.length)}/v2` : undefined;
+    const beside = majorBase(this.basePath, '/v2');
     this.#majors = [
       { path: this.basePath, base: '/v1' },
       ...(beside === undefined ? [] : [{ path: beside, base: '/v2' }]),
@@ -277,7 +278,7 @@ class RequestPipeline {
     return operate(
       route.operation,
       { store: session.store, authenticate, petDeprecation, petSunset, conflictBody: session.conflictBody },
-      { request, parameter, search: () => new URL(request.url).searchParams },
+      { request, parameter, query: () => new URL(request.url).search.slice(1) },
     );
   }
 

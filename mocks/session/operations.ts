@@ -21,7 +21,7 @@ export interface OrderInterface {
 function storeOfOperations(store: OrderStore): StoreOfOperations {
   return {
     listBody: () => store.listBody(),
-    eachOrder: (visit) => store.eachOrder(visit),
+    eachOrderById: (from, visit) => store.eachOrderById(from, visit),
     find: (id) => store.find(id),
     ordersWithSameFloat64: (sent) => store.ordersWithSameFloat64(sent),
     change: (id, move) => store.change(id, move),
@@ -49,14 +49,15 @@ function replyOf(outcome: MockOutcome): Reply {
 
 /**
  * One call of an operation as the mock answers it: the request's head, its path parameter decoded ('' for
- * none), and its query string's pairs at the first ask (only an operation with query parameters asks).
+ * none), and its query string as sent (still percent-encoded, without its `?`) at the first ask (only an
+ * operation with query parameters asks).
  * @example
- * const call: OperationCall = { request, parameter: '3', search: () => new URLSearchParams() };
+ * const call: OperationCall = { request, parameter: '3', query: () => '' };
  */
 export interface OperationCall {
   request: RequestHead;
   parameter: string;
-  search: () => URLSearchParams;
+  query: () => string;
 }
 
 /**
@@ -65,7 +66,7 @@ export interface OperationCall {
  * breaks its schema is the 400 `invalid_parameter` (core/request-parameters.ts). Not async where the
  * behaviour is not.
  * @example
- * const reply = await operate('cancelOrder', context, { request, parameter: '3', search: () => new URLSearchParams() });
+ * const reply = await operate('cancelOrder', context, { request, parameter: '3', query: () => '' });
  * // { status: 204, headers: {}, body: null }
  */
 export function operate(
@@ -75,7 +76,7 @@ export function operate(
 ): Reply | Promise<Reply> {
   const failure = context.authenticate(call.request);
   if (failure !== undefined) throw failure;
-  const read = readParameters(routeOf(operation), { search: call.search, headers: call.request.headers });
+  const read = readParameters(routeOf(operation), { query: call.query, headers: call.request.headers });
   if (!read.ok) throw refusal('invalid_parameter', parameterMessage(read.violations));
   const { store, conflictBody, petDeprecation, petSunset } = context;
   const outcome = operationDefinitions[operation].mock(

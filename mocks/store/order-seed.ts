@@ -14,6 +14,7 @@ import { violationSummary } from '../../core/schema-validator.js';
 import { MockError } from '../base/errors.js';
 import { listBody } from './list-body.js';
 import { defaultSeed } from './default-seed.js';
+import { IdOrder } from './id-order.js';
 
 type OrderFields = Partial<Record<keyof Order, unknown>>;
 
@@ -117,12 +118,18 @@ export class OrderSeed {
   // The list body leaves the cancelled orders out; they are kept here.
   readonly #cancelled: ReadonlyMap<number, StoredOrder>;
   readonly #cancelledPositions: readonly number[];
+  // The ids by position, exact, so that a page or a lookup finds its orders without reading the others back.
+  readonly #ids: BigInt64Array;
+  // The positions in ascending order of id, made at the first page or lookup that needs them.
+  #idOrder: IdOrder | undefined;
 
   private constructor(orders: readonly OrderInput[]) {
     this.size = orders.length;
     this.#statuses = new Uint8Array(orders.length);
+    this.#ids = new BigInt64Array(orders.length);
     const cancelled = new Map<number, StoredOrder>();
     for (let index = 0; index < orders.length; index++) {
+      this.#ids[index] = toInt64(orders[index]!.id)!;
       const status = orders[index]!.status ?? 'pending';
       this.#statuses[index] = orderStatuses.indexOf(status);
       if (status === 'cancelled') cancelled.set(index, storedOrder(orders[index]!, status));
@@ -177,10 +184,65 @@ export class OrderSeed {
     return orders;
   }
 
-  // How many orders before this position the list body holds (those that are not cancelled).
+  /**
+   * The order of the seed's positions by id, made once (seeds are shared by every store and reset).
+   * @example
+   * OrderSeed.from([{ id: 2 }, { id: 1 }]).idOrder().positionAt(0) // 1
+   */
+  idOrder(): IdOrder {
+    const ids = this.#ids;
+    this.#idOrder ??= IdOrder.of(this.size, (position) => ids[position]!);
+    return this.#idOrder;
+  }
+
+  /**
+   * Calls `visit` with new copies of the orders whose id is greater than `after` (all when undefined) and
+   * whose status is `status` (any when undefined), in ascending order of id, until it returns false. Only
+   * the orders given to `visit` are read back from the bytes.
+   * @example
+   * OrderSeed.from([{ id: 3 }, { id: 1 }, { id: 2, status: 'shipped' }]).eachById({ after: 1n, status: 'pending' }, (order) => { console.log(order.id); return true; }) // logs 3n
+   */
+  eachById(
+    { after, status }: { after?: bigint | undefined; status?: OrderStatus | undefined },
+    visit: (order: StoredOrder) => boolean,
+  ): void {
+    const ids = this.#ids;
+    const idAt = (position: number) => ids[position]!;
+    const order = this.idOrder();
+    const wanted = status === undefined ? -1 : orderStatuses.indexOf(status);
+    for (let index = order.firstAfter(after, idAt); index < order.length; index++) {
+      const position = order.positionAt(index);
+      if (wanted !== -1 && this.#statuses[position] !== wanted) continue;
+      if (!visit(this.orders(position, position + 1)[0]!)) return;
+    }
+  }
+
+  /**
+   * A new copy of the order with this id, read back alone, or undefined.
+   * @example
+   * OrderSeed.from([{ id: 9007199254740993n, status: 'shipped' }]).find(9007199254740993n) // { id: 9007199254740993n, status: 'shipped' }
+   */
+  find(id: bigint): StoredOrder | undefined {
+    const ids = this.#ids;
+    const idAt = (position: number) => ids[position]!;
+    const order = this.idOrder();
+    // The first order whose id is not below `id`.
+    const index = order.firstAfter(id - 1n, idAt);
+    if (index === order.length) return undefined;
+    const position = order.positionAt(index);
+    return ids[position] === id ? this.orders(position, position + 1)[0] : undefined;
+  }
+
+  // How many orders before this position the list body holds (those that are not cancelled): a binary
+  // search of the cancelled positions, so that reading one order back costs the same anywhere in the seed.
   #listedBefore(position: number): number {
-    let cancelled = 0;
-    while (cancelled < this.#cancelledPositions.length && this.#cancelledPositions[cancelled]! < position) cancelled++;
-    return position - cancelled;
+    let low = 0;
+    let high = this.#cancelledPositions.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#cancelledPositions[middle]! < position) low = middle + 1;
+      else high = middle;
+    }
+    return position - low;
   }
 }

@@ -8,6 +8,7 @@ import { listBody } from './list-body.js';
 import { nextTurn, OrderSeed, storedOrder, storedOrdersBody, type StoredOrder } from './order-seed.js';
 import { StoreChanges } from './store-changes.js';
 import { OrderPositions } from './order-positions.js';
+import { OrderIdIndex } from './order-id-index.js';
 import type { OrderCollection, OrderRecord, OrderSchema } from './order-collection.js';
 import { flattenRecordKeys } from './flat-record-keys.js';
 import { updatesByRecordWithoutSearch } from './update-by-record.js';
@@ -69,6 +70,7 @@ interface ListBody {
 interface Records {
   collection: OrderCollection;
   positions: OrderPositions;
+  ids: OrderIdIndex;
   list: ListBody | undefined;
 }
 
@@ -161,13 +163,21 @@ export class OrderStore {
   }
 
   /**
-   * Calls `visit` with every order, in the order they were stored, without copying the collection's
-   * records (the seed's are read back from its bytes): for a reader that keeps a few, such as a page of
-   * v2's list, which copies only those. `visit` must not change an order.
+   * Calls `visit` with the orders whose id is greater than `after` (all when undefined) and whose status
+   * is `status` (any when undefined), in ascending order of id, until it returns false: a page of v2's
+   * list reads the orders it shows and the ones its filter skips, found by a binary search from the
+   * cursor's id in an index kept beside the store (a seed's orders read back alone, a record not copied).
+   * `visit` must not change an order.
+   * @example
+   * const page: StoredOrder[] = [];
+   * store.eachOrderById({ after: 9007199254740993n, status: 'pending' }, (order) => page.push({ ...order }) < 20);
    */
-  eachOrder(visit: (order: Readonly<StoredOrder>) => void): void {
-    const orders = this.#records === undefined ? this.#seed.orders() : this.#records.collection.all();
-    for (let index = 0; index < orders.length; index++) visit(orders[index]!);
+  eachOrderById(
+    from: { after?: bigint | undefined; status?: OrderStatus | undefined },
+    visit: (order: Readonly<StoredOrder>) => boolean,
+  ): void {
+    if (this.#records === undefined) this.#seed.eachById(from, visit);
+    else this.#records.ids.eachById(from, visit);
   }
 
   /** The body of `GET /__mock/orders`, from the orders as they were when it was asked for. */
@@ -183,7 +193,7 @@ export class OrderStore {
 
   /** A copy of the order with this id, whatever its status. */
   find(id: bigint): StoredOrder | undefined {
-    if (this.#records === undefined) return this.#seed.orders().find((order) => order.id === id);
+    if (this.#records === undefined) return this.#seed.find(id);
     const order = this.#records.positions.find(id);
     return order === undefined ? undefined : { ...order };
   }
@@ -353,6 +363,8 @@ export class OrderStore {
     const records: Records = {
       collection,
       positions: new OrderPositions(collection),
+      // The records are the seed's, in its order: the seed's order by id is theirs.
+      ids: new OrderIdIndex(collection, collection.count() === seed.size ? seed.idOrder() : undefined),
       list: { records: [...collection.all()], parts: seed.listBody() },
     };
     this.#watch(records);
@@ -362,7 +374,7 @@ export class OrderStore {
 
   // Set once the seed's records exist, so that creating them fires no hook. Two duplicate creates in flight are not caught.
   #watch(records: Records): void {
-    const { collection, positions } = records;
+    const { collection, positions, ids } = records;
     const changed = () => {
       records.list = undefined;
       this.#changes.changed('collection');
@@ -380,10 +392,12 @@ export class OrderStore {
       if (id === undefined) return;
       if (positions.find(id) !== undefined) throw duplicate(id);
       positions.changingId(id);
+      ids.changingId(id);
     });
     collection.hooks.on('delete', () => {
       changed();
       positions.forget();
+      ids.forget();
     });
   }
 }

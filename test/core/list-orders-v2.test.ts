@@ -16,8 +16,19 @@ const stored: StoredOrder[] = Array.from({ length: 45 }, (_, index) => ({
   status: statuses[index % 3]!,
 }));
 
+// The store's walk by id as a full scan: the mock's index (mocks/store/order-id-index.ts) is held to the
+// same answers by test/mocks/order-store/order-id-index.test.ts.
 function storeOf(orders: readonly StoredOrder[]): StoreOfOperations {
-  return { eachOrder: (visit: (order: StoredOrder) => void) => orders.forEach(visit) } as unknown as StoreOfOperations;
+  const eachOrderById: StoreOfOperations['eachOrderById'] = ({ after, status }, visit) => {
+    for (const order of [...orders].sort((left, right) => (left.id < right.id ? -1 : 1)))
+      if (
+        (after === undefined || order.id > after) &&
+        (status === undefined || order.status === status) &&
+        !visit(order)
+      )
+        return;
+  };
+  return { eachOrderById } as unknown as StoreOfOperations;
 }
 
 type Page = { orders: { id: bigint; status: OrderStatus }[]; nextCursor: string | null };
@@ -25,7 +36,7 @@ type Page = { orders: { id: bigint; status: OrderStatus }[]; nextCursor: string 
 /** The outcome of one call with this query string, as the mock would answer it (parameters read first). */
 function list(query: string, orders: readonly StoredOrder[] = stored): MockOutcome | 'bad parameter' {
   const read = readParameters(routeOf('listOrdersV2'), {
-    search: () => new URLSearchParams(query),
+    query: () => query,
     headers: new Headers(),
   });
   if (!read.ok) return 'bad parameter';

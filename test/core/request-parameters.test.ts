@@ -1,5 +1,6 @@
 // The one judge of a request's query and header parameters (core/request-parameters.ts): what a text is
 // read as, and the violations the mock answers 400 invalid_parameter with (spec gap 50).
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parameterMessage, readParameters, type HeldParameter } from '../../core/request-parameters.js';
 import { routeOf, type Route } from '../../core/routes.js';
@@ -57,15 +58,15 @@ const headerTags: HeldParameter = {
 
 const listRoute = routeWith('/test/list', [limit, status]);
 const read = (route: Route, query: string, headers: Record<string, string> = {}) =>
-  readParameters(route, { search: () => new URLSearchParams(query), headers: new Headers(headers) });
+  readParameters(route, { query: () => query, headers: new Headers(headers) });
 
 describe('readParameters', () => {
   it('reads nothing for a route without query or header parameters', () => {
     let asked = false;
     const reading = readParameters(routeOf('listOrders'), {
-      search: () => {
+      query: () => {
         asked = true;
-        return new URLSearchParams('limit=x');
+        return 'limit=x';
       },
       headers: new Headers(),
     });
@@ -102,6 +103,79 @@ describe('readParameters', () => {
       ok: false,
       violations: [{ in: 'query', name: 'limit', expected: 'must be an integer', actual: JSON.stringify(text) }],
     });
+  });
+
+  it.each([
+    ['01', '1'],
+    ['-0', '0'],
+    ['007', '7'],
+    ['-012', '-12'],
+  ])('refuses the integer %j, written otherwise than its one decimal form (spec gap 58)', (text, canonical) => {
+    expect(read(listRoute, `limit=${text}`)).toEqual({
+      ok: false,
+      violations: [
+        {
+          in: 'query',
+          name: 'limit',
+          expected: `must be an integer written as ${canonical}, without leading zeros or -0`,
+          actual: JSON.stringify(text),
+        },
+      ],
+    });
+  });
+
+  it('reads 0 and negative integers in their one decimal form', () => {
+    const range: HeldParameter = { name: 'n', required: true, schema: { type: 'integer' }, explode: true };
+    const route = routeWith('/test/zero', [range]);
+    expect([read(route, 'n=0'), read(route, 'n=-12')]).toEqual([
+      { ok: true, values: { query: { n: 0 }, header: {} } },
+      { ok: true, values: { query: { n: -12 }, header: {} } },
+    ]);
+  });
+
+  it('refuses an int64 list item written with a leading zero, naming its one form', () => {
+    expect(read(routeWith('/test/exploded-zero', [ids]), 'id=1&id=09007199254740993')).toEqual({
+      ok: false,
+      violations: [
+        {
+          in: 'query',
+          name: 'id',
+          expected:
+            'must be a list of integers, each without leading zeros or -0 (9007199254740993, not 09007199254740993)',
+          actual: '"1", "09007199254740993"',
+        },
+      ],
+    });
+  });
+
+  it('refuses a value whose percent-decoded bytes are not UTF-8, showing it as sent', () => {
+    expect(read(listRoute, 'status=%FF')).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'status', expected: 'must be UTF-8 once percent-decoded', actual: '"%FF"' }],
+    });
+  });
+
+  it('shows every value of a list as sent when one of them is not UTF-8', () => {
+    expect(read(routeWith('/test/joined-bytes', [tags]), 'tag=a,%C3')).toEqual({
+      ok: false,
+      violations: [{ in: 'query', name: 'tag', expected: 'must be UTF-8 once percent-decoded', actual: '"a,%C3"' }],
+    });
+  });
+
+  it('reads any text as URLSearchParams writes it: + and %XX decoded, a stray % kept', () => {
+    const route = routeWith('/test/any-text', [
+      { name: 'q', required: true, schema: { type: 'string' }, explode: true },
+    ]);
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 12 }), (text) => {
+        expect(read(route, new URLSearchParams({ q: text }).toString())).toEqual({
+          ok: true,
+          values: { query: { q: text }, header: {} },
+        });
+      }),
+      { numRuns: 200 },
+    );
+    expect(read(route, 'q=50%25+off%zz%')).toEqual({ ok: true, values: { query: { q: '50% off%zz%' }, header: {} } });
   });
 
   it("reads a number in JSON's grammar, an exponent included", () => {

@@ -72,6 +72,29 @@ describe("v2's list through MSW's handlers, over the store v1 changes", () => {
     await expectError(await fetch(`${v2}/store/orders?limit=0`), 401, 'missing_api_key');
   });
 
+  it('answers a limit written with a leading zero with 400, naming its one form (spec gap 58)', async () => {
+    await expectError(
+      await fetch(`${v2}/store/orders?limit=01`, { headers: authorized }),
+      400,
+      'invalid_parameter',
+      'The query parameter limit must be an integer written as 1, without leading zeros or -0; got "01".',
+    );
+  });
+
+  it('answers a status whose bytes are not UTF-8 with 400, showing it as it was sent', async () => {
+    await expectError(
+      await fetch(`${v2}/store/orders?status=%FF`, { headers: authorized }),
+      400,
+      'invalid_parameter',
+      'The query parameter status must be UTF-8 once percent-decoded; got "%FF".',
+    );
+  });
+
+  it('answers with a fault before it reads the parameters, as before it checks the key', async () => {
+    mock().addFaults({ operation: 'listOrdersV2', status: 503, times: 1 });
+    await expectError(await fetch(`${v2}/store/orders?limit=101`, { headers: authorized }), 503, 'injected_fault');
+  });
+
   it("keeps v1's list as it was, a query string ignored", async () => {
     const plain = await (await fetch(`${v1}/store/orders`, { headers: authorized })).text();
     const queried = await (await fetch(`${v1}/store/orders?status=shipped&limit=1`, { headers: authorized })).text();
@@ -261,6 +284,15 @@ describe("v2's list on the standalone server", () => {
     server = await startServer({ seed });
   });
   afterAll(() => server.close());
+
+  it('answers a status whose bytes are not UTF-8 with 400, showing it as it was sent', async () => {
+    await expectError(
+      await fetch(`${server.origin}/v2/store/orders?status=%C3%28&limit=2`, { headers: authorized }),
+      400,
+      'invalid_parameter',
+      'The query parameter status must be UTF-8 once percent-decoded; got "%C3%28".',
+    );
+  });
 
   it("answers a path below /v2 that is none of v2's with 404, as any path outside the API", async () => {
     await expectError(

@@ -109,6 +109,7 @@ describe('the layers', () => {
       'contracts/client.ts',
       'core/exact-fetch.ts',
       'core/int64.ts',
+      'core/major-base.ts',
       'core/parse-json.ts',
       'core/records.ts',
       'core/routes.ts',

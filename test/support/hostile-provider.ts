@@ -89,6 +89,12 @@ export interface Switches {
   v2OffsetCursor?: boolean;
   /** A full page always has a `nextCursor`, so a walk whose orders fill its pages ends with an empty page. */
   v2EmptyLastPage?: boolean;
+  /**
+   * Serves v1 at `bases.v1` and v2 at `bases.v2` (nowhere without it) rather than at /v1 and /v2, as a
+   * deployment behind a gateway does (`{ v1: '/api/v1', v2: '/api/v2' }`); any other path but the
+   * state URL is a 404. `args` give `bases.v1` as the base URL.
+   */
+  bases?: { v1: string; v2?: string };
   // v2's defects: each must fail.
   /** Ignores `status`: every order, whatever the filter. */
   v2FilterIgnoresStatus?: boolean;
@@ -468,6 +474,13 @@ export async function startHostileProvider(switches: Switches = {}) {
       buffer = Buffer.concat([buffer, chunk]);
       const request = parseRequest(buffer);
       if (request === undefined) return;
+      const { bases } = switches;
+      if (bases !== undefined && request.path !== '/__state')
+        request.path = request.path.startsWith(`${bases.v1}/`)
+          ? `/v1${request.path.slice(bases.v1.length)}`
+          : bases.v2 !== undefined && request.path.startsWith(`${bases.v2}/`)
+            ? `/v2${request.path.slice(bases.v2.length)}`
+            : `/not-a-base${request.path}`;
       socket.removeAllListeners('data');
       requestIn(socket);
       handle(request)
@@ -479,7 +492,14 @@ export async function startHostileProvider(switches: Switches = {}) {
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return {
     origin,
-    args: ['--base-url', `${origin}/v1`, '--api-key', hostileKey, '--state-url', `${origin}/__state`],
+    args: [
+      '--base-url',
+      `${origin}${switches.bases?.v1 ?? '/v1'}`,
+      '--api-key',
+      hostileKey,
+      '--state-url',
+      `${origin}/__state`,
+    ],
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

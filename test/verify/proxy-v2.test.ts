@@ -2,6 +2,7 @@
 // apart in the report as not yet verified.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxyInProcess } from '../support/cli-support.js';
+import { hostileKey, startHostileProvider } from '../support/hostile-provider.js';
 import { authorized, startServer } from '../support/support.js';
 
 describe('petstore-verify proxy with a v2 call', () => {
@@ -24,6 +25,29 @@ describe('petstore-verify proxy with a v2 call', () => {
       });
     } finally {
       await proxy.stop();
+    }
+  });
+});
+
+describe('petstore-verify proxy with a v2 call, its upstream below a prefix (/api/v1 beside /api/v2)', () => {
+  it("forwards it to v2's base beside the upstream's, /api/v2, not to the upstream's origin", async () => {
+    const upstream = await startHostileProvider({ bases: { v1: '/api/v1', v2: '/api/v2' } });
+    const proxy = await startProxyInProcess(['--upstream', `${upstream.origin}/api/v1`, '--port', '0']);
+    try {
+      const answer = await fetch(`${proxy.origin}/v2/store/orders?status=shipped&limit=1`, {
+        headers: { authorization: `Bearer ${hostileKey}` },
+      });
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toBe(
+        '{"orders":[{"id":2,"petId":102,"quantity":2,"status":"shipped"}],"nextCursor":null}',
+      );
+      const listed = await fetch(`${proxy.origin}/v1/store/orders`, {
+        headers: { authorization: `Bearer ${hostileKey}` },
+      });
+      expect(listed.status).toBe(200);
+    } finally {
+      await proxy.stop();
+      await upstream.close();
     }
   });
 });

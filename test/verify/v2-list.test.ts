@@ -214,3 +214,34 @@ describe.concurrent("v2's list in the command's default run", { timeout: 120_000
     }
   });
 });
+
+describe.concurrent("v2's list beside a prefixed base URL (/api/v1, /api/v2)", { timeout: 120_000 }, () => {
+  const bases = { v1: '/api/v1', v2: '/api/v2' };
+
+  it('passes an honest provider of both majors below the prefix, every walk sent to /api/v2', async () => {
+    const provider = await startHostileProvider({ bases });
+    try {
+      const exit = await runVerifyInProcess([...provider.args, '--no-prism', '--suite', 'scenarios']);
+      expect(exit.code, exit.stdout).toBe(0);
+      expect(exit.stdout).toContain(
+        '✓ walk v2 status=pending limit=3 › page 3 (GET /v2/store/orders?status=pending&limit=3&cursor=',
+      );
+      expect(exit.stdout).not.toContain('not verified');
+    } finally {
+      await provider.close();
+    }
+  });
+
+  it('fails a filter ignoring status below the prefix', async () => {
+    const provider = await startHostileProvider({ bases, v2FilterIgnoresStatus: true });
+    try {
+      const exit = await runVerifyInProcess([...provider.args, '--no-prism', '--suite', 'scenarios']);
+      expect(exit.code).toBe(1);
+      expect(exit.stdout).toContain(
+        '\n    walk v2 status=pending limit=3 › page 1: expected pending, got shipped (at /orders/1/status)\n',
+      );
+    } finally {
+      await provider.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 // Exploration: generated provider states and command sequences, sent to a provider and to the kit's mock as
 // model, every answer compared; a difference is shrunk and can be saved as a scenario (`explore`).
+import { majorBase } from '../../core/major-base.js';
 import { routeOf } from '../../core/routes.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import type { OrderInput } from '../../core/provider-state.js';
@@ -187,9 +188,12 @@ export async function explore(options: ExploreOptions): Promise<ExplorationResul
   const started = performance.now();
   const { seed, runs, maxSteps } = explorationSettings(options);
   const fc = await loadFastCheck();
-  // v2's list is walked unless the run leaves its stability marker out (`--leave-out-beta`).
+  // v2's list is walked unless the run leaves its stability marker out (`--leave-out-beta`), or the base
+  // URL has no v2 beside it (it does not end with /v1: then v2 is named not verified).
   const v2Stability = routeOf('listOrdersV2').stability;
-  const walksV2 = v2Stability === null || !(options.leaveOut ?? []).includes(v2Stability);
+  const walksV2 =
+    (v2Stability === null || !(options.leaveOut ?? []).includes(v2Stability)) &&
+    majorBase(options.baseUrl, '/v2') !== undefined;
   const { stateArbitrary, commandArbitraries } = arbitraries(fc, { walksV2 });
   const prism = options.prism === false ? undefined : await (options.loadPrism ?? loadPrismOracle)();
   const log = new ExplorationLog(options.onRun);

@@ -8,6 +8,7 @@ import type { Finding } from '../../core/checks.js';
 import { toInt64 } from '../../core/int64.js';
 import { judgeCall } from '../../core/judge.js';
 import { isFailure, type Observation } from '../../core/observation.js';
+import { majorBase } from '../../core/major-base.js';
 import { parseJson } from '../../core/parse-json.js';
 import { judged, sendToTarget } from '../provider/run.js';
 import {
@@ -58,7 +59,8 @@ export class WalkV2List implements AsyncCommand<ExplorationModel, ExplorationTar
     const most = Math.ceil(wanted / limitOf(this.walk)) + 1;
     const pages: ShownOrder[][] = [];
     const findings: Finding[] = [];
-    const v2Base = target.options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '/v2');
+    // Exploration walks v2 only beside a base URL ending with /v1 (explore.ts): there is a v2 base.
+    const v2Base = majorBase(target.options.baseUrl, '/v2')!;
     let cursor: string | undefined;
     let path = '';
     let last: Observation | undefined;

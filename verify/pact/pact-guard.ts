@@ -17,6 +17,7 @@ import { isFailure, type Observation } from '../../core/observation.js';
 import { judged, RunStopped, sendCall, sendToTarget, type TargetOptions } from '../provider/run.js';
 import type { CheckedExchange } from '../base/results.js';
 import { pactQueryKey } from './pact-query.js';
+import { majorBase } from '../../core/major-base.js';
 
 /** The path the guard takes Pact's state changes at, before it forwards them to the provider's state URL. */
 export const guardStatePath = '/__petstore-verify/provider-state';
@@ -138,7 +139,7 @@ export function belowBase(target: string, basePath: string): { path: string; que
   const at = target.indexOf('?');
   const whole = at === -1 ? target : target.slice(0, at);
   const query = at === -1 ? '' : target.slice(at);
-  const prefix = basePath.replace(/\/+$/, '').replace(/\/v1$/, '');
+  const prefix = majorBase(basePath, '') ?? basePath.replace(/\/+$/, '');
   const below = whole.startsWith(`${prefix}/`) ? whole.slice(prefix.length) : whole;
   return { path: below.replace(/^\/v1(?=\/|$)/, '') || '/', query };
 }

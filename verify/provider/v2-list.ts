@@ -8,6 +8,8 @@ import { isFailure } from '../../core/observation.js';
 import type { OrderStatus } from '../../core/order-status.js';
 import { parseJson } from '../../core/parse-json.js';
 import { statusFindings } from '../../core/checks.js';
+import { majorBase } from '../../core/major-base.js';
+import { VerifyError } from '../base/errors.js';
 import { caseVerdict, type CaseResult, type CheckedExchange } from '../base/results.js';
 import { changeProviderState, judged, sendToTarget, type TargetOptions } from './run.js';
 import { pageFindings, skippedFindings, type V2Walk, type WalkProgress } from './walk-findings.js';
@@ -204,8 +206,25 @@ async function refusalsCase(context: Context): Promise<CaseResult> {
 }
 
 /**
+ * v2's base URL beside the target's v1 base URL (`majorBase`); a base URL that does not end with `/v1`
+ * has none, and the walk cannot run: never sent to v1's base, whose list would be judged as v2's.
+ * @example
+ * v2BaseOf('http://127.0.0.1:8080/api/v1') // 'http://127.0.0.1:8080/api/v2'
+ * @throws VerifyError invalid_base_url when the base URL does not end with /v1.
+ */
+export function v2BaseOf(baseUrl: string): string {
+  const base = majorBase(baseUrl, '/v2');
+  if (base === undefined)
+    throw new VerifyError(
+      'invalid_base_url',
+      `the base URL ${baseUrl} does not end with /v1, so v2's base beside it cannot be found (--leave-out-beta leaves v2 out)`,
+    );
+  return base;
+}
+
+/**
  * v2's list verified against a target serving both majors (v2's base path is v1's with `/v2` for
- * `/v1`): it sets a store of its own (`v2Store`), walks it (`v2Walks`), compares it with v1's list and
+ * `/v1`, `v2BaseOf`): it sets a store of its own (`v2Store`), walks it (`v2Walks`), compares it with v1's list and
  * sends the bad parameters (`v2BadQueries`); then it tears the state down. One case a walk, one for v1,
  * one for the refusals.
  * @example
@@ -216,7 +235,7 @@ async function refusalsCase(context: Context): Promise<CaseResult> {
 export async function verifyV2List(options: TargetOptions & { stateUrl: string }): Promise<CaseResult[]> {
   const context: Context = {
     options,
-    v2Base: options.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '/v2'),
+    v2Base: v2BaseOf(options.baseUrl),
     strict: options.strict ?? false,
   };
   const store = v2Store();

@@ -1,5 +1,6 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
+import { majorBase } from '../../core/major-base.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import { proxyErrorRecord } from '../base/errors.js';
 import { hopByHopFields } from '../http/hop-by-hop-fields.js';
@@ -41,13 +42,24 @@ export function upstreamOf(href: string): Upstream {
   };
 }
 
-/** Where a request goes: under `/v1`, to the upstream's base path (an operation's path); else to the upstream's origin. */
-function routeRequest(path: string, upstream: Upstream): { operationPath?: string; targetPath: string } {
+/**
+ * Where a request goes: under `/v1`, to the upstream's base path (an operation's path); under `/v2`, to
+ * v2's base beside it (`majorBase`: `/api/v2` for an upstream at `/api/v1`); else, and under `/v2` for
+ * an upstream whose base does not end with `/v1`, to the upstream's origin as sent.
+ * @example
+ * routeRequest('/v2/store/orders?limit=2', upstreamOf('http://127.0.0.1:8080/api/v1')).targetPath // '/api/v2/store/orders?limit=2'
+ */
+export function routeRequest(path: string, upstream: Upstream): { operationPath?: string; targetPath: string } {
   const [pathname = '/', search = ''] = path.split(/(?=\?)/);
   const underApi = pathname === '/v1' || pathname.startsWith('/v1/');
   const operationPath = underApi ? pathname.slice('/v1'.length) || '/' : undefined;
-  const targetPath = `${underApi ? `${upstream.basePath}${operationPath}` : pathname}${search}`;
-  return { targetPath, ...(operationPath !== undefined && { operationPath }) };
+  const v2Base = pathname === '/v2' || pathname.startsWith('/v2/') ? majorBase(upstream.basePath, '/v2') : undefined;
+  const below = underApi
+    ? `${upstream.basePath}${operationPath}`
+    : v2Base !== undefined
+      ? `${v2Base}${pathname.slice('/v2'.length)}`
+      : pathname;
+  return { targetPath: `${below}${search}`, ...(operationPath !== undefined && { operationPath }) };
 }
 
 /** The request head sent upstream: the new target and Host, the client's fields but the per-connection ones. */

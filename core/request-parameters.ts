@@ -228,10 +228,16 @@ const decimalDigits = /^-?[0-9]+$/;
 // JSON's number grammar (RFC 8259, 6): what a number parameter is written as.
 const numberText = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
-// A text as its declared type, or undefined when it is not one. An integer is read exactly: an int64
-// always as a bigint (as a path's id is), another as a number when safe, else a bigint (the checks
-// then bound it).
-function readScalar({ type, format }: { type?: unknown; format?: unknown }, text: string): Scalar | undefined {
+/**
+ * A parameter's text as its schema's declared type, as the mock reads it (spec gaps 50, 58), or
+ * undefined when it is not one. An integer is read exactly: an int64 always as a bigint (as a path's
+ * id is), another as a number when safe, else a bigint (the checks then bound it); `01` and `-0` are no
+ * integer. `petstore-verify compat --pact` reads a pact's query with it, so both agree.
+ * @example
+ * readScalar({ type: 'integer' }, '20') // 20
+ * readScalar({ type: 'integer' }, '020') // undefined
+ */
+export function readScalar({ type, format }: { type?: unknown; format?: unknown }, text: string): Scalar | undefined {
   switch (type) {
     case 'integer': {
       if (!integerText.test(text)) return undefined;

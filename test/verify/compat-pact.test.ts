@@ -301,6 +301,25 @@ describe('a pact written by hand', () => {
     ]);
   });
 
+  it('an integer written with a leading zero is pact-parameter-refused, as the mock refuses it (spec gap 58)', async () => {
+    const pact = await listPact('leading-zero.json', { query: { limit: ['02'] } }, []);
+    const limited = await folder.variant((document) => {
+      listOrders(document).parameters = [{ name: 'limit', in: 'query', schema: { type: 'integer' } }];
+    });
+    const report = await checkCompatibility({ newFile: limited, pactFiles: [pact] });
+    expect(described(report)).toEqual([
+      expect.objectContaining({ code: 'pact-parameter-refused', path: '/request/query/limit', actual: '"02"' }),
+    ]);
+  });
+
+  it('an integer in its one written form passes the same parameter', async () => {
+    const pact = await listPact('one-form.json', { query: { limit: ['2'] } }, []);
+    const limited = await folder.variant((document) => {
+      listOrders(document).parameters = [{ name: 'limit', in: 'query', schema: { type: 'integer', maximum: 2 } }];
+    });
+    expect((await checkCompatibility({ newFile: limited, pactFiles: [pact] })).findings).toEqual([]);
+  });
+
   it('holding null where the new document no longer allows it is pact-value-refused', async () => {
     const pact = await listPact('null.json', {}, [{ id: 1, quantity: null }]);
     const nullable = await folder.variant((document) => {

@@ -1,6 +1,7 @@
 import { dateTimeFormat } from '../../core/date-time-format.js';
 import { int64Maximum, int64Minimum } from '../../core/int64.js';
 import type { JsonValue } from '../../core/parse-json.js';
+import { readScalar } from '../../core/request-parameters.js';
 import { sameJson } from '../../core/same-json.js';
 import {
   type ApiDocument,
@@ -126,10 +127,11 @@ function refusal(value: JsonValue, schema: Node, file: string): { code: CompatRu
 /** A path parameter or a query value (text on the wire) as the JSON value its schema's type reads it as. */
 function wireValue(text: string, schema: Node): JsonValue {
   const types = typesOf(schema) ?? [];
-  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(\.\d+)?$/.test(text)) {
-    return /^-?\d+$/.test(text) ? BigInt(text) : Number(text);
+  // Read as the mock reads it (core's reader): a text no declared type takes stays a text, refused by the type.
+  for (const type of ['integer', 'number', 'boolean'] as const) {
+    const read = types.includes(type) ? readScalar({ type, format: schema.format }, text) : undefined;
+    if (read !== undefined) return typeof read === 'number' && type === 'integer' ? BigInt(read) : read;
   }
-  if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   return text;
 }
 

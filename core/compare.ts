@@ -7,6 +7,7 @@ import { jsonBody, statusFindings, type Finding, type ObservedResponse } from '.
 import type { ContractStep } from './scenario.js';
 import { preview } from './preview.js';
 import { operationDefinitions, statusShowing } from './operation-definitions.js';
+import { pageFindings, pageWalk, skippedFindings } from './page-findings.js';
 
 /** What the model answers one call: the status, the headers and the body, as the kit's mock does. */
 export interface ModelAnswer {
@@ -263,6 +264,38 @@ function listAgainstModel(model: StoredOrder[], body: JsonValue | undefined, his
   return findings;
 }
 
+/**
+ * A page of v2's list against the model's store: its filter's orders only, each with the filter's
+ * status and the state's values, in ascending order of id, at most its limit; and a last page
+ * (`nextCursor` null) of a walk's start (no `cursor` sent) shows every order of its filter.
+ */
+function pageAgainstModel(model: StoredOrder[], body: JsonValue | undefined, query: string): Finding[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Array.isArray(body.orders)) return [];
+  const walk = pageWalk(query);
+  const entries = body.orders;
+  const orders = entries.map((entry) => {
+    const record = entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? entry : {};
+    return { id: toInt64(record.id), status: record.status };
+  });
+  const progress = { seen: new Set<bigint>(), last: undefined };
+  const findings = pageFindings({ walk, orders, store: model, progress });
+  const byId = new Map(model.map((order) => [order.id, order]));
+  entries.forEach((entry, index) => {
+    const id = orders[index]!.id;
+    const order = id === undefined ? undefined : byId.get(id);
+    if (order !== undefined)
+      findings.push(
+        ...orderAgainstModel(order as unknown as JsonValue, entry).map((finding) => ({
+          ...finding,
+          path: `/orders/${index}${finding.path}`,
+        })),
+      );
+  });
+  if (body.nextCursor === null && !walk.cursor)
+    findings.push(...skippedFindings({ walk, store: model, seen: progress.seen }));
+  return findings;
+}
+
 function orderAgainstModel(model: JsonValue, body: JsonValue | undefined): Finding[] {
   if (model === null || typeof model !== 'object' || Array.isArray(model)) return [];
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return []; // the schema check says why
@@ -328,6 +361,8 @@ export function acceptedStatuses(answer: ModelAnswer, before: readonly StoredOrd
 /** One call as both sides saw it: the model's answer and its store before and after, and the provider's response. */
 export interface ComparedCall {
   path: string;
+  /** The call's query as sent, without its `?` (`''` or absent for none): a page is judged by its filter and limit. */
+  query?: string | undefined;
   answer: ModelAnswer;
   before: readonly StoredOrder[];
   after: StoredOrder[];
@@ -353,6 +388,7 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
   const documented = documentedResponse(routeOf(answer.operation), observed.status);
   const schemaName = documented === undefined ? undefined : schemaNameOf(documented);
   if (schemaName === 'Order[]') findings.push(...listAgainstModel(call.after, jsonBody(observed), history));
+  if (schemaName === 'OrderPage') findings.push(...pageAgainstModel(call.after, jsonBody(observed), call.query ?? ''));
   // One order (a read of it): every field the model's order has, compared as in a list.
   if (schemaName === 'Order' && answer.body !== null)
     findings.push(...orderAgainstModel(parseJson(answer.body), jsonBody(observed)));

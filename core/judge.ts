@@ -20,8 +20,11 @@ export interface ModelSide {
 
 /** One observed call and what to judge it against. */
 export interface CallToJudge {
-  /** The call; `base` is its major's base path (`/v1` unless given), `path` the path below it without the query. */
-  call: { method: string; path: string; base?: string };
+  /**
+   * The call; `base` is its major's base path (`/v1` unless given), `path` the path below it without
+   * the query, `query` the query as sent without its `?` (a page is compared with the model by it).
+   */
+  call: { method: string; path: string; base?: string; query?: string | undefined };
   /** The provider's answer, or why none came whole. */
   observed: Observation;
   /** A scenario step's own expectations (its status, body, listed ids, headers), beside the specification's. */
@@ -59,7 +62,10 @@ export function judgeCall(input: CallToJudge): CallJudgement {
       step === undefined
         ? checkAgainstSpec(call.method, call.path, observed, call.base)
         : checkResponse(step, observed);
-    modelFindings = model === undefined ? [] : compareWithModel({ path: call.path, ...model, observed }, model.history);
+    modelFindings =
+      model === undefined
+        ? []
+        : compareWithModel({ path: call.path, query: call.query, ...model, observed }, model.history);
   } catch (error) {
     // An answer the kit's own checks cannot read is a finding on it: no answer ends a run or a proxy.
     return { findings: named([unreadableFinding("the kit's checks", error)]), modelFindings: [], disagreements: [] };

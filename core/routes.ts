@@ -26,6 +26,19 @@ export const majorRoutes: readonly Route[] = [...routes, ...v2Routes];
 export const basePaths: readonly string[] = [...new Set(majorRoutes.map((route) => route.base))];
 
 /**
+ * A path as pacts, the guard and the model write it (v1's below its base path, another major's with
+ * its base: `/v2/store/orders`) split into its major's base and the path below it.
+ * @example
+ * majorOf('/v2/store/orders') // { base: '/v2', path: '/store/orders' }
+ * majorOf('/store/orders/3') // { base: '/v1', path: '/store/orders/3' }
+ */
+export function majorOf(path: string): { base: string; path: string } {
+  for (const base of basePaths)
+    if (base !== '/v1' && path.startsWith(`${base}/`)) return { base, path: path.slice(base.length) };
+  return { base: '/v1', path };
+}
+
+/**
  * The spec's operationId, or the kit's own name where the spec gives none (`readPet`).
  * @example
  * const name: OperationName = 'cancelOrder';

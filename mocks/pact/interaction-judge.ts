@@ -6,12 +6,14 @@ import type { ObservedResponse } from '../../core/checks.js';
 import { ProviderHistory, type ModelAnswer } from '../../core/compare.js';
 import type { Finding } from '../../core/finding.js';
 import { judgeCall } from '../../core/judge.js';
+import { sendsCursor } from '../../core/page-findings.js';
+import { majorOf } from '../../core/routes.js';
 import type { StoredOrder } from '../store/order-seed.js';
 
 /** A pact's interaction as the judge sees it: the call, the orders its provider state holds, and the answer it expects. */
 export interface InteractionToJudge {
   method: string;
-  /** The path below the base URL (without /v1). */
+  /** The path below v1's base path (`/store/orders`), or with another major's base (`/v2/store/orders`). */
   path: string;
   /** The query string as sent, without its `?`, if there is one: the model answers the call with it. */
   query?: string | undefined;
@@ -44,14 +46,19 @@ export async function judgeWithModel(
   interaction: InteractionToJudge,
   seeded: (orders: readonly unknown[]) => Promise<JudgingModel>,
 ): Promise<Finding[]> {
-  const call = { method: interaction.method, path: interaction.path };
+  // Each major's call against its own document: v2's page is no v1 call (which would find nothing).
+  const call = { method: interaction.method, ...majorOf(interaction.path), query: interaction.query };
   const observed = interaction.response;
-  // Orders the model cannot hold are no state it can judge in: the specification's check says why.
-  const model = interaction.orders === undefined ? undefined : await seeded(interaction.orders).catch(() => undefined);
+  // Orders the model cannot hold are no state it can judge in: the specification's check says why. A
+  // cursor is the provider's to write (spec gap 54): what follows it is no state's, so the document alone judges it.
+  const model =
+    interaction.orders === undefined || sendsCursor(interaction.query)
+      ? undefined
+      : await seeded(interaction.orders).catch(() => undefined);
   if (model === undefined) return judgeCall({ call, observed }).findings;
   const before = await model.orders();
   const query = interaction.query === undefined ? '' : `?${interaction.query}`;
-  const answer = await model.call(call.method, `${call.path}${query}`, interaction.key);
+  const answer = await model.call(call.method, `${interaction.path}${query}`, interaction.key);
   const after = await model.orders();
   return judgeCall({
     call,

@@ -4,7 +4,7 @@ import { networkError } from '../base/reply.js';
 import type { StoredOrder } from '../store/order-store.js';
 import type { OrderStatus } from '../../core/provider-state.js';
 import { authorizationHeader, developmentApiKey, type KeyChoice } from '../../core/authorization.js';
-import { matchRoute } from '../../core/routes.js';
+import { majorOf, matchRoute } from '../../core/routes.js';
 import { MockUsageError } from '../base/errors.js';
 import { judgeWithModel } from '../pact/interaction-judge.js';
 import type { ModelAnswer } from '../../core/compare.js';
@@ -49,13 +49,19 @@ export class InterfaceModel {
     return new InterfaceModel(mock);
   }
 
-  /** The model's answer to a call of an operation (a path below the base URL), or undefined for a path that is none. */
+  /**
+   * The model's answer to a call of an operation (a path below v1's base path, or with another
+   * major's base: `/v2/store/orders?limit=2`), or undefined for a path that is none.
+   */
   async call(method: string, path: string, key: KeyChoice | undefined): Promise<ModelAnswer | undefined> {
     // A path may carry its query (`/store/orders/3?fields=id`): the route is the path's, the mock reads the query.
-    const match = matchRoute(method, path.split('?', 1)[0]!);
+    const { base, path: below } = majorOf(path.split('?', 1)[0]!);
+    const match = matchRoute(method, below, base);
     if (match === undefined) return undefined;
     const headers = authorizationHeader(key, developmentApiKey) as Record<string, string>;
-    const reply = await this.#mock.handle(modelRequest(method, `http://model.invalid/v1${path}`, headers));
+    // v1's paths are written below its base, another major's with it.
+    const url = `http://model.invalid${base === '/v1' ? '/v1' : ''}${path}`;
+    const reply = await this.#mock.handle(modelRequest(method, url, headers));
     if (reply === undefined || reply === networkError)
       throw new MockUsageError(
         'model_without_faults',

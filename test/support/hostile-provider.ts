@@ -106,6 +106,8 @@ export interface Switches {
   v2CursorSkips?: boolean;
   /** v2's ids go through a JavaScript number: 9007199254740993 comes back as 9007199254740992. */
   v2RoundsIds?: boolean;
+  /** v2's orders lack their `status`, which v2's document requires of each (`OrderWithStatus`). */
+  v2OrderWithoutStatus?: boolean;
   /** Gives each page's orders in descending order of id. */
   v2PageDescending?: boolean;
   /** Takes a limit out of its bounds as the nearest bound (200) instead of refusing it (400). */
@@ -290,7 +292,7 @@ export async function startHostileProvider(switches: Switches = {}) {
       status: 200,
       body: {
         orders: given.map((order) => {
-          const fields = { ...listed(order), status: order.status };
+          const fields = { ...listed(order), ...(!switches.v2OrderWithoutStatus && { status: order.status }) };
           return switches.v2RoundsIds ? { ...fields, id: Number(order.id) } : fields;
         }),
         nextCursor: more ? cursorOf(status ?? '*', switches.v2OffsetCursor ? next : after) : null,

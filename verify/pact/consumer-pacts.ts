@@ -87,8 +87,21 @@ function hasBodyRules(response: Json): boolean {
   return Object.keys(object(rules.body)).length > 0 || Object.keys(rules).some((key) => key.startsWith('$.body'));
 }
 
-// What the model says of a list's values: a pact whose body has matching rules does not demand them.
-const listedValues = new Set(['order-unknown', 'order-field', 'order-listed', 'order-relisted', 'id-unique']);
+// What the model says of a list's or a page's values: a pact whose body has matching rules does not
+// demand them (Pact matches them by type), so they are the provider's to give, judged by the guard.
+const listedValues = new Set([
+  'order-unknown',
+  'order-field',
+  'order-listed',
+  'order-relisted',
+  'id-unique',
+  'int64-exact',
+  'filter-ignored',
+  'page-over-limit',
+  'page-order',
+  'page-repeats-order',
+  'page-skips-order',
+]);
 
 /**
  * Whether a finding is about what the pact leaves to the provider, so no contradiction: a header it

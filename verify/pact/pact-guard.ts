@@ -6,8 +6,18 @@ import { stringifyJson } from '../../core/stringify-json.js';
 import type { ErrorRecord } from '../../core/records.js';
 import { readBody } from '../../mocks/server/read-body.js';
 import type { Finding } from '../../core/checks.js';
-import { judgeCall } from '../../core/judge.js';
-import { mayChangeTheStore, pathOf, storeListing, type Route } from '../../core/routes.js';
+import { judgeCall, type ModelSide } from '../../core/judge.js';
+import { sendsCursor } from '../../core/page-findings.js';
+import {
+  documentedResponse,
+  majorOf,
+  matchRoute,
+  mayChangeTheStore,
+  pathOf,
+  schemaNameOf,
+  storeListing,
+  type Route,
+} from '../../core/routes.js';
 import { pactKeyChoice } from '../scenario/key-choice-of.js';
 import { hopByHopFields } from '../http/hop-by-hop-fields.js';
 import { cancelledOrderId, ProviderHistory } from '../../core/compare.js';
@@ -147,7 +157,7 @@ export function belowBase(target: string, basePath: string): { path: string; que
 /** The provider state Pact last set: its orders (ids exact), the model of the interface in that state, and what left it. */
 class GuardState {
   orders: JsonValue | undefined;
-  // Made at the first call that needs it (a DELETE): most interactions are answered without one.
+  // Made at the first call that needs it (a DELETE, a page of v2's list): most interactions are answered without one.
   #model: Promise<InterfaceModel | undefined> | undefined;
   #seed: JsonValue[] | undefined;
   history = new ProviderHistory();
@@ -185,6 +195,14 @@ class GuardState {
 }
 
 type GuardOptions = TargetOptions & { stateUrl: string };
+
+/** A request Pact sent, as the guard judges it: its path as `belowBase` gives it, its query without `?`. */
+interface GuardedCall {
+  method: string;
+  path: string;
+  query: string;
+  authorization: string | undefined;
+}
 
 /** The guard's two routes: Pact's state changes, and every other request, forwarded and checked. */
 class Guard {
@@ -267,7 +285,7 @@ class Guard {
       onStopped: this.#onStopped,
       unreachable: (reason) => `cannot reach the provider: ${reason}`,
     });
-    const findings = await this.#findings({ method, path, authorization }, observation);
+    const findings = await this.#findings({ method, path, query: query.slice(1), authorization }, observation);
     const exchange = judged({
       name: `${method} ${path}`,
       call: { method, path },
@@ -280,16 +298,40 @@ class Guard {
     answer(outgoing, observation);
   }
 
-  async #findings(
-    call: { method: string; path: string; authorization: string | undefined },
-    observation: Observation,
-  ): Promise<Finding[]> {
-    const { findings } = judgeCall({ call, observed: observation });
+  async #findings(call: GuardedCall, observation: Observation): Promise<Finding[]> {
+    // Each major's call against its own document (v2's page is no v1 call), and its query with it.
+    const judgedCall = { method: call.method, ...majorOf(call.path), query: call.query };
+    const key = pactKeyChoice(call.authorization, this.#options.apiKey);
+    const side = isFailure(observation) ? undefined : await this.#pageSide(call, key);
+    const { findings } = judgeCall({
+      call: judgedCall,
+      observed: observation,
+      ...(side !== undefined && { model: side }),
+    });
     if (isFailure(observation)) return findings;
     const model = mayChangeTheStore(call.method, call.path) ? await this.#state.model() : undefined;
-    if (model !== undefined)
-      findings.push(...(await this.#storeAfter(model, call, pactKeyChoice(call.authorization, this.#options.apiKey))));
+    if (model !== undefined) findings.push(...(await this.#storeAfter(model, call, key)));
     return findings;
+  }
+
+  /**
+   * The model's side of a page of v2's list in the provider state Pact set: which orders the page may
+   * show. Pact matches a page's orders by type, so this is what holds a provider to the state's orders
+   * (each once, ascending, exact past 2^53, the filter's, at most the limit). None for a call that
+   * sends a cursor: it is the provider's (spec gap 54).
+   */
+  async #pageSide(call: GuardedCall, key: KeyChoice): Promise<ModelSide | undefined> {
+    const { base, path } = majorOf(call.path);
+    const route = matchRoute(call.method, path, base)?.route;
+    const page = route === undefined ? undefined : documentedResponse(route, 200);
+    if (page === undefined || schemaNameOf(page) !== 'OrderPage' || sendsCursor(call.query)) return undefined;
+    const model = await this.#state.model();
+    if (model === undefined) return undefined;
+    const before = await model.orders();
+    const answer = await model.call(call.method, `${call.path}${call.query === '' ? '' : `?${call.query}`}`, key);
+    return answer === undefined
+      ? undefined
+      : { answer, before, after: await model.orders(), history: this.#state.history };
   }
 
   // The provider's orders after a call that may change them, compared with the model's after the same call.

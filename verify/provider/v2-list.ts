@@ -12,9 +12,9 @@ import { majorBase } from '../../core/major-base.js';
 import { VerifyError } from '../base/errors.js';
 import { caseVerdict, type CaseResult, type CheckedExchange } from '../base/results.js';
 import { changeProviderState, judged, sendToTarget, type TargetOptions } from './run.js';
-import { pageFindings, skippedFindings, type V2Walk, type WalkProgress } from './walk-findings.js';
+import { pageFindings, skippedFindings, type V2Walk, type WalkProgress } from '../../core/page-findings.js';
 
-export type { V2Walk } from './walk-findings.js';
+export type { V2Walk } from '../../core/page-findings.js';
 
 const statuses: readonly OrderStatus[] = ['pending', 'shipped', 'cancelled'];
 

@@ -2,9 +2,9 @@
 // (v2-list.ts) and exploration's (explore/walk-v2-list.ts): no page over its limit, the filter's status
 // on each order, each order once, in ascending order of id, each id the store's exactly, and, once the
 // walk ended, none of the filter's orders left out.
-import type { Finding } from '../../core/checks.js';
-import type { OrderStatus } from '../../core/order-status.js';
-import { routeOf } from '../../core/routes.js';
+import type { Finding } from './checks.js';
+import { orderStatuses, type OrderStatus } from './order-status.js';
+import { routeOf } from './routes.js';
 
 /** A walk of v2's list: a status filter or none, a limit or none (the document's default). */
 export interface V2Walk {
@@ -22,6 +22,36 @@ export interface ShownOrder {
 export interface WalkProgress {
   seen: Set<bigint>;
   last: bigint | undefined;
+}
+
+/**
+ * The walk a page of v2's list belongs to, read from its call's query (without its `?`): its status
+ * filter and limit, and whether it sent a `cursor` (then it is no walk's first page, and the store's
+ * orders before the cursor are the provider's to have left out). A value the list refuses (a 400) is
+ * read as absent: no page is judged by it.
+ * @example
+ * pageWalk('status=pending&limit=3') // { status: 'pending', limit: 3, cursor: false }
+ */
+export function pageWalk(query: string): V2Walk & { cursor: boolean } {
+  const parameters = new URLSearchParams(query);
+  const status = parameters.get('status');
+  const limit = parameters.get('limit');
+  return {
+    ...(orderStatuses.includes(status as OrderStatus) && { status: status as OrderStatus }),
+    ...(limit !== null && /^[0-9]{1,3}$/.test(limit) && { limit: Number(limit) }),
+    cursor: parameters.has('cursor'),
+  };
+}
+
+/**
+ * Whether a call's query (without its `?`) sends a `cursor`: a value its provider wrote (opaque, spec
+ * gap 51), so what its page holds depends on no provider state alone, and no model can judge it.
+ * @example
+ * sendsCursor('limit=2&cursor=abc') // true
+ * sendsCursor(undefined) // false
+ */
+export function sendsCursor(query: string | undefined): boolean {
+  return query !== undefined && new URLSearchParams(query).has('cursor');
 }
 
 /**
@@ -61,7 +91,8 @@ export function pageFindings(input: {
     });
   orders.forEach((order, index) => {
     const path = `${at}/orders/${index}`;
-    if (walk.status !== undefined && order.status !== walk.status)
+    // An order without its status is the schema's finding (`OrderWithStatus` requires it), not the filter's.
+    if (walk.status !== undefined && order.status !== undefined && order.status !== walk.status)
       findings.push({
         code: 'filter-ignored',
         path: `${path}/status`,

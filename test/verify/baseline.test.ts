@@ -63,7 +63,7 @@ describe('a baseline of known failures', () => {
       '<skipped message="known failure (baseline): list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)"/>',
     );
     expect(exit.stdout).toContain(
-      '    known failure (baseline): list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete)\n',
+      '    known failure (baseline): list-orders › list the orders: expected complete false as the provider state gives it, got true (at /0/complete) [order-field]\n',
     );
     expect(exit.stdout).toMatch(/\nbaseline: 4 violations are known failures \(the baseline holds \d+\)\n/);
     // The console counts what JUnit counts: its 2 skipped testcases are the 2 checks with known failures only.
@@ -80,7 +80,7 @@ describe('a baseline of known failures', () => {
     const exit = await verifyAgainst({ ...knownDefect, duplicateIds: true }, ['--baseline', baselineFile]);
     expect(exit.stdout).toContain('known failure (baseline): list-orders › list the orders: expected complete false');
     expect(exit.stdout).toMatch(
-      /\n {4}list-orders › list the orders: expected each order id once, got 1 again \(first at \/0\) \(at \/2\/id\)\n/,
+      /\n {4}list-orders › list the orders: expected each order id once, got 1 again \(first at \/0\) \(at \/2\/id\) \[id-unique\]\n/,
     );
     const verdict = exit.stdout.trimEnd().split('\n').at(-1)!;
     // The preflight's own list has the duplicate too: judged, and as new as the scenario's.

@@ -110,7 +110,9 @@ describe('the default run', slow, () => {
     const provider = await startHostileProvider({ listBody: () => ({ body: bomb, contentEncoding: 'gzip' }) });
     try {
       const exit = await runVerifyInProcess([...provider.args, ...listOnly]);
-      expect(exit.stdout).toContain(`list-orders › list the orders: ${tooLargeLine('gzip', bomb.length)}\n`);
+      expect(exit.stdout).toContain(
+        `list-orders › list the orders: ${tooLargeLine('gzip', bomb.length)} [body-too-large]\n`,
+      );
       expect(exit.stdout + exit.stderr).not.toMatch(/unexpected failure/);
       expect(exit.code, exit.stdout + exit.stderr).toBe(1);
       expectStoppedAtTheBound();
@@ -125,7 +127,7 @@ describe('the default run', slow, () => {
     });
     try {
       const exit = await runVerifyInProcess([...provider.args, ...listOnly]);
-      expect(exit.stdout).toContain(`list-orders › list the orders: ${pastTheBoundLine}\n`);
+      expect(exit.stdout).toContain(`list-orders › list the orders: ${pastTheBoundLine} [body-too-large]\n`);
       expect(exit.code, exit.stdout + exit.stderr).toBe(1);
       expect(decodeMeter.peak).toBe(0);
     } finally {

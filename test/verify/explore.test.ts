@@ -248,7 +248,7 @@ describe('petstore-verify explore', () => {
         `; runs ${failedRun + 1} to 100 were not made: exploration stops at its first difference)`,
       );
       expect(exit.stdout).toMatch(
-        /\n {6}explore › run \d+, shrunk › 1\. [^\n]*-\d+[^\n]*: expected [^\n]*204[^\n]*, got (404|[^\n]*404)[^\n]* \(at status\)\n/,
+        /\n {6}explore › run \d+, shrunk › 1\. [^\n]*-\d+[^\n]*: expected [^\n]*204[^\n]*, got (404|[^\n]*404)[^\n]* \(at status\) \[status-unexpected\]\n/,
       );
       expect(exit.stdout).toMatch(/\nverdict: failed \(exit 1; /);
       expect(exit.code).toBe(1);

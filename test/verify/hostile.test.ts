@@ -127,22 +127,22 @@ describe.concurrent('a run fails a provider that breaks the contract, with a one
     [
       'sends bytes after a 204',
       { bytesAfter204: true },
-      /cancel-pending-order › cancel the pending order: expected nothing after the end of the response \(a 204 cannot carry content, RFC 9110 §15\.3\.5\), got more bytes on the connection\n/,
+      /cancel-pending-order › cancel the pending order: expected nothing after the end of the response \(a 204 cannot carry content, RFC 9110 §15\.3\.5\), got more bytes on the connection \[framing\]\n/,
     ],
     [
       'lists an id of 2.5',
       { fractionalId: true },
-      /list-orders › list the orders: expected integer, got 2\.5 \(at \/0\/id\)\n/,
+      /list-orders › list the orders: expected integer, got 2\.5 \(at \/0\/id\) \[body-schema\]\n/,
     ],
     [
       'closes the socket in the middle of a body',
       { closeMidBody: true },
-      /list-orders › list the orders: expected a whole answer in time, got the connection closed before the whole response came\n/,
+      /list-orders › list the orders: expected a whole answer in time, got the connection closed before the whole response came \[no-answer\]\n/,
     ],
     [
       "cuts its first list (the preflight's) short, then answers honestly",
       { firstListBroken: 'cut' },
-      /preflight › list the orders with the key: expected a whole answer in time, got the connection closed before the whole response came\n/,
+      /preflight › list the orders with the key: expected a whole answer in time, got the connection closed before the whole response came \[no-answer\]\n/,
     ],
     [
       "frames its first list (the preflight's) badly, then answers honestly",
@@ -152,77 +152,77 @@ describe.concurrent('a run fails a provider that breaks the contract, with a one
     [
       "labels its first list (the preflight's) gzip when it is not, then answers honestly",
       { firstListBroken: 'encoding' },
-      /preflight › list the orders with the key: expected a whole answer in time, got the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check\n/,
+      /preflight › list the orders with the key: expected a whole answer in time, got the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check \[no-answer\]\n/,
     ],
     [
       'labels a body gzip that is not gzip',
       { badGzip: true },
-      /list-shape › list the orders: expected a whole answer in time, got the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check\n/,
+      /list-shape › list the orders: expected a whole answer in time, got the body could not be decoded as its Content-Encoding \(gzip\) says: incorrect header check \[no-answer\]\n/,
     ],
     [
       'stalls after the headers',
       { stallBody: true },
-      /: expected a whole answer in time, got no complete answer within 500 ms \(the headers or the body stalled\)\n[\s\S]*expected the run to finish, got the target stopped answering: \d+ requests got no complete answer in time/,
+      /: expected a whole answer in time, got no complete answer within 500 ms \(the headers or the body stalled\) \[no-answer\]\n[\s\S]*expected the run to finish, got the target stopped answering: \d+ requests got no complete answer in time/,
     ],
     [
       'lists an order twice',
       { duplicateIds: true },
-      /list-orders › list the orders: expected each order id once, got 1 again \(first at \/0\) \(at \/2\/id\)\n/,
+      /list-orders › list the orders: expected each order id once, got 1 again \(first at \/0\) \(at \/2\/id\) \[id-unique\]\n/,
     ],
     [
       'lists another petId than the state gives',
       { wrongField: 'petId' },
-      /list-orders › list the orders: expected petId 101 as the provider state gives it, got 102 \(at \/0\/petId\)\n/,
+      /list-orders › list the orders: expected petId 101 as the provider state gives it, got 102 \(at \/0\/petId\) \[order-field\]\n/,
     ],
     [
       'lists another quantity than the state gives',
       { wrongField: 'quantity' },
-      /list-orders-edge-values › list the orders: expected quantity 0 as the provider state gives it, got 1 \(at \/0\/quantity\)\n/,
+      /list-orders-edge-values › list the orders: expected quantity 0 as the provider state gives it, got 1 \(at \/0\/quantity\) \[order-field\]\n/,
     ],
     [
       'lists another complete flag than the state gives',
       { wrongField: 'complete' },
-      /list-orders-edge-values › list the orders: expected complete false as the provider state gives it, got true \(at \/0\/complete\)\n/,
+      /list-orders-edge-values › list the orders: expected complete false as the provider state gives it, got true \(at \/0\/complete\) \[order-field\]\n/,
     ],
     [
       'lists another ship date than the state gives',
       { wrongField: 'shipDate' },
-      /list-orders › list the orders: expected shipDate "2026-12-01T09:00:00Z" as the provider state gives it, got "2026-12-02T09:00:00\.000Z" \(at \/0\/shipDate\)\n/,
+      /list-orders › list the orders: expected shipDate "2026-12-01T09:00:00Z" as the provider state gives it, got "2026-12-02T09:00:00\.000Z" \(at \/0\/shipDate\) \[order-field\]\n/,
     ],
     [
       'revives a cancelled order on a second cancel (404, but pending again)',
       { reviveOnSecondCancel: true },
-      /cancel-cancelled-order › cancel it a third time: expected status 404 or 409, got 204 \(at status\)\n/,
+      /cancel-cancelled-order › cancel it a third time: expected status 404 or 409, got 204 \(at status\) \[status-unexpected\]\n/,
     ],
     [
       'matches ids through a float',
       { lossyIds: true },
-      /cancel-order-beyond-2-53 › the shipped neighbour still refuses: expected status 409, got 404 \(at status\)\n/,
+      /cancel-order-beyond-2-53 › the shipped neighbour still refuses: expected status 409, got 404 \(at status\) \[status-unexpected\]\n/,
     ],
     [
       'sends a 401 without a challenge',
       { noChallenge: true },
-      /list-without-key › list the orders without a key: expected a Bearer challenge in WWW-Authenticate with 401 \(RFC 6750 §3\), got no WWW-Authenticate \(at www-authenticate\)\n/,
+      /list-without-key › list the orders without a key: expected a Bearer challenge in WWW-Authenticate with 401 \(RFC 6750 §3\), got no WWW-Authenticate \(at www-authenticate\) \[auth-challenge\]\n/,
     ],
     [
       'sends a 401 with a Basic challenge',
       { basicChallenge: true },
-      /list-without-key › list the orders without a key: expected a Bearer challenge in WWW-Authenticate with 401 \(RFC 6750 §3\), got "Basic realm=\\"hostile\\"" \(at www-authenticate\)\n/,
+      /list-without-key › list the orders without a key: expected a Bearer challenge in WWW-Authenticate with 401 \(RFC 6750 §3\), got "Basic realm=\\"hostile\\"" \(at www-authenticate\) \[auth-challenge\]\n/,
     ],
     [
       'accepts any Basic credentials',
       { acceptBasic: true },
-      /list-with-another-scheme › list the orders with Basic credentials: expected status 401, got 200 \(at status\)\n/,
+      /list-with-another-scheme › list the orders with Basic credentials: expected status 401, got 200 \(at status\) \[status-unexpected\]\n/,
     ],
     [
       'accepts a wrong key on the pet read',
       { petAcceptsAnyKey: true },
-      /read-pet-with-wrong-key › read pet 1 with a wrong key: expected status 401, got 200 \(at status\)\n/,
+      /read-pet-with-wrong-key › read pet 1 with a wrong key: expected status 401, got 200 \(at status\) \[status-unexpected\]\n/,
     ],
     [
       'errors on a list of no orders',
       { emptyStoreErrors: true },
-      /pact › list-shape › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 500 \(at status\)\n/,
+      /pact › list-shape › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 500 \(at status\) \[status-undocumented\]\n/,
     ],
   ])('that %s', async (_, switches, reason) => {
     const reports = await verifyAgainst(switches, needsDefaultRun(switches, reason) ? [] : ['--suite', 'scenarios']);
@@ -238,27 +238,27 @@ describe.concurrent('the scenarios fail a provider that breaks the contract near
     [
       'accepts any Bearer token that starts with the key',
       { keyPrefixMatch: true },
-      /list-with-near-keys › list the orders with the key and a character after it: expected status 401, got 200 \(at status\)\n/,
+      /list-with-near-keys › list the orders with the key and a character after it: expected status 401, got 200 \(at status\) \[status-unexpected\]\n/,
     ],
     [
       'serves the list at a trailing slash without asking for a key',
       { openTrailingSlash: true },
-      /near-paths-without-key › list with a trailing slash: expected status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, got 200 \(at status\)\n/,
+      /near-paths-without-key › list with a trailing slash: expected status 301 or 302 or 307 or 308 or 400 or 401 or 403 or 404 or 405, got 200 \(at status\) \[status-unexpected\]\n/,
     ],
     [
       'puts a cancelled order back into the list when a second cancel is refused',
       { relistOnSecondCancel: true },
-      /cancel-cancelled-order-then-list › list after the refused cancel: expected cancelled order 1 to stay out of the list once it left, got it listed again \(at \/\d\/id\)\n/,
+      /cancel-cancelled-order-then-list › list after the refused cancel: expected cancelled order 1 to stay out of the list once it left, got it listed again \(at \/\d\/id\) \[order-relisted\]\n/,
     ],
     [
       'keeps quantities in 32 bits',
       { int32Quantity: true },
-      /cancel-orders-at-int64-edges › list the orders at the edges: expected quantity 4294967296 as the provider state gives it, got 0 \(at \/0\/quantity\)\n/,
+      /cancel-orders-at-int64-edges › list the orders at the edges: expected quantity 4294967296 as the provider state gives it, got 0 \(at \/0\/quantity\) \[order-field\]\n/,
     ],
     [
       'refuses to cancel orders with negative ids',
       { refuseNegativeIds: true },
-      /cancel-orders-at-int64-edges › cancel the order at the int64 minimum: expected status 204, got 404 \(at status\)\n/,
+      /cancel-orders-at-int64-edges › cancel the order at the int64 minimum: expected status 204, got 404 \(at status\) \[status-unexpected\]\n/,
     ],
   ])('that %s', async (_, switches, reason) => {
     const reports = await verifyAgainst(switches, ['--suite', 'scenarios']);
@@ -289,32 +289,32 @@ describe.concurrent('the scenario suite alone (--suite scenarios) fails what onl
     [
       'lists an order the state does not hold',
       { phantomOrder: true },
-      /list-orders › list the orders: expected only orders of the provider state, got order 424242, which it does not hold \(at \/2\/id\)\n/,
+      /list-orders › list the orders: expected only orders of the provider state, got order 424242, which it does not hold \(at \/2\/id\) \[order-unknown\]\n/,
     ],
     [
       'sends invalid UTF-8',
       { invalidUtf8: true },
-      /list-orders › list the orders: expected a body in UTF-8 \(RFC 8259 §8\.1\), got bytes that are not valid UTF-8\n/,
+      /list-orders › list the orders: expected a body in UTF-8 \(RFC 8259 §8\.1\), got bytes that are not valid UTF-8 \[encoding\]\n/,
     ],
     [
       'puts a byte order mark before the JSON',
       { byteOrderMark: true },
-      /list-orders › list the orders: expected a JSON text without a byte order mark \(RFC 8259 §8\.1\), got one before the JSON\n/,
+      /list-orders › list the orders: expected a JSON text without a byte order mark \(RFC 8259 §8\.1\), got one before the JSON \[encoding\]\n/,
     ],
     [
       'sends Deprecation: true',
       { deprecationTrue: true },
-      /read-deprecated-pet › read pet 1: expected Deprecation as a Structured Field Date such as @1767225600 \(RFC 9745\), got "true" \(at Deprecation\)\n/,
+      /read-deprecated-pet › read pet 1: expected Deprecation as a Structured Field Date such as @1767225600 \(RFC 9745\), got "true" \(at Deprecation\) \[header-syntax\]\n/,
     ],
     [
       'sends Sunset: soon',
       { sunsetSoon: true },
-      /read-deprecated-pet › read pet 1: expected Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT \(RFC 8594\), got "soon" \(at Sunset\)\n/,
+      /read-deprecated-pet › read pet 1: expected Sunset as an HTTP-date such as Wed, 30 Jun 2027 23:59:59 GMT \(RFC 8594\), got "soon" \(at Sunset\) \[header-syntax\]\n/,
     ],
     [
       'looks the order up before the auth check',
       { lookupBeforeAuth: true },
-      /cancel-without-key › cancel an unknown order without a key: expected status 401, got 404 \(at status\)\n/,
+      /cancel-without-key › cancel an unknown order without a key: expected status 401, got 404 \(at status\) \[status-unexpected\]\n/,
     ],
   ])('that %s', async (_, switches, reason) => {
     const reports = await verifyAgainst(switches, ['--suite', 'scenarios']);
@@ -328,12 +328,12 @@ describe.concurrent('the pact suite alone fails what only it used to pass', slow
     [
       'redirects the list to another path',
       { redirectList: true },
-      /pact › list-orders › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 302 \(a redirect to \/v1\/store\/orders-moved; the specification documents none\) \(at status\)\n/,
+      /pact › list-orders › list the orders: expected a status GET \/store\/orders documents \(200, 401\), got 302 \(a redirect to \/v1\/store\/orders-moved; the specification documents none\) \(at status\) \[status-undocumented\]\n/,
     ],
     [
       'removes another order on a cancel',
       { cancelRemovesNeighbour: true },
-      /pact › cancel-pending-order › cancel the pending order: after this call, GET \/store\/orders: expected order 2 in the list, got ids \[\]\n/,
+      /pact › cancel-pending-order › cancel the pending order: after this call, GET \/store\/orders: expected order 2 in the list, got ids \[\] \[order-listed\]\n/,
     ],
   ])('that %s', async (_, switches, reason) => {
     const reports = await verifyAgainst(switches, ['--suite', 'pact']);
@@ -358,7 +358,7 @@ describe('the run has a deadline', slow, () => {
     const reports = await verifyAgainst({ stallCancels: true }, ['--deadline', '3'], 'command');
     expectConsistent(reports, 1);
     expect(reports.exit.stdout).toMatch(
-      /pact › verifier: expected Pact's verifier to verify the pact, got Pact's verifier was stopped: the run passed its deadline\n/,
+      /pact › verifier: expected Pact's verifier to verify the pact, got Pact's verifier was stopped: the run passed its deadline \[pact-verifier\]\n/,
     );
     expect(reports.exit.stdout.split('\n')).toContain(
       '! error in scenarios: not run: the run passed its deadline before this suite started (nothing of it was sent)',

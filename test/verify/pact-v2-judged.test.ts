@@ -112,7 +112,7 @@ describe("petstore-verify --pact with v2's interactions", () => {
   it('fails a provider whose pages round ids past 2^53, at the ids the provider state holds', async () => {
     const exit = await againstHostile({ v2RoundsIds: true });
     expect(exit.stdout).toContain(
-      '\n    pact › GET /v2/store/orders?status=shipped&limit=5 200 (with the key): expected 9007199254740995, got 9007199254740996 (rounded past 2^53) (at /orders/0/id)',
+      '\n    pact › GET /v2/store/orders?status=shipped&limit=5 200 (with the key): expected 9007199254740995, got 9007199254740996 (rounded past 2^53) (at /orders/0/id) [int64-exact]\n',
     );
     expect(exit.stdout).toMatch(/\npact: 1 passed, 3 failed \(interactions; 4 checks \(3 failed\),/);
     expect(exit.code).toBe(1);
@@ -121,7 +121,7 @@ describe("petstore-verify --pact with v2's interactions", () => {
   it("fails a provider whose page's orders lack the status v2's document requires", async () => {
     const exit = await againstHostile({ v2OrderWithoutStatus: true });
     expect(exit.stdout).toContain(
-      '\n    pact › GET /v2/store/orders?status=shipped&limit=5 200 (with the key): expected required, got nothing (at /orders/0/status)',
+      '\n    pact › GET /v2/store/orders?status=shipped&limit=5 200 (with the key): expected required, got nothing (at /orders/0/status) [body-schema]\n',
     );
     expect(exit.code).toBe(1);
   });
@@ -129,7 +129,7 @@ describe("petstore-verify --pact with v2's interactions", () => {
   it('fails a provider whose filter ignores status, which Pact, matching a page by its values present, passes', async () => {
     const exit = await againstHostile({ v2FilterIgnoresStatus: true }, await broadStatePact());
     expect(exit.stdout).toContain(
-      '\n    pact › GET /v2/store/orders?status=pending 200 (with the key): expected pending, got shipped (at /orders/1/status)',
+      '\n    pact › GET /v2/store/orders?status=pending 200 (with the key): expected pending, got shipped (at /orders/1/status) [filter-ignored]\n',
     );
     expect(exit.stdout).toMatch(/\npact: 3 passed, 1 failed \(interactions;/);
     expect(exit.code).toBe(1);

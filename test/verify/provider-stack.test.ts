@@ -147,7 +147,7 @@ const cases: Case[] = [
     args: [],
     code: 1,
     says: [
-      /\n {4}pact › cancel-shipped-order › cancel the shipped order: expected status 409, got 204 \(at status\)\n/,
+      /\n {4}pact › cancel-shipped-order › cancel the shipped order: expected status 409, got 204 \(at status\) \[status-unexpected\]\n/,
       /\n {4}cancel-shipped-order › cancel the shipped order: expected status 409, got 204/,
       /\nexplore: \d+ passed, [1-9]\d* failed/,
       /\nverdict: failed \(exit 1; /,
@@ -161,7 +161,7 @@ const cases: Case[] = [
     args: ['--suite', 'pact'],
     code: 1,
     says: [
-      /\n {4}pact › list-without-key › list the orders without a key: expected 401, got 403 \(Pact: Expected 403 \(Integer\) to be equal to 401 \(Integer\)\) \(at \$\.status\)\n/,
+      /\n {4}pact › list-without-key › list the orders without a key: expected 401, got 403 \(Pact: Expected 403 \(Integer\) to be equal to 401 \(Integer\)\) \(at \$\.status\) \[body-schema\]\n/,
     ],
   },
   {
@@ -182,7 +182,7 @@ const cases: Case[] = [
     start: hostileProvider({ fractionalId: true }),
     args: ['--suite', 'scenarios', '--verbose'],
     code: 1,
-    says: [/list-orders › list the orders: expected integer, got 2\.5 \(at \/0\/id\)\n/],
+    says: [/list-orders › list the orders: expected integer, got 2\.5 \(at \/0\/id\) \[body-schema\]\n/],
   },
   {
     name: "a provider that sends bytes after a 204 (Pact's verifier's own proxy)",
@@ -204,7 +204,7 @@ const cases: Case[] = [
     args: ['--suite', 'pact', '--scenario', 'read-deprecated-pet'],
     code: 1,
     says: [
-      /\n {4}pact › read-deprecated-pet › read pet 1: expected "@\d+", got {2}\(Pact: Expected a header 'Deprecation' but was missing\) \(at Deprecation\)\n {4}pact › read-deprecated-pet › read pet 1: expected "[^"]+ GMT", got {2}\(Pact: Expected a header 'Sunset' but was missing\) \(at Sunset\)\n/,
+      /\n {4}pact › read-deprecated-pet › read pet 1: expected "@\d+", got {2}\(Pact: Expected a header 'Deprecation' but was missing\) \(at Deprecation\) \[header-missing\]\n {4}pact › read-deprecated-pet › read pet 1: expected "[^"]+ GMT", got {2}\(Pact: Expected a header 'Sunset' but was missing\) \(at Sunset\) \[header-missing\]\n/,
     ],
   },
   {
@@ -245,7 +245,7 @@ const cases: Case[] = [
     code: 0,
     published: [false, true],
     says: [
-      /(?:^|\n)~ pact › cancel-shipped-order › cancel the shipped order \(DELETE [^\n]*\n {4}pending pact \(fails nothing\): pact › cancel-shipped-order › cancel the shipped order: expected status 409, got 204 \(at status\)\n/,
+      /(?:^|\n)~ pact › cancel-shipped-order › cancel the shipped order \(DELETE [^\n]*\n {4}pending pact \(fails nothing\): pact › cancel-shipped-order › cancel the shipped order: expected status 409, got 204 \(at status\) \[status-unexpected\]\n/,
       /\npact: the pending pact "Pact between web-app \(v1\) and petstore-order-interface" failed; pending, it fails nothing/,
       /\nverdict: passed \(exit 0; /,
     ],

@@ -49,7 +49,7 @@ describe.concurrent('the default run judges an answer it cannot read, and goes o
     const provider = await startHostileProvider({ contentTypes });
     try {
       const exit = await runVerifyInProcess([...provider.args, ...listOnly]);
-      expect(exit.stdout).toContain(`list-orders › list the orders: ${listFailure(value)}\n`);
+      expect(exit.stdout).toContain(`list-orders › list the orders: ${listFailure(value)} [media-type]\n`);
       expect(exit.stdout + exit.stderr).not.toMatch(/unexpected failure|TypeError/);
       expect(exit.code, exit.stdout + exit.stderr).toBe(1);
     } finally {

@@ -16,6 +16,18 @@ export function findingLine(caseName: string, exchangeName: string, finding: Fin
 }
 
 /**
+ * A violation's or a warning's line under its exchange: `findingLine`'s, ending with the finding's
+ * rule id in brackets (its `code`, as JSON, JUnit and the GitHub annotations give it), so a reader
+ * can look the rule up (docs/harness.md, "The rules"), grep for it, or name it in a baseline.
+ * @example
+ * ruledFindingLine('list-orders', 'list the orders', { code: 'body-schema', path: '/0/id', expected: 'integer', actual: '"1"' })
+ * // 'list-orders › list the orders: expected integer, got "1" (at /0/id) [body-schema]'
+ */
+export function ruledFindingLine(caseName: string, exchangeName: string, finding: Finding, suite?: SuiteName): string {
+  return `${findingLine(caseName, exchangeName, finding, suite)} [${finding.code}]`;
+}
+
+/**
  * A disagreement between the two oracles as a line.
  * @example
  * disagreementLine({ area: 'body', ajv: [], prism: ['Response body property 0.id must be <= 9007199254740991'], knownPrismLimit: 'Prism caps ...' })
@@ -70,16 +82,16 @@ export function exchangeLines(
       : ` (${exchange.method} ${exchange.path} → ${exchange.status ?? 'no answer'}${stability === null ? '' : `, ${stability}`}, ${exchange.durationMs.toFixed(0)} ms)`;
   return [
     `${mark} ${subject}${exchange.name === caseName ? '' : ` › ${exchange.name}`}${call}`,
-    ...exchange.violations.map((finding) => `    ${findingLine(caseName, exchange.name, finding, suite)}`),
+    ...exchange.violations.map((finding) => `    ${ruledFindingLine(caseName, exchange.name, finding, suite)}`),
     ...(exchange.known ?? []).map(
-      (finding) => `    known failure (baseline): ${findingLine(caseName, exchange.name, finding, suite)}`,
+      (finding) => `    known failure (baseline): ${ruledFindingLine(caseName, exchange.name, finding, suite)}`,
     ),
     ...(exchange.pending ?? []).map(
-      (finding) => `    pending pact (fails nothing): ${findingLine(caseName, exchange.name, finding, suite)}`,
+      (finding) => `    pending pact (fails nothing): ${ruledFindingLine(caseName, exchange.name, finding, suite)}`,
     ),
     ...exchange.warnings.map(
       (finding) =>
-        `    warning (advisory; --strict makes it a violation): ${findingLine(caseName, exchange.name, finding, suite)}`,
+        `    warning (advisory; --strict makes it a violation): ${ruledFindingLine(caseName, exchange.name, finding, suite)}`,
     ),
     ...shownDisagreements(exchange.disagreements, options).map(
       (disagreement) =>

@@ -98,7 +98,9 @@ ${targetOptions}
                         whole before any call: one that cannot be used (not JSON, an unknown Pact
                         version, a wrong shape) is a wrong argument, exit 2 with one line
 ${brokerOptions}
-  --require-coverage    fail the run when a documented response (operation and status) was not exercised
+  --require-coverage    fail the run when a documented response (operation and status) of either major
+                        was not exercised, v2's included when v2 was not verified (not those
+                        --leave-out-beta leaves out)
   --leave-out-beta      leave out the operations the document marks beta or experimental (x-stability):
                         none is judged, and each is named as left out (by default they are judged,
                         and their failures fail the run, counted apart)

@@ -20,6 +20,28 @@ export const servedResponses: readonly string[] = majorRoutes.flatMap((route) =>
 /** How many responses the mock's coverage counts, over both majors. */
 export const servedResponseCount = servedResponses.length;
 
+/** The documented responses of the majors after v1, as a run's coverage names them: `GET /v2/store/orders 400`. */
+export const laterMajorResponses: readonly string[] = majorRoutes
+  .filter((route) => route.base !== '/v1')
+  .flatMap((route) =>
+    route.responses.map((response) => `${route.method} ${route.base}${route.path} ${response.status}`),
+  );
+
+/**
+ * What a run's coverage line ends with when no suite judged the later majors' operations (no
+ * `--state-url`, `--scenario`, a pact of v1 alone), or (`left out`) when `--leave-out-beta` left them out:
+ * `; not counted: GET /v2/store/orders 200, 400, 401 (not verified)`.
+ */
+export function notCountedLater(reason: 'not verified' | 'left out' = 'not verified'): string {
+  const named = majorRoutes
+    .filter((route) => route.base !== '/v1')
+    .map(
+      (route) =>
+        `${route.method} ${route.base}${route.path} ${route.responses.map((response) => response.status).join(', ')} (${reason})`,
+    );
+  return named.length === 0 ? '' : `; not counted: ${named.join('; ')}`;
+}
+
 /**
  * What the Playwright reporter's coverage line ends with when no test called an operation the document
  * marks beta or experimental: those operations counted apart, none of their responses seen.

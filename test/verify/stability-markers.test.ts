@@ -95,7 +95,7 @@ describe("a beta operation's violations", () => {
   it("name the marker in GitHub's step summary, beside the count and the operation", () => {
     const summary = githubSummary(broken).split('\n');
     expect(summary[2]).toBe(
-      'http://127.0.0.1:4010/v1 · 2 checks · 1 violations (1 in beta operations) · coverage 1 of ' +
+      'http://127.0.0.1:4010/v1 · 2 checks · 1 violations (1 in beta operations) · coverage 2 of ' +
         `${broken.coverage.total} documented responses`,
     );
     expect(summary.filter((line) => line.startsWith('| `body-schema`'))).toEqual([

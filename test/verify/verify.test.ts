@@ -8,7 +8,7 @@ import { loadScenarioFile, loadScenarios } from '../../core/scenario-files.js';
 import { contractSteps, injectsFaults, ScenarioError } from '../../core/scenario.js';
 import { isCancel, isList, json, startBrokenProvider, type Fault } from '../support/broken-provider.js';
 import { runToExit, runVerifyInProcess, verifyCliPath as verifyCli } from '../support/cli-support.js';
-import { documentedResponseCount, documentedResponses } from '../support/document-figures.js';
+import { documentedResponseCount, documentedResponses, servedResponseCount } from '../support/document-figures.js';
 import { startServer } from '../support/support.js';
 import { v2Walks, walkName } from '../../verify/provider/v2-list.js';
 
@@ -80,7 +80,7 @@ describe("petstore-verify against the kit's own mock", () => {
     expect(parsed.notVerified).toEqual([]);
     expect(exit.stdout).toMatch(
       new RegExp(
-        `\\nsecond oracle, Prism: 0 disagreements with Ajv, besides \\d+ known Prism limits \\(--verbose shows them; docs\\/harness\\.md\\)\\ncoverage: ${documentedResponseCount} of ${documentedResponseCount} documented responses exercised\\nverdict: passed \\(exit 0; \\d+ checks, 0 violations, [\\d.]+ s\\)\\n$`,
+        `\\nsecond oracle, Prism: 0 disagreements with Ajv, besides \\d+ known Prism limits \\(--verbose shows them; docs\\/harness\\.md\\)\\ncoverage: ${servedResponseCount} of ${servedResponseCount} documented responses exercised\\nverdict: passed \\(exit 0; \\d+ checks, 0 violations, [\\d.]+ s\\)\\n$`,
       ),
     );
     const xml = await readFile(junit, 'utf8');

@@ -3,7 +3,7 @@ import { findingText, type Finding } from '../../core/finding.js';
 import type { KnownFailure } from '../run/baseline.js';
 import type { Disagreement } from '../../core/second-oracle.js';
 import type { CaseResult, CheckedExchange, SuiteName, SuiteResult } from '../base/results.js';
-import { routeOfExchange, type RunReport } from '../run/run-report.js';
+import { responseName, routeOfExchange, type Coverage, type RunReport } from '../run/run-report.js';
 /**
  * One violation as a line: `case › exchange: expected …, got … (at /0/id)`.
  * @example
@@ -229,6 +229,24 @@ function publishedLine(published: NonNullable<SuiteResult['publishedResults']>):
   return `pact: the verification results of ${plural(published.pacts, 'pact')} published to the Pact Broker as version ${published.providerVersion}${details.length > 0 ? ` (${details.join(', ')})` : ''}`;
 }
 
+/**
+ * What the coverage line adds for the documented responses it does not count, grouped by why:
+ * `; not counted: GET /v2/store/orders 200, 400, 401 (not verified)`.
+ */
+function notCountedText(coverage: Coverage): string {
+  const groups = new Map<string, string[]>();
+  for (const entry of coverage.notCounted) {
+    const call = `${entry.method} ${entry.base === '/v1' ? '' : entry.base}${entry.path}`;
+    const key = `${call}\u0000${entry.reason}`;
+    groups.set(key, [...(groups.get(key) ?? []), String(entry.status)]);
+  }
+  const named = [...groups].map(([key, statuses]) => {
+    const [call, reason] = key.split('\u0000');
+    return `${call} ${statuses.join(', ')} (${reason})`;
+  });
+  return named.length === 0 ? '' : `; not counted: ${named.join('; ')}`;
+}
+
 /** The closing summary: what was skipped or could not run, a line per suite, the second oracle, coverage, the verdict. */
 export function summaryLines(report: RunReport, options: LineOptions = {}): string[] {
   const lines: string[] = [];
@@ -264,11 +282,11 @@ export function summaryLines(report: RunReport, options: LineOptions = {}): stri
   }
   const missing = report.coverage.responses
     .filter((entry) => entry.exercised === 0)
-    .map((entry) => `${entry.operation} ${entry.status}${entry.stability === null ? '' : ` (${entry.stability})`}`);
+    .map((entry) => `${responseName(entry)}${entry.stability === null ? '' : ` (${entry.stability})`}`);
   // A run the preflight stopped checked nothing: its coverage says nothing either.
   if (report.setupError === undefined)
     lines.push(
-      `coverage: ${report.coverage.covered} of ${report.coverage.total} documented responses exercised${missing.length > 0 ? ` (not: ${missing.join(', ')})` : ''}`,
+      `coverage: ${report.coverage.covered} of ${report.coverage.total} documented responses exercised${missing.length > 0 ? ` (not: ${missing.join(', ')})` : ''}${notCountedText(report.coverage)}`,
     );
   if (report.baseline !== undefined) lines.push(baselineLine(report, report.baseline));
   lines.push(

@@ -45,7 +45,7 @@ function coverageMatrix(coverage: Coverage): string {
           : '<td class="missing" title="documented, not exercised">✗ not exercised</td>';
       });
       const marker = route.stability === null ? '' : ` <em>(${escapeMarkup(route.stability)})</em>`;
-      return `<tr><th>${escapeMarkup(operation)}${marker}<br><code>${escapeMarkup(`${route.method} ${route.path}`)}</code></th>${cells.join('')}</tr>`;
+      return `<tr><th>${escapeMarkup(operation)}${marker}<br><code>${escapeMarkup(`${route.method} ${route.base === '/v1' ? '' : route.base}${route.path}`)}</code></th>${cells.join('')}</tr>`;
     }),
     '</tbody></table>',
   ].join('');

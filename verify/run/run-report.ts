@@ -1,6 +1,14 @@
 // The verdict of a run: its suites, its coverage of the documented responses, its reasons and exit code. Every report format renders it.
 import type { PreflightFailure } from '../provider/preflight.js';
-import { basePaths, matchRoute, routes, v2Routes, type OperationName, type Route } from '../../core/routes.js';
+import {
+  basePaths,
+  majorRoutes,
+  matchRoute,
+  routes,
+  v2Routes,
+  type OperationName,
+  type Route,
+} from '../../core/routes.js';
 import { findingText, type Finding } from '../../core/finding.js';
 import type { RuleCode } from '../../core/rules.js';
 import type { KnownFailure } from './baseline.js';
@@ -9,6 +17,8 @@ import type { SuiteName, SuiteResult } from '../base/results.js';
 export interface CoverageEntry {
   operation: OperationName;
   method: string;
+  /** The base path of the operation's major (`/v1`, `/v2`). */
+  base: string;
   path: string;
   status: number;
   /** How many judged responses of the target had this operation and status. */
@@ -17,11 +27,38 @@ export interface CoverageEntry {
   stability: string | null;
 }
 
-/** Which documented responses a run exercised: every operation × documented status of the route table. */
+/**
+ * Which documented responses a run exercised: every operation × documented status of v1's document,
+ * and of another major's where the run judged it; `covered` and `total` count `responses`.
+ */
 export interface Coverage {
   responses: CoverageEntry[];
   covered: number;
   total: number;
+  /**
+   * The documented responses not counted, each with why: an operation the run left out
+   * (`--leave-out-beta`), or one of another major no suite judged (`not verified`). Named, never
+   * dropped; under `--require-coverage` a response not verified still fails the run.
+   */
+  notCounted: (Omit<CoverageEntry, 'exercised'> & { reason: 'left out' | 'not verified' })[];
+}
+
+/**
+ * A documented response as reports name it: v1's by its operation (`listOrders 200`), another major's by
+ * its call with the base path (`GET /v2/store/orders 400`), which says the document it is of.
+ * @example
+ * responseName({ operation: 'listOrdersV2', method: 'GET', base: '/v2', path: '/store/orders', status: 400 }) // 'GET /v2/store/orders 400'
+ */
+export function responseName(entry: {
+  operation: OperationName;
+  method: string;
+  base: string;
+  path: string;
+  status: number;
+}): string {
+  return entry.base === '/v1'
+    ? `${entry.operation} ${entry.status}`
+    : `${entry.method} ${entry.base}${entry.path} ${entry.status}`;
 }
 
 /**
@@ -264,12 +301,15 @@ export interface RunReport {
 }
 
 /**
- * The coverage matrix of the exchanges judged: for each operation of the route table, each documented
- * status, and how often a response of the target had it.
+ * The coverage matrix of the exchanges judged: for each operation counted, each documented status, and
+ * how often a response of the target had it. v1's operations are counted; another major's (v2's list)
+ * where a suite judged it; an operation the run leaves out (`leaveOut`, the markers of
+ * `--leave-out-beta`) is not: those are named in `notCounted`.
  * @example
- * coverageOf(suites).covered // 9 when every documented response was exercised
+ * coverageOf(suites).covered // 11 when every documented response of both majors was exercised
  */
-export function coverageOf(suites: readonly SuiteResult[]): Coverage {
+export function coverageOf(suites: readonly SuiteResult[], leaveOut: readonly string[] = []): Coverage {
+  const judged = judgedOperations(suites);
   const counts = new Map<string, number>();
   for (const exchange of suites.flatMap((suite) => suite.cases.flatMap((result) => result.exchanges))) {
     if (exchange.status === undefined) continue;
@@ -278,17 +318,36 @@ export function coverageOf(suites: readonly SuiteResult[]): Coverage {
     const key = `${route.operation} ${exchange.status}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  const responses = routes.flatMap((route) =>
+  const entries = (route: Route) =>
     route.responses.map((response) => ({
       operation: route.operation,
       method: route.method,
+      base: route.base,
       path: route.path,
       status: response.status,
-      exercised: counts.get(`${route.operation} ${response.status}`) ?? 0,
       stability: route.stability,
-    })),
-  );
-  return { responses, covered: responses.filter((entry) => entry.exercised > 0).length, total: responses.length };
+    }));
+  const whyNot = (route: Route): Coverage['notCounted'][number]['reason'] | undefined =>
+    isLeftOut(route, leaveOut)
+      ? 'left out'
+      : route.base !== '/v1' && !judged.has(route.operation)
+        ? 'not verified'
+        : undefined;
+  const responses = majorRoutes
+    .filter((route) => whyNot(route) === undefined)
+    .flatMap((route) =>
+      entries(route).map((entry) => ({ ...entry, exercised: counts.get(`${route.operation} ${entry.status}`) ?? 0 })),
+    );
+  const notCounted = majorRoutes.flatMap((route) => {
+    const reason = whyNot(route);
+    return reason === undefined ? [] : entries(route).map((entry) => ({ ...entry, reason }));
+  });
+  return {
+    responses,
+    covered: responses.filter((entry) => entry.exercised > 0).length,
+    total: responses.length,
+    notCounted,
+  };
 }
 
 // The violations, and the checks that have any, of the operations the document marks beta or experimental.
@@ -310,10 +369,15 @@ function failureReasons(suites: readonly SuiteResult[], coverage: Coverage, requ
     if (suite.violations > 0)
       reasons.push(`${suite.suite}: ${suite.violations} violation${suite.violations === 1 ? '' : 's'}`);
   }
-  const unexercised = coverage.responses.filter((entry) => entry.exercised === 0);
+  // A response of a major no suite judged was not exercised either: only what the run was told to
+  // leave out (--leave-out-beta) is not required.
+  const unexercised = [
+    ...coverage.responses.filter((entry) => entry.exercised === 0),
+    ...coverage.notCounted.filter((entry) => entry.reason === 'not verified'),
+  ];
   if (requireCoverage && unexercised.length > 0) {
     reasons.push(
-      `coverage: ${unexercised.length} documented response${unexercised.length === 1 ? '' : 's'} not exercised (${unexercised.map((entry) => `${entry.operation} ${entry.status}`).join(', ')})`,
+      `coverage: ${unexercised.length} documented response${unexercised.length === 1 ? '' : 's'} not exercised (${unexercised.map(responseName).join(', ')})`,
     );
   }
   return reasons;
@@ -379,7 +443,8 @@ export function runReport(input: {
 }): RunReport {
   const { suites } = input;
   const sum = (pick: (suite: SuiteResult) => number) => suites.reduce((total, suite) => total + pick(suite), 0);
-  const coverage = coverageOf(suites);
+  const leaveOut = input.leaveOut ?? [];
+  const coverage = coverageOf(suites, leaveOut);
   const checks = sum((suite) => suite.checks);
   const violations = sum((suite) => suite.violations);
   const reasons = failureReasons(suites, coverage, input.requireCoverage);
@@ -389,7 +454,6 @@ export function runReport(input: {
   if (input.unreachable !== undefined) reasons.unshift(input.unreachable);
   if (input.setupError !== undefined) reasons.splice(0, reasons.length, input.setupError.message);
   const marked = betaTally(suites);
-  const leaveOut = input.leaveOut ?? [];
   const exitCode = input.setupError !== undefined ? 2 : failed ? 1 : reasons.length > 0 ? 2 : 0;
   return {
     tool: 'petstore-verify',

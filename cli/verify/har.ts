@@ -253,7 +253,8 @@ function exchangeLines(exchange: HarExchangeVerdict, options: { quiet: boolean; 
   ];
   return [
     `${mark} #${exchange.entry + 1} ${subject}${notes.map((note) => ` (${note})`).join('')}`,
-    ...exchange.violations.map((finding) => `    ${findingText(finding)}`),
+    // The rule id last, as the contract's lines and petstore-verify's give it.
+    ...exchange.violations.map((finding) => `    ${findingText(finding)} [${finding.code}]`),
     ...shownDisagreements(exchange.disagreements, options).map((item) => `    note: ${disagreementLine(item)}`),
   ];
 }

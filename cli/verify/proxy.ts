@@ -68,7 +68,8 @@ function proxyExchangeLines(
   const subject = `${exchange.method} ${exchange.operationPath ?? exchange.path} → ${exchange.status}`;
   return [
     `${mark} ${exchange.method} ${exchange.path} → ${exchange.status} (${exchange.durationMs.toFixed(0)} ms${exchange.unchecked !== undefined ? `; not checked: ${exchange.unchecked}` : ''})`,
-    ...exchange.violations.map((finding) => `    ${subject}: ${findingText(finding)}`),
+    // The rule id last, as petstore-verify's run gives it.
+    ...exchange.violations.map((finding) => `    ${subject}: ${findingText(finding)} [${finding.code}]`),
     ...shownDisagreements(exchange.disagreements, options).map(
       (disagreement) => `    note: ${subject}: ${disagreementLine(disagreement)}`,
     ),

@@ -171,7 +171,7 @@ describe('the proxy', slow, () => {
     try {
       expect(await bytesOf(`${proxy.baseUrl}/store/orders`)).toEqual({ status: 200, bytes: bomb.length });
       const output = await proxy.outputMatching(/✗ GET \/v1\/store\/orders → 200[^\n]*\n {4}[^\n]*\n/);
-      expect(output).toContain(`    GET /store/orders → 200: ${tooLargeLine('gzip', bomb.length)}\n`);
+      expect(output).toContain(`    GET /store/orders → 200: ${tooLargeLine('gzip', bomb.length)} [body-too-large]\n`);
       expectStoppedAtTheBound();
       expect((await fetch(`${proxy.baseUrl}/pets/1`, { headers: authorization })).status).toBe(200);
       expect(await proxy.outputMatching(/[✓✗] GET \/v1\/pets\/1 → 200/)).toMatch(/✓ GET \/v1\/pets\/1 → 200/);
@@ -191,7 +191,7 @@ describe('the proxy', slow, () => {
     try {
       expect(await bytesOf(`${proxy.baseUrl}/store/orders`)).toEqual({ status: 200, bytes: bodyLimit + 1 });
       const output = await proxy.outputMatching(/✗ GET \/v1\/store\/orders → 200[^\n]*\n {4}[^\n]*\n/);
-      expect(output).toContain(`    GET /store/orders → 200: ${pastTheBoundLine}\n`);
+      expect(output).toContain(`    GET /store/orders → 200: ${pastTheBoundLine} [body-too-large]\n`);
       expect((await proxy.stop()).code).toBe(1);
     } finally {
       await provider.close();
@@ -235,7 +235,7 @@ function harOfList(name: string, sent: Buffer, size: number): Promise<string> {
 describe('har', slow, () => {
   it('reports a gzip bomb as body-too-large, exit 1, having decoded no more than the bound', async () => {
     const exit = await runVerifyInProcess(['har', await harOfList('bomb', bomb, 2 ** 31)]);
-    expect(exit.stdout).toContain(`    ${tooLargeLine('gzip', bomb.length)}\n`);
+    expect(exit.stdout).toContain(`    ${tooLargeLine('gzip', bomb.length)} [body-too-large]\n`);
     expect(exit.stdout + exit.stderr).not.toMatch(/unexpected failure/);
     expect(exit.code, exit.stdout + exit.stderr).toBe(1);
     expectStoppedAtTheBound();

@@ -204,7 +204,7 @@ describe('petstore-verify har: a token quoted where a message cuts it', () => {
   it('judges the cut bodies all the same: a body that is not JSON and a status that is no integer', async () => {
     const outputs = await judgeHostile(quoting, failed);
     expect(outputs.code).toBe(1);
-    expect(outputs.texts[0]!.text).toContain('    expected a JSON body, got "token=[redacted]"\n');
+    expect(outputs.texts[0]!.text).toContain('    expected a JSON body, got "token=[redacted]" [body-json]\n');
     expect(outputs.texts[0]!.text).toContain('expected integer, got "[redacted]... (at /status)');
   });
 

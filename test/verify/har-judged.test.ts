@@ -98,7 +98,7 @@ describe('an answer the page never read is judged by its status and headers', ()
       `✗ #2 DELETE ${base}/store/orders/1 → 200 (judged on its status and headers only: its answer was cut off after its status (aborted: net::ERR_ABORTED): its body is not in the HAR)`,
     );
     expect(lines).toContain(
-      '    expected a status DELETE /store/orders/{orderId} documents (204, 401, 404, 409), got 200 (at status)',
+      '    expected a status DELETE /store/orders/{orderId} documents (204, 401, 404, 409), got 200 (at status) [status-undocumented]',
     );
     expect(lines).toContain(
       "✗ contract: 2. cancel order 1: the contract requires status 204, the HAR's answer was 200 [status-unexpected]",
@@ -126,7 +126,7 @@ describe('an answer the page never read is judged by its status and headers', ()
       `✗ #2 GET ${base}/store/orders → 200 (judged on its status and headers only: its answer ended before its whole body came (net::ERR_CONTENT_LENGTH_MISMATCH): its body is not judged)`,
     );
     expect(lines).toContain(
-      "    expected a whole response, got the connection closed before the whole body came (the browser's net::ERR_CONTENT_LENGTH_MISMATCH)",
+      "    expected a whole response, got the connection closed before the whole body came (the browser's net::ERR_CONTENT_LENGTH_MISMATCH) [no-answer]",
     );
     expect(run.code).toBe(1);
   });
@@ -453,7 +453,7 @@ describe('an inferred state never holds an order no answer showed', () => {
     ]);
     const run = await verifyHar([file]);
     const lines = run.stdout.split('\n');
-    expect(lines).toContain('    expected integer, got "9007199254740992" (at /0/id)');
+    expect(lines).toContain('    expected integer, got "9007199254740992" (at /0/id) [body-schema]');
     expect(lines.filter((line) => line.startsWith('✗ contract:'))).toEqual([
       "✗ contract: 2. cancel order 9007199254740992: the contract requires status 404, the HAR's answer was 204 [status-unexpected]",
     ]);

@@ -201,7 +201,7 @@ describe('petstore-verify proxy', () => {
       await provider.close();
       expect(exit.stdout).toContain('✗ GET /v1/store/orders → 200 (');
       expect(exit.stdout).toContain(
-        '    GET /store/orders → 200: expected content-type application/json, got text/plain (at content-type)\n',
+        '    GET /store/orders → 200: expected content-type application/json, got text/plain (at content-type) [media-type]\n',
       );
       expect(exit.stdout).toMatch(
         /\n1 exchange, 1 checked, [1-9]\d* violations?, 0 disagreements between Ajv and Prism\nverdict: failed \(exit 1\)\n$/,
@@ -294,7 +294,7 @@ describe('petstore-verify proxy', () => {
         expect(seen[0]!.headers['x-trace']).toBe('abc');
         expect(seen[0]!.headers.authorization).toBe(authorized.authorization);
         expect(seen[0]!.headers.host).toBe(upstreamOrigin.slice('http://'.length));
-        await printed(proxy, '    GET /store/orders → 200: expected integer, got "7" (at /0/id)\n');
+        await printed(proxy, '    GET /store/orders → 200: expected integer, got "7" (at /0/id) [body-schema]\n');
       });
     } finally {
       await upstream.close();
@@ -330,7 +330,7 @@ describe('petstore-verify proxy', () => {
         expect(raw).toBe('HTTP/1.1 204 No Content\r\nconnection: close\r\n\r\n{"ok":true}');
         await printed(
           proxy,
-          '    DELETE /store/orders/1 → 204: expected nothing after the end of the response (a 204 cannot carry content, RFC 9110 §15.3.5), got more bytes on the connection\n',
+          '    DELETE /store/orders/1 → 204: expected nothing after the end of the response (a 204 cannot carry content, RFC 9110 §15.3.5), got more bytes on the connection [framing]\n',
         );
       });
     } finally {
@@ -342,27 +342,27 @@ describe('petstore-verify proxy', () => {
     [
       'a body cut short',
       { closeMidBody: true },
-      '    GET /store/orders → 200: expected a whole response, got the connection closed before the whole body came\n',
+      '    GET /store/orders → 200: expected a whole response, got the connection closed before the whole body came [no-answer]\n',
     ],
     [
       'a gzip body that is not gzip',
       { badGzip: true },
-      '    GET /store/orders → 200: expected a body encoded as its Content-Encoding says, got one that cannot be decoded (incorrect header check) (at content-encoding)\n',
+      '    GET /store/orders → 200: expected a body encoded as its Content-Encoding says, got one that cannot be decoded (incorrect header check) (at content-encoding) [no-answer]\n',
     ],
     [
       'an order listed twice',
       { duplicateIds: true },
-      '    GET /store/orders → 200: expected each order id once, got 1 again (first at /0) (at /1/id)\n',
+      '    GET /store/orders → 200: expected each order id once, got 1 again (first at /0) (at /1/id) [id-unique]\n',
     ],
     [
       'a 401 without a challenge',
       { noChallenge: true },
-      '    GET /store/orders → 401: expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got no WWW-Authenticate (at www-authenticate)\n',
+      '    GET /store/orders → 401: expected a Bearer challenge in WWW-Authenticate with 401 (RFC 6750 §3), got no WWW-Authenticate (at www-authenticate) [auth-challenge]\n',
     ],
     [
       'a body in invalid UTF-8',
       { invalidUtf8: true },
-      '    GET /store/orders → 200: expected a body in UTF-8 (RFC 8259 §8.1), got bytes that are not valid UTF-8\n',
+      '    GET /store/orders → 200: expected a body in UTF-8 (RFC 8259 §8.1), got bytes that are not valid UTF-8 [encoding]\n',
     ],
   ])('reports %s instead of dropping it', async (_, switches, line) => {
     const provider = await startHostileProvider(switches);

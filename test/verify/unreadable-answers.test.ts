@@ -82,7 +82,7 @@ describe.concurrent('the proxy judges an answer it cannot read, answers the clie
         expect(await answer.json()).toHaveLength(2);
       }
       const output = await proxy.outputMatching(/(✗ GET \/v1\/store\/orders → 200[^\n]*\n(?: {4}[^\n]*\n)+){2}/);
-      expect(output).toContain(`    GET /store/orders → 200: ${listFailure(value)}\n`);
+      expect(output).toContain(`    GET /store/orders → 200: ${listFailure(value)} [media-type]\n`);
       const exit = await proxy.stop();
       expect(exit.stdout).toContain('2 exchanges, 2 checked, 2 violations');
       expect(exit.code).toBe(1);
@@ -145,7 +145,7 @@ describe.concurrent('the proxy judges a field line no HTTP recipient can read', 
         expect(await rawExchange(proxy.origin, '/v1/store/orders')).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       const output = await proxy.outputMatching(/(✗ GET \/v1\/store\/orders → 200[^\n]*\n(?: {4}[^\n]*\n)+){2}/);
       expect(output).toMatch(
-        /GET \/store\/orders → 200: expected header fields an HTTP recipient can read \(a token, a colon, a value of visible characters: RFC 9110 §5\), got the field line "[^\n]*" \(at [^\n]*\)\n/,
+        /GET \/store\/orders → 200: expected header fields an HTTP recipient can read \(a token, a colon, a value of visible characters: RFC 9110 §5\), got the field line "[^\n]*" \(at [^\n]*\) \[unreadable\]\n/,
       );
       expect((await proxy.stop()).code).toBe(1);
     } finally {
@@ -170,7 +170,7 @@ describe.concurrent('har judges an answer it cannot read', slow, () => {
       { browser: 'chrome' },
     );
     const exit = await runVerifyInProcess(['har', file]);
-    expect(exit.stdout).toContain(`    ${listFailure(value)}\n`);
+    expect(exit.stdout).toContain(`    ${listFailure(value)} [media-type]\n`);
     expect(exit.stdout + exit.stderr).not.toMatch(/unexpected failure|TypeError/);
     expect(exit.code, exit.stdout + exit.stderr).toBe(1);
   });

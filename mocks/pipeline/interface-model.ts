@@ -49,13 +49,16 @@ export class InterfaceModel {
     return new InterfaceModel(mock);
   }
 
-  /** The model's answer to a call of an operation (a path below the base URL), or undefined for a path that is none. */
-  async call(method: string, path: string, key: KeyChoice | undefined): Promise<ModelAnswer | undefined> {
+  /**
+   * The model's answer to a call of an operation (a path below its major's base path, `/v1` unless
+   * given), or undefined for a path that is none.
+   */
+  async call(method: string, path: string, key: KeyChoice | undefined, base = '/v1'): Promise<ModelAnswer | undefined> {
     // A path may carry its query (`/store/orders/3?fields=id`): the route is the path's, the mock reads the query.
-    const match = matchRoute(method, path.split('?', 1)[0]!);
+    const match = matchRoute(method, path.split('?', 1)[0]!, base);
     if (match === undefined) return undefined;
     const headers = authorizationHeader(key, developmentApiKey) as Record<string, string>;
-    const reply = await this.#mock.handle(modelRequest(method, `http://model.invalid/v1${path}`, headers));
+    const reply = await this.#mock.handle(modelRequest(method, `http://model.invalid${base}${path}`, headers));
     if (reply === undefined || reply === networkError)
       throw new MockUsageError(
         'model_without_faults',

@@ -1,0 +1,117 @@
+// One page of v2's list judged against the model's store, where only that page (and what came before it
+// in the same walk) is seen: a scenario's step, a HAR's entry, a proxied call. What a page proves depends
+// on where it starts: a first page starts at the filter's first order; a page asked with the cursor of a
+// page seen before starts after that page's last order; a page asked with a cursor from nowhere seen
+// starts we do not know where (spec gap 56).
+import type { Finding } from '../../core/checks.js';
+import { toInt64 } from '../../core/int64.js';
+import { orderStatuses, type OrderStatus } from '../../core/order-status.js';
+import { pageFindings, type ShownOrder, type V2Walk } from './walk-findings.js';
+
+/**
+ * Where a page starts: `first` (no cursor), after this id (the cursor a page seen before gave, its last
+ * order's id; `null` for a page before it that showed no order), or `unknown` (a cursor from nowhere seen).
+ */
+export type PageStart = 'first' | 'unknown' | { after: bigint | null };
+
+/** One page to judge: the query it was asked with, where it starts, its parsed body, and the model's store. */
+export interface PageToJudge {
+  /** The call's query (its `cursor` is not read: `start` says where the page starts). */
+  query: URLSearchParams;
+  start: PageStart;
+  /** The page as parsed with ids exact (`parseJson`). */
+  body: unknown;
+  /** The model's store when the page was asked for, every status. */
+  store: readonly { id: bigint; status: string }[];
+}
+
+/** What the page showed, for the page that follows its cursor: its `nextCursor`, and where the next page starts. */
+export interface PageSeen {
+  nextCursor: string | null | undefined;
+  next: PageStart;
+}
+
+/**
+ * The walk a query asks for (its status filter and limit), when both are ones the document allows.
+ * @example
+ * walkOfQuery(new URLSearchParams('status=pending&limit=2')) // { status: 'pending', limit: 2 }
+ * walkOfQuery(new URLSearchParams('limit=ten')) // undefined
+ */
+export function walkOfQuery(query: URLSearchParams): V2Walk | undefined {
+  const walk: V2Walk = {};
+  const status = query.getAll('status');
+  const limit = query.getAll('limit');
+  if (status.length > 1 || limit.length > 1) return undefined;
+  if (status[0] !== undefined) {
+    if (!orderStatuses.includes(status[0] as OrderStatus)) return undefined;
+    walk.status = status[0] as OrderStatus;
+  }
+  if (limit[0] !== undefined) {
+    if (!/^\d{1,3}$/.test(limit[0])) return undefined;
+    walk.limit = Number(limit[0]);
+  }
+  return walk;
+}
+
+/**
+ * A page's findings against the model's store, and what the page following its cursor starts after.
+ * Every page: no more orders than its limit, the filter's status, ids the store holds exactly, ascending,
+ * none given before in the walk. A page whose start is known: exactly the filter's orders that follow
+ * the start, in order, none left out (`page-skips-order` names the first left out); with a null
+ * `nextCursor`, nothing of the filter left after it. A page from an unknown cursor: with a null
+ * `nextCursor`, no order of the filter after its last.
+ * @example
+ * pageAgainstModel({ query: new URLSearchParams('limit=2'), start: 'first', body: { orders: [{ id: 1n, status: 'pending' }], nextCursor: null },
+ *   store: [{ id: 1n, status: 'pending' }, { id: 2n, status: 'shipped' }] }).findings.map((finding) => finding.code) // ['page-skips-order']
+ */
+export function pageAgainstModel(page: PageToJudge): { findings: Finding[]; seen: PageSeen } {
+  const walk = walkOfQuery(page.query) ?? {};
+  const body = (page.body ?? {}) as { orders?: unknown; nextCursor?: unknown };
+  const nextCursor = typeof body.nextCursor === 'string' || body.nextCursor === null ? body.nextCursor : undefined;
+  const orders: ShownOrder[] = (Array.isArray(body.orders) ? (body.orders as unknown[]) : []).map((order) => {
+    const record = (order ?? {}) as { id?: unknown; status?: unknown };
+    return { id: toInt64(record.id), status: record.status };
+  });
+  const kept = page.store
+    .filter((order) => walk.status === undefined || order.status === walk.status)
+    .map((order) => order.id)
+    .sort((one, other) => (one < other ? -1 : one > other ? 1 : 0));
+  const start = page.start;
+  const after = typeof start === 'object' ? start.after : undefined;
+  const given = after === undefined || after === null ? [] : kept.filter((id) => id <= after);
+  const findings = pageFindings({
+    walk,
+    orders,
+    store: page.store,
+    progress: { seen: new Set(given), last: after ?? undefined },
+  });
+  const shown = orders.map((order) => order.id).filter((id): id is bigint => id !== undefined);
+  const last = shown.reduce<bigint | undefined>((most, id) => (most === undefined || id > most ? id : most), undefined);
+  if (findings.length === 0 && start !== 'unknown') {
+    const expected = kept.filter((id) => after === undefined || after === null || id > after);
+    const left = shown.findIndex((id, index) => id !== expected[index]);
+    if (left !== -1)
+      findings.push({
+        code: 'page-skips-order',
+        path: `/orders/${left}/id`,
+        expected: `${expected[left]}, the next order of the filter ${after === undefined || after === null ? 'on a first page' : `after ${after}`}`,
+        actual: `${shown[left]}`,
+      });
+    else if (nextCursor === null && expected.length > shown.length)
+      findings.push(leftAfter(expected.slice(shown.length)));
+  } else if (findings.length === 0 && nextCursor === null && last !== undefined) {
+    const rest = kept.filter((id) => id > last);
+    if (rest.length > 0) findings.push(leftAfter(rest));
+  }
+  const next: PageStart = start === 'unknown' && last === undefined ? 'unknown' : { after: last ?? after ?? null };
+  return { findings, seen: { nextCursor, next } };
+}
+
+function leftAfter(rest: readonly bigint[]): Finding {
+  return {
+    code: 'page-skips-order',
+    path: '/nextCursor',
+    expected: `a next cursor while orders of the filter are left (${rest.slice(0, 3).join(', ')}${rest.length > 3 ? ', …' : ''})`,
+    actual: 'null',
+  };
+}

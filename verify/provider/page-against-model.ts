@@ -21,8 +21,13 @@ export interface PageToJudge {
   start: PageStart;
   /** The page as parsed with ids exact (`parseJson`). */
   body: unknown;
-  /** The model's store when the page was asked for, every status. */
-  store: readonly { id: bigint; status: string }[];
+  /**
+   * The model's store when the page was asked for, every status; undefined where no store is known (a
+   * HAR or a proxied call in a state inferred from v1's answers): then only what the page shows of
+   * itself is judged (its limit, the filter's status, ascending ids, none twice, none at or below the
+   * last order of the page before it).
+   */
+  store: readonly { id: bigint; status: string }[] | undefined;
 }
 
 /** What the page showed, for the page that follows its cursor: its `nextCursor`, and where the next page starts. */
@@ -72,22 +77,33 @@ export function pageAgainstModel(page: PageToJudge): { findings: Finding[]; seen
     const record = (order ?? {}) as { id?: unknown; status?: unknown };
     return { id: toInt64(record.id), status: record.status };
   });
-  const kept = page.store
+  // Without a store, each id the page shows is taken as one of it: nothing is judged of what it holds.
+  const store =
+    page.store ??
+    orders.flatMap((order) => (order.id === undefined ? [] : [{ id: order.id, status: String(order.status) }]));
+  const kept = store
     .filter((order) => walk.status === undefined || order.status === walk.status)
     .map((order) => order.id)
     .sort((one, other) => (one < other ? -1 : one > other ? 1 : 0));
   const start = page.start;
   const after = typeof start === 'object' ? start.after : undefined;
-  const given = after === undefined || after === null ? [] : kept.filter((id) => id <= after);
+  // What the walk gave before this page: the store's orders of the filter up to the start (without a
+  // store, the start's own order alone: an id below it is out of order, not known to be a repeat).
+  const given =
+    after === undefined || after === null
+      ? []
+      : [...(page.store === undefined ? [] : kept.filter((id) => id <= after)), after];
   const findings = pageFindings({
     walk,
     orders,
-    store: page.store,
+    store,
     progress: { seen: new Set(given), last: after ?? undefined },
   });
   const shown = orders.map((order) => order.id).filter((id): id is bigint => id !== undefined);
   const last = shown.reduce<bigint | undefined>((most, id) => (most === undefined || id > most ? id : most), undefined);
-  if (findings.length === 0 && start !== 'unknown') {
+  // Without a store, nothing more: what a page leaves out is not known.
+  const judgeLeftOut = page.store !== undefined && findings.length === 0;
+  if (judgeLeftOut && start !== 'unknown') {
     const expected = kept.filter((id) => after === undefined || after === null || id > after);
     const left = shown.findIndex((id, index) => id !== expected[index]);
     if (left !== -1)
@@ -99,7 +115,7 @@ export function pageAgainstModel(page: PageToJudge): { findings: Finding[]; seen
       });
     else if (nextCursor === null && expected.length > shown.length)
       findings.push(leftAfter(expected.slice(shown.length)));
-  } else if (findings.length === 0 && nextCursor === null && last !== undefined) {
+  } else if (judgeLeftOut && nextCursor === null && last !== undefined) {
     const rest = kept.filter((id) => id > last);
     if (rest.length > 0) findings.push(leftAfter(rest));
   }

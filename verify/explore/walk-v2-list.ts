@@ -17,12 +17,12 @@ import {
   type ShownOrder,
   type V2Walk,
   type WalkProgress,
-} from '../provider/walk-findings.js';
+} from '../scenario/walk-findings.js';
 import { stopAtDifference, type ExplorationModel, type ExplorationTarget } from './exploration.js';
 
 /**
  * The findings of one walk's pages against the store it walked, as data: the default run's walk judge
- * (verify/provider/walk-findings.ts), page by page; only a walk that ended can have skipped an order.
+ * (verify/scenario/walk-findings.ts), page by page; only a walk that ended can have skipped an order.
  * @example
  * walkFindings({ limit: 1 }, [[{ id: 1n, status: 'pending' }, { id: 2n, status: 'shipped' }]], [{ id: 1n, status: 'pending' }, { id: 2n, status: 'shipped' }])
  *   .map((finding) => finding.code) // ['page-over-limit']

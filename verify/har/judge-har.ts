@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonBody, type Finding } from '../../core/checks.js';
 import { matchRoute } from '../../core/routes.js';
-import { pageAgainstModel } from '../provider/page-against-model.js';
+import { pageAgainstModel } from '../scenario/page-against-model.js';
 import { judgeCall } from '../../core/judge.js';
 import { cancelledOrderId } from '../../core/compare.js';
 import type { OrderInput } from '../../core/provider-state.js';

@@ -4,7 +4,7 @@ import { contractSteps, injectsFaults, stepTarget, type ContractStep, type Scena
 import { matchRoute } from '../../core/routes.js';
 import { parseJson } from '../../core/parse-json.js';
 import type { StoredOrder } from '../../core/records.js';
-import { pageAgainstModel, type PageSeen, type PageStart } from './page-against-model.js';
+import { pageAgainstModel, type PageSeen, type PageStart } from '../scenario/page-against-model.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { ProviderHistory, raceFindings } from '../../core/compare.js';
 import { judgeCall } from '../../core/judge.js';

@@ -10,9 +10,9 @@ import { parseJson } from '../../core/parse-json.js';
 import { statusFindings } from '../../core/checks.js';
 import { caseVerdict, type CaseResult, type CheckedExchange } from '../base/results.js';
 import { changeProviderState, judged, sendToTarget, type TargetOptions } from './run.js';
-import { pageFindings, skippedFindings, type V2Walk, type WalkProgress } from './walk-findings.js';
+import { pageFindings, skippedFindings, type V2Walk, type WalkProgress } from '../scenario/walk-findings.js';
 
-export type { V2Walk } from './walk-findings.js';
+export type { V2Walk } from '../scenario/walk-findings.js';
 
 const statuses: readonly OrderStatus[] = ['pending', 'shipped', 'cancelled'];
 

@@ -3,7 +3,7 @@ import type { ContractStep } from '../../core/scenario.js';
 import { titleOf } from '../../core/operation-definitions.js';
 import { isSafeMethod, matchRoute, storeListing, type Route } from '../../core/routes.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../../core/checks.js';
-import { pageAgainstModel, type PageSeen, type PageStart } from '../provider/page-against-model.js';
+import { pageAgainstModel, type PageSeen, type PageStart } from '../scenario/page-against-model.js';
 import { keyChoiceOf } from '../scenario/key-choice-of.js';
 import { nearPathStep, nearRouteOf } from '../scenario/near-path-step.js';
 

@@ -11,7 +11,7 @@ import { ProviderHistory } from '../../core/compare.js';
 import { createDirectory } from '../scenario/create-directory.js';
 import { withoutCredentials } from '../base/redaction.js';
 import { pageSeenOf, recordableCall, repeatsRead, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
-import type { PageSeen } from '../provider/page-against-model.js';
+import type { PageSeen } from '../scenario/page-against-model.js';
 import { RecordedState } from './recorded-state.js';
 import { unusedName, RecordingError, timestampedName, writeRecording, type RecordingFile } from './recording-file.js';
 import { recordingText, stateText, type RecordingParts } from './recording-text.js';

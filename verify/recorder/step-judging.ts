@@ -1,7 +1,7 @@
 import { isAcceptedKey } from '../../core/authorization.js';
 import type { StoredOrder } from '../../mocks/store/order-store.js';
 import { stepTarget, type ContractStep } from '../../core/scenario.js';
-import { pageAgainstModel } from '../provider/page-against-model.js';
+import { pageAgainstModel } from '../scenario/page-against-model.js';
 import { toInt64 } from '../../core/int64.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../../core/checks.js';

@@ -1,9 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonBody, type Finding } from '../../core/checks.js';
-import { matchRoute } from '../../core/routes.js';
-import { pageAgainstModel } from '../scenario/page-against-model.js';
+import type { Finding } from '../../core/checks.js';
+import { pageShapeFindings } from '../scenario/page-against-model.js';
 import { judgeCall } from '../../core/judge.js';
 import { cancelledOrderId } from '../../core/compare.js';
 import type { OrderInput } from '../../core/provider-state.js';
@@ -252,23 +251,13 @@ function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | unde
   const judgement = judgeCall({ call, observed, prism: exchange.base === undefined ? prism : undefined });
   return {
     ...verdict,
-    violations: [...(exchange.evidence ?? []), ...judgement.findings, ...pageShapeFindings(exchange)],
+    violations: [
+      ...(exchange.evidence ?? []),
+      ...judgement.findings,
+      ...pageShapeFindings({ method, path: call.path, base: exchange.base, query: exchange.query, observed }),
+    ],
     disagreements: judgement.disagreements,
   };
-}
-
-/**
- * What a v2 page shows of itself, with no store: its limit, the filter's status, ascending ids, none
- * twice (`pageAgainstModel` without a store). What it leaves out is the recorder's to judge, where the
- * state is known (spec gap 56).
- */
-function pageShapeFindings(exchange: HarExchange): Finding[] {
-  const { observed, base, method, operationPath, query = '' } = exchange;
-  if (base !== '/v2' || observed === undefined || observed.status !== 200 || observed.bodyUnknown === true) return [];
-  if (matchRoute(method, operationPath, base)?.route.operation !== 'listOrdersV2') return [];
-  const body = jsonBody(observed);
-  if (body === undefined) return [];
-  return pageAgainstModel({ query: new URLSearchParams(query), start: 'unknown', body, store: undefined }).findings;
 }
 
 /** The saved files with every secret of the HAR taken out (the recorder writes no header or query; a finding may quote a body). */

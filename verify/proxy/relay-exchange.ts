@@ -1,3 +1,4 @@
+import { matchRoute } from '../../core/routes.js';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { stringifyJson } from '../../core/stringify-json.js';
@@ -41,12 +42,22 @@ export function upstreamOf(href: string): Upstream {
   };
 }
 
-/** Where a request goes: under `/v1`, to the upstream's base path (an operation's path); else to the upstream's origin. */
-function routeRequest(path: string, upstream: Upstream): { operationPath?: string; targetPath: string } {
+/**
+ * Where a request goes: under `/v1`, to the upstream's base path (an operation's path); else to the
+ * upstream's origin, where a path of v2's operations below `/v2` is v2's operation path.
+ */
+function routeRequest(
+  method: string,
+  path: string,
+  upstream: Upstream,
+): { operationPath?: string; base?: '/v2'; targetPath: string } {
   const [pathname = '/', search = ''] = path.split(/(?=\?)/);
   const underApi = pathname === '/v1' || pathname.startsWith('/v1/');
   const operationPath = underApi ? pathname.slice('/v1'.length) || '/' : undefined;
   const targetPath = `${underApi ? `${upstream.basePath}${operationPath}` : pathname}${search}`;
+  const v2Path = pathname.startsWith('/v2/') ? pathname.slice('/v2'.length) : undefined;
+  if (v2Path !== undefined && matchRoute(method, v2Path, '/v2') !== undefined)
+    return { targetPath, operationPath: v2Path, base: '/v2' };
   return { targetPath, ...(operationPath !== undefined && { operationPath }) };
 }
 
@@ -78,7 +89,11 @@ function connectUpstream(upstream: Upstream): Socket {
     : connectTcp({ host: hostname, port: upstream.port });
 }
 
-function newExchange(method: string, path: string, operationPath: string | undefined): ProxyExchange {
+function newExchange(
+  method: string,
+  path: string,
+  { operationPath, base }: { operationPath?: string | undefined; base?: '/v2' | undefined },
+): ProxyExchange {
   return {
     method,
     path,
@@ -87,6 +102,7 @@ function newExchange(method: string, path: string, operationPath: string | undef
     disagreements: [],
     durationMs: 0,
     ...(operationPath !== undefined && { operationPath }),
+    ...(base !== undefined && { base }),
   };
 }
 
@@ -125,9 +141,9 @@ export function relayExchange(relay: RelayOptions): Promise<void> {
   });
   const started = performance.now();
   const { method, target: path } = head;
-  const { targetPath, operationPath } = routeRequest(path, upstream);
+  const { targetPath, ...operation } = routeRequest(method, path, upstream);
   const requestHead = upstreamHead(head, targetPath, upstream);
-  const exchange = newExchange(method, withoutQueries(path), operationPath);
+  const exchange = newExchange(method, withoutQueries(path), operation);
   const reader = new RawResponseReader(method, checkLimit);
   const server = connectUpstream(upstream);
   let answered = false;

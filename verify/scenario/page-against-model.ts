@@ -3,7 +3,8 @@
 // on where it starts: a first page starts at the filter's first order; a page asked with the cursor of a
 // page seen before starts after that page's last order; a page asked with a cursor from nowhere seen
 // starts we do not know where (spec gap 56).
-import type { Finding } from '../../core/checks.js';
+import { jsonBody, type Finding, type ObservedResponse } from '../../core/checks.js';
+import { matchRoute } from '../../core/routes.js';
 import { toInt64 } from '../../core/int64.js';
 import { orderStatuses, type OrderStatus } from '../../core/order-status.js';
 import { pageFindings, type ShownOrder, type V2Walk } from './walk-findings.js';
@@ -130,4 +131,26 @@ function leftAfter(rest: readonly bigint[]): Finding {
     expected: `a next cursor while orders of the filter are left (${rest.slice(0, 3).join(', ')}${rest.length > 3 ? ', …' : ''})`,
     actual: 'null',
   };
+}
+
+/**
+ * What a page of v2's list a HAR or the proxy saw shows of itself, with no store (`pageAgainstModel`
+ * without one): its limit, the filter's status, ascending ids, none twice; none for another call or
+ * answer. What it leaves out is the recorder's to judge, where the state is known (spec gap 56).
+ * @example
+ * pageShapeFindings({ method: 'GET', path: '/store/orders', base: '/v2', query: 'limit=1', observed }) // [] for a page of one order
+ */
+export function pageShapeFindings(call: {
+  method: string;
+  path: string;
+  base: string | undefined;
+  query: string | undefined;
+  observed: ObservedResponse;
+}): Finding[] {
+  const { method, path, base, query = '', observed } = call;
+  if (base !== '/v2' || observed.status !== 200 || observed.bodyUnknown === true) return [];
+  if (matchRoute(method, path, base)?.route.operation !== 'listOrdersV2') return [];
+  const body = jsonBody(observed);
+  if (body === undefined) return [];
+  return pageAgainstModel({ query: new URLSearchParams(query), start: 'unknown', body, store: undefined }).findings;
 }

@@ -119,6 +119,33 @@ describe.concurrent("petstore-verify har judges v2's calls", () => {
   });
 });
 
+describe("petstore-verify har --save: a page asked with a cursor the HAR's last page did not give", () => {
+  it('is judged by the document, and left out of the saved steps, counted as skipped', async () => {
+    const walk = JSON.parse(await readFile(await walkedHar({}, 'status=pending&limit=2', 'cursor-source'), 'utf8')) as {
+      log: { entries: unknown[] };
+    };
+    const shipped = JSON.parse(await readFile(await walkedHar({}, 'status=shipped', 'other-walk'), 'utf8')) as {
+      log: { entries: unknown[] };
+    };
+    // The other walk's page, then the second page of the pending walk: its cursor is not the last page's.
+    walk.log.entries = [shipped.log.entries[0], walk.log.entries[1]];
+    const file = join(directory, 'cursor-from-elsewhere.har');
+    await writeFile(file, JSON.stringify(walk));
+    const saved = join(directory, 'cursor-from-elsewhere');
+    const run = await verifyHar(file, '--from-scenario', stateFile, '--save', saved, '--name', 'elsewhere');
+    expect(lines(run.stdout, '✗')).toEqual([]);
+    expect(run.code).toBe(0);
+    const written = parse(await readFile(join(saved, 'elsewhere.yaml'), 'utf8')) as {
+      steps: { request: unknown }[];
+      recording: { skipped?: number };
+    };
+    expect(written.steps.map((step) => step.request)).toEqual([
+      { method: 'GET', path: '/store/orders', base: '/v2', query: { status: 'shipped' } },
+    ]);
+    expect(written.recording.skipped).toBe(1);
+  });
+});
+
 describe("petstore-verify har --save: a v2 walk saved as steps that follow the provider's cursor", () => {
   const saved = join(tmpdir(), `petstore-har-v2-saved-${process.pid}`);
   afterAll(async () => {

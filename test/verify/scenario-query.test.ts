@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { verify } from '../../verify/provider/run.js';
+import { scenarioFaults } from '../../mocks/session/mock-session.js';
 import { blocksOf } from '../package/doc-blocks.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
-import { developmentKey, startServer } from '../support/support.js';
+import { authorized, developmentKey, startServer } from '../support/support.js';
 
 let directory: string;
 beforeAll(async () => {
@@ -298,5 +299,38 @@ steps:
     expect(exit.stderr).toContain(
       `${join(directory, 'first-follows.yaml')}: /steps/0/request/cursor follow needs a v2 page before it to follow: no earlier step is a GET with base /v2`,
     );
+  });
+});
+
+describe("a v2 step's fault, loaded into the mock", () => {
+  const withFault = `description: v2's list unavailable once
+steps:
+  - name: v1's list
+    request: { method: GET, path: /store/orders }
+    expect: { status: 200 }
+  - name: v2's list, failing
+    request: { method: GET, base: /v2, path: /store/orders, query: { limit: "1" } }
+    fault: { status: 503 }
+    expect: { status: 503 }
+`;
+
+  it("is v2's list's, counted among v2's calls alone", async () => {
+    await scenarioFile('v2-fault', withFault);
+    const [scenario] = await loadScenarios({ directory, names: ['v2-fault'] });
+    expect(scenarioFaults(scenario!)).toEqual([{ status: 503, operation: 'listOrdersV2', after: 0, times: 1 }]);
+  });
+
+  it("hits v2's list and leaves v1's alone, through the server", async () => {
+    await scenarioFile('v2-fault-served', withFault);
+    const scenarios = await loadScenarios({ directory, names: ['v2-fault-served'] });
+    const mock = await startServer({ scenarios });
+    try {
+      expect((await fetch(`${mock.origin}/__mock/scenarios/v2-fault-served`, { method: 'POST' })).status).toBe(200);
+      expect((await fetch(`${mock.origin}/v1/store/orders`, { headers: authorized })).status).toBe(200);
+      expect((await fetch(`${mock.origin}/v2/store/orders?limit=1`, { headers: authorized })).status).toBe(503);
+      expect((await fetch(`${mock.origin}/v2/store/orders?limit=1`, { headers: authorized })).status).toBe(200);
+    } finally {
+      await mock.close();
+    }
   });
 });

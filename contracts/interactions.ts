@@ -7,7 +7,7 @@ import { providerState } from '../core/provider-state.js';
 import { parseInt64 } from '../core/int64.js';
 import { matchRoute, routes, schemaNameOf } from '../core/routes.js';
 import { schemas } from '../spec/generated/contract.js';
-import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../core/scenario.js';
+import { contractSteps, injectsFaults, stepTarget, type ContractStep, type Scenario } from '../core/scenario.js';
 import { pactApiKey } from './participants.js';
 
 /** One Pact interaction, derived from one scenario step. */
@@ -136,9 +136,10 @@ export async function deriveInteractions(scenarios: readonly Scenario[]): Promis
       if (!inPact(step)) {
         // Not in the pact, but what it does is the next step's provider state all the same.
         for (let call = 0; call < (step.parallel ?? 1); call++) {
+          // At its own major, with its query (a cursor it follows changes nothing: a read).
           await getResponse(
             mock.handlers,
-            new Request(`http://petstore.invalid/v1${step.request.path}`, {
+            new Request(`http://petstore.invalid${step.request.base ?? '/v1'}${stepTarget(step.request)}`, {
               method: step.request.method,
               headers: keyHeader(step.request.key),
             }),

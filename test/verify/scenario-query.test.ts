@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { verify } from '../../verify/provider/run.js';
 import { scenarioFaults } from '../../mocks/session/mock-session.js';
+import { deriveInteractions, inPact } from '../../contracts/interactions.js';
 import { blocksOf } from '../package/doc-blocks.js';
 import { runVerifyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
@@ -332,5 +333,26 @@ steps:
     } finally {
       await mock.close();
     }
+  });
+});
+
+describe('a step with a base, a query or a cursor, and the pact the kit ships', () => {
+  it('is left out of the pact, and the steps around it are derived as before', async () => {
+    const [scenario] = await loadScenarios({
+      directory,
+      names: [
+        await scenarioFile(
+          'in-pact',
+          `${walk}  - name: the list
+    request: { method: GET, path: /store/orders }
+    expect: { status: 200, body: { schema: "Order[]" }, listed: [1, 2, 3, 4, 5, 9007199254740993] }
+`,
+        ),
+      ],
+    });
+    expect(scenario!.steps.map(inPact)).toEqual([false, false, false, true]);
+    expect((await deriveInteractions([scenario!])).map((interaction) => interaction.description)).toEqual([
+      'in-pact › the list',
+    ]);
   });
 });

@@ -142,6 +142,22 @@ describe.concurrent('a v2 walk as scenario steps: honest providers pass', () => 
     ]);
   });
 
+  it("judges each answer of a v2 step sent several times at once against v2's document", async () => {
+    await scenarioFile(
+      'v2-at-once',
+      `description: two pages at once
+${state}steps:
+  - name: the first page twice at once
+    request: { method: GET, base: /v2, path: /store/orders, query: { limit: "2" } }
+    parallel: 2
+    expect: { status: 200, body: { schema: OrderPage } }
+`,
+    );
+    const suite = await replayOn('mock', 'v2-at-once');
+    expect(violationsOf(suite)).toEqual([]);
+    expect(suite.cases[0]!.exchanges[0]!.status).toBe(200);
+  });
+
   it('sends a list of values as the name once a value, in order: a status sent twice is refused 400', async () => {
     await scenarioFile(
       'status-twice',

@@ -337,7 +337,7 @@ function raceJudgement(step: ContractStep, responses: readonly ObservedResponse[
   const statuses = responses.map((response) => response.status);
   return [
     ...raceFindings(step.expect, statuses),
-    ...eachAnswerAgainstSpec(step.request.method, step.request.path, responses),
+    ...eachAnswerAgainstSpec(step.request.method, step.request.path, responses, step.request.base),
   ];
 }
 
@@ -349,12 +349,17 @@ export function stoppedExchange(reason: string): CheckedExchange {
 }
 
 /**
- * The answers of N identical requests sent at once, each against the specification, each finding
- * named by its answer (`answer 2 /0/id`).
+ * The answers of N identical requests sent at once, each against the specification (of the major at
+ * `base`, `/v1` unless given), each finding named by its answer (`answer 2 /0/id`).
  */
-export function eachAnswerAgainstSpec(method: string, path: string, responses: readonly ObservedResponse[]): Finding[] {
+export function eachAnswerAgainstSpec(
+  method: string,
+  path: string,
+  responses: readonly ObservedResponse[],
+  base = '/v1',
+): Finding[] {
   return responses.flatMap((observed, index) =>
-    judgeCall({ call: { method, path }, observed }).findings.map((finding) => ({
+    judgeCall({ call: { method, path, base }, observed }).findings.map((finding) => ({
       ...finding,
       path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}`,
     })),

@@ -79,7 +79,46 @@ describe.concurrent("petstore-verify har judges v2's calls", () => {
   it('passes an honest walk of v2 alone from a known state: judged, not "no entry was judged"', async () => {
     const run = await verifyHar(await walkedHar({}, 'status=pending&limit=2', 'honest'), '--from-scenario', stateFile);
     expect(lines(run.stdout, '✗')).toEqual([]);
+    expect(run.stdout).toContain('2 entries of the interface, 2 judged, 0 violations of the specification');
     expect(run.stdout).not.toContain('not verified');
+    expect(run.code).toBe(0);
+  });
+
+  it("judges v1's and v2's entries of one HAR, v2's below v1's base with /v2", async () => {
+    const file = await writeHar(
+      join(directory, 'both.har'),
+      [
+        {
+          url: `${staging}/v1/store/orders`,
+          status: 200,
+          requestHeaders: authorization,
+          responseHeaders: json,
+          body: '[{"id":1,"petId":7,"quantity":1,"status":"pending"}]',
+        },
+        {
+          url: `${staging}/v2/store/orders?limit=1`,
+          status: 200,
+          requestHeaders: authorization,
+          responseHeaders: json,
+          body: '{"orders":[{"id":1,"petId":7,"quantity":1,"status":"pending"}],"nextCursor":null}',
+          at: 100,
+        },
+        {
+          url: 'https://elsewhere.example.com/v2/store/orders',
+          status: 200,
+          requestHeaders: authorization,
+          responseHeaders: json,
+          body: '{"orders":[],"nextCursor":null}',
+          at: 200,
+        },
+      ],
+      { browser: 'chrome' },
+    );
+    const run = await verifyHar(file);
+    expect(run.stdout).toContain('2 entries of the interface, 2 judged');
+    expect(run.stdout).toContain(
+      'ignored 1 entry of the interface at another base URL (https://elsewhere.example.com/v2): give --base-url to judge those',
+    );
     expect(run.code).toBe(0);
   });
 

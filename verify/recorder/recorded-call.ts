@@ -57,7 +57,11 @@ export interface RecordableCall {
   v2?: V2Call;
 }
 
-/** What a v2 call writes and how its page is judged. */
+/**
+ * What a v2 call writes and how its page is judged.
+ * @example
+ * const v2: V2Call = { base: '/v2', query: { status: 'pending', limit: '2' }, follows: true, start: { after: 2n } };
+ */
 export interface V2Call {
   base: '/v2';
   /** The declared parameters but `cursor`, in the order sent. */
@@ -179,6 +183,8 @@ function recordableV2Call(input: {
 /**
  * What the page of a recorded call of v2's list showed, for the call that follows its cursor; undefined
  * for a call that is not such a page, or was not answered 200.
+ * @example
+ * recording.lastPage = pageSeenOf(call); // { nextCursor: 'opaque', next: { after: 2n } }
  */
 export function pageSeenOf(call: RecordableCall): PageSeen | undefined {
   const { v2, exchange } = call;

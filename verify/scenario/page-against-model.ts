@@ -12,10 +12,16 @@ import { pageFindings, type ShownOrder, type V2Walk } from './walk-findings.js';
 /**
  * Where a page starts: `first` (no cursor), after this id (the cursor a page seen before gave, its last
  * order's id; `null` for a page before it that showed no order), or `unknown` (a cursor from nowhere seen).
+ * @example
+ * const start: PageStart = { after: 9007199254740993n };
  */
 export type PageStart = 'first' | 'unknown' | { after: bigint | null };
 
-/** One page to judge: the query it was asked with, where it starts, its parsed body, and the model's store. */
+/**
+ * One page to judge: the query it was asked with, where it starts, its parsed body, and the model's store.
+ * @example
+ * const page: PageToJudge = { query: new URLSearchParams('limit=2'), start: 'first', body: parseJson(text), store: await model.orders() };
+ */
 export interface PageToJudge {
   /** The call's query (its `cursor` is not read: `start` says where the page starts). */
   query: URLSearchParams;
@@ -31,7 +37,11 @@ export interface PageToJudge {
   store: readonly { id: bigint; status: string }[] | undefined;
 }
 
-/** What the page showed, for the page that follows its cursor: its `nextCursor`, and where the next page starts. */
+/**
+ * What the page showed, for the page that follows its cursor: its `nextCursor`, and where the next page starts.
+ * @example
+ * const seen: PageSeen = { nextCursor: 'opaque', next: { after: 2n } };
+ */
 export interface PageSeen {
   nextCursor: string | null | undefined;
   next: PageStart;

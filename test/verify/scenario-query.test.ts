@@ -174,6 +174,28 @@ steps:
   });
 });
 
+describe('a scenario with v2 steps in a run that leaves beta out', () => {
+  it('is skipped whole, naming the operation it calls, and nothing of it is sent', async () => {
+    await scenarioFile('walk-left-out', walk);
+    const [scenario] = await loadScenarios({ directory, names: ['walk-left-out'] });
+    const suite = await verify({
+      baseUrl: 'http://127.0.0.1:9/v1',
+      apiKey: developmentKey,
+      stateUrl: 'http://127.0.0.1:9/__mock/provider-state',
+      scenarios: [scenario!],
+      prism: false,
+      leaveOut: ['beta', 'experimental'],
+    });
+    expect(suite.cases.map(({ verdict, reason, exchanges }) => ({ verdict, reason, sent: exchanges.length }))).toEqual([
+      {
+        verdict: 'skipped',
+        reason: 'it calls listOrdersV2 (GET /v2/store/orders, beta), which the run leaves out',
+        sent: 0,
+      },
+    ]);
+  });
+});
+
 describe.concurrent("docs/testers.md's v2 scenario", () => {
   const docsExample = async (name: string) => {
     const text = await readFile(new URL('../../docs/testers.md', import.meta.url), 'utf8');

@@ -54,6 +54,8 @@ export interface TargetOptions {
 /** How to run scenarios against a target. */
 export interface VerifyOptions extends TargetOptions {
   scenarios: readonly Scenario[];
+  /** The stability markers whose operations the run leaves out (`--leave-out-beta`): a scenario calling one is skipped, named. */
+  leaveOut?: readonly string[];
   /** Called after every judged exchange, for progress output. */
   onExchange?: (exchange: CheckedExchange, scenario: string) => void;
 }
@@ -383,6 +385,20 @@ async function runScenario(
   if (scenario.state !== undefined && options.stateUrl === undefined)
     return {
       result: { ...result, verdict: 'skipped', reason: 'it sets a provider state, and no --state-url was given' },
+    };
+  // Its steps depend on one another: a scenario that calls an operation the run leaves out is left out whole.
+  const leftOut = scenario.steps
+    .map((step) => matchRoute(step.request.method, step.request.path, step.request.base)?.route)
+    .find(
+      (route) => route !== undefined && route.stability !== null && (options.leaveOut ?? []).includes(route.stability),
+    );
+  if (leftOut !== undefined)
+    return {
+      result: {
+        ...result,
+        verdict: 'skipped',
+        reason: `it calls ${leftOut.operation} (${leftOut.method} ${leftOut.base}${leftOut.path}, ${leftOut.stability}), which the run leaves out`,
+      },
     };
   const orders = scenario.state?.params.orders;
   try {

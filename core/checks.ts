@@ -1,5 +1,5 @@
 import { parseJson, type JsonValue } from './parse-json.js';
-import { documentedResponse, matchRoute, routes, schemaNameOf, type DocumentedResponse } from './routes.js';
+import { documentedResponse, majorRoutes, matchRoute, schemaNameOf, type DocumentedResponse } from './routes.js';
 import type { BodySchemaName, ContractStep } from './scenario.js';
 import { documentSchema, int64Message, schemaValidator } from './schema-validator.js';
 import type { Finding, SpecArea } from './finding.js';
@@ -13,13 +13,16 @@ export type { Finding, ObservedResponse, SpecArea };
 
 // Each documented response schema by the name a step gives it, its references pointed into the
 // document Ajv holds: read from the route table, so a new schema of the document is checked too.
+// Both majors': a v2 step names v2's `OrderPage`, read in v2's document; a name both give (`Error`) is v1's.
 const bodySchemas = Object.fromEntries(
-  routes.flatMap((route) =>
-    route.responses.flatMap((response) => {
-      const name = schemaNameOf(response);
-      return name === undefined ? [] : [[name, documentSchema(response.schema)]];
-    }),
-  ),
+  majorRoutes
+    .flatMap((route) =>
+      route.responses.flatMap((response) => {
+        const name = schemaNameOf(response);
+        return name === undefined ? [] : [[name, documentSchema(response.schema, route.base)] as const];
+      }),
+    )
+    .reverse(),
 ) as Record<BodySchemaName, object>;
 
 /** The value at a JSON Pointer (RFC 6901) into a parsed body, or undefined. */
@@ -285,8 +288,8 @@ export function statusFindings(accepted: readonly number[], actual: number): Fin
  * checkResponse(step, { status: 204, headers: new Headers(), text: '' }) // []
  */
 export function checkResponse(step: ContractStep, response: ObservedResponse): Finding[] {
-  const { method, path } = step.request;
-  const checked = checkSpec(method, path, response);
+  const { method, path, base } = step.request;
+  const checked = checkSpec(method, path, response, base);
   const { findings, body } = checked;
   findings.unshift(...statusFindings([step.expect.status].flat(), response.status));
 

@@ -361,7 +361,7 @@ export function acceptedStatuses(answer: ModelAnswer, before: readonly StoredOrd
 /** One call as both sides saw it: the model's answer and its store before and after, and the provider's response. */
 export interface ComparedCall {
   path: string;
-  /** The call's query as sent, without its `?` (`''` or absent for none): a page is judged by its filter and limit. */
+  /** The call's query as sent, without its `?` (`''` for none): given, a page is judged by its filter and limit; absent, not compared here. */
   query?: string | undefined;
   answer: ModelAnswer;
   before: readonly StoredOrder[];
@@ -388,7 +388,8 @@ export function compareWithModel(call: ComparedCall, history: ProviderHistory): 
   const documented = documentedResponse(routeOf(answer.operation), observed.status);
   const schemaName = documented === undefined ? undefined : schemaNameOf(documented);
   if (schemaName === 'Order[]') findings.push(...listAgainstModel(call.after, jsonBody(observed), history));
-  if (schemaName === 'OrderPage') findings.push(...pageAgainstModel(call.after, jsonBody(observed), call.query ?? ''));
+  if (schemaName === 'OrderPage' && call.query !== undefined)
+    findings.push(...pageAgainstModel(call.after, jsonBody(observed), call.query));
   // One order (a read of it): every field the model's order has, compared as in a list.
   if (schemaName === 'Order' && answer.body !== null)
     findings.push(...orderAgainstModel(parseJson(answer.body), jsonBody(observed)));

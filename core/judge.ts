@@ -22,7 +22,9 @@ export interface ModelSide {
 export interface CallToJudge {
   /**
    * The call; `base` is its major's base path (`/v1` unless given), `path` the path below it without
-   * the query, `query` the query as sent without its `?` (a page is compared with the model by it).
+   * the query, `query` the query as sent without its `?` (`''` for none). Given, a page of v2's list is
+   * compared with the model's store by it (a walk's first page, or a cursor's page); left out by a caller
+   * that judges each page itself from where it starts (the scenario runner, the recorder).
    */
   call: { method: string; path: string; base?: string; query?: string | undefined };
   /** The provider's answer, or why none came whole. */

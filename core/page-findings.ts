@@ -1,5 +1,5 @@
 // What a walk of v2's list shows against the store it walked, judged once for the default run's walks
-// (v2-list.ts) and exploration's (explore/walk-v2-list.ts): no page over its limit, the filter's status
+// (provider/v2-list.ts) and exploration's (explore/walk-v2-list.ts): no page over its limit, the filter's status
 // on each order, each order once, in ascending order of id, each id the store's exactly, and, once the
 // walk ended, none of the filter's orders left out.
 import type { Finding } from './checks.js';

@@ -147,6 +147,13 @@ export const rules = [
     tolerates: 'nothing',
   },
   {
+    code: 'walk-ended',
+    means:
+      'a scenario step that follows a cursor (`cursor: follow`) has the `nextCursor` of the v2 page before it to follow; with none, the step is not sent',
+    tolerates:
+      'always a warning, never a violation: an honest provider may end a walk sooner than the provider the scenario was saved from',
+  },
+  {
     code: 'prism',
     means: "Prism's validator, the second oracle, accepts the response where Ajv does",
     tolerates: "Prism's known limits (int64 beyond 2^53; an undocumented status outside 2xx only warned)",

@@ -5,9 +5,9 @@ import { stepFaultViolations } from './fault-format.js';
 import { readRegularFile } from './regular-file.js';
 import { withSafeIntegers } from './with-safe-integers.js';
 import { packageFolder } from './package-folder.js';
-import { ScenarioError, type Scenario } from './scenario.js';
+import { ScenarioError, type Scenario, type ScenarioStep, type StepRequest } from './scenario.js';
 import { duplicateOrderId, orderInputViolations, type OrderInput } from './provider-state.js';
-import { operationOf } from './routes.js';
+import { matchRoute } from './routes.js';
 import { schemaValidator, violationSummary, type Violation } from './schema-validator.js';
 
 /**
@@ -84,11 +84,16 @@ async function checkedScenario(file: string, text: string): Promise<Scenario> {
     );
   }
   const scenario = document as Omit<Scenario, 'name' | 'file'>;
+  const requestViolations = scenario.steps.flatMap((step, index) =>
+    stepRequestViolations(step.request, `/steps/${index}`, scenario.steps.slice(0, index)),
+  );
+  if (requestViolations.length > 0)
+    throw new ScenarioError('invalid_scenario', `${file}: ${requestViolations.join('; ')}`);
   const faultViolations = scenario.steps.flatMap((step, index) => {
     if (step.fault === undefined) return [];
     const at = `/steps/${index}`;
     const found = stepFaultViolations(step.fault).map(({ path, message }) => `${at}/fault${path} ${message}`);
-    if (operationOf(step.request.method, step.request.path) === undefined)
+    if (matchRoute(step.request.method, step.request.path, step.request.base) === undefined)
       found.push(`${at}/request is not a call of an operation, so it cannot carry a fault`);
     return found;
   });
@@ -109,6 +114,25 @@ async function checkedScenario(file: string, text: string): Promise<Scenario> {
     .pop()!
     .replace(/\.ya?ml$/, '');
   return { name, file, ...scenario };
+}
+
+// What the schema cannot say of a request: its query in one place, and a cursor to follow only where a
+// v2 page before it gives one.
+function stepRequestViolations(request: StepRequest, at: string, earlier: readonly ScenarioStep[]): string[] {
+  const found: string[] = [];
+  if (request.query !== undefined && request.path.includes('?'))
+    found.push(`${at}/request/path holds a query beside request/query: write the query in one place`);
+  if (request.cursor === 'follow') {
+    if (request.base !== '/v2')
+      found.push(`${at}/request/cursor follow needs base /v2: only v2's pages give a nextCursor`);
+    else if (!earlier.some((step) => step.request.base === '/v2' && step.request.method === 'GET'))
+      found.push(
+        `${at}/request/cursor follow needs a v2 page before it to follow: no earlier step is a GET with base /v2`,
+      );
+    if (request.query?.cursor !== undefined)
+      found.push(`${at}/request/query/cursor and request/cursor both give a cursor: write one`);
+  }
+  return found;
 }
 
 /**

@@ -37,9 +37,43 @@ export interface StepExpectation {
   advisory?: { listed?: ScenarioId[]; notListed?: ScenarioId[] };
 }
 
+/**
+ * A step's request: the call below its major's base path, with its query and key.
+ * @example
+ * const page: StepRequest = { method: 'GET', base: '/v2', path: '/store/orders', query: { status: 'pending', limit: '2' } };
+ * const next: StepRequest = { ...page, cursor: 'follow' }; // the nextCursor the previous page gave
+ */
+export interface StepRequest {
+  method: Route['method'];
+  /** Below the major's base path, without a query when `query` is given. */
+  path: string;
+  key?: KeyChoice;
+  /** The major's base path (`/v1`, the default, or `/v2`). */
+  base?: Route['base'];
+  /** The query, name by name in the order sent: a list sends the name once a value, in its order. Values are text, as on the wire. */
+  query?: Record<string, string | string[]>;
+  /** `follow`: send as `cursor` the `nextCursor` of the v2 page answered last before this step (a cursor belongs to the provider that gave it). */
+  cursor?: 'follow';
+}
+
+/**
+ * The target of a step's request below its base path: the path, then its query (form-encoded, in the
+ * order written), then the cursor it follows, when it follows one.
+ * @example
+ * stepTarget({ method: 'GET', base: '/v2', path: '/store/orders', query: { status: 'pending' }, cursor: 'follow' }, 'abc')
+ *   // '/store/orders?status=pending&cursor=abc'
+ */
+export function stepTarget(request: StepRequest, followed?: string): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(request.query ?? {}))
+    for (const each of [value].flat()) query.append(name, each);
+  if (request.cursor === 'follow' && followed !== undefined) query.append('cursor', followed);
+  return query.size === 0 ? request.path : `${request.path}?${query}`;
+}
+
 export interface ContractStep {
   name: string;
-  request: { method: Route['method']; path: string; key?: KeyChoice };
+  request: StepRequest;
   /** Send the request this many times at once, to test a race. */
   parallel?: number;
   fault?: undefined;
@@ -72,7 +106,7 @@ export interface RecordingNote {
 /** A step that makes the mock fail its call. Only a mock can replay it, never a provider. */
 export interface FaultStep {
   name: string;
-  request: { method: Route['method']; path: string; key?: KeyChoice };
+  request: StepRequest;
   fault: FaultEffect;
   expect: StepExpectation | { networkError: true };
 }

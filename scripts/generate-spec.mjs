@@ -312,17 +312,21 @@ function schemaName(schema) {
   return named(schema.$ref);
 }
 
-// The scenario schema's lists that the document decides: the body schemas a step may name (the enum
-// holding "Error") and the methods a step may send (the one holding "DELETE"), in the document's order.
-async function renderScenarioSchema(document) {
-  const routes = routeTable(document);
+// The scenario schema's lists that the documents decide: the body schemas a step may name (the enum
+// holding "Error"), the methods a step may send (the one holding "DELETE") and the base paths (the one
+// holding "/v1"), in the documents' order, v1's first.
+async function renderScenarioSchema(document, v2Document) {
+  const { v1, v2 } = majorRouteTables(document, v2Document);
+  const routes = [...v1, ...v2];
   const names = [...new Set(routes.flatMap((route) => route.responses.map((response) => schemaName(response.schema))))];
   const methods = [...new Set(routes.map((route) => route.method))];
+  const bases = [...new Set(routes.map((route) => route.base))];
   const text = await readFile(new URL('scenarios/scenario.schema.json', root), 'utf8');
   const schema = JSON.parse(text, (key, value) => {
     if (key !== 'enum' || !Array.isArray(value)) return value;
     if (value.includes('Error')) return names.filter((name) => name !== undefined);
     if (value.includes('DELETE')) return methods;
+    if (value.includes('/v1')) return bases;
     return value;
   });
   return `${JSON.stringify(schema, null, 2)}\n`;
@@ -418,7 +422,7 @@ async function render() {
     [new URL('spec/generated/contract.ts', root), contractModule],
     [new URL('mocks/generated/scenarios.ts', root), await renderScenarios()],
     [new URL('mocks/generated/control-page.ts', root), await renderControlPage()],
-    [new URL('scenarios/scenario.schema.json', root), await renderScenarioSchema(document)],
+    [new URL('scenarios/scenario.schema.json', root), await renderScenarioSchema(document, v2Document)],
   ]);
 }
 

@@ -30,7 +30,8 @@ Options:
   --host HOST      address to bind (default 127.0.0.1)
   --record DIR     also write what passes as scenario files in DIR, one a run (POST /__record/new
                    starts the next, ?name=NAME names it): each call a step expecting what the
-                   contract requires, never a key, header or query
+                   contract requires, never a key, header or query but v2's status and limit
+                   (a v2 page asked with the cursor of the page before it follows that page's)
   --record-name NAME  the first file's scenario name (default: recording-DATE-TIME)
   --api-key KEY    the key the upstream accepts (default $PETSTORE_API_KEY), to tell each
                    recorded key choice exactly; without it, from the upstream's answers
@@ -65,7 +66,7 @@ function proxyExchangeLines(
   if (options.quiet && exchange.violations.length === 0) return [];
   const passed = options.recording ? '·' : '✓';
   const mark = exchange.unchecked !== undefined ? '-' : exchange.violations.length > 0 ? '✗' : passed;
-  const subject = `${exchange.method} ${exchange.operationPath ?? exchange.path} → ${exchange.status}`;
+  const subject = `${exchange.method} ${exchange.operationPath === undefined ? exchange.path : `${exchange.base ?? ''}${exchange.operationPath}`} → ${exchange.status}`;
   return [
     `${mark} ${exchange.method} ${exchange.path} → ${exchange.status} (${exchange.durationMs.toFixed(0)} ms${exchange.unchecked !== undefined ? `; not checked: ${exchange.unchecked}` : ''})`,
     // The rule id last, as petstore-verify's run gives it.

@@ -47,7 +47,7 @@ export async function judgeWithModel(
   seeded: (orders: readonly unknown[]) => Promise<JudgingModel>,
 ): Promise<Finding[]> {
   // Each major's call against its own document: v2's page is no v1 call (which would find nothing).
-  const call = { method: interaction.method, ...majorOf(interaction.path), query: interaction.query };
+  const call = { method: interaction.method, ...majorOf(interaction.path), query: interaction.query ?? '' };
   const observed = interaction.response;
   // Orders the model cannot hold are no state it can judge in: the specification's check says why. A
   // cursor is the provider's to write (spec gap 54): what follows it is no state's, so the document alone judges it.

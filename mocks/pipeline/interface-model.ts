@@ -50,17 +50,24 @@ export class InterfaceModel {
   }
 
   /**
-   * The model's answer to a call of an operation (a path below v1's base path, or with another
-   * major's base: `/v2/store/orders?limit=2`), or undefined for a path that is none.
+   * The model's answer to a call of an operation, or undefined for a path that is none: a path below
+   * its major's base path where `base` is given (a scenario step's), else below v1's base path or with
+   * another major's base (`/v2/store/orders?limit=2`, a pact's path).
    */
-  async call(method: string, path: string, key: KeyChoice | undefined): Promise<ModelAnswer | undefined> {
+  async call(
+    method: string,
+    path: string,
+    key: KeyChoice | undefined,
+    base?: string,
+  ): Promise<ModelAnswer | undefined> {
     // A path may carry its query (`/store/orders/3?fields=id`): the route is the path's, the mock reads the query.
-    const { base, path: below } = majorOf(path.split('?', 1)[0]!);
-    const match = matchRoute(method, below, base);
+    const pathname = path.split('?', 1)[0]!;
+    const major = base === undefined ? majorOf(pathname) : { base, path: pathname };
+    const match = matchRoute(method, major.path, major.base);
     if (match === undefined) return undefined;
     const headers = authorizationHeader(key, developmentApiKey) as Record<string, string>;
-    // v1's paths are written below its base, another major's with it.
-    const url = `http://model.invalid${base === '/v1' ? '/v1' : ''}${path}`;
+    // A path given with its base is below it; else v1's paths are written below its base, another major's with it.
+    const url = `http://model.invalid${base ?? (major.base === '/v1' ? '/v1' : '')}${path}`;
     const reply = await this.#mock.handle(modelRequest(method, url, headers));
     if (reply === undefined || reply === networkError)
       throw new MockUsageError(

@@ -1,6 +1,6 @@
 import type { FaultInput } from '../../core/fault-format.js';
 import type { ScenarioStep } from '../../core/scenario.js';
-import { operationOf, type OperationName } from '../../core/routes.js';
+import { matchRoute, type OperationName } from '../../core/routes.js';
 import { MockError } from '../base/errors.js';
 import { FaultPlan, faultsInForceLimit, type ActiveFault } from './faults.js';
 import { RequestJournal, type JournalEntry, type RecordedCall, type ResponseCoverage } from '../journal/journal.js';
@@ -45,12 +45,12 @@ export function scenarioFaults(scenario: LoadableScenario): FaultInput[] {
   const calls = new Map<string, number>();
   const faults: FaultInput[] = [];
   for (const step of scenario.steps ?? []) {
-    const operation = operationOf(step.request.method, step.request.path);
+    const operation = matchRoute(step.request.method, step.request.path, step.request.base)?.route.operation;
     if (operation === undefined) {
       if (step.fault === undefined) continue;
       throw new MockError(
         'invalid_fault',
-        `Scenario ${scenario.name}: ${step.request.method} ${step.request.path} is not an operation a fault can affect.`,
+        `Scenario ${scenario.name}: ${step.request.method} ${step.request.base ?? ''}${step.request.path} is not an operation a fault can affect.`,
       );
     }
     const earlier = calls.get(operation) ?? 0;

@@ -232,7 +232,7 @@ const verifyRooms: Record<string, string[]> = {
   base: [],
   http: ['base'],
   scenario: ['base'],
-  provider: ['base', 'http'],
+  provider: ['base', 'http', 'scenario'],
   recorder: ['base', 'scenario'],
   explore: ['base', 'http', 'scenario', 'provider'],
   pact: ['base', 'http', 'scenario', 'provider'],

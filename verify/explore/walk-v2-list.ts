@@ -1,10 +1,12 @@
 // A walk of v2's list in an exploration run: every page of a generated status filter and limit, each
 // judged by the one judge, the walk judged against the model's store by the rules of the default run's
 // walks (verify/provider/v2-list.ts): no page over the limit, the filter's status, each order once, in
-// ascending order of id, exact.
+// ascending order of id, exact. Each page is a step of the scenario a shrunk failure saves, the later
+// ones following the cursor the page before gave (spec gap 62).
 import type { AsyncCommand } from 'fast-check';
 import { authorizationHeader } from '../../core/authorization.js';
 import type { Finding } from '../../core/checks.js';
+import type { ContractStep } from '../../core/scenario.js';
 import { toInt64 } from '../../core/int64.js';
 import { judgeCall } from '../../core/judge.js';
 import { isFailure, type Observation } from '../../core/observation.js';
@@ -65,12 +67,29 @@ export class WalkV2List implements AsyncCommand<ExplorationModel, ExplorationTar
     let path = '';
     let last: Observation | undefined;
     let ended = false;
+    // Each page a step of the saved scenario, the ones after the first following the cursor the page
+    // before gave (a cursor belongs to the provider that issued it: spec gap 62).
+    const saved: ContractStep[] = [];
+    const written: Record<string, string> = {};
+    if (this.walk.status !== undefined) written.status = this.walk.status;
+    if (this.walk.limit !== undefined) written.limit = String(this.walk.limit);
     while (pages.length < most) {
       const query = new URLSearchParams();
       if (this.walk.status !== undefined) query.set('status', this.walk.status);
       if (this.walk.limit !== undefined) query.set('limit', String(this.walk.limit));
       if (cursor !== undefined) query.set('cursor', cursor);
       path = `/store/orders${query.size === 0 ? '' : `?${query}`}`;
+      saved.push({
+        name: `page ${pages.length + 1}`,
+        request: {
+          method: 'GET',
+          path: '/store/orders',
+          base: '/v2',
+          ...(Object.keys(written).length > 0 && { query: { ...written } }),
+          ...(cursor !== undefined && { cursor: 'follow' as const }),
+        },
+        expect: { status: 200, body: { schema: 'OrderPage' } },
+      });
       last = await sendToTarget(target.options, `${v2Base}${path}`, {
         method: 'GET',
         headers: { accept: 'application/json', ...authorizationHeader('valid', target.options.apiKey) },
@@ -110,6 +129,7 @@ export class WalkV2List implements AsyncCommand<ExplorationModel, ExplorationTar
     });
     const numbered = { ...exchange, name: `${target.steps.length + 1}. ${exchange.name}` };
     target.steps.push(numbered);
+    target.saved.push(...saved.map((step) => ({ ...step, name: `${numbered.name}, ${step.name}` })));
     if (exchange.violations.length > 0) stopAtDifference(target, numbered.name);
   }
   toString(): string {

@@ -18,6 +18,10 @@ export interface HarExchange {
   url: string;
   /** The path below the base URL (`/store/orders/3`). */
   operationPath: string;
+  /** The major's base path the path is below: `/v2` for v2's calls (below the judged base URL with `/v2` for `/v1`), else none (v1). */
+  base?: '/v2';
+  /** A v2 call's query as sent, without the `?` (its `cursor` is read to follow a walk; never written whole). */
+  query?: string;
   /** The request's `Authorization` header, when the HAR kept it: read for the key choice, never written. */
   authorization: string | undefined;
   status: number;
@@ -45,8 +49,6 @@ export interface HarSelection {
   ignored: { entries: number; hosts: string[] };
   /** Entries of the interface at another base URL than the one judged (a second deployment). */
   otherBases: { entries: number; bases: string[] };
-  /** Entries of v2's operations (below a `/v2`): named, never judged, since v2 is not yet verified (issue 56). */
-  notVerified: { entries: number; bases: string[] };
 }
 
 /**
@@ -68,16 +70,23 @@ export async function selectHarExchanges(
 ): Promise<HarSelection> {
   const given = options.baseUrl === undefined ? undefined : stripped(new URL(options.baseUrl));
   const base = given ?? firstBase(entries);
+  // v2 is served beside v1: its base URL is v1's with `/v2` for `/v1` (as the run and the proxy take it).
+  const v2Base = base?.replace(/\/v1$/, '/v2');
   const exchanges: HarExchange[] = [];
   const ignoredHosts = new Map<string, number>();
   const otherBases = new Map<string, number>();
-  const v2Bases = new Map<string, number>();
   for (const [index, entry] of entries.entries()) {
     const url = URL.canParse(entry.request.url) ? new URL(entry.request.url) : undefined;
     const found = url === undefined ? undefined : interfacePathOf(url, given);
-    const v2Base = found === undefined && url !== undefined ? v2BaseOf(url) : undefined;
-    if (v2Base !== undefined) {
-      v2Bases.set(v2Base, (v2Bases.get(v2Base) ?? 0) + 1);
+    const v2 = found === undefined && url !== undefined ? v2PathOf(url) : undefined;
+    if (v2 !== undefined) {
+      if (v2.base !== v2Base) otherBases.set(v2.base, (otherBases.get(v2.base) ?? 0) + 1);
+      else
+        exchanges.push({
+          ...(await exchangeOf(entry, index, v2.path, `${v2.base}${v2.path}`, '/v2')),
+          base: '/v2',
+          query: url!.search.slice(1),
+        });
       continue;
     }
     if (found === undefined) {
@@ -98,15 +107,16 @@ export async function selectHarExchanges(
     exchanges,
     ignored: { entries: sum(ignoredHosts), hosts: byCount(ignoredHosts) },
     otherBases: { entries: sum(otherBases), bases: byCount(otherBases) },
-    notVerified: { entries: sum(v2Bases), bases: byCount(v2Bases) },
   };
 }
 
-/** The base URL of a call of one of v2's operations (a path of v2's routes below a `/v2`), else undefined. */
-function v2BaseOf(url: URL): string | undefined {
-  for (let at = url.pathname.indexOf('/v2/'); at !== -1; at = url.pathname.indexOf('/v2/', at + 1))
-    if (routesAtPath(pathSegments(url.pathname.slice(at + 3)), '/v2').length > 0)
-      return `${url.origin}${url.pathname.slice(0, at + 3)}`;
+/** The base URL and the path of a call of one of v2's operations (a path of v2's routes below a `/v2`), else undefined. */
+function v2PathOf(url: URL): { base: string; path: string } | undefined {
+  for (let at = url.pathname.indexOf('/v2/'); at !== -1; at = url.pathname.indexOf('/v2/', at + 1)) {
+    const path = url.pathname.slice(at + 3);
+    if (routesAtPath(pathSegments(path), '/v2').length > 0)
+      return { base: `${url.origin}${url.pathname.slice(0, at + 3)}`, path };
+  }
   return undefined;
 }
 
@@ -123,14 +133,20 @@ function stripped(url: URL): string {
  */
 function firstBase(entries: readonly HarEntry[]): string | undefined {
   let first: string | undefined;
+  let firstV2: string | undefined;
   for (const entry of entries) {
     const url = URL.canParse(entry.request.url) ? new URL(entry.request.url) : undefined;
     const found = url === undefined ? undefined : interfacePathOf(url, undefined);
-    if (found === undefined) continue;
+    if (found === undefined) {
+      // A HAR of v2's calls alone: v1's base URL is v2's with `/v1` for `/v2`.
+      if (url !== undefined && browserRedirect(entry) === undefined)
+        firstV2 ??= v2PathOf(url)?.base.replace(/\/v2$/, '/v1');
+      continue;
+    }
     if (browserRedirect(entry) === undefined) return found.base;
     first ??= found.base;
   }
-  return first;
+  return first ?? firstV2;
 }
 
 /** Why Chrome made a redirect itself (`307 Internal Redirect`, `Non-Authoritative-Reason: HSTS`), when it did. */
@@ -164,7 +180,13 @@ const headerNamed = (fields: readonly HarField[], name: string) => {
   return typeof value === 'string' ? value : undefined;
 };
 
-async function exchangeOf(entry: HarEntry, index: number, operationPath: string, url: string): Promise<HarExchange> {
+async function exchangeOf(
+  entry: HarEntry,
+  index: number,
+  operationPath: string,
+  url: string,
+  base = '/v1',
+): Promise<HarExchange> {
   const { request, response } = entry;
   const startedAt = Date.parse(entry.startedDateTime);
   const exchange: HarExchange = {
@@ -178,7 +200,7 @@ async function exchangeOf(entry: HarEntry, index: number, operationPath: string,
     startedAt,
     endedAt: startedAt + Math.max(0, entry.time),
   };
-  const unjudged = whyUnjudged(entry, exchange);
+  const unjudged = whyUnjudged(entry, exchange, base);
   if (unjudged !== undefined) return { ...exchange, unjudged };
   const failure = entry.response._error ?? entry.response._failureText ?? undefined;
   const shortBody = endedEarly(failure);
@@ -226,7 +248,7 @@ function endedEarly(failure: unknown): string | undefined {
 }
 
 /** Why an entry of the interface says nothing of what the deployment answered, when it does not. */
-function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined {
+function whyUnjudged(entry: HarEntry, exchange: HarExchange, base: string): string | undefined {
   if (exchange.method === 'OPTIONS') return 'a CORS preflight, not a call of the interface';
   const failure = entry.response._error ?? entry.response._failureText ?? undefined;
   const why = typeof failure === 'string' ? `: ${failure.slice(0, 80)}` : '';
@@ -239,7 +261,10 @@ function whyUnjudged(entry: HarEntry, exchange: HarExchange): string | undefined
   if (entry._fetchedViaServiceWorker === true)
     return "a service worker in the page answered it (Chrome's _fetchedViaServiceWorker), perhaps without asking the deployment";
   const { method, operationPath } = exchange;
-  if (matchRoute(method, operationPath) === undefined && nearRouteOf(method, operationPath) === undefined)
+  if (
+    matchRoute(method, operationPath, base) === undefined &&
+    (base !== '/v1' || nearRouteOf(method, operationPath) === undefined)
+  )
     return 'no operation of the specification (this method at this path)';
   return undefined;
 }

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Finding } from '../../core/checks.js';
+import { pageShapeFindings } from '../scenario/page-against-model.js';
 import { judgeCall } from '../../core/judge.js';
 import { cancelledOrderId } from '../../core/compare.js';
 import type { OrderInput } from '../../core/provider-state.js';
@@ -89,8 +90,6 @@ export interface HarReport {
   entries: number;
   ignored: HarSelection['ignored'];
   otherBases: HarSelection['otherBases'];
-  /** Entries of v2's operations: named, not judged (v2 is not yet verified). */
-  notVerified: HarSelection['notVerified'];
   exchanges: HarExchangeVerdict[];
   judged: number;
   violations: number;
@@ -237,8 +236,8 @@ function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | unde
   };
   if (tooLarge !== undefined) return { ...verdict, violations: [tooLarge] };
   if (observed === undefined) return { ...verdict, unjudged: unjudged ?? 'no answer to judge' };
-  const call = { method, path: exchange.operationPath };
-  const near = nearRouteOf(method, call.path);
+  const call = { method, path: exchange.operationPath, base: exchange.base ?? '/v1' };
+  const near = exchange.base === undefined ? nearRouteOf(method, call.path) : undefined;
   if (near !== undefined) {
     // Judged by the recorder, against the contract: its rule is the tolerance near-path-refusals.
     const named = { ...verdict, near: `${near.route.method} ${near.route.path} with ${near.kind}` };
@@ -248,10 +247,15 @@ function judged(exchange: HarExchange, key: KeyChoice, prism: PrismOracle | unde
       unjudged: `a path near ${named.near}, with an accepted key: the specification defines nothing there but its authentication`,
     };
   }
-  const judgement = judgeCall({ call, observed, prism });
+  // Prism's oracle reads v1's document only.
+  const judgement = judgeCall({ call, observed, prism: exchange.base === undefined ? prism : undefined });
   return {
     ...verdict,
-    violations: [...(exchange.evidence ?? []), ...judgement.findings],
+    violations: [
+      ...(exchange.evidence ?? []),
+      ...judgement.findings,
+      ...pageShapeFindings({ method, path: call.path, base: exchange.base, query: exchange.query, observed }),
+    ],
     disagreements: judgement.disagreements,
   };
 }
@@ -338,7 +342,6 @@ function reportOf(
     entries: parts.entries,
     ignored: selection.ignored,
     otherBases: selection.otherBases,
-    notVerified: selection.notVerified,
     exchanges: verdicts,
     judged: judgedCount,
     violations,
@@ -367,9 +370,7 @@ function reportOf(
   const below = options.baseUrl === undefined ? 'a base URL ending with /v1' : selection.baseUrl;
   const reason =
     verdicts.length === 0
-      ? selection.notVerified.entries > 0
-        ? `no entry was judged: ${selection.notVerified.entries} of the ${parts.entries} ${selection.notVerified.entries === 1 ? 'is a call' : 'are calls'} of v2, not yet verified, and none of v1 (a path of its routes below ${below})`
-        : `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below ${below})`
+      ? `no entry was judged: none of the ${parts.entries} is a call of the order interface (a path of its routes below ${below}, or of v2's below the same base with /v2)`
       : `no entry was judged: ${verdicts.length} ${verdicts.length === 1 ? 'entry' : 'entries'} of the interface, none judged (${unjudgedReasons(verdicts)})`;
   return { ...base, verdict: 'not-run', exitCode: 2, reason };
 }

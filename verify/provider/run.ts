@@ -1,6 +1,10 @@
 import { authorizationHeader, type KeyChoice } from '../../core/authorization.js';
 import { stateChangeBody } from '../../core/provider-state.js';
-import { contractSteps, injectsFaults, type ContractStep, type Scenario } from '../../core/scenario.js';
+import { contractSteps, injectsFaults, stepTarget, type ContractStep, type Scenario } from '../../core/scenario.js';
+import { matchRoute } from '../../core/routes.js';
+import { parseJson } from '../../core/parse-json.js';
+import type { StoredOrder } from '../../core/records.js';
+import { pageAgainstModel, type PageSeen, type PageStart } from '../scenario/page-against-model.js';
 import type { Finding, ObservedResponse } from '../../core/checks.js';
 import { ProviderHistory, raceFindings } from '../../core/compare.js';
 import { judgeCall } from '../../core/judge.js';
@@ -50,6 +54,8 @@ export interface TargetOptions {
 /** How to run scenarios against a target. */
 export interface VerifyOptions extends TargetOptions {
   scenarios: readonly Scenario[];
+  /** The stability markers whose operations the run leaves out (`--leave-out-beta`): a scenario calling one is skipped, named. */
+  leaveOut?: readonly string[];
   /** Called after every judged exchange, for progress output. */
   onExchange?: (exchange: CheckedExchange, scenario: string) => void;
 }
@@ -128,7 +134,18 @@ export async function sendToTarget(
 }
 
 /**
- * Sends one call of a step or a command to the target, with the key choice's header.
+ * The base URL of a major beside the run's (which ends with `/v1`): v2's is v1's with `/v2` for `/v1`.
+ * @example
+ * majorBaseUrl('http://127.0.0.1:4010/v1/', '/v2') // 'http://127.0.0.1:4010/v2'
+ */
+export function majorBaseUrl(baseUrl: string, base = '/v1'): string {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  return base === '/v1' ? trimmed : trimmed.replace(/\/v1$/, base);
+}
+
+/**
+ * Sends one call of a step or a command to the target, with the key choice's header; `path` is below
+ * the major's base path (`/v1` unless `base` says another) and may carry a query.
  * @throws TargetUnreachable, RunStopped.
  */
 export function sendCall(
@@ -136,8 +153,9 @@ export function sendCall(
   method: string,
   path: string,
   key: KeyChoice | undefined,
+  base = '/v1',
 ): Promise<Observation> {
-  return sendToTarget(options, `${options.baseUrl.replace(/\/+$/, '')}${path}`, {
+  return sendToTarget(options, `${majorBaseUrl(options.baseUrl, base)}${path}`, {
     method,
     headers: { accept: 'application/json', ...authorizationHeader(key, options.apiKey) },
   });
@@ -192,6 +210,29 @@ interface ScenarioContext {
   /** The model, for scenarios that set a provider state (a scenario without one runs against any store). */
   model: InterfaceModel | undefined;
   history: ProviderHistory;
+  /** What the last v2 page answered showed: the cursor a `cursor: follow` step sends, and where its page starts. */
+  page?: PageSeen;
+}
+
+/** The step that follows a cursor where the page before it gave none: named, not sent, never a violation. */
+function walkEndedExchange(step: ContractStep, path: string): CheckedExchange {
+  return {
+    name: step.name,
+    method: step.request.method,
+    path,
+    violations: [],
+    warnings: [
+      {
+        code: 'walk-ended',
+        path: '/nextCursor',
+        expected: 'a nextCursor on the v2 page before this step, to follow',
+        actual: 'none: the walk ended there, so this step was not sent',
+        advisory: true,
+      },
+    ],
+    disagreements: [],
+    durationMs: 0,
+  };
 }
 
 async function runStep(
@@ -200,13 +241,21 @@ async function runStep(
 ): Promise<{ exchange: CheckedExchange; failed: boolean }> {
   const { options, model } = context;
   const started = performance.now();
-  const { method, path, key } = step.request;
+  const { method, path, key, base = '/v1' } = step.request;
+  const follows = step.request.cursor === 'follow';
+  if (follows && typeof context.page?.nextCursor !== 'string')
+    return { exchange: walkEndedExchange(step, `${base}${stepTarget(step.request)}`), failed: false };
+  const target = stepTarget(step.request, follows ? (context.page?.nextCursor ?? undefined) : undefined);
   const before = model === undefined ? [] : await model.orders();
   const count = step.parallel ?? 1;
-  const observations = await Promise.all(Array.from({ length: count }, () => sendCall(options, method, path, key)));
+  const observations = await Promise.all(
+    Array.from({ length: count }, () => sendCall(options, method, target, key, base)),
+  );
   const answers: ModelAnswer[] = [];
   for (let call = 0; call < count && model !== undefined; call++) {
-    const answer = await model.call(method, path, key);
+    // The model never saw the provider's cursor: it answers the page's query without it, and the page is
+    // judged against its store from where the page before it ended (`pageAgainstModel`).
+    const answer = await model.call(method, stepTarget(step.request), key, base);
     if (answer !== undefined) answers.push(answer);
   }
   const after = model === undefined ? [] : await model.orders();
@@ -228,17 +277,19 @@ async function runStep(
   const { findings, disagreements } =
     count === 1
       ? judgeCall({
-          call: step.request,
+          call: { method, path, base },
           observed: responses[0]!,
           step,
           model: answers[0] === undefined ? undefined : { answer: answers[0], before, after, history: context.history },
-          prism: context.prism,
+          prism: base === '/v1' ? context.prism : undefined,
         })
       : { findings: raceJudgement(step, responses), disagreements: [] };
+  if (count === 1 && matchRoute(method, path, base)?.route.operation === 'listOrdersV2')
+    findings.push(...followPage(context, { step, target, observed: responses[0]!, before, answer: answers[0] }));
   return {
     exchange: judged({
       name: step.name,
-      call: step.request,
+      call: { method, path: base === '/v1' ? target : `${base}${target}` },
       observed: responses[0]!,
       findings,
       disagreements,
@@ -249,12 +300,46 @@ async function runStep(
   };
 }
 
+/**
+ * A v2 page a step was answered: judged against the model's store from where it starts (the first page,
+ * after the page whose cursor it follows, or unknown for a cursor written in the step), and noted for
+ * the step that follows its cursor.
+ */
+function followPage(
+  context: ScenarioContext,
+  input: {
+    step: ContractStep;
+    target: string;
+    observed: ObservedResponse;
+    before: readonly StoredOrder[];
+    answer: ModelAnswer | undefined;
+  },
+): Finding[] {
+  const { step, target, observed, before, answer } = input;
+  const previous = context.page;
+  context.page = undefined;
+  if (observed.status !== 200) return [];
+  let body: unknown;
+  try {
+    body = parseJson(observed.text);
+  } catch {
+    return []; // the specification's check names a body that is not JSON
+  }
+  const query = new URLSearchParams(target.split('?')[1] ?? '');
+  const start: PageStart =
+    step.request.cursor === 'follow' ? (previous?.next ?? 'unknown') : query.has('cursor') ? 'unknown' : 'first';
+  const { findings, seen } = pageAgainstModel({ query, start, body, store: before });
+  context.page = seen;
+  // Without a model, or where it refused the call, there is no store to judge the page against.
+  return context.model === undefined || answer?.status !== 200 ? [] : findings;
+}
+
 /** The answers of a step sent several times at once: the race rule, and each answer against the specification. */
 function raceJudgement(step: ContractStep, responses: readonly ObservedResponse[]): Finding[] {
   const statuses = responses.map((response) => response.status);
   return [
     ...raceFindings(step.expect, statuses),
-    ...eachAnswerAgainstSpec(step.request.method, step.request.path, responses),
+    ...eachAnswerAgainstSpec(step.request.method, step.request.path, responses, step.request.base),
   ];
 }
 
@@ -266,12 +351,17 @@ export function stoppedExchange(reason: string): CheckedExchange {
 }
 
 /**
- * The answers of N identical requests sent at once, each against the specification, each finding
- * named by its answer (`answer 2 /0/id`).
+ * The answers of N identical requests sent at once, each against the specification (of the major at
+ * `base`, `/v1` unless given), each finding named by its answer (`answer 2 /0/id`).
  */
-export function eachAnswerAgainstSpec(method: string, path: string, responses: readonly ObservedResponse[]): Finding[] {
+export function eachAnswerAgainstSpec(
+  method: string,
+  path: string,
+  responses: readonly ObservedResponse[],
+  base = '/v1',
+): Finding[] {
   return responses.flatMap((observed, index) =>
-    judgeCall({ call: { method, path }, observed }).findings.map((finding) => ({
+    judgeCall({ call: { method, path, base }, observed }).findings.map((finding) => ({
       ...finding,
       path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}`,
     })),
@@ -295,6 +385,20 @@ async function runScenario(
   if (scenario.state !== undefined && options.stateUrl === undefined)
     return {
       result: { ...result, verdict: 'skipped', reason: 'it sets a provider state, and no --state-url was given' },
+    };
+  // Its steps depend on one another: a scenario that calls an operation the run leaves out is left out whole.
+  const leftOut = scenario.steps
+    .map((step) => matchRoute(step.request.method, step.request.path, step.request.base)?.route)
+    .find(
+      (route) => route !== undefined && route.stability !== null && (options.leaveOut ?? []).includes(route.stability),
+    );
+  if (leftOut !== undefined)
+    return {
+      result: {
+        ...result,
+        verdict: 'skipped',
+        reason: `it calls ${leftOut.operation} (${leftOut.method} ${leftOut.base}${leftOut.path}, ${leftOut.stability}), which the run leaves out`,
+      },
     };
   const orders = scenario.state?.params.orders;
   try {

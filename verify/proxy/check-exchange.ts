@@ -9,6 +9,7 @@ import { bodyTooLargeFinding } from '../../core/body-limit.js';
 import { VerifyError } from '../base/errors.js';
 import { keyChoiceOf } from '../scenario/key-choice-of.js';
 import { nearPathStep, nearRouteOf } from '../scenario/near-path-step.js';
+import { pageShapeFindings } from '../scenario/page-against-model.js';
 
 type ReadResponse = ReturnType<RawResponseReader['result']>;
 
@@ -110,6 +111,8 @@ export interface ExchangeChecks {
   authorization?: string | undefined;
   /** Whether a recorder takes the exchange: then it judges a near path, as a step of its file (once). */
   recording?: boolean | undefined;
+  /** The request's query, without the `?`: what a page of v2's list shows of itself is judged by it. */
+  query?: string | undefined;
 }
 
 /**
@@ -126,14 +129,9 @@ export async function checkExchange(
   reader: RawResponseReader,
   oracles: ExchangeChecks,
 ): Promise<ObservedResponse | undefined> {
-  const { method, operationPath } = exchange;
+  const { method, operationPath, base } = exchange;
   const read = reader.result();
-  if (operationPath === undefined || matchRoute(method, operationPath) === undefined) {
-    // A call of one of v2's operations: named apart, never judged as v1's (issue 56).
-    if (isV2Call(method, exchange.path)) {
-      exchange.unchecked = 'v2, not yet verified by petstore-verify';
-      return undefined;
-    }
+  if (operationPath === undefined || matchRoute(method, operationPath, base) === undefined) {
     const near = operationPath === undefined ? undefined : nearRouteOf(method, operationPath);
     if (near === undefined || operationPath === undefined) {
       exchange.unchecked = 'no operation of the specification';
@@ -163,15 +161,18 @@ export async function checkExchange(
   const observed = problem ?? (await observedOf(read as ReadResponse & { status: number }, oracles.checkLimit));
   if ('violation' in observed) exchange.violations.push(observed.violation);
   else {
-    const judgement = judgeCall({ call: { method, path: operationPath }, observed, prism: oracles.prism });
+    // Prism's oracle reads v1's document only.
+    const judgement = judgeCall({
+      call: { method, path: operationPath, base: base ?? '/v1' },
+      observed,
+      prism: base === undefined ? oracles.prism : undefined,
+    });
     exchange.disagreements = judgement.disagreements;
-    exchange.violations.push(...judgement.findings);
+    exchange.violations.push(
+      ...judgement.findings,
+      ...pageShapeFindings({ method, path: operationPath, base, query: oracles.query, observed }),
+    );
     return observed;
   }
   return undefined;
-}
-
-/** Whether a request is a call of one of v2's operations (below `/v2`): named apart, never judged as v1's (issue 56). */
-function isV2Call(method: string, path: string): boolean {
-  return path.startsWith('/v2/') && matchRoute(method, path.slice('/v2'.length), '/v2') !== undefined;
 }

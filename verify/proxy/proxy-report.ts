@@ -10,6 +10,8 @@ export interface ProxyExchange {
   path: string;
   /** The operation's path below the base URL (`/store/orders`), or undefined when the request is for no operation of the spec. */
   operationPath?: string;
+  /** `/v2` for a call of v2's operations (below `/v2` on the upstream's origin); else v1's. */
+  base?: '/v2';
   /** The status, or 0 when no status line came. */
   status: number;
   violations: Finding[];

@@ -177,15 +177,20 @@ class ProxyServer {
       return;
     }
     const authorization = head.headers.find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    // Read for v2's pages only (the report and the recording never show a query whole).
+    const query = exchange.base === undefined ? undefined : (head.target.split('?')[1] ?? '').split('#')[0];
     const observed = await checkedSafely(exchange, reader, {
       prism: this.#prism,
       checkLimit: this.#checkLimit,
       authorization,
       recording: this.#options.recorder !== undefined,
+      query,
     });
     this.#options.recorder?.record({
       method: exchange.method,
       operationPath: exchange.operationPath,
+      base: exchange.base,
+      query,
       authorization,
       status: exchange.status,
       observed,

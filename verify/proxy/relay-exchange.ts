@@ -1,3 +1,4 @@
+import { matchRoute } from '../../core/routes.js';
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { majorBase } from '../../core/major-base.js';
@@ -44,22 +45,32 @@ export function upstreamOf(href: string): Upstream {
 
 /**
  * Where a request goes: under `/v1`, to the upstream's base path (an operation's path); under `/v2`, to
- * v2's base beside it (`majorBase`: `/api/v2` for an upstream at `/api/v1`); else, and under `/v2` for
- * an upstream whose base does not end with `/v1`, to the upstream's origin as sent.
+ * v2's base beside it (`majorBase`: `/api/v2` for an upstream at `/api/v1`), a path of v2's operations
+ * being v2's operation path; else, and under `/v2` for an upstream whose base does not end with `/v1`,
+ * to the upstream's origin as sent.
  * @example
- * routeRequest('/v2/store/orders?limit=2', upstreamOf('http://127.0.0.1:8080/api/v1')).targetPath // '/api/v2/store/orders?limit=2'
+ * routeRequest('GET', '/v2/store/orders?limit=2', upstreamOf('http://127.0.0.1:8080/api/v1')).targetPath // '/api/v2/store/orders?limit=2'
  */
-export function routeRequest(path: string, upstream: Upstream): { operationPath?: string; targetPath: string } {
+export function routeRequest(
+  method: string,
+  path: string,
+  upstream: Upstream,
+): { operationPath?: string; base?: '/v2'; targetPath: string } {
   const [pathname = '/', search = ''] = path.split(/(?=\?)/);
   const underApi = pathname === '/v1' || pathname.startsWith('/v1/');
   const operationPath = underApi ? pathname.slice('/v1'.length) || '/' : undefined;
-  const v2Base = pathname === '/v2' || pathname.startsWith('/v2/') ? majorBase(upstream.basePath, '/v2') : undefined;
+  const underV2 = pathname === '/v2' || pathname.startsWith('/v2/');
+  const v2Base = underV2 ? majorBase(upstream.basePath, '/v2') : undefined;
   const below = underApi
     ? `${upstream.basePath}${operationPath}`
     : v2Base !== undefined
       ? `${v2Base}${pathname.slice('/v2'.length)}`
       : pathname;
-  return { targetPath: `${below}${search}`, ...(operationPath !== undefined && { operationPath }) };
+  const targetPath = `${below}${search}`;
+  const v2Path = underV2 ? pathname.slice('/v2'.length) : undefined;
+  if (v2Path !== undefined && matchRoute(method, v2Path, '/v2') !== undefined)
+    return { targetPath, operationPath: v2Path, base: '/v2' };
+  return { targetPath, ...(operationPath !== undefined && { operationPath }) };
 }
 
 /** The request head sent upstream: the new target and Host, the client's fields but the per-connection ones. */
@@ -90,7 +101,11 @@ function connectUpstream(upstream: Upstream): Socket {
     : connectTcp({ host: hostname, port: upstream.port });
 }
 
-function newExchange(method: string, path: string, operationPath: string | undefined): ProxyExchange {
+function newExchange(
+  method: string,
+  path: string,
+  { operationPath, base }: { operationPath?: string | undefined; base?: '/v2' | undefined },
+): ProxyExchange {
   return {
     method,
     path,
@@ -99,6 +114,7 @@ function newExchange(method: string, path: string, operationPath: string | undef
     disagreements: [],
     durationMs: 0,
     ...(operationPath !== undefined && { operationPath }),
+    ...(base !== undefined && { base }),
   };
 }
 
@@ -137,9 +153,9 @@ export function relayExchange(relay: RelayOptions): Promise<void> {
   });
   const started = performance.now();
   const { method, target: path } = head;
-  const { targetPath, operationPath } = routeRequest(path, upstream);
+  const { targetPath, ...operation } = routeRequest(method, path, upstream);
   const requestHead = upstreamHead(head, targetPath, upstream);
-  const exchange = newExchange(method, withoutQueries(path), operationPath);
+  const exchange = newExchange(method, withoutQueries(path), operation);
   const reader = new RawResponseReader(method, checkLimit);
   const server = connectUpstream(upstream);
   let answered = false;

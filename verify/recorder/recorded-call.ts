@@ -2,7 +2,8 @@ import type { KeyChoice } from '../../core/authorization.js';
 import type { ContractStep } from '../../core/scenario.js';
 import { titleOf } from '../../core/operation-definitions.js';
 import { isSafeMethod, matchRoute, storeListing, type Route } from '../../core/routes.js';
-import type { Finding, ObservedResponse } from '../../core/checks.js';
+import { jsonBody, type Finding, type ObservedResponse } from '../../core/checks.js';
+import { pageAgainstModel, type PageSeen, type PageStart } from '../scenario/page-against-model.js';
 import { keyChoiceOf } from '../scenario/key-choice-of.js';
 import { nearPathStep, nearRouteOf } from '../scenario/near-path-step.js';
 
@@ -11,6 +12,10 @@ export interface ExchangeToRecord {
   method: string;
   /** The path below the base URL, without its query: undefined for a request outside it. */
   operationPath: string | undefined;
+  /** `/v2` for a call of v2's (below the base URL with `/v2` for `/v1`); else v1's. */
+  base?: '/v2' | undefined;
+  /** A v2 call's query as sent, without the `?`: its declared parameters are written (never `cursor`), the rest never. */
+  query?: string | undefined;
   /** The request's `Authorization` header: read to tell the key choice, never written. */
   authorization: string | undefined;
   /** The upstream's status (0 when none came). */
@@ -48,6 +53,28 @@ export interface RecordableCall {
   exchange: ExchangeToRecord;
   /** For a call on a path near a documented one without an accepted key: the step the rule `near-path-refusals` makes. */
   near?: ContractStep;
+  /** A v2 call's: its base, the query it writes (declared parameters but `cursor`), and, for v2's list, where its page starts. */
+  v2?: V2Call;
+}
+
+/**
+ * What a v2 call writes and how its page is judged.
+ * @example
+ * const v2: V2Call = { base: '/v2', query: { status: 'pending', limit: '2' }, follows: true, start: { after: 2n } };
+ */
+export interface V2Call {
+  base: '/v2';
+  /** The declared parameters but `cursor`, in the order sent. */
+  query: Record<string, string | string[]> | undefined;
+  /** Whether it sent the `nextCursor` of the v2 page recorded last (then its step follows it: `cursor: follow`). */
+  follows: boolean;
+  /** Where its page starts, for v2's list. */
+  start: PageStart;
+  /**
+   * Whether the recording's state is known (set, or named with `--from-scenario`): only then is a page
+   * judged against the model's store; an inferred state takes nothing from v2's pages (spec gap 62).
+   */
+  storeKnown?: boolean;
 }
 
 /** What the model made of a call in the state the recording was judged in. */
@@ -79,6 +106,7 @@ export function recordableCall(
   exchange: ExchangeToRecord,
   number: number,
   apiKey: string | undefined,
+  lastPage?: PageSeen,
 ): RecordableCall | undefined {
   const { method } = exchange;
   // Parameters after a `;` in a segment (`5;jsessionid=…`) can carry a session: never written.
@@ -86,6 +114,7 @@ export function recordableCall(
   // No answer at all (the connection dropped before a status line): nothing the upstream said to record.
   // An aborted cancel is kept: the deployment may have applied it (the race rules decide what that allows).
   if (path === undefined || (exchange.status === 0 && exchange.aborted !== true)) return undefined;
+  if (exchange.base === '/v2') return recordableV2Call({ exchange, number, apiKey, path, lastPage });
   // Every operation of the route table, whatever its method: a method named here would skip the next one.
   const match = matchRoute(method, path);
   const key = keyChoiceOf(exchange.authorization, { apiKey, status: exchange.status });
@@ -105,6 +134,68 @@ export function recordableCall(
   };
 }
 
+/**
+ * A v2 call as the recording writes it: an operation of v2's (nothing near one: v2 has no near-path
+ * rule), its declared parameters but the cursor, and, sent with a cursor, only the one the v2 page
+ * recorded last gave (a cursor from a page the recording does not hold, or not the last, cannot be
+ * followed by a replay: the call is counted as skipped, its answer still judged by the specification).
+ */
+function recordableV2Call(input: {
+  exchange: ExchangeToRecord;
+  number: number;
+  apiKey: string | undefined;
+  path: string;
+  lastPage: PageSeen | undefined;
+}): RecordableCall | undefined {
+  const { exchange, number, apiKey, path, lastPage } = input;
+  const match = matchRoute(exchange.method, path, '/v2');
+  if (match === undefined) return undefined;
+  const sent = new URLSearchParams(exchange.query ?? '');
+  const cursors = sent.getAll('cursor');
+  const follows =
+    cursors.length === 1 && typeof lastPage?.nextCursor === 'string' && cursors[0] === lastPage.nextCursor;
+  if (cursors.length > 0 && !follows) return undefined;
+  const declared = new Set(
+    (match.route.query as readonly { name: string }[]).map(({ name }) => name).filter((name) => name !== 'cursor'),
+  );
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of sent) {
+    if (!declared.has(name)) continue;
+    const earlier = query[name];
+    query[name] = earlier === undefined ? value : [earlier, value].flat();
+  }
+  const written = Object.keys(query).length === 0 ? undefined : query;
+  const key = keyChoiceOf(exchange.authorization, { apiKey, status: exchange.status });
+  const shown =
+    written === undefined
+      ? ''
+      : ` ${new URLSearchParams(Object.entries(written).flatMap(([name, value]) => [value].flat().map((each) => [name, each]))).toString().replaceAll('&', ' ')}`;
+  return {
+    title: `${number}. ${titleOf(match.route.operation)}${shown}${follows ? ', the next page' : ''}${keyPhrases[key]}`,
+    method: match.route.method,
+    path,
+    key,
+    exchange,
+    v2: { base: '/v2', query: written, follows, start: follows ? lastPage!.next : 'first' },
+  };
+}
+
+/**
+ * What the page of a recorded call of v2's list showed, for the call that follows its cursor; undefined
+ * for a call that is not such a page, or was not answered 200.
+ * @example
+ * recording.lastPage = pageSeenOf(call); // { nextCursor: 'opaque', next: { after: 2n } }
+ */
+export function pageSeenOf(call: RecordableCall): PageSeen | undefined {
+  const { v2, exchange } = call;
+  if (v2 === undefined || exchange.status !== 200 || exchange.observed === undefined) return undefined;
+  if (matchRoute(call.method, call.path, '/v2')?.route.operation !== 'listOrdersV2') return undefined;
+  const body = exchange.observed.bodyUnknown === true ? undefined : jsonBody(exchange.observed);
+  if (body === undefined) return undefined;
+  return pageAgainstModel({ query: new URLSearchParams(exchange.query ?? ''), start: v2.start, body, store: undefined })
+    .seen;
+}
+
 /** Whether `call` is a read identical to the one just before it, answer and all: nothing changed between them. */
 export function repeatsRead(previous: RecordableCall | undefined, call: RecordableCall): boolean {
   return (
@@ -112,6 +203,8 @@ export function repeatsRead(previous: RecordableCall | undefined, call: Recordab
     isSafeMethod(call.method) &&
     isSafeMethod(previous.method) &&
     previous.path === call.path &&
+    previous.exchange.base === call.exchange.base &&
+    previous.exchange.query === call.exchange.query &&
     previous.key === call.key &&
     previous.exchange.status === call.exchange.status &&
     previous.exchange.observed !== undefined &&

@@ -12,6 +12,8 @@ export interface StateEvidence {
   method: string;
   /** The operation's path below the base URL. */
   path: string;
+  /** The major's base path, `/v1` unless given. */
+  base?: string | undefined;
   key: KeyChoice;
   /** The upstream's status (0 when none came). */
   status: number;
@@ -74,7 +76,7 @@ export class RecordedState {
 
   observe(evidence: StateEvidence): void {
     if (this.#known !== undefined || !isAcceptedKey(evidence.key)) return;
-    const match = matchRoute(evidence.method, evidence.path);
+    const match = matchRoute(evidence.method, evidence.path, evidence.base);
     if (match === undefined) return;
     // What the answer proves, as its operation's definition says: the orders listed, or how an order was held.
     const shown = operationDefinitions[match.route.operation].evidence({

@@ -10,7 +10,8 @@ import { jsonBody, type Finding } from '../../core/checks.js';
 import { ProviderHistory } from '../../core/compare.js';
 import { createDirectory } from '../scenario/create-directory.js';
 import { withoutCredentials } from '../base/redaction.js';
-import { recordableCall, repeatsRead, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
+import { pageSeenOf, recordableCall, repeatsRead, type ExchangeToRecord, type RecordedStep } from './recorded-call.js';
+import type { PageSeen } from '../scenario/page-against-model.js';
 import { RecordedState } from './recorded-state.js';
 import { unusedName, RecordingError, timestampedName, writeRecording, type RecordingFile } from './recording-file.js';
 import { recordingText, stateText, type RecordingParts } from './recording-text.js';
@@ -101,6 +102,8 @@ interface Recording extends RecordingFile, JudgedCalls {
   skipped: number;
   /** Steps judged and not yet on disk (written together when exchanges queue up). */
   unwritten: RecordedStep[];
+  /** What the v2 page recorded last showed: the cursor a call may follow, and where its page starts. */
+  lastPage: PageSeen | undefined;
   /** Whether the file is behind its steps, or only behind its counts (written when it closes). */
   dirty: boolean;
   countsChanged: boolean;
@@ -274,6 +277,7 @@ export class ScenarioRecorder {
       skipped: 0,
       touched: new Set(),
       unwritten: [],
+      lastPage: undefined,
       dirty: false,
       countsChanged: false,
       created: false,
@@ -283,7 +287,7 @@ export class ScenarioRecorder {
   async #recordNow(exchange: ExchangeToRecord): Promise<void> {
     this.#waiting--;
     const recording = this.#recording;
-    const call = recordableCall(exchange, recording.calls.length + 1, this.#options.apiKey);
+    const call = recordableCall(exchange, recording.calls.length + 1, this.#options.apiKey, recording.lastPage);
     if (call === undefined) {
       recording.skipped++;
       recording.countsChanged = true;
@@ -291,9 +295,13 @@ export class ScenarioRecorder {
       recording.repeatedReads++;
       recording.countsChanged = true;
     } else {
+      if (call.v2 !== undefined) call.v2.storeKnown = this.#options.knownState !== undefined;
       recording.calls.push({ call, judgement: undefined });
+      // A replay's `cursor: follow` sends the cursor of the v2 page answered last: so does the recording.
+      if (call.v2 !== undefined) recording.lastPage = pageSeenOf(call);
       recording.state.observe({
         ...call,
+        base: call.v2?.base,
         status: exchange.status,
         body: jsonBodyOf(exchange),
         step: call.title,

@@ -49,6 +49,8 @@ export class ShownModel {
     { found, history }: { found: readonly Finding[]; history: ProviderHistory },
   ): Promise<ShownModel | undefined> {
     const shown = current instanceof ShownModel ? current : undefined;
+    // A v2 page shows nothing the shown store takes in yet (spec gap 62).
+    if (call.v2 !== undefined) return shown;
     const appeared = listedUnknown(call, found);
     const nearCancel = nearCancelled(call);
     const gone = found.some(({ code }) => code === 'order-listed');

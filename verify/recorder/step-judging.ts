@@ -1,6 +1,7 @@
 import { isAcceptedKey } from '../../core/authorization.js';
 import type { StoredOrder } from '../../mocks/store/order-store.js';
-import type { ContractStep } from '../../core/scenario.js';
+import { stepTarget, type ContractStep } from '../../core/scenario.js';
+import { pageAgainstModel } from '../scenario/page-against-model.js';
 import { toInt64 } from '../../core/int64.js';
 import type { OrderInput } from '../../core/provider-state.js';
 import { jsonBody, type Finding, type ObservedResponse } from '../../core/checks.js';
@@ -265,15 +266,63 @@ export async function judgedStep(
   const { observed } = call.exchange;
   // The specification's findings (and Prism's) are the proxy's, once; the model's change with the state.
   const found =
-    observed === undefined ? [] : judgeCall({ call, observed, model: { ...judged, history } }).modelFindings;
+    observed === undefined
+      ? []
+      : judgeCall({
+          // Pages are judged below (pageFindings), from where each starts: not by their query alone.
+          call: { ...call, base: call.v2?.base, query: undefined },
+          observed,
+          model: { ...judged, history },
+        }).modelFindings;
+  if (observed !== undefined) found.push(...(await pageFindings(shown?.model ?? model, call, judged.answer)));
   const judgedAs = { status: contract.answer.status, missing: missingFromList(judged.after, observed) };
+  const step = stepOf(call, contract.answer, contract.before, contract.after);
   return {
-    step: { ...stepOf(call, contract.answer, contract.before, contract.after), name: call.title },
+    step: {
+      ...step,
+      name: call.title,
+      ...(call.v2 !== undefined && {
+        request: {
+          ...step.request,
+          base: call.v2.base,
+          ...(call.v2.query !== undefined && { query: call.v2.query }),
+          ...(call.v2.follows && { cursor: 'follow' as const }),
+        },
+      }),
+    },
     text: '',
     found,
     disagreements: [],
     judgedAs,
   };
+}
+
+/**
+ * A v2 page against the model's store, where the recording's state is known, from where the page
+ * starts (`pageAgainstModel`); the findings the specification's check gave the exchange already
+ * (what a page shows of itself) are not given twice.
+ */
+async function pageFindings(model: InterfaceModel, call: RecordableCall, answer: ModelAnswer): Promise<Finding[]> {
+  const { v2, exchange } = call;
+  if (v2?.storeKnown !== true || answer.operation !== 'listOrdersV2' || answer.status !== 200) return [];
+  if (exchange.status !== 200 || exchange.observed === undefined || exchange.observed.bodyUnknown === true) return [];
+  const body = jsonBody(exchange.observed);
+  if (body === undefined) return [];
+  const { findings } = pageAgainstModel({
+    query: new URLSearchParams(exchange.query ?? ''),
+    start: v2.start,
+    body,
+    store: await model.orders(),
+  });
+  const given = (finding: Finding) =>
+    exchange.findings.some(
+      (other) =>
+        other.code === finding.code &&
+        other.path === finding.path &&
+        other.expected === finding.expected &&
+        other.actual === finding.actual,
+    );
+  return findings.filter((finding) => !given(finding));
 }
 
 // A model's answer to a call, with its store before and after where a judgement reads it.
@@ -283,7 +332,17 @@ async function modelView(
 ): Promise<{ answer: ModelAnswer; before: StoredOrder[]; after: StoredOrder[] }> {
   // The store is read only where a step's judgement reads it (whether a 404 is a cancelled order's,
   // which the 404 did not change; a list's orders), not at every step: a copy of thousands of orders.
-  const answer = (await model.call(call.method, call.path, call.key))!;
+  // A v2 call is asked with its query but the provider's cursor, which the model could not read.
+  const answer = (
+    call.v2 === undefined
+      ? await model.call(call.method, call.path, call.key, '/v1')
+      : await model.call(
+          call.method,
+          stepTarget({ method: call.method, path: call.path, query: call.v2.query }),
+          call.key,
+          call.v2.base,
+        )
+  )!;
   const documented = documentedResponse(routeOf(answer.operation), answer.status);
   const cancelsAgain =
     operationDefinitions[answer.operation].cancels !== undefined &&

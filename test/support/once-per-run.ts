@@ -68,28 +68,26 @@ async function madeOnce<T>(ask: {
     const maker = await takeLock(runFolder, name, lockFile);
     if ('pid' in maker) outcome = await makerEnded(maker, outcomeFile, ask);
     else {
-      const connections = new Set<Socket>();
-      maker.server.on('connection', (connection) => {
-        connections.add(connection);
-        connection.unref();
-        connection.on('error', () => undefined).on('close', () => connections.delete(connection));
-      });
       try {
-        const folder = join(runFolder, name);
-        await mkdir(folder);
-        outcome = { value: await ask.make(folder) };
-      } catch (error) {
-        outcome = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+        try {
+          const folder = join(runFolder, name);
+          await mkdir(folder);
+          outcome = { value: await ask.make(folder) };
+        } catch (error) {
+          outcome = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+        }
+        // Written whole, then renamed: a waiter never reads half a file.
+        await writeFile(`${outcomeFile}.partial`, JSON.stringify(outcome));
+        await rename(`${outcomeFile}.partial`, outcomeFile);
+      } finally {
+        // Then the socket closes, and every waiter reads the outcome (or, if it could not be written,
+        // learns at once that there is none).
+        await new Promise<void>((closed) => {
+          maker.server.close(() => closed());
+          for (const connection of maker.connections) connection.destroy();
+        });
+        await rm(maker.socket, { force: true });
       }
-      // Written whole, then renamed: a waiter never reads half a file. Then the socket closes, and
-      // every waiter reads it.
-      await writeFile(`${outcomeFile}.partial`, JSON.stringify(outcome));
-      await rename(`${outcomeFile}.partial`, outcomeFile);
-      await new Promise<void>((closed) => {
-        maker.server.close(() => closed());
-        for (const connection of connections) connection.destroy();
-      });
-      await rm(maker.socket, { force: true });
     }
   }
   if ('error' in outcome) throw new Error(`${name}, made once for the run, failed: ${outcome.error}`);
@@ -105,17 +103,25 @@ async function takeLock(
   runFolder: string,
   name: string,
   lockFile: string,
-): Promise<{ server: Server; socket: string } | Maker> {
-  const mine = `${name}.${randomUUID().slice(0, 8)}`;
+): Promise<{ server: Server; socket: string; connections: Set<Socket> } | Maker> {
+  const mine = randomUUID().slice(0, 8);
+  // Named without the thing's name: a Unix socket's path is limited to about 100 bytes.
   const socket = join(runFolder, `${mine}.sock`);
-  const server = createServer();
+  // Every connection is kept from the first, so that the maker can end them all: the server's close
+  // waits for the ones left open.
+  const connections = new Set<Socket>();
+  const server = createServer((connection) => {
+    connections.add(connection);
+    connection.unref();
+    connection.on('error', () => undefined).on('close', () => connections.delete(connection));
+  });
   await new Promise<void>((listening, failed) => server.once('error', failed).listen(socket, listening));
   server.unref();
-  const aside = join(runFolder, `${mine}.lock`);
+  const aside = join(runFolder, `${name}.${mine}.lock`);
   await writeFile(aside, JSON.stringify({ pid: process.pid, socket } satisfies Maker));
   try {
     await link(aside, lockFile);
-    return { server, socket };
+    return { server, socket, connections };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     await new Promise((closed) => server.close(closed));

@@ -76,8 +76,11 @@ export const supportMatrix = {
   },
 } as const satisfies Record<string, MatrixCell>;
 
-/** What msw3.test.ts's project installs before the kit: msw 3's own ways in vitest, tsc and a Vite app. */
-export const msw3Stack = ['msw@3.0.5', 'vitest@5.1.2', 'vite@8.3.8', 'typescript@5.9.3'];
+/**
+ * What msw3.test.ts's project installs before the kit: msw 3's own ways in vitest and a Vite app. Its
+ * type check runs the Node 24 cell's TypeScript (typeScriptProject).
+ */
+export const msw3Stack = ['msw@3.0.5', 'vitest@5.1.2', 'vite@8.3.8'];
 
 /** What msw3-frontend.test.ts's project installs before the kit: the kit's example Playwright suite and Storybook. */
 export const msw3ExampleTools = [
@@ -200,6 +203,31 @@ export function expectCleanInstalls(
   for (const [index, packages] of installs.entries()) expectClean(shared.installs[index], packages);
 }
 
+/**
+ * TypeScript `version` under `node`, in a project of its own made once a run (the Node 24 cell's
+ * TypeScript 7 serves the cell and msw3.test.ts), its install judged as the asking file's own would be;
+ * the path of its tsc, which checks files wherever they are (their imports are found from where they
+ * are, not from the compiler's folder).
+ *
+ * @example
+ * const tsc = await typeScriptProject({ node, version: '7.0.2', workspace: 'msw3' });
+ * await project.exec('node', [tsc, '-p', 'tsconfig.json']);
+ */
+export async function typeScriptProject(options: {
+  node: NodeBinary;
+  version: string;
+  workspace: string;
+}): Promise<string> {
+  const packages = [`typescript@${options.version}`];
+  const major = options.node.version.split('.')[0];
+  const shared = await sharedProject(
+    { name: `node${major}-typescript${options.version}`, installs: [packages] },
+    options,
+  );
+  expectClean(shared.installs[0], packages);
+  return join(shared.root, 'node_modules/typescript/bin/tsc');
+}
+
 /** The docs' blocks of the given kinds, in file order. */
 async function blocksOfKind(kinds: readonly string[], file?: string): Promise<DocBlock[]> {
   return (await documentBlocks()).filter(
@@ -315,15 +343,16 @@ export function describeCell(
         expect(exit.code).toBe(0);
       }, 180_000);
 
-    if (cell.typescript !== undefined)
-      it(`type-checks the docs' frontend blocks with TypeScript ${cell.typescript}`, async () => {
-        // A project of its own inside the frontend's, which finds the kit and msw in the frontend's
-        // node_modules and its TypeScript in its own: the frontend project may be shared with files that
-        // run another TypeScript (node24Projects).
+    const typescript = cell.typescript;
+    if (typescript !== undefined)
+      it(`type-checks the docs' frontend blocks with TypeScript ${typescript}`, async () => {
+        // A folder of its own inside the frontend's, which finds the kit and msw in the frontend's
+        // node_modules; its TypeScript is a project of its own (the frontend project may be shared with
+        // files that run another TypeScript: node24Projects), which msw3.test.ts's type check runs too.
         const folder = join(frontend.folder, 'doc-types');
         await mkdir(folder, { recursive: true });
         await writeFile(join(folder, 'package.json'), JSON.stringify({ name: 'doc-types', type: 'module' }));
-        await installCleanly(frontend, [`typescript@${cell.typescript}`], { cwd: folder });
+        const tsc = await typeScriptProject({ node, version: typescript, workspace: `matrix-node${cell.node}` });
         const files = await frontendTypeFiles();
         for (const [name, file] of files) {
           await mkdir(dirname(join(folder, name)), { recursive: true });
@@ -347,11 +376,9 @@ export function describeCell(
             files: [...files.keys()],
           }),
         );
-        const tsc = await frontend.exec('npx', ['--no-install', 'tsc', '--version'], { cwd: folder });
-        expect(tsc.stdout.trim()).toBe(`Version ${cell.typescript}`);
-        const exit = await frontend.exec('npx', ['--no-install', 'tsc', '-p', 'tsconfig.json', '--pretty', 'false'], {
-          cwd: folder,
-        });
+        const version = await frontend.exec('node', [tsc, '--version'], { cwd: folder });
+        expect(version.stdout.trim()).toBe(`Version ${typescript}`);
+        const exit = await frontend.exec('node', [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: folder });
         const errors = (exit.stdout + exit.stderr)
           .split('\n')
           .filter((line) => line !== '')

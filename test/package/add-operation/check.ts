@@ -118,7 +118,10 @@ async function harness() {
     for (const [name, rewrite] of Object.entries(wrongs)) {
       const wrong = await wrongProvider(origin, rewrite);
       try {
-        const result = await explore({ ...target(wrong.origin), runs: 100, seed: 7 });
+        // Seed 11 catches each wrong provider at its 5th run and shrinks it in about a second; seed 7
+        // (the honest run's) spent 45 s of CPU shrinking the rounded id, over 37,000 requests, once
+        // exploration walked v2's list: docs/decisions/suite-time.md, "Taking time back again".
+        const result = await explore({ ...target(wrong.origin), runs: 100, seed: 11 });
         caught[name] = { verdict: result.verdict, last: result.failure?.steps.at(-1)?.violations.map((v) => v.code) };
       } finally {
         await wrong.close();

@@ -92,12 +92,15 @@ afterAll(async () => {
 });
 
 describe("a frontend team's install", () => {
-  // 28.0 MiB measured: 18.2 MiB of it is es-toolkit, which the store's @msw/data depends on (9 MiB before it was one).
-  it('adds at most 30 MiB to node_modules over msw alone: no Pact, no Prism, no fast-check', async () => {
+  // 28.0 MiB measured on 2026-11-26, 30.2 MiB on 2026-11-29: 18.2 MiB of it is es-toolkit, which the store's
+  // @msw/data depends on (9 MiB before it was one); the 2.2 MiB between them is the kit's own files (v2, compat,
+  // the harness's rooms: its tarball unpacks to 4.7 MB in 721 files). The bound is there to catch a heavy
+  // dependency (Pact's native core, Prism), which none of the kit's growth is.
+  it('adds at most 32 MiB to node_modules over msw alone: no Pact, no Prism, no fast-check', async () => {
     console.log(
       `install weight: kit + msw ${weight.kitAndMsw.toFixed(1)} MiB, msw alone ${weight.msw.toFixed(1)} MiB, the kit adds ${(weight.kitAndMsw - weight.msw).toFixed(1)} MiB`,
     );
-    expect(weight.kitAndMsw - weight.msw).toBeLessThanOrEqual(30);
+    expect(weight.kitAndMsw - weight.msw).toBeLessThanOrEqual(32);
     // npm ls names the absent optional peers too (as empty entries): ask the folder instead.
     for (const { name } of Object.values(optionalDependencies))
       expect(existsSync(join(consumer, 'node_modules', name)), name).toBe(false);

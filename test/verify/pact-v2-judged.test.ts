@@ -163,6 +163,17 @@ const broadStatePact = () =>
     state!.params.orders.splice(1, 0, { id: 9007199254740994n, petId: 7n, quantity: 9, status: 'shipped' });
   });
 
+/** The pending page's interaction as a walk's first page of one order (`limit=1`), showing order `id`, more to come. */
+const firstPagePact = (name: string, id: bigint) =>
+  consumerPact(name, (interaction) => {
+    (interaction.request as Record<string, JsonValue>).query = { status: ['pending'], limit: ['1'] };
+    const response = interaction.response as Record<string, Record<string, JsonValue>>;
+    const content = response.body!.content as { orders: Record<string, JsonValue>[]; nextCursor: JsonValue };
+    content.orders = content.orders.filter((order) => order.id === id);
+    content.nextCursor = 'more';
+    delete (interaction.response as Record<string, JsonValue>).matchingRules;
+  });
+
 /** `petstore-verify --pact` of a consumer's pact against the kit's mock, in process. */
 async function againstTheMock(pactFile: string) {
   const kit = await startServer();
@@ -232,6 +243,33 @@ describe("a consumer's v2 interaction that v2's document or the model contradict
           },
         ],
       ]);
+    } finally {
+      await judged.remove();
+    }
+  });
+
+  it("is the consumer's error: a walk's first page that is not its last and leaves out an order below its last id", async () => {
+    const judged = await judgeConsumerPacts([await firstPagePact('first-page-skips', 9007199254740997n)], {});
+    try {
+      expect(judged.contradicted.map((result) => result.contradictions)).toEqual([
+        [
+          {
+            code: 'page-skips-order',
+            path: '/orders',
+            expected: 'every order of the filter up to the last id the page gives, 9007199254740997 (2)',
+            actual: '1 never given: 9007199254740993',
+          },
+        ],
+      ]);
+    } finally {
+      await judged.remove();
+    }
+  });
+
+  it('passes a first page that is not the last and gives the first orders of its filter', async () => {
+    const judged = await judgeConsumerPacts([await firstPagePact('first-page', 9007199254740993n)], {});
+    try {
+      expect(judged.contradicted).toEqual([]);
     } finally {
       await judged.remove();
     }

@@ -291,3 +291,50 @@ describe("a consumer's v2 interaction that v2's document or the model contradict
     }
   });
 });
+
+describe('a pact with v2 interactions under --leave-out-beta', () => {
+  const leavingOutBeta = async (pactFile: string) => {
+    const kit = await startServer();
+    try {
+      return await runVerifyInProcess([
+        '--base-url',
+        `${kit.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--state-url',
+        `${kit.origin}/__mock/provider-state`,
+        '--pact',
+        pactFile,
+        '--no-prism',
+        '--leave-out-beta',
+      ]);
+    } finally {
+      await kit.close();
+    }
+  };
+
+  it('leaves each v2 interaction out, a skipped case never sent: a pact of v2 alone judged nothing (exit 2)', async () => {
+    const exit = await leavingOutBeta(file);
+    expect(exit.stdout.split('\n')).toContain(
+      `- skipped pact › ${pendingPage}: left out: its operation is marked beta, which --leave-out-beta leaves out (not sent to the provider)`,
+    );
+    expect(exit.stdout).toMatch(/\npact: 0 passed, 0 failed, 4 skipped \(interactions; 0 checks,/);
+    expect(exit.code).toBe(2);
+  });
+
+  it("still verifies the pact's v1 interactions beside them, and passes on them", async () => {
+    const app = await startServer({ seed: seed as never });
+    let mixed: string;
+    try {
+      for (const path of ['/v1/store/orders', '/v2/store/orders?status=pending'])
+        await fetch(`${app.origin}${path}`, { headers: authorized });
+      mixed = join(directory, 'web-app-mixed.json');
+      await writeFile(mixed, await (await app.control('/pact?consumer=web-app')).text());
+    } finally {
+      await app.close();
+    }
+    const exit = await leavingOutBeta(mixed);
+    expect(exit.stdout).toMatch(/\npact: 1 passed, 0 failed, 1 skipped \(interactions; 1 check,/);
+    expect(exit.code).toBe(0);
+  });
+});

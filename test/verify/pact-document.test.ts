@@ -66,6 +66,20 @@ describe('checkPactText', () => {
     });
   });
 
+  it("names a provider state the state protocol does not know: the consumer's error, before any call", () => {
+    const other = { name: 'an order exists', params: { id: 1 } };
+    expect(checkPactText(pact({ interactions: [{ ...cancel, providerStates: [other] }] }))).toEqual({
+      ok: false,
+      diagnostics: [
+        {
+          code: 'state-name',
+          path: '/interactions/0/providerStates/0/name',
+          message: 'must be "the store holds orders", the one state the state protocol sets, got "an order exists"',
+        },
+      ],
+    });
+  });
+
   it('names every wrong part, as data, each with its code and place', () => {
     const check = checkPactText(
       pact({

@@ -58,6 +58,7 @@ export class OrderApiError extends Error {
 export const contractErrorCodes = {
   unexpected_status: 'an error status whose body is no Error record (a 409 without a body)',
   invalid_order_list: 'a 2xx list whose body is JSON but not an array',
+  no_major_base: "a call of another major (v2's list) on a client whose baseUrl does not end with /v1",
 } as const;
 
 export type ContractErrorCode = keyof typeof contractErrorCodes;
@@ -71,6 +72,19 @@ export class OrderListError extends TypeError {
 
   get code(): ContractErrorCode {
     return 'invalid_order_list';
+  }
+}
+
+/**
+ * A call of another major than v1 on a client whose `baseUrl` does not end with `/v1`, so that the
+ * major's base cannot be found beside it (spec gap 57): a `TypeError` with a code, thrown before any request.
+ * @example await createOrderClient({ baseUrl: 'https://host/api' }).listOrdersV2().catch((error) => error.code) // 'no_major_base'
+ */
+export class OrderBaseUrlError extends TypeError {
+  override name = 'TypeError';
+
+  get code(): ContractErrorCode {
+    return 'no_major_base';
   }
 }
 
@@ -177,7 +191,7 @@ export function createOrderClient(options: OrderClientOptions): OrderClient {
   const baseOf = (base: string) => {
     const beside = majorBase(baseUrl, base);
     if (beside === undefined)
-      throw new TypeError(
+      throw new OrderBaseUrlError(
         `the client's baseUrl ${baseUrl} does not end with /v1, so ${base} cannot be found beside it`,
       );
     return beside;

@@ -7,7 +7,7 @@ import { jsonBody, statusFindings, type Finding, type ObservedResponse } from '.
 import type { ContractStep } from './scenario.js';
 import { preview } from './preview.js';
 import { operationDefinitions, statusShowing } from './operation-definitions.js';
-import { pageFindings, pageWalk, skippedFindings } from './page-findings.js';
+import { pageFindings, pageWalk, skippedFindings, type WalkProgress } from './page-findings.js';
 
 /** What the model answers one call: the status, the headers and the body, as the kit's mock does. */
 export interface ModelAnswer {
@@ -266,8 +266,9 @@ function listAgainstModel(model: StoredOrder[], body: JsonValue | undefined, his
 
 /**
  * A page of v2's list against the model's store: its filter's orders only, each with the filter's
- * status and the state's values, in ascending order of id, at most its limit; and a last page
- * (`nextCursor` null) of a walk's start (no `cursor` sent) shows every order of its filter.
+ * status and the state's values, in ascending order of id, at most its limit; and a walk's first page
+ * (no `cursor` sent) shows every order of its filter when it is the last (`nextCursor` null), and
+ * every one up to the highest id it gives when it is not.
  */
 function pageAgainstModel(model: StoredOrder[], body: JsonValue | undefined, query: string): Finding[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || !Array.isArray(body.orders)) return [];
@@ -277,7 +278,7 @@ function pageAgainstModel(model: StoredOrder[], body: JsonValue | undefined, que
     const record = entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? entry : {};
     return { id: toInt64(record.id), status: record.status };
   });
-  const progress = { seen: new Set<bigint>(), last: undefined };
+  const progress: WalkProgress = { seen: new Set<bigint>(), last: undefined };
   const findings = pageFindings({ walk, orders, store: model, progress });
   const byId = new Map(model.map((order) => [order.id, order]));
   entries.forEach((entry, index) => {
@@ -291,8 +292,11 @@ function pageAgainstModel(model: StoredOrder[], body: JsonValue | undefined, que
         })),
       );
   });
-  if (body.nextCursor === null && !walk.cursor)
-    findings.push(...skippedFindings({ walk, store: model, seen: progress.seen }));
+  // A walk's first page that is not its last has still left out for good any order of its filter
+  // below the highest id it gives: the pages after it give higher ids only (v2's document).
+  const through = body.nextCursor === null ? undefined : progress.last;
+  if (!walk.cursor && (body.nextCursor === null || through !== undefined))
+    findings.push(...skippedFindings({ walk, store: model, seen: progress.seen, through }));
   return findings;
 }
 

@@ -140,17 +140,24 @@ function idFindings(input: {
 }
 
 /**
- * The finding of a walk that ended without giving every order of its filter, or none.
+ * The finding of a walk that ended without giving every order of its filter, or none. With `through`,
+ * of a walk not ended: the orders of its filter up to that id (the highest it gave) must all have been
+ * given, since its pages go on in ascending order of id and never come back below it.
  * @example
  * skippedFindings({ walk: {}, store: [{ id: 1n, status: 'pending' }], seen: new Set() })[0]?.code // 'page-skips-order'
+ * skippedFindings({ walk: {}, store: [{ id: 1n, status: 'pending' }, { id: 2n, status: 'pending' }], seen: new Set([2n]), through: 2n })[0]?.actual // '1 never given: 1'
  */
 export function skippedFindings(input: {
   walk: V2Walk;
   store: readonly { id: bigint; status: string }[];
   seen: ReadonlySet<bigint>;
+  through?: bigint | undefined;
 }): Finding[] {
-  const { walk, store, seen } = input;
-  const expected = store.filter((order) => walk.status === undefined || order.status === walk.status);
+  const { walk, store, seen, through } = input;
+  const expected = store.filter(
+    (order) =>
+      (walk.status === undefined || order.status === walk.status) && (through === undefined || order.id <= through),
+  );
   const missing = expected.filter((order) => !seen.has(order.id));
   if (missing.length === 0) return [];
   const shown = missing.slice(0, 3).map((order) => order.id);
@@ -158,7 +165,10 @@ export function skippedFindings(input: {
     {
       code: 'page-skips-order',
       path: '/orders',
-      expected: `every order of the filter once across the walk (${expected.length})`,
+      expected:
+        through === undefined
+          ? `every order of the filter once across the walk (${expected.length})`
+          : `every order of the filter up to the last id the page gives, ${through} (${expected.length})`,
       actual: `${missing.length} never given: ${shown.join(', ')}${missing.length > 3 ? ', …' : ''}`,
     },
   ];

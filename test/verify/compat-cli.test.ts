@@ -216,6 +216,15 @@ describe('petstore-verify compat: its report and its refusals', () => {
     });
   });
 
+  it('never passes an OLD with no operation against a NEW with some: nothing_compared, exit 2, naming OLD', async () => {
+    const empty = await folder.file('empty-old.yaml', 'openapi: 3.1.0\ninfo: { title: t, version: "1" }\npaths: {}\n');
+    expect(await inProcess(empty, specFile)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `petstore-verify compat: ${empty} holds no operation: nothing was compared (nothing_compared)\n`,
+    });
+  });
+
   it('never passes a pact with no interaction: nothing_compared, exit 2', async () => {
     const file = await folder.file(
       'empty-pact.json',

@@ -126,11 +126,17 @@ describe('the shipped pact', () => {
     );
   });
 
-  it('breaks on each list that does not send a new required query parameter: pact-parameter-refused', async () => {
+  it('breaks on each list expecting success that does not send a new required query parameter: pact-parameter-refused', async () => {
     const report = await checkShipped((document) => {
       listOrders(document).parameters = [{ name: 'limit', in: 'query', required: true, schema: { type: 'integer' } }];
     });
-    const lists = shipped.interactions.filter((interaction) => interaction.request.path === '/v1/store/orders');
+    // A list expecting the 401 still gets it: the key is refused before any parameter is read.
+    const lists = shipped.interactions.filter(
+      (interaction) => interaction.request.path === '/v1/store/orders' && interaction.response.status < 400,
+    );
+    expect(lists.length).toBeLessThan(
+      shipped.interactions.filter((interaction) => interaction.request.path === '/v1/store/orders').length,
+    );
     expect(report.findings).toHaveLength(lists.length);
     expect(report.findings[0]).toMatchObject({
       code: 'pact-parameter-refused',
@@ -217,6 +223,55 @@ describe('a pact a mock wrote', () => {
     expect(broken.findings).toEqual([
       expect.objectContaining({ code: 'pact-field-removed', consumer: 'web-app', path: '/response/body/0/quantity' }),
     ]);
+  });
+});
+
+describe("a pact a mock wrote of v2's list, refused parameters included", () => {
+  const v2File = specFile.replace(/openapi\.yaml$/, 'openapi-v2.yaml');
+
+  /** The mock's pact of a v2 page, a limit and a status v2 refuses (400), and a limit sent without a key (401). */
+  async function v2Pact(): Promise<string> {
+    const mock = createOrderMock({ seed: [{ id: 1, petId: 7, quantity: 2 }] });
+    const key = { authorization: 'Bearer petstore-dev-key' };
+    for (const query of ['limit=2', 'limit=0', 'status=lost'])
+      await mock.handle(new Request(`https://api.example.com/v2/store/orders?${query}`, { headers: key }));
+    await mock.handle(new Request('https://api.example.com/v2/store/orders?limit=0'));
+    const dir = await folder.file('pacts-v2', '').then((file) => `${file}-dir`);
+    return mock.pact({ consumer: 'web-app', dir });
+  }
+
+  it('passes the document it was written from: an interaction expecting the 400 or the 401 states the refusal, it is not broken by it', async () => {
+    const report = await checkCompatibility({ newFile: v2File, besideFiles: [specFile], pactFiles: [await v2Pact()] });
+    // The 401's WWW-Authenticate (RFC 6750) is in no document: a warning, as spec gap 56 decides.
+    expect(report.findings.map((finding) => [finding.code, finding.interaction])).toEqual([
+      ['pact-header-undocumented', 'GET /v2/store/orders?limit=0 401 (without a key)'],
+    ]);
+    expect(report.exitCode).toBe(0);
+  });
+
+  it('breaks the page that expects success where the new document refuses its limit: pact-parameter-refused', async () => {
+    const narrowed = await folder.file(
+      'openapi-v2-narrowed.yaml',
+      readFileSync(v2File, 'utf8')
+        .replaceAll("'./openapi.yaml#", `'${specFile}#`)
+        .replace('minimum: 1\n            maximum: 100', 'minimum: 3\n            maximum: 100'),
+    );
+    const report = await checkCompatibility({
+      newFile: narrowed,
+      besideFiles: [specFile],
+      pactFiles: [await v2Pact()],
+    });
+    expect(described(report).filter((finding) => finding.code !== 'pact-header-undocumented')).toEqual([
+      {
+        code: 'pact-parameter-refused',
+        consumer: 'web-app',
+        interaction: 'GET /v2/store/orders?limit=2 200 (with the key)',
+        path: '/request/query/limit',
+        expected: 'minimum 3',
+        actual: '"2"',
+      },
+    ]);
+    expect(report.exitCode).toBe(1);
   });
 });
 

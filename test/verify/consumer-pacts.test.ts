@@ -227,6 +227,38 @@ describe("a consumer's pact the specification contradicts", () => {
     }
   });
 
+  it('verifies an interaction that names no provider state against the provider as it is, not its state URL', async () => {
+    const stateless = {
+      type: 'Synchronous/HTTP',
+      description: 'list without a key',
+      request: { method: 'GET', path: '/v1/store/orders' },
+      response: {
+        status: 401,
+        body: errorBody('missing_api_key', 401),
+        matchingRules: { body: { '$.message': { combine: 'AND', matchers: [{ match: 'type' }] } } },
+      },
+    };
+    const file = await pactFile('stateless', [stateless]);
+    const kit = await startServer();
+    try {
+      const exit = await runVerifyInProcess([
+        '--base-url',
+        `${kit.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--state-url',
+        `${kit.origin}/__mock/provider-state`,
+        '--pact',
+        file,
+        '--no-prism',
+      ]);
+      expect(exit.stdout).toMatch(/\npact: 1 passed, 0 failed \(interactions; 1 check, 0 violations,/);
+      expect(exit.code).toBe(0);
+    } finally {
+      await kit.close();
+    }
+  });
+
   it('still fails a provider that breaks the interactions the specification allows', async () => {
     const file = await pactFile('broken', [...allowed, ...contradicted]);
     const provider = await startHostileProvider({ cancelShipped: true });

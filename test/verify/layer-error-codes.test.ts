@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError, cliErrorCodes, integerFlag } from '../../cli/shared.js';
-import { contractErrorCodes, createOrderClient, OrderApiError, OrderListError } from '../../contracts/client.js';
+import {
+  contractErrorCodes,
+  createOrderClient,
+  OrderApiError,
+  OrderBaseUrlError,
+  OrderListError,
+} from '../../contracts/client.js';
 import { KitError } from '../../core/errors.js';
 import { createDirectory } from '../../verify/scenario/create-directory.js';
 import { proxyErrorStatuses, verifyErrorCodes } from '../../verify/base/errors.js';
@@ -159,7 +165,7 @@ describe('the CLI and the client carry codes of their own tables', () => {
       code: 'order_not_found',
       message: 'No order 2.',
     });
-    expect(Object.keys(contractErrorCodes)).toEqual(['unexpected_status', 'invalid_order_list']);
+    expect(Object.keys(contractErrorCodes)).toEqual(['unexpected_status', 'invalid_order_list', 'no_major_base']);
   });
 
   it('a list that is not an array is invalid_order_list, still a TypeError', async () => {
@@ -168,6 +174,25 @@ describe('the CLI and the client carry codes of their own tables', () => {
     expect(error).toBeInstanceOf(OrderListError);
     expect(error).toBeInstanceOf(TypeError);
     expect(error).toMatchObject({ code: 'invalid_order_list', message: 'The order list is not a JSON array.' });
+  });
+
+  it('a v2 call beside a baseUrl without /v1 is no_major_base, a TypeError, before any request', async () => {
+    let sent = 0;
+    const client = createOrderClient({
+      baseUrl: 'http://api.invalid/api',
+      fetch: async () => {
+        sent++;
+        return Response.json({ orders: [], nextCursor: null });
+      },
+    });
+    const error = await client.listOrdersV2().catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(OrderBaseUrlError);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toMatchObject({
+      code: 'no_major_base',
+      message: "the client's baseUrl http://api.invalid/api does not end with /v1, so /v2 cannot be found beside it",
+    });
+    expect(sent).toBe(0);
   });
 
   it('docs/error-codes.md lists every code of these tables', async () => {

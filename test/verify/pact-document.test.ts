@@ -49,6 +49,37 @@ describe('checkPactText', () => {
     });
   });
 
+  it("names a state's id held by two orders, which the state protocol refuses: the consumer's error, before any call", () => {
+    const twice = {
+      name: 'the store holds orders',
+      params: { orders: [{ id: 1 }, { id: 2 }, { id: 1, status: 'shipped' }] },
+    };
+    expect(checkPactText(pact({ interactions: [{ ...cancel, providerStates: [twice] }] }))).toEqual({
+      ok: false,
+      diagnostics: [
+        {
+          code: 'state-orders',
+          path: '/interactions/0/providerStates/0/params/orders/2/id',
+          message: 'duplicates the id of an earlier order (1)',
+        },
+      ],
+    });
+  });
+
+  it("names a provider state the state protocol does not know: the consumer's error, before any call", () => {
+    const other = { name: 'an order exists', params: { id: 1 } };
+    expect(checkPactText(pact({ interactions: [{ ...cancel, providerStates: [other] }] }))).toEqual({
+      ok: false,
+      diagnostics: [
+        {
+          code: 'state-name',
+          path: '/interactions/0/providerStates/0/name',
+          message: 'must be "the store holds orders", the one state the state protocol sets, got "an order exists"',
+        },
+      ],
+    });
+  });
+
   it('names every wrong part, as data, each with its code and place', () => {
     const check = checkPactText(
       pact({

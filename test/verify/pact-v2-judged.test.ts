@@ -163,6 +163,17 @@ const broadStatePact = () =>
     state!.params.orders.splice(1, 0, { id: 9007199254740994n, petId: 7n, quantity: 9, status: 'shipped' });
   });
 
+/** The pending page's interaction as a walk's first page of one order (`limit=1`), showing order `id`, more to come. */
+const firstPagePact = (name: string, id: bigint) =>
+  consumerPact(name, (interaction) => {
+    (interaction.request as Record<string, JsonValue>).query = { status: ['pending'], limit: ['1'] };
+    const response = interaction.response as Record<string, Record<string, JsonValue>>;
+    const content = response.body!.content as { orders: Record<string, JsonValue>[]; nextCursor: JsonValue };
+    content.orders = content.orders.filter((order) => order.id === id);
+    content.nextCursor = 'more';
+    delete (interaction.response as Record<string, JsonValue>).matchingRules;
+  });
+
 /** `petstore-verify --pact` of a consumer's pact against the kit's mock, in process. */
 async function againstTheMock(pactFile: string) {
   const kit = await startServer();
@@ -237,6 +248,33 @@ describe("a consumer's v2 interaction that v2's document or the model contradict
     }
   });
 
+  it("is the consumer's error: a walk's first page that is not its last and leaves out an order below its last id", async () => {
+    const judged = await judgeConsumerPacts([await firstPagePact('first-page-skips', 9007199254740997n)], {});
+    try {
+      expect(judged.contradicted.map((result) => result.contradictions)).toEqual([
+        [
+          {
+            code: 'page-skips-order',
+            path: '/orders',
+            expected: 'every order of the filter up to the last id the page gives, 9007199254740997 (2)',
+            actual: '1 never given: 9007199254740993',
+          },
+        ],
+      ]);
+    } finally {
+      await judged.remove();
+    }
+  });
+
+  it('passes a first page that is not the last and gives the first orders of its filter', async () => {
+    const judged = await judgeConsumerPacts([await firstPagePact('first-page', 9007199254740993n)], {});
+    try {
+      expect(judged.contradicted).toEqual([]);
+    } finally {
+      await judged.remove();
+    }
+  });
+
   it("is judged by the document alone when it sends a cursor: the cursor is the provider state's no more than the page", async () => {
     const judged = await judgeConsumerPacts(
       [
@@ -251,5 +289,52 @@ describe("a consumer's v2 interaction that v2's document or the model contradict
     } finally {
       await judged.remove();
     }
+  });
+});
+
+describe('a pact with v2 interactions under --leave-out-beta', () => {
+  const leavingOutBeta = async (pactFile: string) => {
+    const kit = await startServer();
+    try {
+      return await runVerifyInProcess([
+        '--base-url',
+        `${kit.origin}/v1`,
+        '--api-key',
+        'petstore-dev-key',
+        '--state-url',
+        `${kit.origin}/__mock/provider-state`,
+        '--pact',
+        pactFile,
+        '--no-prism',
+        '--leave-out-beta',
+      ]);
+    } finally {
+      await kit.close();
+    }
+  };
+
+  it('leaves each v2 interaction out, a skipped case never sent: a pact of v2 alone judged nothing (exit 2)', async () => {
+    const exit = await leavingOutBeta(file);
+    expect(exit.stdout.split('\n')).toContain(
+      `- skipped pact › ${pendingPage}: left out: its operation is marked beta, which --leave-out-beta leaves out (not sent to the provider)`,
+    );
+    expect(exit.stdout).toMatch(/\npact: 0 passed, 0 failed, 4 skipped \(interactions; 0 checks,/);
+    expect(exit.code).toBe(2);
+  });
+
+  it("still verifies the pact's v1 interactions beside them, and passes on them", async () => {
+    const app = await startServer({ seed: seed as never });
+    let mixed: string;
+    try {
+      for (const path of ['/v1/store/orders', '/v2/store/orders?status=pending'])
+        await fetch(`${app.origin}${path}`, { headers: authorized });
+      mixed = join(directory, 'web-app-mixed.json');
+      await writeFile(mixed, await (await app.control('/pact?consumer=web-app')).text());
+    } finally {
+      await app.close();
+    }
+    const exit = await leavingOutBeta(mixed);
+    expect(exit.stdout).toMatch(/\npact: 1 passed, 0 failed, 1 skipped \(interactions; 1 check,/);
+    expect(exit.code).toBe(0);
   });
 });

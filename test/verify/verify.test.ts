@@ -147,7 +147,7 @@ describe("petstore-verify against the kit's own mock", () => {
     const exit = await petstoreVerify([...target(), '--scenario', 'list-without-key', '--no-prism', '--json', report]);
     expect(exit.code).toBe(0);
     expect(exit.stdout).toContain(
-      "\nnot verified: listOrdersV2 (GET /v2/store/orders, beta): no suite of this run judged it (the scenarios suite walks v2's list when a --state-url is given), so the verdict is v1's alone\n",
+      "\nnot verified: listOrdersV2 (GET /v2/store/orders, beta): no suite of this run judged it (the scenarios suite walks v2's list when a --state-url is given and no --scenario narrows the run), so the verdict is v1's alone\n",
     );
     expect(JSON.parse(await readFile(report, 'utf8')).notVerified).toEqual([
       {
@@ -157,7 +157,7 @@ describe("petstore-verify against the kit's own mock", () => {
         path: '/store/orders',
         stability: 'beta',
         reason:
-          "no suite of this run judged it (the scenarios suite walks v2's list when a --state-url is given), so the verdict is v1's alone",
+          "no suite of this run judged it (the scenarios suite walks v2's list when a --state-url is given and no --scenario narrows the run), so the verdict is v1's alone",
       },
     ]);
   });

@@ -65,8 +65,11 @@ export async function checkCompatibility(options: CompatibilityOptions): Promise
   const pacts = [];
   for (const file of pactFiles) pacts.push(await readConsumerPact(file));
   if (old !== undefined && old.operations.length === 0) {
-    const none = next.operations.length === 0 ? `neither ${old.file} nor ${next.file}` : old.file;
-    throw new CompatError('nothing_compared', `${none} holds an operation: nothing was compared`);
+    const none =
+      next.operations.length === 0
+        ? `neither ${old.file} nor ${next.file} holds an operation`
+        : `${old.file} holds no operation`;
+    throw new CompatError('nothing_compared', `${none}: nothing was compared`);
   }
   const empty = pacts.find((pact) => pact.interactions.length === 0);
   if (empty !== undefined) {

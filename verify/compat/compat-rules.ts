@@ -287,7 +287,7 @@ export const compatRules = [
     id: 'pact-parameter-refused',
     level: 'error',
     means:
-      "a pact interaction's request is refused by the new document: a required parameter missing, or a value its schema refuses",
+      'a pact interaction expecting success has its request refused by the new document: a required parameter missing, or a value its schema refuses (one expecting a 4xx states the refusal)',
   },
   {
     id: 'pact-parameter-unknown',

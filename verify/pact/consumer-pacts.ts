@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { findingText, type Finding } from '../../core/finding.js';
 import type { JsonValue } from '../../core/parse-json.js';
+import { majorOf, matchRoute } from '../../core/routes.js';
 import { stringifyJson } from '../../core/stringify-json.js';
 import type { InteractionToJudge } from '../../mocks/pact/interaction-judge.js';
 import { judgeInteraction } from '../../mocks/pipeline/judge-interaction.js';
@@ -19,6 +20,8 @@ export interface JudgedConsumerPacts {
   pactUrls: string[];
   /** One case per contradicted interaction: the consumer's error, never the provider's. */
   contradicted: CaseResult[];
+  /** One skipped case per interaction of an operation the run leaves out (`leaveOut`): never sent, never passed. */
+  leftOut: CaseResult[];
   /** Removes the copies. */
   remove(): Promise<void>;
 }
@@ -131,7 +134,7 @@ function contradictedCase(description: string, contradictions: Finding[]): CaseR
 async function judgedFile(
   file: string,
   options: JudgeOptions,
-  contradicted: CaseResult[],
+  cases: { contradicted: CaseResult[]; leftOut: CaseResult[] },
 ): Promise<{ pact: Json; kept: Json[] } | undefined> {
   if (!isLocalPact(file)) return undefined;
   const pact = await readPactDocument(file);
@@ -139,6 +142,11 @@ async function judgedFile(
   const kept: Json[] = [];
   for (const interaction of interactions) {
     const description = String(interaction.description);
+    const stability = leftOutMarker(object(interaction.request), options.leaveOut ?? []);
+    if (stability !== undefined) {
+      cases.leftOut.push(leftOutCase(description, stability));
+      continue;
+    }
     const findings =
       options.include?.(description) === false
         ? []
@@ -146,15 +154,39 @@ async function judgedFile(
             (finding) => !leftToTheProvider(finding, object(interaction.response)),
           );
     if (findings.length === 0) kept.push(interaction);
-    else contradicted.push(contradictedCase(description, findings));
+    else cases.contradicted.push(contradictedCase(description, findings));
   }
   return kept.length === interactions.length ? undefined : { pact, kept };
 }
 
-/** Who may verify which interactions: the run's key, and the interactions asked for. */
+/**
+ * The stability marker that leaves an interaction's operation out of the run (`leaveOut`, the markers
+ * of `--leave-out-beta`), read from its request's method and path by the path's major; undefined when
+ * the run judges it (a path of no operation is judged, and the judge says so).
+ */
+function leftOutMarker(request: Json, leaveOut: readonly string[]): string | undefined {
+  if (leaveOut.length === 0) return undefined;
+  const { base, path } = majorOf(String(request.path ?? '/').replace(/^\/v1(?=\/|$)/, ''));
+  const stability = matchRoute(String(request.method ?? 'GET').toUpperCase(), path, base)?.route.stability;
+  return stability !== null && stability !== undefined && leaveOut.includes(stability) ? stability : undefined;
+}
+
+/** An interaction the run leaves out, as a case: skipped with why, as the run names the operation left out. */
+function leftOutCase(description: string, stability: string): CaseResult {
+  return {
+    name: description,
+    verdict: 'skipped',
+    reason: `left out: its operation is marked ${stability}, which --leave-out-beta leaves out (not sent to the provider)`,
+    exchanges: [],
+  };
+}
+
+/** Who may verify which interactions: the run's key, the interactions asked for, and the markers it leaves out. */
 interface JudgeOptions {
   apiKey?: string | undefined;
   include?: (description: string) => boolean;
+  /** The stability markers whose operations' interactions are left out (`--leave-out-beta`). Default: none. */
+  leaveOut?: readonly string[] | undefined;
 }
 
 /**
@@ -174,13 +206,14 @@ export async function judgeConsumerPacts(
 ): Promise<JudgedConsumerPacts> {
   const pactUrls: string[] = [];
   const contradicted: CaseResult[] = [];
+  const leftOut: CaseResult[] = [];
   let copies: string | undefined;
   const remove = async () => {
     if (copies !== undefined) await rm(copies, { recursive: true, force: true });
   };
   try {
     for (const file of files) {
-      const judged = await judgedFile(file, options, contradicted);
+      const judged = await judgedFile(file, options, { contradicted, leftOut });
       if (judged === undefined) pactUrls.push(file);
       else if (judged.kept.length > 0) {
         copies ??= await mkdtemp(join(tmpdir(), 'petstore-verify-pacts-'));
@@ -193,5 +226,5 @@ export async function judgeConsumerPacts(
     await remove();
     throw error;
   }
-  return { pactUrls, contradicted, remove };
+  return { pactUrls, contradicted, leftOut, remove };
 }

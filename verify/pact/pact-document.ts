@@ -2,7 +2,7 @@
 // use (not JSON, nested past reason, an unknown Pact version, a wrong shape, a state it cannot set)
 // is said as data, one diagnostic per place, and refused as the consumer's input error (exit 2).
 import { readFile } from 'node:fs/promises';
-import { orderInputViolations } from '../../core/provider-state.js';
+import { duplicateOrderId, orderInputViolations, providerState, type OrderInput } from '../../core/provider-state.js';
 import { JsonBoundsScanner } from '../../core/json-bounds-scanner.js';
 import { parseJson, type JsonValue } from '../../core/parse-json.js';
 import { VerifyError } from '../base/errors.js';
@@ -22,7 +22,8 @@ export const pactDiagnosticCodes = {
   'pact-shape':
     'a part of the document that is not what a Pact file holds there (an interaction without a request, say)',
   'state-orders':
-    "a provider state's orders that the state protocol cannot set: not orders, or an int64 beyond its range",
+    "a provider state's orders that the state protocol cannot set: not orders, an int64 beyond its range, or an id held by two orders",
+  'state-name': 'a provider state other than the one the state protocol sets ("the store holds orders")',
 } as const;
 
 /** A code of `pactDiagnosticCodes`. */
@@ -115,14 +116,29 @@ function checkProviderStates(states: JsonValue | undefined, at: string, diagnost
       diagnostics.shape(path, 'a provider state with a "name"', state);
       return;
     }
+    // Any other name is one no provider following the state protocol can set up: the consumer's error,
+    // named before any call, not the provider's state URL refusing it.
+    if (state.name !== providerState)
+      diagnostics.add(
+        'state-name',
+        `${path}/name`,
+        `must be ${JSON.stringify(providerState)}, the one state the state protocol sets, got ${JSON.stringify(state.name)}`,
+      );
     if (state.params === undefined) return;
     if (!isObject(state.params)) {
       diagnostics.shape(`${path}/params`, 'an object', state.params);
       return;
     }
     if (state.params.orders === undefined) return;
-    for (const violation of orderInputViolations(state.params.orders, `${path}/params/orders`))
-      diagnostics.add('state-orders', violation.path, violation.message);
+    const violations = orderInputViolations(state.params.orders, `${path}/params/orders`);
+    for (const violation of violations) diagnostics.add('state-orders', violation.path, violation.message);
+    // Two orders of one id are refused by the state protocol (the kit's and any store keyed by id): a
+    // state no provider can set is the consumer's error, named before any call, never the provider's.
+    const duplicate =
+      violations.length === 0
+        ? duplicateOrderId(state.params.orders as OrderInput[], `${path}/params/orders`)
+        : undefined;
+    if (duplicate !== undefined) diagnostics.add('state-orders', duplicate.violation.path, duplicate.violation.message);
   });
 }
 

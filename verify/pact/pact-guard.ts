@@ -169,11 +169,11 @@ class GuardState {
     return this.#model;
   }
 
-  /** Follows a state change Pact sent (its JSON body): set up the orders it names, or tear down. */
+  /** Follows a state change Pact sent (its JSON body): set up the orders it names, or tear down (also a change naming no state). */
   change(body: Buffer): void {
     try {
       const change = parseJson(body.toString('utf8')) as { action?: string; params?: { orders?: JsonValue[] } };
-      if (change.action === 'teardown') {
+      if (change.action === 'teardown' || namesNoState(body)) {
         this.#clear();
       } else {
         const orders = change.params?.orders ?? [];
@@ -191,6 +191,17 @@ class GuardState {
     this.orders = undefined;
     this.#seed = undefined;
     this.#model = undefined;
+  }
+}
+
+/** Whether a state change Pact sent names no provider state: its interaction has none (Pact V2-V4 allow that). */
+function namesNoState(body: Buffer): boolean {
+  try {
+    const change = parseJson(body.toString('utf8'));
+    if (change === null || typeof change !== 'object' || Array.isArray(change)) return false;
+    return change.state === undefined || change.state === '';
+  } catch {
+    return false;
   }
 }
 
@@ -248,9 +259,19 @@ class Guard {
     }
   }
 
-  /** Passes a state change on to the provider's state URL, and sets the model in the same state. */
+  /**
+   * Passes a state change on to the provider's state URL, and sets the model in the same state. One
+   * that names no state (Pact sends `"state": ""` for an interaction without one) is answered here:
+   * there is nothing to set, the provider stays as it is, and its answer is judged by the document alone.
+   */
   async changeState(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const body = await readBody(incoming);
+    if (namesNoState(body)) {
+      this.#state.change(body);
+      outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 });
+      outgoing.end('{}');
+      return;
+    }
     const send = () =>
       sendToTarget(this.#options, this.#options.stateUrl, {
         method: 'POST',

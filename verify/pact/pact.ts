@@ -51,6 +51,11 @@ export interface PactVerifyOptions extends TargetOptions {
    */
   onlyScenarios?: readonly string[];
   /**
+   * The stability markers whose operations' interactions a consumer's pact (`pactUrls`, a broker's) has
+   * left out (`--leave-out-beta`): each is a skipped case, never sent. Default: none.
+   */
+  leaveOut?: readonly string[];
+  /**
    * The scenarios in the order their interactions are reported, step by step; interactions of no
    * scenario here come after them, in Pact's order. Default: Pact's order (by description).
    */
@@ -164,22 +169,24 @@ export async function verifyPact(options: PactVerifyOptions): Promise<SuiteResul
       ? await judgeConsumerPacts(options.pactUrls, {
           apiKey: options.apiKey,
           include: (description) => belongsToScenarios(description, options.onlyScenarios),
+          leaveOut: options.leaveOut,
         })
       : undefined;
   try {
     const pactUrls = consumers?.pactUrls ?? [shippedPactFile];
-    const contradicted = consumers?.contradicted ?? [];
+    // Cases of interactions not sent: the consumer's errors, and those of operations the run leaves out.
+    const unsent = [...(consumers?.contradicted ?? []), ...(consumers?.leftOut ?? [])];
     const verified = await verifyPactFiles(options, {
       prefix,
       pactUrls,
       taken: new Set<GuardRecord>(),
-      skipEmpty: contradicted.length > 0 || options.onlyScenarios !== undefined,
+      skipEmpty: unsent.length > 0 || options.onlyScenarios !== undefined,
     });
     if (verified === undefined) {
-      if (contradicted.length > 0) return tallySuite('pact', contradicted, performance.now() - started);
+      if (unsent.length > 0) return tallySuite('pact', unsent, performance.now() - started);
       return skippedSuite('pact', 'none of the chosen scenarios has an interaction in the pact');
     }
-    const cases = [...contradicted, ...verified];
+    const cases = [...unsent, ...verified];
     reportExchanges(options, cases);
     return tallySuite('pact', cases, performance.now() - started);
   } finally {
@@ -234,12 +241,13 @@ async function verifyBrokerPact(
   const consumers = await judgeConsumerPacts([at.file], {
     apiKey: options.apiKey,
     include: (description) => belongsToScenarios(description, options.onlyScenarios),
+    leaveOut: options.leaveOut,
   });
   try {
     // Each pact is verified behind a guard of its own: its records are taken by its interactions alone.
     const files = { prefix: at.prefix, pactUrls: consumers.pactUrls, taken: new Set<GuardRecord>(), skipEmpty: true };
     const verified = consumers.pactUrls.length === 0 ? [] : ((await verifyPactFiles(options, files)) ?? []);
-    const cases = [...consumers.contradicted, ...verified];
+    const cases = [...consumers.contradicted, ...consumers.leftOut, ...verified];
     const success = passed(cases);
     return { cases: pact.pending ? cases.map(asPending) : cases, success, verifierRan: !verifierNotRun(verified) };
   } finally {

@@ -198,7 +198,7 @@ export function notVerifiedOperations(
     .map((route) => ({
       ...namedRoute(route),
       reason:
-        "no suite of this run judged it (the scenarios suite walks v2's list when a --state-url is given), so the verdict is v1's alone",
+        "no suite of this run judged it (the scenarios suite walks v2's list when a --state-url is given and no --scenario narrows the run), so the verdict is v1's alone",
     }));
 }
 

@@ -38,7 +38,7 @@ export function pageWalk(query: string): V2Walk & { cursor: boolean } {
   const limit = parameters.get('limit');
   return {
     ...(orderStatuses.includes(status as OrderStatus) && { status: status as OrderStatus }),
-    ...(limit !== null && /^[0-9]{1,3}$/.test(limit) && { limit: Number(limit) }),
+    ...(limit !== null && /^[1-9][0-9]{0,2}$/.test(limit) && { limit: Number(limit) }),
     cursor: parameters.has('cursor'),
   };
 }

@@ -117,7 +117,7 @@ describe.concurrent("petstore-verify har judges v2's calls", () => {
     const run = await verifyHar(file);
     expect(run.stdout).toContain('2 entries of the interface, 2 judged');
     expect(run.stdout).toContain(
-      'ignored 1 entry of the interface at another base URL (https://elsewhere.example.com/v2): give --base-url to judge those',
+      'ignored 1 entry of the interface at another base URL (https://elsewhere.example.com/v1): give --base-url to judge those',
     );
     expect(run.code).toBe(0);
   });

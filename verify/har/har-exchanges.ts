@@ -1,4 +1,5 @@
 import { bodyTooLargeFinding } from '../../core/body-limit.js';
+import { majorBase } from '../../core/major-base.js';
 import type { ObservedResponse } from '../../core/checks.js';
 import type { Finding } from '../../core/finding.js';
 import { VerifyError } from '../base/errors.js';
@@ -71,7 +72,7 @@ export async function selectHarExchanges(
   const given = options.baseUrl === undefined ? undefined : stripped(new URL(options.baseUrl));
   const base = given ?? firstBase(entries);
   // v2 is served beside v1: its base URL is v1's with `/v2` for `/v1` (as the run and the proxy take it).
-  const v2Base = base?.replace(/\/v1$/, '/v2');
+  const v2Base = base === undefined ? undefined : majorBase(base, '/v2');
   const exchanges: HarExchange[] = [];
   const ignoredHosts = new Map<string, number>();
   const otherBases = new Map<string, number>();
@@ -80,7 +81,9 @@ export async function selectHarExchanges(
     const found = url === undefined ? undefined : interfacePathOf(url, given);
     const v2 = found === undefined && url !== undefined ? v2PathOf(url) : undefined;
     if (v2 !== undefined) {
-      if (v2.base !== v2Base) otherBases.set(v2.base, (otherBases.get(v2.base) ?? 0) + 1);
+      // Named by the v1 base beside it: what --base-url takes to judge it.
+      const beside = `${v2.base.slice(0, -'/v2'.length)}/v1`;
+      if (v2.base !== v2Base) otherBases.set(beside, (otherBases.get(beside) ?? 0) + 1);
       else
         exchanges.push({
           ...(await exchangeOf(entry, index, v2.path, `${v2.base}${v2.path}`, '/v2')),

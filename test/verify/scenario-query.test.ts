@@ -314,6 +314,39 @@ steps:
     );
   });
 
+  it('a query name the operation does not declare (a typo the provider would ignore)', async () => {
+    expect(
+      (await refused('typo', '{ method: GET, base: /v2, path: /store/orders, query: { stauts: pending } }'))?.message,
+    ).toBe(
+      `${join(directory, 'typo.yaml')}: /steps/1/request/query/stauts is no query parameter of listOrdersV2 (GET /v2/store/orders): it takes status, limit, cursor`,
+    );
+  });
+
+  it('a query on an operation that takes none', async () => {
+    expect((await refused('v1-query', '{ method: GET, path: /store/orders, query: { limit: "2" } }'))?.message).toBe(
+      `${join(directory, 'v1-query.yaml')}: /steps/1/request/query/limit is no query parameter of listOrders (GET /v1/store/orders): it takes none`,
+    );
+  });
+
+  it('a query list too long for any server to take, refused before anything is sent', async () => {
+    const statuses = Array.from({ length: 600 }, () => 'pending').join(', ');
+    expect(
+      (await refused('huge', `{ method: GET, base: /v2, path: /store/orders, query: { status: [${statuses}] } }`))
+        ?.message,
+    ).toBe(
+      `${join(directory, 'huge.yaml')}: /steps/1/request/query makes a target of 9016 octets, past the 8000 every server must take (RFC 9110 section 4.1)`,
+    );
+  });
+
+  it("a cursor to follow on a call that is not a page of v2's list", async () => {
+    expect(
+      (await refused('delete-follows', '{ method: DELETE, base: /v2, path: /store/orders/1, cursor: follow }'))
+        ?.message,
+    ).toBe(
+      `${join(directory, 'delete-follows.yaml')}: /steps/1/request/cursor follow is for v2's list (GET /v2/store/orders): only its pages take a cursor`,
+    );
+  });
+
   it('a cursor to follow with no v2 page before it, through petstore-verify (exit 2)', async () => {
     await scenarioFile(
       'first-follows',
@@ -336,7 +369,7 @@ steps:
     ]);
     expect(exit.code).toBe(2);
     expect(exit.stderr).toContain(
-      `${join(directory, 'first-follows.yaml')}: /steps/0/request/cursor follow needs a v2 page before it to follow: no earlier step is a GET with base /v2`,
+      `${join(directory, 'first-follows.yaml')}: /steps/0/request/cursor follow needs a v2 page before it to follow: no earlier step is a call of v2's list (GET /v2/store/orders)`,
     );
   });
 });

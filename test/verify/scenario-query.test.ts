@@ -244,25 +244,37 @@ describe.concurrent('a v2 walk as scenario steps: broken cursors are caught on t
   it('a cursor that repeats an order', async () => {
     await scenarioFile('walk-repeats', walk);
     const suite = await replayOn({ v2CursorRepeats: true }, 'walk-repeats');
-    expect(violationsOf(suite)[0]).toEqual({
-      step: 'page 2',
-      code: 'page-repeats-order',
-      path: '/orders/0/id',
-      expected: 'an order not given before',
-      actual: '2 again',
-    });
+    // Each page's repeat once, on the page that shows it: none judged twice.
+    expect(violationsOf(suite)).toEqual([
+      {
+        step: 'page 2',
+        code: 'page-repeats-order',
+        path: '/orders/0/id',
+        expected: 'an order not given before',
+        actual: '2 again',
+      },
+      {
+        step: 'page 3',
+        code: 'page-repeats-order',
+        path: '/orders/0/id',
+        expected: 'an order not given before',
+        actual: '4 again',
+      },
+    ]);
   });
 
   it('a page that ignores the filter, judged against v2 and the model', async () => {
     await scenarioFile('walk-filter', walk);
     const suite = await replayOn({ v2FilterIgnoresStatus: true }, 'walk-filter');
-    expect(violationsOf(suite)[0]).toEqual({
-      step: 'page 2',
-      code: 'filter-ignored',
-      path: '/orders/0/status',
-      expected: 'pending',
-      actual: 'shipped',
-    });
+    expect(violationsOf(suite)).toEqual([
+      {
+        step: 'page 2',
+        code: 'filter-ignored',
+        path: '/orders/0/status',
+        expected: 'pending',
+        actual: 'shipped',
+      },
+    ]);
   });
 });
 

@@ -263,6 +263,20 @@ describe.concurrent('a v2 walk as scenario steps: broken cursors are caught on t
     ]);
   });
 
+  it('a page whose id past 2^53 is rounded', async () => {
+    await scenarioFile('walk-rounds', walk);
+    const suite = await replayOn({ v2RoundsIds: true }, 'walk-rounds');
+    expect(violationsOf(suite)).toEqual([
+      {
+        step: 'page 3',
+        code: 'int64-exact',
+        path: '/orders/0/id',
+        expected: '9007199254740993',
+        actual: '9007199254740992 (rounded past 2^53)',
+      },
+    ]);
+  });
+
   it('a page that ignores the filter, judged against v2 and the model', async () => {
     await scenarioFile('walk-filter', walk);
     const suite = await replayOn({ v2FilterIgnoresStatus: true }, 'walk-filter');

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stateChangeBody } from '../../core/provider-state.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { verify } from '../../verify/provider/run.js';
 import { scenarioFaults } from '../../mocks/session/mock-session.js';
@@ -289,6 +290,56 @@ describe.concurrent('a v2 walk as scenario steps: broken cursors are caught on t
         actual: 'shipped',
       },
     ]);
+  });
+});
+
+describe.concurrent('a v2 step of a scenario without a provider state: its page judged by what it shows of itself', () => {
+  /** The walk's steps without its state, replayed on a provider whose store was set beforehand, with no model. */
+  async function replayStateless(switches: Switches, name: string) {
+    await scenarioFile(
+      name,
+      `description: pending orders, two by two, on any store\nsteps:\n${page('page 1')}${page('page 2', ', cursor: follow')}`,
+    );
+    const [scenario] = await loadScenarios({ directory, names: [name] });
+    const provider = await startHostileProvider(switches);
+    try {
+      const orders = [1, 2, 3, 4].map((id) => ({
+        id,
+        petId: 7,
+        quantity: 1,
+        status: id === 3 ? 'shipped' : 'pending',
+      }));
+      await fetch(`${provider.origin}/__state`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stateChangeBody(orders),
+      });
+      return await verify({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: hostileKey,
+        scenarios: [scenario!],
+        prism: false,
+      });
+    } finally {
+      await provider.close();
+    }
+  }
+
+  it('a page that ignores its filter is caught', async () => {
+    expect(violationsOf(await replayStateless({ v2FilterIgnoresStatus: true }, 'stateless-filter'))).toEqual([
+      { step: 'page 2', code: 'filter-ignored', path: '/orders/0/status', expected: 'pending', actual: 'shipped' },
+    ]);
+  });
+
+  it('an honest provider passes', async () => {
+    const suite = await replayStateless({}, 'stateless-honest');
+    expect({
+      violations: violationsOf(suite),
+      statuses: suite.cases[0]!.exchanges.map((exchange) => exchange.status),
+    }).toEqual({
+      violations: [],
+      statuses: [200, 200],
+    });
   });
 });
 

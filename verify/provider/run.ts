@@ -302,8 +302,8 @@ async function runStep(
 
 /**
  * A v2 page a step was answered: judged against the model's store from where it starts (the first page,
- * after the page whose cursor it follows, or unknown for a cursor written in the step), and noted for
- * the step that follows its cursor.
+ * after the page whose cursor it follows, or unknown for a cursor written in the step), by what it shows
+ * of itself where there is no store, and noted for the step that follows its cursor.
  */
 function followPage(
   context: ScenarioContext,
@@ -328,10 +328,12 @@ function followPage(
   const query = new URLSearchParams(target.split('?')[1] ?? '');
   const start: PageStart =
     step.request.cursor === 'follow' ? (previous?.next ?? 'unknown') : query.has('cursor') ? 'unknown' : 'first';
-  const { findings, seen } = pageAgainstModel({ query, start, body, store: before });
+  // Without a model, or where it refused the call, there is no store to judge the page against: the page
+  // is judged by what it shows of itself (its limit, its filter, ascending ids), as a HAR's page is.
+  const store = context.model === undefined || answer?.status !== 200 ? undefined : before;
+  const { findings, seen } = pageAgainstModel({ query, start, body, store });
   context.page = seen;
-  // Without a model, or where it refused the call, there is no store to judge the page against.
-  return context.model === undefined || answer?.status !== 200 ? [] : findings;
+  return findings;
 }
 
 /** The answers of a step sent several times at once: the race rule, and each answer against the specification. */

@@ -278,6 +278,24 @@ describe.concurrent('a v2 walk as scenario steps: broken cursors are caught on t
     ]);
   });
 
+  it('each answer of a page sent several times at once, ignoring its filter, named by its answer', async () => {
+    await scenarioFile(
+      'at-once-filter',
+      `description: a page of the pending orders twice at once
+${state}steps:
+  - name: the first page twice at once
+    request: { method: GET, base: /v2, path: /store/orders, query: { status: pending, limit: "3" } }
+    parallel: 2
+    expect: { status: 200, body: { schema: OrderPage } }
+`,
+    );
+    const suite = await replayOn({ v2FilterIgnoresStatus: true }, 'at-once-filter');
+    expect(violationsOf(suite).map(({ code, path, actual }) => `${code} ${path} ${actual}`)).toEqual([
+      'filter-ignored answer 1 /orders/2/status shipped',
+      'filter-ignored answer 2 /orders/2/status shipped',
+    ]);
+  });
+
   it('a page that ignores the filter, judged against v2 and the model', async () => {
     await scenarioFile('walk-filter', walk);
     const suite = await replayOn({ v2FilterIgnoresStatus: true }, 'walk-filter');

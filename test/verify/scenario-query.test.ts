@@ -138,9 +138,35 @@ describe.concurrent('a v2 walk as scenario steps: honest providers pass', () => 
         path: '/nextCursor',
         expected: 'a nextCursor on the v2 page before this step, to follow',
         actual: 'none: the walk ended there, so this step was not sent',
-        advisory: true,
       },
     ]);
+  });
+
+  it('names it, through petstore-verify --strict, as a warning --strict leaves one (exit 0)', async () => {
+    await scenarioFile('walk-longer-strict', `${walk}${page('page 4', ', cursor: follow')}`);
+    const mock = await startServer();
+    try {
+      const exit = await runVerifyInProcess([
+        '--scenarios',
+        directory,
+        '--scenario',
+        'walk-longer-strict',
+        '--base-url',
+        `${mock.origin}/v1`,
+        '--api-key',
+        developmentKey,
+        '--state-url',
+        `${mock.origin}/__mock/provider-state`,
+        '--no-prism',
+        '--strict',
+      ]);
+      expect(exit.stdout.split('\n').filter((line) => line.includes('[walk-ended]'))).toEqual([
+        '    warning: walk-longer-strict › page 4: expected a nextCursor on the v2 page before this step, to follow, got none: the walk ended there, so this step was not sent (at /nextCursor) [walk-ended]',
+      ]);
+      expect(exit.code).toBe(0);
+    } finally {
+      await mock.close();
+    }
   });
 
   it("judges each answer of a v2 step sent several times at once against v2's document", async () => {

@@ -5,7 +5,7 @@ import { stepFaultViolations } from './fault-format.js';
 import { readRegularFile } from './regular-file.js';
 import { withSafeIntegers } from './with-safe-integers.js';
 import { packageFolder } from './package-folder.js';
-import { ScenarioError, type Scenario, type ScenarioStep, type StepRequest } from './scenario.js';
+import { ScenarioError, stepTarget, type Scenario, type ScenarioStep, type StepRequest } from './scenario.js';
 import { duplicateOrderId, orderInputViolations, type OrderInput } from './provider-state.js';
 import { matchRoute } from './routes.js';
 import { schemaValidator, violationSummary, type Violation } from './schema-validator.js';
@@ -116,24 +116,51 @@ async function checkedScenario(file: string, text: string): Promise<Scenario> {
   return { name, file, ...scenario };
 }
 
-// What the schema cannot say of a request: its query in one place, and a cursor to follow only where a
-// v2 page before it gives one.
+// What the schema cannot say of a request: its query in one place, of the operation's own parameters and
+// of a length every server takes, and a cursor to follow only on v2's list, after a page of it.
 function stepRequestViolations(request: StepRequest, at: string, earlier: readonly ScenarioStep[]): string[] {
   const found: string[] = [];
   if (request.query !== undefined && request.path.includes('?'))
     found.push(`${at}/request/path holds a query beside request/query: write the query in one place`);
+  const route = matchRoute(request.method, request.path, request.base)?.route;
+  if (request.query !== undefined && route !== undefined) {
+    // A name the operation does not declare is a typo the provider would ignore: the step would judge
+    // the unfiltered call and pass (spec gap 65).
+    const declared = (route.query as readonly { name: string }[]).map(({ name }) => name);
+    for (const name of Object.keys(request.query).filter((name) => !declared.includes(name)))
+      found.push(
+        `${at}/request/query/${name} is no query parameter of ${route.operation} (${route.method} ${route.base}${route.path}): ${declared.length === 0 ? 'it takes none' : `it takes ${declared.join(', ')}`}`,
+      );
+  }
+  // RFC 9110 section 4.1: a server should take a request line of at least 8000 octets; past it, its 414 or
+  // 431 would be the scenario's fault blamed on the provider (spec gap 65).
+  const octets = new TextEncoder().encode(`${request.base ?? '/v1'}${stepTarget(request)}`).length;
+  if (octets > longestTarget)
+    found.push(
+      `${at}/request/${request.query === undefined ? 'path' : 'query'} makes a target of ${octets} octets, past the ${longestTarget} every server must take (RFC 9110 section 4.1)`,
+    );
   if (request.cursor === 'follow') {
     if (request.base !== '/v2')
       found.push(`${at}/request/cursor follow needs base /v2: only v2's pages give a nextCursor`);
-    else if (!earlier.some((step) => step.request.base === '/v2' && step.request.method === 'GET'))
+    else if (route?.operation !== 'listOrdersV2')
+      found.push(`${at}/request/cursor follow is for v2's list (GET /v2/store/orders): only its pages take a cursor`);
+    else if (
+      !earlier.some(
+        (step) =>
+          matchRoute(step.request.method, step.request.path, step.request.base)?.route.operation === 'listOrdersV2',
+      )
+    )
       found.push(
-        `${at}/request/cursor follow needs a v2 page before it to follow: no earlier step is a GET with base /v2`,
+        `${at}/request/cursor follow needs a v2 page before it to follow: no earlier step is a call of v2's list (GET /v2/store/orders)`,
       );
     if (request.query?.cursor !== undefined)
       found.push(`${at}/request/query/cursor and request/cursor both give a cursor: write one`);
   }
   return found;
 }
+
+/** The longest request target a step may send, in octets, its base path included. */
+const longestTarget = 8000;
 
 /**
  * Loads scenarios by name (all by default) from a folder (the kit's own by default).

@@ -7,8 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { loadScenarios } from '../../core/scenario-files.js';
+import { verify } from '../../verify/provider/run.js';
 import { startProxyInProcess } from '../support/cli-support.js';
 import { hostileKey, startHostileProvider, type Switches } from '../support/hostile-provider.js';
+import { developmentKey, startServer } from '../support/support.js';
 
 const authorization = { authorization: `Bearer ${hostileKey}` };
 
@@ -147,6 +150,50 @@ describe.concurrent("petstore-verify proxy judges v2's calls", () => {
       { method: 'GET', path: '/store/orders', base: '/v2', query: { status: 'pending', limit: '2' } },
       { method: 'GET', path: '/store/orders', base: '/v2', query: { status: 'pending', limit: '2' }, cursor: 'follow' },
     ]);
+  });
+
+  it('records a walk that replays red on the skipping provider that produced it and green on the mock', async () => {
+    const saved = join(directory, 'skips-replayed');
+    await walkThroughProxy({ v2CursorSkips: true }, saved);
+    const [scenario] = await loadScenarios({ directory: saved, names: ['walk'] });
+    const skipping = await startHostileProvider({ v2CursorSkips: true });
+    const mock = await startServer();
+    try {
+      const [red, green] = await Promise.all([
+        verify({
+          baseUrl: `${skipping.origin}/v1`,
+          apiKey: hostileKey,
+          stateUrl: `${skipping.origin}/__state`,
+          scenarios: [scenario!],
+          prism: false,
+        }),
+        verify({
+          baseUrl: `${mock.origin}/v1`,
+          apiKey: developmentKey,
+          stateUrl: `${mock.origin}/__mock/provider-state`,
+          scenarios: [scenario!],
+          prism: false,
+        }),
+      ]);
+      const found = (suite: typeof red) =>
+        suite.cases.flatMap((result) =>
+          result.exchanges.flatMap((exchange) =>
+            exchange.violations.map(({ code, actual }) => `${exchange.name}: ${code} ${actual}`),
+          ),
+        );
+      expect(found(red)).toEqual([
+        '2. list a page of the orders status=pending limit=2, the next page: page-skips-order 5',
+      ]);
+      expect({ verdict: green.cases[0]!.verdict, found: found(green), sent: green.cases[0]!.exchanges.length }).toEqual(
+        {
+          verdict: 'passed',
+          found: [],
+          sent: 2,
+        },
+      );
+    } finally {
+      await Promise.all([skipping.close(), mock.close()]);
+    }
   });
 
   it('records an honest walk from a known state with nothing against the contract', async () => {

@@ -7,6 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stateChangeBody } from '../../core/provider-state.js';
 import { loadScenarios } from '../../core/scenario-files.js';
 import { verify } from '../../verify/provider/run.js';
 import { scenarioFaults } from '../../mocks/session/mock-session.js';
@@ -137,9 +138,35 @@ describe.concurrent('a v2 walk as scenario steps: honest providers pass', () => 
         path: '/nextCursor',
         expected: 'a nextCursor on the v2 page before this step, to follow',
         actual: 'none: the walk ended there, so this step was not sent',
-        advisory: true,
       },
     ]);
+  });
+
+  it('names it, through petstore-verify --strict, as a warning --strict leaves one (exit 0)', async () => {
+    await scenarioFile('walk-longer-strict', `${walk}${page('page 4', ', cursor: follow')}`);
+    const mock = await startServer();
+    try {
+      const exit = await runVerifyInProcess([
+        '--scenarios',
+        directory,
+        '--scenario',
+        'walk-longer-strict',
+        '--base-url',
+        `${mock.origin}/v1`,
+        '--api-key',
+        developmentKey,
+        '--state-url',
+        `${mock.origin}/__mock/provider-state`,
+        '--no-prism',
+        '--strict',
+      ]);
+      expect(exit.stdout.split('\n').filter((line) => line.includes('[walk-ended]'))).toEqual([
+        '    warning: walk-longer-strict › page 4: expected a nextCursor on the v2 page before this step, to follow, got none: the walk ended there, so this step was not sent (at /nextCursor) [walk-ended]',
+      ]);
+      expect(exit.code).toBe(0);
+    } finally {
+      await mock.close();
+    }
   });
 
   it("judges each answer of a v2 step sent several times at once against v2's document", async () => {
@@ -244,24 +271,118 @@ describe.concurrent('a v2 walk as scenario steps: broken cursors are caught on t
   it('a cursor that repeats an order', async () => {
     await scenarioFile('walk-repeats', walk);
     const suite = await replayOn({ v2CursorRepeats: true }, 'walk-repeats');
-    expect(violationsOf(suite)[0]).toEqual({
-      step: 'page 2',
-      code: 'page-repeats-order',
-      path: '/orders/0/id',
-      expected: 'an order not given before',
-      actual: '2 again',
-    });
+    // Each page's repeat once, on the page that shows it: none judged twice.
+    expect(violationsOf(suite)).toEqual([
+      {
+        step: 'page 2',
+        code: 'page-repeats-order',
+        path: '/orders/0/id',
+        expected: 'an order not given before',
+        actual: '2 again',
+      },
+      {
+        step: 'page 3',
+        code: 'page-repeats-order',
+        path: '/orders/0/id',
+        expected: 'an order not given before',
+        actual: '4 again',
+      },
+    ]);
+  });
+
+  it('a page whose id past 2^53 is rounded', async () => {
+    await scenarioFile('walk-rounds', walk);
+    const suite = await replayOn({ v2RoundsIds: true }, 'walk-rounds');
+    expect(violationsOf(suite)).toEqual([
+      {
+        step: 'page 3',
+        code: 'int64-exact',
+        path: '/orders/0/id',
+        expected: '9007199254740993',
+        actual: '9007199254740992 (rounded past 2^53)',
+      },
+    ]);
+  });
+
+  it('each answer of a page sent several times at once, ignoring its filter, named by its answer', async () => {
+    await scenarioFile(
+      'at-once-filter',
+      `description: a page of the pending orders twice at once
+${state}steps:
+  - name: the first page twice at once
+    request: { method: GET, base: /v2, path: /store/orders, query: { status: pending, limit: "3" } }
+    parallel: 2
+    expect: { status: 200, body: { schema: OrderPage } }
+`,
+    );
+    const suite = await replayOn({ v2FilterIgnoresStatus: true }, 'at-once-filter');
+    expect(violationsOf(suite).map(({ code, path, actual }) => `${code} ${path} ${actual}`)).toEqual([
+      'filter-ignored answer 1 /orders/2/status shipped',
+      'filter-ignored answer 2 /orders/2/status shipped',
+    ]);
   });
 
   it('a page that ignores the filter, judged against v2 and the model', async () => {
     await scenarioFile('walk-filter', walk);
     const suite = await replayOn({ v2FilterIgnoresStatus: true }, 'walk-filter');
-    expect(violationsOf(suite)[0]).toEqual({
-      step: 'page 2',
-      code: 'filter-ignored',
-      path: '/orders/0/status',
-      expected: 'pending',
-      actual: 'shipped',
+    expect(violationsOf(suite)).toEqual([
+      {
+        step: 'page 2',
+        code: 'filter-ignored',
+        path: '/orders/0/status',
+        expected: 'pending',
+        actual: 'shipped',
+      },
+    ]);
+  });
+});
+
+describe.concurrent('a v2 step of a scenario without a provider state: its page judged by what it shows of itself', () => {
+  /** The walk's steps without its state, replayed on a provider whose store was set beforehand, with no model. */
+  async function replayStateless(switches: Switches, name: string) {
+    await scenarioFile(
+      name,
+      `description: pending orders, two by two, on any store\nsteps:\n${page('page 1')}${page('page 2', ', cursor: follow')}`,
+    );
+    const [scenario] = await loadScenarios({ directory, names: [name] });
+    const provider = await startHostileProvider(switches);
+    try {
+      const orders = [1, 2, 3, 4].map((id) => ({
+        id,
+        petId: 7,
+        quantity: 1,
+        status: id === 3 ? 'shipped' : 'pending',
+      }));
+      await fetch(`${provider.origin}/__state`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stateChangeBody(orders),
+      });
+      return await verify({
+        baseUrl: `${provider.origin}/v1`,
+        apiKey: hostileKey,
+        scenarios: [scenario!],
+        prism: false,
+      });
+    } finally {
+      await provider.close();
+    }
+  }
+
+  it('a page that ignores its filter is caught', async () => {
+    expect(violationsOf(await replayStateless({ v2FilterIgnoresStatus: true }, 'stateless-filter'))).toEqual([
+      { step: 'page 2', code: 'filter-ignored', path: '/orders/0/status', expected: 'pending', actual: 'shipped' },
+    ]);
+  });
+
+  it('an honest provider passes', async () => {
+    const suite = await replayStateless({}, 'stateless-honest');
+    expect({
+      violations: violationsOf(suite),
+      statuses: suite.cases[0]!.exchanges.map((exchange) => exchange.status),
+    }).toEqual({
+      violations: [],
+      statuses: [200, 200],
     });
   });
 });
@@ -314,6 +435,39 @@ steps:
     );
   });
 
+  it('a query name the operation does not declare (a typo the provider would ignore)', async () => {
+    expect(
+      (await refused('typo', '{ method: GET, base: /v2, path: /store/orders, query: { stauts: pending } }'))?.message,
+    ).toBe(
+      `${join(directory, 'typo.yaml')}: /steps/1/request/query/stauts is no query parameter of listOrdersV2 (GET /v2/store/orders): it takes status, limit, cursor`,
+    );
+  });
+
+  it('a query on an operation that takes none', async () => {
+    expect((await refused('v1-query', '{ method: GET, path: /store/orders, query: { limit: "2" } }'))?.message).toBe(
+      `${join(directory, 'v1-query.yaml')}: /steps/1/request/query/limit is no query parameter of listOrders (GET /v1/store/orders): it takes none`,
+    );
+  });
+
+  it('a query list too long for any server to take, refused before anything is sent', async () => {
+    const statuses = Array.from({ length: 600 }, () => 'pending').join(', ');
+    expect(
+      (await refused('huge', `{ method: GET, base: /v2, path: /store/orders, query: { status: [${statuses}] } }`))
+        ?.message,
+    ).toBe(
+      `${join(directory, 'huge.yaml')}: /steps/1/request/query makes a target of 9016 octets, past the 8000 every server must take (RFC 9110 section 4.1)`,
+    );
+  });
+
+  it("a cursor to follow on a call that is not a page of v2's list", async () => {
+    expect(
+      (await refused('delete-follows', '{ method: DELETE, base: /v2, path: /store/orders/1, cursor: follow }'))
+        ?.message,
+    ).toBe(
+      `${join(directory, 'delete-follows.yaml')}: /steps/1/request/cursor follow is for v2's list (GET /v2/store/orders): only its pages take a cursor`,
+    );
+  });
+
   it('a cursor to follow with no v2 page before it, through petstore-verify (exit 2)', async () => {
     await scenarioFile(
       'first-follows',
@@ -336,7 +490,7 @@ steps:
     ]);
     expect(exit.code).toBe(2);
     expect(exit.stderr).toContain(
-      `${join(directory, 'first-follows.yaml')}: /steps/0/request/cursor follow needs a v2 page before it to follow: no earlier step is a GET with base /v2`,
+      `${join(directory, 'first-follows.yaml')}: /steps/0/request/cursor follow needs a v2 page before it to follow: no earlier step is a call of v2's list (GET /v2/store/orders)`,
     );
   });
 });

@@ -227,7 +227,6 @@ function walkEndedExchange(step: ContractStep, path: string): CheckedExchange {
         path: '/nextCursor',
         expected: 'a nextCursor on the v2 page before this step, to follow',
         actual: 'none: the walk ended there, so this step was not sent',
-        advisory: true,
       },
     ],
     disagreements: [],
@@ -284,8 +283,25 @@ async function runStep(
           prism: base === '/v1' ? context.prism : undefined,
         })
       : { findings: raceJudgement(step, responses), disagreements: [] };
-  if (count === 1 && matchRoute(method, path, base)?.route.operation === 'listOrdersV2')
-    findings.push(...followPage(context, { step, target, observed: responses[0]!, before, answer: answers[0] }));
+  if (matchRoute(method, path, base)?.route.operation === 'listOrdersV2') {
+    // Each answer of a step sent several times at once is a page too, named by its answer as the race's
+    // findings are; the step that follows a cursor follows the first answer's.
+    const previous = context.page;
+    const pages = responses.map((observed, index) =>
+      judgedPage(context, { step, target, observed, before, answer: answers[index], previous }),
+    );
+    context.page = pages[0]?.seen;
+    findings.push(
+      ...pages.flatMap(({ findings: found }, index) =>
+        count === 1
+          ? found
+          : found.map((finding) => ({
+              ...finding,
+              path: `answer ${index + 1}${finding.path ? ` ${finding.path}` : ''}`,
+            })),
+      ),
+    );
+  }
   return {
     exchange: judged({
       name: step.name,
@@ -302,10 +318,10 @@ async function runStep(
 
 /**
  * A v2 page a step was answered: judged against the model's store from where it starts (the first page,
- * after the page whose cursor it follows, or unknown for a cursor written in the step), and noted for
- * the step that follows its cursor.
+ * after the page whose cursor it follows, or unknown for a cursor written in the step), or by what it
+ * shows of itself where there is no store; and what it shows, for the step that follows its cursor.
  */
-function followPage(
+function judgedPage(
   context: ScenarioContext,
   input: {
     step: ContractStep;
@@ -313,25 +329,25 @@ function followPage(
     observed: ObservedResponse;
     before: readonly StoredOrder[];
     answer: ModelAnswer | undefined;
+    /** What the v2 page answered before this step showed. */
+    previous: PageSeen | undefined;
   },
-): Finding[] {
-  const { step, target, observed, before, answer } = input;
-  const previous = context.page;
-  context.page = undefined;
-  if (observed.status !== 200) return [];
+): { findings: Finding[]; seen: PageSeen | undefined } {
+  const { step, target, observed, before, answer, previous } = input;
+  if (observed.status !== 200) return { findings: [], seen: undefined };
   let body: unknown;
   try {
     body = parseJson(observed.text);
   } catch {
-    return []; // the specification's check names a body that is not JSON
+    return { findings: [], seen: undefined }; // the specification's check names a body that is not JSON
   }
   const query = new URLSearchParams(target.split('?')[1] ?? '');
   const start: PageStart =
     step.request.cursor === 'follow' ? (previous?.next ?? 'unknown') : query.has('cursor') ? 'unknown' : 'first';
-  const { findings, seen } = pageAgainstModel({ query, start, body, store: before });
-  context.page = seen;
-  // Without a model, or where it refused the call, there is no store to judge the page against.
-  return context.model === undefined || answer?.status !== 200 ? [] : findings;
+  // Without a model, or where it refused the call, there is no store to judge the page against: the page
+  // is judged by what it shows of itself (its limit, its filter, ascending ids), as a HAR's page is.
+  const store = context.model === undefined || answer?.status !== 200 ? undefined : before;
+  return pageAgainstModel({ query, start, body, store });
 }
 
 /** The answers of a step sent several times at once: the race rule, and each answer against the specification. */
